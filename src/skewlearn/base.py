@@ -1,0 +1,314 @@
+"""Base classes shared by every skewlearn estimator.
+
+Nothing here is algorithm-specific. :class:`OnlineClassifier` does what every online
+learner needs at its edge — parameter validation, input validation, label mapping to
+±1, the ``partial_fit`` driver, test-then-train scores — and hands clean arrays to one
+compiled kernel per algorithm. :class:`OnlineLinearClassifier` adds a weight vector with
+its intercept.
+
+Subclasses implement two private methods:
+
+``_allocate(n_features)``
+    create the learned state (numpy arrays in attributes ending in ``_``);
+``_learn(rows, y, scores)``
+    run the compiled pass over the whole batch: for each row ``i`` write the score the
+    model gave it *before* learning from it into ``scores[i]``, then update. ``y`` holds
+    ±1 (+1 = ``pos_label``).
+
+and, when they are not linear, ``_scores(rows, out)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ._rng import seed_state
+from ._rows import as_rows, linear_scores
+
+__all__ = ["OnlineClassifier", "OnlineLinearClassifier"]
+
+
+def _label_list(values) -> str:
+    return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
+
+
+class OnlineClassifier(ClassifierMixin, BaseEstimator):
+    """Common driver of every skewlearn online binary classifier.
+
+    Labels can be of any type (strings, {0, 1}, {-1, +1}, ...). The positive class is
+    ``pos_label`` when given, else ``classes_[1]`` (scikit-learn's convention).
+    ``decision_function`` follows scikit-learn's sign convention: a positive value votes
+    for ``classes_[1]``, whichever class is ``pos_label``.
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        "fit_intercept": ["boolean"],
+        "pos_label": "no_validation",
+        "random_state": ["random_state"],
+    }
+
+    #: Small constructor arguments for the common test-suite (like River's
+    #: ``_unit_test_params``). Each dict is one configuration to check.
+    _test_params: ClassVar[list[dict[str, Any]]] = [{}]
+
+    # ------------------------------------------------------------------ state hooks
+    def _allocate(self, n_features: int) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _learn(self, rows: tuple, y: np.ndarray, scores: np.ndarray) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _scores(self, rows: tuple, out: np.ndarray) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _uses_intercept(self) -> bool:
+        return bool(getattr(self, "fit_intercept", False))
+
+    def _new_rng(self) -> np.ndarray:
+        """A fresh generator state seeded from ``random_state`` (see :mod:`skewlearn._rng`)."""
+        return seed_state(self.random_state)
+
+    # ------------------------------------------------------------------ public API
+    def fit(self, X, y):
+        """Learn from ``X, y`` in one pass, in the given order, starting from scratch.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training rows. Sparse input is converted to CSR and never densified.
+        y : array-like of shape (n_samples,)
+            Labels; exactly two distinct values.
+
+        Returns
+        -------
+        self : object
+        """
+        self._run(X, y, classes=None, reset=True)
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """Learn from one more batch of the stream.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (2,), default=None
+            Both labels of the problem. Required on the first call unless that batch
+            already contains both; ignored afterwards (it must match if given).
+
+        Returns
+        -------
+        self : object
+        """
+        self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
+        return self
+
+    def test_then_train(self, X, y, classes=None) -> np.ndarray:
+        """Score each row *before* learning from it, then learn from it (prequential).
+
+        One compiled pass over the batch: row ``i`` is scored by the model that has seen
+        rows ``0..i-1`` of this and every earlier batch, then used to update the model.
+
+        Parameters
+        ----------
+        X, y, classes
+            As in :meth:`partial_fit`.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            The decision value each row had before the update, with the sign convention
+            of :meth:`decision_function`.
+        """
+        return self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
+
+    def decision_function(self, X) -> np.ndarray:
+        """Signed confidence; positive values vote for ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        raw = self._raw_scores(X)
+        return raw if self._pos_is_last() else -raw
+
+    def predict(self, X) -> np.ndarray:
+        """Predict ``pos_label`` where the model's score for it is > 0 (> ``threshold`` if set).
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels from ``classes_``.
+        """
+        raw = self._raw_scores(X)
+        threshold = getattr(self, "threshold", None)
+        pos = raw > (0.0 if threshold is None else threshold)
+        return np.where(pos, self.pos_label_, self._neg_label())
+
+    # ------------------------------------------------------------------ driver
+    def _pos_is_last(self) -> bool:
+        return bool(self.classes_[1] == self.pos_label_)
+
+    def _neg_label(self):
+        return self.classes_[0] if self._pos_is_last() else self.classes_[1]
+
+    def _raw_scores(self, X) -> np.ndarray:
+        check_is_fitted(self, "classes_")
+        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
+        rows = as_rows(X, self._uses_intercept())
+        out = np.empty(X.shape[0], dtype=np.float64)
+        self._scores(rows, out)
+        return out
+
+    def _run(self, X, y, classes, reset: bool) -> np.ndarray:
+        if reset:
+            self._validate_params()
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            reset=reset,
+            accept_sparse="csr",
+            dtype=np.float64,
+            order="C",
+            y_numeric=False,
+        )
+        check_classification_targets(y)
+        if reset:
+            self._set_classes(y, classes)
+            self._allocate(X.shape[1])
+        else:
+            self._check_classes(y, classes)
+        ypm = np.where(y == self.pos_label_, 1.0, -1.0)
+        rows = as_rows(X, self._uses_intercept())
+        scores = np.empty(X.shape[0], dtype=np.float64)
+        self._learn(rows, ypm, scores)
+        return scores if self._pos_is_last() else -scores
+
+    def _set_classes(self, y: np.ndarray, classes) -> None:
+        if classes is None:
+            found = np.unique(y)
+            if len(found) != 2:
+                if len(found) < 2:
+                    raise ValueError(
+                        f"{type(self).__name__} needs both classes to start: y contains one class, "
+                        f"{_label_list(found)}. Pass classes=[negative, positive] to "
+                        "partial_fit on the first call, or fit on data with both classes."
+                    )
+                raise ValueError(self._multiclass_message(found))
+            classes = found
+        else:
+            classes = np.unique(np.asarray(classes))
+            if len(classes) != 2:
+                raise ValueError(
+                    f"classes must hold exactly two labels for a binary learner; got "
+                    f"{len(classes)}: {_label_list(classes)}."
+                    + (
+                        " Wrap the learner in sklearn.multiclass.OneVsRestClassifier for "
+                        "more classes."
+                        if len(classes) > 2
+                        else ""
+                    )
+                )
+            unknown = np.setdiff1d(np.unique(y), classes)
+            if len(unknown):
+                raise ValueError(
+                    f"y contains labels {_label_list(unknown)} that are not in classes="
+                    f"[{_label_list(classes)}]."
+                )
+        self.classes_ = classes
+        if self.pos_label is None:
+            self.pos_label_ = classes[1]
+        else:
+            matches = [c for c in classes if c == self.pos_label]
+            if not matches:
+                del self.classes_
+                raise ValueError(
+                    f"pos_label={self.pos_label!r} is not one of the classes "
+                    f"[{_label_list(classes)}]. Set pos_label to one of them, or None to use "
+                    f"classes_[1]."
+                )
+            self.pos_label_ = matches[0]
+
+    def _check_classes(self, y: np.ndarray, classes) -> None:
+        if classes is not None and not np.array_equal(
+            np.unique(np.asarray(classes)), self.classes_
+        ):
+            raise ValueError(
+                f"classes=[{_label_list(np.unique(np.asarray(classes)))}] differs from the "
+                f"classes of earlier calls [{_label_list(self.classes_)}]; call fit to start "
+                "a new model."
+            )
+        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        if len(unknown):
+            labels = np.union1d(self.classes_, unknown)
+            if len(labels) > 2:
+                raise ValueError(self._multiclass_message(labels, later=True))
+
+    def _multiclass_message(self, labels, later: bool = False) -> str:
+        where = "this batch brings" if later else "y has"
+        return (
+            "Only binary classification is supported. "
+            f"{type(self).__name__} is a binary classifier but {where} {len(labels)} classes "
+            f"({_label_list(labels)}). Map the labels to two classes (e.g. minority vs rest) "
+            "or wrap the learner in sklearn.multiclass.OneVsRestClassifier."
+        )
+
+    # ------------------------------------------------------------------ sklearn glue
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+class OnlineLinearClassifier(OnlineClassifier):
+    """An online learner whose model is a weight vector ``w`` and an intercept ``b``.
+
+    Learned state: ``weights_`` of length ``n_features + 1`` (the last entry is the
+    intercept; it is updated exactly like a weight whose feature is always 1, the
+    augmented-vector convention of the papers), and ``counts_`` =
+    ``[samples seen, positives seen, negatives seen, updates made]``.
+    ``coef_`` (1, n_features) and ``intercept_`` (1,) are views of ``weights_``.
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **OnlineClassifier._parameter_constraints,
+    }
+
+    def _allocate(self, n_features: int) -> None:
+        self.weights_ = np.zeros(n_features + 1, dtype=np.float64)
+        self.counts_ = np.zeros(4, dtype=np.int64)
+
+    def _scores(self, rows: tuple, out: np.ndarray) -> None:
+        linear_scores(self.weights_, rows, out)
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Weights of the features, shape (1, n_features), for ``pos_label`` as positive."""
+        check_is_fitted(self, "weights_")
+        w = self.weights_[None, :-1]
+        return w if self._pos_is_last() else -w
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """Intercept, shape (1,), with the sign convention of :meth:`decision_function`."""
+        check_is_fitted(self, "weights_")
+        b = self.weights_[-1:]
+        return b if self._pos_is_last() else -b
+
+    @property
+    def n_samples_seen_(self) -> int:
+        """Number of samples learned from so far."""
+        check_is_fitted(self, "counts_")
+        return int(self.counts_[0])

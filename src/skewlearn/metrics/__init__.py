@@ -1,0 +1,10 @@
+"""Batch and streaming metrics for imbalanced binary classification."""
+
+from . import batch, streaming
+from .batch import *  # noqa: F403
+from .streaming import *  # noqa: F403
+
+__all__ = [
+    *batch.__all__,
+    *streaming.__all__,
+]

@@ -1,0 +1,5 @@
+"""Batch metrics for imbalanced binary classification."""
+
+from __future__ import annotations
+
+__all__: list[str] = []

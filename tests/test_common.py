@@ -1,0 +1,138 @@
+"""One suite over every public estimator: scikit-learn's checks and skewlearn's own.
+
+A new estimator is covered by exporting it from ``skewlearn`` and giving it
+``_test_params`` (fast constructor arguments); nothing here needs editing.
+"""
+
+from __future__ import annotations
+
+import inspect
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from skewlearn._discovery import all_estimators
+from skewlearn.base import OnlineClassifier
+
+ESTIMATORS = all_estimators()
+
+
+def _instances():
+    for cls in ESTIMATORS.values():
+        for params in getattr(cls, "_test_params", [{}]):
+            yield cls(**params)
+
+
+INSTANCES = list(_instances())
+ONLINE = [e for e in INSTANCES if isinstance(e, OnlineClassifier)]
+
+
+def _ids(est):
+    params = {k: v for k, v in est.get_params().items() if k in getattr(est, "_id_keys", ())}
+    return type(est).__name__ + ("" if not params else str(params))
+
+
+def _expected_failures(est):
+    return getattr(est, "_xfail_checks", lambda: {})()
+
+
+@parametrize_with_checks(INSTANCES, expected_failed_checks=_expected_failures)
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("cls", list(ESTIMATORS.values()), ids=list(ESTIMATORS))
+def test_constraints_match_init(cls):
+    init = set(inspect.signature(cls.__init__).parameters) - {"self"}
+    assert set(cls._parameter_constraints) == init
+
+
+def _stream(n=300, d=6, seed=0, pos=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    w = rng.normal(size=d)
+    s = X @ w
+    y = (s > np.quantile(s, 1 - pos)).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_partial_fit_in_pieces_equals_fit(est):
+    X, y = _stream()
+    a = clone(est).fit(X, y)
+    b = clone(est)
+    for lo in range(0, len(y), 37):
+        b.partial_fit(X[lo : lo + 37], y[lo : lo + 37], classes=[0, 1])
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_inputs_unchanged(est):
+    X, y = _stream()
+    Xc, yc = X.copy(), y.copy()
+    clone(est).fit(X, y).decision_function(X)
+    np.testing.assert_array_equal(X, Xc)
+    np.testing.assert_array_equal(y, yc)
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_pickle_mid_stream_continues_identically(est):
+    X, y = _stream(seed=1)
+    a = clone(est).set_params(random_state=7).partial_fit(X[:150], y[:150], classes=[0, 1])
+    b = pickle.loads(pickle.dumps(a))
+    a.partial_fit(X[150:], y[150:])
+    b.partial_fit(X[150:], y[150:])
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_same_seed_bit_identical(est):
+    X, y = _stream(seed=2)
+    a = clone(est).set_params(random_state=3).fit(X, y)
+    b = clone(est).set_params(random_state=3).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_sparse_equals_dense(est):
+    X, y = _stream(seed=3)
+    X[np.abs(X) < 0.7] = 0.0
+    a = clone(est).set_params(random_state=0).fit(X, y)
+    b = clone(est).set_params(random_state=0).fit(sp.csr_matrix(X), y)
+    np.testing.assert_allclose(
+        a.decision_function(X), b.decision_function(sp.csr_matrix(X)), rtol=1e-7, atol=1e-9
+    )
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_test_then_train_scores_before_update(est):
+    """Each returned score equals decision_function of the model before that row."""
+    X, y = _stream(n=60, seed=4)
+    a = clone(est).set_params(random_state=0)
+    scores = a.test_then_train(X, y, classes=[0, 1])
+    b = clone(est).set_params(random_state=0)
+    b.partial_fit(X[:1], y[:1], classes=[0, 1])
+    for i in range(1, len(y)):
+        np.testing.assert_allclose(
+            scores[i], b.decision_function(X[i : i + 1])[0], rtol=1e-10, atol=1e-12
+        )
+        b.partial_fit(X[i : i + 1], y[i : i + 1])
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_label_types_and_pos_label(est):
+    X, y = _stream(seed=5)
+    ref = clone(est).set_params(random_state=0).fit(X, y).decision_function(X)
+    for labels in (np.array(["maj", "min"]), np.array([-1, 1]), np.array([False, True])):
+        got = clone(est).set_params(random_state=0).fit(X, labels[y])
+        np.testing.assert_allclose(got.decision_function(X), ref, rtol=1e-12, atol=1e-12)
+        assert set(got.predict(X)) <= set(labels)
+    # positive class first in sort order: sign convention of sklearn is kept
+    flipped = clone(est).set_params(random_state=0, pos_label="a")
+    flipped.fit(X, np.array(["b", "a"])[y])
+    np.testing.assert_allclose(flipped.decision_function(X), -ref, rtol=1e-12, atol=1e-12)
+    assert (flipped.predict(X) == np.array(["b", "a"])[(ref > 0).astype(int)]).mean() > 0.99
