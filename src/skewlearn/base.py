@@ -1,6 +1,9 @@
 """Base classes shared by every skewlearn estimator.
 
-Nothing here is algorithm-specific. :class:`OnlineClassifier` does what every online
+Nothing here is algorithm-specific. :class:`BinaryClassifier` owns label handling (any
+label type, ``pos_label``, mapping to ±1, scikit-learn's sign convention) for every
+estimator. :class:`BatchClassifier` adds ``fit`` for batch learners, which implement
+``_fit_binary(X, y)`` and ``_decision(X)``. :class:`OnlineClassifier` does what every online
 learner needs at its edge — parameter validation, input validation, label mapping to
 ±1, the ``partial_fit`` driver, test-then-train scores — and hands clean arrays to one
 compiled kernel per algorithm. :class:`OnlineLinearClassifier` adds a weight vector with
@@ -30,103 +33,34 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._rng import seed_state
 from ._rows import as_rows, linear_scores
 
-__all__ = ["OnlineClassifier", "OnlineLinearClassifier"]
+__all__ = ["BatchClassifier", "BinaryClassifier", "OnlineClassifier", "OnlineLinearClassifier"]
 
 
 def _label_list(values) -> str:
     return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
 
 
-class OnlineClassifier(ClassifierMixin, BaseEstimator):
-    """Common driver of every skewlearn online binary classifier.
+class BinaryClassifier(ClassifierMixin, BaseEstimator):
+    """Label handling shared by every skewlearn estimator (binary only).
 
     Labels can be of any type (strings, {0, 1}, {-1, +1}, ...). The positive class is
     ``pos_label`` when given, else ``classes_[1]`` (scikit-learn's convention).
     ``decision_function`` follows scikit-learn's sign convention: a positive value votes
-    for ``classes_[1]``, whichever class is ``pos_label``.
+    for ``classes_[1]``, whichever class is ``pos_label``. Subclasses return the raw score
+    of ``pos_label`` from ``_scores_of(X)`` on validated input.
     """
 
-    _parameter_constraints: ClassVar[dict] = {
-        "fit_intercept": ["boolean"],
-        "pos_label": "no_validation",
-        "random_state": ["random_state"],
-    }
+    _parameter_constraints: ClassVar[dict] = {"pos_label": "no_validation"}
 
     #: Small constructor arguments for the common test-suite (like River's
     #: ``_unit_test_params``). Each dict is one configuration to check.
     _test_params: ClassVar[list[dict[str, Any]]] = [{}]
 
-    # ------------------------------------------------------------------ state hooks
-    def _allocate(self, n_features: int) -> None:  # pragma: no cover - abstract
+    #: What sparse input the estimator takes ("csr", or False for dense only).
+    _accept_sparse: ClassVar[str | bool] = "csr"
+
+    def _scores_of(self, X) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
-
-    def _learn(self, rows: tuple, y: np.ndarray, scores: np.ndarray) -> None:  # pragma: no cover
-        raise NotImplementedError
-
-    def _scores(self, rows: tuple, out: np.ndarray) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _uses_intercept(self) -> bool:
-        return bool(getattr(self, "fit_intercept", False))
-
-    def _new_rng(self) -> np.ndarray:
-        """A fresh generator state seeded from ``random_state`` (see :mod:`skewlearn._rng`)."""
-        return seed_state(self.random_state)
-
-    # ------------------------------------------------------------------ public API
-    def fit(self, X, y):
-        """Learn from ``X, y`` in one pass, in the given order, starting from scratch.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training rows. Sparse input is converted to CSR and never densified.
-        y : array-like of shape (n_samples,)
-            Labels; exactly two distinct values.
-
-        Returns
-        -------
-        self : object
-        """
-        self._run(X, y, classes=None, reset=True)
-        return self
-
-    def partial_fit(self, X, y, classes=None):
-        """Learn from one more batch of the stream.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        classes : array-like of shape (2,), default=None
-            Both labels of the problem. Required on the first call unless that batch
-            already contains both; ignored afterwards (it must match if given).
-
-        Returns
-        -------
-        self : object
-        """
-        self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
-        return self
-
-    def test_then_train(self, X, y, classes=None) -> np.ndarray:
-        """Score each row *before* learning from it, then learn from it (prequential).
-
-        One compiled pass over the batch: row ``i`` is scored by the model that has seen
-        rows ``0..i-1`` of this and every earlier batch, then used to update the model.
-
-        Parameters
-        ----------
-        X, y, classes
-            As in :meth:`partial_fit`.
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,)
-            The decision value each row had before the update, with the sign convention
-            of :meth:`decision_function`.
-        """
-        return self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
 
     def decision_function(self, X) -> np.ndarray:
         """Signed confidence; positive values vote for ``classes_[1]``.
@@ -169,31 +103,6 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         out = np.empty(X.shape[0], dtype=np.float64)
         self._scores(rows, out)
         return out
-
-    def _run(self, X, y, classes, reset: bool) -> np.ndarray:
-        if reset:
-            self._validate_params()
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            reset=reset,
-            accept_sparse="csr",
-            dtype=np.float64,
-            order="C",
-            y_numeric=False,
-        )
-        check_classification_targets(y)
-        if reset:
-            self._set_classes(y, classes)
-            self._allocate(X.shape[1])
-        else:
-            self._check_classes(y, classes)
-        ypm = np.where(y == self.pos_label_, 1.0, -1.0)
-        rows = as_rows(X, self._uses_intercept())
-        scores = np.empty(X.shape[0], dtype=np.float64)
-        self._learn(rows, ypm, scores)
-        return scores if self._pos_is_last() else -scores
 
     def _set_classes(self, y: np.ndarray, classes) -> None:
         if classes is None:
@@ -267,9 +176,154 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ sklearn glue
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
+        tags.input_tags.sparse = bool(self._accept_sparse)
         tags.classifier_tags.multi_class = False
         return tags
+
+
+class BatchClassifier(BinaryClassifier):
+    """Base of the batch learners: ``fit`` validates, maps labels to ±1 and calls
+    ``_fit_binary(X, y)``; ``decision_function`` calls ``_decision(X)`` (raw score of
+    ``pos_label``). Both receive validated float64 arrays."""
+
+    def _fit_binary(self, X, y: np.ndarray) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _decision(self, X) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def fit(self, X, y):
+        """Fit on ``X, y`` (exactly two classes).
+
+        Returns
+        -------
+        self : object
+        """
+        self._validate_params()
+        X, y = self._validate_xy(X, y, reset=True)
+        self._set_classes(y, None)
+        self._fit_binary(X, self._signed_labels(y))
+        return self
+
+    def _scores_of(self, X) -> np.ndarray:
+        return self._decision(X)
+
+
+class OnlineClassifier(BinaryClassifier):
+    """Common driver of every skewlearn online binary classifier.
+
+    Subclasses implement ``_allocate(n_features)``, ``_learn(rows, y, scores)`` and
+    ``_scores(rows, out)`` (see the module docstring).
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **BinaryClassifier._parameter_constraints,
+        "fit_intercept": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
+    # ------------------------------------------------------------------ state hooks
+    def _allocate(self, n_features: int) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _learn(self, rows: tuple, y: np.ndarray, scores: np.ndarray) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _scores(self, rows: tuple, out: np.ndarray) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _uses_intercept(self) -> bool:
+        return bool(getattr(self, "fit_intercept", False))
+
+    def _new_rng(self) -> np.ndarray:
+        """A fresh generator state seeded from ``random_state`` (see :mod:`skewlearn._rng`)."""
+        return seed_state(self.random_state)
+
+    # ------------------------------------------------------------------ public API
+    def fit(self, X, y):
+        """Learn from ``X, y`` in one pass, in the given order, starting from scratch.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training rows. Sparse input is converted to CSR and never densified.
+        y : array-like of shape (n_samples,)
+            Labels; exactly two distinct values.
+
+        Returns
+        -------
+        self : object
+        """
+        self._run(X, y, classes=None, reset=True)
+        return self
+
+    def partial_fit(self, X, y, classes=None):
+        """Learn from one more batch of the stream.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (2,), default=None
+            Both labels of the problem. Required on the first call unless that batch
+            already contains both; ignored afterwards (it must match if given).
+
+        Returns
+        -------
+        self : object
+        """
+        self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
+        return self
+
+    def test_then_train(self, X, y, classes=None) -> np.ndarray:
+        """Score each row *before* learning from it, then learn from it (prequential).
+
+        One compiled pass over the batch: row ``i`` is scored by the model that has seen
+        rows ``0..i-1`` of this and every earlier batch, then used to update the model.
+
+        Parameters
+        ----------
+        X, y, classes
+            As in :meth:`partial_fit`.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            The decision value each row had before the update, with the sign convention
+            of :meth:`decision_function`.
+        """
+        return self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
+
+    def _scores_of(self, X) -> np.ndarray:
+        rows = as_rows(X, self._uses_intercept())
+        out = np.empty(X.shape[0], dtype=np.float64)
+        self._scores(rows, out)
+        return out
+
+    def _run(self, X, y, classes, reset: bool) -> np.ndarray:
+        if reset:
+            self._validate_params()
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            reset=reset,
+            accept_sparse="csr",
+            dtype=np.float64,
+            order="C",
+            y_numeric=False,
+        )
+        check_classification_targets(y)
+        if reset:
+            self._set_classes(y, classes)
+            self._allocate(X.shape[1])
+        else:
+            self._check_classes(y, classes)
+        ypm = self._signed_labels(y)
+        rows = as_rows(X, self._uses_intercept())
+        scores = np.empty(X.shape[0], dtype=np.float64)
+        self._learn(rows, ypm, scores)
+        return scores if self._pos_is_last() else -scores
 
 
 class OnlineLinearClassifier(OnlineClassifier):
