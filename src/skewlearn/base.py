@@ -98,11 +98,28 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
 
     def _raw_scores(self, X) -> np.ndarray:
         check_is_fitted(self, "classes_")
-        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
-        rows = as_rows(X, self._uses_intercept())
-        out = np.empty(X.shape[0], dtype=np.float64)
-        self._scores(rows, out)
-        return out
+        X = validate_data(
+            self, X, reset=False, accept_sparse=self._accept_sparse, dtype=np.float64, order="C"
+        )
+        return self._scores_of(X)
+
+    def _validate_xy(self, X, y, reset: bool):
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            reset=reset,
+            accept_sparse=self._accept_sparse,
+            dtype=np.float64,
+            order="C",
+            y_numeric=False,
+        )
+        check_classification_targets(y)
+        return X, y
+
+    def _signed_labels(self, y: np.ndarray) -> np.ndarray:
+        """y mapped to +1 (``pos_label_``) and -1 (the other class)."""
+        return np.where(y == self.pos_label_, 1.0, -1.0)
 
     def _set_classes(self, y: np.ndarray, classes) -> None:
         if classes is None:
