@@ -1,5 +1,211 @@
-"""Kernel functions (rbf, poly, linear) as compiled row and Gram helpers."""
+"""Kernel functions (rbf, poly, linear) as compiled row and Gram helpers.
+
+Every kernel learner computes its kernel values through this module, so the
+conventions are defined once:
+
+* ``"rbf"``:    :math:`k(x, y) = \\exp(-\\gamma \\|x - y\\|^2)`. A width ``σ`` written
+  :math:`\\exp(-\\|x-y\\|^2 / (2\\sigma^2))` (the KOIL MATLAB code) is
+  :math:`\\gamma = 1/(2\\sigma^2)`; use :func:`gamma_from_sigma`.
+* ``"poly"``:   :math:`k(x, y) = (\\gamma\\, x^T y + c_0)^{p}` (``coef0`` = :math:`c_0`,
+  ``degree`` = :math:`p`), scikit-learn's convention.
+* ``"linear"``: :math:`k(x, y) = x^T y`.
+
+Option strings map to the integer codes the compiled helpers take through
+:data:`KERNEL_CODES`; :func:`kernel_code` validates a name and returns its code.
+
+The compiled helpers take the batch tuple of :mod:`skewlearn._rows` (dense or CSR,
+never densified) and a **dense** support-vector buffer of shape ``(capacity, d)``.
+Only the ``d`` features enter a kernel: the ``bias`` entry of the tuple (the
+intercept feature of linear learners) is ignored, so kernel values do not depend on
+``fit_intercept``.
+
+``kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j)``
+    :math:`k(x_i, b_j)`, batch row against buffer row;
+``kernel_buf_buf(kind, gamma, degree, coef0, a, i, b, j)``
+    :math:`k(a_i, b_j)` between two dense buffer rows;
+``kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, n, out)``
+    ``out[j] = k(x_i, b_j)`` for ``j < n`` (one row of a Gram block);
+``gram_rows_buf(kind, gamma, degree, coef0, rows, buf, n, out)``
+    the block ``out[i, j] = k(x_i, b_j)`` for every batch row;
+``gram_buf(kind, gamma, degree, coef0, buf, n, out)``
+    the symmetric ``out[i, j] = k(b_i, b_j)`` for ``i, j < n``.
+
+:func:`kernel_matrix` is the validated Python entry point for arrays.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from numba import njit
+
+from ._config import NJIT, NJIT_INLINE
+from ._rows import as_rows
+
+__all__: list[str] = []  # helpers only; nothing exported at the package top level
+
+#: Kernel name -> integer code taken by the compiled helpers.
+KERNEL_CODES: dict[str, int] = {"rbf": 0, "poly": 1, "linear": 2}
+RBF, POLY, LINEAR = 0, 1, 2
+
+
+def kernel_code(kernel: str) -> int:
+    """Integer code of a kernel name, with an error naming the choices."""
+    try:
+        return KERNEL_CODES[kernel]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"kernel must be one of {sorted(KERNEL_CODES)}; got {kernel!r}. "
+            "Pick one of these names."
+        ) from None
+
+
+def gamma_from_sigma(sigma: float) -> float:
+    """The ``γ`` of :math:`\\exp(-\\gamma\\|x-y\\|^2)` for a Gaussian width ``σ``:
+    :math:`\\gamma = 1 / (2\\sigma^2)`.
+
+    >>> gamma_from_sigma(0.5)
+    2.0
+    """
+    if not isinstance(sigma, numbers.Real) or not sigma > 0:
+        raise ValueError(f"sigma must be a real number > 0; got {sigma!r}.")
+    return 1.0 / (2.0 * float(sigma) * float(sigma))
+
+
+@njit(**NJIT_INLINE)
+def kernel_from_parts(kind, gamma, degree, coef0, dot, sqdist):
+    """Kernel value from the inner product ``dot`` and the squared distance ``sqdist``
+    (each kernel reads only the one it needs)."""
+    if kind == 0:
+        return np.exp(-gamma * sqdist)
+    if kind == 1:
+        base = gamma * dot + coef0
+        p = int(degree)
+        r = 1.0
+        for _ in range(p):
+            r *= base
+        return r
+    return dot
+
+
+@njit(**NJIT_INLINE)
+def kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j):
+    """:math:`k(x_i, b_j)`: row ``i`` of a batch (dense or CSR) against ``buf[j]``."""
+    data, indices, indptr, d, sparse, bias = rows
+    dot = 0.0
+    sq = 0.0
+    if sparse:
+        if kind == 0:
+            # ||x - b||^2 = ||b||^2 + sum over nonzeros of ((x_p - b_p)^2 - b_p^2)
+            for c in range(d):
+                sq += buf[j, c] * buf[j, c]
+            for p in range(indptr[i], indptr[i + 1]):
+                c = indices[p]
+                diff = data[p] - buf[j, c]
+                sq += diff * diff - buf[j, c] * buf[j, c]
+            if sq < 0.0:
+                sq = 0.0
+        else:
+            for p in range(indptr[i], indptr[i + 1]):
+                dot += data[p] * buf[j, indices[p]]
+    else:
+        base = i * d
+        if kind == 0:
+            for c in range(d):
+                diff = data[base + c] - buf[j, c]
+                sq += diff * diff
+        else:
+            for c in range(d):
+                dot += data[base + c] * buf[j, c]
+    return kernel_from_parts(kind, gamma, degree, coef0, dot, sq)
+
+
+@njit(**NJIT_INLINE)
+def kernel_buf_buf(kind, gamma, degree, coef0, a, i, b, j):
+    """:math:`k(a_i, b_j)` between rows of two dense buffers (``a`` may be ``b``)."""
+    d = a.shape[1]
+    dot = 0.0
+    sq = 0.0
+    if kind == 0:
+        for c in range(d):
+            diff = a[i, c] - b[j, c]
+            sq += diff * diff
+    else:
+        for c in range(d):
+            dot += a[i, c] * b[j, c]
+    return kernel_from_parts(kind, gamma, degree, coef0, dot, sq)
+
+
+@njit(**NJIT_INLINE)
+def kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, n, out):
+    """``out[j] = k(x_i, buf[j])`` for ``j < n``."""
+    for j in range(n):
+        out[j] = kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j)
+
+
+@njit(**NJIT)
+def gram_rows_buf(kind, gamma, degree, coef0, rows, buf, n, out):
+    """``out[i, j] = k(x_i, buf[j])`` for every batch row ``i`` and ``j < n``."""
+    for i in range(out.shape[0]):
+        for j in range(n):
+            out[i, j] = kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j)
+
+
+@njit(**NJIT)
+def gram_buf(kind, gamma, degree, coef0, buf, n, out):
+    """Symmetric ``out[i, j] = k(buf[i], buf[j])`` for ``i, j < n``."""
+    for i in range(n):
+        for j in range(i + 1):
+            v = kernel_buf_buf(kind, gamma, degree, coef0, buf, i, buf, j)
+            out[i, j] = v
+            out[j, i] = v
+
+
+def kernel_matrix(
+    X, Y, kernel: str = "rbf", gamma: float = 1.0, degree: int = 3, coef0: float = 1.0
+) -> np.ndarray:
+    """Kernel matrix ``K[i, j] = k(X[i], Y[j])`` with the conventions of this module.
+
+    Parameters
+    ----------
+    X : {array-like, sparse matrix} of shape (n, d)
+        Dense or CSR; never densified.
+    Y : array-like of shape (m, d)
+        Dense (a support-vector buffer).
+    kernel : {"rbf", "poly", "linear"}, default="rbf"
+    gamma : float, default=1.0
+        > 0 for rbf; the scale of ``x^T y`` for poly.
+    degree : int, default=3
+        ≥ 1, poly only.
+    coef0 : float, default=1.0
+        Poly only.
+
+    Returns
+    -------
+    ndarray of shape (n, m)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> K = kernel_matrix(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]), "rbf", gamma=0.5)
+    >>> bool(np.isclose(K[0, 0], np.exp(-1.0)))
+    True
+    """
+    code = kernel_code(kernel)
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+    else:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+    Y = np.ascontiguousarray(Y, dtype=np.float64)
+    if X.ndim != 2 or Y.ndim != 2 or X.shape[1] != Y.shape[1]:
+        raise ValueError(
+            f"X and Y must be 2-D with the same number of columns; got shapes {X.shape} "
+            f"and {Y.shape}."
+        )
+    out = np.empty((X.shape[0], Y.shape[0]), dtype=np.float64)
+    gram_rows_buf(
+        code, float(gamma), int(degree), float(coef0), as_rows(X, False), Y, Y.shape[0], out
+    )
+    return out

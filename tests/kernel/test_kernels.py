@@ -1,0 +1,76 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from skewlearn._rows import as_rows
+from skewlearn.kernels import (
+    KERNEL_CODES,
+    gamma_from_sigma,
+    gram_buf,
+    kernel_code,
+    kernel_matrix,
+)
+from tests.naive import kernels as naive
+
+PARAMS = [
+    ("rbf", 0.3, 3, 1.0),
+    ("poly", 0.5, 3, 1.0),
+    ("poly", 1.0, 2, 0.0),
+    ("linear", 1.0, 3, 1.0),
+]
+
+
+def _data(seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(7, 5))
+    X[np.abs(X) < 0.6] = 0.0
+    Y = rng.normal(size=(4, 5))
+    return X, Y
+
+
+@pytest.mark.parametrize("kind,gamma,degree,coef0", PARAMS)
+@pytest.mark.parametrize("sparse", [False, True])
+def test_kernel_matrix_matches_definition(kind, gamma, degree, coef0, sparse):
+    X, Y = _data()
+    Xin = sp.csr_matrix(X) if sparse else X
+    got = kernel_matrix(Xin, Y, kind, gamma=gamma, degree=degree, coef0=coef0)
+    want = naive.kernel_matrix(X, Y, kind, gamma, degree, coef0)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("kind,gamma,degree,coef0", PARAMS)
+def test_gram_buf_symmetric_and_matches(kind, gamma, degree, coef0):
+    _, Y = _data(1)
+    out = np.full((6, 6), np.nan)
+    gram_buf(KERNEL_CODES[kind], gamma, degree, coef0, Y, 4, out)
+    want = naive.kernel_matrix(Y, Y, kind, gamma, degree, coef0)
+    np.testing.assert_allclose(out[:4, :4], want, rtol=1e-12, atol=1e-12)
+    assert np.isnan(out[4:, :]).all() and np.isnan(out[:, 4:]).all()
+
+
+def test_bias_entry_is_ignored():
+    X, Y = _data(2)
+    from skewlearn.kernels import gram_rows_buf
+
+    a = np.empty((7, 4))
+    b = np.empty((7, 4))
+    gram_rows_buf(0, 0.5, 3, 1.0, as_rows(X, True), Y, 4, a)
+    gram_rows_buf(0, 0.5, 3, 1.0, as_rows(X, False), Y, 4, b)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_sigma_mapping():
+    # exp(-||d||^2 / (2 sigma^2)) with sigma = 2, ||d||^2 = 1 -> exp(-1/8)
+    g = gamma_from_sigma(2.0)
+    assert g == 0.125
+    K = kernel_matrix(np.zeros((1, 1)), np.ones((1, 1)), "rbf", gamma=g)
+    assert np.isclose(K[0, 0], np.exp(-1.0 / 8.0))
+    with pytest.raises(ValueError, match="sigma must be a real number > 0"):
+        gamma_from_sigma(0.0)
+
+
+def test_unknown_kernel_message():
+    with pytest.raises(ValueError, match=r"kernel must be one of .*'sigmoid'"):
+        kernel_code("sigmoid")
+    with pytest.raises(ValueError, match="same number of columns"):
+        kernel_matrix(np.zeros((2, 3)), np.zeros((2, 4)))
