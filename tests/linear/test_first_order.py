@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.linear_model import SGDClassifier
 
-from skewlearn import PassiveAggressive, Perceptron
+from skewlearn import OGD, PassiveAggressive, Perceptron
 from tests import naive
+from tests.naive import first_order as naive_fo
 
 # A 3-sample stream used for the hand-computed checks.
 X3 = np.array([[1.0, 2.0], [2.0, -1.0], [-1.0, 1.0]])
@@ -79,7 +81,117 @@ def test_pa1_equals_sklearn_sgd_pa1():
     X = rng.normal(size=(2000, 10))
     y = (X @ rng.normal(size=10) + 0.5 * rng.normal(size=2000) > 1.5).astype(int)
     ours = PassiveAggressive(C=0.05, variant="pa1", fit_intercept=False).fit(X, y)
-    ref = SGDClassifier(loss="hinge", penalty=None, learning_rate="pa1", eta0=0.05,
-                        max_iter=1, tol=None, shuffle=False, fit_intercept=False).fit(X, y)
+    ref = SGDClassifier(
+        loss="hinge",
+        penalty=None,
+        learning_rate="pa1",
+        eta0=0.05,
+        max_iter=1,
+        tol=None,
+        shuffle=False,
+        fit_intercept=False,
+    ).fit(X, y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-10)
     np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+
+
+# --------------------------------------------------------------------------- OGD
+def _random_stream(n=300, d=6, seed=0, density=None):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    if density is not None:
+        X[rng.random(size=X.shape) > density] = 0.0
+    y = np.where(X @ rng.normal(size=d) + 0.3 * rng.normal(size=n) > 0.8, 1, -1)
+    return X, y
+
+
+def test_ogd_hinge_three_samples_by_hand():
+    # eta_t = 1/sqrt(t), x augmented with 1.
+    # t=1: f=0 < 1 -> w = 1*[1, 2, 1]
+    # t=2: f = 2 - 2 + 1 = 1, y=-1, z=-1 < 1 -> w = [1,2,1] - [2,-1,1]/sqrt(2)
+    # t=3: f = -(1 - sqrt2) + (2 + 1/sqrt2) + (1 - 1/sqrt2) = 2 + sqrt2, y=-1 -> step 1/sqrt3
+    r2, r3 = np.sqrt(2.0), np.sqrt(3.0)
+    clf = OGD().fit(X3, Y3)
+    expected = [1 - r2 + 1 / r3, 2 + 1 / r2 - 1 / r3, 1 - 1 / r2 - 1 / r3]
+    np.testing.assert_allclose(clf.weights_, expected, rtol=1e-14)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
+def test_ogd_logistic_and_squared_by_hand():
+    # logistic, constant eta=1: t=1 slope sigmoid(0)=.5 -> w=[.5, 1, .5];
+    # t=2: f = 1 - 1 + .5 = .5, y=-1, slope = 1/(1+e^{-.5}) -> w -= slope*[2,-1,1]
+    s = 1.0 / (1.0 + np.exp(-0.5))
+    clf = OGD(loss="logistic", schedule="constant").partial_fit(X3[:2], Y3[:2], classes=[-1, 1])
+    np.testing.assert_allclose(clf.weights_, [0.5 - 2 * s, 1 + s, 0.5 - s], rtol=1e-14)
+    # squared, eta=.1 constant, alpha=1: t=1 slope 1-0=1, w=[.1,.2,.1];
+    # t=2: f=.1, z=-.1, slope 1.1; decay features by .9 -> [.09,.18,.1];
+    # w = [.09,.18,.1] - .11*[2,-1,1] = [-.13, .29, -.01]  (intercept not decayed)
+    clf = OGD(loss="squared", schedule="constant", eta=0.1, alpha=1.0)
+    clf.partial_fit(X3[:2], Y3[:2], classes=[-1, 1])
+    np.testing.assert_allclose(clf.weights_, [-0.13, 0.29, -0.01], rtol=1e-13)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"loss": "logistic", "schedule": "constant", "eta": 0.2, "alpha": 0.05},
+        {"loss": "squared", "eta": 0.1, "alpha": 0.01},
+    ],
+)
+def test_ogd_matches_numpy_reference(params, fit_intercept, sparse):
+    X, y = _random_stream(density=0.4 if sparse else None)
+    clf = OGD(fit_intercept=fit_intercept, **params)
+    scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
+    w, ref = naive_fo.ogd(naive.augment(X, fit_intercept), y, **params)
+    np.testing.assert_allclose(clf.weights_, w, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(scores, ref, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "loss, sk_loss", [("hinge", "hinge"), ("logistic", "log_loss"), ("squared", "squared_error")]
+)
+def test_ogd_constant_equals_sklearn_sgd(loss, sk_loss):
+    X, y = _random_stream(n=1000, d=8, seed=3)
+    ours = OGD(loss=loss, schedule="constant", eta=0.01).fit(X, y)
+    ref = SGDClassifier(
+        loss=sk_loss,
+        penalty=None,
+        learning_rate="constant",
+        eta0=0.01,
+        max_iter=1,
+        tol=None,
+        shuffle=False,
+    ).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-9)
+    np.testing.assert_allclose(ours.intercept_, ref.intercept_, rtol=1e-9)
+
+
+def test_ogd_predict_proba_only_for_logistic():
+    X, y = _random_stream()
+    assert not hasattr(OGD(), "predict_proba")
+    clf = OGD(loss="logistic").fit(X, y)
+    p = clf.predict_proba(X)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    np.testing.assert_allclose(p[:, 1], 1 / (1 + np.exp(-clf.decision_function(X))))
+    np.testing.assert_allclose(np.exp(clf.predict_log_proba(X)), p, rtol=1e-12)
+    # stable far in the tails
+    clf.weights_[:] = 0.0
+    clf.weights_[-1] = 1000.0
+    p = clf.predict_proba(X[:1])
+    assert np.all(np.isfinite(p)) and p[0, 1] == 1.0
+    assert np.isfinite(clf.predict_log_proba(X[:1])).all()
+
+
+def test_ogd_bad_hyperparameters():
+    X, y = _random_stream()
+    with pytest.raises(ValueError, match="eta \\* alpha must be < 1"):
+        OGD(eta=1.0, alpha=2.0).fit(X, y)
+    with pytest.raises(ValueError, match="'loss' parameter"):
+        OGD(loss="exp").fit(X, y)
+    with pytest.raises(ValueError, match="'eta' parameter"):
+        OGD(eta=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="'schedule' parameter"):
+        clone(OGD(schedule="sqrt")).fit(X, y)

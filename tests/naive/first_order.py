@@ -1,0 +1,72 @@
+"""Numpy references for OGD, ALMA and ROMMA, written from the papers' equations.
+
+Same contract as :mod:`tests.naive`: dense rows already augmented with the intercept
+feature, labels in {-1, +1}; each returns the final weights and the pre-update scores.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def loss_slope(loss: str, z: float) -> float:
+    """-d loss / dz at the margin z = y w.x (hinge, logistic, squared = 1/2 (1 - z)^2)."""
+    if loss == "hinge":
+        return 1.0 if z < 1.0 else 0.0
+    if loss == "logistic":
+        return float(np.exp(-np.logaddexp(0.0, z)))  # 1 / (1 + e^z)
+    return 1.0 - z
+
+
+def ogd(Xa, y, eta=1.0, loss="hinge", schedule="invsqrt", alpha=0.0):
+    w = np.zeros(Xa.shape[1])
+    scores = np.empty(len(y))
+    for t, (x, yt) in enumerate(zip(Xa, y), start=1):
+        scores[t - 1] = f = w @ x
+        eta_t = eta / np.sqrt(t) if schedule == "invsqrt" else eta
+        grad = -loss_slope(loss, yt * f) * yt * x
+        reg = alpha * w
+        reg[-1] = 0.0  # the intercept is not regularised
+        w = w - eta_t * (grad + reg)
+    return w, scores
+
+
+def alma(Xa, y, alpha=0.9, B=None, C=None):
+    """ALMA_2(alpha; B, C) of Gentile (2001), Fig. 1 with p = 2."""
+    B = 1.0 / alpha if B is None else B
+    C = np.sqrt(2.0) if C is None else C
+    w = np.zeros(Xa.shape[1])
+    scores = np.empty(len(y))
+    k = 1
+    for t, (x, yt) in enumerate(zip(Xa, y)):
+        scores[t] = w @ x
+        nx = np.linalg.norm(x)
+        xh = x / nx if nx > 0 else x
+        gamma = B / np.sqrt(k)
+        if yt * (w @ xh) <= (1.0 - alpha) * gamma:
+            w = w + C / np.sqrt(k) * yt * xh
+            w = w / max(1.0, np.linalg.norm(w))
+            k += 1
+    return w, scores
+
+
+def romma(Xa, y, aggressive=False):
+    """ROMMA / aggressive ROMMA of Li and Long (2002), Section 3 closed form."""
+    w = np.zeros(Xa.shape[1])
+    scores = np.empty(len(y))
+    for t, (x, yt) in enumerate(zip(Xa, y)):
+        scores[t] = f = w @ x
+        if (yt * f >= 1.0) if aggressive else (yt * f > 0.0):
+            continue
+        xx, ww = x @ x, w @ w
+        if ww == 0.0:
+            if xx > 0.0:
+                w = yt * x / xx
+            continue
+        den = xx * ww - f * f
+        if den <= 0.0:
+            continue
+        c = (xx * ww - yt * f) / den
+        d = ww * (yt - f) / den
+        w = c * w + d * x
+    return w, scores
