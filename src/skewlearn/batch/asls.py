@@ -1,5 +1,960 @@
-"""ASLS: asymmetric stagewise least squares (LASLS, KASLS, KASLS_R)."""
+"""ASLS: asymmetric stagewise least squares (LASLS, KASLS, KASLS_R) and its baselines.
+
+The asymmetric stagewise least square (ASLS) loss of [1]_ solves a short series of
+weighted least-squares problems. Each stage has a closed form; between stages only the
+targets change (Eq. 5), so the matrix of every stage is the same and is factored **once
+per fit** (Cholesky), then reused: a stage costs one triangular solve and one product.
+
+* :class:`LinearASLS` — LASLS, Eq. (8), or its Sherman–Morrison–Woodbury form, Eq. (9);
+* :class:`KernelASLS` — KASLS, Eq. (12), with the off-training filter ``theta``; with
+  ``reduced_rate`` set, the reduced classifier KASLS_R, Eqs. (14)–(18);
+* baselines of the paper's Tables V–VI: :class:`SVMDEC` (SVM with different error
+  costs), :class:`SVMSDC` (SMOTE + different costs) and :class:`ProximalSVMDEC`
+  (proximal SVM with different error costs).
+
+The SLS loss of Yang and Hu is the special case ``(r, m) = (1, 1)`` of every function and
+estimator here. Labels are ``t ∈ {-1, +1}`` (+1 = ``pos_label``, the minority class in the
+paper); the margin variable is ``z = t f(x)``.
+
+References
+----------
+.. [1] G. Xu, B.-G. Hu and J. C. Principe, "An asymmetric stagewise least square loss
+   function for imbalanced classification", (seed 004), Eqs. (1)–(18).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numbers
+from collections.abc import Callable
+from typing import ClassVar
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import cho_factor, cho_solve
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, check_random_state
+
+from ..base import BatchClassifier
+from ..kernels import kernel_matrix
+
+__all__ = [
+    "SVMDEC",
+    "SVMSDC",
+    "KernelASLS",
+    "LinearASLS",
+    "ProximalSVMDEC",
+    "asls_loss",
+    "asls_targets",
+    "sls_loss",
+    "sls_targets",
+    "squared_ramp_loss",
+]
+
+
+# =========================================================================== losses
+def sls_loss(z, tau) -> np.ndarray:
+    """SLS loss of one stage, Eq. (1): :math:`l^{(n)}_{SLS}(z) = (\\tau^{(n)} - z)^2`.
+
+    Parameters
+    ----------
+    z : array-like
+        Margin variable :math:`z = t f(x)`.
+    tau : array-like
+        Targets of the stage (broadcast against ``z``); :math:`\\tau^{(0)} = 1`.
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> sls_loss([2.0, 0.5, -1.0], 1.0)
+    array([1.  , 0.25, 4.  ])
+    """
+    z = np.asarray(z, dtype=np.float64)
+    return (np.asarray(tau, dtype=np.float64) - z) ** 2
+
+
+def sls_targets(z) -> np.ndarray:
+    """Next SLS targets, Eq. (2): :math:`\\tau^{(n+1)} = z^{(n)} + S(1 - z^{(n)})`,
+    :math:`S(v) = \\max(0, \\min(1, v))`.
+
+    Examples
+    --------
+    >>> sls_targets([2.0, 0.5, -1.0])
+    array([2., 1., 0.])
+    """
+    return asls_targets(z, 1.0)
+
+
+def asls_loss(z, tau, r=1.0, m=1.0) -> np.ndarray:
+    """ASLS loss of one stage, Eq. (4):
+    :math:`l^{(n)}_{ASLS}(z) = \\frac{r}{m^2}(\\tau^{(n)} - z)^2`.
+
+    Parameters
+    ----------
+    z : array-like
+        Margin variable :math:`z = t f(x)`.
+    tau : array-like
+        Targets of the stage.
+    r : float or array-like, default=1.0
+        Ramp coefficient (> 0; the loss of a misclassified pattern tends to ``r``).
+    m : float or array-like, default=1.0
+        Margin coefficient (> 0; patterns with ``z > m`` end up unpenalised).
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> asls_loss([0.0, 1.0], 2.0, r=4.0, m=2.0)   # (4 / 2**2) * (2 - z)**2
+    array([4., 1.])
+    """
+    z = np.asarray(z, dtype=np.float64)
+    r = np.asarray(r, dtype=np.float64)
+    m = np.asarray(m, dtype=np.float64)
+    return r / m**2 * (np.asarray(tau, dtype=np.float64) - z) ** 2
+
+
+def asls_targets(z, m=1.0) -> np.ndarray:
+    """Next ASLS targets, Eq. (5): :math:`\\tau^{(n+1)} = z^{(n)} + S(m - z^{(n)})` with
+    :math:`S(m - z) = \\max(0, \\min(m, m - z))`.
+
+    A confident pattern (``z > m``) keeps its own output as target, one inside the
+    margin (``0 ≤ z ≤ m``) is pushed to ``m``, a misclassified one (``z < 0``) to ``z + m``.
+
+    Parameters
+    ----------
+    z : array-like
+        Margins of the previous stage, :math:`z^{(n)} = t f^{(n)}(x)`.
+    m : float or array-like, default=1.0
+        Margin coefficient(s), > 0.
+
+    Returns
+    -------
+    ndarray
+
+    Examples
+    --------
+    >>> asls_targets([3.0, 1.0, -0.5], m=2.0)
+    array([3. , 2. , 1.5])
+    """
+    z = np.asarray(z, dtype=np.float64)
+    m = np.asarray(m, dtype=np.float64)
+    return z + np.clip(m - z, 0.0, m)
+
+
+def squared_ramp_loss(z, r=1.0, m=1.0) -> np.ndarray:
+    """The loss ASLS converges to, Eq. (6) (Eq. (3), the squared ramp, for ``(r, m) = (1, 1)``).
+
+    .. math::
+
+        l^*_{ASLS}(z) = \\begin{cases} 0, & z > m,\\\\
+        \\frac{r}{m^2}(m - z)^2, & 0 \\le z \\le m,\\\\ r, & z < 0. \\end{cases}
+
+    It equals ``asls_loss(z, asls_targets(z, m), r, m)``: at a fixed point of Eq. (5).
+
+    Examples
+    --------
+    >>> squared_ramp_loss([2.0, 0.5, -3.0])
+    array([0.  , 0.25, 1.  ])
+    >>> squared_ramp_loss([2.5, 1.0, -3.0], r=4.0, m=2.0)
+    array([0., 1., 4.])
+    """
+    z = np.asarray(z, dtype=np.float64)
+    r = np.asarray(r, dtype=np.float64)
+    m = np.asarray(m, dtype=np.float64)
+    return r / m**2 * np.clip(m - z, 0.0, m) ** 2
+
+
+# =========================================================================== shared core
+def _class_weights(t: np.ndarray, r_pos: float, m_pos: float, r_neg: float, m_neg: float):
+    """Diagonal of Λ (``r/m²`` per pattern) and the per-pattern margin coefficient ``m``."""
+    pos = t > 0
+    lam = np.where(pos, r_pos / m_pos**2, r_neg / m_neg**2)
+    m = np.where(pos, float(m_pos), float(m_neg))
+    return lam, m
+
+
+def _weighted_gram(F, lam: np.ndarray, block: int = 4096) -> np.ndarray:
+    """``[F, e]' Λ [F, e]`` (the intercept column ``e`` is implicit), blocked over rows so
+    no scaled copy of a large ``F`` is ever made."""
+    n, p = F.shape
+    A = np.empty((p + 1, p + 1))
+    if sp.issparse(F):
+        FL = sp.csr_matrix(F.multiply(lam[:, None]))
+        A[:p, :p] = (F.T @ FL).toarray()
+        A[:p, p] = np.asarray(FL.sum(axis=0)).ravel()
+    else:
+        A[:p, :p] = 0.0
+        A[:p, p] = lam @ F
+        for lo in range(0, n, block):
+            Fb = F[lo : lo + block]
+            A[:p, :p] += (Fb * lam[lo : lo + block, None]).T @ Fb
+    A[p, :p] = A[:p, p]
+    A[p, p] = lam.sum()
+    return A
+
+
+def _primal_solver(F, lam: np.ndarray, nu: float) -> Callable:
+    """Stage solver of Eq. (8) on features ``[F, e]``: factor
+    :math:`\\frac{1}{\\nu}I + \\bar F'\\Lambda\\bar F` once, return ``Γ ↦ (w̄, f)``."""
+    A = _weighted_gram(F, lam)
+    A[np.diag_indices_from(A)] += 1.0 / nu
+    factor = cho_factor(A, lower=True, overwrite_a=True, check_finite=False)
+    p = F.shape[1]
+
+    def solve(gamma: np.ndarray):
+        lg = lam * gamma
+        rhs = np.empty(p + 1)
+        rhs[:p] = F.T @ lg
+        rhs[p] = lg.sum()
+        w = cho_solve(factor, rhs, check_finite=False)
+        f = F @ w[:p] + w[p]
+        return w, np.asarray(f).ravel()
+
+    return solve
+
+
+def _dual_solver(Q: np.ndarray, lam: np.ndarray, nu: float) -> Callable:
+    """Stage solver of Eq. (12) with ``Q = K + ee'``: factor
+    :math:`Q + \\frac{1}{\\nu}\\Lambda^{-1}` once (in place: ``Q`` is consumed), return
+    ``Γ ↦ (α, f)``. The training outputs come from the KKT conditions (11),
+    :math:`\\alpha = -\\nu\\Lambda\\varepsilon`, :math:`f = \\Gamma + \\varepsilon
+    = \\Gamma - \\alpha / (\\nu\\lambda)`, so ``Q`` is not needed after factoring."""
+    Q[np.diag_indices_from(Q)] += 1.0 / (nu * lam)
+    factor = cho_factor(Q, lower=True, overwrite_a=True, check_finite=False)
+
+    def solve(gamma: np.ndarray):
+        alpha = cho_solve(factor, gamma, check_finite=False)
+        return alpha, gamma - alpha / (nu * lam)
+
+    return solve
+
+
+def _stagewise(solve: Callable, t: np.ndarray, m: np.ndarray, tol: float, max_stages: int):
+    """Run the stages: τ⁽⁰⁾ = 1; solve with Γ = t∘τ; τ ← Eq. (5) until max|Δτ| ≤ tol.
+
+    Returns the coefficients of the last solve, the targets it used, the history of
+    max|Δτ| (one entry per solve) and whether the targets converged.
+    """
+    tau = np.ones_like(t)
+    changes = []
+    converged = False
+    coef = None
+    for _ in range(max_stages):
+        coef, f = solve(t * tau)
+        new = asls_targets(t * f, m)
+        change = float(np.max(np.abs(new - tau)))
+        changes.append(change)
+        if change <= tol:
+            converged = True
+            break
+        tau = new
+    return coef, tau, np.asarray(changes), converged
+
+
+def _balanced_ratio(t: np.ndarray) -> float:
+    """Class ratio CR = N− / N+ (the paper's CR)."""
+    n_pos = int(np.sum(t > 0))
+    return float(len(t) - n_pos) / max(n_pos, 1)
+
+
+def _resolve_sigma(sigma, X) -> float:
+    if isinstance(sigma, str):  # "scale": σ² = d·Var(X), scikit-learn's gamma="scale"
+        if sp.issparse(X):
+            var = X.multiply(X).mean() - X.mean() ** 2
+        else:
+            var = X.var()
+        s2 = X.shape[1] * var
+        return float(np.sqrt(s2)) if s2 > 0 else 1.0
+    return float(sigma)
+
+
+def _kernel(X, Y, kernel: str, sigma: float, degree: int, coef0: float) -> np.ndarray:
+    """``K[i, j] = k(X[i], Y[j])`` with γ = 1/σ² (the paper's exp(−‖x−y‖²/σ²))."""
+    return kernel_matrix(X, Y, kernel, gamma=1.0 / sigma**2, degree=degree, coef0=coef0)
+
+
+_REAL_POS = Interval(numbers.Real, 0, None, closed="neither")
+_ASLS_CONSTRAINTS: dict = {
+    **BatchClassifier._parameter_constraints,
+    "r_pos": [_REAL_POS, StrOptions({"balanced"})],
+    "m_pos": [_REAL_POS],
+    "r_neg": [_REAL_POS],
+    "m_neg": [_REAL_POS],
+    "nu": [_REAL_POS],
+    "tol": [Interval(numbers.Real, 0, None, closed="left")],
+    "max_stages": [Interval(numbers.Integral, 1, None, closed="left")],
+}
+_KERNEL_CONSTRAINTS: dict = {
+    "kernel": [StrOptions({"rbf", "linear", "poly"})],
+    "sigma": [_REAL_POS, StrOptions({"scale"})],
+    "degree": [Interval(numbers.Integral, 1, None, closed="left")],
+    "coef0": [Interval(numbers.Real, None, None, closed="neither")],
+}
+
+
+class _ASLSMixin:
+    """Fitted-state bookkeeping shared by LASLS and KASLS."""
+
+    def _class_setup(self, t):
+        r_pos = _balanced_ratio(t) if self.r_pos == "balanced" else float(self.r_pos)
+        self.r_pos_ = r_pos
+        lam, m = _class_weights(t, r_pos, self.m_pos, self.r_neg, self.m_neg)
+        return lam, m
+
+    def _finish_stages(self, solve, t, m):
+        coef, tau, changes, converged = _stagewise(
+            solve, t, m, float(self.tol), int(self.max_stages)
+        )
+        self.targets_ = tau
+        self.target_changes_ = changes
+        self.n_stages_ = len(changes)
+        self.converged_ = converged
+        return coef
+
+
+# =========================================================================== LASLS
+class LinearASLS(_ASLSMixin, BatchClassifier):
+    """Linear ASLS classifier (LASLS), stagewise closed form.
+
+    At stage ``n`` the weights :math:`\\bar\\omega = (\\omega', b)'` minimise Eq. (7),
+    :math:`\\frac12\\bar\\omega'\\bar\\omega + \\frac{\\nu}{2}(\\bar X\\bar\\omega - \\Gamma)'
+    \\Lambda(\\bar X\\bar\\omega - \\Gamma)`, with :math:`\\bar X = (X, e)`,
+    :math:`\\Gamma_i = t_i\\tau_i` and :math:`\\Lambda_{ii} = r_i/m_i^2`:
+
+    .. math::
+
+        \\bar\\omega = \\Big(\\tfrac{1}{\\nu}I + \\bar X'\\Lambda\\bar X\\Big)^{-1}
+        \\bar X'\\Lambda\\Gamma \\qquad \\text{(Eq. 8, ``solver="primal"``)},
+
+    or, with the Sherman–Morrison–Woodbury identity of Eq. (9) (``solver="smw"``, an
+    ``N × N`` system, for ``d ≫ N``), which simplifies to
+    :math:`\\bar\\omega = \\bar X'(\\bar X\\bar X' + \\tfrac{1}{\\nu}\\Lambda^{-1})^{-1}\\Gamma`.
+    Targets start at :math:`\\tau^{(0)} = 1` and follow Eq. (5),
+    :math:`\\tau^{(n+1)} = z^{(n)} + S(m - z^{(n)})`, until they change by at most ``tol``.
+    The matrix is the same at every stage: it is factored once per fit.
+
+    The intercept is handled as in the paper: ``b`` is the weight of a constant feature 1
+    and is regularised together with ``ω`` (the ``½ω̄'ω̄`` of Eq. 7).
+    ``(r, m) = (1, 1)`` for both classes gives the linear SLS classifier (LSLS).
+
+    Parameters
+    ----------
+    r_pos : float > 0 or "balanced", default="balanced"
+        Ramp coefficient r+ of the positive class. ``"balanced"`` = the class ratio
+        CR = N−/N+ of the training set (the paper's Table III scans multiples of CR).
+    m_pos : float > 0, default=1.0
+        Margin coefficient m+ of the positive class (the paper recommends r+, m+ ≥ 1).
+    r_neg, m_neg : float > 0, default=1.0
+        (r−, m−); the paper always uses (1, 1).
+    nu : float > 0, default=1.0
+        Regularisation number ν (larger = weaker regularisation).
+    tol : float ≥ 0, default=1e-3
+        Stop early when the targets change by at most ``tol`` (max norm) between stages.
+    max_stages : int ≥ 1, default=10
+        Most least-squares solves (the paper: "the update usually converges in around 10
+        stages"). Stopping here is the normal end of a fit, not a failure: the stages are
+        a majorise–minimise descent on the loss of Eq. (6) whose targets settle slowly
+        (the outputs of confident patterns keep drifting) while the classifier settles
+        within a few stages; ``converged_`` says whether ``tol`` was met.
+        ``1`` = plain weighted least squares (the LS loss).
+    solver : {"auto", "primal", "smw"}, default="auto"
+        ``"primal"``: Eq. (8), a (d+1)×(d+1) Cholesky; ``"smw"``: Eq. (9), an N×N one;
+        ``"auto"`` picks the smaller system.
+    pos_label : label, default=None
+        The positive (minority) class; ``None`` means ``classes_[1]``.
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_features + 1,)
+        ``[ω, b]`` for the score of ``pos_label``.
+    coef_ : ndarray of shape (1, n_features)
+    intercept_ : ndarray of shape (1,)
+        With scikit-learn's sign convention (positive votes for ``classes_[1]``).
+    r_pos_ : float
+        The r+ used (CR when ``r_pos="balanced"``).
+    solver_ : str
+        The solver used.
+    n_stages_ : int
+        Number of least-squares solves made.
+    target_changes_ : ndarray of shape (n_stages_,)
+        max|τ⁽ⁿ⁺¹⁾ − τ⁽ⁿ⁾| after each solve (the history of the targets).
+    targets_ : ndarray of shape (n_samples,)
+        The targets τ of the last solve.
+    converged_ : bool
+
+    References
+    ----------
+    .. [1] G. Xu, B.-G. Hu and J. C. Principe, "An asymmetric stagewise least square loss
+       function for imbalanced classification" (seed 004), Eqs. (4)–(9).
+
+    Examples
+    --------
+    >>> from skewlearn import LinearASLS
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 4))
+    >>> y = (X[:, 0] + 0.3 * rng.normal(size=300) > 1.3).astype(int)   # ~10% positives
+    >>> clf = LinearASLS(m_pos=1.4, nu=10.0).fit(X, y)
+    >>> clf.n_stages_, len(clf.target_changes_)
+    (10, 10)
+    >>> tpr = clf.predict(X[y == 1]).mean(); tnr = 1 - clf.predict(X[y == 0]).mean()
+    >>> bool(np.sqrt(tpr * tnr) > 0.85)
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_ASLS_CONSTRAINTS,
+        "solver": [StrOptions({"auto", "primal", "smw"})],
+    }
+    _test_params: ClassVar[list[dict]] = [{}, {"solver": "smw", "r_pos": 2.0, "m_pos": 1.5}]
+
+    def __init__(
+        self,
+        r_pos="balanced",
+        m_pos: float = 1.0,
+        r_neg: float = 1.0,
+        m_neg: float = 1.0,
+        nu: float = 1.0,
+        tol: float = 1e-3,
+        max_stages: int = 10,
+        solver: str = "auto",
+        pos_label=None,
+    ):
+        self.r_pos = r_pos
+        self.m_pos = m_pos
+        self.r_neg = r_neg
+        self.m_neg = m_neg
+        self.nu = nu
+        self.tol = tol
+        self.max_stages = max_stages
+        self.solver = solver
+        self.pos_label = pos_label
+
+    def _fit_binary(self, X, y):
+        lam, m = self._class_setup(y)
+        n, d = X.shape
+        solver = self.solver
+        if solver == "auto":
+            solver = "smw" if n < d + 1 else "primal"
+        self.solver_ = solver
+        nu = float(self.nu)
+        if solver == "primal":
+            w = self._finish_stages(_primal_solver(X, lam, nu), y, m)
+        else:
+            Q = X @ X.T
+            Q = Q.toarray() if sp.issparse(Q) else np.array(Q, dtype=np.float64)
+            Q += 1.0
+            alpha = self._finish_stages(_dual_solver(Q, lam, nu), y, m)
+            w = np.empty(d + 1)
+            w[:d] = X.T @ alpha
+            w[d] = alpha.sum()
+        self.weights_ = w
+
+    def _decision(self, X):
+        return np.asarray(X @ self.weights_[:-1]).ravel() + self.weights_[-1]
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Weights of the features, shape (1, n_features), sign as decision_function."""
+        check_is_fitted(self, "weights_")
+        w = self.weights_[None, :-1]
+        return w if self._pos_is_last() else -w
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """Intercept, shape (1,), sign as decision_function."""
+        check_is_fitted(self, "weights_")
+        b = self.weights_[-1:]
+        return b if self._pos_is_last() else -b
+
+
+# =========================================================================== KASLS
+class KernelASLS(_ASLSMixin, BatchClassifier):
+    """Kernel ASLS classifier (KASLS), and its reduced form KASLS_R.
+
+    **KASLS** (``reduced_rate=None``): at each stage the multipliers are, Eq. (12),
+
+    .. math::
+
+        \\alpha = \\Big(K + ee' + \\tfrac{1}{\\nu}\\Lambda^{-1}\\Big)^{-1}\\Gamma,
+        \\qquad f(x) = \\sum_i \\alpha_i k(x, x_i) + b,\\quad b = e'\\alpha
+        \\quad \\text{(Eq. 13)}.
+
+    After training, the off-training filter drops the patterns with
+    :math:`|\\alpha_i| < \\theta` (``theta``); ``b`` keeps its trained value.
+
+    **KASLS_R** (``reduced_rate=η``): a random subset :math:`X_R` of
+    :math:`N_R = \\lceil\\eta N\\rceil` training rows (``random_state``) is the basis of
+    :math:`f(x) = \\sum_{x_j\\in X_R} u_j k(x, x_j) + b` (Eq. 14), and
+    :math:`\\frac12(u'u + b^2) + \\frac{\\nu}{2}\\varepsilon'\\Lambda\\varepsilon` is minimised
+    (Eq. 15). With :math:`G = (K_R, e)`, Eqs. (17)–(18) give
+
+    .. math::
+
+        (u', b)' = G'\\alpha = \\nu\\,(I + \\nu G'\\Lambda G)^{-1} G'\\Lambda\\Gamma,
+
+    an :math:`(N_R+1)`-square system factored once. KASLS_R regularises ``u'u`` (an RBF
+    network on the features ``K_R``), not the RKHS norm, so ``reduced_rate=1`` is *not*
+    the same model as KASLS: it is LASLS on the features ``K(X, X)``.
+
+    Between stages only Γ changes (targets by Eq. 5), so each fit makes one Cholesky
+    factorisation. ``(r, m) = (1, 1)`` gives KSLS. Kernel:
+    ``"rbf"`` :math:`\\exp(-\\|x-y\\|^2/\\sigma^2)` (the paper's Gaussian),
+    ``"poly"`` :math:`(x'y/\\sigma^2 + c_0)^p`, ``"linear"`` :math:`x'y`.
+
+    Parameters
+    ----------
+    r_pos, m_pos, r_neg, m_neg, nu, tol, max_stages
+        As in :class:`LinearASLS`.
+    kernel : {"rbf", "linear", "poly"}, default="rbf"
+    sigma : float > 0 or "scale", default="scale"
+        Kernel width σ (γ = 1/σ²). ``"scale"``: σ² = n_features · Var(X), scikit-learn's
+        ``gamma="scale"``.
+    degree : int ≥ 1, default=3
+        Poly only.
+    coef0 : float, default=1.0
+        Poly only.
+    theta : float ≥ 0, default=0.0
+        Off-training filter: expansion coefficients with ``|coef| < theta`` are dropped
+        (the paper uses 6.3e-2 on Vowel; 0 keeps all).
+    reduced_rate : float in (0, 1] or None, default=None
+        η = N_R / N of KASLS_R; ``None`` = full KASLS.
+    random_state : int, RandomState or None, default=None
+        Draws the reduced set (KASLS_R only).
+    pos_label : label, default=None
+
+    Attributes
+    ----------
+    support_vectors_ : ndarray of shape (n_support, n_features)
+        Rows the decision function expands on (after the filter).
+    support_ : ndarray of shape (n_support,)
+        Their indices in the training set.
+    dual_coef_ : ndarray of shape (n_support,)
+        α (KASLS) or u (KASLS_R), for the score of ``pos_label``.
+    intercept_ : float
+        ``b``, for the score of ``pos_label``.
+    support_ratio_ : float
+        n_support / n_samples (η for KASLS_R without filtering).
+    sigma_ : float
+        The σ used.
+    r_pos_, n_stages_, target_changes_, targets_, converged_
+        As in :class:`LinearASLS`.
+
+    References
+    ----------
+    .. [1] G. Xu, B.-G. Hu and J. C. Principe, "An asymmetric stagewise least square loss
+       function for imbalanced classification" (seed 004), Eqs. (10)–(18).
+
+    Examples
+    --------
+    >>> from skewlearn import KernelASLS
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(400, 2))
+    >>> y = (np.hypot(X[:, 0], X[:, 1]) < 0.6).astype(int)   # a disc, ~16% positives
+    >>> full = KernelASLS(nu=10.0, sigma=1.0).fit(X, y)
+    >>> reduced = KernelASLS(nu=10.0, sigma=1.0, reduced_rate=0.1, random_state=0).fit(X, y)
+    >>> reduced.support_ratio_
+    0.1
+    >>> bool((full.predict(X) == y).mean() > 0.9), bool((reduced.predict(X) == y).mean() > 0.9)
+    (True, True)
+    """
+
+    _accept_sparse: ClassVar[str | bool] = False
+    _parameter_constraints: ClassVar[dict] = {
+        **_ASLS_CONSTRAINTS,
+        **_KERNEL_CONSTRAINTS,
+        "theta": [Interval(numbers.Real, 0, None, closed="left")],
+        "reduced_rate": [Interval(numbers.Real, 0, 1, closed="right"), None],
+        "random_state": ["random_state"],
+    }
+    _test_params: ClassVar[list[dict]] = [
+        {},
+        {"reduced_rate": 0.3, "random_state": 0, "theta": 1e-3},
+        {"kernel": "poly", "degree": 2, "max_stages": 5},
+    ]
+
+    def __init__(
+        self,
+        r_pos="balanced",
+        m_pos: float = 1.0,
+        r_neg: float = 1.0,
+        m_neg: float = 1.0,
+        nu: float = 1.0,
+        tol: float = 1e-3,
+        max_stages: int = 10,
+        kernel: str = "rbf",
+        sigma="scale",
+        degree: int = 3,
+        coef0: float = 1.0,
+        theta: float = 0.0,
+        reduced_rate: float | None = None,
+        random_state=None,
+        pos_label=None,
+    ):
+        self.r_pos = r_pos
+        self.m_pos = m_pos
+        self.r_neg = r_neg
+        self.m_neg = m_neg
+        self.nu = nu
+        self.tol = tol
+        self.max_stages = max_stages
+        self.kernel = kernel
+        self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
+        self.theta = theta
+        self.reduced_rate = reduced_rate
+        self.random_state = random_state
+        self.pos_label = pos_label
+
+    def _gram(self, X, Y):
+        return _kernel(X, Y, self.kernel, self.sigma_, int(self.degree), float(self.coef0))
+
+    def _fit_binary(self, X, y):
+        lam, m = self._class_setup(y)
+        self.sigma_ = _resolve_sigma(self.sigma, X)
+        n = X.shape[0]
+        nu = float(self.nu)
+        if self.reduced_rate is None:
+            Q = self._gram(X, X)
+            Q += 1.0
+            alpha = self._finish_stages(_dual_solver(Q, lam, nu), y, m)
+            basis = np.arange(n)
+            coef, b = alpha, float(alpha.sum())
+        else:
+            n_r = min(n, max(1, int(np.ceil(float(self.reduced_rate) * n - 1e-9))))
+            rng = check_random_state(self.random_state)
+            basis = np.sort(rng.choice(n, size=n_r, replace=False))
+            K_r = self._gram(X, X[basis])
+            w = self._finish_stages(_primal_solver(K_r, lam, nu), y, m)
+            coef, b = w[:-1], float(w[-1])
+        keep = np.abs(coef) >= self.theta
+        self.support_ = basis[keep]
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = coef[keep]
+        self.intercept_ = b
+        self.support_ratio_ = len(self.support_) / n
+
+    def _decision(self, X):
+        if len(self.support_) == 0:
+            return np.full(X.shape[0], self.intercept_)
+        return self._gram(X, self.support_vectors_) @ self.dual_coef_ + self.intercept_
+
+
+# =========================================================================== baselines
+def _class_costs(t: np.ndarray, C_pos, C_neg: float) -> tuple[float, float]:
+    c_pos = float(C_neg) * _balanced_ratio(t) if C_pos == "balanced" else float(C_pos)
+    return c_pos, float(C_neg)
+
+
+_COST_CONSTRAINTS: dict = {
+    **BatchClassifier._parameter_constraints,
+    "C_pos": [_REAL_POS, StrOptions({"balanced"})],
+    "C_neg": [_REAL_POS],
+}
+
+
+class ProximalSVMDEC(BatchClassifier):
+    """Proximal SVM with different error costs (PSVM-DEC).
+
+    The proximal SVM of Fung and Mangasarian [2]_ with a cost per class (the class
+    weighting of their multicategory PSVM [1]_): with :math:`\\bar X = (X, e)`
+    (``kernel="linear"``) or :math:`\\bar X = (K(X, X), e)` (nonlinear PSVM,
+    :math:`f(x) = \\sum_j u_j k(x, x_j) + b`), and :math:`C = \\mathrm{diag}(C_{t_i})`,
+
+    .. math::
+
+        \\min_{\\bar\\omega}\\ \\tfrac12\\bar\\omega'\\bar\\omega
+        + \\tfrac12(\\bar X\\bar\\omega - t)'C(\\bar X\\bar\\omega - t),\\qquad
+        \\bar\\omega = (I + \\bar X'C\\bar X)^{-1}\\bar X'C\\,t .
+
+    This is one stage of LASLS (Eq. 8 with ν = C−, r+ = C+/C−, τ = 1); it is dense in the
+    training set (every pattern is a support vector).
+
+    Parameters
+    ----------
+    C_pos : float > 0 or "balanced", default="balanced"
+        Error cost of the positives; ``"balanced"`` = C_neg · N−/N+.
+    C_neg : float > 0, default=1.0
+        Error cost of the negatives.
+    kernel : {"linear", "rbf", "poly"}, default="linear"
+    sigma, degree, coef0
+        Kernel parameters as in :class:`KernelASLS`.
+    pos_label : label, default=None
+
+    Attributes
+    ----------
+    weights_ : ndarray of shape (n_basis + 1,)
+        ``[w, b]`` (linear) or ``[u, b]`` (kernel), for the score of ``pos_label``.
+    basis_ : ndarray of shape (n_samples, n_features) or None
+        The training rows (kernel only).
+    C_pos_ : float
+
+    References
+    ----------
+    .. [1] G. M. Fung and O. L. Mangasarian, "Multicategory proximal support vector
+       machine classifiers", Machine Learning 59(1), 2005.
+    .. [2] G. M. Fung and O. L. Mangasarian, "Proximal support vector machine
+       classifiers", KDD 2001.
+
+    Examples
+    --------
+    >>> from skewlearn import ProximalSVMDEC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 3))
+    >>> y = (X[:, 0] > 1.2).astype(int)
+    >>> clf = ProximalSVMDEC(C_neg=10.0).fit(X, y)
+    >>> bool(clf.predict(X[y == 1]).mean() > 0.8)
+    True
+    """
+
+    _accept_sparse: ClassVar[str | bool] = False
+    _parameter_constraints: ClassVar[dict] = {**_COST_CONSTRAINTS, **_KERNEL_CONSTRAINTS}
+    _test_params: ClassVar[list[dict]] = [{}, {"kernel": "rbf", "C_pos": 3.0}]
+
+    def __init__(
+        self,
+        C_pos="balanced",
+        C_neg: float = 1.0,
+        kernel: str = "linear",
+        sigma="scale",
+        degree: int = 3,
+        coef0: float = 1.0,
+        pos_label=None,
+    ):
+        self.C_pos = C_pos
+        self.C_neg = C_neg
+        self.kernel = kernel
+        self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
+        self.pos_label = pos_label
+
+    def _features(self, X):
+        if self.kernel == "linear":
+            return X
+        return _kernel(X, self.basis_, self.kernel, self.sigma_, int(self.degree), self.coef0)
+
+    def _fit_binary(self, X, y):
+        c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
+        self.C_pos_ = c_pos
+        self.sigma_ = _resolve_sigma(self.sigma, X)
+        self.basis_ = None if self.kernel == "linear" else X
+        cost = np.where(y > 0, c_pos, c_neg)
+        self.weights_, _ = _primal_solver(self._features(X), cost, 1.0)(y)
+
+    def _decision(self, X):
+        return self._features(X) @ self.weights_[:-1] + self.weights_[-1]
+
+
+class SVMDEC(BatchClassifier):
+    """SVM with different error costs (SVM-DEC, Veropoulos et al. [1]_).
+
+    scikit-learn's :class:`~sklearn.svm.SVC` (libsvm, as in the paper) with the soft-margin
+    cost C+ on the positives and C− on the negatives:
+
+    .. math::
+
+        \\min\\ \\tfrac12\\|\\omega\\|^2 + C_+\\sum_{t_i=+1}\\xi_i + C_-\\sum_{t_i=-1}\\xi_i .
+
+    Parameters
+    ----------
+    C_pos : float > 0 or "balanced", default="balanced"
+        Cost of the positives; ``"balanced"`` = C_neg · N−/N+.
+    C_neg : float > 0, default=1.0
+    kernel : {"rbf", "linear", "poly"}, default="rbf"
+    sigma, degree, coef0
+        Kernel parameters as in :class:`KernelASLS` (γ = 1/σ²).
+    tol : float > 0, default=1e-3
+        libsvm's stopping tolerance.
+    pos_label : label, default=None
+
+    Attributes
+    ----------
+    svc_ : sklearn.svm.SVC
+        Fitted on labels ±1 (+1 = ``pos_label``).
+    support_ratio_ : float
+        Support vectors / training rows.
+    C_pos_ : float
+
+    References
+    ----------
+    .. [1] K. Veropoulos, C. Campbell and N. Cristianini, "Controlling the sensitivity of
+       support vector machines", IJCAI 1999 (baseline of seed 004, Tables V–VI).
+
+    Examples
+    --------
+    >>> from skewlearn import SVMDEC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 2))
+    >>> y = (X[:, 0] > 1.2).astype(int)
+    >>> clf = SVMDEC(kernel="linear").fit(X, y)
+    >>> bool(clf.predict(X[y == 1]).mean() > 0.8)
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **_COST_CONSTRAINTS,
+        **_KERNEL_CONSTRAINTS,
+        "tol": [_REAL_POS],
+    }
+
+    def __init__(
+        self,
+        C_pos="balanced",
+        C_neg: float = 1.0,
+        kernel: str = "rbf",
+        sigma="scale",
+        degree: int = 3,
+        coef0: float = 1.0,
+        tol: float = 1e-3,
+        pos_label=None,
+    ):
+        self.C_pos = C_pos
+        self.C_neg = C_neg
+        self.kernel = kernel
+        self.sigma = sigma
+        self.degree = degree
+        self.coef0 = coef0
+        self.tol = tol
+        self.pos_label = pos_label
+
+    def _make_svc(self, c_pos: float, c_neg: float, sigma: float):
+        from sklearn.svm import SVC
+
+        return SVC(
+            C=c_neg,
+            class_weight={1.0: c_pos / c_neg, -1.0: 1.0},
+            kernel=self.kernel,
+            gamma=1.0 / sigma**2,
+            degree=int(self.degree),
+            coef0=float(self.coef0),
+            tol=float(self.tol),
+        )
+
+    def _fit_binary(self, X, y):
+        c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
+        self.C_pos_ = c_pos
+        self.sigma_ = _resolve_sigma(self.sigma, X)
+        self.svc_ = self._make_svc(c_pos, c_neg, self.sigma_).fit(X, y)
+        self.support_ratio_ = len(self.svc_.support_) / X.shape[0]
+
+    def _decision(self, X):
+        return self.svc_.decision_function(X)
+
+
+class SVMSDC(SVMDEC):
+    """SMOTE with different costs (SVM-SDC, Akbani et al. [1]_).
+
+    An imbalanced-learn :class:`~imblearn.pipeline.Pipeline` of
+    :class:`~imblearn.over_sampling.SMOTE` on the positives, then :class:`SVMDEC`'s SVC
+    with costs C+ / C−. SMOTE grows the positives to ``sampling_strategy · N−`` (left
+    out when they are already that many); ``"balanced"`` costs use the class ratio
+    *after* SMOTE (the data the SVM sees).
+
+    Parameters
+    ----------
+    C_pos, C_neg, kernel, sigma, degree, coef0, tol
+        As in :class:`SVMDEC`.
+    sampling_strategy : float in (0, 1], default=0.5
+        Desired N+ / N− after SMOTE.
+    k_neighbors : int ≥ 1, default=5
+        SMOTE's neighbours (reduced to N+ − 1 when the positives are fewer).
+    random_state : int, RandomState or None, default=None
+        Seeds SMOTE.
+    pos_label : label, default=None
+
+    Attributes
+    ----------
+    pipeline_ : imblearn.pipeline.Pipeline
+        Fitted on labels ±1 (+1 = ``pos_label``).
+    svc_ : sklearn.svm.SVC
+    support_ratio_ : float
+        Support vectors / rows the SVM was trained on (after SMOTE).
+    C_pos_ : float
+
+    References
+    ----------
+    .. [1] R. Akbani, S. Kwek and N. Japkowicz, "Applying support vector machines to
+       imbalanced datasets", ECML 2004 (baseline of seed 004, Tables V–VI).
+
+    Examples
+    --------
+    >>> from skewlearn import SVMSDC
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 2))
+    >>> y = (X[:, 0] > 1.2).astype(int)
+    >>> clf = SVMSDC(kernel="linear", random_state=0).fit(X, y)
+    >>> bool(clf.predict(X[y == 1]).mean() > 0.8)
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **SVMDEC._parameter_constraints,
+        "sampling_strategy": [Interval(numbers.Real, 0, 1, closed="right")],
+        "k_neighbors": [Interval(numbers.Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        C_pos="balanced",
+        C_neg: float = 1.0,
+        kernel: str = "rbf",
+        sigma="scale",
+        degree: int = 3,
+        coef0: float = 1.0,
+        tol: float = 1e-3,
+        sampling_strategy: float = 0.5,
+        k_neighbors: int = 5,
+        random_state=None,
+        pos_label=None,
+    ):
+        super().__init__(
+            C_pos=C_pos,
+            C_neg=C_neg,
+            kernel=kernel,
+            sigma=sigma,
+            degree=degree,
+            coef0=coef0,
+            tol=tol,
+            pos_label=pos_label,
+        )
+        self.sampling_strategy = sampling_strategy
+        self.k_neighbors = k_neighbors
+        self.random_state = random_state
+
+    def _fit_binary(self, X, y):
+        try:
+            from imblearn.over_sampling import SMOTE
+            from imblearn.pipeline import Pipeline
+        except ImportError as exc:  # pragma: no cover - test extra installed
+            raise ImportError(
+                "SVMSDC needs imbalanced-learn: pip install imbalanced-learn (or skewlearn[test])."
+            ) from exc
+        n_pos = int(np.sum(y > 0))
+        n_neg = len(y) - n_pos
+        target = int(np.ceil(float(self.sampling_strategy) * n_neg))
+        smote = "passthrough"
+        n_pos_after = n_pos
+        if target > n_pos and n_pos >= 2:
+            smote = SMOTE(
+                sampling_strategy={1.0: target},
+                k_neighbors=min(int(self.k_neighbors), n_pos - 1),
+                random_state=self.random_state,
+            )
+            n_pos_after = target
+        t_after = np.concatenate([np.ones(n_pos_after), -np.ones(n_neg)])
+        c_pos, c_neg = _class_costs(t_after, self.C_pos, self.C_neg)
+        self.C_pos_ = c_pos
+        self.sigma_ = _resolve_sigma(self.sigma, X)
+        svc = self._make_svc(c_pos, c_neg, self.sigma_)
+        self.pipeline_ = Pipeline([("smote", smote), ("svc", svc)]).fit(X, y)
+        self.svc_ = self.pipeline_.named_steps["svc"]
+        self.support_ratio_ = len(self.svc_.support_) / (n_pos_after + n_neg)
+
+    def _decision(self, X):
+        return self.svc_.decision_function(X)
