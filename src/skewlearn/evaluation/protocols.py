@@ -1,5 +1,519 @@
-"""Evaluation protocols: repeated k-fold, repeated splits, nested search."""
+"""Evaluation protocols: repeated k-fold, repeated splits, prequential runs, nested search.
+
+Every protocol is deterministic given ``(seed, dataset, repetition, fold)``: the split, the
+order in which an online learner sees its training rows and the learner's ``random_state``
+all come from :func:`task_seed`, a stable hash of those keys. A task therefore gives the same
+numbers in any process, on any machine, in any order — which is what lets the experiment
+runner farm tasks out to a Dask cluster and resume killed runs.
+
+Metrics are named (``"roc_auc"``, ``"gmean"``, ...). Metrics of a ranking (ROC AUC, PR AUC)
+are computed from ``decision_function``; threshold metrics from ``predict``.
+Labels are ±1 with the minority class +1 (the convention of :mod:`skewlearn.datasets`).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import hashlib
+import itertools
+import math
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.model_selection import (
+    GridSearchCV,
+    ShuffleSplit,
+    StratifiedKFold,
+    StratifiedShuffleSplit,
+)
+from sklearn.model_selection import KFold as SkKFold
+
+__all__ = [
+    "METRICS",
+    "KFold",
+    "Metric",
+    "Prequential",
+    "RandomSplits",
+    "evaluate_split",
+    "expand_grid",
+    "get_metric",
+    "nested_search",
+    "parse_grid",
+    "prequential_run",
+    "task_seed",
+]
+
+
+# --------------------------------------------------------------------------- seeds
+def task_seed(*parts: Any) -> int:
+    """A seed in ``[0, 2**32)`` from a stable hash of ``parts``.
+
+    Unlike :func:`hash`, the value does not depend on the process (``PYTHONHASHSEED``),
+    the platform or the Python version: it is the first 4 bytes of BLAKE2b over the
+    ``str`` of each part, joined by a unit separator.
+
+    Examples
+    --------
+    >>> task_seed(0, "sonar", 1, 3) == task_seed(0, "sonar", 1, 3)
+    True
+    >>> task_seed(0, "sonar", 1, 3) == task_seed(0, "sonar", 1, 4)
+    False
+    """
+    text = "\x1f".join(str(p) for p in parts).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=4).digest(), "little")
+
+
+# --------------------------------------------------------------------------- grids
+_RANGE = re.compile(
+    r"^\s*(?P<base>[0-9.]+)\s*\^\s*\[\s*(?P<a>[-+]?\d+)\s*:\s*(?P<b>[-+]?\d+)\s*"
+    r"(?::\s*(?P<step>[-+]?\d+)\s*)?\]\s*$"
+)
+
+
+def parse_grid(spec: Any, *, name: str = "grid") -> list:
+    """Values of one hyperparameter from a list or a ``base^[a:b]`` range string.
+
+    ``"2^[-10:10]"`` is :math:`2^{-10}, 2^{-9}, \\dots, 2^{10}` (21 values, both ends
+    included, as in the papers' ``2^[-10:10]``); ``"2^[-10:10:2]"`` steps the exponent by 2;
+    any positive base works (``"10^[-3:3]"``). A list (or a single scalar) is taken as is.
+
+    Parameters
+    ----------
+    spec : list, scalar or str
+    name : str
+        Where the value came from, for error messages (e.g. ``estimators[0].grid.C``).
+
+    Examples
+    --------
+    >>> parse_grid("2^[-2:2]")
+    [0.25, 0.5, 1.0, 2.0, 4.0]
+    >>> parse_grid("10^[0:4:2]")
+    [1.0, 100.0, 10000.0]
+    >>> parse_grid([1, 3])
+    [1, 3]
+    """
+    if isinstance(spec, str):
+        m = _RANGE.match(spec)
+        if m is None:
+            raise ValueError(
+                f"{name}: cannot read the range {spec!r}. Write 'base^[a:b]' or "
+                "'base^[a:b:step]' with integer exponents, e.g. '2^[-10:10]', or give a list."
+            )
+        base = float(m["base"])
+        a, b = int(m["a"]), int(m["b"])
+        step = int(m["step"]) if m["step"] else 1
+        if base <= 0 or step <= 0 or b < a:
+            raise ValueError(
+                f"{name}: the range {spec!r} needs base > 0, step > 0 and a <= b "
+                f"(got base={base:g}, a={a}, b={b}, step={step})."
+            )
+        return [base**k for k in range(a, b + 1, step)]
+    if isinstance(spec, Sequence) and not isinstance(spec, str | bytes):
+        values = list(spec)
+        if not values:
+            raise ValueError(f"{name}: the list of values is empty; give at least one value.")
+        return values
+    return [spec]
+
+
+def expand_grid(grid: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """Every combination of a grid ``{param: values or range string}``, keys sorted.
+
+    Examples
+    --------
+    >>> expand_grid({"C": [1, 2], "eta": "2^[0:1]"})
+    [{'C': 1, 'eta': 1.0}, {'C': 1, 'eta': 2.0}, {'C': 2, 'eta': 1.0}, {'C': 2, 'eta': 2.0}]
+    >>> expand_grid({})
+    [{}]
+    """
+    if not grid:
+        return [{}]
+    keys = sorted(grid)
+    values = [parse_grid(grid[k], name=f"grid.{k}") for k in keys]
+    return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+
+
+# --------------------------------------------------------------------------- metrics
+@dataclass(frozen=True)
+class Metric:
+    """A named metric. ``needs_scores``: computed from ``decision_function`` (a ranking
+    metric) rather than from ``predict``."""
+
+    name: str
+    func: Callable[..., float]
+    needs_scores: bool
+
+    def __call__(self, y_true, y_score_or_pred) -> float:
+        return float(self.func(y_true, y_score_or_pred, pos_label=1))
+
+
+def _confusion(y, pred, pos_label):
+    y = np.asarray(y)
+    pred = np.asarray(pred)
+    pos = y == pos_label
+    hit = pred == pos_label
+    tp = np.sum(pos & hit)
+    fn = np.sum(pos & ~hit)
+    fp = np.sum(~pos & hit)
+    tn = np.sum(~pos & ~hit)
+    return tp, fn, fp, tn
+
+
+def _sensitivity(y, pred, *, pos_label=1):
+    tp, fn, _, _ = _confusion(y, pred, pos_label)
+    return tp / (tp + fn) if tp + fn else 0.0
+
+
+def _specificity(y, pred, *, pos_label=1):
+    _, _, fp, tn = _confusion(y, pred, pos_label)
+    return tn / (tn + fp) if tn + fp else 0.0
+
+
+def _gmean(y, pred, *, pos_label=1):
+    return math.sqrt(
+        _sensitivity(y, pred, pos_label=pos_label) * _specificity(y, pred, pos_label=pos_label)
+    )
+
+
+def _balanced_accuracy(y, pred, *, pos_label=1):
+    return 0.5 * (
+        _sensitivity(y, pred, pos_label=pos_label) + _specificity(y, pred, pos_label=pos_label)
+    )
+
+
+def _f1(y, pred, *, pos_label=1):
+    tp, fn, fp, _ = _confusion(y, pred, pos_label)
+    return 2 * tp / (2 * tp + fn + fp) if tp else 0.0
+
+
+def _roc_auc(y, score, *, pos_label=1):
+    from sklearn.metrics import roc_auc_score
+
+    return roc_auc_score(np.asarray(y) == pos_label, score)
+
+
+def _pr_auc(y, score, *, pos_label=1):
+    from sklearn.metrics import average_precision_score
+
+    return average_precision_score(np.asarray(y) == pos_label, score)
+
+
+# name -> (fallback implementation, needs scores). skewlearn.metrics takes precedence
+# for each name it defines (same signature: (y_true, y_score_or_pred, *, pos_label)).
+_FALLBACK: dict[str, tuple[Callable, bool]] = {
+    "roc_auc": (_roc_auc, True),
+    "pr_auc": (_pr_auc, True),
+    "f1": (_f1, False),
+    "gmean": (_gmean, False),
+    "sensitivity": (_sensitivity, False),
+    "specificity": (_specificity, False),
+    "balanced_accuracy": (_balanced_accuracy, False),
+}
+
+#: Names accepted by :func:`get_metric`.
+METRICS: tuple[str, ...] = tuple(_FALLBACK)
+
+
+def get_metric(name: str) -> Metric:
+    """The metric called ``name`` (one of :data:`METRICS`).
+
+    The implementation is ``skewlearn.metrics.<name>`` when that module provides it, else a
+    direct computation from the confusion matrix (threshold metrics) or scikit-learn's
+    ``roc_auc_score`` / ``average_precision_score`` (ranking metrics).
+
+    Examples
+    --------
+    >>> m = get_metric("gmean")
+    >>> m([1, 1, -1, -1], [1, -1, -1, -1])  # sensitivity 1/2, specificity 1
+    0.7071...
+    """
+    if name not in _FALLBACK:
+        raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}.")
+    func, needs_scores = _FALLBACK[name]
+    try:
+        from .. import metrics as _metrics
+
+        func = getattr(_metrics, name, func)
+    except ImportError:  # pragma: no cover - metrics is part of the package
+        pass
+    return Metric(name, func, needs_scores)
+
+
+def _predict_from_scores(scores: np.ndarray) -> np.ndarray:
+    return np.where(scores > 0, 1, -1)
+
+
+# --------------------------------------------------------------------------- protocols
+@dataclass(frozen=True)
+class KFold:
+    """Repeated (stratified) k-fold cross-validation.
+
+    Repetition ``r`` shuffles with seed ``task_seed(seed, dataset, "kfold", r)``; task
+    ``(r, f)`` trains on all folds but ``f`` and tests on fold ``f``. The training rows are
+    presented in a shuffled order (seeded per task) so that online learners never see a
+    file sorted by class.
+    """
+
+    n_splits: int = 5
+    n_repeats: int = 1
+    stratified: bool = True
+
+    @property
+    def n_folds(self) -> int:
+        return self.n_splits
+
+    def split(self, y, seed: int, dataset: str, rep: int, fold: int):
+        """``(train, test)`` index arrays of task ``(rep, fold)``."""
+        rs = task_seed(seed, dataset, "kfold", rep)
+        cv = (StratifiedKFold if self.stratified else SkKFold)(
+            self.n_splits, shuffle=True, random_state=rs
+        )
+        for i, (train, test) in enumerate(cv.split(np.zeros(len(y)), y)):
+            if i == fold:
+                order = np.random.default_rng(task_seed(seed, dataset, rep, fold, "order"))
+                return order.permutation(train), test
+        raise ValueError(f"fold={fold} is out of range for n_splits={self.n_splits}.")
+
+
+@dataclass(frozen=True)
+class RandomSplits:
+    """Repeated random (stratified) train/test splits; ``test_size`` is a fraction."""
+
+    n_repeats: int = 10
+    test_size: float = 0.2
+    stratified: bool = True
+
+    @property
+    def n_folds(self) -> int:
+        return 1
+
+    def split(self, y, seed: int, dataset: str, rep: int, fold: int = 0):
+        """``(train, test)`` index arrays of repetition ``rep`` (train rows shuffled)."""
+        rs = task_seed(seed, dataset, "split", rep)
+        cv = (StratifiedShuffleSplit if self.stratified else ShuffleSplit)(
+            n_splits=1, test_size=self.test_size, random_state=rs
+        )
+        train, test = next(cv.split(np.zeros(len(y)), y))
+        return train, np.sort(test)
+
+
+@dataclass(frozen=True)
+class Prequential:
+    """Test-then-train over the whole stream (every row is first a test row, then a
+    training row). With ``shuffle`` each repetition permutes the stream with a seeded
+    permutation; without it the file order is kept (time-ordered streams)."""
+
+    n_repeats: int = 1
+    shuffle: bool = False
+    checkpoints: int = 50
+
+    @property
+    def n_folds(self) -> int:
+        return 1
+
+    def order(self, n: int, seed: int, dataset: str, rep: int) -> np.ndarray:
+        """The row order of repetition ``rep``."""
+        if not self.shuffle:
+            return np.arange(n)
+        return np.random.default_rng(task_seed(seed, dataset, "prequential", rep)).permutation(n)
+
+
+# --------------------------------------------------------------------------- running
+def _curve_points(y, scores, n_points: int = 51) -> dict[str, list[float]]:
+    """ROC (TPR at a fixed FPR grid) and PR (precision at a fixed recall grid)."""
+    from sklearn.metrics import precision_recall_curve, roc_curve
+
+    pos = np.asarray(y) == 1
+    if pos.all() or not pos.any() or not np.all(np.isfinite(scores)):
+        return {}
+    grid = np.linspace(0.0, 1.0, n_points)
+    fpr, tpr, _ = roc_curve(pos, scores)
+    precision, recall, _ = precision_recall_curve(pos, scores)
+    roc = np.interp(grid, fpr, tpr)
+    pr = np.interp(grid, recall[::-1], precision[::-1])
+    return {"roc_tpr": np.round(roc, 5).tolist(), "pr_precision": np.round(pr, 5).tolist()}
+
+
+def _score(metrics: Sequence[Metric], y, scores, pred) -> dict[str, float]:
+    out = {}
+    for m in metrics:
+        if m.needs_scores and not np.all(np.isfinite(scores)):
+            out[m.name] = float("nan")
+        else:
+            out[m.name] = m(y, scores if m.needs_scores else pred)
+    return out
+
+
+def evaluate_split(
+    estimator,
+    X,
+    y,
+    train,
+    test,
+    metrics: Sequence[Metric | str],
+    *,
+    grid: Mapping[str, Any] | None = None,
+    search_metric: Metric | str | None = None,
+    inner_splits: int = 5,
+    seed: int = 0,
+    curves: bool = False,
+) -> dict[str, Any]:
+    """Fit ``estimator`` on ``train`` (in that row order) and score ``test``.
+
+    With a ``grid`` of more than one candidate, the hyperparameters are first chosen by
+    :func:`nested_search` on the training part only (metric ``search_metric``, default the
+    first of ``metrics``), and the best candidate refit on the whole training part.
+
+    Returns
+    -------
+    dict
+        ``metrics`` ({name: value}), ``params`` (the chosen grid point), ``fit_time``
+        (search and refit) and ``score_time`` in seconds; with a search, ``search``
+        (every candidate's mean inner score); with ``curves`` the ROC/PR points of the
+        test scores (``roc_tpr``, ``pr_precision``).
+    """
+    metrics = [get_metric(m) if isinstance(m, str) else m for m in metrics]
+    candidates = expand_grid(grid)
+    out: dict[str, Any] = {}
+    t0 = time.perf_counter()
+    if len(candidates) > 1:
+        est, params, search = nested_search(
+            estimator,
+            grid,
+            X[train],
+            y[train],
+            metric=search_metric or metrics[0],
+            inner_splits=inner_splits,
+            seed=seed,
+        )
+        out["search"] = search
+    else:
+        params = candidates[0]
+        est = clone(estimator).set_params(**params).fit(X[train], y[train])
+    t1 = time.perf_counter()
+    Xt = X[test]
+    scores = est.decision_function(Xt) if any(m.needs_scores for m in metrics) or curves else None
+    pred = est.predict(Xt) if any(not m.needs_scores for m in metrics) else None
+    t2 = time.perf_counter()
+    out.update(
+        metrics=_score(metrics, y[test], scores, pred),
+        params=params,
+        fit_time=t1 - t0,
+        score_time=t2 - t1,
+    )
+    if curves:
+        out["curves"] = _curve_points(y[test], scores)
+    return out
+
+
+def prequential_run(
+    estimator,
+    X,
+    y,
+    metrics: Sequence[Metric | str],
+    *,
+    order=None,
+    checkpoints: int = 50,
+) -> dict[str, Any]:
+    """Test-then-train over the stream ``X[order], y[order]`` in one compiled pass.
+
+    Uses ``estimator.test_then_train``: each row's score is the one the model gave it
+    before learning from it. The metrics are computed over all those pre-update scores
+    (threshold metrics from ``score > 0``, i.e. ``predict``'s rule); ``curve`` holds each
+    metric over the prefix of the stream at ``checkpoints`` evenly spaced positions.
+    """
+    if not hasattr(estimator, "test_then_train"):
+        raise TypeError(
+            f"{type(estimator).__name__} has no test_then_train method, so it cannot run the "
+            "prequential protocol; use an online skewlearn learner, or the 'kfold' / 'split' "
+            "protocol for batch learners."
+        )
+    metrics = [get_metric(m) if isinstance(m, str) else m for m in metrics]
+    if order is not None:
+        X, y = X[order], y[order]
+    est = clone(estimator)
+    t0 = time.perf_counter()
+    scores = np.asarray(est.test_then_train(X, y, classes=np.array([-1, 1])), dtype=float)
+    t1 = time.perf_counter()
+    pred = _predict_from_scores(scores)
+    n = len(y)
+    positions = np.unique(np.linspace(0, n, checkpoints + 1).astype(int)[1:])
+    curve: dict[str, list] = {"position": positions.tolist()}
+    for m in metrics:
+        values = []
+        for p in positions:
+            yp = y[:p]
+            if m.needs_scores and (np.all(yp == 1) or np.all(yp != 1)):
+                values.append(float("nan"))
+            else:
+                values.append(_score([m], yp, scores[:p], pred[:p])[m.name])
+        curve[m.name] = values
+    return {
+        "metrics": _score(metrics, y, scores, pred),
+        "fit_time": t1 - t0,
+        "score_time": 0.0,
+        "stream": curve,
+    }
+
+
+def nested_search(
+    estimator,
+    grid: Mapping[str, Any],
+    X,
+    y,
+    *,
+    metric: Metric | str = "roc_auc",
+    inner_splits: int = 5,
+    seed: int = 0,
+):
+    """Pick hyperparameters by inner stratified k-fold on ``X, y`` and refit the best.
+
+    Every candidate of :func:`expand_grid` ``(grid)`` is scored by the mean of ``metric``
+    over ``inner_splits`` folds (shuffled with ``seed``); the best (first in grid order on a
+    tie) is refit on all of ``X, y``.
+
+    Returns
+    -------
+    best_estimator : fitted estimator
+    best_params : dict
+    search : dict
+        ``params`` (list of candidate dicts), ``scores`` (mean inner score of each),
+        ``time`` (seconds).
+    """
+    from sklearn.metrics import make_scorer
+
+    metric = get_metric(metric) if isinstance(metric, str) else metric
+    candidates = expand_grid(grid)
+    param_grid = [{k: [v] for k, v in c.items()} for c in candidates]
+
+    def _inner(y_true, y_out):
+        return metric(y_true, y_out)
+
+    scorer = make_scorer(
+        _inner, response_method="decision_function" if metric.needs_scores else "predict"
+    )
+    search = GridSearchCV(
+        estimator,
+        param_grid,
+        scoring=scorer,
+        cv=StratifiedKFold(inner_splits, shuffle=True, random_state=seed),
+        refit=True,
+        error_score=np.nan,
+        n_jobs=None,
+    )
+    t0 = time.perf_counter()
+    search.fit(X, y)
+    scores = np.asarray(search.cv_results_["mean_test_score"], dtype=float)
+    return (
+        search.best_estimator_,
+        dict(search.best_params_),
+        {
+            "params": candidates,
+            "scores": [None if not np.isfinite(s) else float(s) for s in scores],
+            "time": time.perf_counter() - t0,
+        },
+    )

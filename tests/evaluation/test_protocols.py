@@ -1,0 +1,224 @@
+"""Protocols: grids, stable seeds, splits, metrics, nested search and prequential runs."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn.datasets import make_classification
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import (
+    average_precision_score,
+    balanced_accuracy_score,
+    f1_score,
+    recall_score,
+    roc_auc_score,
+)
+from sklearn.model_selection import StratifiedKFold
+
+from skewlearn import Perceptron
+from skewlearn.evaluation import (
+    KFold,
+    Prequential,
+    RandomSplits,
+    evaluate_split,
+    expand_grid,
+    get_metric,
+    nested_search,
+    parse_grid,
+    prequential_run,
+    task_seed,
+)
+
+
+def _data(n=120, seed=0):
+    X, y = make_classification(
+        n_samples=n, n_features=5, weights=[0.8], random_state=seed, flip_y=0.05
+    )
+    return X, np.where(y == 1, 1, -1)
+
+
+# ----------------------------------------------------------------------------- grids
+def test_parse_grid_ranges_include_both_ends():
+    values = parse_grid("2^[-10:10]")
+    assert len(values) == 21
+    assert values[0] == 2.0**-10 and values[-1] == 2.0**10
+    assert parse_grid("2^[-10:10:2]") == [2.0**k for k in range(-10, 11, 2)]
+    assert parse_grid(" 10 ^ [ -1 : 1 ] ") == [0.1, 1.0, 10.0]
+    assert parse_grid([0.1, 5]) == [0.1, 5]
+    assert parse_grid(3) == [3]
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ("2^[-10,10]", "cannot read the range"),
+        ("2^[3:1]", "a <= b"),
+        ("2^[0:4:0]", "step > 0"),
+        ([], "empty"),
+    ],
+)
+def test_parse_grid_errors_name_the_key(spec, match):
+    with pytest.raises(ValueError, match=match) as info:
+        parse_grid(spec, name="estimators[1].grid.C")
+    assert "estimators[1].grid.C" in str(info.value)
+
+
+def test_expand_grid_is_the_product():
+    grid = expand_grid({"b": [1, 2, 3], "a": "2^[0:1]"})
+    assert len(grid) == 6
+    assert grid[0] == {"a": 1.0, "b": 1} and grid[-1] == {"a": 2.0, "b": 3}
+
+
+# ----------------------------------------------------------------------------- seeds
+def test_task_seed_is_blake2b_and_process_independent():
+    expected = int.from_bytes(
+        hashlib.blake2b(b"7\x1fsonar\x1f2\x1f4", digest_size=4).digest(), "little"
+    )
+    assert task_seed(7, "sonar", 2, 4) == expected
+    code = "from skewlearn.evaluation import task_seed; print(task_seed(7, 'sonar', 2, 4))"
+    for hashseed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hashseed}
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+        )
+        assert int(out.stdout) == expected
+
+
+# ----------------------------------------------------------------------------- splits
+def test_kfold_partitions_each_repetition_and_is_stratified():
+    _, y = _data(103)
+    proto = KFold(n_splits=5, n_repeats=2)
+    for rep in range(2):
+        tests = []
+        for fold in range(5):
+            train, test = proto.split(y, 0, "toy", rep, fold)
+            assert np.array_equal(np.sort(train), np.setdiff1d(np.arange(len(y)), test))
+            assert not np.array_equal(train, np.sort(train))  # shuffled for online learners
+            # stratified: the fold's positives differ from the expected share by < 1
+            assert abs(np.sum(y[test] == 1) - np.sum(y == 1) * len(test) / len(y)) < 1
+            tests.append(test)
+        assert np.array_equal(np.sort(np.concatenate(tests)), np.arange(len(y)))
+    # same as scikit-learn's StratifiedKFold with the derived seed
+    skf = StratifiedKFold(5, shuffle=True, random_state=task_seed(0, "toy", "kfold", 1))
+    _, expected = list(skf.split(np.zeros(len(y)), y))[3]
+    assert np.array_equal(proto.split(y, 0, "toy", 1, 3)[1], expected)
+    # repetitions differ, repeated calls agree
+    assert not np.array_equal(proto.split(y, 0, "toy", 0, 0)[1], proto.split(y, 0, "toy", 1, 0)[1])
+    a, b = proto.split(y, 0, "toy", 1, 2), proto.split(y, 0, "toy", 1, 2)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def test_random_splits_are_stratified_fractions():
+    _, y = _data(200)
+    train, test = RandomSplits(n_repeats=3, test_size=0.2).split(y, 5, "toy", 2)
+    assert len(test) == 40 and len(train) == 160
+    assert np.intersect1d(train, test).size == 0
+    assert np.sum(y[test] == 1) == round(np.sum(y == 1) * 0.2)
+
+
+def test_prequential_order():
+    p = Prequential(n_repeats=2, shuffle=True)
+    o = p.order(50, 0, "toy", 1)
+    assert sorted(o) == list(range(50)) and not np.array_equal(o, np.arange(50))
+    assert np.array_equal(Prequential().order(5, 0, "toy", 0), np.arange(5))
+
+
+# ----------------------------------------------------------------------------- metrics
+def test_metrics_match_scikit_learn():
+    rng = np.random.default_rng(0)
+    y = np.where(rng.random(80) < 0.3, 1, -1)
+    score = rng.normal(size=80) + y
+    pred = np.where(score > 0.3, 1, -1)
+    assert get_metric("roc_auc")(y, score) == pytest.approx(roc_auc_score(y, score))
+    assert get_metric("pr_auc")(y, score) == pytest.approx(average_precision_score(y, score))
+    assert get_metric("f1")(y, pred) == pytest.approx(f1_score(y, pred))
+    sens = recall_score(y, pred)
+    spec = recall_score(y, pred, pos_label=-1)
+    assert get_metric("sensitivity")(y, pred) == pytest.approx(sens)
+    assert get_metric("specificity")(y, pred) == pytest.approx(spec)
+    assert get_metric("gmean")(y, pred) == pytest.approx(np.sqrt(sens * spec))
+    assert get_metric("balanced_accuracy")(y, pred) == pytest.approx(
+        balanced_accuracy_score(y, pred)
+    )
+    assert get_metric("roc_auc").needs_scores and not get_metric("gmean").needs_scores
+
+
+def test_unknown_metric_lists_the_choices():
+    with pytest.raises(ValueError, match="unknown metric 'auc'.*roc_auc"):
+        get_metric("auc")
+
+
+def test_evaluate_split_scores_by_decision_function_and_predict():
+    X, y = _data()
+    train, test = KFold().split(y, 0, "toy", 0, 0)
+    out = evaluate_split(LogisticRegression(), X, y, train, test, ["roc_auc", "gmean"], curves=True)
+    ref = LogisticRegression().fit(X[train], y[train])
+    assert out["metrics"]["roc_auc"] == pytest.approx(
+        roc_auc_score(y[test], ref.decision_function(X[test]))
+    )
+    pred = ref.predict(X[test])
+    sens = np.mean(pred[y[test] == 1] == 1)
+    spec = np.mean(pred[y[test] == -1] == -1)
+    assert out["metrics"]["gmean"] == pytest.approx(np.sqrt(sens * spec))
+    assert len(out["curves"]["roc_tpr"]) == 51 and out["curves"]["roc_tpr"][-1] == 1.0
+    assert out["fit_time"] >= 0 and out["params"] == {}
+
+
+# ----------------------------------------------------------------------------- search
+def test_nested_search_matches_a_hand_loop():
+    X, y = _data(150, seed=1)
+    grid = {"C": "10^[-3:1]"}
+    best, params, search = nested_search(
+        LogisticRegression(), grid, X, y, metric="gmean", inner_splits=3, seed=11
+    )
+    # the same thing by hand
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=11).split(X, y))
+    hand = []
+    for C in [10.0**k for k in range(-3, 2)]:
+        vals = []
+        for tr, te in folds:
+            pred = LogisticRegression(C=C).fit(X[tr], y[tr]).predict(X[te])
+            sens = np.mean(pred[y[te] == 1] == 1)
+            spec = np.mean(pred[y[te] == -1] == -1)
+            vals.append(np.sqrt(sens * spec))
+        hand.append(np.mean(vals))
+    np.testing.assert_allclose(search["scores"], hand)
+    assert params == {"C": 10.0 ** (int(np.argmax(hand)) - 3)}
+    np.testing.assert_allclose(best.coef_, LogisticRegression(**params).fit(X, y).coef_)
+
+
+def test_evaluate_split_searches_on_the_training_part_only():
+    X, y = _data(150, seed=2)
+    train, test = KFold(n_splits=3).split(y, 0, "toy", 0, 1)
+    out = evaluate_split(
+        LogisticRegression(), X, y, train, test, ["roc_auc"], grid={"C": [0.001, 1.0]}, seed=3
+    )
+    _, params, search = nested_search(
+        LogisticRegression(), {"C": [0.001, 1.0]}, X[train], y[train], metric="roc_auc", seed=3
+    )
+    assert out["params"] == params and out["search"]["scores"] == search["scores"]
+
+
+# ----------------------------------------------------------------------------- prequential
+def test_prequential_run_scores_each_row_before_learning():
+    X, y = _data(90)
+    out = prequential_run(Perceptron(), X, y, ["roc_auc", "gmean"], checkpoints=9)
+    scores = Perceptron().test_then_train(X, y, classes=[-1, 1])
+    assert out["metrics"]["roc_auc"] == pytest.approx(roc_auc_score(y, scores))
+    assert out["stream"]["position"] == list(range(10, 91, 10))
+    assert out["stream"]["roc_auc"][-1] == pytest.approx(out["metrics"]["roc_auc"])
+    pred = np.where(scores[:30] > 0, 1, -1)
+    sens = np.mean(pred[y[:30] == 1] == 1)
+    spec = np.mean(pred[y[:30] == -1] == -1)
+    assert out["stream"]["gmean"][2] == pytest.approx(np.sqrt(sens * spec))
+
+
+def test_prequential_needs_test_then_train():
+    X, y = _data(30)
+    with pytest.raises(TypeError, match="no test_then_train.*'kfold'"):
+        prequential_run(LogisticRegression(), X, y, ["roc_auc"])
