@@ -149,7 +149,7 @@ def test_metrics_match_scikit_learn():
 
 
 def test_unknown_metric_lists_the_choices():
-    with pytest.raises(ValueError, match="unknown metric 'auc'.*roc_auc"):
+    with pytest.raises(ValueError, match=r"unknown metric 'auc'.*roc_auc"):
         get_metric("auc")
 
 
@@ -220,5 +220,5 @@ def test_prequential_run_scores_each_row_before_learning():
 
 def test_prequential_needs_test_then_train():
     X, y = _data(30)
-    with pytest.raises(TypeError, match="no test_then_train.*'kfold'"):
+    with pytest.raises(TypeError, match=r"no test_then_train.*'kfold'"):
         prequential_run(LogisticRegression(), X, y, ["roc_auc"])

@@ -1,0 +1,121 @@
+"""Statistics against scipy and against Demšar's (2006) worked numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from skewlearn.evaluation import (
+    average_ranks,
+    friedman_from_ranks,
+    friedman_test,
+    nemenyi_cd,
+    nemenyi_q,
+    paired_ttest,
+    significance_markers,
+    win_tie_loss,
+)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_paired_ttest_matches_scipy(seed):
+    rng = np.random.default_rng(seed)
+    a = rng.normal(0.8, 0.05, size=20)
+    b = a - rng.normal(0.01 * seed, 0.03, size=20)
+    ours = paired_ttest(a, b)
+    ref = stats.ttest_rel(a, b)
+    assert ours.statistic == pytest.approx(ref.statistic, rel=1e-12)
+    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+
+
+def test_paired_ttest_by_hand_and_degenerate_cases():
+    # d = [.2, .05, .05, .2]: mean .125, s_d = sqrt(4 * .075^2 / 3) = .0866, t = .125/(.0866/2)
+    r = paired_ttest([0.9, 0.8, 0.85, 0.9], [0.7, 0.75, 0.8, 0.7])
+    assert r.statistic == pytest.approx(0.125 / (np.sqrt(4 * 0.075**2 / 3) / 2))
+    assert r.significant() == 0  # p = .063 > .05
+    assert paired_ttest([1, 2, 3], [1, 2, 3]).pvalue == 1.0
+    shifted = paired_ttest([2, 3, 4], [1, 2, 3])
+    assert shifted.pvalue == 0.0 and shifted.significant() == 1
+    with pytest.raises(ValueError, match="equal length"):
+        paired_ttest([1, 2], [1, 2, 3])
+
+
+def _runs():
+    rng = np.random.default_rng(0)
+    base = rng.normal(0.8, 0.02, size=20)
+    noise = rng.normal(0, 0.002, size=(6, 20))
+    return {
+        "R1": {"d1": base + 0.05 + noise[0], "d2": base + noise[1]},
+        "R2": {"d1": base + 0.05 + noise[2], "d2": base - 0.05 + noise[3]},
+        "M": {"d1": base + noise[4], "d2": base + noise[5]},
+    }
+
+
+def test_markers_follow_koil_table1_caption():
+    runs = _runs()
+    # d1: both references better -> ●; d2: R1 ties, R2 worse than M -> △ (some worse)
+    marks = significance_markers(runs, ["R1", "R2"])
+    expected = {}
+    for d in ("d1", "d2"):
+        v = [stats.ttest_rel(runs[r][d], runs["M"][d]) for r in ("R1", "R2")]
+        better = [t.pvalue < 0.05 and t.statistic > 0 for t in v]
+        worse = [t.pvalue < 0.05 and t.statistic < 0 for t in v]
+        if any(better):
+            expected["M", d] = "●" if all(better) else "○"
+        elif any(worse):
+            expected["M", d] = "▲" if all(worse) else "△"
+        else:
+            expected["M", d] = ""
+    assert marks == expected == {("M", "d1"): "●", ("M", "d2"): "△"}
+    one = significance_markers(runs, ["R1"])  # R2 is then a compared method too
+    assert (one["M", "d1"], one["M", "d2"]) == ("●", "")
+    assert significance_markers(runs, ["R2"])[("M", "d2")] == "▲"
+
+
+def test_win_tie_loss_counts_datasets():
+    runs = _runs()
+    assert win_tie_loss(runs, ["R1", "R2"]) == {"M": (1, 0, 1)}
+    assert win_tie_loss(runs, ["R1"])["M"] == (1, 1, 0)
+    with pytest.raises(ValueError, match=r"reference method\(s\) \['KOIL'\]"):
+        win_tie_loss(runs, ["KOIL"])
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_friedman_matches_scipy(ties):
+    rng = np.random.default_rng(3)
+    scores = rng.random((12, 5))
+    if ties:
+        scores = np.round(scores, 1)  # many tied ranks
+    ours = friedman_test(scores)
+    ref = stats.friedmanchisquare(*scores.T)
+    assert ours.chi2 == pytest.approx(ref.statistic, rel=1e-12)
+    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+
+
+def test_friedman_demsar_worked_example():
+    # Demšar (2006), section 3.2.4: average ranks 3.143, 2.000, 2.893, 1.964 on N = 14
+    # give chi2_F = 9.28 and F_F = 3.69; F(3, 39) critical value at .05 is 2.85.
+    r = friedman_from_ranks([3.143, 2.000, 2.893, 1.964], 14)
+    assert r.chi2 == pytest.approx(9.28, abs=0.01)
+    assert r.f_stat == pytest.approx(3.69, abs=0.01)
+    assert r.f_pvalue < 0.05 and stats.f.ppf(0.95, 3, 39) == pytest.approx(2.85, abs=0.01)
+    # Nemenyi: q_.05 = 2.569, CD = 2.569 * sqrt(4*5 / (6*14)) = 1.25 (Demšar's value)
+    assert nemenyi_cd(4, 14) == pytest.approx(1.25, abs=0.005)
+    assert nemenyi_cd(4, 14, alpha=0.10) == pytest.approx(2.291 * np.sqrt(20 / 84))
+
+
+def test_average_ranks_rank_1_is_best_and_ties_share():
+    scores = np.array([[0.9, 0.8, 0.8], [0.7, 0.9, 0.6]])
+    # row 1: ranks 1, 2.5, 2.5; row 2: 2, 1, 3
+    np.testing.assert_allclose(average_ranks(scores), [1.5, 1.75, 2.75])
+    np.testing.assert_allclose(average_ranks(scores, higher_is_better=False), [2.5, 2.25, 1.25])
+
+
+def test_nemenyi_table_is_the_studentized_range():
+    for alpha in (0.05, 0.10):
+        for k in range(2, 21):
+            q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
+            assert nemenyi_q(k, alpha) == pytest.approx(q, abs=0.0015)
+    with pytest.raises(ValueError, match="2 to 20 methods"):
+        nemenyi_q(21)
