@@ -1,5 +1,365 @@
-"""Second-order online linear learners: SOP, CW, AROW, NAROW, NHERD, IELLIP, SCW."""
+"""Second-order online linear learners: SOP, CW, AROW, NAROW, NHERD, IELLIP, SCW.
+
+Besides the weight vector (the mean ``μ``) each learner keeps a second-order matrix
+``Σ`` over the ``d + 1`` augmented coordinates (the last one is the intercept):
+
+* ``covariance="full"``: ``Σ`` is a ``(d+1, d+1)`` array updated by exact rank-one
+  steps ``Σ ← Σ − β (Σx)(Σx)ᵀ`` in O(d²) per update (O(nnz·d) to form ``Σx`` from a
+  CSR row). Only the upper triangle is computed and mirrored, so ``Σ`` is exactly
+  symmetric; every ``β`` keeps it positive definite (``β xᵀΣx < 1``).
+* ``covariance="diag"``: ``Σ`` is the vector of its diagonal and every step touches the
+  row's non-zeros only (O(nnz) per sample). Following the diagonal approximations of the
+  CW and AROW papers, the diagonal of the *precision* ``Σ⁻¹`` receives the diagonal of
+  the exact rank-one precision step: ``1/Σ_jj ← 1/Σ_jj + κ x_j²``. NHERD uses the
+  diagonal rule of its own paper.
+
+Each public class is thin: it declares its hyperparameters and calls one private
+compiled kernel that loops over the whole batch (see :mod:`skewlearn.base`).
+
+References
+----------
+.. [1] S. C. H. Hoi, "Online learning: theory, algorithms and applications", tutorial
+   slides, 2013 (seed 002), "Second Order Online Learning methods".
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+import numbers
+from typing import ClassVar
+
+import numpy as np
+from numba import njit
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._config import NJIT, NJIT_INLINE
+from .._rows import row_col, row_dot, row_span, row_wdot
+from ..base import OnlineLinearClassifier
+from .first_order import count_sample
+
+__all__ = ["AROW"]
+
+_COVARIANCES = {"diag", "full"}
+
+
+# --------------------------------------------------------------------------- helpers
+@njit(**NJIT_INLINE)
+def _cov_times_row(S, rows, i, z):
+    """``z ← Σ [x_i, b]`` for a full symmetric ``Σ``; O(nnz · d)."""
+    data = rows[0]
+    d = rows[3]
+    bias = rows[5]
+    z[:] = 0.0
+    start, stop = row_span(rows, i)
+    for p in range(start, stop):
+        xj = data[p]
+        if xj != 0.0:
+            j = row_col(rows, p, start)
+            for k in range(d + 1):
+                z[k] += xj * S[j, k]
+    if bias != 0.0:
+        for k in range(d + 1):
+            z[k] += bias * S[d, k]
+
+
+@njit(**NJIT_INLINE)
+def _sym_downdate(S, z, beta, scale):
+    """``Σ ← (Σ − β z zᵀ) · scale`` on the upper triangle, mirrored: exactly symmetric."""
+    n = z.shape[0]
+    for r in range(n):
+        bz = beta * z[r]
+        for c in range(r, n):
+            val = (S[r, c] - bz * z[c]) * scale
+            S[r, c] = val
+            S[c, r] = val
+
+
+@njit(**NJIT_INLINE)
+def _full_axpy(a, z, w):
+    for k in range(z.shape[0]):
+        w[k] += a * z[k]
+
+
+@njit(**NJIT_INLINE)
+def _diag_mean_step(a, s, rows, i, w):
+    """``w ← w + a · diag(s) [x_i, b]`` over the non-zeros of the row."""
+    data = rows[0]
+    d = rows[3]
+    bias = rows[5]
+    start, stop = row_span(rows, i)
+    for p in range(start, stop):
+        j = row_col(rows, p, start)
+        w[j] += a * s[j] * data[p]
+    w[d] += a * s[d] * bias
+
+
+@njit(**NJIT_INLINE)
+def _diag_precision_step(s, rows, i, kappa):
+    """``1/s_j ← 1/s_j + κ x_j²`` on the non-zeros (written without reciprocals)."""
+    data = rows[0]
+    d = rows[3]
+    bias = rows[5]
+    start, stop = row_span(rows, i)
+    for p in range(start, stop):
+        j = row_col(rows, p, start)
+        x = data[p]
+        s[j] = s[j] / (1.0 + kappa * x * x * s[j])
+    s[d] = s[d] / (1.0 + kappa * bias * bias * s[d])
+
+
+@njit(**NJIT_INLINE)
+def _diag_nherd_step(s, rows, i, C):
+    """NHERD's diagonal rule ``s_j ← s_j / (1 + C x_j² s_j)²`` on the non-zeros."""
+    data = rows[0]
+    d = rows[3]
+    bias = rows[5]
+    start, stop = row_span(rows, i)
+    for p in range(start, stop):
+        j = row_col(rows, p, start)
+        x = data[p]
+        q = 1.0 + C * x * x * s[j]
+        s[j] = s[j] / (q * q)
+    q = 1.0 + C * bias * bias * s[d]
+    s[d] = s[d] / (q * q)
+
+
+# --------------------------------------------------------------------------- Gaussian family
+# One coefficient rule per learner; the full and diagonal kernels share them.
+_AROW, _CW, _SCW1, _SCW2, _NAROW, _NHERD = 0, 1, 2, 3, 4, 5
+
+
+@njit(**NJIT_INLINE)
+def _sqrt_u(alpha, v, phi):
+    """``√u = ½(−αvφ + √(α²v²φ² + 4v))`` in the cancellation-free form ``2v/(αvφ + √·)``."""
+    a = alpha * v * phi
+    return 2.0 * v / (a + math.sqrt(a * a + 4.0 * v))
+
+
+@njit(**NJIT_INLINE)
+def _coefficients(kind, m, v, p1, p2):
+    """``(α, κ, β)`` for margin ``m = y μ·x`` and confidence ``v = xᵀΣx > 0``.
+
+    The mean moves by ``α y Σx``; the precision by ``κ x xᵀ`` (so the full covariance
+    by ``β = κ / (1 + κ v)``, except NHERD, whose ``β`` is its own). ``α = 0`` means
+    no update.
+    """
+    if kind == _AROW:  # p1 = r
+        loss = 1.0 - m
+        if loss <= 0.0:
+            return 0.0, 0.0, 0.0
+        beta = 1.0 / (v + p1)
+        return loss * beta, 1.0 / p1, beta
+    if kind == _NAROW:  # p1 = b; r_t = v/(b v − 1) if v > 1/b else ∞, κ = 1/r_t
+        loss = 1.0 - m
+        kappa = p1 - 1.0 / v
+        if loss <= 0.0 or kappa <= 0.0:
+            return 0.0, 0.0, 0.0
+        beta = kappa / (1.0 + kappa * v)
+        return loss * beta, kappa, beta
+    if kind == _NHERD:  # p1 = C, γ = 1/C
+        loss = 1.0 - m
+        if loss <= 0.0:
+            return 0.0, 0.0, 0.0
+        g = 1.0 / p1
+        alpha = loss / (v + g)
+        return alpha, 0.0, (v + 2.0 * g) / ((v + g) * (v + g))
+    phi = p1
+    if kind == _CW:  # Dredze et al. 2008, Lemma 1
+        b1 = 1.0 + 2.0 * phi * m
+        gamma = (-b1 + math.sqrt(b1 * b1 - 8.0 * phi * (m - phi * v))) / (4.0 * phi * v)
+        if gamma <= 0.0:
+            return 0.0, 0.0, 0.0
+        kappa = 2.0 * gamma * phi
+        return gamma, kappa, kappa / (1.0 + kappa * v)
+    # SCW-I / SCW-II (Wang, Zhao, Hoi 2012, Propositions 1 and 2); p2 = C
+    if phi * math.sqrt(v) - m <= 0.0:
+        return 0.0, 0.0, 0.0
+    if kind == _SCW1:
+        psi = 1.0 + 0.5 * phi * phi
+        zeta = 1.0 + phi * phi
+        alpha = (-m * psi + math.sqrt(0.25 * m * m * phi**4 + v * phi * phi * zeta)) / (v * zeta)
+        alpha = min(p2, alpha)
+    else:
+        n = v + 0.5 / p2
+        gam = phi * math.sqrt(phi * phi * m * m * v * v + 4.0 * n * v * (n + v * phi * phi))
+        alpha = (-(2.0 * m * n + phi * phi * m * v) + gam) / (2.0 * (n * n + n * v * phi * phi))
+    if alpha <= 0.0:
+        return 0.0, 0.0, 0.0
+    su = _sqrt_u(alpha, v, phi)
+    return alpha, alpha * phi / su, alpha * phi / (su + v * alpha * phi)
+
+
+@njit(**NJIT)
+def _gaussian_learn_full(w, S, z, counts, rows, y, scores, kind, p1, p2):
+    for i in range(y.shape[0]):
+        f = row_dot(w, rows, i)
+        scores[i] = f
+        count_sample(counts, y[i])
+        _cov_times_row(S, rows, i, z)
+        v = row_dot(z, rows, i)
+        if not v > 0.0:  # zero row, or Σ numerically degenerate: no step
+            continue
+        alpha, kappa, beta = _coefficients(kind, y[i] * f, v, p1, p2)
+        if alpha <= 0.0:
+            continue
+        _full_axpy(alpha * y[i], z, w)
+        _sym_downdate(S, z, beta, 1.0)
+        counts[3] += 1
+
+
+@njit(**NJIT)
+def _gaussian_learn_diag(w, s, counts, rows, y, scores, kind, p1, p2):
+    for i in range(y.shape[0]):
+        f = row_dot(w, rows, i)
+        scores[i] = f
+        count_sample(counts, y[i])
+        v = row_wdot(s, rows, i)
+        if not v > 0.0:
+            continue
+        alpha, kappa, beta = _coefficients(kind, y[i] * f, v, p1, p2)
+        if alpha <= 0.0:
+            continue
+        _diag_mean_step(alpha * y[i], s, rows, i, w)
+        if kind == _NHERD:
+            _diag_nherd_step(s, rows, i, p1)
+        else:
+            _diag_precision_step(s, rows, i, kappa)
+        counts[3] += 1
+
+
+class _GaussianLinear(OnlineLinearClassifier):
+    """Shared state and driver of AROW, CW, SCW, NAROW and NHERD (private)."""
+
+    _kind: ClassVar[int] = -1
+    _id_keys: ClassVar[tuple] = ("covariance", "variant")
+    _test_params: ClassVar[list] = [{}, {"covariance": "full"}]
+
+    def _initial_variance(self) -> float:
+        return 1.0
+
+    def _coef_params(self) -> tuple[int, float, float]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _allocate(self, n_features: int) -> None:
+        super()._allocate(n_features)
+        a = float(self._initial_variance())
+        if self.covariance == "full":
+            self.covariance_ = a * np.eye(n_features + 1)
+        else:
+            self.covariance_ = np.full(n_features + 1, a)
+
+    def _learn(self, rows, y, scores):
+        kind, p1, p2 = self._coef_params()
+        if self.covariance == "full":
+            z = np.empty(self.weights_.shape[0])
+            _gaussian_learn_full(
+                self.weights_, self.covariance_, z, self.counts_, rows, y, scores, kind, p1, p2
+            )
+        else:
+            _gaussian_learn_diag(
+                self.weights_, self.covariance_, self.counts_, rows, y, scores, kind, p1, p2
+            )
+
+
+_COMMON_ATTRIBUTES = """
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    pos_label_ : label
+    weights_ : ndarray of shape (n_features + 1,)
+        The mean ``μ = [w, b]``.
+    covariance_ : ndarray of shape (n_features + 1, n_features + 1) or (n_features + 1,)
+        ``Σ`` (full), or its diagonal (diag); the last coordinate is the intercept's.
+    coef_ : ndarray of shape (1, n_features)
+    intercept_ : ndarray of shape (1,)
+    counts_ : ndarray of shape (4,)
+        ``[seen, positives, negatives, updates]``.
+"""
+
+_COVARIANCE_DOC = """covariance : {"diag", "full"}, default="diag"
+        ``"full"`` keeps the whole ``(d+1)×(d+1)`` matrix (O(d²) per update, the
+        papers' algorithm); ``"diag"`` keeps its diagonal (O(nnz) per sample, the
+        setting for high-dimensional or sparse data)."""
+
+
+def _fill_doc(cls) -> None:
+    """Put the shared parameter and attribute text into a class docstring."""
+    cls.__doc__ = cls.__doc__.replace("{covariance}", _COVARIANCE_DOC).replace(
+        "{attributes}", _COMMON_ATTRIBUTES
+    )
+
+
+# --------------------------------------------------------------------------- AROW
+class AROW(_GaussianLinear):
+    """Adaptive Regularization of Weight vectors (AROW).
+
+    With margin :math:`m_t = \\mu_{t-1}^T x_t` and confidence
+    :math:`v_t = x_t^T \\Sigma_{t-1} x_t`, when :math:`y_t m_t < 1`:
+
+    .. math::
+
+        \\beta_t = \\frac{1}{v_t + r},\\qquad
+        \\alpha_t = \\max(0, 1 - y_t m_t)\\,\\beta_t,
+
+        \\mu_t = \\mu_{t-1} + \\alpha_t y_t \\Sigma_{t-1} x_t,\\qquad
+        \\Sigma_t = \\Sigma_{t-1} - \\beta_t \\Sigma_{t-1} x_t x_t^T \\Sigma_{t-1},
+
+    Eqs. (7) and (9) of [1]_ (AROW slide of [2]_), from :math:`\\mu_0 = 0`,
+    :math:`\\Sigma_0 = I`. The last step is :math:`\\Sigma_t^{-1} = \\Sigma_{t-1}^{-1} +
+    x_t x_t^T / r`; the diagonal variant keeps the diagonal of that precision,
+    :math:`\\Sigma_{jj} \\leftarrow 1/(1/\\Sigma_{jj} + x_j^2/r)`, as in [1]_.
+
+    Parameters
+    ----------
+    r : float, default=1.0
+        Regularization, > 0 (LIBOL's default 1). Larger ``r`` means smaller steps.
+    {covariance}
+    fit_intercept : bool, default=True
+    pos_label : label, default=None
+    random_state : int, RandomState or None, default=None
+        Unused (deterministic learner).
+    {attributes}
+    References
+    ----------
+    .. [1] K. Crammer, A. Kulesza and M. Dredze, "Adaptive regularization of weight
+       vectors", NIPS 2009.
+    .. [2] S. C. H. Hoi, Online learning tutorial (seed 002), AROW slides.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skewlearn import AROW
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 4))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 1.3).astype(int)     # about 10% positives
+    >>> clf = AROW().fit(X, y)
+    >>> bool(clf.score(X, y) > 0.9)
+    True
+    """
+
+    _kind = _AROW
+    _parameter_constraints: ClassVar[dict] = {
+        **OnlineLinearClassifier._parameter_constraints,
+        "r": [Interval(numbers.Real, 0, None, closed="neither")],
+        "covariance": [StrOptions(_COVARIANCES)],
+    }
+
+    def __init__(
+        self,
+        r: float = 1.0,
+        covariance: str = "diag",
+        fit_intercept: bool = True,
+        pos_label=None,
+        random_state=None,
+    ):
+        self.r = r
+        self.covariance = covariance
+        self.fit_intercept = fit_intercept
+        self.pos_label = pos_label
+        self.random_state = random_state
+
+    def _coef_params(self):
+        return _AROW, float(self.r), 0.0
+
+
+_fill_doc(AROW)

@@ -1,0 +1,126 @@
+"""Second-order learners against hand-computed updates and numpy references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from skewlearn import AROW
+from tests import naive
+from tests.naive import second_order as ref
+
+# A 3-sample stream for the hand-computed checks; with the intercept the augmented rows
+# are x1 = [1, 2, 1], x2 = [2, -1, 1], x3 = [-1, 1, 1].
+X3 = np.array([[1.0, 2.0], [2.0, -1.0], [-1.0, 1.0]])
+Y3 = np.array([1, -1, -1])
+x1, x2, x3 = (np.append(x, 1.0) for x in X3)
+
+
+def _stream(n=250, d=5, seed=0, sparse=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    if sparse:
+        X[np.abs(X) < 0.6] = 0.0
+    y = np.where(X @ rng.normal(size=d) + 0.5 * rng.normal(size=n) > 0.8, 1, -1)
+    return X, y
+
+
+# --------------------------------------------------------------------------- by hand
+def test_arow_full_three_samples_by_hand():
+    # r = 1, Σ0 = I.
+    # t=1: m = 0, v = |x1|^2 = 6, beta = 1/7, alpha = 1 * 1/7, Σx1 = x1
+    #      mu1 = x1/7, Σ1 = I - x1 x1^T / 7
+    # t=2: m = mu1.x2 = (2 - 2 + 1)/7 = 1/7, y = -1, loss = 8/7;
+    #      Σ1 x2 = x2 - x1 (x1.x2)/7 = [2,-1,1] - [1,2,1]/7 = [13,-9,6]/7 =: z/7
+    #      v = x2.Σ1x2 = (26 + 9 + 6)/7 = 41/7, beta = 1/(41/7 + 1) = 7/48,
+    #      alpha = 8/7 * 7/48 = 1/6
+    #      mu2 = [1,2,1]/7 - (1/6)[13,-9,6]/7 = [-7, 21, 0]/42 = [-1/6, 1/2, 0]
+    #      Σ2 = Σ1 - (7/48) z z^T / 49 = Σ1 - z z^T / 336
+    # t=3: m = mu2.x3 = 1/6 + 1/2 = 2/3, y = -1, loss = 5/3;
+    #      Σ1 x3 = x3 - x1 (x1.x3)/7 = [-9, 3, 5]/7;  z.x3 = -13 - 9 + 6 = -16
+    #      Σ2 x3 = [-9,3,5]/7 + 16 z/336 = [-27+13, 9-9, 15+6]/21 = [-2/3, 0, 1] =: u
+    #      v = 2/3 + 1 = 5/3, beta = 3/8, alpha = 5/3 * 3/8 = 5/8
+    #      mu3 = mu2 - (5/8) u = [-1/6 + 5/12, 1/2, -5/8] = [1/4, 1/2, -5/8]
+    #      Σ3 = Σ2 - (3/8) u u^T
+    clf = AROW(r=1.0, covariance="full").fit(X3, Y3)
+    z = np.array([13.0, -9.0, 6.0])
+    u = np.array([-2 / 3, 0.0, 1.0])
+    S3 = np.eye(3) - np.outer(x1, x1) / 7 - np.outer(z, z) / 336 - 3 / 8 * np.outer(u, u)
+    np.testing.assert_allclose(clf.weights_, [1 / 4, 1 / 2, -5 / 8], atol=1e-14)
+    np.testing.assert_allclose(clf.covariance_, S3, atol=1e-14)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
+def test_arow_diag_three_samples_by_hand():
+    # r = 1, s = diag(Σ) = [1, 1, 1].
+    # t=1: v = 6, beta = 1/7, alpha = 1/7: mu1 = x1/7; 1/s += x1^2 -> s = [1/2, 1/5, 1/2]
+    # t=2: m = 1/7, loss = 8/7; v = 4/2 + 1/5 + 1/2 = 27/10, beta = 10/37,
+    #      alpha = 8/7 * 10/37 = 80/259;  s*x2 = [1, -1/5, 1/2]
+    #      mu2 = [37, 74, 37]/259 - 80 [1, -1/5, 1/2]/259 = [-43, 90, -3]/259
+    #      1/s = [2, 5, 2] + [4, 1, 1] = [6, 6, 3] -> s = [1/6, 1/6, 1/3]
+    # t=3: m = mu2.x3 = (43 + 90 - 3)/259 = 130/259, loss = 389/259;
+    #      v = 1/6 + 1/6 + 1/3 = 2/3, beta = 3/5, alpha = 389/259 * 3/5 = 1167/1295
+    #      mu3 = mu2 - alpha [-1/6, 1/6, 1/3];  1/s = [7, 7, 4] -> s = [1/7, 1/7, 1/4]
+    clf = AROW(r=1.0, covariance="diag").fit(X3, Y3)
+    a = 1167 / 1295
+    mu3 = np.array([-43, 90, -3]) / 259 - a * np.array([-1 / 6, 1 / 6, 1 / 3])
+    np.testing.assert_allclose(clf.weights_, mu3, atol=1e-14)
+    np.testing.assert_allclose(clf.covariance_, [1 / 7, 1 / 7, 1 / 4], atol=1e-15)
+
+
+# --------------------------------------------------------------------------- vs numpy
+# class, constructor arguments, reference function, its keyword arguments
+CASES = [
+    (AROW, {"r": 0.7}, ref.arow, {"r": 0.7}),
+]
+
+
+def _case_id(case):
+    return case[0].__name__ + "".join(f"-{v}" for v in case[1].values())
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_matches_numpy_reference(case, covariance, fit_intercept, sparse):
+    cls, params, fn, kwargs = case
+    X, y = _stream(sparse=sparse)
+    clf = cls(**params, covariance=covariance, fit_intercept=fit_intercept)
+    scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
+    Xa = naive.augment(X, fit_intercept)
+    w, S, ref_scores = fn(Xa, y, **kwargs, full=covariance == "full")[:3]
+    assert clf.counts_[3] > 10  # the stream exercises the update
+    np.testing.assert_allclose(scores, ref_scores, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(clf.weights_, w, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(clf.covariance_, S, rtol=1e-8, atol=1e-12)
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_full_covariance_stays_symmetric_positive_definite(case):
+    cls, params = case[:2]
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(4000, 8)) * rng.uniform(0.1, 10, size=8)
+    y = np.where(rng.uniform(size=4000) < 0.3, 1, -1)  # noise: keeps updating
+    clf = cls(**params, covariance="full").fit(X, y)
+    S = clf.covariance_
+    np.testing.assert_array_equal(S, S.T)
+    assert np.linalg.eigvalsh(S).min() > 0
+    assert np.all(np.isfinite(clf.weights_))
+    diag = cls(**params, covariance="diag").fit(X, y).covariance_
+    assert np.all(diag > 0) and np.all(np.isfinite(diag))
+
+
+@pytest.mark.parametrize(
+    ("cls", "params", "match"),
+    [
+        (AROW, {"r": 0.0}, "'r' parameter of AROW must be a float in the range \\(0.0, inf\\)"),
+        (AROW, {"r": -1}, "'r' parameter"),
+        (AROW, {"covariance": "dense"}, "'covariance' parameter of AROW must be a str among"),
+    ],
+)
+def test_bad_hyperparameters_are_named(cls, params, match):
+    X, y = _stream(n=20)
+    with pytest.raises(ValueError, match=match):
+        cls(**params).fit(X, y)
