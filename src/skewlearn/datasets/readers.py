@@ -1,5 +1,966 @@
-"""Readers for KEEL .dat, LIBSVM/svmlight, CSV and ARFF files."""
+"""Readers for KEEL ``.dat``, LIBSVM/svmlight, CSV and ARFF files.
+
+Every reader returns ``(X, y, meta)``:
+
+``X``
+    ``float64`` features: a C-contiguous ndarray, or a CSR matrix for LIBSVM files read
+    with ``sparse=True`` (the LIBSVM default).
+``y``
+    1-D array of the labels as written in the file: ``int64`` when every label is an
+    integer (``+1`` reads as ``1``), ``float64`` when every label is a number, else
+    strings. Mapping labels to ±1 is :func:`skewlearn.datasets.load`'s job.
+``meta``
+    dict with ``feature_names`` (one per column of ``X``), ``nominal`` (``{attribute:
+    [categories]}`` of the one-hot encoded attributes), ``label_name``, ``source`` (the
+    path), ``format`` and ``n_dropped`` (rows dropped for missing values).
+
+Nominal attributes are one-hot encoded **in place**: the attribute ``colour`` with
+categories ``red, green`` becomes the two columns ``colour=red`` and ``colour=green`` at
+the attribute's position. Categories keep their declared order (KEEL/ARFF header) or,
+when inferred, sorted order. Missing values (``?``, ``<null>``; in CSV also an empty
+field) raise a ``ValueError`` unless ``missing="drop"``, which drops the rows that hold
+one. Every malformed file raises ``ValueError`` naming the file, the line and what to fix.
+Files ending in ``.gz`` are decompressed on the fly; a UTF-8 byte-order mark and CRLF line
+ends are accepted everywhere.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import csv
+import gzip
+import io
+import math
+import os
+import re
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["read", "read_arff", "read_csv", "read_keel", "read_libsvm"]
+
+_MISSING = frozenset({"?", "<null>"})
+_MISSING_CHOICES = ("error", "drop")
+
+
+# --------------------------------------------------------------------------- helpers
+def _where(path: str, lineno: int | None) -> str:
+    return f"{path}, line {lineno}" if lineno is not None else str(path)
+
+
+def _fail(path: str, lineno: int | None, what: str, fix: str) -> ValueError:
+    return ValueError(f"{_where(path, lineno)}: {what}. {fix}")
+
+
+def _read_text(path: str | os.PathLike) -> str:
+    """The whole file as text: gunzipped if it ends in .gz, BOM removed, newlines unified."""
+    name = os.fspath(path)
+    try:
+        if name.endswith(".gz"):
+            with gzip.open(name, "rb") as fh:
+                raw = fh.read()
+        else:
+            with open(name, "rb") as fh:
+                raw = fh.read()
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise ValueError(
+            f"{name}: not a valid gzip file ({exc}). Decompress it with `gunzip -t` to check it, "
+            "or drop the .gz suffix if it is plain text."
+        ) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        lineno = raw[: exc.start].count(b"\n") + 1
+        raise _fail(
+            name,
+            lineno,
+            f"bytes that are not UTF-8 ({exc.reason} at byte {exc.start})",
+            "Save the file as UTF-8.",
+        ) from None
+    if "\x00" in text:
+        lineno = text[: text.index("\x00")].count("\n") + 1
+        raise _fail(name, lineno, "a NUL byte (binary data)", "Pass a text file.")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _number(token: str) -> float | None:
+    """``float(token)`` for a finite plain number, else None (no '1_0', 'nan', 'inf')."""
+    if "_" in token:
+        return None
+    try:
+        value = float(token)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _parse_labels(tokens: Sequence[str]) -> np.ndarray:
+    """Labels as int64 if all are integers, float64 if all are numbers, else str."""
+    ints = []
+    for t in tokens:
+        if "_" in t:
+            break
+        try:
+            ints.append(int(t))
+        except ValueError:
+            break
+    else:
+        return np.asarray(ints, dtype=np.int64)
+    floats = [_number(t) for t in tokens]
+    if all(v is not None for v in floats):
+        return np.asarray(floats, dtype=np.float64)
+    return np.asarray(list(tokens), dtype=str)
+
+
+def _check_missing(missing: str) -> None:
+    if missing not in _MISSING_CHOICES:
+        raise ValueError(f"missing must be 'error' or 'drop'; got {missing!r}.")
+
+
+def _split_quoted(line: str, sep: str = ",") -> list[str] | None:
+    """Split on ``sep`` outside single or double quotes; strip blanks and quotes.
+
+    Returns None when a quote is not closed.
+    """
+    if "'" not in line and '"' not in line:
+        return [t.strip() for t in line.split(sep)]
+    out, buf, quote, was_quoted = [], [], None, False
+    i = 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\" and i + 1 < len(line):
+                buf.append(line[i + 1])
+                i += 2
+                continue
+            if c == quote:
+                quote = None
+            else:
+                buf.append(c)
+        elif c in "'\"":
+            quote, was_quoted = c, True
+        elif c == sep:
+            token = "".join(buf)
+            out.append(token if was_quoted else token.strip())
+            buf, was_quoted = [], False
+        else:
+            if not (was_quoted and c.isspace()):
+                buf.append(c)
+        i += 1
+    if quote:
+        return None
+    token = "".join(buf)
+    out.append(token if was_quoted else token.strip())
+    return out
+
+
+class _Attribute:
+    """One column of a tabular file: its name and, if nominal, its categories."""
+
+    __slots__ = ("categories", "declared", "name")
+
+    def __init__(self, name: str, categories: list[str] | None, declared: bool):
+        self.name = name
+        self.categories = categories  # None = numeric
+        self.declared = declared  # categories come from a header
+
+
+def _tabulate(
+    rows: list[list[str]],
+    linenos: list[int],
+    attributes: list[_Attribute] | None,
+    label_index: int,
+    missing: str,
+    path: str,
+    fmt: str,
+    *,
+    blank_is_missing: bool = False,
+    force_nominal: bool = False,
+    nominal_fix: str = "Fix the value, or declare the attribute nominal.",
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Turn string cells into ``(X, y, meta)``; one-hot encode nominal attributes.
+
+    ``attributes=None`` means headerless: names ``x1..xd``, the label ``class``. An
+    attribute with ``categories == []`` and ``declared=False`` gets its categories from
+    the data (sorted) when a value is not a number, or always if ``force_nominal``.
+    """
+    if not rows:
+        raise _fail(path, None, "no data rows", f"A {fmt} file needs at least one data row.")
+    width = len(rows[0]) if attributes is None else len(attributes)
+    for row, ln in zip(rows, linenos):
+        if len(row) != width:
+            raise _fail(
+                path,
+                ln,
+                f"{len(row)} values where {width} are expected",
+                "Every row needs one value per attribute; check for a truncated line or a "
+                "stray delimiter.",
+            )
+    if not -width <= label_index < width:
+        raise ValueError(
+            f"{path}: label column index {label_index} is out of range for {width} columns. "
+            "Pass label_column= a valid name or index."
+        )
+    label_index %= width
+
+    def is_missing(tok: str) -> bool:
+        return tok in _MISSING or (blank_is_missing and tok == "")
+
+    # missing values
+    keep = []
+    for r, (row, ln) in enumerate(zip(rows, linenos)):
+        bad = next((j for j, tok in enumerate(row) if is_missing(tok)), None)
+        if bad is None:
+            keep.append(r)
+        elif missing == "error":
+            name = attributes[bad].name if attributes is not None else f"column {bad + 1}"
+            raise _fail(
+                path,
+                ln,
+                f"missing value {row[bad]!r} in {name}",
+                "Pass missing='drop' to drop rows with missing values, or fill them in.",
+            )
+    n_dropped = len(rows) - len(keep)
+    if n_dropped:
+        rows = [rows[r] for r in keep]
+        linenos = [linenos[r] for r in keep]
+        if not rows:
+            raise _fail(path, None, "every data row has a missing value", "Fill them in.")
+
+    if attributes is None:
+        attributes = [
+            _Attribute("class" if j == label_index else f"x{j + 1}", [], False)
+            for j in range(width)
+        ]
+        attributes[label_index].categories = None
+    for j, att in enumerate(attributes):
+        # undeclared nominal: numeric if every value is a number, else sorted categories
+        if att.categories == [] and not att.declared:
+            values = {row[j] for row in rows}
+            att.categories = (
+                sorted(values) if force_nominal or any(_number(v) is None for v in values) else None
+            )
+
+    names: list[str] = []
+    blocks: list[np.ndarray] = []
+    nominal: dict[str, list[str]] = {}
+    n = len(rows)
+    for j, att in enumerate(attributes):
+        if j == label_index:
+            continue
+        if att.categories is None:
+            col = np.empty(n, dtype=np.float64)
+            for r, row in enumerate(rows):
+                v = _number(row[j])
+                if v is None:
+                    raise _fail(
+                        path,
+                        linenos[r],
+                        f"non-numeric value {row[j]!r} for numeric attribute {att.name!r} "
+                        f"(column {j + 1})",
+                        nominal_fix,
+                    )
+                col[r] = v
+            blocks.append(col[:, None])
+            names.append(att.name)
+        else:
+            index = {c: k for k, c in enumerate(att.categories)}
+            onehot = np.zeros((n, len(att.categories)), dtype=np.float64)
+            for r, row in enumerate(rows):
+                k = index.get(row[j])
+                if k is None:
+                    raise _fail(
+                        path,
+                        linenos[r],
+                        f"value {row[j]!r} of nominal attribute {att.name!r} is not one of "
+                        f"its categories {att.categories}",
+                        "Fix the value or add it to the attribute's declaration.",
+                    )
+                onehot[r, k] = 1.0
+            blocks.append(onehot)
+            names.extend(f"{att.name}={c}" for c in att.categories)
+            nominal[att.name] = list(att.categories)
+
+    label_att = attributes[label_index]
+    label_tokens = [row[label_index] for row in rows]
+    if label_att.categories is not None and label_att.declared:
+        allowed_labels = set(label_att.categories)
+        for r, tok in enumerate(label_tokens):
+            if tok not in allowed_labels:
+                raise _fail(
+                    path,
+                    linenos[r],
+                    f"label {tok!r} is not one of the declared classes {label_att.categories}",
+                    "Fix the label or add it to the class attribute's declaration.",
+                )
+    X = np.hstack(blocks) if blocks else np.empty((n, 0), dtype=np.float64)
+    meta = {
+        "feature_names": names,
+        "nominal": nominal,
+        "label_name": label_att.name,
+        "source": str(path),
+        "format": fmt,
+        "n_dropped": n_dropped,
+    }
+    return np.ascontiguousarray(X, dtype=np.float64), _parse_labels(label_tokens), meta
+
+
+def _label_position(label_column: int | str | None, names: list[str], path: str) -> int:
+    if label_column is None:
+        return len(names) - 1
+    if isinstance(label_column, str):
+        if label_column not in names:
+            raise ValueError(
+                f"{path}: no column named {label_column!r}; columns are {names}. "
+                "Pass label_column= one of them or an integer index."
+            )
+        return names.index(label_column)
+    if isinstance(label_column, (int, np.integer)) and not isinstance(label_column, bool):
+        if not -len(names) <= label_column < len(names):
+            raise ValueError(
+                f"{path}: label_column={label_column} is out of range for {len(names)} columns. "
+                "Pass a valid index or name."
+            )
+        return int(label_column) % len(names)
+    raise TypeError(f"label_column must be a column name or an integer; got {label_column!r}.")
+
+
+# --------------------------------------------------------------------------- KEEL / ARFF headers
+_ATTR_RE = re.compile(
+    r"""^@attribute\s+("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^\s{]+)\s*(.*)$""",
+    re.IGNORECASE,
+)
+_NUMERIC_TYPES = ("real", "integer", "numeric")
+
+
+def _unquote(name: str) -> str:
+    if len(name) >= 2 and name[0] == name[-1] and name[0] in "'\"":
+        return re.sub(r"\\(.)", r"\1", name[1:-1])
+    return name
+
+
+def _parse_attribute(line: str, lineno: int, path: str, fmt: str) -> _Attribute:
+    m = _ATTR_RE.match(line)
+    if not m:
+        raise _fail(
+            path,
+            lineno,
+            f"malformed @attribute line {line!r}",
+            "Write `@attribute <name> <type>` with type real/integer/numeric or {a, b, ...}.",
+        )
+    name, spec = _unquote(m.group(1)), m.group(2).strip()
+    if spec.startswith("{"):
+        if not spec.endswith("}"):
+            raise _fail(
+                path, lineno, f"nominal attribute {name!r} lacks its closing '}}'", "Close it."
+            )
+        cats = _split_quoted(spec[1:-1])
+        if cats is None or any(c == "" for c in cats):
+            raise _fail(
+                path,
+                lineno,
+                f"malformed category list for attribute {name!r}",
+                "List categories as {a, b, c}.",
+            )
+        if len(set(cats)) != len(cats):
+            raise _fail(path, lineno, f"repeated category in {name!r}", "List each category once.")
+        return _Attribute(name, cats, True)
+    kind = re.split(r"[\s\[]", spec, maxsplit=1)[0].lower()
+    if kind in _NUMERIC_TYPES:
+        return _Attribute(name, None, True)
+    raise _fail(
+        path,
+        lineno,
+        f"attribute {name!r} has type {spec.split()[0] if spec else '(none)'!r}, which "
+        f"{fmt} reading does not support",
+        "Use real/integer/numeric or a nominal {...} list (string and date attributes "
+        "must be converted first).",
+    )
+
+
+def read_keel(
+    path: str | os.PathLike,
+    *,
+    missing: str = "error",
+    label_column: int | str | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Read a KEEL ``.dat`` file, with or without its ``@relation/@attribute/@data`` header.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``.gz`` is decompressed).
+    missing : {"error", "drop"}, default="error"
+        What to do with missing values (``?`` or ``<null>``).
+    label_column : str or int, optional
+        The label column. Default: the ``@outputs`` attribute if the header names one,
+        else the last column.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features), float64
+        Nominal attributes one-hot encoded in place as ``name=category`` columns.
+    y : ndarray of shape (n_samples,)
+        Labels as written (int, float or str).
+    meta : dict
+        ``feature_names``, ``nominal``, ``label_name``, ``relation``, ``source``, ``format``,
+        ``n_dropped``.
+
+    Notes
+    -----
+    Without a header the last column is the label (unless ``label_column`` says otherwise),
+    columns are named ``x1, x2, ...`` and a column is nominal when any of its values is
+    not a number; its categories are then sorted.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from skewlearn.datasets import read_keel
+    >>> text = '''@relation toy
+    ... @attribute colour {red, green}
+    ... @attribute size real [0.0, 9.0]
+    ... @attribute class {pos, neg}
+    ... @inputs colour, size
+    ... @outputs class
+    ... @data
+    ... red, 1.5, pos
+    ... green, 2.0, neg
+    ... '''
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = os.path.join(d, "toy.dat")
+    ...     _ = open(p, "w").write(text)
+    ...     X, y, meta = read_keel(p)
+    >>> X
+    array([[1. , 0. , 1.5],
+           [0. , 1. , 2. ]])
+    >>> y.tolist(), meta["feature_names"]
+    (['pos', 'neg'], ['colour=red', 'colour=green', 'size'])
+    """
+    _check_missing(missing)
+    path = os.fspath(path)
+    lines = _read_text(path).split("\n")
+    attributes: list[_Attribute] | None = None
+    relation = None
+    outputs = None
+    start = 0
+    first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
+    if first is None:
+        raise _fail(path, None, "the file is empty", "Pass a KEEL .dat file with data rows.")
+    if lines[first].lstrip().startswith("@"):
+        attributes = []
+        for i in range(first, len(lines)):
+            s = lines[i].strip()
+            if not s or s.startswith("%"):
+                continue
+            low = s.lower()
+            if low.startswith("@relation"):
+                relation = _unquote(s[len("@relation") :].strip())
+            elif low.startswith("@attribute"):
+                attributes.append(_parse_attribute(s, i + 1, path, "KEEL"))
+            elif low.startswith("@inputs"):
+                continue
+            elif low.startswith("@output"):
+                outputs = [t.strip() for t in s.split(None, 1)[1].split(",")] if " " in s else []
+            elif low.startswith("@data"):
+                start = i + 1
+                break
+            else:
+                raise _fail(
+                    path,
+                    i + 1,
+                    f"unexpected header line {s[:60]!r}",
+                    "KEEL headers hold only @relation, @attribute, @inputs, @outputs and @data.",
+                )
+        else:
+            raise _fail(path, None, "the header has no @data line", "Add `@data` before the rows.")
+        if not attributes:
+            raise _fail(path, start, "the header declares no @attribute", "Declare the columns.")
+    rows, linenos = [], []
+    for i in range(start, len(lines)):
+        s = lines[i].strip()
+        if not s or s.startswith("%"):
+            continue
+        if s.startswith("@"):
+            raise _fail(
+                path, i + 1, f"header line {s[:40]!r} among the data", "Move it above @data."
+            )
+        toks = _split_quoted(s)
+        if toks is None:
+            raise _fail(path, i + 1, "an unclosed quote", "Close the quote.")
+        rows.append(toks)
+        linenos.append(i + 1)
+    if attributes is not None:
+        names = [a.name for a in attributes]
+        if label_column is None and outputs and len(outputs) == 1 and outputs[0] in names:
+            label_column = outputs[0]
+        label_index = _label_position(label_column, names, path)
+    else:
+        if not rows:
+            raise _fail(path, None, "no data rows", "Pass a KEEL .dat file with data rows.")
+        if isinstance(label_column, str):
+            raise ValueError(
+                f"{path}: a headerless KEEL file has no column names, so label_column="
+                f"{label_column!r} cannot be found. Pass an integer index."
+            )
+        label_index = _label_position(label_column, [""] * len(rows[0]), path)
+    X, y, meta = _tabulate(rows, linenos, attributes, label_index, missing, path, "KEEL")
+    meta["relation"] = relation
+    return X, y, meta
+
+
+def read_arff(
+    path: str | os.PathLike,
+    *,
+    missing: str = "error",
+    label_column: int | str | None = None,
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Read an ARFF file (numeric and nominal attributes; dense or sparse rows).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``.gz`` is decompressed).
+    missing : {"error", "drop"}, default="error"
+        What to do with missing values (``?``).
+    label_column : str or int, optional
+        The label attribute; default the last one.
+
+    Returns
+    -------
+    X, y, meta
+        As :func:`read_keel`. Sparse rows (``{index value, ...}``, 0-based) are read
+        densely; an omitted nominal value is its first category, as the ARFF rules say.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from skewlearn.datasets import read_arff
+    >>> text = '''% a comment
+    ... @RELATION toy
+    ... @ATTRIBUTE 'a b' NUMERIC
+    ... @ATTRIBUTE class {no,yes}
+    ... @DATA
+    ... 1.5,yes
+    ... {0 2.5, 1 no}
+    ... '''
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = os.path.join(d, "toy.arff")
+    ...     _ = open(p, "w").write(text)
+    ...     X, y, meta = read_arff(p)
+    >>> X.ravel().tolist(), y.tolist(), meta["feature_names"]
+    ([1.5, 2.5], ['yes', 'no'], ['a b'])
+    """
+    _check_missing(missing)
+    path = os.fspath(path)
+    lines = _read_text(path).split("\n")
+    attributes: list[_Attribute] = []
+    relation = None
+    start = None
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if not s or s.startswith("%"):
+            continue
+        low = s.lower()
+        if low.startswith("@relation"):
+            relation = _unquote(s[len("@relation") :].strip())
+        elif low.startswith("@attribute"):
+            attributes.append(_parse_attribute(s, i + 1, path, "ARFF"))
+        elif low.startswith("@data"):
+            start = i + 1
+            break
+        else:
+            raise _fail(
+                path,
+                i + 1,
+                f"unexpected line {s[:60]!r} before @data",
+                "An ARFF header holds only comments (%), @relation, @attribute and @data.",
+            )
+    if not any(ln.strip() for ln in lines):
+        raise _fail(path, None, "the file is empty", "Pass an ARFF file.")
+    if start is None:
+        raise _fail(path, None, "no @data line", "Add `@data` after the @attribute lines.")
+    if not attributes:
+        raise _fail(path, start, "no @attribute before @data", "Declare the attributes.")
+    width = len(attributes)
+    rows, linenos = [], []
+    for i in range(start, len(lines)):
+        s = lines[i].strip()
+        if not s or s.startswith("%"):
+            continue
+        if s.startswith("{"):
+            if not s.endswith("}"):
+                raise _fail(path, i + 1, "a sparse row without its closing '}'", "Close it.")
+            row = ["0" if a.categories is None else a.categories[0] for a in attributes]
+            body = s[1:-1].strip()
+            pairs = _split_quoted(body) if body else []
+            if pairs is None:
+                raise _fail(path, i + 1, "an unclosed quote", "Close the quote.")
+            seen = set()
+            for pair in pairs:
+                parts = pair.split(None, 1)
+                if len(parts) != 2 or not parts[0].isdigit():
+                    raise _fail(
+                        path,
+                        i + 1,
+                        f"malformed sparse entry {pair!r}",
+                        "Write sparse rows as {index value, ...} with 0-based indices.",
+                    )
+                k = int(parts[0])
+                if k >= width or k in seen:
+                    what = "out of range" if k >= width else "repeated"
+                    raise _fail(
+                        path,
+                        i + 1,
+                        f"sparse index {k} is {what} ({width} attributes)",
+                        "Use each 0-based index once.",
+                    )
+                seen.add(k)
+                row[k] = _unquote(parts[1].strip())
+            rows.append(row)
+        else:
+            toks = _split_quoted(s)
+            if toks is None:
+                raise _fail(path, i + 1, "an unclosed quote", "Close the quote.")
+            rows.append(toks)
+        linenos.append(i + 1)
+    label_index = _label_position(label_column, [a.name for a in attributes], path)
+    X, y, meta = _tabulate(rows, linenos, attributes, label_index, missing, path, "ARFF")
+    meta["relation"] = relation
+    return X, y, meta
+
+
+# --------------------------------------------------------------------------- CSV
+def read_csv(
+    path: str | os.PathLike,
+    *,
+    label_column: int | str = -1,
+    delimiter: str | None = None,
+    header: bool = True,
+    nominal_columns: Sequence[int | str] | None = None,
+    missing: str = "error",
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """Read a delimited text file with one label column.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``.gz`` is decompressed).
+    label_column : str or int, default=-1
+        Name (needs ``header=True``) or index of the label column; default the last.
+    delimiter : str, optional
+        Field delimiter; default sniffed among ``, ; tab |`` (comma if unsure).
+    header : bool, default=True
+        Whether the first row holds column names (else ``x1, x2, ...``).
+    nominal_columns : list of str or int, optional
+        Feature columns to one-hot encode; every other feature must be numeric.
+    missing : {"error", "drop"}, default="error"
+        What to do with missing values (empty field, ``?``, ``<null>``).
+
+    Returns
+    -------
+    X, y, meta
+        As :func:`read_keel`; labels may be strings.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from skewlearn.datasets import read_csv
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = os.path.join(d, "toy.csv")
+    ...     _ = open(p, "w").write("a;target;b\\n1;yes;2\\n3;no;4\\n")
+    ...     X, y, meta = read_csv(p, label_column="target")
+    >>> X.tolist(), y.tolist(), meta["feature_names"]
+    ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'], ['a', 'b'])
+    """
+    _check_missing(missing)
+    path = os.fspath(path)
+    text = _read_text(path)
+    if not text.strip():
+        raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
+    if delimiter is None:
+        try:
+            delimiter = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|").delimiter
+        except csv.Error:
+            delimiter = ","
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+    rows, linenos = [], []
+    names = None
+    try:
+        start = 1
+        for raw in reader:
+            if not raw or all(not c.strip() for c in raw):
+                start = reader.line_num + 1
+                continue
+            row = [c.strip() for c in raw]
+            if header and names is None:
+                names = row
+            else:
+                rows.append(row)
+                linenos.append(start)
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise _fail(path, reader.line_num, f"malformed CSV ({exc})", "Fix the quoting.") from None
+    if header and names is not None and len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise _fail(path, 1, f"column name {dup!r} appears twice", "Give columns unique names.")
+    if not rows:
+        raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
+    if names is None:
+        names = [f"x{j + 1}" for j in range(len(rows[0]))]
+    if isinstance(label_column, str) and not header:
+        raise ValueError(
+            f"{path}: label_column={label_column!r} is a name but header=False. "
+            "Pass an integer index or header=True."
+        )
+    label_index = _label_position(label_column, names, path)
+    nominal_idx: list[int] = []
+    for c in nominal_columns or ():
+        j = _label_position(c, names, path)
+        if j == label_index:
+            continue
+        nominal_idx.append(j)
+    attributes = [_Attribute(n, None, False) for n in names]
+    for j in nominal_idx:
+        attributes[j] = _Attribute(names[j], [], False)
+    X, y, meta = _tabulate(
+        rows,
+        linenos,
+        attributes,
+        label_index,
+        missing,
+        path,
+        "CSV",
+        blank_is_missing=True,
+        force_nominal=True,
+        nominal_fix="Fix the value, or pass nominal_columns=[...] to one-hot encode the column.",
+    )
+    meta["delimiter"] = delimiter
+    return X, y, meta
+
+
+# --------------------------------------------------------------------------- LIBSVM
+def read_libsvm(
+    path: str | os.PathLike,
+    *,
+    sparse: bool = True,
+    n_features: int | None = None,
+    zero_based: bool = False,
+) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray, dict[str, Any]]:
+    """Read a LIBSVM / svmlight file: ``label index:value ...`` per line.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``.gz`` is decompressed).
+    sparse : bool, default=True
+        Return a CSR matrix (sorted indices, no duplicates); else a dense ndarray.
+    n_features : int, optional
+        Number of columns; default the largest index in the file. A larger index is an
+        error.
+    zero_based : bool, default=False
+        Indices start at 0 (default: at 1, as LIBSVM writes them).
+
+    Returns
+    -------
+    X : csr_matrix or ndarray of shape (n_samples, n_features), float64
+    y : ndarray of shape (n_samples,)
+        Labels as written (``+1`` reads as ``1``).
+    meta : dict
+        ``feature_names`` (``x1, x2, ...``, by file index), ``nominal`` (empty),
+        ``label_name``, ``source``, ``format``, ``n_dropped`` (0), ``has_qid``.
+
+    Notes
+    -----
+    ``#`` starts a comment; blank lines are skipped; ``qid:`` fields are ignored;
+    indices may come in any order within a line. A line with a missing, zero or negative
+    index, a non-numeric value, a repeated index or a token that is not ``index:value``
+    raises ``ValueError`` with its line number.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from skewlearn.datasets import read_libsvm
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = os.path.join(d, "toy.svm")
+    ...     _ = open(p, "w").write("+1 3:0.5 1:2 # comment\\n-1 qid:4 2:1\\n")
+    ...     X, y, meta = read_libsvm(p, sparse=False)
+    >>> X.tolist(), y.tolist()
+    ([[2.0, 0.0, 0.5], [0.0, 1.0, 0.0]], [1, -1])
+    """
+    path = os.fspath(path)
+    if n_features is not None and (
+        not isinstance(n_features, (int, np.integer)) or isinstance(n_features, bool)
+    ):
+        raise TypeError(f"n_features must be an int or None; got {n_features!r}.")
+    if n_features is not None and n_features < 0:
+        raise ValueError(f"n_features must be >= 0; got {n_features}.")
+    text = _read_text(path)
+    if not text.strip():
+        raise _fail(path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
+    labels: list[str] = []
+    indptr = [0]
+    indices: list[int] = []
+    values: list[float] = []
+    offset = 0 if zero_based else 1
+    has_qid = False
+    fix_index = (
+        "Indices are 0-based integers (zero_based=True)"
+        if zero_based
+        else "Indices are 1-based integers; pass zero_based=True for a 0-based file"
+    )
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        hash_at = line.find("#")
+        if hash_at >= 0:
+            line = line[:hash_at]
+        toks = line.split()
+        if not toks:
+            continue
+        label = toks[0]
+        if ":" in label:
+            raise _fail(
+                path,
+                lineno,
+                f"the line starts with {label!r} instead of a label",
+                "Each line is `label index:value ...`.",
+            )
+        row: dict[int, float] = {}
+        for tok in toks[1:]:
+            idx_s, sep, val_s = tok.partition(":")
+            if not sep or not idx_s or not val_s:
+                raise _fail(
+                    path,
+                    lineno,
+                    f"token {tok!r} is not index:value",
+                    "Write features as index:value with no spaces around ':'.",
+                )
+            if idx_s == "qid":
+                try:
+                    int(val_s)
+                except ValueError:
+                    raise _fail(
+                        path, lineno, f"qid {val_s!r} is not an integer", "Fix the qid."
+                    ) from None
+                has_qid = True
+                continue
+            if "_" in idx_s or not idx_s.lstrip("+-").isdigit():
+                raise _fail(path, lineno, f"index {idx_s!r} is not an integer", fix_index + ".")
+            idx = int(idx_s) - offset
+            if idx < 0:
+                raise _fail(path, lineno, f"index {idx_s} is below {offset}", fix_index + ".")
+            if idx in row:
+                raise _fail(
+                    path,
+                    lineno,
+                    f"index {idx_s} appears twice",
+                    "Give each feature once per line.",
+                )
+            v = _number(val_s)
+            if v is None:
+                raise _fail(
+                    path,
+                    lineno,
+                    f"value {val_s!r} of index {idx_s} is not a finite number",
+                    "Fix the value.",
+                )
+            if n_features is not None and idx >= n_features:
+                raise _fail(
+                    path,
+                    lineno,
+                    f"index {idx_s} exceeds n_features={n_features}",
+                    "Pass a larger n_features or fix the index.",
+                )
+            row[idx] = v
+        labels.append(label)
+        for k in sorted(row):
+            indices.append(k)
+            values.append(row[k])
+        indptr.append(len(indices))
+    if not labels:
+        raise _fail(path, None, "no data rows (only comments)", "Pass a file with data rows.")
+    d = n_features if n_features is not None else (max(indices) + 1 if indices else 0)
+    X = sp.csr_matrix(
+        (
+            np.asarray(values, dtype=np.float64),
+            np.asarray(indices, dtype=np.int32),
+            np.asarray(indptr, dtype=np.int64),
+        ),
+        shape=(len(labels), d),
+    )
+    X.has_sorted_indices = True
+    y = _parse_labels(labels)
+    if y.dtype.kind == "U":
+        bad = next(i for i, t in enumerate(labels) if _number(t) is None)
+        raise ValueError(
+            f"{path}: label {labels[bad]!r} of data row {bad + 1} is not a number. LIBSVM "
+            "labels are numbers; fix the label."
+        )
+    meta = {
+        "feature_names": [f"x{j + offset}" for j in range(d)],
+        "nominal": {},
+        "label_name": "label",
+        "source": path,
+        "format": "LIBSVM",
+        "n_dropped": 0,
+        "has_qid": has_qid,
+    }
+    return (X if sparse else X.toarray()), y, meta
+
+
+# --------------------------------------------------------------------------- dispatch
+_READERS = {
+    "keel": read_keel,
+    "libsvm": read_libsvm,
+    "csv": read_csv,
+    "arff": read_arff,
+}
+_EXTENSIONS = {
+    ".dat": "keel",
+    ".svm": "libsvm",
+    ".libsvm": "libsvm",
+    ".svmlight": "libsvm",
+    ".txt": "libsvm",
+    ".csv": "csv",
+    ".arff": "arff",
+}
+
+
+def read(
+    path: str | os.PathLike, *, format: str | None = None, **kwargs: Any
+) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray, dict[str, Any]]:
+    """Read a data file, choosing the reader from its extension or ``format``.
+
+    ``.dat`` → :func:`read_keel`, ``.svm``/``.libsvm``/``.svmlight``/``.txt`` →
+    :func:`read_libsvm`, ``.csv`` → :func:`read_csv`, ``.arff`` → :func:`read_arff`, each
+    also with ``.gz`` appended.
+
+    Parameters
+    ----------
+    path : str or path-like
+    format : {"keel", "libsvm", "csv", "arff"}, optional
+        Overrides the extension.
+    **kwargs
+        Passed to the reader.
+
+    Returns
+    -------
+    X, y, meta
+        See the reader.
+    """
+    path = os.fspath(path)
+    if format is None:
+        base = path[:-3] if path.lower().endswith(".gz") else path
+        ext = os.path.splitext(base)[1].lower()
+        format = _EXTENSIONS.get(ext)
+        if format is None:
+            raise ValueError(
+                f"{path}: cannot tell the format from the extension {ext!r}. Pass format= one "
+                f"of {sorted(_READERS)} (known extensions: {sorted(_EXTENSIONS)}, also .gz)."
+            )
+    key = str(format).lower()
+    if key not in _READERS:
+        raise ValueError(f"format must be one of {sorted(_READERS)}; got {format!r}.")
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: no such file.")
+    return _READERS[key](path, **kwargs)

@@ -1,0 +1,380 @@
+"""Readers: small hand-made fixtures, parity between formats, malformed input, round trips."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import load_svmlight_file
+
+from skewlearn.datasets import read, read_arff, read_csv, read_keel, read_libsvm
+
+DATA = Path(__file__).parent / "data"
+
+# The toy set every format holds (tests/datasets/data/toy.*).
+TOY_X = np.array(
+    [[1.5, 0, 0.25], [-1.0, 3, 0.0], [0.0, 9, 1.0], [2.0, 1, 0.5], [3.0, 0, 0.0]], dtype=float
+)
+TOY_POS = np.array([True, False, False, False, True])
+
+
+# --------------------------------------------------------------------------- fixtures
+@pytest.mark.parametrize("name", ["toy.dat", "toy_noheader.dat", "toy.csv", "toy.arff"])
+def test_tabular_toy(name):
+    X, y, meta = read(DATA / name)
+    assert X.dtype == np.float64 and X.flags.c_contiguous
+    np.testing.assert_array_equal(X, TOY_X)
+    np.testing.assert_array_equal(y == "positive", TOY_POS)
+    assert meta["source"].endswith(name)
+    assert meta["n_dropped"] == 0
+    if name != "toy_noheader.dat":
+        assert meta["feature_names"] == ["a", "b", "c"]
+        assert meta["label_name"] == "Class"
+    else:
+        assert meta["feature_names"] == ["x1", "x2", "x3"]
+
+
+def test_libsvm_toy_sparse_and_dense():
+    X, y, meta = read(DATA / "toy.svm")
+    assert sp.issparse(X) and X.format == "csr" and X.dtype == np.float64
+    assert X.has_sorted_indices
+    np.testing.assert_array_equal(X.toarray(), TOY_X)
+    assert y.dtype == np.int64
+    np.testing.assert_array_equal(y == 1, TOY_POS)
+    assert meta["has_qid"] and meta["feature_names"] == ["x1", "x2", "x3"]
+    Xd, yd, _ = read_libsvm(DATA / "toy.svm", sparse=False)
+    assert isinstance(Xd, np.ndarray)
+    np.testing.assert_array_equal(Xd, TOY_X)
+    # scikit-learn agrees on this file once indices are sorted (it rejects unsorted ones)
+    text = (DATA / "toy.svm").read_text().replace("3:0.5 1:2.0 2:1", "1:2.0 2:1 3:0.5")
+    Xs, ys = load_svmlight_file(_tmp_write(text, ".svm"), n_features=3)
+    np.testing.assert_array_equal(Xs.toarray(), TOY_X)
+    np.testing.assert_array_equal(ys, y)
+
+
+def test_libsvm_n_features_and_zero_based(tmp_path):
+    p = tmp_path / "a.svm"
+    p.write_text("1 0:1 2:2\n0\n")
+    X, y, meta = read_libsvm(p, zero_based=True, n_features=5, sparse=False)
+    np.testing.assert_array_equal(X, [[1, 0, 2, 0, 0], [0, 0, 0, 0, 0]])
+    assert meta["feature_names"][0] == "x0"
+    with pytest.raises(ValueError, match=r"line 1: index 0 is below 1.*zero_based=True"):
+        read_libsvm(p)
+    with pytest.raises(ValueError, match=r"line 1: index 2 exceeds n_features=2"):
+        read_libsvm(p, zero_based=True, n_features=2)
+
+
+def test_keel_nominal_one_hot_in_place():
+    X, y, meta = read_keel(DATA / "nominal.dat")
+    assert meta["feature_names"] == ["Sex=M", "Sex=F", "Sex=I", "Length"]
+    assert meta["nominal"] == {"Sex": ["M", "F", "I"]}
+    np.testing.assert_array_equal(X, [[1, 0, 0, 0.5], [0, 0, 1, 0.25], [0, 1, 0, 0.75]])
+    assert y.tolist() == ["negative", "positive", "negative"]
+
+
+def test_keel_headerless_infers_nominal(tmp_path):
+    p = tmp_path / "h.dat"
+    p.write_text("b, 1.0, yes\na, 2.0, no\nb, 3.0, no\n")
+    X, y, meta = read_keel(p)
+    assert meta["feature_names"] == ["x1=a", "x1=b", "x2"]
+    np.testing.assert_array_equal(X, [[0, 1, 1], [1, 0, 2], [0, 1, 3]])
+    X, y, meta = read_keel(p, label_column=0)
+    assert y.tolist() == ["b", "a", "b"] and meta["nominal"] == {"x3": ["no", "yes"]}
+
+
+@pytest.mark.parametrize("reader", [read_keel, read_arff])
+def test_missing_values(reader, tmp_path):
+    path = DATA / "missing.dat"
+    if reader is read_arff:
+        path = tmp_path / "missing.arff"
+        path.write_text((DATA / "missing.dat").read_text().replace("<null>", "?"))
+    with pytest.raises(ValueError, match=r"line 7: missing value '\?' in x.*missing='drop'"):
+        reader(path)
+    X, y, meta = reader(path, missing="drop")
+    np.testing.assert_array_equal(X, [[0.5, 0.5], [1.0, 0.0]])
+    assert y.tolist() == ["negative", "positive"] and meta["n_dropped"] == 2
+    with pytest.raises(ValueError, match="missing must be 'error' or 'drop'"):
+        reader(path, missing="mean")
+
+
+def test_csv_options(tmp_path):
+    X, y, meta = read_csv(DATA / "bom_crlf.csv")
+    assert meta["feature_names"] == ["a", "b"] and meta["delimiter"] == ";"
+    np.testing.assert_array_equal(X, [[1, 2], [3, 4]])
+    assert y.tolist() == ["yes", "no"]
+    p = tmp_path / "n.csv"
+    p.write_text("colour\tlabel\tsize\nred\t1\t0.5\nblue\t0\t1.5\n")
+    X, y, meta = read_csv(p, label_column="label", nominal_columns=["colour"])
+    assert meta["feature_names"] == ["colour=blue", "colour=red", "size"]
+    np.testing.assert_array_equal(X, [[0, 1, 0.5], [1, 0, 1.5]])
+    assert y.dtype == np.int64 and y.tolist() == [1, 0]
+    X, y, meta = read_csv(p, label_column=1, nominal_columns=[0], delimiter="\t")
+    assert y.tolist() == [1, 0]
+    with pytest.raises(
+        ValueError,
+        match=r"line 2: non-numeric value 'red' for numeric attribute 'colour'.*nominal_columns",
+    ):
+        read_csv(p, label_column="label")
+    with pytest.raises(ValueError, match=r"no column named 'lab'.*label_column="):
+        read_csv(p, label_column="lab")
+    q = tmp_path / "noh.csv"
+    q.write_text("1,2,a\n3,,b\n")
+    with pytest.raises(ValueError, match=r"line 2: missing value '' in x2"):
+        read_csv(q, header=False)
+    X, y, meta = read_csv(q, header=False, missing="drop")
+    assert X.tolist() == [[1.0, 2.0]] and meta["n_dropped"] == 1
+
+
+def test_gzip_and_format_override(tmp_path):
+    for name in ["toy.dat", "toy.csv", "toy.arff", "toy.svm"]:
+        gz = tmp_path / (name + ".gz")
+        with open(DATA / name, "rb") as src, gzip.open(gz, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        X, y, _ = read(gz)
+        np.testing.assert_array_equal(X.toarray() if sp.issparse(X) else X, TOY_X)
+    odd = tmp_path / "toy.data"
+    shutil.copy(DATA / "toy.csv", odd)
+    with pytest.raises(ValueError, match=r"cannot tell the format.*'\.data'.*format="):
+        read(odd)
+    X, _, _ = read(odd, format="csv")
+    np.testing.assert_array_equal(X, TOY_X)
+    with pytest.raises(ValueError, match="format must be one of"):
+        read(odd, format="xls")
+    bad = tmp_path / "bad.dat.gz"
+    bad.write_bytes(b"not gzip at all")
+    with pytest.raises(ValueError, match="not a valid gzip file"):
+        read(bad)
+
+
+# --------------------------------------------------------------------------- malformed input
+def _tmp_write(text: str | bytes, suffix: str) -> str:
+    import tempfile
+
+    fh = tempfile.NamedTemporaryFile("wb", suffix=suffix, delete=False)
+    fh.write(text.encode() if isinstance(text, str) else text)
+    fh.close()
+    return fh.name
+
+
+MALFORMED = [
+    # (suffix, content, regex of the message)
+    (".dat", "", r"the file is empty"),
+    (".dat", "\n  \n", r"the file is empty"),
+    (".svm", "", r"the file is empty"),
+    (".csv", "", r"the file is empty"),
+    (".arff", "", r"the file is empty"),
+    (".svm", "# only a comment\n", r"no data rows"),
+    (".csv", "a,b,label\n", r"no data rows"),
+    (".dat", "@relation r\n@attribute a real\n@attribute c {p, n}\n@data\n", r"no data rows"),
+    # truncated lines
+    (".dat", "1, 2, p\n3, n\n", r"line 2: 2 values where 3 are expected"),
+    (".csv", "a,b,label\n1,2,p\n3,p\n", r"line 3: 2 values where 3 are expected"),
+    (".arff", "@relation r\n@attribute a real\n@attribute c {p,n}\n@data\n1\n", r"line 5: 1 val"),
+    (".svm", "1 1:2 2:\n", r"line 1: token '2:' is not index:value"),
+    # bad / zero / negative / duplicate indices
+    (".svm", "1 1:2\n-1 a:3\n", r"line 2: index 'a' is not an integer"),
+    (".svm", "1 0:2\n", r"line 1: index 0 is below 1"),
+    (".svm", "1 -3:2\n", r"line 1: index -3 is below 1"),
+    (".svm", "1 1:2 3:1 1:4\n", r"line 1: index 1 appears twice"),
+    (".svm", "1 1.5:2\n", r"line 1: index '1.5' is not an integer"),
+    (".svm", "1:2 3:4\n", r"line 1: the line starts with '1:2' instead of a label"),
+    (".svm", "pos 1:2\n", r"label 'pos' of data row 1 is not a number"),
+    # non-numeric tokens
+    (".svm", "1 1:abc\n", r"line 1: value 'abc' of index 1 is not a finite number"),
+    (".svm", "1 1:nan\n", r"line 1: value 'nan' of index 1 is not a finite number"),
+    (".csv", "a,label\n1,p\nx1,n\n", r"line 3: non-numeric value 'x1' for numeric attribute 'a'"),
+    (
+        ".dat",
+        "@relation r\n@attribute a real\n@attribute c {p, n}\n@data\n1, p\nz, n\n",
+        r"line 6: non-numeric value 'z' for numeric attribute 'a'",
+    ),
+    (
+        ".arff",
+        "@relation r\n@attribute a {u,v}\n@attribute c {p,n}\n@data\nu,p\nw,n\n",
+        r"line 6: value 'w' of nominal attribute 'a' is not one of its categories",
+    ),
+    (
+        ".dat",
+        "@relation r\n@attribute a real\n@attribute c {p, n}\n@data\n1, q\n",
+        r"line 5: label 'q' is not one of the declared classes",
+    ),
+    # headers
+    (".dat", "@relation r\n@attribute a strange\n@data\n1\n", r"line 2: attribute 'a' has type"),
+    (".arff", "@relation r\n@attribute a date\n@data\n", r"line 2: attribute 'a' has type 'date'"),
+    (".dat", "@relation r\n@attribute a real\n1, 2\n", r"line 3: unexpected header line"),
+    (".arff", "@relation r\n@attribute a real\n", r"no @data line"),
+    (".arff", "@relation r\n@attribute a {x, y\n@data\n", r"line 2: .*lacks its closing"),
+    (
+        ".arff",
+        "@relation r\n@attribute a real\n@attribute c {p,n}\n@data\n{0 1, 0 2}\n",
+        "twice|rep",
+    ),
+    (".dat", "1, 'p\n", r"line 1: an unclosed quote"),
+    # encoding
+    (".csv", b"a,label\n\xff\xfe,1\n", r"line 2: bytes that are not UTF-8"),
+    (".dat", b"1, 2\x00, p\n", r"line 1: a NUL byte"),
+]
+
+
+@pytest.mark.parametrize(("suffix", "content", "pattern"), MALFORMED)
+def test_malformed(suffix, content, pattern):
+    path = _tmp_write(content, suffix)
+    with pytest.raises(ValueError, match=pattern) as info:
+        read(path)
+    assert path in str(info.value)  # every message names the file
+
+
+def test_bom_and_crlf_everywhere(tmp_path):
+    for name in ["toy.dat", "toy_noheader.dat", "toy.csv", "toy.arff", "toy.svm"]:
+        raw = (DATA / name).read_bytes().replace(b"\n", b"\r\n")
+        p = tmp_path / name
+        p.write_bytes(b"\xef\xbb\xbf" + raw)
+        X, _, _ = read(p)
+        np.testing.assert_array_equal(X.toarray() if sp.issparse(X) else X, TOY_X)
+
+
+# ------------------------------------------------------------------ writers for round trips
+def write_keel(path, X, y, header=True):
+    lines = []
+    if header:
+        lines.append("@relation rt")
+        lines += [f"@attribute x{j + 1} real [0.0, 1.0]" for j in range(X.shape[1])]
+        classes = sorted(set(y.tolist()))
+        lines.append("@attribute Class {" + ", ".join(map(str, classes)) + "}")
+        lines.append("@outputs Class")
+        lines.append("@data")
+    lines += [", ".join([*map(repr, row.tolist()), str(lab)]) for row, lab in zip(X, y)]
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
+def write_csv(path, X, y):
+    names = [f"x{j + 1}" for j in range(X.shape[1])]
+    lines = [",".join([*names, "Class"])]
+    lines += [",".join([*map(repr, row.tolist()), str(lab)]) for row, lab in zip(X, y)]
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
+def write_arff(path, X, y, sparse_rows=False):
+    lines = ["% round trip", "@relation rt"]
+    lines += [f"@attribute x{j + 1} numeric" for j in range(X.shape[1])]
+    classes = sorted(set(y.tolist()))
+    lines += ["@attribute Class {" + ",".join(map(str, classes)) + "}", "@data"]
+    for row, lab in zip(X, y):
+        if sparse_rows:
+            entries = [f"{j} {v!r}" for j, v in enumerate(row.tolist()) if v != 0]
+            lines.append("{" + ", ".join([*entries, f"{X.shape[1]} {lab}"]) + "}")
+        else:
+            lines.append(",".join([*map(repr, row.tolist()), str(lab)]))
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
+def write_libsvm(path, X, y, rng):
+    lines = []
+    for row, lab in zip(X, y):
+        nz = [j for j in range(X.shape[1]) if row[j] != 0]
+        rng.shuffle(nz)  # any order is legal
+        lines.append(" ".join([str(lab), *(f"{j + 1}:{float(row[j])!r}" for j in nz)]))
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
+matrices = st.integers(1, 6).flatmap(
+    lambda d: st.lists(
+        st.tuples(
+            st.lists(finite | st.just(0.0), min_size=d, max_size=d), st.sampled_from([-1, 1])
+        ),
+        min_size=1,
+        max_size=8,
+    )
+)
+
+
+def _arrays(rows):
+    X = np.array([r for r, _ in rows], dtype=np.float64)
+    y = np.array([lab for _, lab in rows], dtype=np.int64)
+    return X, y
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(rows=matrices, seed=st.integers(0, 2**32 - 1))
+def test_round_trip_all_formats(tmp_path, rows, seed):
+    X, y = _arrays(rows)
+    rng = np.random.default_rng(seed)
+    d = X.shape[1]
+    paths = {
+        "keel": tmp_path / "rt.dat",
+        "keel0": tmp_path / "rt0.dat",
+        "csv": tmp_path / "rt.csv",
+        "arff": tmp_path / "rt.arff",
+        "sarff": tmp_path / "rts.arff",
+        "svm": tmp_path / "rt.svm",
+    }
+    write_keel(paths["keel"], X, y)
+    write_keel(paths["keel0"], X, y, header=False)
+    write_csv(paths["csv"], X, y)
+    write_arff(paths["arff"], X, y)
+    write_arff(paths["sarff"], X, y, sparse_rows=True)
+    write_libsvm(paths["svm"], X, y, rng)
+    for key, p in paths.items():
+        kw = {"n_features": d} if key == "svm" else {}
+        Xr, yr, meta = read(p, **kw)
+        if sp.issparse(Xr):
+            Xr = Xr.toarray()
+        np.testing.assert_array_equal(Xr, X, err_msg=key)
+        np.testing.assert_array_equal(yr, y, err_msg=key)
+        assert yr.dtype == np.int64
+        assert meta["feature_names"] == [f"x{j + 1}" for j in range(d)]
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    name=st.sampled_from(
+        ["toy.dat", "toy_noheader.dat", "toy.csv", "toy.arff", "toy.svm", "nominal.dat"]
+    ),
+    edits=st.lists(
+        st.tuples(
+            st.integers(0, 10_000),
+            st.sampled_from(["del", "ins", "sub"]),
+            st.binary(min_size=1, max_size=3),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    gz=st.booleans(),
+)
+def test_corruption_gives_data_or_value_error(tmp_path, name, edits, gz):
+    raw = bytearray((DATA / name).read_bytes())
+    for pos, op, blob in edits:
+        pos %= len(raw) + 1
+        if op == "del":
+            del raw[pos : pos + len(blob)]
+        elif op == "ins":
+            raw[pos:pos] = blob
+        else:
+            raw[pos : pos + len(blob)] = blob
+    p = tmp_path / name
+    if gz:
+        p = tmp_path / (name + ".gz")
+        data = gzip.compress(bytes(raw))
+        cut = edits[0][0] % (len(data) + 1)
+        raw = data[:cut] if edits[0][1] == "del" else data
+    p.write_bytes(bytes(raw))
+    try:
+        X, y, meta = read(p)
+    except ValueError as exc:
+        assert str(p) in str(exc)
+        return
+    assert X.shape[0] == len(y) >= 1
+    assert (X.data if sp.issparse(X) else X).dtype == np.float64
+    assert np.isfinite(X.data if sp.issparse(X) else X).all()
+    assert len(meta["feature_names"]) == X.shape[1]
