@@ -1,0 +1,154 @@
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from skewlearn import MultiNystroem, StratifiedNystroem
+from skewlearn.batch.nystrom import draw_landmarks, stratified_counts
+from tests.naive import kernels as naive_kernels
+from tests.naive import nystrom as naive
+
+
+def _data(n=120, d=4, pos=0.1, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.zeros(n, dtype=int)
+    y[rng.choice(n, int(pos * n), replace=False)] = 1
+    return X, y
+
+
+@pytest.mark.parametrize(
+    "kernel,params",
+    [("rbf", {"gamma": 0.3}), ("poly", {"gamma": 0.5, "degree": 2}), ("linear", {})],
+)
+def test_full_rank_with_all_points_reproduces_kernel(kernel, params):
+    X, y = _data(n=40, d=3)
+    ny = StratifiedNystroem(kernel=kernel, n_landmarks=40, jitter=0.0, random_state=0, **params)
+    Phi = ny.fit(X, y).transform(X)
+    K = naive_kernels.kernel_matrix(X, X, kernel, params.get("gamma", 1.0), params.get("degree", 3))
+    np.testing.assert_allclose(Phi @ Phi.T, K, atol=1e-7 * np.abs(K).max())
+    assert sorted(ny.landmark_indices_) == list(range(40))
+
+
+@pytest.mark.parametrize("rank,jitter", [(None, 1e-10), (7, 0.0), (12, 1e-3)])
+def test_low_rank_matches_pseudo_inverse_reference(rank, jitter):
+    X, y = _data(n=60)
+    ny = StratifiedNystroem(gamma=0.4, n_landmarks=15, rank=rank, jitter=jitter, random_state=1)
+    Phi = ny.fit(X, y).transform(X)
+    want = naive.nystroem_kernel(X, X[ny.landmark_indices_], "rbf", 0.4, rank=rank, jitter=jitter)
+    np.testing.assert_allclose(Phi @ Phi.T, want, atol=1e-8)
+    assert ny.n_components_ == (15 if rank is None else rank)
+    assert np.all(np.diff(ny.eigenvalues_) <= 0)
+
+
+def test_stratified_sampling_draws_requested_class_counts():
+    X, y = _data(n=300, pos=0.05)  # 15 positives, 285 negatives
+    for m, want_pos in [(20, 10), (21, 11), (40, 15), (100, 15)]:
+        ny = StratifiedNystroem(n_landmarks=m, random_state=m).fit(X, y)
+        idx = ny.landmark_indices_
+        assert len(idx) == len(set(idx)) == m
+        assert y[idx].sum() == want_pos and (y[idx] == 0).sum() == m - want_pos
+
+
+def test_stratified_counts_water_filling():
+    # smallest class first: ceil(remaining / classes left), capped at the class size:
+    # size 5 -> min(5, ceil(30/3)=10) = 5; size 40 -> ceil(25/2) = 13; size 100 -> 12
+    assert stratified_counts(np.array([5, 100, 40]), 30).tolist() == [5, 12, 13]
+    assert stratified_counts(np.array([3, 4]), 100).tolist() == [3, 4]
+    rng = np.random.RandomState(0)
+    y = np.array(["a"] * 5 + ["b"] * 100 + ["c"] * 40)
+    idx = draw_landmarks(len(y), 30, "stratified", y, rng)
+    assert [(y[idx] == c).sum() for c in "abc"] == [5, 12, 13]
+
+
+def test_uniform_sampling_needs_no_labels_and_is_seeded():
+    X, _ = _data()
+    a = StratifiedNystroem(sampling="uniform", n_landmarks=30, random_state=3).fit(X)
+    b = StratifiedNystroem(sampling="uniform", n_landmarks=30, random_state=3).fit(X)
+    np.testing.assert_array_equal(a.landmark_indices_, b.landmark_indices_)
+    assert len(set(a.landmark_indices_)) == 30
+
+
+def test_more_landmarks_than_rows_warns_and_uses_all():
+    X, y = _data(n=20)
+    with pytest.warns(UserWarning, match="n_landmarks=50 > n_samples=20"):
+        ny = StratifiedNystroem(n_landmarks=50, random_state=0).fit(X, y)
+    assert sorted(ny.landmark_indices_) == list(range(20))
+
+
+def test_stratified_without_y_is_an_error():
+    X, _ = _data()
+    with pytest.raises(ValueError, match=r'sampling="stratified".*pass y'):
+        StratifiedNystroem().fit(X)
+    with pytest.raises(ValueError, match=r'sampling="stratified".*pass y'):
+        MultiNystroem().fit(X)
+
+
+def test_sparse_equals_dense():
+    X, y = _data()
+    X[np.abs(X) < 0.6] = 0.0
+    for est in (
+        StratifiedNystroem(gamma=0.3, n_landmarks=20, random_state=0),
+        MultiNystroem(n_landmarks=10, random_state=0),
+    ):
+        a = est.fit(X, y).transform(X)
+        b = est.fit(sp.csr_matrix(X), y).transform(sp.csr_matrix(X))
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)
+
+
+def test_multi_nystroem_is_weighted_sum_of_approximations():
+    X, y = _data(n=80)
+    kernels = [{"gamma": 0.1}, {"gamma": 1.0}, {"kernel": "poly", "gamma": 0.5, "degree": 2}]
+    mu = np.array([0.5, 0.3, 0.2])
+    mn = MultiNystroem(kernels=kernels, n_landmarks=12, rank=8, mu=mu, random_state=0)
+    Phi = mn.fit(X, y).transform(X)
+    want = sum(
+        w
+        * naive.nystroem_kernel(
+            X, X[idx], k.get("kernel", "rbf"), k["gamma"], 2, 1.0, rank=8, jitter=1e-10
+        )
+        for w, idx, k in zip(mu, mn.landmark_indices_, kernels)
+    )
+    np.testing.assert_allclose(Phi @ Phi.T, want, atol=1e-8)
+    assert Phi.shape[1] == mn.n_components_ == 24
+    for idx in mn.landmark_indices_:  # each subset balanced: all 8 positives, 4 negatives
+        assert y[idx].sum() == 6
+
+
+def test_first_subset_equals_single_nystroem_and_threads_change_nothing():
+    X, y = _data()
+    single = StratifiedNystroem(gamma=0.7, n_landmarks=16, rank=10, random_state=4).fit(X, y)
+    multi = MultiNystroem(
+        kernels=[{"gamma": 0.7}, {"gamma": 2.0}], n_landmarks=16, rank=10, random_state=4
+    )
+    a = multi.set_params(n_jobs=1).fit(X, y).transform(X)
+    np.testing.assert_array_equal(multi.landmark_indices_[0], single.landmark_indices_)
+    np.testing.assert_allclose(a[:, :10] * np.sqrt(2.0), single.transform(X), rtol=1e-12)
+    b = multi.set_params(n_jobs=2).fit(X, y).transform(X)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_default_kernels_are_three_gaussians_around_scale():
+    X, y = _data()
+    mn = MultiNystroem(n_landmarks=10, random_state=0).fit(X, y)
+    scale = 1.0 / (X.shape[1] * X.var())
+    assert [k["kernel"] for k in mn.kernel_params_] == ["rbf"] * 3
+    np.testing.assert_allclose(
+        [k["gamma"] for k in mn.kernel_params_], [scale / 4, scale, 4 * scale]
+    )
+
+
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        ({"kernels": [{"kernel": "sigmoid"}]}, "kernel must be one of"),
+        ({"kernels": [{"gama": 1.0}]}, "unknown keys"),
+        ({"kernels": [{"gamma": -1.0}]}, "gamma in kernel spec"),
+        ({"kernels": [{"gamma": 1.0}], "mu": [0.5, 0.5]}, "mu must hold 1"),
+        ({"mu": [1.0, -1.0, 1.0]}, "non-negative"),
+        ({"kernels": []}, "non-empty list"),
+    ],
+)
+def test_bad_multi_parameters(params, match):
+    X, y = _data()
+    with pytest.raises(ValueError, match=match):
+        MultiNystroem(n_landmarks=5, **params).fit(X, y)
