@@ -239,11 +239,11 @@ def _stagewise(solve: Callable, t: np.ndarray, m: np.ndarray, tol: float, max_st
     Returns the coefficients of the last solve, the targets it used, the history of
     max|Δτ| (one entry per solve) and whether the targets converged.
     """
-    tau = np.ones_like(t)
+    new = np.ones_like(t)
     changes = []
     converged = False
-    coef = None
     for _ in range(max_stages):
+        tau = new
         coef, f = solve(t * tau)
         new = asls_targets(t * f, m)
         change = float(np.max(np.abs(new - tau)))
@@ -251,7 +251,6 @@ def _stagewise(solve: Callable, t: np.ndarray, m: np.ndarray, tol: float, max_st
         if change <= tol:
             converged = True
             break
-        tau = new
     return coef, tau, np.asarray(changes), converged
 
 

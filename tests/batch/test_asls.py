@@ -1,0 +1,386 @@
+"""ASLS (seed 004): losses, LASLS, KASLS, KASLS_R and the baselines, against hand-computed
+stages, numpy references of the paper's equations, scipy.optimize and scikit-learn."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import minimize
+from sklearn.svm import SVC
+
+from skewlearn import (
+    SVMDEC,
+    SVMSDC,
+    KernelASLS,
+    LinearASLS,
+    ProximalSVMDEC,
+    asls_loss,
+    asls_targets,
+    sls_loss,
+    sls_targets,
+    squared_ramp_loss,
+)
+from skewlearn.batch import asls as asls_module
+from tests.naive import asls as naive
+
+
+def _problem(n=60, d=4, seed=0, pos=0.2):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    s = X @ rng.normal(size=d) + 0.7 * rng.normal(size=n)
+    y = (s > np.quantile(s, 1 - pos)).astype(int)
+    return X, y
+
+
+def _lam_m(y, r_pos, m_pos, r_neg=1.0, m_neg=1.0):
+    t = np.where(y == 1, 1.0, -1.0)
+    lam = np.where(t > 0, r_pos / m_pos**2, r_neg / m_neg**2)
+    m = np.where(t > 0, m_pos, m_neg)
+    return t, lam, m
+
+
+# =========================================================================== losses
+def test_losses_by_hand():
+    z = np.array([3.0, 1.0, 0.5, -0.5])
+    # Eq. (5), m = 2: z > m keeps z; 0 <= z <= m -> m; z < 0 -> z + m
+    np.testing.assert_allclose(asls_targets(z, 2.0), [3.0, 2.0, 2.0, 1.5])
+    # Eq. (2), m = 1: 3 -> 3; 1 -> 1; 0.5 -> 1; -0.5 -> 0.5
+    np.testing.assert_allclose(sls_targets(z), [3.0, 1.0, 1.0, 0.5])
+    # Eq. (4), r = 4, m = 2, tau = 2: (4/4)(2 - z)^2 = [1, 1, 2.25, 6.25]
+    np.testing.assert_allclose(asls_loss(z, 2.0, r=4.0, m=2.0), [1.0, 1.0, 2.25, 6.25])
+    # Eq. (6), r = 4, m = 2: z > 2 -> 0; z in [0, 2] -> (2 - z)^2; z < 0 -> 4
+    np.testing.assert_allclose(squared_ramp_loss(z, r=4.0, m=2.0), [0.0, 1.0, 2.25, 4.0])
+    # Eq. (3): the squared ramp 0 / (1 - z)^2 / 1
+    np.testing.assert_allclose(squared_ramp_loss(z), [0.0, 0.0, 0.25, 1.0])
+
+
+def test_sls_is_asls_11_and_converged_form_is_fixed_point():
+    rng = np.random.default_rng(0)
+    z = rng.normal(scale=2.0, size=200)
+    tau = rng.normal(size=200)
+    np.testing.assert_array_equal(sls_loss(z, tau), asls_loss(z, tau, 1.0, 1.0))
+    np.testing.assert_array_equal(sls_targets(z), asls_targets(z, 1.0))
+    np.testing.assert_allclose(asls_targets(z, 1.7), naive.next_targets(z, np.full(200, 1.7)))
+    for r, m in [(1.0, 1.0), (4.0, 2.0), (10.0, 3.0)]:
+        # at the fixed point of Eq. (5) the stage loss (4) is the converged loss (6)
+        np.testing.assert_allclose(
+            asls_loss(z, asls_targets(z, m), r, m), squared_ramp_loss(z, r, m), atol=1e-12
+        )
+    # per-class arrays broadcast
+    np.testing.assert_allclose(
+        squared_ramp_loss([-1.0, -1.0], r=[4.0, 1.0], m=[2.0, 1.0]), [4.0, 1.0]
+    )
+
+
+# =========================================================================== LASLS
+def test_lasls_targets_follow_eq5_by_hand():
+    # x1 = 1 (t=+1), x2 = -1 (t=-1); Xa = [[1, 1], [-1, 1]]; nu = 1; (r+, m+) = (4, 2),
+    # so Lambda = diag(4/2^2, 1) = I and A = I/nu + Xa'Xa = [[3, 0], [0, 3]].
+    # Stage 0: tau = (1, 1), Gamma = (1, -1), Xa'Gamma = (2, 0) -> w = (2/3, 0);
+    #   f = (2/3, -2/3), z = (2/3, 2/3); Eq. (5): pos 2/3 + min(2, 2 - 2/3) = 2,
+    #   neg 2/3 + (1 - 2/3) = 1 -> tau = (2, 1), change 1.
+    # Stage 1: Gamma = (2, -1), Xa'Gamma = (3, 1) -> w = (1, 1/3); f = (4/3, -2/3),
+    #   z = (4/3, 2/3) -> tau = (4/3 + 2/3, 2/3 + 1/3) = (2, 1): no change -> stop.
+    X = np.array([[1.0], [-1.0]])
+    y = np.array([1, 0])
+    clf = LinearASLS(r_pos=4.0, m_pos=2.0, nu=1.0, tol=0.0).fit(X, y)
+    assert clf.n_stages_ == 2 and clf.converged_
+    np.testing.assert_allclose(clf.target_changes_, [1.0, 0.0], atol=1e-12)
+    np.testing.assert_allclose(clf.targets_, [2.0, 1.0])
+    np.testing.assert_allclose(clf.weights_, [1.0, 1.0 / 3.0])
+    # with m+ = 1 (SLS) stage 0 is already a fixed point: z = 2/3 -> tau = 1
+    sls = LinearASLS(r_pos=1.0, nu=1.0, tol=0.0).fit(X, y)
+    assert sls.n_stages_ == 1
+    np.testing.assert_allclose(sls.weights_, [2.0 / 3.0, 0.0], atol=1e-15)
+
+
+@pytest.mark.parametrize("solver", ["primal", "smw"])
+@pytest.mark.parametrize(("r_pos", "m_pos"), [(1.0, 1.0), (3.0, 1.0), (4.0, 2.0)])
+def test_lasls_matches_numpy_stagewise_reference(solver, r_pos, m_pos):
+    X, y = _problem()
+    t, lam, m = _lam_m(y, r_pos, m_pos)
+    Xa = naive.augment(X)
+    ref = naive.lasls_eq8 if solver == "primal" else naive.lasls_eq9
+
+    def fit(Gamma):
+        w = ref(Xa, lam, 2.0, Gamma)
+        return w, Xa @ w
+
+    w_ref, history = naive.stagewise(fit, t, m, 6)
+    clf = LinearASLS(r_pos=r_pos, m_pos=m_pos, nu=2.0, tol=0.0, max_stages=6, solver=solver)
+    clf.fit(X, y)
+    assert clf.n_stages_ == 6 and clf.solver_ == solver
+    np.testing.assert_allclose(clf.weights_, w_ref, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(clf.targets_, history[-1], rtol=1e-8, atol=1e-10)
+
+
+def test_lasls_11_is_sls():
+    """(r, m) = (1, 1): every stage uses Λ = I and Eq. (2)'s targets (LSLS)."""
+    X, y = _problem(seed=1)
+    t = np.where(y == 1, 1.0, -1.0)
+    Xa = naive.augment(X)
+    tau = np.ones(len(t))
+    for _ in range(5):
+        w = np.linalg.solve(np.eye(5) / 3.0 + Xa.T @ Xa, Xa.T @ (t * tau))  # Eq. (8), Λ = I
+        tau = sls_targets(t * (Xa @ w))  # Eq. (2)
+    clf = LinearASLS(r_pos=1.0, nu=3.0, tol=0.0, max_stages=5).fit(X, y)
+    np.testing.assert_allclose(clf.weights_, w, rtol=1e-9)
+
+
+@pytest.mark.parametrize("stages", [1, 3])
+def test_lasls_closed_form_minimises_objective7(stages):
+    """Each stage's closed form is the minimiser of Eq. (7) for that stage's targets."""
+    X, y = _problem(n=50, d=3, seed=2)
+    clf = LinearASLS(r_pos=3.0, m_pos=1.5, nu=5.0, tol=0.0, max_stages=stages).fit(X, y)
+    t, lam, _ = _lam_m(y, 3.0, 1.5)
+    Gamma = t * clf.targets_
+    Xa = naive.augment(X)
+
+    def objective(w):  # Eq. (7)
+        res = Xa @ w - Gamma
+        return 0.5 * w @ w + 0.5 * 5.0 * res @ (lam * res)
+
+    def grad(w):
+        return w + 5.0 * Xa.T @ (lam * (Xa @ w - Gamma))
+
+    opt = minimize(objective, np.zeros(4), jac=grad, method="BFGS", options={"gtol": 1e-11})
+    np.testing.assert_allclose(clf.weights_, opt.x, rtol=1e-6, atol=1e-8)
+
+
+def test_smw_and_primal_agree_dense_sparse_and_wide():
+    X, y = _problem(n=40, d=6, seed=3)
+    a = LinearASLS(m_pos=1.4, solver="primal").fit(X, y)
+    b = LinearASLS(m_pos=1.4, solver="smw").fit(X, y)
+    c = LinearASLS(m_pos=1.4, solver="smw").fit(sp.csr_matrix(X), y)
+    e = LinearASLS(m_pos=1.4, solver="primal").fit(sp.csr_matrix(X), y)
+    for other in (b, c, e):
+        np.testing.assert_allclose(other.weights_, a.weights_, rtol=1e-8, atol=1e-10)
+    # d >> N: "auto" takes the SMW form and agrees with Eq. (8)
+    Xw = np.random.default_rng(4).normal(size=(30, 200))
+    yw = np.r_[np.ones(6, int), np.zeros(24, int)]
+    auto = LinearASLS().fit(Xw, yw)
+    assert auto.solver_ == "smw"
+    primal = LinearASLS(solver="primal").fit(Xw, yw)
+    np.testing.assert_allclose(auto.weights_, primal.weights_, rtol=1e-7, atol=1e-10)
+    assert LinearASLS().fit(X, y).solver_ == "primal"
+
+
+def test_balanced_ramp_is_class_ratio_and_cost_sensitivity():
+    X, y = _problem(n=200, seed=5, pos=0.1)
+    clf = LinearASLS().fit(X, y)
+    assert clf.r_pos_ == pytest.approx(180 / 20)
+    tpr = lambda c: c.predict(X[y == 1]).mean()  # noqa: E731
+    assert tpr(clf) > tpr(LinearASLS(r_pos=1.0).fit(X, y))
+
+
+def test_factored_once_per_fit(monkeypatch):
+    calls = []
+    real = asls_module.cho_factor
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(asls_module, "cho_factor", counting)
+    X, y = _problem()
+    for est in (
+        LinearASLS(max_stages=8, tol=0.0),
+        LinearASLS(max_stages=8, tol=0.0, solver="smw"),
+        KernelASLS(max_stages=8, tol=0.0),
+        KernelASLS(max_stages=8, tol=0.0, reduced_rate=0.5, random_state=0),
+    ):
+        calls.clear()
+        est.fit(X, y)
+        assert est.n_stages_ == 8 and len(calls) == 1
+
+
+def test_pos_label_first_class_flips_sign():
+    X, y = _problem(seed=6)
+    ref = LinearASLS().fit(X, y)
+    flipped = LinearASLS(pos_label="a").fit(X, np.array(["b", "a"])[y])
+    np.testing.assert_allclose(flipped.decision_function(X), -ref.decision_function(X))
+    np.testing.assert_allclose(flipped.coef_, -ref.coef_)
+
+
+# =========================================================================== KASLS
+@pytest.mark.parametrize(("r_pos", "m_pos"), [(1.0, 1.0), (4.0, 1.4)])
+def test_kasls_matches_eq12_reference(r_pos, m_pos):
+    X, y = _problem(n=50, seed=7)
+    t, lam, m = _lam_m(y, r_pos, m_pos)
+    K = naive.gaussian_kernel(X, X, 1.5)
+
+    def fit(Gamma):
+        alpha, b = naive.kasls_eq12(K, lam, 4.0, Gamma)
+        return (alpha, b), K @ alpha + b
+
+    (alpha, b), history = naive.stagewise(fit, t, m, 5)
+    clf = KernelASLS(r_pos=r_pos, m_pos=m_pos, nu=4.0, sigma=1.5, tol=0.0, max_stages=5)
+    clf.fit(X, y)
+    np.testing.assert_allclose(clf.dual_coef_, alpha, rtol=1e-7, atol=1e-10)
+    assert clf.intercept_ == pytest.approx(b, rel=1e-8)
+    np.testing.assert_allclose(clf.targets_, history[-1], rtol=1e-8)
+    assert clf.support_ratio_ == 1.0
+    Xt = np.random.default_rng(0).normal(size=(7, 4))
+    np.testing.assert_allclose(
+        clf.decision_function(Xt), naive.gaussian_kernel(Xt, X, 1.5) @ alpha + b, rtol=1e-8
+    )
+
+
+def test_kasls_linear_kernel_is_lasls_smw():
+    """K + ee' = Xa Xa' for the linear kernel: Eq. (12) is the dual of Eqs. (8)/(9)."""
+    X, y = _problem(seed=8)
+    k = KernelASLS(kernel="linear", m_pos=1.4, nu=2.0).fit(X, y)
+    lin = LinearASLS(m_pos=1.4, nu=2.0).fit(X, y)
+    np.testing.assert_allclose(k.decision_function(X), lin.decision_function(X), rtol=1e-8)
+
+
+def test_off_training_filter():
+    X, y = _problem(n=120, seed=9)
+    full = KernelASLS(m_pos=1.4, nu=10.0, sigma=2.0).fit(X, y)
+    theta = float(np.quantile(np.abs(full.dual_coef_), 0.4))
+    sparse_ = KernelASLS(m_pos=1.4, nu=10.0, sigma=2.0, theta=theta).fit(X, y)
+    keep = np.abs(full.dual_coef_) >= theta
+    assert sparse_.support_ratio_ == pytest.approx(keep.mean())
+    assert 0.5 < sparse_.support_ratio_ < 0.7
+    np.testing.assert_array_equal(sparse_.support_, np.flatnonzero(keep))
+    assert sparse_.intercept_ == full.intercept_  # b keeps its trained value
+    K = naive.gaussian_kernel(X, X[keep], 2.0)
+    np.testing.assert_allclose(
+        sparse_.decision_function(X), K @ full.dual_coef_[keep] + full.intercept_, rtol=1e-9
+    )
+
+
+# =========================================================================== KASLS_R
+@pytest.mark.parametrize("eta", [0.2, 0.5])
+def test_kaslsr_matches_eq17_and_eq18(eta):
+    X, y = _problem(n=60, seed=10)
+    t, lam, m = _lam_m(y, 3.0, 1.4)
+    clf = KernelASLS(
+        r_pos=3.0,
+        m_pos=1.4,
+        nu=3.0,
+        sigma=1.5,
+        tol=0.0,
+        max_stages=4,
+        reduced_rate=eta,
+        random_state=0,
+    ).fit(X, y)
+    assert len(clf.support_) == int(np.ceil(eta * 60))
+    assert clf.support_ratio_ == pytest.approx(len(clf.support_) / 60)
+    KR = naive.gaussian_kernel(X, X[clf.support_], 1.5)
+    for eq in (naive.kaslsr_eq17, naive.kaslsr_eq18):
+
+        def fit(Gamma, eq=eq):
+            ub = eq(KR, lam, 3.0, Gamma)
+            return ub, KR @ ub[:-1] + ub[-1]
+
+        ub, _ = naive.stagewise(fit, t, m, 4)
+        np.testing.assert_allclose(clf.dual_coef_, ub[:-1], rtol=1e-6, atol=1e-9)
+        assert clf.intercept_ == pytest.approx(ub[-1], rel=1e-6, abs=1e-9)
+
+
+def test_kaslsr_reduced_set_is_seeded():
+    X, y = _problem(n=80, seed=11)
+    a = KernelASLS(reduced_rate=0.3, random_state=1).fit(X, y)
+    b = KernelASLS(reduced_rate=0.3, random_state=1).fit(X, y)
+    c = KernelASLS(reduced_rate=0.3, random_state=2).fit(X, y)
+    np.testing.assert_array_equal(a.support_, b.support_)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    assert not np.array_equal(a.support_, c.support_)
+
+
+def test_kaslsr_full_rate_is_lasls_on_kernel_features_not_kasls():
+    """η = 1: the basis is the whole training set, and Eq. (15) is Eq. (7) with X = K.
+
+    Eq. (15) regularises u'u (an RBF network), Eq. (10) the RKHS norm α'Kα, so KASLS_R at
+    η = 1 is a different model from KASLS (see docs/decisions.md) — checked here too.
+    """
+    X, y = _problem(n=50, seed=12)
+    red = KernelASLS(m_pos=1.4, nu=2.0, sigma=1.5, reduced_rate=1.0, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(red.support_, np.arange(50))
+    assert red.support_ratio_ == 1.0
+    K = naive.gaussian_kernel(X, X, 1.5)
+    lin = LinearASLS(m_pos=1.4, nu=2.0).fit(K, y)
+    np.testing.assert_allclose(red.dual_coef_, lin.weights_[:-1], rtol=1e-7, atol=1e-10)
+    assert red.intercept_ == pytest.approx(lin.weights_[-1], rel=1e-7)
+    full = KernelASLS(m_pos=1.4, nu=2.0, sigma=1.5).fit(X, y)
+    assert np.max(np.abs(full.decision_function(X) - red.decision_function(X))) > 1e-3
+
+
+# =========================================================================== baselines
+def test_proximal_svm_dec_matches_fung_mangasarian():
+    X, y = _problem(n=80, seed=13)
+    d = np.where(y == 1, 1.0, -1.0)
+    cost = np.where(y == 1, 5.0, 2.0)
+    w, gamma = naive.proximal_svm_dec(X, d, cost)
+    clf = ProximalSVMDEC(C_pos=5.0, C_neg=2.0).fit(X, y)
+    np.testing.assert_allclose(clf.decision_function(X), X @ w - gamma, rtol=1e-9)
+    # = one LS stage of LASLS with nu = C-, r+ = C+/C-
+    one = LinearASLS(r_pos=2.5, nu=2.0, max_stages=1).fit(X, y)
+    np.testing.assert_allclose(clf.weights_, one.weights_, rtol=1e-9)
+    # nonlinear PSVM: A replaced by K(A, A')
+    K = naive.gaussian_kernel(X, X, 2.0)
+    v, gk = naive.proximal_svm_dec(K, d, cost)
+    kern = ProximalSVMDEC(C_pos=5.0, C_neg=2.0, kernel="rbf", sigma=2.0).fit(X, y)
+    np.testing.assert_allclose(kern.decision_function(X), K @ v - gk, rtol=1e-7, atol=1e-9)
+    assert ProximalSVMDEC().fit(X, y).C_pos_ == pytest.approx(64 / 16)
+
+
+def test_svmdec_is_svc_with_class_costs():
+    X, y = _problem(n=120, seed=14)
+    clf = SVMDEC(C_pos=6.0, C_neg=0.5, sigma=2.0).fit(X, y)
+    ref = SVC(C=0.5, class_weight={1: 12.0, 0: 1.0}, gamma=0.25).fit(X, y)
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), rtol=1e-6)
+    assert clf.support_ratio_ == pytest.approx(len(ref.support_) / 120)
+    bal = SVMDEC(kernel="linear").fit(X, y)
+    assert bal.C_pos_ == pytest.approx(96 / 24)
+
+
+def test_svmsdc_is_smote_then_costed_svc():
+    from imblearn.over_sampling import SMOTE
+
+    X, y = _problem(n=150, seed=15, pos=0.1)
+    clf = SVMSDC(C_pos="balanced", sampling_strategy=0.5, random_state=3, sigma=2.0).fit(X, y)
+    t = np.where(y == 1, 1.0, -1.0)
+    Xr, tr = SMOTE(sampling_strategy={1.0: 68}, random_state=3).fit_resample(X, t)
+    assert (tr > 0).sum() == 68  # ceil(0.5 * 135)
+    assert clf.C_pos_ == pytest.approx(135 / 68)
+    ref = SVC(C=1.0, class_weight={1.0: 135 / 68, -1.0: 1.0}, gamma=0.25).fit(Xr, tr)
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), rtol=1e-6)
+    # already balanced enough: SMOTE is left out
+    Xb, yb = _problem(n=40, seed=16, pos=0.5)
+    assert SVMSDC().fit(Xb, yb).pipeline_.named_steps["smote"] == "passthrough"
+
+
+# =========================================================================== errors
+@pytest.mark.parametrize(
+    ("est", "match"),
+    [
+        (LinearASLS(nu=0.0), r"'nu' parameter of LinearASLS must be a float in the range \(0"),
+        (LinearASLS(r_pos="auto"), r"'r_pos' parameter .*'balanced'}. Got 'auto'"),
+        (LinearASLS(m_pos=-1.0), r"'m_pos' parameter of LinearASLS .* Got -1.0"),
+        (LinearASLS(max_stages=0), r"'max_stages' parameter .* range \[1, inf\)"),
+        (LinearASLS(solver="qr"), r"'solver' parameter .*'smw'.* Got 'qr'"),
+        (KernelASLS(reduced_rate=1.5), r"'reduced_rate' parameter .*1.0\] or None. Got 1.5"),
+        (KernelASLS(reduced_rate=0.0), r"'reduced_rate' parameter .* Got 0.0"),
+        (KernelASLS(kernel="sigmoid"), r"'kernel' parameter .* Got 'sigmoid'"),
+        (KernelASLS(sigma=-2.0), r"'sigma' parameter .* Got -2.0"),
+        (KernelASLS(theta=-1e-3), r"'theta' parameter .* Got -0.001"),
+        (SVMDEC(C_pos=0), r"'C_pos' parameter of SVMDEC"),
+        (SVMSDC(sampling_strategy=2.0), r"'sampling_strategy' parameter .* Got 2.0"),
+        (ProximalSVMDEC(C_neg=-1), r"'C_neg' parameter of ProximalSVMDEC"),
+    ],
+)
+def test_bad_params_raise(est, match):
+    X, y = _problem(n=30)
+    with pytest.raises(ValueError, match=match):
+        est.fit(X, y)
+
+
+def test_multiclass_and_sparse_kernel_errors():
+    X, y = _problem(n=30)
+    with pytest.raises(ValueError, match="Only binary classification"):
+        KernelASLS().fit(X, np.arange(30) % 3)
+    with pytest.raises(TypeError, match=r"[Ss]parse"):
+        KernelASLS().fit(sp.csr_matrix(X), y)
