@@ -1,5 +1,281 @@
-"""Support-vector buffers and budget policies shared by every budgeted kernel learner."""
+"""Support-vector buffers and budget policies shared by every budgeted kernel learner.
+
+A learner keeps its support vectors (SVs) in **segments** of one preallocated dense
+buffer — KOIL has two (positives, negatives), a budgeted perceptron one. All state is
+plain numpy arrays, so the model pickles and continues identically:
+
+``sv``     (capacity_total, d)  float64 — the SVs, stored densely (CSR rows are copied in);
+``alpha``  (capacity_total,)    float64 — their weights;
+``seg``    (n_segments, 5)      int64   — per segment ``[start, capacity, count, seen, head]``;
+``gram``   (capacity_total,)*2  float64 — optional cache ``gram[i, j] = k(sv_i, sv_j)``;
+``fsv``    (capacity_total,)    float64 — optional cache ``fsv[j] = f(sv_j)``, the current
+           kernel expansion :math:`f = \\sum_i \\alpha_i k(sv_i, \\cdot)` at each SV.
+
+Segment ``q`` occupies slots ``start .. start + count - 1`` (filled in arrival order;
+a replacement overwrites a slot in place). ``seen`` counts every sample offered to the
+segment (reservoir sampling's ``t``), ``head`` is the oldest slot (FIFO's pointer).
+Learners that do not need the caches pass ``gram`` of shape ``(0, 0)`` and ``fsv`` of
+shape ``(0,)``: they are then neither read nor written.
+
+Policies (:data:`POLICY_CODES`), applied when a sample with a **non-zero** weight is
+offered to a full segment of capacity ``N`` (below capacity it is appended):
+
+``"RS"``        reservoir sampling: keep it with probability ``N / t`` (``t`` = ``seen``),
+                overwriting a slot drawn uniformly; otherwise drop it;
+``"FIFO"``      overwrite the oldest SV;
+``"RS++"``, ``"FIFO++"``
+                the same, then **compensate** (KOIL, Eqs. 13–14): the weight of the SV that
+                left — the overwritten one, or the new sample itself when RS drops it — is
+                added to the most similar SV of the segment (largest kernel value, after
+                insertion; the first slot on ties);
+``"infinite"``  always append. The caller keeps ``capacity ≥ count + samples to come``
+                with :func:`grow_segments` between batches, so memory grows with the
+                number of stored SVs (and the Gram cache quadratically).
+
+Randomness comes from the model's generator state (:mod:`skewlearn._rng`): RS draws one
+uniform for the keep decision and, if kept, one integer for the slot.
+
+Compiled helpers (to be called from a learner's own batch kernel):
+:func:`segment_offer`, :func:`store_row`, :func:`budget_insert`,
+:func:`cache_add_sv`, :func:`expansion_value`, and :func:`expansion_scores`;
+Python helpers: :func:`policy_code`, :func:`new_segments`, :func:`allocate_buffers`,
+:func:`grow_segments`, :func:`active_slots`.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numpy as np
+from numba import njit
+
+from .._config import NJIT, NJIT_INLINE
+from .._rng import rng_int, rng_uniform
+from ..kernels import kernel_buf_buf, kernel_row_buf
+
+__all__: list[str] = []  # helpers only
+
+#: Policy name -> integer code taken by the compiled helpers.
+POLICY_CODES: dict[str, int] = {"RS": 0, "FIFO": 1, "RS++": 2, "FIFO++": 3, "infinite": 4}
+RS, FIFO, RS_PP, FIFO_PP, INFINITE = 0, 1, 2, 3, 4
+
+#: Columns of the segment table.
+START, CAPACITY, COUNT, SEEN, HEAD = 0, 1, 2, 3, 4
+
+
+def policy_code(policy: str) -> int:
+    """Integer code of a policy name, with an error naming the choices."""
+    try:
+        return POLICY_CODES[policy]
+    except (KeyError, TypeError):
+        raise ValueError(f"policy must be one of {list(POLICY_CODES)}; got {policy!r}.") from None
+
+
+def new_segments(capacities) -> np.ndarray:
+    """Segment table for empty segments with the given capacities, laid out one after
+    the other."""
+    caps = np.asarray(capacities, dtype=np.int64)
+    seg = np.zeros((len(caps), 5), dtype=np.int64)
+    seg[:, CAPACITY] = caps
+    seg[1:, START] = np.cumsum(caps)[:-1]
+    return seg
+
+
+def allocate_buffers(capacities, n_features: int, caches: bool = True) -> dict:
+    """Fresh state arrays ``{"sv", "alpha", "seg", "gram", "fsv"}`` (see module doc).
+
+    With ``caches=False``, ``gram`` is ``(0, 0)`` and ``fsv`` is ``(0,)``.
+    """
+    seg = new_segments(capacities)
+    total = int(seg[:, CAPACITY].sum())
+    m = total if caches else 0
+    return {
+        "sv": np.zeros((total, n_features), dtype=np.float64),
+        "alpha": np.zeros(total, dtype=np.float64),
+        "seg": seg,
+        "gram": np.zeros((m, m), dtype=np.float64),
+        "fsv": np.zeros(m, dtype=np.float64),
+    }
+
+
+def active_slots(seg: np.ndarray) -> np.ndarray:
+    """Indices of the occupied slots, segment by segment, in slot order."""
+    return np.concatenate([np.arange(s, s + c, dtype=np.int64) for s, c in seg[:, [START, COUNT]]])
+
+
+def grow_segments(state: dict, needed) -> dict:
+    """Return ``state`` with every segment ``q`` able to hold ``needed[q]`` more SVs.
+
+    Capacities at least double when they grow; occupied slots keep their order and
+    their cached values. Returns the same dict (unchanged) when nothing needs to grow.
+    Used between batches by the ``"infinite"`` policy: no Python runs per sample.
+    """
+    seg = state["seg"]
+    needed = np.asarray(needed, dtype=np.int64)
+    want = seg[:, COUNT] + needed
+    if np.all(want <= seg[:, CAPACITY]):
+        return state
+    caps = np.where(
+        want > seg[:, CAPACITY], np.maximum(want, 2 * seg[:, CAPACITY]), seg[:, CAPACITY]
+    )
+    new = allocate_buffers(caps, state["sv"].shape[1], caches=state["gram"].shape[0] > 0)
+    new["seg"][:, COUNT:] = seg[:, COUNT:]
+    old = active_slots(seg)
+    moved = active_slots(new["seg"])
+    new["sv"][moved] = state["sv"][old]
+    new["alpha"][moved] = state["alpha"][old]
+    if new["gram"].shape[0]:
+        new["gram"][np.ix_(moved, moved)] = state["gram"][np.ix_(old, old)]
+        new["fsv"][moved] = state["fsv"][old]
+    return new
+
+
+# --------------------------------------------------------------------------- compiled
+@njit(**NJIT_INLINE)
+def segment_offer(policy, seg, q, rng):
+    """Choose where a sample with non-zero weight goes in segment ``q``.
+
+    Returns ``(slot, replaced)``: ``slot = -1`` when the sample is dropped (RS);
+    ``replaced`` tells whether ``slot`` held an SV that is being overwritten. Updates
+    ``count`` and ``head``; ``seen`` is advanced by the caller for *every* sample of
+    the segment's class (stored or not), before the offer.
+    """
+    start = seg[q, START]
+    cap = seg[q, CAPACITY]
+    count = seg[q, COUNT]
+    if count < cap:
+        seg[q, COUNT] = count + 1
+        return start + count, False
+    if policy == 4:
+        raise RuntimeError("infinite budget segment is full: grow_segments was not called")
+    if policy == 1 or policy == 3:
+        slot = start + seg[q, HEAD]
+        seg[q, HEAD] = (seg[q, HEAD] + 1) % cap
+        return slot, True
+    # reservoir sampling: keep with probability N / t
+    if rng_uniform(rng) < cap / seg[q, SEEN]:
+        return start + rng_int(rng, cap), True
+    return -1, False
+
+
+@njit(**NJIT_INLINE)
+def store_row(rows, i, sv, slot):
+    """Copy the ``d`` features of batch row ``i`` (dense or CSR) into ``sv[slot]``."""
+    data, indices, indptr, d, sparse, bias = rows
+    if sparse:
+        for c in range(d):
+            sv[slot, c] = 0.0
+        for p in range(indptr[i], indptr[i + 1]):
+            sv[slot, indices[p]] = data[p]
+    else:
+        base = i * d
+        for c in range(d):
+            sv[slot, c] = data[base + c]
+
+
+@njit(**NJIT_INLINE)
+def cache_add_sv(fsv, gram, seg, c, a):
+    """``fsv[j] += a * gram[c, j]`` for every occupied slot ``j``: the cached ``f`` after
+    the weight of SV ``c`` changed by ``a``."""
+    for q in range(seg.shape[0]):
+        lo = seg[q, START]
+        for j in range(lo, lo + seg[q, COUNT]):
+            fsv[j] += a * gram[c, j]
+
+
+@njit(**NJIT_INLINE)
+def expansion_value(alpha, seg, kx):
+    """:math:`\\sum_j \\alpha_j k_j` over the occupied slots, for kernel values ``kx``
+    of one point against every slot."""
+    s = 0.0
+    for q in range(seg.shape[0]):
+        lo = seg[q, START]
+        for j in range(lo, lo + seg[q, COUNT]):
+            s += alpha[j] * kx[j]
+    return s
+
+
+@njit(**NJIT)
+def expansion_scores(kind, gamma, degree, coef0, sv, alpha, seg, rows, out):
+    """``out[i] = Σ_j alpha_j k(x_i, sv_j)`` over the occupied slots, for every batch row."""
+    for i in range(out.shape[0]):
+        s = 0.0
+        for q in range(seg.shape[0]):
+            lo = seg[q, START]
+            for j in range(lo, lo + seg[q, COUNT]):
+                s += alpha[j] * kernel_row_buf(kind, gamma, degree, coef0, rows, i, sv, j)
+        out[i] = s
+
+
+@njit(**NJIT_INLINE)
+def budget_insert(
+    policy, seg, q, sv, alpha, gram, fsv, rows, i, a, kx, fx, rng, kind, gamma, degree, coef0
+):
+    """Offer batch row ``i`` with weight ``a`` (non-zero) to segment ``q``, apply the
+    policy, compensate (``++`` policies) and keep the caches exact.
+
+    ``kx[j]`` must hold :math:`k(x_i, sv_j)` for every occupied slot and ``fx`` the
+    current expansion at :math:`x_i` (both *before* this call). ``seen`` must already
+    count this sample. With caches (``gram.shape[0] > 0``), ``gram`` and ``fsv`` are
+    updated in :math:`O(M)` for ``M`` occupied slots (plus :math:`O(d)` for the new SV).
+
+    Returns ``(slot, removed_weight, compensated_slot)``: ``slot = -1`` if the sample
+    was dropped; ``compensated_slot = -1`` when no compensation took place.
+    """
+    caches = gram.shape[0] > 0
+    slot, replaced = segment_offer(policy, seg, q, rng)
+    compensate = policy == 2 or policy == 3
+    lo = seg[q, START]
+    hi = lo + seg[q, COUNT]
+    if slot < 0:
+        # RS dropped the sample: with RS++ its weight goes to its most similar SV
+        if not compensate:
+            return -1, a, -1
+        c = lo
+        best = kx[lo]
+        for j in range(lo + 1, hi):
+            if kx[j] > best:
+                best = kx[j]
+                c = j
+        alpha[c] += a
+        if caches:
+            cache_add_sv(fsv, gram, seg, c, a)
+        return -1, a, c
+    removed = 0.0
+    c = -1
+    if replaced:
+        removed = alpha[slot]
+        if compensate:
+            # most similar SV to the removed one among the segment after insertion; the
+            # new sample takes the removed SV's slot, so its similarity is kx[slot]
+            best = -np.inf
+            for j in range(lo, hi):
+                if j == slot:
+                    v = kx[slot]
+                elif caches:
+                    v = gram[slot, j]
+                else:
+                    v = kernel_buf_buf(kind, gamma, degree, coef0, sv, slot, sv, j)
+                if v > best:
+                    best = v
+                    c = j
+        if caches:
+            # take the removed SV out of f (its own slot is rewritten below)
+            cache_add_sv(fsv, gram, seg, slot, -removed)
+            fx -= removed * kx[slot]
+    store_row(rows, i, sv, slot)
+    alpha[slot] = a
+    kself = kernel_buf_buf(kind, gamma, degree, coef0, sv, slot, sv, slot)
+    if caches:
+        for qq in range(seg.shape[0]):
+            s0 = seg[qq, START]
+            for j in range(s0, s0 + seg[qq, COUNT]):
+                if j != slot:
+                    gram[slot, j] = kx[j]
+                    gram[j, slot] = kx[j]
+                    fsv[j] += a * kx[j]
+        gram[slot, slot] = kself
+        fsv[slot] = fx + a * kself
+    if c >= 0:
+        alpha[c] += removed
+        if caches:
+            cache_add_sv(fsv, gram, seg, c, removed)
+    return slot, removed, c

@@ -1,0 +1,324 @@
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.linear_model import SGDClassifier
+from sklearn.metrics import roc_auc_score
+
+from skewlearn import KOIL, PassiveAggressive, Perceptron
+from skewlearn._rng import rng_uniform, seed_state
+from skewlearn.kernel.budget import (
+    COUNT,
+    POLICY_CODES,
+    active_slots,
+    allocate_buffers,
+    grow_segments,
+)
+from skewlearn.kernels import KERNEL_CODES, gram_buf
+from tests.naive import koil as naive
+
+POLICIES = list(POLICY_CODES)
+
+# --------------------------------------------------------------------------- hand check
+# Linear kernel on 1-D inputs, C = 1, eta = 0.5, k = 1, budgets N+ = 2, N- = 1.
+#
+# t1: x=1,  y=+1. f=0. Negative buffer empty -> a = eta*C*y = 0.5. Stored: pos [(1, .5)].
+# t2: x=-1, y=-1. f = 0.5*(1*-1) = -0.5. Positive SV x=1 has f(1) = 0.5;
+#     loss 1 - y(f_t - f_j) = 1 - (-1)(-0.5 - 0.5) = 0, not > 0: no violator. Own buffer
+#     empty and no violator -> a = eta*C*y = -0.5. Decay: pos alpha 0.5*0.5 = 0.25.
+#     Stored: neg [(-1, -.5)].  Now f(x) = 0.25x + 0.5x = 0.75x.
+# t3: x=2,  y=+1. f = 1.5. Neg SV: f(-1) = -0.75; loss 1 - (1.5 + 0.75) < 0: no violator,
+#     own buffer not empty -> a = eta*C*y*0 = 0: not stored. Decay: pos .125, neg -.25.
+#     f(x) = 0.125x + 0.25x = 0.375x.
+# t4: x=.5, y=-1. f = 0.1875. Pos SV x=1: f(1) = .375; loss 1 - (-1)(.1875 - .375)
+#     = .8125 > 0: violator, |V| = 1 = k. a = eta*C*y*1 = -0.5.
+#     Decay: pos .0625, neg -.125; pos SV in V: .0625 - eta*C*y = .0625 + .5 = .5625.
+#     Negative buffer full (N- = 1):
+#       FIFO     overwrites (-1, -.125) by (.5, -.5):          f(x) = .5625x - .25x  = .3125x
+#       FIFO++   then adds -.125 to the most similar SV (the only one, x=.5):
+#                (.5, -.625):                                f(x) = .5625x - .3125x = .25x
+#       infinite appends: neg [(-1, -.125), (.5, -.5)]:      f(x) = .5625x + .125x - .25x = .4375x
+#       RS       keeps x_t with probability N/t = 1/2 (one uniform draw u): if u < 1/2 as FIFO,
+#                else drops it:                              f(x) = .5625x + .125x  = .6875x
+#       RS++     if kept as FIFO++, else a = -.5 goes to the most similar SV (x=-1):
+#                (-1, -.625):                                f(x) = .5625x + .625x = 1.1875x
+HAND_X = np.array([[1.0], [-1.0], [2.0], [0.5]])
+HAND_Y = np.array([1, 0, 1, 0])
+HAND_SCORES = [0.0, -0.5, 1.5, 0.1875]
+HAND_SLOPE = {"FIFO": 0.3125, "FIFO++": 0.25, "infinite": 0.4375}
+HAND_DROPPED = {"RS": 0.6875, "RS++": 1.1875}
+
+
+def _hand_model(policy, seed=0):
+    return KOIL(
+        C=1.0,
+        eta=0.5,
+        k=1,
+        budget_pos=2,
+        budget_neg=1,
+        policy=policy,
+        kernel="linear",
+        random_state=seed,
+    )
+
+
+@pytest.mark.parametrize("policy", ["FIFO", "FIFO++", "infinite"])
+def test_hand_computed_stream(policy):
+    clf = _hand_model(policy)
+    scores = clf.test_then_train(HAND_X, HAND_Y, classes=[0, 1])
+    np.testing.assert_allclose(scores, HAND_SCORES, atol=1e-15)
+    np.testing.assert_allclose(clf.decision_function([[1.0]]), [HAND_SLOPE[policy]], atol=1e-15)
+
+
+@pytest.mark.parametrize("policy", ["RS", "RS++"])
+def test_hand_computed_stream_rs_both_branches(policy):
+    branches = set()
+    for seed in range(8):
+        clf = _hand_model(policy, seed)
+        # the only draw of the stream: the keep decision at t4 (probability 1/2)
+        u = rng_uniform(seed_state(seed).copy())
+        kept = u < 0.5
+        branches.add(kept)
+        clf.fit(HAND_X, HAND_Y)
+        want = HAND_SLOPE[policy.replace("RS", "FIFO")] if kept else HAND_DROPPED[policy]
+        np.testing.assert_allclose(clf.decision_function([[1.0]]), [want], atol=1e-15)
+    assert branches == {True, False}
+
+
+# --------------------------------------------------------------------------- naive reference
+def _toy(n=40, d=3, pos=0.3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(rng.random(n) < pos, 1, -1)
+    X[y > 0] += 0.7
+    return X, y
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize(
+    "kernel,extra",
+    [("rbf", {"gamma": 0.4}), ("poly", {"gamma": 0.3, "degree": 2, "coef0": 1.0})],
+)
+def test_matches_naive_reference(policy, kernel, extra):
+    X, y = _toy()
+    params = dict(C=2.0, eta=0.2, budget_pos=3, budget_neg=4, k=2, policy=policy)
+    clf = KOIL(kernel=kernel, random_state=5, **params, **extra)
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    kind_args = {"gamma": extra["gamma"], "degree": extra.get("degree", 3)}
+    kind_args["coef0"] = extra.get("coef0", 1.0)
+    buffers, want = naive.koil(
+        X,
+        y,
+        C=2.0,
+        eta=0.2,
+        budget_pos=3,
+        budget_neg=4,
+        k=2,
+        policy=policy,
+        kind=kernel,
+        rng_state=seed_state(5),
+        **kind_args,
+    )
+    np.testing.assert_allclose(scores, want, rtol=1e-10, atol=1e-12)
+    # the stored buffers, slot by slot
+    seg = clf.segments_
+    for q, s in enumerate((+1, -1)):
+        lo, n = seg[q, 0], seg[q, COUNT]
+        assert n == len(buffers[s])
+        np.testing.assert_allclose(clf.sv_[lo : lo + n], [b[0] for b in buffers[s]])
+        np.testing.assert_allclose(clf.alpha_[lo : lo + n], [b[1] for b in buffers[s]], atol=1e-12)
+    if policy != "infinite":
+        assert clf.counts_[3] > seg[:, 1].sum(), "the stream must cause replacements"
+    Xt = _toy(seed=9)[0]
+    np.testing.assert_allclose(
+        clf.decision_function(Xt), naive.decision(buffers, Xt, kernel, **kind_args), rtol=1e-10
+    )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_inverse_sqrt_schedule_matches_naive(policy):
+    X, y = _toy(seed=3)
+    clf = KOIL(
+        C=1.0,
+        eta=0.5,
+        eta_schedule="inverse_sqrt",
+        budget_pos=3,
+        budget_neg=3,
+        k=1,
+        policy=policy,
+        gamma=0.5,
+        random_state=2,
+    )
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    _, want = naive.koil(
+        X,
+        y,
+        C=1.0,
+        eta=0.5,
+        eta_schedule="inverse_sqrt",
+        budget_pos=3,
+        budget_neg=3,
+        k=1,
+        policy=policy,
+        gamma=0.5,
+        rng_state=seed_state(2),
+    )
+    np.testing.assert_allclose(scores, want, rtol=1e-10, atol=1e-12)
+
+
+def test_sparse_rows_match_naive():
+    X, y = _toy(seed=4)
+    X[np.abs(X) < 0.5] = 0.0
+    clf = KOIL(C=1.0, eta=0.3, budget_pos=3, budget_neg=3, k=2, policy="FIFO++", gamma=0.5)
+    scores = clf.test_then_train(sp.csr_matrix(X), y, classes=[-1, 1])
+    _, want = naive.koil(
+        X, y, C=1.0, eta=0.3, budget_pos=3, budget_neg=3, k=2, policy="FIFO++", gamma=0.5
+    )
+    np.testing.assert_allclose(scores, want, rtol=1e-10, atol=1e-12)
+
+
+# --------------------------------------------------------------------------- invariants
+def _long_stream(n=3000, d=4, seed=0, pos=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(np.linalg.norm(X[:, :2], axis=1) < np.sqrt(2 * np.log(1 / (1 - pos))), 1, 0)
+    return X, y
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_budget_never_exceeded_and_caches_exact(policy):
+    X, y = _long_stream()
+    clf = KOIL(budget_pos=10, budget_neg=20, eta=0.05, policy=policy, random_state=1)
+    for lo in range(0, len(y), 500):
+        clf.partial_fit(X[lo : lo + 500], y[lo : lo + 500], classes=[0, 1])
+        if policy != "infinite":
+            assert clf.sv_.shape == (30, 4)
+            assert (clf.n_support_ <= [10, 20]).all()
+    assert (clf.segments_[:, COUNT] <= clf.segments_[:, 1]).all()
+    if policy == "infinite":
+        assert clf.n_support_.sum() == clf.counts_[3] > 30
+    # caches equal recomputation from scratch
+    act = active_slots(clf.segments_)
+    full = np.zeros((len(clf.sv_), len(clf.sv_)))
+    gram_buf(KERNEL_CODES["rbf"], 1.0, 3, 1.0, clf.sv_[act].copy(), len(act), full)
+    G = full[: len(act), : len(act)]
+    np.testing.assert_allclose(clf.gram_[np.ix_(act, act)], G, rtol=1e-12, atol=1e-14)
+    f_true = G @ clf.alpha_[act]
+    np.testing.assert_allclose(clf.fsv_[act], f_true, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(clf.decision_function(clf.sv_[act]), f_true, rtol=1e-10, atol=1e-12)
+
+
+def test_memory_fixed_by_budget():
+    X, y = _long_stream(n=4000)
+    clf = KOIL(budget_pos=10, budget_neg=10, eta=0.05, random_state=0)
+    clf.partial_fit(X[:200], y[:200], classes=[0, 1])
+    size = len(pickle.dumps(clf))
+    clf.partial_fit(X[200:], y[200:])
+    assert len(pickle.dumps(clf)) == size
+
+
+def test_seeded_runs_bit_identical_and_seed_matters():
+    X, y = _long_stream(n=1500)
+    a = KOIL(budget_pos=10, budget_neg=10, policy="RS", random_state=3).fit(X, y)
+    b = KOIL(budget_pos=10, budget_neg=10, policy="RS", random_state=3).fit(X, y)
+    c = KOIL(budget_pos=10, budget_neg=10, policy="RS", random_state=4).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    np.testing.assert_array_equal(a.sv_, b.sv_)
+    assert not np.array_equal(a.sv_, c.sv_)
+
+
+def test_pickle_mid_stream_continues_identically():
+    X, y = _long_stream(n=2000, seed=5)
+    a = KOIL(budget_pos=8, budget_neg=8, policy="RS++", random_state=0)
+    a.partial_fit(X[:700], y[:700], classes=[0, 1])
+    b = pickle.loads(pickle.dumps(a))
+    sa = a.test_then_train(X[700:], y[700:])
+    sb = b.test_then_train(X[700:], y[700:])
+    np.testing.assert_array_equal(sa, sb)
+    np.testing.assert_array_equal(a.alpha_, b.alpha_)
+
+
+def test_threshold_moves_predict_only():
+    X, y = _long_stream(n=800)
+    a = KOIL(budget_pos=10, budget_neg=10, random_state=0).fit(X, y)
+    b = KOIL(budget_pos=10, budget_neg=10, random_state=0, threshold=0.05).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    f = b.decision_function(X)
+    np.testing.assert_array_equal(b.predict(X), (f > 0.05).astype(int))
+
+
+def test_default_k_is_ten_percent_of_budget():
+    assert KOIL()._k() == 10
+    assert KOIL(budget_pos=5, budget_neg=50)._k() == 1
+    assert KOIL(k=4)._k() == 4
+
+
+def test_attributes_views():
+    X, y = _long_stream(n=600)
+    clf = KOIL(budget_pos=5, budget_neg=7, random_state=0).fit(X, y)
+    assert clf.support_vectors_.shape == (clf.n_support_.sum(), 4)
+    np.testing.assert_allclose(
+        clf.decision_function(X[:5]),
+        (np.exp(-((X[:5, None, :] - clf.support_vectors_[None]) ** 2).sum(-1)) @ clf.dual_coef_[0]),
+    )
+
+
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        ({"policy": "LRU"}, "policy"),
+        ({"kernel": "sigmoid"}, "kernel"),
+        ({"budget_pos": 0}, "budget_pos"),
+        ({"eta": 1.5}, "eta"),
+        ({"k": 0}, "'k'"),
+    ],
+)
+def test_invalid_parameters(params, match):
+    X, y = _long_stream(n=50)
+    with pytest.raises(ValueError, match=match):
+        KOIL(**params).fit(X, y)
+
+
+def test_grow_segments_keeps_slots_and_caches():
+    st = allocate_buffers([2, 3], 2)
+    st["seg"][:, COUNT] = [2, 1]
+    st["sv"][:] = np.arange(10.0).reshape(5, 2)
+    st["alpha"][:] = np.arange(5.0)
+    st["gram"][:] = np.arange(25.0).reshape(5, 5)
+    new = grow_segments(st, [1, 1])
+    assert new is not st
+    np.testing.assert_array_equal(new["seg"][:, :3], [[0, 4, 2], [4, 3, 1]])
+    old, moved = active_slots(st["seg"]), active_slots(new["seg"])
+    np.testing.assert_array_equal(new["sv"][moved], st["sv"][old])
+    np.testing.assert_array_equal(new["gram"][np.ix_(moved, moved)], st["gram"][np.ix_(old, old)])
+    assert grow_segments(new, [1, 1]) is new
+
+
+# --------------------------------------------------------------------------- learning
+def _circles(n=6000, pos=0.05, seed=0):
+    """A ring of positives (5%) inside/around negatives: not linearly separable."""
+    rng = np.random.default_rng(seed)
+    npos = int(n * pos)
+    r = np.concatenate([rng.normal(1.0, 0.1, npos), rng.uniform(0, 2.2, n - npos)])
+    keep_neg = np.abs(r[npos:] - 1.0) > 0.25
+    r = np.concatenate([r[:npos], r[npos:][keep_neg]])
+    y = np.concatenate([np.ones(npos, int), np.zeros(keep_neg.sum(), int)])
+    th = rng.uniform(0, 2 * np.pi, len(r))
+    X = np.c_[r * np.cos(th), r * np.sin(th)] + rng.normal(0, 0.03, (len(r), 2))
+    order = rng.permutation(len(r))
+    return X[order], y[order]
+
+
+@pytest.mark.parametrize("policy", ["RS++", "FIFO++"])
+def test_auc_on_nonlinear_imbalanced_problem(policy):
+    X, y = _circles()
+    Xte, yte = _circles(seed=1)
+    assert 0.03 < y.mean() < 0.08
+    clf = KOIL(budget_pos=100, budget_neg=100, C=1.0, eta=0.05, gamma=2.0, policy=policy)
+    clf.set_params(random_state=0).fit(X, y)
+    auc = roc_auc_score(yte, clf.decision_function(Xte))
+    assert auc >= 0.9
+    # linear learners fail on this problem
+    for lin in (Perceptron(), PassiveAggressive(C=0.1), SGDClassifier(random_state=0)):
+        assert roc_auc_score(yte, lin.fit(X, y).decision_function(Xte)) < 0.7
