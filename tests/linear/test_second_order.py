@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from scipy.special import ndtr
 
-from skewlearn import AROW
+from skewlearn import AROW, CW
 from tests import naive
 from tests.naive import second_order as ref
 
@@ -69,10 +70,60 @@ def test_arow_diag_three_samples_by_hand():
     np.testing.assert_allclose(clf.covariance_, [1 / 7, 1 / 7, 1 / 4], atol=1e-15)
 
 
+def _cw_gamma(M, V, phi=1.0):
+    """Lemma 1 of Dredze et al. (2008), written out for the hand checks."""
+    b = 1 + 2 * phi * M
+    return (-b + np.sqrt(b * b - 8 * phi * (M - phi * V))) / (4 * phi * V)
+
+
+def test_cw_full_three_samples_by_hand():
+    # eta = Phi(1) so phi = 1; a = 1: Σ1 = I.
+    # t=1: M = 0, V = 6: gamma = (-1 + sqrt(1 + 48))/24 = 1/4 = alpha
+    #      mu = x1/4;  Σ^-1 += 2 alpha phi x1 x1^T = x1 x1^T/2
+    #      -> Σ = I - (1/2)/(1 + 6/2) x1 x1^T = I - x1 x1^T/8
+    # t=2: M = -mu.x2 = -1/4;  z := Σ x2 = x2 - x1 (x1.x2)/8 = [15, -10, 7]/8
+    #      V = x2.z = (30 + 10 + 7)/8 = 47/8
+    #      gamma = (-(1/2) + sqrt(1/4 + 8 * 49/8))/(47/2) = (sqrt(197) - 1)/47 = alpha2
+    #      mu -= alpha2 z;  Σ -= beta2 z z^T, beta2 = 2 alpha2/(1 + 2 alpha2 V)
+    # t=3: mu.x3 = 2/4 + alpha2 * 18/8 -> M3 = -(1/2 + 9 alpha2/4)
+    #      Σ1 x3 = x3 - 2 x1/8 = [-5/4, 1/2, 3/4];  z.x3 = -9/4
+    #      u := Σ x3 = [-5/4, 1/2, 3/4] + (9/4) beta2 z;  V3 = 5/2 - (81/16) beta2
+    #      alpha3 = gamma(M3, V3); mu -= alpha3 u; Σ -= beta3 u u^T
+    clf = CW(eta=ndtr(1.0), a=1.0, covariance="full").fit(X3, Y3)
+    assert _cw_gamma(0.0, 6.0) == 0.25
+    a2 = (np.sqrt(197) - 1) / 47
+    assert np.isclose(_cw_gamma(-0.25, 47 / 8), a2)
+    z = np.array([15.0, -10.0, 7.0]) / 8
+    b2 = 2 * a2 / (1 + 2 * a2 * 47 / 8)
+    M3 = -(0.5 + 9 * a2 / 4)
+    u = np.array([-5 / 4, 1 / 2, 3 / 4]) + 9 / 4 * b2 * z
+    V3 = 5 / 2 - 81 / 16 * b2
+    assert np.isclose(x3 @ u, V3)
+    a3 = _cw_gamma(M3, V3)
+    b3 = 2 * a3 / (1 + 2 * a3 * V3)
+    mu3 = x1 / 4 - a2 * z - a3 * u
+    S3 = np.eye(3) - np.outer(x1, x1) / 8 - b2 * np.outer(z, z) - b3 * np.outer(u, u)
+    np.testing.assert_allclose(clf.weights_, mu3, rtol=1e-12)
+    np.testing.assert_allclose(clf.covariance_, S3, rtol=1e-12, atol=1e-14)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
+def test_cw_is_passive_when_the_constraint_holds():
+    # After x1 (mu = x1/4, Σ = I - x1 x1^T/8), x1/2: M = 6/8 = 0.75,
+    # V = (6 - 36/8)/4 = 0.375, and M > phi V for phi = 1 -> alpha = 0, nothing changes.
+    clf = CW(eta=ndtr(1.0), covariance="full").partial_fit(X3[:1], [1], classes=[-1, 1])
+    before = clf.weights_.copy(), clf.covariance_.copy()
+    clf.partial_fit(X3[:1] / 2, [1])
+    np.testing.assert_array_equal(clf.weights_, before[0])
+    np.testing.assert_array_equal(clf.covariance_, before[1])
+    assert clf.counts_[3] == 1
+
+
 # --------------------------------------------------------------------------- vs numpy
 # class, constructor arguments, reference function, its keyword arguments
 CASES = [
     (AROW, {"r": 0.7}, ref.arow, {"r": 0.7}),
+    (CW, {"eta": 0.8, "a": 0.5}, ref.cw, {"eta": 0.8, "a": 0.5}),
 ]
 
 
@@ -118,6 +169,9 @@ def test_full_covariance_stays_symmetric_positive_definite(case):
         (AROW, {"r": 0.0}, "'r' parameter of AROW must be a float in the range \\(0.0, inf\\)"),
         (AROW, {"r": -1}, "'r' parameter"),
         (AROW, {"covariance": "dense"}, "'covariance' parameter of AROW must be a str among"),
+        (CW, {"eta": 0.5}, "'eta' parameter of CW must be a float in the range \\(0.5, 1.0\\)"),
+        (CW, {"eta": 1.0}, "'eta' parameter of CW"),
+        (CW, {"a": 0}, "'a' parameter of CW must be a float in the range \\(0.0, inf\\)"),
     ],
 )
 def test_bad_hyperparameters_are_named(cls, params, match):
