@@ -9,7 +9,7 @@ from sklearn.base import clone
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.linear_model import SGDClassifier
 
-from skewlearn import OGD, PassiveAggressive, Perceptron
+from skewlearn import ALMA, OGD, ROMMA, PassiveAggressive, Perceptron
 from tests import naive
 from tests.naive import first_order as naive_fo
 
@@ -195,3 +195,80 @@ def test_ogd_bad_hyperparameters():
         OGD(eta=0.0).fit(X, y)
     with pytest.raises(ValueError, match="'schedule' parameter"):
         clone(OGD(schedule="sqrt")).fit(X, y)
+
+
+# --------------------------------------------------------------------------- ALMA
+def test_alma_three_samples_by_hand():
+    # alpha = .5 -> B = 2, C = sqrt2; x_hat = x / ||x|| (x augmented with 1)
+    # t=1: k=1, threshold (1-.5)*2/1 = 1 >= 0 -> w' = sqrt2 [1,2,1]/sqrt6, ||w'||^2 = 2
+    #      -> project: w = [1,2,1]/sqrt6; k=2
+    # t=2: y=-1, w.x_hat = (2-2+1)/6, margin -1/6 <= .5*2/sqrt2 -> eta_2 = sqrt2/sqrt2 = 1
+    #      w' = [1,2,1]/sqrt6 - [2,-1,1]/sqrt6 = [-1,3,0]/sqrt6, ||w'||^2 = 10/6 -> [-1,3,0]/sqrt10
+    # t=3: y=-1, margin -4/sqrt30 <= threshold -> eta_3 = sqrt2/sqrt3, x_hat = [-1,1,1]/sqrt3
+    #      w' = [-1,3,0]/sqrt10 - (sqrt2/3)[-1,1,1];
+    #      ||w'||^2 = 1 + 2 eta_3 (-4/sqrt30) + eta_3^2 = 1 + 2/3 - 8/(3 sqrt5) < 1: kept
+    r10, a = np.sqrt(10.0), np.sqrt(2.0) / 3
+    clf = ALMA(alpha=0.5).fit(X3, Y3)
+    np.testing.assert_allclose(clf.weights_, [-1 / r10 + a, 3 / r10 - a, -a], rtol=1e-13)
+    np.testing.assert_allclose(clf.sqnorm_, [1 + 2 / 3 - 8 / (3 * np.sqrt(5))], rtol=1e-13)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("params", [{}, {"alpha": 0.3}, {"alpha": 1.0, "B": 0.5, "C": 0.7}])
+def test_alma_matches_numpy_reference(params, fit_intercept, sparse):
+    X, y = _random_stream(density=0.4 if sparse else None)
+    clf = ALMA(fit_intercept=fit_intercept, **params)
+    scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
+    w, ref = naive_fo.alma(naive.augment(X, fit_intercept), y, **params)
+    np.testing.assert_allclose(clf.weights_, w, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(scores, ref, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(clf.sqnorm_[0], w @ w, rtol=1e-10)
+    assert w @ w <= 1.0 + 1e-12
+
+
+def test_alma_bad_hyperparameters():
+    X, y = _random_stream()
+    with pytest.raises(ValueError, match=r"'alpha' parameter of ALMA must be a float in the range"):
+        ALMA(alpha=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="'B' parameter"):
+        ALMA(B=-1.0).fit(X, y)
+
+
+# --------------------------------------------------------------------------- ROMMA
+def test_romma_three_samples_by_hand():
+    # t=1: w = 0 -> w = y x / ||x||^2 = [1,2,1]/6
+    # t=2: y=-1, f = 1/6 (mistake); ||x||^2 ||w||^2 = 6 * 1/6 = 1, den = 1 - 1/36 = 35/36
+    #      c = (1 + 1/6)/(35/36) = 6/5, d = (1/6)(-1 - 1/6)/(35/36) = -1/5 -> w = [-1,3,0]/5
+    # t=3: y=-1, f = 4/5 (mistake); ||x||^2||w||^2 = 3 * 2/5 = 6/5, den = 6/5 - 16/25 = 14/25
+    #      c = (6/5 + 4/5)/(14/25) = 25/7, d = (2/5)(-1 - 4/5)/(14/25) = -9/7
+    #      w = (25/7)[-1,3,0]/5 - (9/7)[-1,1,1] = [4, 6, -9]/7
+    clf = ROMMA().fit(X3, Y3)
+    np.testing.assert_allclose(clf.weights_, np.array([4.0, 6.0, -9.0]) / 7, rtol=1e-13)
+    # aggressive ROMMA on [1,2]+, [2,-1]-, [1,1]+: same first two steps; at t=3
+    # f = (-1 + 3)/5 = .4 in (0, 1): plain ROMMA waits, aggressive updates:
+    # ||x||^2||w||^2 = 6/5, den = 6/5 - 4/25 = 26/25, c = (6/5 - 2/5)/(26/25) = 10/13,
+    # d = (2/5)(1 - 2/5)/(26/25) = 3/13 -> w = (10/13)[-1,3,0]/5 + (3/13)[1,1,1] = [1,9,3]/13
+    Xa, ya = np.array([[1.0, 2.0], [2.0, -1.0], [1.0, 1.0]]), np.array([1, -1, 1])
+    np.testing.assert_allclose(ROMMA().fit(Xa, ya).weights_, np.array([-1, 3, 0]) / 5, atol=1e-15)
+    agg = ROMMA(aggressive=True).fit(Xa, ya)
+    np.testing.assert_allclose(agg.weights_, np.array([1.0, 9.0, 3.0]) / 13, rtol=1e-13)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_romma_matches_numpy_reference(aggressive, fit_intercept, sparse):
+    X, y = _random_stream(density=0.4 if sparse else None)
+    clf = ROMMA(aggressive=aggressive, fit_intercept=fit_intercept)
+    scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
+    w, ref = naive_fo.romma(naive.augment(X, fit_intercept), y, aggressive=aggressive)
+    np.testing.assert_allclose(clf.weights_, w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(scores, ref, rtol=1e-9, atol=1e-12)
+
+
+def test_romma_bad_hyperparameters():
+    X, y = _random_stream()
+    with pytest.raises(ValueError, match="'aggressive' parameter of ROMMA must be an instance"):
+        ROMMA(aggressive="yes").fit(X, y)

@@ -41,7 +41,9 @@ def alma(Xa, y, alpha=0.9, B=None, C=None):
     for t, (x, yt) in enumerate(zip(Xa, y)):
         scores[t] = w @ x
         nx = np.linalg.norm(x)
-        xh = x / nx if nx > 0 else x
+        if nx == 0.0:
+            continue
+        xh = x / nx
         gamma = B / np.sqrt(k)
         if yt * (w @ xh) <= (1.0 - alpha) * gamma:
             w = w + C / np.sqrt(k) * yt * xh
@@ -64,7 +66,7 @@ def romma(Xa, y, aggressive=False):
                 w = yt * x / xx
             continue
         den = xx * ww - f * f
-        if den <= 0.0:
+        if den <= 1e-12 * xx * ww:
             continue
         c = (xx * ww - yt * f) / den
         d = ww * (yt - f) / den

@@ -25,7 +25,7 @@ from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_dot, row_sqnorm
 from ..base import OnlineLinearClassifier
 
-__all__ = ["OGD", "PassiveAggressive", "Perceptron"]
+__all__ = ["ALMA", "OGD", "ROMMA", "PassiveAggressive", "Perceptron"]
 
 
 @njit(**NJIT_INLINE)
@@ -430,3 +430,229 @@ def check_decay(eta: float, alpha: float) -> None:
             f"positive; got eta={eta!r}, alpha={alpha!r} (product {eta * alpha:.4g}). "
             "Lower eta or alpha."
         )
+
+
+# --------------------------------------------------------------------------- ALMA
+@njit(**NJIT)
+def _alma_learn(w, counts, sqnorm, rows, y, scores, alpha, B, C):
+    for i in range(y.shape[0]):
+        f = row_dot(w, rows, i)
+        scores[i] = f
+        count_sample(counts, y[i])
+        nx = math.sqrt(row_sqnorm(rows, i))
+        if nx == 0.0:
+            continue  # x_hat = x / ||x|| is undefined; nothing to learn from a zero row
+        k = counts[3] + 1.0  # ALMA's trial counter k: 1 + updates so far
+        z = y[i] * f / nx  # y w^T x_hat
+        if z > (1.0 - alpha) * B / math.sqrt(k):
+            continue
+        eta_k = C / math.sqrt(k)
+        row_axpy(eta_k * y[i] / nx, rows, i, w)
+        # ||w + eta y x_hat||^2 = ||w||^2 + 2 eta y w^T x_hat + eta^2 (||x_hat|| = 1)
+        sq = sqnorm[0] + 2.0 * eta_k * z + eta_k * eta_k
+        if sq > 1.0:
+            norm = math.sqrt(sq)
+            for j in range(w.shape[0]):
+                w[j] /= norm
+            sq = sq / (norm * norm)
+        sqnorm[0] = sq
+        counts[3] += 1
+
+
+class ALMA(OnlineLinearClassifier):
+    """Approximate Large Margin Algorithm ALMA\\ :sub:`2` (Gentile, 2001).
+
+    ALMA\\ :sub:`p` (α; B, C) of [1]_ (Fig. 1) with p = 2. Each instance is normalised,
+    :math:`\\hat x_t = x_t / \\|x_t\\|` (with its constant intercept feature); with
+    :math:`k` = 1 + the number of updates so far, :math:`\\gamma_k = B / \\sqrt{k}` and
+    :math:`\\eta_k = C / \\sqrt{k}`,
+
+    .. math::
+
+        \\text{if } y_t w_k^T \\hat x_t \\le (1 - \\alpha)\\gamma_k:\\quad
+        w'_k = w_k + \\eta_k y_t \\hat x_t, \\qquad
+        w_{k+1} = \\frac{w'_k}{\\max\\{1, \\|w'_k\\|\\}},\\quad k \\leftarrow k + 1,
+
+    i.e. a Perceptron-like step on a shrinking margin followed by projection onto the unit
+    ball. Prediction is :math:`\\mathrm{sign}(w^T x)`; normalising ``x`` does not change it.
+    A zero row (possible only without intercept) is skipped. The paper tests the margin with
+    ``≤`` (LIBOL with ``<``); we follow the paper.
+
+    Parameters
+    ----------
+    alpha : float, default=0.9
+        Approximation parameter α in (0, 1]; α = 1 gives a Perceptron-like learner on the
+        unit ball, smaller α seeks a larger margin (LIBOL's default 0.9).
+    B : float or None, default=None
+        Margin scale, > 0; ``None`` means :math:`1/\\alpha` (the paper's choice).
+    C : float, default=sqrt(2)
+        Step scale, > 0 (the paper's and LIBOL's :math:`\\sqrt 2`).
+    fit_intercept : bool, default=True
+    pos_label : label, default=None
+    random_state : int, RandomState or None, default=None
+        Unused (deterministic learner).
+
+    Attributes
+    ----------
+    weights_, coef_, intercept_, counts_, classes_, pos_label_
+        As in :class:`Perceptron`; ``counts_[3] + 1`` is ALMA's counter ``k``.
+    sqnorm_ : ndarray of shape (1,)
+        :math:`\\|w\\|^2`, kept up to date so a step costs O(nnz(x)) unless it projects.
+
+    References
+    ----------
+    .. [1] C. Gentile, "A new approximate maximal margin classification algorithm",
+       JMLR 2:213-242, 2001; seed 002 lists it among the first-order learners.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skewlearn import ALMA
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 3))
+    >>> y = (X[:, 0] - X[:, 2] > 1.0).astype(int)
+    >>> clf = ALMA().fit(X, y)
+    >>> bool(np.linalg.norm(clf.weights_) <= 1.0 + 1e-12)
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **OnlineLinearClassifier._parameter_constraints,
+        "alpha": [Interval(numbers.Real, 0, 1, closed="right")],
+        "B": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "C": [Interval(numbers.Real, 0, None, closed="neither")],
+    }
+    _test_params: ClassVar[list[dict]] = [{}, {"alpha": 0.5, "B": 2.0, "C": 1.0}]
+
+    def __init__(
+        self,
+        alpha: float = 0.9,
+        B: float | None = None,
+        C: float = math.sqrt(2.0),
+        fit_intercept: bool = True,
+        pos_label=None,
+        random_state=None,
+    ):
+        self.alpha = alpha
+        self.B = B
+        self.C = C
+        self.fit_intercept = fit_intercept
+        self.pos_label = pos_label
+        self.random_state = random_state
+
+    def _allocate(self, n_features: int) -> None:
+        super()._allocate(n_features)
+        self.sqnorm_ = np.zeros(1, dtype=np.float64)
+
+    def _learn(self, rows, y, scores):
+        alpha = float(self.alpha)
+        B = 1.0 / alpha if self.B is None else float(self.B)
+        _alma_learn(
+            self.weights_, self.counts_, self.sqnorm_, rows, y, scores, alpha, B, float(self.C)
+        )
+
+
+# --------------------------------------------------------------------------- ROMMA
+@njit(**NJIT)
+def _romma_learn(w, counts, rows, y, scores, aggressive):
+    for i in range(y.shape[0]):
+        f = row_dot(w, rows, i)
+        scores[i] = f
+        count_sample(counts, y[i])
+        margin = y[i] * f
+        if (margin >= 1.0) if aggressive else (margin > 0.0):
+            continue
+        xx = row_sqnorm(rows, i)
+        if xx == 0.0:
+            continue
+        ww = 0.0
+        for j in range(w.shape[0]):
+            ww += w[j] * w[j]
+        if ww == 0.0:  # first update: the smallest w with y w^T x >= 1
+            row_axpy(y[i] / xx, rows, i, w)
+            counts[3] += 1
+            continue
+        den = xx * ww - f * f
+        if den <= 1e-12 * xx * ww:
+            continue  # x parallel to w: the two constraints leave no finite solution
+        c = (xx * ww - y[i] * f) / den
+        dx = ww * (y[i] - f) / den
+        for j in range(w.shape[0]):
+            w[j] *= c
+        row_axpy(dx, rows, i, w)
+        counts[3] += 1
+
+
+class ROMMA(OnlineLinearClassifier):
+    """Relaxed Online Maximum Margin Algorithm (Li and Long, 2002), plain and aggressive.
+
+    ``w_{t+1}`` is the smallest-norm vector with :math:`y_t w^T x_t \\ge 1` and
+    :math:`w^T w_t \\ge \\|w_t\\|^2` (the relaxation of all past constraints). Its closed
+    form ([1]_, Section 3), with :math:`f = w_t^T x_t`,
+
+    .. math::
+
+        w_{t+1} = c_t w_t + d_t x_t,\\quad
+        c_t = \\frac{\\|x_t\\|^2\\|w_t\\|^2 - y_t f}{\\|x_t\\|^2\\|w_t\\|^2 - f^2},\\quad
+        d_t = \\frac{\\|w_t\\|^2 (y_t - f)}{\\|x_t\\|^2\\|w_t\\|^2 - f^2},
+
+    and :math:`w_{t+1} = y_t x_t / \\|x_t\\|^2` when :math:`w_t = 0` (only the first
+    constraint). ROMMA updates on mistakes (:math:`y_t f \\le 0`); aggressive ROMMA whenever
+    :math:`y_t f < 1`. ``x`` includes the constant intercept feature. If ``x_t`` is
+    parallel to ``w_t`` (zero denominator) the step is skipped, as in LIBOL.
+
+    Parameters
+    ----------
+    aggressive : bool, default=False
+        Update whenever the margin is below 1 (aggressive ROMMA).
+    fit_intercept : bool, default=True
+    pos_label : label, default=None
+    random_state : int, RandomState or None, default=None
+        Unused (deterministic learner).
+
+    Attributes
+    ----------
+    weights_, coef_, intercept_, counts_, classes_, pos_label_
+        As in :class:`Perceptron`.
+
+    Notes
+    -----
+    Each update rescales all of ``w`` (O(d) also on sparse input).
+
+    References
+    ----------
+    .. [1] Y. Li and P. M. Long, "The relaxed online maximum margin algorithm", Machine
+       Learning 46:361-387, 2002; seed 002 lists ROMMA and agg-ROMMA.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skewlearn import ROMMA
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 3))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 1.0).astype(int)
+    >>> clf = ROMMA(aggressive=True).fit(X, y)
+    >>> bool(clf.score(X, y) > 0.9)
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **OnlineLinearClassifier._parameter_constraints,
+        "aggressive": ["boolean"],
+    }
+    _test_params: ClassVar[list[dict]] = [{}, {"aggressive": True}]
+
+    def __init__(
+        self,
+        aggressive: bool = False,
+        fit_intercept: bool = True,
+        pos_label=None,
+        random_state=None,
+    ):
+        self.aggressive = aggressive
+        self.fit_intercept = fit_intercept
+        self.pos_label = pos_label
+        self.random_state = random_state
+
+    def _learn(self, rows, y, scores):
+        _romma_learn(self.weights_, self.counts_, rows, y, scores, bool(self.aggressive))
