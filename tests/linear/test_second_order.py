@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.special import ndtr
 
-from skewlearn import AROW, CW
+from skewlearn import AROW, CW, SCW
 from tests import naive
 from tests.naive import second_order as ref
 
@@ -119,11 +119,61 @@ def test_cw_is_passive_when_the_constraint_holds():
     assert clf.counts_[3] == 1
 
 
+def _scw_su(alpha, v, phi=1.0):
+    """sqrt(u) = (-alpha v phi + sqrt(alpha^2 v^2 phi^2 + 4 v))/2, literally."""
+    return (-alpha * v * phi + np.sqrt((alpha * v * phi) ** 2 + 4 * v)) / 2
+
+
+def test_scw1_full_three_samples_by_hand():
+    # eta = Phi(1): phi = 1, psi = 3/2, zeta = 2; C = 1; Σ = I.
+    # t=1: m = 0, v = 6, loss = sqrt(6) > 0
+    #      alpha = min(1, sqrt(0 + 6 * 2)/(6 * 2)) = 1/sqrt(12) = 1/(2 sqrt(3))
+    #      alpha v phi = sqrt(3): sqrt(u) = (-sqrt(3) + sqrt(3 + 24))/2 = sqrt(3)
+    #      beta = alpha/(sqrt(3) + sqrt(3)) = 1/12
+    #      mu = x1/(2 sqrt(3)),  Σ = I - x1 x1^T/12
+    # t=2: m = -mu.x2 = -1/(2 sqrt(3)), m^2 = 1/12;  z := Σ x2 = x2 - x1/12 = [23, -14, 11]/12
+    #      v = x2.z = (46 + 14 + 11)/12 = 71/12
+    #      alpha2 = (-m psi + sqrt(m^2/4 + 2 v))/(2 v) = (sqrt(3)/4 + sqrt(569/48))/(71/6)
+    #      beta2 = alpha2/(sqrt(u2) + v alpha2),  mu -= alpha2 z,  Σ -= beta2 z z^T
+    # t=3: u3 := Σ x3 = (x3 - 2 x1/12) - beta2 z (z.x3), z.x3 = (-23 - 14 + 11)/12 = -13/6
+    #      m3 = -(mu.x3), v3 = x3.u3; alpha3 as at t=2 with (m3, v3)
+    clf = SCW(C=1.0, eta=ndtr(1.0), variant="scw1", covariance="full").fit(X3, Y3)
+    a1 = 1 / (2 * np.sqrt(3))
+    assert np.isclose(_scw_su(a1, 6.0), np.sqrt(3))
+    z = np.array([23.0, -14.0, 11.0]) / 12
+    v2 = 71 / 12
+    a2 = (np.sqrt(3) / 4 + np.sqrt(569 / 48)) / (71 / 6)
+    b2 = a2 / (_scw_su(a2, v2) + v2 * a2)
+    mu2 = x1 * a1 - a2 * z
+    u3 = x3 - 2 * x1 / 12 - b2 * z * (-13 / 6)
+    m3, v3 = -(mu2 @ x3), x3 @ u3
+    a3 = min(1.0, (-m3 * 1.5 + np.sqrt(m3**2 / 4 + 2 * v3)) / (2 * v3))
+    b3 = a3 / (_scw_su(a3, v3) + v3 * a3)
+    S3 = np.eye(3) - np.outer(x1, x1) / 12 - b2 * np.outer(z, z) - b3 * np.outer(u3, u3)
+    np.testing.assert_allclose(clf.weights_, mu2 - a3 * u3, rtol=1e-12)
+    np.testing.assert_allclose(clf.covariance_, S3, rtol=1e-12, atol=1e-14)
+
+
+def test_scw1_cap_and_scw2_first_step_by_hand():
+    # SCW-I, C = 0.1: the first step 1/(2 sqrt(3)) = 0.289 is capped at 0.1.
+    clf = SCW(C=0.1, eta=ndtr(1.0), covariance="full").partial_fit(X3[:1], [1], classes=[-1, 1])
+    np.testing.assert_allclose(clf.weights_, 0.1 * x1, rtol=1e-14)
+    # SCW-II, C = 1, phi = 1, m = 0, v = 6: n = 6 + 1/2 = 13/2,
+    # gamma = sqrt(0 + 4 * 6.5 * 6 * (6.5 + 6)) = sqrt(1950),
+    # alpha = sqrt(1950)/(2 (6.5^2 + 6.5 * 6)) = sqrt(1950)/162.5
+    clf = SCW(C=1.0, eta=ndtr(1.0), variant="scw2", covariance="full")
+    clf.partial_fit(X3[:1], [1], classes=[-1, 1])
+    np.testing.assert_allclose(clf.weights_, np.sqrt(1950) / 162.5 * x1, rtol=1e-14)
+
+
 # --------------------------------------------------------------------------- vs numpy
 # class, constructor arguments, reference function, its keyword arguments
 CASES = [
     (AROW, {"r": 0.7}, ref.arow, {"r": 0.7}),
     (CW, {"eta": 0.8, "a": 0.5}, ref.cw, {"eta": 0.8, "a": 0.5}),
+    (SCW, {"C": 0.5, "eta": 0.8}, ref.scw, {"C": 0.5, "eta": 0.8}),
+    (SCW, {"C": 0.05, "eta": 0.7}, ref.scw, {"C": 0.05, "eta": 0.7}),
+    (SCW, {"C": 0.5, "variant": "scw2"}, ref.scw, {"C": 0.5, "variant": "scw2"}),
 ]
 
 
@@ -171,6 +221,9 @@ def test_full_covariance_stays_symmetric_positive_definite(case):
         (AROW, {"covariance": "dense"}, "'covariance' parameter of AROW must be a str among"),
         (CW, {"eta": 0.5}, "'eta' parameter of CW must be a float in the range \\(0.5, 1.0\\)"),
         (CW, {"eta": 1.0}, "'eta' parameter of CW"),
+        (SCW, {"C": -0.5}, "'C' parameter of SCW must be a float in the range \\(0.0, inf\\)"),
+        (SCW, {"variant": "scw3"}, "'variant' parameter of SCW must be a str among"),
+        (SCW, {"eta": 0.3}, "'eta' parameter of SCW"),
         (CW, {"a": 0}, "'a' parameter of CW must be a float in the range \\(0.0, inf\\)"),
     ],
 )

@@ -38,7 +38,7 @@ from .._rows import row_col, row_dot, row_span, row_wdot
 from ..base import OnlineLinearClassifier
 from .first_order import count_sample
 
-__all__ = ["AROW", "CW"]
+__all__ = ["AROW", "CW", "SCW"]
 
 _COVARIANCES = {"diag", "full"}
 
@@ -451,3 +451,107 @@ class CW(_GaussianLinear):
 
 
 _fill_doc(CW)
+
+
+# --------------------------------------------------------------------------- SCW
+_SCW_VARIANTS = {"scw1": _SCW1, "scw2": _SCW2}
+
+
+class SCW(_GaussianLinear):
+    """Soft Confidence-Weighted learning (SCW-I and SCW-II).
+
+    With :math:`m_t = y_t \\mu_t^T x_t`, :math:`v_t = x_t^T \\Sigma_t x_t`,
+    :math:`\\phi = \\Phi^{-1}(\\eta)`, :math:`\\psi = 1 + \\phi^2/2`,
+    :math:`\\zeta = 1 + \\phi^2`, when the loss
+    :math:`\\ell_t = \\max(0, \\phi\\sqrt{v_t} - m_t)` is positive:
+
+    .. math::
+
+        \\mu_{t+1} = \\mu_t + \\alpha_t y_t \\Sigma_t x_t,\\qquad
+        \\Sigma_{t+1} = \\Sigma_t - \\beta_t \\Sigma_t x_t x_t^T \\Sigma_t,
+
+        \\text{SCW-I:}\\quad \\alpha_t = \\min\\Big\\{C, \\max\\Big\\{0, \\frac{1}{v_t\\zeta}
+            \\Big(-m_t\\psi + \\sqrt{m_t^2\\phi^4/4 + v_t\\phi^2\\zeta}\\Big)\\Big\\}\\Big\\},
+
+        \\text{SCW-II:}\\quad \\alpha_t = \\max\\Big\\{0, \\frac{-(2m_t n_t + \\phi^2 m_t v_t)
+            + \\gamma_t}{2(n_t^2 + n_t v_t \\phi^2)}\\Big\\},\\quad n_t = v_t + \\frac{1}{2C},\\
+            \\gamma_t = \\phi\\sqrt{\\phi^2 m_t^2 v_t^2 + 4 n_t v_t (n_t + v_t\\phi^2)},
+
+        \\beta_t = \\frac{\\alpha_t\\phi}{\\sqrt{u_t} + v_t\\alpha_t\\phi},\\qquad
+        u_t = \\tfrac14\\Big(-\\alpha_t v_t\\phi + \\sqrt{\\alpha_t^2 v_t^2\\phi^2 + 4v_t}\\Big)^2,
+
+    Algorithm 1 with Propositions 1 and 2 of [1]_ (SCW slides of [2]_), from
+    :math:`\\mu = 0`, :math:`\\Sigma = I`. ``√u`` is evaluated as
+    :math:`2v/(\\alpha v\\phi + \\sqrt{\\alpha^2 v^2\\phi^2 + 4v})` (the same number
+    without cancellation). The covariance step is
+    :math:`\\Sigma^{-1} \\leftarrow \\Sigma^{-1} + (\\alpha\\phi/\\sqrt{u})\\, x x^T`; the
+    diagonal variant keeps the diagonal of that precision update.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Aggressiveness, > 0: the cap on ``α`` (SCW-I) or the slack weight (SCW-II).
+    eta : float, default=0.75
+        Confidence, in (0.5, 1); ``φ = Φ⁻¹(η)`` (LIBOL's default for SCW-I).
+    variant : {"scw1", "scw2"}, default="scw1"
+    {covariance}
+    fit_intercept : bool, default=True
+    pos_label : label, default=None
+    random_state : int, RandomState or None, default=None
+        Unused (deterministic learner).
+    {attributes}
+    References
+    ----------
+    .. [1] J. Wang, P. Zhao and S. C. H. Hoi, "Exact soft confidence-weighted
+       learning", ICML 2012.
+    .. [2] S. C. H. Hoi, Online learning tutorial (seed 002), SCW slides.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skewlearn import SCW
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 4))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 1.3).astype(int)
+    >>> clf = SCW(variant="scw2").fit(X, y)
+    >>> bool(clf.score(X, y) > 0.9)
+    True
+    """
+
+    _test_params: ClassVar[list] = [
+        {},
+        {"covariance": "full"},
+        {"variant": "scw2"},
+        {"variant": "scw2", "covariance": "full"},
+    ]
+    _parameter_constraints: ClassVar[dict] = {
+        **OnlineLinearClassifier._parameter_constraints,
+        "C": [Interval(numbers.Real, 0, None, closed="neither")],
+        "eta": [Interval(numbers.Real, 0.5, 1, closed="neither")],
+        "variant": [StrOptions(set(_SCW_VARIANTS))],
+        "covariance": [StrOptions(_COVARIANCES)],
+    }
+
+    def __init__(
+        self,
+        C: float = 1.0,
+        eta: float = 0.75,
+        variant: str = "scw1",
+        covariance: str = "diag",
+        fit_intercept: bool = True,
+        pos_label=None,
+        random_state=None,
+    ):
+        self.C = C
+        self.eta = eta
+        self.variant = variant
+        self.covariance = covariance
+        self.fit_intercept = fit_intercept
+        self.pos_label = pos_label
+        self.random_state = random_state
+
+    def _coef_params(self):
+        return _SCW_VARIANTS[self.variant], float(ndtri(self.eta)), float(self.C)
+
+
+_fill_doc(SCW)
