@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.special import ndtr
 
-from skewlearn import AROW, CW, SCW
+from skewlearn import AROW, CW, SCW, SOP
 from tests import naive
 from tests.naive import second_order as ref
 
@@ -166,6 +166,49 @@ def test_scw1_cap_and_scw2_first_step_by_hand():
     np.testing.assert_allclose(clf.weights_, np.sqrt(1950) / 162.5 * x1, rtol=1e-14)
 
 
+def test_sop_full_three_samples_by_hand():
+    # a = 1: A^-1 = I, v = 0, w = 0. Every sample is a mistake (y f <= 0):
+    # t=1: f = 0;  z = x1, q = 6: w = (1 - 0)/7 x1 = x1/7, A^-1 = I - x1 x1^T/7, v = x1
+    #      (check: A = I + x1 x1^T, A^-1 x1 = x1/7)
+    # t=2: f = w.x2 = 1/7, y = -1;  z = x2 - x1/7 = [13, -9, 6]/7, q = 41/7
+    #      w += (-1 - 1/7)/(1 + 41/7) z = -(1/6) z -> w = [-1/6, 1/2, 0]
+    #      A^-1 -= z z^T (7/48) = [13,-9,6][13,-9,6]^T/336, v = x1 - x2 = [-1, 3, 0]
+    # t=3: f = 1/6 + 1/2 = 2/3, y = -1;  z = [-2/3, 0, 1] (as in the AROW check), q = 5/3
+    #      w += (-1 - 2/3)/(8/3) z = -(5/8) z -> w = [1/4, 1/2, -5/8];  v = [0, 2, -1]
+    # (with a = r = 1 and updates on every sample SOP's step equals AROW's.)
+    clf = SOP(a=1.0, covariance="full").fit(X3, Y3)
+    z = np.array([13.0, -9.0, 6.0])
+    u = np.array([-2 / 3, 0.0, 1.0])
+    S3 = np.eye(3) - np.outer(x1, x1) / 7 - np.outer(z, z) / 336 - 3 / 8 * np.outer(u, u)
+    np.testing.assert_allclose(clf.weights_, [1 / 4, 1 / 2, -5 / 8], atol=1e-14)
+    np.testing.assert_allclose(clf.covariance_, S3, atol=1e-14)
+    np.testing.assert_allclose(clf.v_, [0.0, 2.0, -1.0])
+    # w = A^-1 v with A = I + x1 x1^T + x2 x2^T + x3 x3^T (no inverse, a solve)
+    A = np.eye(3) + np.outer(x1, x1) + np.outer(x2, x2) + np.outer(x3, x3)
+    np.testing.assert_allclose(clf.weights_, np.linalg.solve(A, clf.v_), atol=1e-14)
+
+
+def test_sop_diag_three_samples_by_hand():
+    # a = 1, s = 1/diag(A) = [1, 1, 1]; every sample is a mistake:
+    # t=1: f = 0: v = [1, 2, 1], 1/s = [2, 5, 2], w = v s = [1/2, 2/5, 1/2]
+    # t=2: f = 1 - 2/5 + 1/2 = 11/10, y = -1: v = [-1, 3, 0], 1/s = [6, 6, 3],
+    #      w = [-1/6, 1/2, 0]
+    # t=3: f = 1/6 + 1/2 = 2/3, y = -1: v = [0, 2, -1], 1/s = [7, 7, 4], w = [0, 2/7, -1/4]
+    clf = SOP(covariance="diag").fit(X3, Y3)
+    np.testing.assert_allclose(clf.weights_, [0.0, 2 / 7, -1 / 4], atol=1e-15)
+    np.testing.assert_allclose(clf.covariance_, [1 / 7, 1 / 7, 1 / 4], atol=1e-15)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
+def test_sop_full_predicts_like_the_paper():
+    """sign(x^T A^-1 v) equals the paper's sign(x^T (A + x x^T)^-1 v) on every row."""
+    X, y = _stream(n=300, seed=5)
+    scores = SOP(a=0.5, covariance="full").test_then_train(X, y, classes=[-1, 1])
+    _, _, ref_scores, paper = ref.sop(naive.augment(X), y, a=0.5, full=True)
+    np.testing.assert_allclose(scores, ref_scores, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(np.sign(paper), np.sign(scores))
+
+
 # --------------------------------------------------------------------------- vs numpy
 # class, constructor arguments, reference function, its keyword arguments
 CASES = [
@@ -174,6 +217,7 @@ CASES = [
     (SCW, {"C": 0.5, "eta": 0.8}, ref.scw, {"C": 0.5, "eta": 0.8}),
     (SCW, {"C": 0.05, "eta": 0.7}, ref.scw, {"C": 0.05, "eta": 0.7}),
     (SCW, {"C": 0.5, "variant": "scw2"}, ref.scw, {"C": 0.5, "variant": "scw2"}),
+    (SOP, {"a": 0.5}, ref.sop, {"a": 0.5}),
 ]
 
 
@@ -224,6 +268,7 @@ def test_full_covariance_stays_symmetric_positive_definite(case):
         (SCW, {"C": -0.5}, "'C' parameter of SCW must be a float in the range \\(0.0, inf\\)"),
         (SCW, {"variant": "scw3"}, "'variant' parameter of SCW must be a str among"),
         (SCW, {"eta": 0.3}, "'eta' parameter of SCW"),
+        (SOP, {"a": -1.0}, "'a' parameter of SOP must be a float in the range \\(0.0, inf\\)"),
         (CW, {"a": 0}, "'a' parameter of CW must be a float in the range \\(0.0, inf\\)"),
     ],
 )

@@ -152,7 +152,7 @@ def iellip(Xa, y, a=1.0, b=0.3, c=0.1, full=False):
 
 
 def sop(Xa, y, a=1.0, full=False):
-    """Cesa-Bianchi, Conconi, Gentile (2005), Fig. 2, literally: the paper's margin
+    """Cesa-Bianchi, Conconi, Gentile (2005) (seed 002 SOP slide), literally: the paper's margin
     uses (aI + S Sᵀ)⁻¹ with the current x inside S; also returns xᵀ(aI + X Xᵀ)⁻¹v
     (the same sign: our decision value)."""
     d = Xa.shape[1]

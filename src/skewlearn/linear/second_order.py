@@ -34,11 +34,11 @@ from scipy.special import ndtri
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
-from .._rows import row_col, row_dot, row_span, row_wdot
+from .._rows import row_axpy, row_col, row_dot, row_span, row_wdot
 from ..base import OnlineLinearClassifier
 from .first_order import count_sample
 
-__all__ = ["AROW", "CW", "SCW"]
+__all__ = ["AROW", "CW", "SCW", "SOP"]
 
 _COVARIANCES = {"diag", "full"}
 
@@ -555,3 +555,160 @@ class SCW(_GaussianLinear):
 
 
 _fill_doc(SCW)
+
+
+# --------------------------------------------------------------------------- SOP
+@njit(**NJIT)
+def _sop_learn_full(w, v, S, z, counts, rows, y, scores):
+    for i in range(y.shape[0]):
+        f = row_dot(w, rows, i)
+        scores[i] = f
+        count_sample(counts, y[i])
+        if y[i] * f > 0.0:
+            continue
+        _cov_times_row(S, rows, i, z)  # z = A⁻¹x
+        q = row_dot(z, rows, i)
+        if not q >= 0.0:  # A⁻¹ numerically indefinite: no step
+            continue
+        _full_axpy((y[i] - f) / (1.0 + q), z, w)  # w = A_new⁻¹ (v + y x)
+        _sym_downdate(S, z, 1.0 / (1.0 + q), 1.0)  # Sherman–Morrison
+        row_axpy(y[i], rows, i, v)
+        counts[3] += 1
+
+
+@njit(**NJIT)
+def _sop_learn_diag(w, v, s, counts, rows, y, scores):
+    data = rows[0]
+    d = rows[3]
+    bias = rows[5]
+    for i in range(y.shape[0]):
+        f = row_dot(w, rows, i)
+        scores[i] = f
+        count_sample(counts, y[i])
+        if y[i] * f > 0.0:
+            continue
+        start, stop = row_span(rows, i)
+        for p in range(start, stop):
+            j = row_col(rows, p, start)
+            x = data[p]
+            v[j] += y[i] * x
+            s[j] = s[j] / (1.0 + x * x * s[j])
+            w[j] = v[j] * s[j]
+        v[d] += y[i] * bias
+        s[d] = s[d] / (1.0 + bias * bias * s[d])
+        w[d] = v[d] * s[d]
+        counts[3] += 1
+
+
+class SOP(OnlineLinearClassifier):
+    """Second-Order Perceptron (SOP), the incremental whitened Perceptron.
+
+    With :math:`v_k = \\sum_{\\text{mistakes}} y_s x_s` and the correlation matrix
+    :math:`A_k = aI + \\sum_{\\text{mistakes}} x_s x_s^T` of the ``k`` mistakes so far,
+    the algorithm of [1]_ (as on the SOP slide of [2]_) predicts
+
+    .. math::
+
+        \\hat y_t = \\mathrm{SGN}\\big(x_t^T (A_{k} + x_t x_t^T)^{-1} v_k\\big)
+        = \\mathrm{SGN}\\big(x_t^T A_{k}^{-1} v_k\\big),
+
+    the equality because :math:`x^T (A + x x^T)^{-1} v = x^T A^{-1} v / (1 + x^T A^{-1} x)`.
+    So the decision value is the linear :math:`w^T x` with :math:`w = A_k^{-1} v_k`, and on a
+    mistake (:math:`y_t w^T x_t \\le 0`, a zero margin included, as in the Perceptron)
+    :math:`v \\leftarrow v + y_t x_t`, :math:`A \\leftarrow A + x_t x_t^T`.
+
+    ``covariance="full"`` keeps :math:`A^{-1}` by Sherman–Morrison rank-one steps (no matrix
+    is ever inverted): with :math:`z = A^{-1} x_t`, :math:`q = x_t^T z`,
+
+    .. math::
+
+        w \\leftarrow w + \\frac{y_t - w^T x_t}{1 + q}\\, z,\\qquad
+        A^{-1} \\leftarrow A^{-1} - \\frac{z z^T}{1 + q}.
+
+    ``covariance="diag"`` keeps the diagonal of :math:`A`,
+    :math:`A_{jj} = a + \\sum x_{sj}^2`, and :math:`w_j = v_j / A_{jj}` (as in LIBOL's SOL).
+
+    Parameters
+    ----------
+    a : float, default=1.0
+        Regularization of the correlation matrix, > 0 (LIBOL's default 1).
+    {covariance}
+    fit_intercept : bool, default=True
+    pos_label : label, default=None
+    random_state : int, RandomState or None, default=None
+        Unused (deterministic learner).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    pos_label_ : label
+    weights_ : ndarray of shape (n_features + 1,)
+        ``w = A⁻¹ v``.
+    covariance_ : ndarray of shape (n_features + 1, n_features + 1) or (n_features + 1,)
+        ``A⁻¹`` (full) or ``1 / diag(A)`` (diag).
+    v_ : ndarray of shape (n_features + 1,)
+        The Perceptron vector ``Σ y x`` over the mistakes.
+    coef_ : ndarray of shape (1, n_features)
+    intercept_ : ndarray of shape (1,)
+    counts_ : ndarray of shape (4,)
+        ``[seen, positives, negatives, mistakes]``.
+
+    References
+    ----------
+    .. [1] N. Cesa-Bianchi, A. Conconi and C. Gentile, "A second-order perceptron
+       algorithm", SIAM Journal on Computing 34(3), 2005.
+    .. [2] S. C. H. Hoi, Online learning tutorial (seed 002), SOP slides.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skewlearn import SOP
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(300, 4))
+    >>> y = (X[:, 0] + 0.5 * X[:, 1] > 1.3).astype(int)
+    >>> clf = SOP(covariance="full").fit(X, y)
+    >>> bool(clf.score(X, y) > 0.9)
+    True
+    """
+
+    _id_keys: ClassVar[tuple] = ("covariance",)
+    _test_params: ClassVar[list] = [{}, {"covariance": "full"}]
+    _parameter_constraints: ClassVar[dict] = {
+        **OnlineLinearClassifier._parameter_constraints,
+        "a": [Interval(numbers.Real, 0, None, closed="neither")],
+        "covariance": [StrOptions(_COVARIANCES)],
+    }
+
+    def __init__(
+        self,
+        a: float = 1.0,
+        covariance: str = "diag",
+        fit_intercept: bool = True,
+        pos_label=None,
+        random_state=None,
+    ):
+        self.a = a
+        self.covariance = covariance
+        self.fit_intercept = fit_intercept
+        self.pos_label = pos_label
+        self.random_state = random_state
+
+    def _allocate(self, n_features: int) -> None:
+        super()._allocate(n_features)
+        self.v_ = np.zeros(n_features + 1)
+        if self.covariance == "full":
+            self.covariance_ = np.eye(n_features + 1) / float(self.a)
+        else:
+            self.covariance_ = np.full(n_features + 1, 1.0 / float(self.a))
+
+    def _learn(self, rows, y, scores):
+        if self.covariance == "full":
+            z = np.empty(self.weights_.shape[0])
+            _sop_learn_full(
+                self.weights_, self.v_, self.covariance_, z, self.counts_, rows, y, scores
+            )
+        else:
+            _sop_learn_diag(self.weights_, self.v_, self.covariance_, self.counts_, rows, y, scores)
+
+
+_fill_doc(SOP)
