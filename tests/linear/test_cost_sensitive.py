@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from skewlearn import CostSensitiveOGD
+from skewlearn import CostSensitiveOGD, CostSensitivePA, PassiveAggressive
 from tests import naive
 from tests.naive import cost_sensitive as naive_cs
 
@@ -114,3 +114,64 @@ def test_csogd_bad_hyperparameters():
         CostSensitiveOGD(loss="squared").fit(X, y)
     with pytest.raises(ValueError, match="'imbalance_ratio' parameter"):
         CostSensitiveOGD(imbalance_ratio=-1.0).fit(X, y)
+
+
+# --------------------------------------------------------------------------- CPA
+def test_cpa_three_samples_by_hand():
+    # c_pos = 4, c_neg = 1 -> margins sqrt(c_y) = 2 (positives) and 1 (negatives); PA (no C)
+    # t=1 (+1): f = 0, loss 2 - 0 = 2, ||x||^2 = 6, tau = 1/3 -> w = [1,2,1]/3
+    # t=2 (-1): f = (2 - 2 + 1)/3 = 1/3, loss 1 + 1/3, tau = (4/3)/6 = 2/9
+    #           -> w = [1,2,1]/3 - (2/9)[2,-1,1] = [-1, 8, 1]/9
+    # t=3 (-1): f = (1 + 8 + 1)/9 = 10/9, loss 19/9, ||x||^2 = 3, tau = 19/27
+    #           -> w = [-1,8,1]/9 - (19/27)[-1,1,1] = [16, 5, -16]/27
+    y = np.array([1, -1, -1])
+    for update in ("max_loss", "prediction"):  # every step is a mistake: both agree
+        clf = CostSensitivePA(c_pos=4.0, variant="pa", update=update).fit(X3, y)
+        np.testing.assert_allclose(clf.weights_, np.array([16, 5, -16]) / 27, rtol=1e-13)
+    # third sample [1, 1] labelled +1: f = (-1 + 8 + 1)/9 = 8/9 > 0 is a correct prediction,
+    # so prediction-based CPA stays at [-1,8,1]/9; max-loss has loss 2 - 8/9 = 10/9 > 0,
+    # tau = (10/9)/3 = 10/27 -> w = [-1,8,1]/9 + (10/27)[1,1,1] = [7, 34, 13]/27
+    Xb, yb = np.array([[1.0, 2.0], [2.0, -1.0], [1.0, 1.0]]), np.array([1, -1, 1])
+    pb = CostSensitivePA(c_pos=4.0, variant="pa", update="prediction").fit(Xb, yb)
+    np.testing.assert_allclose(pb.weights_, np.array([-1, 8, 1]) / 9, rtol=1e-13)
+    ml = CostSensitivePA(c_pos=4.0, variant="pa", update="max_loss").fit(Xb, yb)
+    np.testing.assert_allclose(ml.weights_, np.array([7, 34, 13]) / 27, rtol=1e-13)
+    # PA-I with C = 0.1 caps every tau above at 0.1: w = .1*([1,2,1] - [2,-1,1] - [-1,1,1])
+    pa1 = CostSensitivePA(c_pos=4.0, C=0.1).fit(X3, y)
+    np.testing.assert_allclose(pa1.weights_, [0.0, 0.2, -0.1], atol=1e-15)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"c_pos": 9.0, "c_neg": 0.5, "variant": "pa"},
+        {"c_pos": 3.0, "variant": "pa2", "C": 0.2, "update": "prediction"},
+        {"c_pos": 5.0, "C": 0.05, "update": "prediction"},
+    ],
+)
+def test_cpa_matches_numpy_reference(params, fit_intercept, sparse):
+    X, y = _random_stream(density=0.4 if sparse else None)
+    clf = CostSensitivePA(fit_intercept=fit_intercept, **params)
+    scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
+    w, ref = naive_cs.cpa(naive.augment(X, fit_intercept), y, **params)
+    np.testing.assert_allclose(clf.weights_, w, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(scores, ref, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["pa", "pa1", "pa2"])
+def test_cpa_with_unit_costs_is_pa(variant):
+    X, y = _random_stream(seed=8)
+    a = CostSensitivePA(variant=variant, C=0.3).fit(X, y)
+    b = PassiveAggressive(variant=variant, C=0.3).fit(X, y)
+    np.testing.assert_array_equal(a.weights_, b.weights_)
+
+
+def test_cpa_bad_hyperparameters():
+    X, y = _random_stream()
+    with pytest.raises(ValueError, match="'c_pos' parameter of CostSensitivePA must be a float"):
+        CostSensitivePA(c_pos=0).fit(X, y)
+    with pytest.raises(ValueError, match="'update' parameter"):
+        CostSensitivePA(update="max").fit(X, y)

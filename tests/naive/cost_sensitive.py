@@ -54,3 +54,27 @@ def csogd(
             coef = r * _loss_grad_coef(loss, yt * f)
         w = w + lam * coef * yt * x
     return w, scores
+
+
+def cpa(Xa, y, c_pos=1.0, c_neg=1.0, C=1.0, variant="pa1", update="max_loss"):
+    """Crammer et al. (2006) Sec. 6 for two classes: loss sqrt(rho(y, y_hat)) - y f."""
+    w = np.zeros(Xa.shape[1])
+    scores = np.empty(len(y))
+    for t, (x, yt) in enumerate(zip(Xa, y)):
+        scores[t] = f = w @ x
+        if update == "prediction":
+            y_hat = 1 if f > 0 else -1
+            if y_hat == yt:
+                continue
+        loss = max(0.0, np.sqrt(c_pos if yt > 0 else c_neg) - yt * f)
+        sq = x @ x
+        if loss == 0.0 or (sq == 0.0 and variant != "pa2"):
+            continue
+        if variant == "pa":
+            tau = loss / sq
+        elif variant == "pa1":
+            tau = min(C, loss / sq)
+        else:
+            tau = loss / (sq + 1.0 / (2.0 * C))
+        w = w + tau * yt * x
+    return w, scores
