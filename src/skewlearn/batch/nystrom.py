@@ -552,11 +552,15 @@ class MultiNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         self.block_sizes_ = np.array([f["normalization"].shape[1] for f in fitted])
         self.n_components_ = self._n_features_out = int(self.block_sizes_.sum())
 
-    def _blocks(self, X) -> list[np.ndarray]:
-        """Unscaled per-subset maps :math:`[\\Phi_1(X), \\dots, \\Phi_M(X)]` (validated X)."""
+    def _blocks(self, X, which=None) -> list[np.ndarray]:
+        """Unscaled per-subset maps :math:`[\\Phi_1(X), \\dots, \\Phi_M(X)]` (validated X),
+        or only the subsets listed in ``which``."""
+        which = range(len(self.kernel_params_)) if which is None else which
         return Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(map_features)(X, spec, L, N)
-            for spec, L, N in zip(self.kernel_params_, self.landmarks_, self.normalization_)
+            delayed(map_features)(
+                X, self.kernel_params_[m], self.landmarks_[m], self.normalization_[m]
+            )
+            for m in which
         )
 
     def _features(self, X) -> np.ndarray:

@@ -1,0 +1,224 @@
+import itertools
+
+import numpy as np
+import pytest
+from sklearn.pipeline import make_pipeline
+from sklearn.svm import SVC, LinearSVC
+
+from skewlearn import MultiNystroem, MultiNystroemMKL, SimpleMKL, StratifiedNystroem
+from skewlearn._rng import seed_state
+from skewlearn.batch.mkl import LinearSVMObjective, reduced_direction, reduced_gradient_mkl
+from tests.naive import kernels as naive_kernels
+from tests.naive import nystrom as naive
+
+KERNELS = [{"gamma": 0.05}, {"gamma": 0.5}, {"gamma": 3.0}]
+
+
+def _data(n=200, d=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    s = X[:, 0] ** 2 + np.sin(2 * X[:, 1]) + 0.3 * rng.normal(size=n)
+    y = (s > np.quantile(s, 0.85)).astype(int)
+    return X, y
+
+
+def _objective(X, y, mu_kernels=KERNELS, m=15, s=1.0, C=1.0, tol=1e-10, seed=0):
+    mn = MultiNystroem(kernels=mu_kernels, n_landmarks=m, rank=m, random_state=seed).fit(X, y)
+    Z = mn._features(X)
+    ypm = np.where(y == 1, 1.0, -1.0)
+    upper = np.full(len(y), C)
+    obj = LinearSVMObjective(Z, mn.block_sizes_, ypm, upper, s, tol, 100_000, seed_state(seed))
+    return mn, Z, ypm, upper, obj
+
+
+def test_mkl_gradient_equals_finite_difference_of_J():
+    X, y = _data(n=80)
+    *_, obj = _objective(X, y)
+    mu = np.array([0.5, 0.3, 0.2])
+    _, g, _ = obj(mu)
+    h = 1e-5
+    fd = []
+    for m in range(3):
+        e = np.zeros(3)
+        e[m] = h
+        fd.append((obj(mu + e)[0] - obj(mu - e)[0]) / (2 * h))
+    # dJ/dmu_m = -1/2 ||Phi_m^T (alpha * y)||^2 = -1/2 ||w_m||^2 / mu_m
+    np.testing.assert_allclose(-0.5 * g, fd, rtol=1e-4)
+
+
+def test_primal_gradient_equals_dual_form_on_nystroem_kernels():
+    X, y = _data(n=60)
+    mn, Z, ypm, upper, obj = _objective(X, y)
+    mu = np.array([0.2, 0.5, 0.3])
+    J, g, (alpha, beta, b, _) = obj(mu)
+    # dual form (Eq. 18) with the approximate kernel matrices built independently
+    Ks = [
+        naive.nystroem_kernel(X, X[idx], "rbf", k["gamma"], jitter=1e-10)
+        for idx, k in zip(mn.landmark_indices_, KERNELS)
+    ]
+    np.testing.assert_allclose(-0.5 * g, naive.dual_gradient(alpha, ypm, Ks), rtol=1e-7)
+    # and the primal form: w_m = sqrt(mu_m) Phi_m^T(alpha y) is block m of the linear SVM weight
+    starts = np.r_[0, np.cumsum(mn.block_sizes_)]
+    w = np.sqrt(np.repeat(mu, mn.block_sizes_)) * (Z.T @ (alpha * ypm))
+    for m in range(3):
+        wm = w[starts[m] : starts[m + 1]]
+        np.testing.assert_allclose(-0.5 * g[m], -0.5 * wm @ wm / mu[m], rtol=1e-10)
+    # J is the linear SVM primal at that weight
+    Zs = Z * np.sqrt(np.repeat(mu, mn.block_sizes_))
+    np.testing.assert_allclose(J, naive.svm_primal(Zs, ypm, upper, w, b), rtol=1e-10)
+
+
+def test_dcd_solver_matches_liblinear():
+    X, y = _data(n=150)
+    _, Z, ypm, upper, obj = _objective(X, y, mu_kernels=[{"gamma": 0.5}], C=2.0, tol=1e-9)
+    _, _, (_, beta, b, _) = obj(np.array([1.0]))
+    ref = LinearSVC(loss="hinge", dual=True, C=2.0, tol=1e-9, max_iter=1_000_000).fit(Z, ypm)
+    np.testing.assert_allclose(Z @ beta + b, ref.decision_function(Z), atol=1e-4)
+
+
+def test_one_kernel_equals_nystroem_plus_linear_svm():
+    X, y = _data()
+    clf = MultiNystroemMKL(
+        kernels=[{"gamma": 0.7}],
+        n_landmarks=20,
+        svm_tol=1e-8,
+        svm_max_epochs=100_000,
+        random_state=5,
+    ).fit(X, y)
+    ref = make_pipeline(
+        StratifiedNystroem(gamma=0.7, n_landmarks=20, random_state=5),
+        LinearSVC(loss="hinge", dual=True, class_weight="balanced", tol=1e-8, max_iter=10**6),
+    ).fit(X, y)
+    assert clf.mu_.tolist() == [1.0] and clf.n_iter_ == 1
+    np.testing.assert_array_equal(clf.feature_map_.landmark_indices_[0], ref[0].landmark_indices_)
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), atol=1e-4)
+
+
+def test_mu_stays_on_simplex_and_objective_decreases():
+    X, y = _data(n=300)
+    seen = []
+    *_, obj = _objective(X, y, mu_kernels=[*KERNELS, {"kernel": "linear"}], tol=1e-4)
+
+    def recording(mu):
+        seen.append(mu.copy())
+        return obj(mu)
+
+    res = reduced_gradient_mkl(recording, 4, max_iter=30, tol=1e-3)
+    assert len(seen) == res["n_evaluations"] > 1
+    for mu in seen:
+        assert (mu >= 0).all() and np.isclose(mu.sum(), 1.0, atol=1e-12)
+    hist = res["objective_history"]
+    assert all(b <= a for a, b in itertools.pairwise(hist))
+    assert hist[-1] < hist[0]
+
+
+def test_reduced_gradient_finds_simplex_minimiser_of_a_known_function():
+    # J(mu) = sum_m c_m / mu_m is minimised on the simplex at mu ∝ sqrt(c)
+    c = np.array([1.0, 4.0, 0.25, 9.0])
+
+    def objective(mu):
+        with np.errstate(divide="ignore"):
+            J = float(np.sum(c / mu))
+            g = 2.0 * c / mu**2  # g = -2 dJ/dmu
+        return J, g, None
+
+    res = reduced_gradient_mkl(objective, 4, max_iter=200, tol=1e-6, line_tol=1e-3)
+    np.testing.assert_allclose(res["mu"], np.sqrt(c) / np.sqrt(c).sum(), atol=2e-3)
+
+    # J(mu) = 1/2 ||mu - t||^2, t outside the simplex: minimiser is a face (mu_2 = 0)
+    t = np.array([0.9, 0.5, -0.4])
+
+    def quad(mu):
+        return 0.5 * float((mu - t) @ (mu - t)), -2.0 * (mu - t), None
+
+    res = reduced_gradient_mkl(quad, 3, max_iter=200, tol=1e-9, line_tol=1e-4)
+    np.testing.assert_allclose(res["mu"], [0.7, 0.3, 0.0], atol=1e-3)
+
+
+def test_reduced_direction_rules():
+    # Eqs. 19-21 by hand: mu = (0.5, 0.3, 0, 0.2), grad = (-1, -3, 2, -0.5), m̂ = 0:
+    # rg = grad - grad[0] = (0, -2, 3, 0.5); D_1 = 2, D_2 = 0 (mu_2 = 0 and rg > 0),
+    # D_3 = -0.5, D_0 = -(2 - 0.5) = -1.5
+    D, top = reduced_direction(np.array([0.5, 0.3, 0.0, 0.2]), np.array([-1.0, -3.0, 2.0, -0.5]))
+    assert top == 0
+    np.testing.assert_allclose(D, [-1.5, 2.0, 0.0, -0.5])
+
+
+def test_mkl_learns_weights_and_stops_on_duality_gap():
+    X, y = _data(n=400)
+    clf = MultiNystroemMKL(
+        kernels=KERNELS, n_landmarks=20, tol=1e-3, svm_tol=1e-6, random_state=0
+    ).fit(X, y)
+    assert np.isclose(clf.mu_.sum(), 1.0) and (clf.mu_ >= 0).all()
+    assert clf.n_iter_ >= 2 and len(clf.objective_history_) == clf.n_iter_
+    assert clf.objective_history_[-1] < clf.objective_history_[0]
+    assert clf.duality_gap_ <= 1e-3 * clf.objective_history_[-1]
+    # decision uses only the active blocks and equals the learned mixture features
+    Phi = clf.feature_map_.transform(X)
+    scale = np.repeat(np.sqrt(clf.mu_), clf.feature_map_.block_sizes_)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = np.where(scale > 0, clf.block_coef_ / scale, 0.0)
+    np.testing.assert_allclose(clf.decision_function(X), Phi @ w + clf.bias_, atol=1e-10)
+
+
+def test_landmarks_are_class_stratified():
+    X, y = _data(n=400)  # 60 positives
+    clf = MultiNystroemMKL(kernels=KERNELS, n_landmarks=40, max_iter=1, random_state=0)
+    clf.fit(X, y)
+    for idx in clf.feature_map_.landmark_indices_:
+        assert y[idx].sum() == 20
+
+
+def test_class_weight_explicit_costs_and_errors():
+    X, y = _data()
+    labels = np.array(["maj", "min"])[y]
+    npos, n = y.sum(), len(y)
+    a = MultiNystroemMKL(kernels=[{"gamma": 0.5}], n_landmarks=10, random_state=0)
+    b = MultiNystroemMKL(
+        kernels=[{"gamma": 0.5}],
+        n_landmarks=10,
+        random_state=0,
+        class_weight={"min": n / (2 * npos), "maj": n / (2 * (n - npos))},
+    )
+    np.testing.assert_allclose(
+        a.fit(X, labels).decision_function(X), b.fit(X, labels).decision_function(X)
+    )
+    with pytest.raises(ValueError, match="class_weight keys"):
+        b.set_params(class_weight={"other": 1.0}).fit(X, labels)
+    with pytest.raises(ValueError, match="must be > 0"):
+        b.set_params(class_weight={"min": 0.0}).fit(X, labels)
+
+
+def test_simplemkl_one_kernel_equals_svc():
+    X, y = _data(n=150)
+    clf = SimpleMKL(kernels=[{"gamma": 0.4}], svm_tol=1e-6).fit(X, y)
+    ref = SVC(kernel="rbf", gamma=0.4, class_weight="balanced", tol=1e-6).fit(X, y)
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), atol=1e-6)
+
+
+def test_simplemkl_gradient_equals_finite_difference():
+    X, y = _data(n=60)
+    Ks = [naive_kernels.kernel_matrix(X, X, "rbf", k["gamma"]) for k in KERNELS]
+    ypm = np.where(y == 1, 1.0, -1.0)
+
+    def J_and_g(mu):
+        svc = SVC(kernel="precomputed", C=1.0, tol=1e-10).fit(
+            sum(w * K for w, K in zip(mu, Ks)), ypm
+        )
+        ay = np.zeros(len(y))
+        ay[svc.support_] = svc.dual_coef_[0]
+        return np.abs(ay).sum() - 0.5 * sum(w * ay @ K @ ay for w, K in zip(mu, Ks)), ay
+
+    mu = np.array([0.3, 0.4, 0.3])
+    _, ay = J_and_g(mu)
+    h = 1e-6
+    fd = [(J_and_g(mu + h * e)[0] - J_and_g(mu - h * e)[0]) / (2 * h) for e in np.eye(3)]
+    np.testing.assert_allclose(naive.dual_gradient(np.abs(ay), ypm, Ks), fd, rtol=1e-4)
+
+
+def test_pos_label_flips_sign():
+    X, y = _data()
+    a = MultiNystroemMKL(n_landmarks=10, max_iter=3, random_state=0).fit(X, y)
+    b = MultiNystroemMKL(n_landmarks=10, max_iter=3, random_state=0, pos_label=0)
+    b.fit(X, 1 - y)
+    np.testing.assert_allclose(a.decision_function(X), -b.decision_function(X), atol=1e-10)
