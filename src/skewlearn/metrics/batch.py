@@ -1,5 +1,457 @@
-"""Batch metrics for imbalanced binary classification."""
+"""Batch metrics for imbalanced binary classification.
+
+Every function takes ``(y_true, y_score_or_pred, *, pos_label=None)`` like scikit-learn.
+Labels may be of any type (strings, booleans, {0, 1}, {-1, +1}, ...).
+
+**Positive class.** ``pos_label`` when given. Otherwise the larger of the two labels
+present (``1`` in {0, 1} and {-1, +1}, ``True`` for booleans, the later string in sort
+order), which is scikit-learn's ``classes_[1]``. The labels considered are those of
+``y_true`` for score metrics and of ``y_true`` and ``y_pred`` together for label metrics.
+When only one label is present and ``pos_label`` is None, it is the positive class if it
+equals 1 (or ``True``), a negative one if it equals 0 or -1; any other single label is an
+error that asks for ``pos_label``.
+
+**Undefined values raise.** ROC AUC needs both classes in ``y_true``; PR AUC, sensitivity
+need a positive; specificity needs a negative; G-mean and balanced accuracy need both. The
+F-measure is 0 when there is no true positive (scikit-learn's ``zero_division=0``), also
+in the 0/0 case without any positive, true or predicted.
+
+ROC AUC counts ties between a positive and a negative score as ½ and runs in
+O(n log n): one sort, then per distinct score the number of negatives strictly below it.
+All pair counts are exact integers; the only rounding is the final division.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = [
+    "ConfusionCounts",
+    "balanced_accuracy",
+    "confusion_counts",
+    "f1",
+    "fbeta",
+    "gmean",
+    "pr_auc",
+    "precision",
+    "roc_auc",
+    "sensitivity",
+    "specificity",
+]
+
+
+class ConfusionCounts(NamedTuple):
+    """Counts of a binary confusion matrix (positive = ``pos_label``)."""
+
+    tp: int
+    fp: int
+    tn: int
+    fn: int
+
+
+# --------------------------------------------------------------------------- validation
+def _as_1d(values, name: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim == 0:
+        arr = arr.reshape(1)
+    if arr.ndim != 1:
+        if arr.ndim == 2 and 1 in arr.shape:
+            arr = arr.ravel()
+        else:
+            raise ValueError(
+                f"{name} must be one-dimensional; got an array of shape {arr.shape}. "
+                "Pass one label or score per sample."
+            )
+    return arr
+
+
+def _check_lengths(y_true: np.ndarray, other: np.ndarray, other_name: str) -> None:
+    if len(y_true) != len(other):
+        raise ValueError(
+            f"y_true and {other_name} must have the same length; got {len(y_true)} and "
+            f"{len(other)}."
+        )
+    if len(y_true) == 0:
+        raise ValueError("y_true is empty; a metric needs at least one sample.")
+
+
+def _is_one(label) -> bool:
+    return isinstance(label, numbers.Number | np.bool_ | np.number) and label == 1
+
+
+def _is_zero_or_minus_one(label) -> bool:
+    return isinstance(label, numbers.Number | np.bool_ | np.number) and label in (0, -1)
+
+
+def _resolve_pos_label(labels: np.ndarray, pos_label):
+    """Return ``(pos, known)``: the positive label, and False when no present label is it."""
+    if len(labels) > 2:
+        shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels[:6])
+        raise ValueError(
+            f"Only binary metrics are defined here, but the labels hold {len(labels)} classes "
+            f"({shown}{', ...' if len(labels) > 6 else ''}). Map them to two classes "
+            "(e.g. minority vs rest)."
+        )
+    if pos_label is not None:
+        if len(labels) == 2 and not any(lab == pos_label for lab in labels):
+            raise ValueError(
+                f"pos_label={pos_label!r} is not one of the labels "
+                f"[{labels[0]!r}, {labels[1]!r}]. Set pos_label to one of them."
+            )
+        return pos_label
+    if len(labels) == 2:
+        return labels[1]
+    only = labels[0].item() if hasattr(labels[0], "item") else labels[0]
+    if _is_one(only):
+        return labels[0]
+    if _is_zero_or_minus_one(only):
+        return None
+    raise ValueError(
+        f"Only one label ({only!r}) is present, so the positive class cannot be inferred. "
+        "Pass pos_label=<the positive label>."
+    )
+
+
+def _positives(y: np.ndarray, pos) -> np.ndarray:
+    if pos is None:
+        return np.zeros(len(y), dtype=bool)
+    return np.asarray(y == pos, dtype=bool).reshape(len(y))
+
+
+def _score_inputs(y_true, y_score, pos_label) -> tuple[np.ndarray, np.ndarray]:
+    """Validate and return ``(is_pos, scores)``."""
+    y_true = _as_1d(y_true, "y_true")
+    y_score = _as_1d(y_score, "y_score")
+    _check_lengths(y_true, y_score, "y_score")
+    try:
+        scores = np.asarray(y_score, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"y_score must hold numbers (decision values or probabilities); got dtype "
+            f"{y_score.dtype}. Pass scores, not predicted labels."
+        ) from exc
+    if np.isnan(scores).any():
+        raise ValueError(
+            f"y_score contains NaN at {int(np.isnan(scores).sum())} position(s) (first at "
+            f"index {int(np.flatnonzero(np.isnan(scores))[0])}); a ranking metric needs "
+            "comparable scores. Check the model output."
+        )
+    pos = _resolve_pos_label(np.unique(y_true), pos_label)
+    return _positives(y_true, pos), scores
+
+
+def _label_inputs(y_true, y_pred, pos_label) -> tuple[np.ndarray, np.ndarray]:
+    """Validate and return ``(true_is_pos, pred_is_pos)``."""
+    y_true = _as_1d(y_true, "y_true")
+    y_pred = _as_1d(y_pred, "y_pred")
+    _check_lengths(y_true, y_pred, "y_pred")
+    labels = np.unique(np.concatenate([np.unique(y_true), np.unique(y_pred)]))
+    pos = _resolve_pos_label(labels, pos_label)
+    return _positives(y_true, pos), _positives(y_pred, pos)
+
+
+# --------------------------------------------------------------------------- counting
+def _pair_count2(is_pos: np.ndarray, scores: np.ndarray) -> int:
+    """Twice the Mann-Whitney count: 2·#{(p, n): s_p > s_n} + #{(p, n): s_p = s_n}.
+
+    One stable sort, then per group of equal scores: its positives times the negatives
+    strictly below it (×2) plus its positives times its own negatives (a tie, ×1).
+    """
+    n = len(scores)
+    if n == 0:
+        return 0
+    order = np.argsort(scores, kind="stable")
+    s = scores[order]
+    p = is_pos[order].astype(np.int64)
+    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    pos_g = np.add.reduceat(p, starts)
+    cnt_g = np.diff(np.append(starts, n))
+    neg_g = cnt_g - pos_g
+    neg_below = np.cumsum(neg_g) - neg_g
+    return int(np.sum(2 * neg_below * pos_g + pos_g * neg_g))
+
+
+def _counts(t: np.ndarray, p: np.ndarray) -> ConfusionCounts:
+    tp = int(np.count_nonzero(t & p))
+    fp = int(np.count_nonzero(~t & p))
+    fn = int(np.count_nonzero(t & ~p))
+    return ConfusionCounts(tp, fp, len(t) - tp - fp - fn, fn)
+
+
+def _need(c: ConfusionCounts, positives: bool, negatives: bool, metric: str) -> None:
+    if positives and c.tp + c.fn == 0:
+        raise ValueError(
+            f"{metric} is undefined: y_true has no positive sample (pos_label). "
+            "Pass pos_label if the positive class is another label, or evaluate on data "
+            "with both classes."
+        )
+    if negatives and c.tn + c.fp == 0:
+        raise ValueError(
+            f"{metric} is undefined: y_true has no negative sample. "
+            "Evaluate on data with both classes."
+        )
+
+
+# Formulas on counts, shared with the streaming metrics.
+def _fbeta_from(c: ConfusionCounts, beta: float) -> float:
+    b2 = beta * beta
+    if c.tp == 0:
+        return 0.0
+    return (1.0 + b2) * c.tp / ((1.0 + b2) * c.tp + b2 * c.fn + c.fp)
+
+
+def _tpr(c: ConfusionCounts) -> float:
+    return c.tp / (c.tp + c.fn)
+
+
+def _tnr(c: ConfusionCounts) -> float:
+    return c.tn / (c.tn + c.fp)
+
+
+def _gmean_from(c: ConfusionCounts) -> float:
+    return float(np.sqrt(_tpr(c) * _tnr(c)))
+
+
+# --------------------------------------------------------------------------- public
+def confusion_counts(y_true, y_pred, *, pos_label=None) -> ConfusionCounts:
+    """Counts ``(tp, fp, tn, fn)`` of a binary prediction.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (any type, at most two distinct values together).
+    pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
+
+    Returns
+    -------
+    ConfusionCounts
+        A named tuple ``(tp, fp, tn, fn)`` of ints.
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import confusion_counts
+    >>> confusion_counts(["a", "b", "b", "a"], ["a", "b", "a", "b"])
+    ConfusionCounts(tp=1, fp=1, tn=1, fn=1)
+    """
+    return _counts(*_label_inputs(y_true, y_pred, pos_label))
+
+
+def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None) -> float:
+    """F-beta measure :math:`\\frac{(1+\\beta^2)\\,TP}{(1+\\beta^2)\\,TP + \\beta^2 FN + FP}`.
+
+    0 when there is no true positive (scikit-learn's ``zero_division=0``).
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+    beta : float, default=1.0
+        Weight of recall, > 0.
+    pos_label : label, default=None
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import fbeta
+    >>> round(fbeta([1, 1, 0, 0], [1, 0, 1, 0], beta=2.0), 4)
+    0.5
+    """
+    if not (isinstance(beta, numbers.Real) and beta > 0):
+        raise ValueError(f"beta must be a real number > 0; got {beta!r}.")
+    return _fbeta_from(confusion_counts(y_true, y_pred, pos_label=pos_label), float(beta))
+
+
+def f1(y_true, y_pred, *, pos_label=None) -> float:
+    """F1 measure :math:`2TP / (2TP + FP + FN)`; 0 without a true positive.
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import f1
+    >>> f1([1, 1, 0, 0], [1, 0, 1, 0])
+    0.5
+    """
+    return _fbeta_from(confusion_counts(y_true, y_pred, pos_label=pos_label), 1.0)
+
+
+def precision(y_true, y_pred, *, pos_label=None) -> float:
+    """Precision :math:`TP / (TP + FP)`; 0 when nothing is predicted positive.
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import precision
+    >>> precision([1, 1, 0, 0], [1, 1, 1, 0])
+    0.6666666666666666
+    """
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    return c.tp / (c.tp + c.fp) if c.tp + c.fp else 0.0
+
+
+def sensitivity(y_true, y_pred, *, pos_label=None) -> float:
+    """Sensitivity (recall, true positive rate) :math:`TP / (TP + FN)`.
+
+    Raises ValueError when ``y_true`` has no positive.
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import sensitivity
+    >>> sensitivity([1, 1, 0, 0], [1, 0, 0, 0])
+    0.5
+    """
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    _need(c, True, False, "sensitivity")
+    return _tpr(c)
+
+
+def specificity(y_true, y_pred, *, pos_label=None) -> float:
+    """Specificity (true negative rate) :math:`TN / (TN + FP)`.
+
+    Raises ValueError when ``y_true`` has no negative.
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import specificity
+    >>> specificity([1, 0, 0, 0], [1, 1, 0, 0])
+    0.6666666666666666
+    """
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    _need(c, False, True, "specificity")
+    return _tnr(c)
+
+
+def gmean(y_true, y_pred, *, pos_label=None) -> float:
+    """Geometric mean of sensitivity and specificity, :math:`\\sqrt{TPR \\cdot TNR}`.
+
+    Equals imbalanced-learn's ``geometric_mean_score`` on binary data. Raises ValueError
+    unless ``y_true`` holds both classes.
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import gmean
+    >>> gmean([1, 1, 0, 0], [1, 0, 0, 0])
+    0.7071067811865476
+    """
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    _need(c, True, True, "G-mean")
+    return _gmean_from(c)
+
+
+def balanced_accuracy(y_true, y_pred, *, pos_label=None) -> float:
+    """Balanced accuracy :math:`(TPR + TNR) / 2`.
+
+    Raises ValueError unless ``y_true`` holds both classes.
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import balanced_accuracy
+    >>> balanced_accuracy([1, 1, 0, 0], [1, 0, 0, 0])
+    0.75
+    """
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    _need(c, True, True, "balanced accuracy")
+    return 0.5 * (_tpr(c) + _tnr(c))
+
+
+def roc_auc(y_true, y_score, *, pos_label=None) -> float:
+    """Area under the ROC curve: the probability that a random positive outscores a random
+    negative, ties counted ½,
+
+    .. math::
+
+        \\mathrm{AUC} = \\frac{1}{N_+ N_-} \\sum_{i: y_i = +} \\sum_{j: y_j = -}
+        \\Big( [s_i > s_j] + \\tfrac12 [s_i = s_j] \\Big).
+
+    O(n log n). Equal to scikit-learn's ``roc_auc_score``.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Labels; both classes must be present.
+    y_score : array-like of shape (n_samples,)
+        Scores, higher = more positive. NaN is rejected; ±inf are ranked.
+    pos_label : label, default=None
+
+    Returns
+    -------
+    float in [0, 1]
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import roc_auc
+    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.4, 0.8])   # the tie at 0.4 counts 1/2
+    0.875
+    """
+    is_pos, scores = _score_inputs(y_true, y_score, pos_label)
+    n_pos = int(np.count_nonzero(is_pos))
+    n_neg = len(is_pos) - n_pos
+    if n_pos == 0 or n_neg == 0:
+        raise ValueError(
+            "ROC AUC is undefined when y_true holds only one class "
+            f"({'no positive' if n_pos == 0 else 'no negative'} sample among {len(is_pos)}). "
+            "Evaluate on data with both classes."
+        )
+    return _pair_count2(is_pos, scores) / (2.0 * n_pos * n_neg)
+
+
+def _pr_curve(is_pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Precision and recall at each distinct threshold, from the highest score down."""
+    order = np.argsort(-scores, kind="stable")
+    s = scores[order]
+    ends = np.flatnonzero(np.concatenate((s[1:] != s[:-1], [True])))
+    tps = np.cumsum(is_pos[order], dtype=np.int64)[ends]
+    predicted = ends + 1
+    return tps / predicted, tps / tps[-1]
+
+
+_PR_METHODS = ("average_precision", "trapezoid")
+
+
+def pr_auc(y_true, y_score, *, pos_label=None, method: str = "average_precision") -> float:
+    """Area under the precision-recall curve.
+
+    With thresholds at the distinct scores, from the highest down, precision :math:`P_k`
+    and recall :math:`R_k` (and :math:`R_0 = 0`):
+
+    * ``method="average_precision"`` (scikit-learn's ``average_precision_score``):
+      :math:`\\mathrm{AP} = \\sum_k (R_k - R_{k-1})\\, P_k`, a step function, no
+      interpolation;
+    * ``method="trapezoid"``: the trapezoidal area under the points
+      :math:`(0, 1), (R_1, P_1), \\dots`, i.e. scikit-learn's
+      ``auc(recall, precision)`` on ``precision_recall_curve``. Linear interpolation in PR
+      space is optimistic; prefer average precision.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        Labels; at least one positive.
+    y_score : array-like of shape (n_samples,)
+    pos_label : label, default=None
+    method : {"average_precision", "trapezoid"}, default="average_precision"
+
+    Returns
+    -------
+    float in [0, 1]
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import pr_auc
+    >>> pr_auc([0, 1, 1, 0], [0.1, 0.5, 0.5, 0.9])
+    0.6666666666666666
+    """
+    if method not in _PR_METHODS:
+        raise ValueError(f"method must be one of {_PR_METHODS}; got {method!r}.")
+    is_pos, scores = _score_inputs(y_true, y_score, pos_label)
+    if not is_pos.any():
+        raise ValueError(
+            "PR AUC is undefined when y_true has no positive sample (recall has no "
+            "denominator). Pass pos_label if the positive class is another label."
+        )
+    prec, rec = _pr_curve(is_pos, scores)
+    if method == "average_precision":
+        return float(np.sum(np.diff(rec, prepend=0.0) * prec))
+    return float(np.trapezoid(np.concatenate(([1.0], prec)), np.concatenate(([0.0], rec))))

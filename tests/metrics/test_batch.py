@@ -1,0 +1,192 @@
+"""Batch metrics against scikit-learn, imbalanced-learn and a brute-force O(n²) AUC."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from imblearn.metrics import geometric_mean_score, sensitivity_score, specificity_score
+from sklearn import metrics as skm
+
+from skewlearn.metrics import (
+    ConfusionCounts,
+    balanced_accuracy,
+    confusion_counts,
+    f1,
+    fbeta,
+    gmean,
+    pr_auc,
+    precision,
+    roc_auc,
+    sensitivity,
+    specificity,
+)
+from tests.naive.metrics import roc_auc_pairs
+
+
+@st.composite
+def scored(draw, min_size=2, max_size=60, both=True):
+    """Labels in {0, 1} with scores drawn from a few values, so ties are frequent."""
+    n = draw(st.integers(min_size, max_size))
+    y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    if both:
+        y[0], y[-1] = 0, 1
+    pool = draw(
+        st.lists(
+            st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False), min_size=1, max_size=8
+        )
+    )
+    idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=n, max_size=n))
+    return y, np.array(pool)[idx]
+
+
+@st.composite
+def predicted(draw, both=True):
+    n = draw(st.integers(2, 60))
+    y = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    p = np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)))
+    if both:
+        y[0], y[-1] = 0, 1
+    return y, p
+
+
+# --------------------------------------------------------------------------- ranking
+@settings(max_examples=200, deadline=None)
+@given(scored())
+def test_roc_auc_equals_sklearn_and_brute_force(data):
+    y, s = data
+    got = roc_auc(y, s)
+    assert got == pytest.approx(skm.roc_auc_score(y, s), rel=1e-12, abs=1e-15)
+    assert got == pytest.approx(roc_auc_pairs(y == 1, s), rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(scored(both=False, min_size=1))
+def test_pr_auc_equals_sklearn(data):
+    y, s = data
+    if not y.any():
+        with pytest.raises(ValueError, match="no positive"):
+            pr_auc(y, s)
+        return
+    assert pr_auc(y, s) == pytest.approx(skm.average_precision_score(y, s), rel=1e-12)
+    prec, rec, _ = skm.precision_recall_curve(y, s)
+    assert pr_auc(y, s, method="trapezoid") == pytest.approx(skm.auc(rec, prec), rel=1e-12)
+
+
+def test_roc_auc_ties_by_hand():
+    # positives {0.4, 0.8}, negatives {0.1, 0.4}: pairs (0.4>0.1)=1, (0.4=0.4)=1/2,
+    # (0.8>0.1)=1, (0.8>0.4)=1 -> 3.5 / 4
+    assert roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.4, 0.8]) == 0.875
+    # all scores equal -> every pair is a tie -> 1/2
+    assert roc_auc([0, 1, 0, 1, 1], [3.0] * 5) == 0.5
+    # infinite scores are ranked like any others
+    assert roc_auc([0, 1], [-np.inf, np.inf]) == 1.0
+
+
+def test_average_precision_by_hand():
+    # scores desc: 0.9 (neg) -> P=0, R=0; 0.5, 0.5 (both pos) -> P=2/3, R=1; 0.1 (neg)
+    # AP = (0-0)*0 + (1-0)*2/3 = 2/3; trapezoid over (0,1),(0,0),(1,2/3),(1,1/2) = 1/3
+    y, s = [0, 1, 1, 0], [0.1, 0.5, 0.5, 0.9]
+    assert pr_auc(y, s) == pytest.approx(2 / 3)
+    assert pr_auc(y, s, method="trapezoid") == pytest.approx(1 / 3)
+
+
+def test_score_metrics_pos_label_and_label_types():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 80)
+    s = rng.normal(size=80) + y
+    ref = roc_auc(y, s)
+    assert roc_auc(np.array(["maj", "min"])[y], s) == ref  # "min" > "maj": positive
+    assert roc_auc(y.astype(bool), s) == ref
+    assert roc_auc(2 * y - 1, s) == ref
+    assert roc_auc(y, -s, pos_label=0) == pytest.approx(ref, abs=1e-15)
+    assert pr_auc(y, s, pos_label=0) == pytest.approx(
+        skm.average_precision_score(y, s, pos_label=0)
+    )
+
+
+# --------------------------------------------------------------------------- labels
+@settings(max_examples=200, deadline=None)
+@given(predicted(), st.floats(0.1, 5.0))
+def test_label_metrics_equal_sklearn_and_imblearn(data, beta):
+    y, p = data
+    tn, fp, fn, tp = skm.confusion_matrix(y, p, labels=[0, 1]).ravel()
+    assert confusion_counts(y, p) == ConfusionCounts(tp, fp, tn, fn)
+    assert f1(y, p) == pytest.approx(skm.f1_score(y, p, zero_division=0), rel=1e-12)
+    assert fbeta(y, p, beta=beta) == pytest.approx(
+        skm.fbeta_score(y, p, beta=beta, zero_division=0), rel=1e-12
+    )
+    assert precision(y, p) == pytest.approx(skm.precision_score(y, p, zero_division=0))
+    assert sensitivity(y, p) == pytest.approx(sensitivity_score(y, p), rel=1e-12)
+    assert specificity(y, p) == pytest.approx(specificity_score(y, p), rel=1e-12)
+    assert gmean(y, p) == pytest.approx(geometric_mean_score(y, p), rel=1e-12)
+    assert balanced_accuracy(y, p) == pytest.approx(skm.balanced_accuracy_score(y, p), rel=1e-12)
+    # pos_label=0 swaps the roles of the classes
+    assert f1(y, p, pos_label=0) == pytest.approx(skm.f1_score(y, p, pos_label=0, zero_division=0))
+    assert sensitivity(y, p, pos_label=0) == pytest.approx(specificity(y, p))
+
+
+def test_label_metrics_any_label_type():
+    y = np.array(["no", "yes", "yes", "no", "no"])
+    p = np.array(["no", "yes", "no", "yes", "no"])
+    # "yes" > "no" is positive: tp=1 (idx 1), fn=1 (idx 2), fp=1 (idx 3), tn=2
+    assert confusion_counts(y, p) == ConfusionCounts(tp=1, fp=1, tn=2, fn=1)
+    assert f1(y, p) == 0.5
+    assert confusion_counts(y, p, pos_label="no") == ConfusionCounts(tp=2, fp=1, tn=1, fn=1)
+    assert gmean(y == "yes", p == "yes") == gmean(y, p)
+
+
+def test_f1_without_true_positive_is_zero():
+    assert f1([0, 0, 0], [0, 0, 0]) == 0.0
+    assert f1([0, 1, 0], [1, 0, 0]) == 0.0
+
+
+def test_single_label_inference():
+    # a lone 1/True is positive, a lone 0/-1 negative
+    assert confusion_counts([1, 1], [1, 1]) == ConfusionCounts(2, 0, 0, 0)
+    assert confusion_counts([True], [True]) == ConfusionCounts(1, 0, 0, 0)
+    assert confusion_counts([-1, -1], [-1, -1]) == ConfusionCounts(0, 0, 2, 0)
+    assert confusion_counts([0], [0]) == ConfusionCounts(0, 0, 1, 0)
+    with pytest.raises(ValueError, match=r"positive class cannot be inferred.*pos_label"):
+        f1(["a", "a"], ["a", "a"])
+    assert f1(["a", "a"], ["a", "a"], pos_label="a") == 1.0
+    assert pr_auc([1, 1], [0.3, 0.1]) == 1.0
+
+
+# --------------------------------------------------------------------------- errors
+def test_errors():
+    with pytest.raises(ValueError, match=r"only one class.*no positive"):
+        roc_auc([0, 0, 0], [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match=r"only one class.*no negative"):
+        roc_auc([1, 1], [0.1, 0.2])
+    with pytest.raises(ValueError, match="same length; got 3 and 2"):
+        roc_auc([0, 1, 1], [0.1, 0.2])
+    with pytest.raises(ValueError, match="same length; got 2 and 3"):
+        f1([0, 1], [0, 1, 1])
+    with pytest.raises(ValueError, match=r"NaN at 1 position.*index 1"):
+        roc_auc([0, 1, 1], [0.1, np.nan, 0.3])
+    with pytest.raises(ValueError, match="NaN"):
+        pr_auc([0, 1], [np.nan, 0.3])
+    with pytest.raises(ValueError, match="3 classes"):
+        f1([0, 1, 2], [0, 1, 1])
+    with pytest.raises(ValueError, match="pos_label=2 is not one of the labels"):
+        roc_auc([0, 1], [0.1, 0.2], pos_label=2)
+    with pytest.raises(ValueError, match="G-mean is undefined: y_true has no positive"):
+        gmean([0, 0], [0, 1])
+    with pytest.raises(ValueError, match="specificity is undefined: y_true has no negative"):
+        specificity([1, 1], [0, 1])
+    with pytest.raises(ValueError, match="sensitivity is undefined"):
+        sensitivity([0, 0], [0, 0])
+    with pytest.raises(ValueError, match="balanced accuracy is undefined"):
+        balanced_accuracy([1, 1], [1, 1])
+    with pytest.raises(ValueError, match="method must be one of"):
+        pr_auc([0, 1], [0.1, 0.2], method="interp")
+    with pytest.raises(ValueError, match="beta must be a real number > 0"):
+        fbeta([0, 1], [0, 1], beta=0)
+    with pytest.raises(ValueError, match="empty"):
+        roc_auc([], [])
+    with pytest.raises(ValueError, match="one-dimensional"):
+        roc_auc(np.zeros((3, 2)), np.zeros(3))
+    with pytest.raises(TypeError, match="y_score must hold numbers"):
+        roc_auc([0, 1], ["a", "b"])

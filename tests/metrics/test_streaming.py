@@ -1,0 +1,161 @@
+"""Streaming metrics: after every update equal to the batch metric on the prefix."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from imblearn.metrics import geometric_mean_score
+from sklearn import metrics as skm
+
+from skewlearn.metrics import (
+    F1,
+    ROCAUC,
+    Confusion,
+    ConfusionCounts,
+    FBeta,
+    GMean,
+    MistakeRate,
+    StreamingMetric,
+)
+from tests.naive.metrics import prefix_roc_auc
+
+
+@st.composite
+def stream(draw, max_size=50):
+    """Labels in {-1, +1}, tied scores from a small pool, and predicted labels."""
+    n = draw(st.integers(1, max_size))
+    y = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n)))
+    pool = draw(st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=1, max_size=6))
+    idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=n, max_size=n))
+    s = np.array(pool)[idx]
+    return y, s, np.where(s > 0, 1, -1)
+
+
+def _prefix_ok(got, expected):
+    if math.isnan(expected):
+        return math.isnan(got)
+    return got == pytest.approx(expected, rel=1e-12, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(stream(max_size=30))
+def test_every_prefix_equals_sklearn(data):
+    y, s, p = data
+    auc, f1, gm, mr, conf = ROCAUC(), F1(), GMean(), MistakeRate(), Confusion()
+    brute = prefix_roc_auc(y == 1, s)
+    for t in range(len(y)):
+        auc.update(y[t], s[t])
+        for m in (f1, gm, mr, conf):
+            m.update(y[t], p[t])
+        yt, st_, pt = y[: t + 1], s[: t + 1], p[: t + 1]
+        both = len(set(yt)) == 2
+        assert _prefix_ok(auc.get(), skm.roc_auc_score(yt, st_) if both else math.nan)
+        assert _prefix_ok(auc.get(), brute[t])
+        assert f1.get() == pytest.approx(
+            skm.f1_score(yt, pt, labels=[-1, 1], zero_division=0), rel=1e-12
+        )
+        assert _prefix_ok(gm.get(), geometric_mean_score(yt, pt) if both else math.nan)
+        assert mr.get() == pytest.approx(1.0 - skm.accuracy_score(yt, pt), abs=1e-15)
+        tn, fp, fn, tp = skm.confusion_matrix(yt, pt, labels=[-1, 1]).ravel()
+        assert conf.get() == ConfusionCounts(tp, fp, tn, fn)
+
+
+@settings(max_examples=100, deadline=None)
+@given(stream(max_size=120), st.lists(st.integers(1, 30), min_size=1, max_size=10))
+def test_update_many_in_any_batches_equals_one_by_one(data, sizes):
+    y, s, p = data
+    one = [ROCAUC(), FBeta(beta=2.0), GMean(), MistakeRate()]
+    many = [ROCAUC(), FBeta(beta=2.0), GMean(), MistakeRate()]
+    for t in range(len(y)):
+        for m in one:
+            m.update(y[t], s[t] if m.requires_scores else p[t])
+    lo, k = 0, 0
+    while lo < len(y):
+        hi = lo + sizes[k % len(sizes)]
+        for m in many:
+            m.update_many(y[lo:hi], s[lo:hi] if m.requires_scores else p[lo:hi])
+        lo, k = hi, k + 1
+    for a, b in zip(one, many):
+        assert a.get() == b.get() or (math.isnan(a.get()) and math.isnan(b.get()))
+
+
+@settings(max_examples=100, deadline=None)
+@given(stream(max_size=80), st.integers(0, 80))
+def test_merge_equals_the_union(data, cut):
+    y, s, p = data
+    for cls in (ROCAUC, F1, GMean, MistakeRate, Confusion):
+        v = s if cls.requires_scores else p
+        whole = cls().update_many(y, v)
+        left = cls().update_many(y[:cut], v[:cut])
+        right = cls().update_many(y[cut:], v[cut:])
+        merged = left.merge(right)
+        a, b = whole.get(), merged.get()
+        assert a == b or (math.isnan(a) and math.isnan(b))
+
+
+def test_auc_large_stream_matches_sklearn_and_run_count_stays_logarithmic():
+    rng = np.random.default_rng(0)
+    y = (rng.random(20_000) < 0.1).astype(int)
+    s = np.round(rng.normal(size=20_000) + y, 2)  # rounding makes many ties
+    m = ROCAUC()
+    for lo in range(0, 20_000, 1):
+        if lo < 300 or lo % 997 == 0:
+            m.update(y[lo], s[lo])
+        else:
+            m.update_many(y[lo : lo + 1], s[lo : lo + 1])
+    assert m.get() == pytest.approx(skm.roc_auc_score(y, s), rel=1e-12)
+    assert len(m._pos.runs) <= 1 + math.log2(m.n_pos)
+    assert len(m._neg.runs) <= 1 + math.log2(m.n_neg)
+
+
+def test_auc_order_does_not_matter_exactly():
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 500)
+    s = rng.integers(0, 20, 500).astype(float)
+    a = ROCAUC().update_many(y, s).get()
+    perm = rng.permutation(500)
+    b = ROCAUC()
+    for i in perm:
+        b.update(y[i], s[i])
+    assert a == b.get()
+
+
+def test_pos_label_and_label_types():
+    y = np.array(["min", "maj", "maj", "min", "maj"])
+    s = np.array([0.9, 0.1, 0.5, 0.5, 0.2])
+    auc = ROCAUC(pos_label="min").update_many(y, s)
+    assert auc.get() == pytest.approx(skm.roc_auc_score(y == "min", s))
+    assert ROCAUC().update_many([True, False], [0.3, 0.1]).get() == 1.0
+    f = F1(pos_label="min").update_many(y, np.where(s > 0.4, "min", "maj"))
+    # predictions: min, maj, min, min, maj -> tp=2, fp=1, fn=0 -> F1 = 4/5
+    assert f.get() == pytest.approx(0.8)
+    assert f.counts == ConfusionCounts(tp=2, fp=1, tn=2, fn=0)
+
+
+def test_undefined_values_are_nan_and_f1_starts_at_zero():
+    assert math.isnan(ROCAUC().update(1, 0.3).get())
+    assert math.isnan(GMean().update(0, 0).get())
+    assert math.isnan(MistakeRate().get())
+    assert F1().update(0, 0).get() == 0.0
+    assert "ROCAUC: nan" in repr(ROCAUC())
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="NaN"):
+        ROCAUC().update(1, float("nan"))
+    with pytest.raises(ValueError, match="same length; got 2 and 1"):
+        ROCAUC().update_many([0, 1], [0.5])
+    with pytest.raises(TypeError, match="Cannot merge F1 into ROCAUC"):
+        ROCAUC().merge(F1())
+    with pytest.raises(ValueError, match="different pos_label"):
+        ROCAUC().merge(ROCAUC(pos_label=0))
+    with pytest.raises(ValueError, match=r"beta=2.0 into beta=1.0"):
+        FBeta().merge(FBeta(beta=2.0))
+    with pytest.raises(ValueError, match="beta must be"):
+        FBeta(beta=-1)
+    assert issubclass(ROCAUC, StreamingMetric) and ROCAUC.requires_scores
+    assert not F1.requires_scores
