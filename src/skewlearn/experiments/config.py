@@ -1,0 +1,423 @@
+"""Experiment definitions: a TOML file read with :mod:`tomllib` and validated up front.
+
+A file names the datasets, the estimators (class, fixed parameters, grid), the protocol,
+the metrics and the seed; see docs/experiments.md for the full format. Every error names
+the key path that is wrong (``estimators[2].grid.C``) and what would be right.
+
+Example::
+
+    name = "demo"
+    seed = 0
+    metrics = ["roc_auc", "gmean"]
+    datasets = ["sonar", "heart"]  # registry names or files ...
+    reference = ["Perceptron"]
+
+    # ... or, instead of the list, [[datasets]] tables, e.g. a scikit-learn generator:
+    [[datasets]]
+    name = "toy"
+    generator = "make_classification"
+    params = {n_samples = 300, weights = [0.9], random_state = 0}
+
+    [protocol]
+    kind = "kfold"        # "kfold", "split" or "prequential"
+    n_splits = 5
+    n_repeats = 4
+
+    [search]              # nested search, used by estimators with a grid
+    metric = "roc_auc"
+    inner_splits = 5
+
+    [[estimators]]
+    name = "PA-I"
+    class = "PassiveAggressive"
+    params = {variant = "pa1"}
+    grid = {C = "2^[-10:10]"}
+"""
+
+from __future__ import annotations
+
+import importlib
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..evaluation.protocols import METRICS, KFold, Prequential, RandomSplits, parse_grid
+
+__all__ = [
+    "DatasetSpec",
+    "EstimatorSpec",
+    "Experiment",
+    "ExperimentError",
+    "PaperTable",
+    "load_experiment",
+    "parse_experiment",
+    "resolve_estimator",
+]
+
+#: Directory of the published paper tables shipped with the package.
+PAPER_RESULTS = Path(__file__).parent / "paper_results"
+
+
+class ExperimentError(ValueError):
+    """An experiment definition is invalid; the message names the key path."""
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """One dataset: a registry name or file (``source``), or a scikit-learn generator."""
+
+    name: str
+    source: str | None = None
+    generator: str | None = None
+    params: dict = field(default_factory=dict)
+    scale: bool = False
+
+    def as_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "source": self.source,
+            "generator": self.generator,
+            "params": self.params,
+            "scale": self.scale,
+        }
+
+
+@dataclass(frozen=True)
+class EstimatorSpec:
+    """One compared method: a label, the estimator class path, fixed params and a grid."""
+
+    name: str
+    cls: str
+    params: dict = field(default_factory=dict)
+    grid: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "class": self.cls, "params": self.params, "grid": self.grid}
+
+    def build(self):
+        """A fresh estimator with the fixed parameters."""
+        return resolve_estimator(self.cls)(**self.params)
+
+
+@dataclass(frozen=True)
+class PaperTable:
+    """Published numbers to print beside ours.
+
+    ``layout="wide"``: one row per dataset, a column per method (``<method>_std`` for the
+    std); ``layout="long"``: columns ``dataset``, ``method``, ``<column>``, ``<column>_std``.
+    ``scale`` multiplies the paper's numbers onto our scale (0.01 for percentages).
+    ``methods`` / ``datasets`` map our names to the paper's where they differ.
+    """
+
+    path: Path
+    metric: str
+    layout: str = "wide"
+    column: str | None = None
+    scale: float = 1.0
+    methods: dict = field(default_factory=dict)
+    datasets: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment definition."""
+
+    name: str
+    seed: int
+    datasets: tuple[DatasetSpec, ...]
+    estimators: tuple[EstimatorSpec, ...]
+    protocol: KFold | RandomSplits | Prequential
+    metrics: tuple[str, ...]
+    search_metric: str
+    inner_splits: int
+    reference: tuple[str, ...]
+    curves: bool
+    paper: PaperTable | None
+    description: str = ""
+    source: Path | None = None
+
+    def as_dict(self) -> dict:
+        """A JSON-able description (stored in the results database)."""
+        p = self.protocol
+        return {
+            "name": self.name,
+            "description": self.description,
+            "seed": self.seed,
+            "datasets": [d.as_dict() for d in self.datasets],
+            "estimators": [e.as_dict() for e in self.estimators],
+            "protocol": {"kind": _KIND_OF[type(p)], **p.__dict__},
+            "metrics": list(self.metrics),
+            "search": {"metric": self.search_metric, "inner_splits": self.inner_splits},
+            "reference": list(self.reference),
+            "curves": self.curves,
+            "paper": None
+            if self.paper is None
+            else {
+                "path": str(self.paper.path),
+                "metric": self.paper.metric,
+                "layout": self.paper.layout,
+                "column": self.paper.column,
+                "scale": self.paper.scale,
+                "methods": self.paper.methods,
+                "datasets": self.paper.datasets,
+            },
+        }
+
+
+_PROTOCOLS = {"kfold": KFold, "split": RandomSplits, "prequential": Prequential}
+_KIND_OF = {v: k for k, v in _PROTOCOLS.items()}
+_TOP_KEYS = {
+    "name",
+    "description",
+    "seed",
+    "datasets",
+    "estimators",
+    "protocol",
+    "metrics",
+    "search",
+    "reference",
+    "curves",
+    "paper",
+    "scale",
+}
+
+
+def resolve_estimator(name: str) -> type:
+    """The estimator class called ``name``: a skewlearn estimator's class name, or a dotted
+    path ``package.module.Class`` (e.g. ``sklearn.linear_model.LogisticRegression``)."""
+    from .._discovery import all_estimators
+
+    found = all_estimators()
+    if name in found:
+        return found[name]
+    if "." in name:
+        module, _, attr = name.rpartition(".")
+        try:
+            obj = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as err:
+            raise ExperimentError(f"cannot import estimator class {name!r}: {err}") from err
+        if isinstance(obj, type):
+            return obj
+    raise ExperimentError(
+        f"unknown estimator {name!r}: give a skewlearn estimator ({', '.join(found)}) or a "
+        "dotted class path such as 'sklearn.linear_model.LogisticRegression'."
+    )
+
+
+def _fail(path: str, msg: str):
+    raise ExperimentError(f"{path}: {msg}")
+
+
+def _check_keys(table: Mapping, allowed: set[str], path: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        _fail(path, f"unknown key(s) {unknown}; allowed: {sorted(allowed)}.")
+
+
+def _dataset(item: Any, i: int, scale: bool) -> DatasetSpec:
+    path = f"datasets[{i}]"
+    if isinstance(item, str):
+        return DatasetSpec(name=Path(item).stem if "/" in item else item, source=item, scale=scale)
+    if not isinstance(item, Mapping):
+        _fail(path, f"expected a name or a table, got {type(item).__name__}.")
+    _check_keys(item, {"name", "source", "path", "generator", "params", "scale"}, path)
+    if "name" not in item:
+        _fail(path, "a dataset table needs a 'name'.")
+    generator = item.get("generator")
+    if generator is not None:
+        import sklearn.datasets
+
+        if not generator.startswith("make_") or not hasattr(sklearn.datasets, generator):
+            _fail(
+                f"{path}.generator",
+                f"{generator!r} is not a scikit-learn generator; use e.g. 'make_classification'.",
+            )
+    source = item.get("source", item.get("path"))
+    if generator is None and source is None:
+        source = item["name"]
+    return DatasetSpec(
+        name=str(item["name"]),
+        source=source,
+        generator=generator,
+        params=dict(item.get("params", {})),
+        scale=bool(item.get("scale", scale)),
+    )
+
+
+def _estimator(item: Any, i: int) -> EstimatorSpec:
+    path = f"estimators[{i}]"
+    if not isinstance(item, Mapping):
+        _fail(path, "each estimator is a table with 'class' (and 'name', 'params', 'grid').")
+    _check_keys(item, {"name", "class", "params", "grid"}, path)
+    if "class" not in item:
+        _fail(path, "missing 'class' (an estimator class name, e.g. 'Perceptron').")
+    try:
+        cls = resolve_estimator(item["class"])
+    except ExperimentError as err:
+        _fail(f"{path}.class", str(err))
+    params = dict(item.get("params", {}))
+    grid = dict(item.get("grid", {}))
+    try:
+        valid = set(cls().get_params())
+    except TypeError:
+        valid = set(cls(**params).get_params())
+    for where, keys in (("params", params), ("grid", grid)):
+        for k in keys:
+            if k not in valid:
+                _fail(
+                    f"{path}.{where}.{k}",
+                    f"{cls.__name__} has no parameter {k!r}; its parameters are {sorted(valid)}.",
+                )
+    for k, v in grid.items():
+        try:
+            grid[k] = parse_grid(v, name=f"{path}.grid.{k}")
+        except ValueError as err:
+            raise ExperimentError(str(err)) from err
+    return EstimatorSpec(name=str(item.get("name", item["class"])), cls=item["class"],
+                         params=params, grid=grid)  # fmt: skip
+
+
+def _protocol(table: Any):
+    if not isinstance(table, Mapping):
+        _fail("protocol", "expected a table such as [protocol] kind = 'kfold'.")
+    kind = table.get("kind", "kfold")
+    if kind not in _PROTOCOLS:
+        _fail("protocol.kind", f"{kind!r} is not one of {sorted(_PROTOCOLS)}.")
+    cls = _PROTOCOLS[kind]
+    fields = set(cls.__dataclass_fields__)
+    _check_keys(table, fields | {"kind"}, "protocol")
+    kwargs = {k: v for k, v in table.items() if k != "kind"}
+    for k in ("n_splits", "n_repeats", "checkpoints"):
+        if k in kwargs and (not isinstance(kwargs[k], int) or kwargs[k] < 1):
+            _fail(f"protocol.{k}", f"must be a positive integer; got {kwargs[k]!r}.")
+    if kind == "kfold" and kwargs.get("n_splits", 5) < 2:
+        _fail("protocol.n_splits", f"needs at least 2 folds; got {kwargs['n_splits']}.")
+    if "test_size" in kwargs and not 0 < kwargs["test_size"] < 1:
+        _fail("protocol.test_size", f"must be a fraction in (0, 1); got {kwargs['test_size']}.")
+    return cls(**kwargs)
+
+
+def _metric(name: Any, path: str) -> str:
+    if name not in METRICS:
+        _fail(path, f"unknown metric {name!r}; choose one of {', '.join(METRICS)}.")
+    return name
+
+
+def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTable:
+    if not isinstance(table, Mapping):
+        _fail("paper", "expected a table with 'table' and 'metric'.")
+    _check_keys(table, {"table", "metric", "layout", "column", "scale", "methods", "datasets"},
+                "paper")  # fmt: skip
+    if "table" not in table:
+        _fail("paper.table", "missing: the CSV file of the paper's numbers.")
+    name = table["table"]
+    candidates = [Path(name), PAPER_RESULTS / name]
+    if base is not None:
+        candidates.insert(0, base / name)
+    found = next((p for p in candidates if p.is_file()), None)
+    if found is None:
+        _fail(
+            "paper.table",
+            f"{name!r} not found next to the experiment file or among the shipped tables "
+            f"({', '.join(sorted(p.name for p in PAPER_RESULTS.glob('*.csv')))}).",
+        )
+    metric = _metric(table.get("metric", metrics[0]), "paper.metric")
+    layout = table.get("layout", "wide")
+    if layout not in ("wide", "long"):
+        _fail("paper.layout", f"must be 'wide' or 'long'; got {layout!r}.")
+    if layout == "long" and "column" not in table:
+        _fail("paper.column", "a 'long' table needs the column holding the metric.")
+    return PaperTable(
+        path=found,
+        metric=metric,
+        layout=layout,
+        column=table.get("column"),
+        scale=float(table.get("scale", 1.0)),
+        methods=dict(table.get("methods", {})),
+        datasets=dict(table.get("datasets", {})),
+    )
+
+
+def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> Experiment:
+    """Validate a parsed TOML document and build the :class:`Experiment`."""
+    _check_keys(data, _TOP_KEYS, "<top level>")
+    if "name" not in data:
+        _fail("name", "missing: every experiment needs a name (it keys the results).")
+    for key in ("datasets", "estimators"):
+        if not data.get(key):
+            _fail(key, "missing or empty.")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or seed < 0:
+        _fail("seed", f"must be a non-negative integer; got {seed!r}.")
+    scale = bool(data.get("scale", False))
+    datasets = tuple(_dataset(d, i, scale) for i, d in enumerate(data["datasets"]))
+    names = [d.name for d in datasets]
+    if len(set(names)) != len(names):
+        _fail("datasets", f"dataset names must be unique; got {names}.")
+    estimators = tuple(_estimator(e, i) for i, e in enumerate(data["estimators"]))
+    labels = [e.name for e in estimators]
+    if len(set(labels)) != len(labels):
+        _fail("estimators", f"estimator names must be unique; got {labels}.")
+    metrics = data.get("metrics", ["roc_auc"])
+    if isinstance(metrics, str) or not metrics:
+        _fail("metrics", "must be a non-empty list of metric names.")
+    metrics = tuple(_metric(m, f"metrics[{i}]") for i, m in enumerate(metrics))
+    search = data.get("search", {})
+    _check_keys(search, {"metric", "inner_splits"}, "search")
+    search_metric = _metric(search.get("metric", metrics[0]), "search.metric")
+    inner = search.get("inner_splits", 5)
+    if not isinstance(inner, int) or inner < 2:
+        _fail("search.inner_splits", f"must be an integer >= 2; got {inner!r}.")
+    protocol = _protocol(data.get("protocol", {}))
+    if isinstance(protocol, Prequential):
+        for i, e in enumerate(estimators):
+            if e.grid and any(len(v) > 1 for v in e.grid.values()):
+                _fail(
+                    f"estimators[{i}].grid",
+                    "the prequential protocol has no training part to search on; give "
+                    "fixed params, or use the 'kfold' / 'split' protocol.",
+                )
+    reference = data.get("reference", [labels[0]])
+    if isinstance(reference, str):
+        reference = [reference]
+    for i, r in enumerate(reference):
+        if r not in labels:
+            _fail(f"reference[{i}]", f"{r!r} is not an estimator name; choose among {labels}.")
+    base = source.parent if source is not None else None
+    paper = _paper(data["paper"], base, metrics) if "paper" in data else None
+    return Experiment(
+        name=str(data["name"]),
+        description=str(data.get("description", "")),
+        seed=seed,
+        datasets=datasets,
+        estimators=estimators,
+        protocol=protocol,
+        metrics=metrics,
+        search_metric=search_metric,
+        inner_splits=inner,
+        reference=tuple(reference),
+        curves=bool(data.get("curves", True)),
+        paper=paper,
+        source=source,
+    )
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read and validate an experiment TOML file (a path, or the name of a shipped one)."""
+    p = Path(path)
+    if not p.is_file():
+        shipped = Path(__file__).parent / "configs" / f"{path}.toml"
+        if shipped.is_file():
+            p = shipped
+        else:
+            raise FileNotFoundError(
+                f"experiment file {str(path)!r} not found (nor a shipped reproduction of that "
+                "name; `skewlearn reproduce` lists them)."
+            )
+    try:
+        data = tomllib.loads(p.read_text())
+    except tomllib.TOMLDecodeError as err:
+        raise ExperimentError(f"{p}: not valid TOML: {err}") from err
+    return parse_experiment(data, source=p.resolve())

@@ -1,0 +1,209 @@
+"""The results database: one SQLite row per finished task.
+
+The runner writes each task's row from the parent process as soon as the result streams
+back, in its own transaction, in WAL mode. A run killed at any moment — even with
+``kill -9`` — loses at most the tasks still in flight; committed rows survive, and the
+``UNIQUE`` task key makes a re-run skip them and never write a row twice.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ResultStore"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS results (
+    task_key TEXT NOT NULL UNIQUE,
+    experiment TEXT NOT NULL,
+    dataset TEXT NOT NULL,
+    method TEXT NOT NULL,
+    repetition INTEGER NOT NULL,
+    fold INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    params TEXT NOT NULL,
+    metrics TEXT NOT NULL,
+    extra TEXT NOT NULL,
+    fit_time REAL,
+    score_time REAL,
+    wall_time REAL,
+    skewlearn_version TEXT,
+    numpy_version TEXT,
+    sklearn_version TEXT,
+    python_version TEXT,
+    host TEXT,
+    finished_at TEXT
+);
+CREATE TABLE IF NOT EXISTS experiments (
+    name TEXT NOT NULL UNIQUE,
+    definition TEXT NOT NULL
+);
+"""
+
+_COLUMNS = (
+    "task_key",
+    "experiment",
+    "dataset",
+    "method",
+    "repetition",
+    "fold",
+    "seed",
+    "params",
+    "metrics",
+    "extra",
+    "fit_time",
+    "score_time",
+    "wall_time",
+    "skewlearn_version",
+    "numpy_version",
+    "sklearn_version",
+    "python_version",
+    "host",
+    "finished_at",
+)
+_JSON = ("params", "metrics", "extra")
+
+
+class ResultStore:
+    """A SQLite results database (created on first use).
+
+    Parameters
+    ----------
+    path : str or Path
+        The database file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> db = ResultStore(os.path.join(tempfile.mkdtemp(), "r.sqlite"))
+    >>> row = dict(task_key="k1", experiment="e", dataset="d", method="m", repetition=0,
+    ...            fold=0, seed=1, params={}, metrics={"roc_auc": 0.9}, extra={})
+    >>> db.write(row), db.write(row)  # the second write of the same task is ignored
+    (True, False)
+    >>> [r["metrics"] for r in db.rows()]
+    [{'roc_auc': 0.9}]
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._con = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        self._con.execute("PRAGMA journal_mode=WAL")
+        # With WAL, a committed row already survives a killed process (NORMAL would do);
+        # FULL also survives a power loss, for one fsync per finished task.
+        self._con.execute("PRAGMA synchronous=FULL")
+        self._con.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._con.close()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ writing
+    def write(self, row: Mapping[str, Any]) -> bool:
+        """Insert one task's row in its own transaction; False if the task was already there."""
+        values = [
+            json.dumps(row.get(c, {}), sort_keys=True) if c in _JSON else row.get(c)
+            for c in _COLUMNS
+        ]
+        with self._con:  # BEGIN ... COMMIT
+            cur = self._con.execute(
+                f"INSERT OR IGNORE INTO results ({', '.join(_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(_COLUMNS))})",
+                values,
+            )
+        return cur.rowcount == 1
+
+    def save_experiment(self, name: str, definition: Mapping[str, Any]) -> None:
+        """Store (or replace) the definition of an experiment, for reports from the DB alone."""
+        with self._con:
+            self._con.execute(
+                "INSERT OR REPLACE INTO experiments (name, definition) VALUES (?, ?)",
+                (name, json.dumps(definition, sort_keys=True, default=str)),
+            )
+
+    # ------------------------------------------------------------------ reading
+    def finished_keys(self) -> set[str]:
+        """Keys of every task already in the database."""
+        return {k for (k,) in self._con.execute("SELECT task_key FROM results")}
+
+    def experiments(self) -> dict[str, dict]:
+        """``{name: definition}`` of the experiments stored."""
+        return {
+            n: json.loads(d)
+            for n, d in self._con.execute("SELECT name, definition FROM experiments")
+        }
+
+    def rows(self, experiment: str | None = None) -> list[dict[str, Any]]:
+        """Every row (JSON columns decoded), optionally of one experiment, in insertion order."""
+        sql = f"SELECT {', '.join(_COLUMNS)} FROM results"
+        args: tuple = ()
+        if experiment is not None:
+            sql += " WHERE experiment = ?"
+            args = (experiment,)
+        out = []
+        for values in self._con.execute(sql + " ORDER BY rowid", args):
+            row = dict(zip(_COLUMNS, values))
+            for c in _JSON:
+                row[c] = json.loads(row[c])
+            out.append(row)
+        return out
+
+    def __len__(self) -> int:
+        return self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+
+    # ------------------------------------------------------------------ export
+    def _flat(self, experiment: str | None) -> tuple[list[str], list[dict[str, Any]]]:
+        rows = self.rows(experiment)
+        metric_names: list[str] = []
+        for r in rows:
+            for m in r["metrics"]:
+                if m not in metric_names:
+                    metric_names.append(m)
+        flat = []
+        for r in rows:
+            f = {c: r[c] for c in _COLUMNS if c not in ("metrics", "extra")}
+            f["params"] = json.dumps(r["params"], sort_keys=True)
+            f.update({m: r["metrics"].get(m) for m in metric_names})
+            flat.append(f)
+        cols = [c for c in _COLUMNS if c not in ("metrics", "extra")] + metric_names
+        return cols, flat
+
+    def to_csv(self, path: str | Path, experiment: str | None = None) -> Path:
+        """Write one line per task (metrics as columns; curves left out) to a CSV file."""
+        cols, flat = self._flat(experiment)
+        path = Path(path)
+        with path.open("w", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=cols)
+            w.writeheader()
+            w.writerows(flat)
+        return path
+
+    def to_parquet(self, path: str | Path, experiment: str | None = None) -> Path:
+        """Write the same table as :meth:`to_csv` to a parquet file (needs pyarrow)."""
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError as err:
+            raise ImportError(
+                "Exporting to parquet needs pyarrow, which is not installed. Install it "
+                "(pip install pyarrow) or export to CSV with to_csv / --csv."
+            ) from err
+        cols, flat = self._flat(experiment)
+        table = pa.table({c: [r[c] for r in flat] for c in cols})
+        pq.write_table(table, Path(path))
+        return Path(path)
+
+    def write_many(self, rows: Iterable[Mapping[str, Any]]) -> int:
+        """Write several rows (each in its own transaction); returns how many were new."""
+        return sum(self.write(r) for r in rows)

@@ -1,0 +1,74 @@
+"""Experiment files: parsing and errors that name the key path."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from skewlearn.evaluation import KFold, Prequential
+from skewlearn.experiments import ExperimentError, load_experiment, parse_experiment
+
+from .conftest import TOY
+
+
+def _toy(**changes):
+    data = tomllib.loads(TOY)
+    data.update(changes)
+    return data
+
+
+def test_toy_file_parses(toy_file):
+    exp = load_experiment(toy_file)
+    assert exp.name == "toy" and exp.seed == 3
+    assert [d.name for d in exp.datasets] == ["a", "b"]
+    assert exp.protocol == KFold(n_splits=3, n_repeats=2)
+    assert exp.estimators[0].grid == {"alpha": [0.01, 0.1, 1.0, 10.0]}
+    assert exp.metrics == ("roc_auc", "gmean") and exp.reference == ("Ridge",)
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        ({"estimators": [{"class": "KOILX"}]},
+         r"estimators\[0\]\.class: unknown estimator 'KOILX'"),
+        ({"estimators": [{"class": "Perceptron", "grid": {"C": "2^[1,3]"}}]},
+         r"estimators\[0\]\.grid\.C: Perceptron has no parameter 'C'"),
+        ({"estimators": [{"class": "Perceptron", "grid": {"eta": "2^[1,3]"}}]},
+         r"estimators\[0\]\.grid\.eta: cannot read the range"),
+        ({"estimators": [{"class": "Perceptron", "params": {"gamma": 1}}]},
+         r"estimators\[0\]\.params\.gamma: Perceptron has no parameter"),
+        ({"metrics": ["roc_auc", "auc"]}, r"metrics\[1\]: unknown metric 'auc'"),
+        ({"search": {"metric": "accuracy"}}, r"search\.metric: unknown metric"),
+        ({"protocol": {"kind": "loo"}}, r"protocol\.kind: 'loo' is not one of"),
+        ({"protocol": {"kind": "kfold", "folds": 3}}, r"protocol: unknown key\(s\) \['folds'\]"),
+        ({"protocol": {"kind": "split", "test_size": 1.5}}, r"protocol\.test_size"),
+        ({"reference": ["KOIL"]}, r"reference\[0\]: 'KOIL' is not an estimator name"),
+        ({"colour": "red"}, r"<top level>: unknown key\(s\) \['colour'\]"),
+        ({"datasets": [{"name": "x", "generator": "make_nothing"}]}, r"datasets\[0\]\.generator"),
+        ({"paper": {"table": "nope.csv"}}, r"paper\.table: 'nope.csv' not found"),
+    ],
+)  # fmt: skip
+def test_errors_name_the_key_path(change, match):
+    with pytest.raises(ExperimentError, match=match):
+        parse_experiment(_toy(**change))
+
+
+def test_prequential_refuses_a_grid_search():
+    data = _toy(protocol={"kind": "prequential"})
+    with pytest.raises(ExperimentError, match=r"estimators\[0\]\.grid: the prequential"):
+        parse_experiment(data)
+    data["estimators"] = [{"class": "Perceptron", "grid": {"eta": [0.5]}}]
+    data["reference"] = ["Perceptron"]
+    assert parse_experiment(data).protocol == Prequential()
+
+
+def test_shipped_paper_table_resolves():
+    data = _toy(paper={"table": "koil_table1_auc.csv", "metric": "roc_auc"})
+    paper = parse_experiment(data).paper
+    assert paper.path.is_file() and paper.layout == "wide"
+
+
+def test_missing_file_points_to_reproduce():
+    with pytest.raises(FileNotFoundError, match="skewlearn reproduce"):
+        load_experiment("no_such_experiment")

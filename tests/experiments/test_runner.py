@@ -1,0 +1,150 @@
+"""The runner: same numbers on every backend, resume after kill -9, data loaded once."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+
+from skewlearn.experiments import (
+    ResultStore,
+    expand_tasks,
+    load_experiment,
+    run_experiment,
+    run_task,
+)
+from skewlearn.experiments import runner as runner_mod
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _results(db):
+    with ResultStore(db) as s:
+        return {r["task_key"]: (r["metrics"], r["params"]) for r in s.rows()}
+
+
+def test_same_numbers_in_process_local_processes_and_dask(toy_file, tmp_path):
+    from distributed import Client, LocalCluster
+
+    exp = load_experiment(toy_file)
+    n = len(expand_tasks(exp))
+    assert n == 2 * 2 * 3 * 3  # datasets × repeats × folds × estimators
+    run_experiment(exp, tmp_path / "seq.db", n_jobs=1, progress=False)
+    run_experiment(exp, tmp_path / "loky.db", n_jobs=2, progress=False)
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        Client(cluster),
+    ):
+        out = run_experiment(
+            exp, tmp_path / "dask.db", scheduler=cluster.scheduler_address, progress=False
+        )
+    assert out == {"tasks": n, "skipped": 0, "ran": n}
+    seq = _results(tmp_path / "seq.db")
+    assert len(seq) == n
+    assert _results(tmp_path / "loky.db") == seq
+    assert _results(tmp_path / "dask.db") == seq
+    # the grid search picked a C from the grid, and the metrics are real numbers
+    for metrics, params in seq.values():
+        assert 0.0 <= metrics["roc_auc"] <= 1.0 and 0.0 <= metrics["gmean"] <= 1.0
+        assert set(params) <= {"C", "alpha"}
+
+
+def test_scheduler_from_environment(toy_file, tmp_path, monkeypatch):
+    from distributed import LocalCluster
+
+    exp = load_experiment(toy_file)
+    with LocalCluster(n_workers=1, processes=False, dashboard_address=None) as cluster:
+        monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", cluster.scheduler_address)
+        run_experiment(exp, tmp_path / "env.db", progress=False)
+    with ResultStore(tmp_path / "env.db") as s:
+        assert len(s) == len(expand_tasks(exp))
+        # the dask workers ran in this process (processes=False): the host says so
+        assert {r["host"].rsplit(":", 1)[1] for r in s.rows()} == {str(os.getpid())}
+
+
+def test_dataset_is_loaded_once_per_process(toy_file, monkeypatch):
+    exp = load_experiment(toy_file)
+    calls = []
+    real = runner_mod._minority_positive
+    monkeypatch.setattr(runner_mod, "_DATASETS", {})
+    monkeypatch.setattr(runner_mod, "_minority_positive", lambda y: calls.append(1) or real(y))
+    tasks = [t for t in expand_tasks(exp) if t.dataset.name == "a"][:4]
+    rows = [run_task(t) for t in tasks]
+    assert len(calls) == 1 and len(runner_mod._DATASETS) == 1
+    assert rows[0]["metrics"] == run_task(tasks[0])["metrics"]  # deterministic
+
+
+def test_killed_run_resumes_with_one_row_per_task(toy_file, tmp_path):
+    # more, slower tasks: a 6-point grid for LR, 4 repetitions
+    text = (
+        toy_file.read_text()
+        .replace("n_repeats = 2", "n_repeats = 4")
+        .replace('grid = {C = "10^[-2:1]"}', 'grid = {C = "10^[-3:2]"}')
+    )
+    toy_file.write_text(text)
+    db = tmp_path / "killed.db"
+    code = textwrap.dedent(
+        f"""
+        from skewlearn.experiments import run_experiment
+        run_experiment({str(toy_file)!r}, {str(db)!r}, n_jobs=1, progress=False)
+        """
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
+    n = len(expand_tasks(load_experiment(toy_file)))
+    deadline = time.time() + 60
+    before = 0
+    while time.time() < deadline:
+        if db.exists():
+            with ResultStore(db) as s:
+                before = len(s)
+            if before >= 5:
+                break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with ResultStore(db) as s:
+        before = len(s)
+    assert 5 <= before < n, "the run should have been killed part-way"
+    out = run_experiment(toy_file, db, n_jobs=1, progress=False)
+    assert out["skipped"] == before and out["ran"] == n - before
+    with ResultStore(db) as s:
+        keys = [r["task_key"] for r in s.rows()]
+    assert len(keys) == n == len(set(keys))
+    assert set(keys) == {t.key for t in expand_tasks(load_experiment(toy_file))}
+
+
+def test_prequential_experiment_stores_the_stream(tmp_path):
+    path = tmp_path / "stream.toml"
+    path.write_text(
+        textwrap.dedent(
+            """
+            name = "stream"
+            metrics = ["roc_auc", "f1"]
+            [[datasets]]
+            name = "s"
+            generator = "make_classification"
+            params = {n_samples = 300, weights = [0.9], random_state = 4}
+            [protocol]
+            kind = "prequential"
+            n_repeats = 2
+            shuffle = true
+            checkpoints = 10
+            [[estimators]]
+            class = "Perceptron"
+            """
+        )
+    )
+    run_experiment(path, tmp_path / "s.db", n_jobs=1, progress=False)
+    with ResultStore(tmp_path / "s.db") as s:
+        rows = s.rows()
+    assert len(rows) == 2 and rows[0]["metrics"] != rows[1]["metrics"]  # two shuffles
+    stream = rows[0]["extra"]["stream"]
+    assert stream["position"][-1] == 300 and len(stream["f1"]) == 10
+    assert np.isclose(stream["roc_auc"][-1], rows[0]["metrics"]["roc_auc"])

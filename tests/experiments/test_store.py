@@ -1,0 +1,55 @@
+"""The SQLite results database: unique task rows, exports."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import sqlite3
+
+import pytest
+
+from skewlearn.experiments import ResultStore
+
+
+def _row(key, auc):
+    return dict(task_key=key, experiment="e", dataset="d", method="m", repetition=0,
+                fold=int(key[-1]), seed=1, params={"C": 0.5},
+                metrics={"roc_auc": auc, "gmean": auc / 2}, extra={}, fit_time=0.1)  # fmt: skip
+
+
+def test_rows_are_unique_and_in_wal_mode(tmp_path):
+    with ResultStore(tmp_path / "r.db") as db:
+        assert db.write(_row("k0", 0.8)) and db.write(_row("k1", 0.9))
+        assert not db.write(_row("k0", 0.1))  # a re-run never duplicates nor overwrites
+        assert len(db) == 2 and db.finished_keys() == {"k0", "k1"}
+        assert db.rows()[0]["metrics"] == {"roc_auc": 0.8, "gmean": 0.4}
+    con = sqlite3.connect(tmp_path / "r.db")
+    assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    with pytest.raises(sqlite3.IntegrityError):
+        con.execute(
+            "INSERT INTO results (task_key, experiment, dataset, method, repetition, fold, "
+            "seed, params, metrics, extra) VALUES ('k0','e','d','m',0,0,0,'','','')"
+        )
+
+
+def test_csv_export_has_metric_columns(tmp_path):
+    with ResultStore(tmp_path / "r.db") as db:
+        db.write_many([_row("k0", 0.8), _row("k1", 0.9)])
+        db.to_csv(tmp_path / "r.csv")
+    with open(tmp_path / "r.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [float(r["roc_auc"]) for r in rows] == [0.8, 0.9]
+    assert rows[1]["gmean"] == "0.45" and rows[0]["params"] == '{"C": 0.5}'
+
+
+def test_parquet_export_or_a_clear_error(tmp_path):
+    with ResultStore(tmp_path / "r.db") as db:
+        db.write(_row("k0", 0.8))
+        if importlib.util.find_spec("pyarrow") is None:
+            with pytest.raises(ImportError, match=r"needs pyarrow.*to_csv"):
+                db.to_parquet(tmp_path / "r.parquet")
+        else:
+            import pyarrow.parquet as pq
+
+            db.to_parquet(tmp_path / "r.parquet")
+            assert pq.read_table(tmp_path / "r.parquet").column("roc_auc").to_pylist() == [0.8]
