@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.special import ndtr
 
-from skewlearn import AROW, CW, SCW, SOP
+from skewlearn import AROW, CW, NAROW, NHERD, SCW, SOP
 from tests import naive
 from tests.naive import second_order as ref
 
@@ -209,6 +209,78 @@ def test_sop_full_predicts_like_the_paper():
     np.testing.assert_array_equal(np.sign(paper), np.sign(scores))
 
 
+def test_narow_full_three_samples_by_hand():
+    # b = 1, Σ = I; 1/r_t = max(0, b - 1/chi).
+    # t=1: chi = 6 > 1: r = 6/5; beta = 1/(chi + r) = 5/36, alpha = 1 * 5/36
+    #      mu = 5 x1/36, Σ = I - (5/36) x1 x1^T
+    # t=2: m = 5/36, y = -1, loss = 41/36; z := Σ x2 = x2 - 5 x1/36 = [67, -46, 31]/36
+    #      chi = x2.z = (134 + 46 + 31)/36 = 211/36; 1/r = 1 - 36/211 = 175/211
+    #      beta = (175/211)/(1 + 175/36) = 175 * 36/211^2, alpha = 41 * 175/211^2
+    #      mu -= alpha z, Σ -= beta z z^T
+    # t=3: u := Σ x3 = (x3 - 5 * 2 x1/36) - beta z (z.x3), z.x3 = (-67 - 46 + 31)/36 = -82/36
+    #      m3 = -(mu.x3), chi3 = x3.u; r3 = chi3/(chi3 - 1); beta3 = 1/(chi3 + r3)
+    clf = NAROW(b=1.0, covariance="full").fit(X3, Y3)
+    z = np.array([67.0, -46.0, 31.0]) / 36
+    b2 = 175 * 36 / 211**2
+    a2 = 41 * 175 / 211**2
+    mu2 = 5 * x1 / 36 - a2 * z
+    u = x3 - 10 * x1 / 36 + b2 * z * 82 / 36
+    m3, chi3 = -(mu2 @ x3), x3 @ u
+    r3 = chi3 / (chi3 - 1)
+    b3 = 1 / (chi3 + r3)
+    S3 = np.eye(3) - 5 / 36 * np.outer(x1, x1) - b2 * np.outer(z, z) - b3 * np.outer(u, u)
+    np.testing.assert_allclose(clf.weights_, mu2 - (1 - m3) * b3 * u, rtol=1e-12)
+    np.testing.assert_allclose(clf.covariance_, S3, rtol=1e-12, atol=1e-14)
+
+
+def test_narow_does_not_move_when_confident():
+    # b = 0.1: x1 has chi = 6 <= 1/b = 10, so r = +inf: neither mu nor Σ changes.
+    clf = NAROW(b=0.1, covariance="full").partial_fit(X3[:1], [1], classes=[-1, 1])
+    np.testing.assert_array_equal(clf.weights_, 0.0)
+    np.testing.assert_array_equal(clf.covariance_, np.eye(3))
+    assert clf.counts_[3] == 0
+
+
+def test_nherd_full_three_samples_by_hand():
+    # C = 1 (gamma = 1/C = 1), Σ = I.
+    # t=1: v = 6, loss 1: alpha = 1/(6 + 1) = 1/7, mu = x1/7;
+    #      beta = (v + 2)/(v + 1)^2 = 8/49, Σ = I - (8/49) x1 x1^T
+    # t=2: m = 1/7, y = -1, loss = 8/7; z := Σ x2 = x2 - 8 x1/49 = [90, -65, 41]/49
+    #      v = (180 + 65 + 41)/49 = 286/49; alpha = (8/7)/(335/49) = 56/335
+    #      beta = (384/49)/(335/49)^2 = 384 * 49/335^2; mu -= alpha z; Σ -= beta z z^T
+    # t=3: u := Σ x3 = (x3 - 8 * 2 x1/49) - beta z (z.x3), z.x3 = (-90 - 65 + 41)/49 = -114/49
+    #      m3 = -(mu.x3), v3 = x3.u; alpha3 = (1 - m3)/(v3 + 1), beta3 = (v3 + 2)/(v3 + 1)^2
+    clf = NHERD(C=1.0, covariance="full").fit(X3, Y3)
+    z = np.array([90.0, -65.0, 41.0]) / 49
+    a2, b2 = 56 / 335, 384 * 49 / 335**2
+    mu2 = x1 / 7 - a2 * z
+    u = x3 - 16 * x1 / 49 + b2 * z * 114 / 49
+    m3, v3 = -(mu2 @ x3), x3 @ u
+    a3, b3 = (1 - m3) / (v3 + 1), (v3 + 2) / (v3 + 1) ** 2
+    S3 = np.eye(3) - 8 / 49 * np.outer(x1, x1) - b2 * np.outer(z, z) - b3 * np.outer(u, u)
+    np.testing.assert_allclose(clf.weights_, mu2 - a3 * u, rtol=1e-12)
+    np.testing.assert_allclose(clf.covariance_, S3, rtol=1e-12, atol=1e-14)
+
+
+def test_nherd_diag_three_samples_by_hand():
+    # C = 1, s = [1, 1, 1]; s_j <- s_j/(1 + x_j^2 s_j)^2.
+    # t=1: v = 6, alpha = 1/7, mu = x1/7; s = [1/4, 1/25, 1/4]
+    # t=2: m = 1/7, loss = 8/7; v = 4/4 + 1/25 + 1/4 = 129/100;
+    #      alpha = (8/7)/(229/100) = 800/1603; s x2 = [1/2, -1/25, 1/4]
+    #      mu = x1/7 - alpha [1/2, -1/25, 1/4];  s = [1/16, 25/676, 4/25]
+    # t=3: m3 = -(mu.x3), v3 = 1/16 + 25/676 + 4/25, alpha3 = (1 - m3)/(v3 + 1)
+    #      mu -= alpha3 s x3 = alpha3 [-1/16, 25/676, 4/25]
+    #      s = [(1/16)/(17/16)^2, (25/676)/(701/676)^2, (4/25)/(29/25)^2]
+    clf = NHERD(C=1.0, covariance="diag").fit(X3, Y3)
+    mu2 = x1 / 7 - 800 / 1603 * np.array([1 / 2, -1 / 25, 1 / 4])
+    s2 = np.array([1 / 16, 25 / 676, 4 / 25])
+    m3, v3 = -(mu2 @ x3), s2.sum()
+    a3 = (1 - m3) / (v3 + 1)
+    np.testing.assert_allclose(clf.weights_, mu2 - a3 * s2 * x3, rtol=1e-12)
+    s3 = [16 / 17**2, 25 * 676 / 701**2, 4 * 25 / 29**2]
+    np.testing.assert_allclose(clf.covariance_, s3, rtol=1e-12)
+
+
 # --------------------------------------------------------------------------- vs numpy
 # class, constructor arguments, reference function, its keyword arguments
 CASES = [
@@ -218,6 +290,8 @@ CASES = [
     (SCW, {"C": 0.05, "eta": 0.7}, ref.scw, {"C": 0.05, "eta": 0.7}),
     (SCW, {"C": 0.5, "variant": "scw2"}, ref.scw, {"C": 0.5, "variant": "scw2"}),
     (SOP, {"a": 0.5}, ref.sop, {"a": 0.5}),
+    (NAROW, {"b": 3.0}, ref.narow, {"b": 3.0}),
+    (NHERD, {"C": 0.3}, ref.nherd, {"C": 0.3}),
 ]
 
 
@@ -269,6 +343,8 @@ def test_full_covariance_stays_symmetric_positive_definite(case):
         (SCW, {"variant": "scw3"}, "'variant' parameter of SCW must be a str among"),
         (SCW, {"eta": 0.3}, "'eta' parameter of SCW"),
         (SOP, {"a": -1.0}, "'a' parameter of SOP must be a float in the range \\(0.0, inf\\)"),
+        (NAROW, {"b": 0}, "'b' parameter of NAROW must be a float in the range \\(0.0, inf\\)"),
+        (NHERD, {"C": "1"}, "'C' parameter of NHERD must be a float in the range \\(0.0, inf\\)"),
         (CW, {"a": 0}, "'a' parameter of CW must be a float in the range \\(0.0, inf\\)"),
     ],
 )
