@@ -1,0 +1,173 @@
+"""Prequential evaluation: exact metrics of the pre-update scores, whatever the chunking."""
+
+from __future__ import annotations
+
+import json
+from itertools import pairwise
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from imblearn.metrics import geometric_mean_score
+from sklearn import metrics as skm
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
+
+from skewlearn import PassiveAggressive, Perceptron
+from skewlearn.evaluation import PrequentialResult, prequential
+from skewlearn.evaluation.prequential import TIMING_COLUMNS, format_table
+from skewlearn.metrics import FBeta
+
+
+def _stream(n=900, d=5, seed=0, pos=0.12):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    s = X @ rng.normal(size=d) + 0.5 * rng.normal(size=n)
+    y = (s > np.quantile(s, 1 - pos)).astype(int)
+    return X, y
+
+
+def _untimed(res: PrequentialResult):
+    return [{k: v for k, v in row.items() if k not in TIMING_COLUMNS} for row in res.checkpoints]
+
+
+def test_scores_are_the_learners_pre_update_scores_and_auc_equals_sklearn():
+    X, y = _stream()
+    est = PassiveAggressive(C=0.1)
+    res = prequential(clone(est), X, y, chunk_size=128)
+    np.testing.assert_array_equal(res.scores, clone(est).test_then_train(X, y, classes=[0, 1]))
+    assert res.final["auc"] == pytest.approx(skm.roc_auc_score(y, res.scores), rel=1e-12)
+    assert res.final["rows"] == res.n_rows == 900
+
+
+def test_every_checkpoint_equals_the_batch_metrics_of_its_prefix():
+    X, y = _stream(seed=1)
+    res = prequential(Perceptron(), X, y, chunk_size=100, checkpoints=[1, 5, 37, 333, 900])
+    assert [r["rows"] for r in res.checkpoints] == [1, 5, 37, 333, 900]
+    for row in res.checkpoints:
+        k = row["rows"]
+        yk, sk = y[:k], res.scores[:k]
+        pred = (sk > 0).astype(int)
+        both = len(set(yk)) == 2
+        assert row["mistakes"] == int(np.sum(pred != yk))
+        assert row["mistake_rate"] == pytest.approx(np.mean(pred != yk))
+        assert row["f1"] == pytest.approx(skm.f1_score(yk, pred, labels=[0, 1], zero_division=0))
+        if both:
+            assert row["auc"] == pytest.approx(skm.roc_auc_score(yk, sk), rel=1e-12)
+            assert row["gmean"] == pytest.approx(geometric_mean_score(yk, pred), rel=1e-12)
+        else:
+            assert np.isnan(row["auc"]) and np.isnan(row["gmean"])
+        assert row["rows_per_s"] > 0 and row["seconds"] > 0
+
+
+@pytest.mark.parametrize("est", [Perceptron(), PassiveAggressive(C=0.05, variant="pa2")])
+def test_chunk_size_does_not_change_results(est):
+    X, y = _stream(n=700, seed=2)
+    runs = [
+        prequential(clone(est), X, y, chunk_size=c, checkpoints=[50, 333, 512])
+        for c in (1, 7, 64, 1000)
+    ]
+    for other in runs[1:]:
+        np.testing.assert_array_equal(other.scores, runs[0].scores)
+        assert _untimed(other) == _untimed(runs[0])  # bit-identical floats
+
+
+def test_evenly_spaced_checkpoints():
+    X, y = _stream(n=1000)
+    res = prequential(Perceptron(), X, y, checkpoints=3, chunk_size=400)
+    assert [r["rows"] for r in res.checkpoints] == [334, 667, 1000]
+    res = prequential(Perceptron(), X[:5], y[:5], checkpoints=10)
+    assert [r["rows"] for r in res.checkpoints] == [1, 2, 3, 4, 5]
+
+
+def test_sparse_equals_dense():
+    X, y = _stream(seed=3)
+    X[np.abs(X) < 0.8] = 0.0
+    a = prequential(PassiveAggressive(), X, y, chunk_size=100)
+    b = prequential(PassiveAggressive(), sp.csr_matrix(X), y, chunk_size=100)
+    np.testing.assert_allclose(a.scores, b.scores, rtol=1e-10, atol=1e-12)
+    assert a.final["mistakes"] == b.final["mistakes"]
+
+
+def test_iterator_of_chunks_equals_arrays():
+    X, y = _stream(seed=4)
+    cuts = [0, 10, 250, 251, 600, 900]
+    chunks = ((X[a:b], y[a:b]) for a, b in pairwise(cuts))
+    it = prequential(Perceptron(), chunks, classes=[0, 1])
+    arr = prequential(Perceptron(), X, y, checkpoints=cuts[1:], chunk_size=77)
+    np.testing.assert_array_equal(it.scores, arr.scores)
+    assert [r["rows"] for r in it.checkpoints] == cuts[1:]  # one per incoming chunk
+    assert _untimed(it) == _untimed(arr)
+    # row-count checkpoints cut the incoming chunks
+    chunks = ((X[a : a + 300], y[a : a + 300]) for a in range(0, 900, 300))
+    res = prequential(Perceptron(), chunks, classes=[0, 1], checkpoints=[100, 450])
+    assert [r["rows"] for r in res.checkpoints] == [100, 450, 900]
+    np.testing.assert_array_equal(res.scores, arr.scores)
+    same = prequential(Perceptron(), X, y, checkpoints=[100, 450], chunk_size=1000)
+    assert _untimed(res) == _untimed(same)
+
+
+def test_labels_of_any_type_and_pos_label_first():
+    X, y = _stream(seed=5)
+    ref = prequential(Perceptron(), X, y)
+    names = np.array(["b", "a"])[y]  # the positive class "a" sorts first
+    res = prequential(Perceptron(pos_label="a"), X, names)
+    assert res.pos_label == "a"
+    np.testing.assert_array_equal(res.scores, -ref.scores)
+    assert _untimed(res) == _untimed(ref)
+
+
+def test_continues_a_fitted_learner_and_extra_metrics():
+    X, y = _stream(seed=6)
+    est = Perceptron().partial_fit(X[:100], y[:100], classes=[0, 1])
+    res = prequential(est, X[100:], y[100:], metrics={"f2": FBeta(beta=2.0)})
+    assert est.n_samples_seen_ == 900
+    pred = (res.scores > 0).astype(int)
+    assert res.final["f2"] == pytest.approx(skm.fbeta_score(y[100:], pred, beta=2.0))
+
+
+def test_outputs():
+    X, y = _stream(n=300)
+    res = prequential(Perceptron(), X, y, checkpoints=3, progress=True)
+    frame = res.to_frame()
+    assert list(frame["rows"]) == [100, 200, 300]
+    assert list(frame.columns) == [
+        "rows",
+        "mistakes",
+        "mistake_rate",
+        "auc",
+        "f1",
+        "gmean",
+        "seconds",
+        "rows_per_s",
+    ]
+    d = json.loads(json.dumps(res.to_dict()))
+    assert d["estimator"] == "Perceptron" and d["n_rows"] == 300 and d["pos_label"] == 1
+    assert d["final"]["rows"] == 300
+    table = res.as_table()
+    assert table.splitlines()[0].split()[:3] == ["rows", "mistakes", "mistake_rate"]
+    assert len(table.splitlines()) == 5
+    assert "Perceptron" in str(res)
+    assert format_table([]) == "(no rows)"
+
+
+def test_errors():
+    X, y = _stream(n=50)
+    with pytest.raises(TypeError, match="LogisticRegression has no test_then_train"):
+        prequential(LogisticRegression(), X, y)
+    with pytest.raises(ValueError, match="chunk_size must be an int >= 1; got 0"):
+        prequential(Perceptron(), X, y, chunk_size=0)
+    with pytest.raises(ValueError, match="y is missing"):
+        prequential(Perceptron(), X)
+    with pytest.raises(ValueError, match="same number of rows; got 50 and 49"):
+        prequential(Perceptron(), X, y[:-1])
+    with pytest.raises(ValueError, match="checkpoints must be a positive number"):
+        prequential(Perceptron(), X, y, checkpoints=0)
+    with pytest.raises(ValueError, match=r"row counts >= 1; got \[-3, 5\]"):
+        prequential(Perceptron(), X, y, checkpoints=[5, -3])
+    with pytest.raises(ValueError, match="stream is empty"):
+        prequential(Perceptron(), iter([]), classes=[0, 1])
+    with pytest.raises(TypeError, match="must be a skewlearn StreamingMetric"):
+        prequential(Perceptron(), X, y, metrics={"x": skm.f1_score})
+    with pytest.raises(ValueError, match=r"taken by the default columns"):
+        prequential(Perceptron(), X, y, metrics={"auc": FBeta()})
