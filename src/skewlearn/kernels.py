@@ -23,8 +23,9 @@ intercept feature of linear learners) is ignored, so kernel values do not depend
     :math:`k(x_i, b_j)`, batch row against buffer row;
 ``kernel_buf_buf(kind, gamma, degree, coef0, a, i, b, j)``
     :math:`k(a_i, b_j)` between two dense buffer rows;
-``kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, n, out)``
-    ``out[j] = k(x_i, b_j)`` for ``j < n`` (one row of a Gram block);
+``kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, lo, hi, out)``
+    ``out[j] = k(x_i, b_j)`` for ``lo <= j < hi`` (one row of a Gram block) — the fast
+    path: use it in hot loops rather than ``kernel_row_buf`` one value at a time;
 ``gram_rows_buf(kind, gamma, degree, coef0, rows, buf, n, out)``
     the block ``out[i, j] = k(x_i, b_j)`` for every batch row;
 ``gram_buf(kind, gamma, degree, coef0, buf, n, out)``
@@ -111,14 +112,16 @@ def kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j):
             for p in range(indptr[i], indptr[i + 1]):
                 dot += data[p] * buf[j, indices[p]]
     else:
-        base = i * d
+        # contiguous views: lets LLVM vectorise the loop
+        x = data[i * d : (i + 1) * d]
+        b = buf[j]
         if kind == 0:
             for c in range(d):
-                diff = data[base + c] - buf[j, c]
+                diff = x[c] - b[c]
                 sq += diff * diff
         else:
             for c in range(d):
-                dot += data[base + c] * buf[j, c]
+                dot += x[c] * b[c]
     return kernel_from_parts(kind, gamma, degree, coef0, dot, sq)
 
 
@@ -126,31 +129,82 @@ def kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j):
 def kernel_buf_buf(kind, gamma, degree, coef0, a, i, b, j):
     """:math:`k(a_i, b_j)` between rows of two dense buffers (``a`` may be ``b``)."""
     d = a.shape[1]
+    u = a[i]
+    v = b[j]
     dot = 0.0
     sq = 0.0
     if kind == 0:
         for c in range(d):
-            diff = a[i, c] - b[j, c]
+            diff = u[c] - v[c]
             sq += diff * diff
     else:
         for c in range(d):
-            dot += a[i, c] * b[j, c]
+            dot += u[c] * v[c]
     return kernel_from_parts(kind, gamma, degree, coef0, dot, sq)
 
 
 @njit(**NJIT_INLINE)
-def kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, n, out):
-    """``out[j] = k(x_i, buf[j])`` for ``j < n``."""
-    for j in range(n):
-        out[j] = kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j)
+def kernel_transform(kind, gamma, degree, coef0, out, lo, hi):
+    """In place ``out[j] = kernel(out[j])`` for ``lo <= j < hi``, where ``out`` holds
+    squared distances (rbf) or inner products (poly, linear). The branch on ``kind`` sits
+    outside the loops, so LLVM vectorises them (``exp`` included)."""
+    if kind == 0:
+        for j in range(lo, hi):
+            out[j] = np.exp(-gamma * out[j])
+    elif kind == 1:
+        p = int(degree)
+        for j in range(lo, hi):
+            base = gamma * out[j] + coef0
+            r = 1.0
+            for _ in range(p):
+                r *= base
+            out[j] = r
+
+
+@njit(**NJIT_INLINE)
+def kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, lo, hi, out):
+    """``out[j] = k(x_i, buf[j])`` for ``lo <= j < hi``: batch row ``i`` against a block of
+    buffer rows, in two vectorisable passes (distances or inner products, then the kernel).
+    """
+    data, indices, indptr, d, sparse, bias = rows
+    if sparse:
+        for j in range(lo, hi):
+            b = buf[j]
+            acc = 0.0
+            if kind == 0:
+                for c in range(d):
+                    acc += b[c] * b[c]
+                for p in range(indptr[i], indptr[i + 1]):
+                    c = indices[p]
+                    diff = data[p] - b[c]
+                    acc += diff * diff - b[c] * b[c]
+                if acc < 0.0:
+                    acc = 0.0
+            else:
+                for p in range(indptr[i], indptr[i + 1]):
+                    acc += data[p] * b[indices[p]]
+            out[j] = acc
+    else:
+        x = data[i * d : (i + 1) * d]
+        for j in range(lo, hi):
+            b = buf[j]
+            acc = 0.0
+            if kind == 0:
+                for c in range(d):
+                    diff = x[c] - b[c]
+                    acc += diff * diff
+            else:
+                for c in range(d):
+                    acc += x[c] * b[c]
+            out[j] = acc
+    kernel_transform(kind, gamma, degree, coef0, out, lo, hi)
 
 
 @njit(**NJIT)
 def gram_rows_buf(kind, gamma, degree, coef0, rows, buf, n, out):
     """``out[i, j] = k(x_i, buf[j])`` for every batch row ``i`` and ``j < n``."""
     for i in range(out.shape[0]):
-        for j in range(n):
-            out[i, j] = kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j)
+        kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, 0, n, out[i])
 
 
 @njit(**NJIT)

@@ -49,7 +49,7 @@ from numba import njit
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, rng_uniform
-from ..kernels import kernel_buf_buf, kernel_row_buf
+from ..kernels import kernel_buf_buf, kernel_row_to_buf
 
 __all__: list[str] = []  # helpers only
 
@@ -177,8 +177,11 @@ def cache_add_sv(fsv, gram, seg, c, a):
     the weight of SV ``c`` changed by ``a``."""
     for q in range(seg.shape[0]):
         lo = seg[q, START]
-        for j in range(lo, lo + seg[q, COUNT]):
-            fsv[j] += a * gram[c, j]
+        n = seg[q, COUNT]
+        g = gram[c, lo : lo + n]
+        f = fsv[lo : lo + n]
+        for j in range(n):
+            f[j] += a * g[j]
 
 
 @njit(**NJIT_INLINE)
@@ -188,21 +191,23 @@ def expansion_value(alpha, seg, kx):
     s = 0.0
     for q in range(seg.shape[0]):
         lo = seg[q, START]
-        for j in range(lo, lo + seg[q, COUNT]):
-            s += alpha[j] * kx[j]
+        n = seg[q, COUNT]
+        a = alpha[lo : lo + n]
+        k = kx[lo : lo + n]
+        for j in range(n):
+            s += a[j] * k[j]
     return s
 
 
 @njit(**NJIT)
 def expansion_scores(kind, gamma, degree, coef0, sv, alpha, seg, rows, out):
     """``out[i] = Σ_j alpha_j k(x_i, sv_j)`` over the occupied slots, for every batch row."""
+    kx = np.zeros(sv.shape[0])
     for i in range(out.shape[0]):
-        s = 0.0
         for q in range(seg.shape[0]):
             lo = seg[q, START]
-            for j in range(lo, lo + seg[q, COUNT]):
-                s += alpha[j] * kernel_row_buf(kind, gamma, degree, coef0, rows, i, sv, j)
-        out[i] = s
+            kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, lo, lo + seg[q, COUNT], kx)
+        out[i] = expansion_value(alpha, seg, kx)
 
 
 @njit(**NJIT_INLINE)
@@ -265,13 +270,19 @@ def budget_insert(
     alpha[slot] = a
     kself = kernel_buf_buf(kind, gamma, degree, coef0, sv, slot, sv, slot)
     if caches:
+        # row and column ``slot`` of the Gram cache, and f += a k(x_i, .) at every SV
+        # (the entries of ``slot`` itself are overwritten just after)
         for qq in range(seg.shape[0]):
             s0 = seg[qq, START]
-            for j in range(s0, s0 + seg[qq, COUNT]):
-                if j != slot:
-                    gram[slot, j] = kx[j]
-                    gram[j, slot] = kx[j]
-                    fsv[j] += a * kx[j]
+            n = seg[qq, COUNT]
+            kq = kx[s0 : s0 + n]
+            gq = gram[slot, s0 : s0 + n]
+            fq = fsv[s0 : s0 + n]
+            for j in range(n):
+                gq[j] = kq[j]
+                fq[j] += a * kq[j]
+            for j in range(n):
+                gram[s0 + j, slot] = kq[j]
         gram[slot, slot] = kself
         fsv[slot] = fx + a * kself
     if c >= 0:

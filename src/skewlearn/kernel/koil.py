@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._config import NJIT
 from .._rows import n_rows
 from ..base import OnlineClassifier
-from ..kernels import KERNEL_CODES, kernel_row_buf
+from ..kernels import KERNEL_CODES, kernel_row_to_buf
 from . import budget as bd
 from .budget import (
     COUNT,
@@ -62,14 +62,14 @@ def _koil_learn(
     total = sv.shape[0]
     kx = np.zeros(total)
     viol = np.empty(total, dtype=np.int64)
-    chosen = np.zeros(total, dtype=np.bool_)
+    sel = np.empty(max(k, total), dtype=np.int64)
+    selv = np.empty(max(k, total))
     for i in range(y.shape[0]):
         yt = y[i]
         # kernel values against every stored SV, and the pre-update score
         for q in range(seg.shape[0]):
             lo = seg[q, START]
-            for j in range(lo, lo + seg[q, COUNT]):
-                kx[j] = kernel_row_buf(kind, gamma, degree, coef0, rows, i, sv, j)
+            kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, lo, lo + seg[q, COUNT], kx)
         ft = expansion_value(alpha, seg, kx)
         scores[i] = ft
 
@@ -103,36 +103,42 @@ def _koil_learn(
         elif nv <= k:
             nsel = nv
             for r in range(nv):
-                chosen[viol[r]] = True
+                sel[r] = viol[r]
             a = step * nv
         else:
-            # the k violators with the largest kernel value (ties: lower slot first)
-            nsel = k
-            for _ in range(k):
-                best = -np.inf
-                bj = -1
-                for r in range(nv):
-                    j = viol[r]
-                    if not chosen[j] and kx[j] > best:
-                        best = kx[j]
-                        bj = j
-                chosen[bj] = True
+            # the k violators with the largest kernel value (ties: lower slot first), by
+            # insertion into a sorted list of length k, in one pass
+            nsel = 0
+            for r in range(nv):
+                j = viol[r]
+                v = kx[j]
+                if nsel == k and not v > selv[k - 1]:
+                    continue
+                p = nsel if nsel < k else k - 1
+                while p > 0 and v > selv[p - 1]:
+                    selv[p] = selv[p - 1]
+                    sel[p] = sel[p - 1]
+                    p -= 1
+                selv[p] = v
+                sel[p] = j
+                if nsel < k:
+                    nsel += 1
             a = step * k
 
         # decay every weight by (1 - eta), then move the selected SVs (Eq. 12)
         decay = 1.0 - eta
         for q in range(seg.shape[0]):
             lo = seg[q, START]
-            for j in range(lo, lo + seg[q, COUNT]):
-                alpha[j] *= decay
-                fsv[j] *= decay
-        if nsel > 0:
-            for r in range(nv):
-                j = viol[r]
-                if chosen[j]:
-                    chosen[j] = False
-                    alpha[j] -= step
-                    cache_add_sv(fsv, gram, seg, j, -step)
+            n = seg[q, COUNT]
+            aq = alpha[lo : lo + n]
+            fq = fsv[lo : lo + n]
+            for j in range(n):
+                aq[j] *= decay
+                fq[j] *= decay
+        for r in range(nsel):
+            j = sel[r]
+            alpha[j] -= step
+            cache_add_sv(fsv, gram, seg, j, -step)
         if a != 0.0:
             fx = expansion_value(alpha, seg, kx)
             slot, removed, c = budget_insert(
