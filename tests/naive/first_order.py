@@ -72,3 +72,42 @@ def romma(Xa, y, aggressive=False):
         d = ww * (yt - f) / den
         w = c * w + d * x
     return w, scores
+
+
+def truncated_gradient(
+    Xa, y, eta=0.1, gravity=0.01, theta=np.inf, K=10, loss="hinge", schedule="constant"
+):
+    """Langford, Li & Zhang (2009): w <- T1(w - eta grad, eta g_i, theta), g_i = K g every K."""
+    w = np.zeros(Xa.shape[1])
+    scores = np.empty(len(y))
+    for t, (x, yt) in enumerate(zip(Xa, y), start=1):
+        scores[t - 1] = f = w @ x
+        eta_t = eta / np.sqrt(t) if schedule == "invsqrt" else eta
+        w = w + eta_t * loss_slope(loss, yt * f) * yt * x
+        if gravity > 0 and t % K == 0:
+            a = eta_t * K * gravity
+            v = w[:-1]  # the intercept is not truncated
+            pos = (v >= 0) & (v <= theta)
+            neg = (v < 0) & (v >= -theta)
+            v = np.where(pos, np.maximum(0.0, v - a), v)
+            v = np.where(neg, np.minimum(0.0, v + a), v)
+            w = np.append(v, w[-1])
+    return w, scores
+
+
+def ofs(Xa, y, n_selected=10, eta=0.2, lam=0.01):
+    """Wang et al. (2014) OFS: step, project on the ball of radius 1/sqrt(lam), keep B largest."""
+    w = np.zeros(Xa.shape[1])
+    scores = np.empty(len(y))
+    for t, (x, yt) in enumerate(zip(Xa, y)):
+        scores[t] = f = w @ x
+        if yt * f > 1.0:
+            continue
+        w = w + eta * yt * x
+        w = w * min(1.0, 1.0 / (np.sqrt(lam) * np.linalg.norm(w)))
+        keep = np.argsort(-np.abs(w[:-1]), kind="stable")[:n_selected]
+        mask = np.zeros(len(w), dtype=bool)
+        mask[keep] = True
+        mask[-1] = True  # the intercept is not a feature
+        w = np.where(mask, w, 0.0)
+    return w, scores
