@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from scipy.special import ndtr
 
-from skewlearn import AROW, CW, NAROW, NHERD, SCW, SOP
+from skewlearn import AROW, CW, IELLIP, NAROW, NHERD, SCW, SOP
 from tests import naive
 from tests.naive import second_order as ref
 
@@ -281,6 +281,32 @@ def test_nherd_diag_three_samples_by_hand():
     np.testing.assert_allclose(clf.covariance_, s3, rtol=1e-12)
 
 
+def test_iellip_full_three_samples_by_hand():
+    # a = 1, b = 0.5, c = 0.5: c_1 = 1/2, c_2 = 1/4, c_3 = 1/8. Every sample is a mistake.
+    # t=1: f = 0; z = x1, v = 6: w = (1 - 0)/6 x1 = x1/6
+    #      Σ1 = (I - (1/2)/6 x1 x1^T)/(1/2) = 2I - x1 x1^T/6
+    # t=2: f = (2 - 2 + 1)/6 = 1/6, y = -1; z := Σ1 x2 = 2 x2 - x1/6 = [23, -14, 11]/6
+    #      v = (46 + 14 + 11)/6 = 71/6;  w -= (7/6)/(71/6) z = (7/71) z
+    #      -> w = [71, 142, 71]/426 - [161, -98, 77]/426 = [-15, 40, -1]/71
+    #      Σ2 = (Σ1 - (1/4)(6/71) z z^T)/(3/4) = (4/3) Σ1 - (2/71) z z^T
+    # t=3: f = (15 + 40 - 1)/71 = 54/71, y = -1; Σ1 x3 = 2 x3 - 2 x1/6 = [-7/3, 4/3, 5/3],
+    #      z.x3 = -26/6 = -13/3: u := Σ2 x3 = (4/3)[-7/3, 4/3, 5/3] + (2/71)(13/3) z
+    #      = [-28/9, 16/9, 20/9] + (13/639)[23, -14, 11] = [-563, 318, 521]/213
+    #      v = (563 + 318 + 521)/213 = 1402/213;  w -= (125/71)/(1402/213) u = (375/1402) u
+    #      Σ3 = (Σ2 - (1/8)/v u u^T)/(7/8)
+    clf = IELLIP(a=1.0, b=0.5, c=0.5, covariance="full").fit(X3, Y3)
+    z = np.array([23.0, -14.0, 11.0]) / 6
+    u = np.array([-563.0, 318.0, 521.0]) / 213
+    S1 = 2 * np.eye(3) - np.outer(x1, x1) / 6
+    S2 = 4 / 3 * S1 - 2 / 71 * np.outer(z, z)
+    np.testing.assert_allclose(S2 @ x3, u, rtol=1e-13)
+    S3 = (S2 - (1 / 8) / (1402 / 213) * np.outer(u, u)) / (7 / 8)
+    w3 = np.array([-15.0, 40.0, -1.0]) / 71 - 375 / 1402 * u
+    np.testing.assert_allclose(clf.weights_, w3, atol=1e-14)
+    np.testing.assert_allclose(clf.covariance_, S3, rtol=1e-13, atol=1e-14)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
 # --------------------------------------------------------------------------- vs numpy
 # class, constructor arguments, reference function, its keyword arguments
 CASES = [
@@ -292,6 +318,8 @@ CASES = [
     (SOP, {"a": 0.5}, ref.sop, {"a": 0.5}),
     (NAROW, {"b": 3.0}, ref.narow, {"b": 3.0}),
     (NHERD, {"C": 0.3}, ref.nherd, {"C": 0.3}),
+    (IELLIP, {"a": 0.5, "b": 0.99, "c": 0.3}, ref.iellip, {"a": 0.5, "b": 0.99, "c": 0.3}),
+    (IELLIP, {}, ref.iellip, {}),
 ]
 
 
@@ -345,6 +373,8 @@ def test_full_covariance_stays_symmetric_positive_definite(case):
         (SOP, {"a": -1.0}, "'a' parameter of SOP must be a float in the range \\(0.0, inf\\)"),
         (NAROW, {"b": 0}, "'b' parameter of NAROW must be a float in the range \\(0.0, inf\\)"),
         (NHERD, {"C": "1"}, "'C' parameter of NHERD must be a float in the range \\(0.0, inf\\)"),
+        (IELLIP, {"b": 1.5}, "'b' parameter of IELLIP must be a float in the range \\(0.0, 1.0\\]"),
+        (IELLIP, {"c": 1.0}, "'c' parameter of IELLIP must be a float in the range \\(0.0, 1.0\\)"),
         (CW, {"a": 0}, "'a' parameter of CW must be a float in the range \\(0.0, inf\\)"),
     ],
 )
