@@ -6,8 +6,8 @@ all come from :func:`task_seed`, a stable hash of those keys. A task therefore g
 numbers in any process, on any machine, in any order — which is what lets the experiment
 runner farm tasks out to a Dask cluster and resume killed runs.
 
-Metrics are named (``"roc_auc"``, ``"gmean"``, ...). Metrics of a ranking (ROC AUC, PR AUC)
-are computed from ``decision_function``; threshold metrics from ``predict``.
+Metrics are named (``"roc_auc"``, ``"gmean"``, ...; :mod:`skewlearn.metrics`). Metrics of a
+ranking (ROC AUC, PR AUC) come from ``decision_function``; threshold metrics from ``predict``.
 Labels are ±1 with the minority class +1 (the convention of :mod:`skewlearn.datasets`).
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import math
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -151,79 +150,24 @@ class Metric:
         return float(self.func(y_true, y_score_or_pred, pos_label=1))
 
 
-def _confusion(y, pred, pos_label):
-    y = np.asarray(y)
-    pred = np.asarray(pred)
-    pos = y == pos_label
-    hit = pred == pos_label
-    tp = np.sum(pos & hit)
-    fn = np.sum(pos & ~hit)
-    fp = np.sum(~pos & hit)
-    tn = np.sum(~pos & ~hit)
-    return tp, fn, fp, tn
-
-
-def _sensitivity(y, pred, *, pos_label=1):
-    tp, fn, _, _ = _confusion(y, pred, pos_label)
-    return tp / (tp + fn) if tp + fn else 0.0
-
-
-def _specificity(y, pred, *, pos_label=1):
-    _, _, fp, tn = _confusion(y, pred, pos_label)
-    return tn / (tn + fp) if tn + fp else 0.0
-
-
-def _gmean(y, pred, *, pos_label=1):
-    return math.sqrt(
-        _sensitivity(y, pred, pos_label=pos_label) * _specificity(y, pred, pos_label=pos_label)
-    )
-
-
-def _balanced_accuracy(y, pred, *, pos_label=1):
-    return 0.5 * (
-        _sensitivity(y, pred, pos_label=pos_label) + _specificity(y, pred, pos_label=pos_label)
-    )
-
-
-def _f1(y, pred, *, pos_label=1):
-    tp, fn, fp, _ = _confusion(y, pred, pos_label)
-    return 2 * tp / (2 * tp + fn + fp) if tp else 0.0
-
-
-def _roc_auc(y, score, *, pos_label=1):
-    from sklearn.metrics import roc_auc_score
-
-    return roc_auc_score(np.asarray(y) == pos_label, score)
-
-
-def _pr_auc(y, score, *, pos_label=1):
-    from sklearn.metrics import average_precision_score
-
-    return average_precision_score(np.asarray(y) == pos_label, score)
-
-
-# name -> (fallback implementation, needs scores). skewlearn.metrics takes precedence
-# for each name it defines (same signature: (y_true, y_score_or_pred, *, pos_label)).
-_FALLBACK: dict[str, tuple[Callable, bool]] = {
-    "roc_auc": (_roc_auc, True),
-    "pr_auc": (_pr_auc, True),
-    "f1": (_f1, False),
-    "gmean": (_gmean, False),
-    "sensitivity": (_sensitivity, False),
-    "specificity": (_specificity, False),
-    "balanced_accuracy": (_balanced_accuracy, False),
+# name -> needs scores (a ranking metric) rather than predictions. The implementations are
+# skewlearn.metrics' batch metrics, signature (y_true, y_score_or_pred, *, pos_label).
+_NEEDS_SCORES: dict[str, bool] = {
+    "roc_auc": True,
+    "pr_auc": True,
+    "f1": False,
+    "gmean": False,
+    "sensitivity": False,
+    "specificity": False,
+    "balanced_accuracy": False,
 }
 
 #: Names accepted by :func:`get_metric`.
-METRICS: tuple[str, ...] = tuple(_FALLBACK)
+METRICS: tuple[str, ...] = tuple(_NEEDS_SCORES)
 
 
 def get_metric(name: str) -> Metric:
-    """The metric called ``name`` (one of :data:`METRICS`).
-
-    The implementation is ``skewlearn.metrics.<name>`` when that module provides it, else a
-    direct computation from the confusion matrix (threshold metrics) or scikit-learn's
-    ``roc_auc_score`` / ``average_precision_score`` (ranking metrics).
+    """The metric called ``name`` (one of :data:`METRICS`), from :mod:`skewlearn.metrics`.
 
     Examples
     --------
@@ -231,16 +175,11 @@ def get_metric(name: str) -> Metric:
     >>> m([1, 1, -1, -1], [1, -1, -1, -1])  # sensitivity 1/2, specificity 1
     0.7071...
     """
-    if name not in _FALLBACK:
+    if name not in _NEEDS_SCORES:
         raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}.")
-    func, needs_scores = _FALLBACK[name]
-    try:
-        from .. import metrics as _metrics
+    from .. import metrics as _metrics
 
-        func = getattr(_metrics, name, func)
-    except ImportError:  # pragma: no cover - metrics is part of the package
-        pass
-    return Metric(name, func, needs_scores)
+    return Metric(name, getattr(_metrics, name), _NEEDS_SCORES[name])
 
 
 def _predict_from_scores(scores: np.ndarray) -> np.ndarray:
