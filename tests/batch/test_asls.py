@@ -204,6 +204,19 @@ def test_pos_label_first_class_flips_sign():
 
 
 # =========================================================================== KASLS
+@pytest.mark.parametrize("kernel", ["rbf", "poly", "linear"])
+def test_gram_blocks_follow_skewlearn_kernels(kernel):
+    """The fast Gram blocks use the conventions of skewlearn.kernels with γ = 1/σ²."""
+    from skewlearn.kernels import kernel_matrix
+
+    X, _ = _problem(n=30, seed=20)
+    got = asls_module._kernel(X, X[:7], kernel, 1.7, 2, 0.5)
+    ref = kernel_matrix(X, X[:7], kernel, gamma=1 / 1.7**2, degree=2, coef0=0.5)
+    np.testing.assert_allclose(got, ref, rtol=1e-10, atol=1e-12)
+    if kernel == "rbf":
+        np.testing.assert_allclose(got, naive.gaussian_kernel(X, X[:7], 1.7), rtol=1e-10)
+
+
 @pytest.mark.parametrize(("r_pos", "m_pos"), [(1.0, 1.0), (4.0, 1.4)])
 def test_kasls_matches_eq12_reference(r_pos, m_pos):
     X, y = _problem(n=50, seed=7)
