@@ -1,0 +1,155 @@
+"""Command-line entry points of the experiment engine: ``run``, ``report``, ``reproduce``.
+
+:func:`register` adds the three subcommands to the main ``skewlearn`` parser;
+:func:`main` runs them standalone (``python -m skewlearn.experiments.cli run exp.toml``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tomllib
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["main", "register", "shipped_experiments"]
+
+CONFIGS = Path(__file__).parent / "configs"
+
+
+def shipped_experiments() -> dict[str, str]:
+    """``{name: description}`` of the reproductions shipped with the package."""
+    out = {}
+    for path in sorted(CONFIGS.glob("*.toml")):
+        try:
+            data = tomllib.loads(path.read_text())
+        except tomllib.TOMLDecodeError:  # pragma: no cover - shipped files are tested
+            continue
+        lines = str(data.get("description", "")).strip().splitlines()
+        out[path.stem] = lines[0] if lines else ""
+    return out
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--jobs", "-j", type=int, default=-1,
+                   help="local worker processes (-1: all cores; 1: no subprocesses)")  # fmt: skip
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="Dask scheduler address, e.g. tcp://host:8786 "
+                        "(default: $DASK_SCHEDULER_ADDRESS, else local processes)")  # fmt: skip
+    p.add_argument("--db", default=None, metavar="PATH",
+                   help="SQLite results database (default: <experiment name>.sqlite)")  # fmt: skip
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
+def register(subparsers) -> None:
+    """Add ``run``, ``report`` and ``reproduce`` to an argparse subparsers object."""
+    p = subparsers.add_parser("run", help="run an experiment file (resumes a killed run)")
+    p.add_argument("experiment", help="experiment TOML file (or the name of a shipped one)")
+    _add_run_options(p)
+    p.set_defaults(func=_cmd_run)
+
+    p = subparsers.add_parser("report", help="tables, statistics and figures from a results DB")
+    p.add_argument("db", help="SQLite results database written by `run`")
+    p.add_argument("--html", metavar="OUT", help="write a self-contained HTML report")
+    p.add_argument("--md", metavar="OUT", help="write a Markdown report (default: stdout)")
+    p.add_argument("--experiment", help="only this experiment of the database")
+    p.add_argument("--csv", metavar="OUT", help="also export one row per task to CSV")
+    p.add_argument("--parquet", metavar="OUT", help="also export to parquet (needs pyarrow)")
+    p.set_defaults(func=_cmd_report)
+
+    p = subparsers.add_parser(
+        "reproduce", help="run a shipped paper reproduction (lists them without NAME)"
+    )
+    p.add_argument("name", nargs="?", help="reproduction to run")
+    _add_run_options(p)
+    p.add_argument("--html", metavar="OUT", help="HTML report (default: <name>.html)")
+    p.set_defaults(func=_cmd_reproduce)
+
+
+def _db_for(args, exp) -> Path:
+    return Path(args.db) if args.db else Path(f"{exp.name}.sqlite")
+
+
+def _run(args, experiment) -> tuple:
+    from .config import load_experiment
+    from .runner import run_experiment
+
+    exp = load_experiment(experiment)
+    db = _db_for(args, exp)
+    out = run_experiment(
+        exp, db, n_jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress
+    )
+    print(
+        f"{exp.name}: {out['tasks']} tasks, {out['skipped']} already done, {out['ran']} run "
+        f"now; results in {db}"
+    )
+    return exp, db
+
+
+def _cmd_run(args) -> int:
+    _run(args, args.experiment)
+    return 0
+
+
+def _cmd_report(args) -> int:
+    from .report import build_reports, to_html, to_markdown
+    from .store import ResultStore
+
+    if not Path(args.db).is_file():
+        print(f"error: no results database at {args.db!r}; run an experiment first.",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    reports = build_reports(args.db, args.experiment)
+    md = to_markdown(reports)
+    if args.md:
+        Path(args.md).write_text(md)
+        print(f"Markdown report: {args.md}")
+    elif not args.html:
+        print(md)
+    if args.html:
+        Path(args.html).write_text(to_html(reports))
+        print(f"HTML report: {args.html}")
+    if args.csv or args.parquet:
+        with ResultStore(args.db) as store:
+            if args.csv:
+                print(f"CSV: {store.to_csv(args.csv, args.experiment)}")
+            if args.parquet:
+                print(f"parquet: {store.to_parquet(args.parquet, args.experiment)}")
+    return 0
+
+
+def _cmd_reproduce(args) -> int:
+    shipped = shipped_experiments()
+    if not args.name:
+        if not shipped:
+            print("No reproductions are shipped with this build.")
+        for name, desc in shipped.items():
+            print(f"{name:28s} {desc}")
+        return 0
+    if args.name not in shipped:
+        print(f"error: no shipped reproduction {args.name!r}; choose one of: "
+              f"{', '.join(shipped) or '(none)'}.", file=sys.stderr)  # fmt: skip
+        return 2
+    from .report import build_reports, to_html
+
+    exp, db = _run(args, CONFIGS / f"{args.name}.toml")
+    out = Path(args.html) if args.html else Path(f"{exp.name}.html")
+    out.write_text(to_html(build_reports(db, exp.name)))
+    print(f"HTML report: {out}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one of the experiment subcommands; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="skewlearn", description=__doc__.splitlines()[0])
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, FileNotFoundError, ImportError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""Figures of an experiment (matplotlib, Agg backend): ROC and PR curves, a metric over the
+stream, sensitivity curves (metric against a hyperparameter) and critical-difference
+diagrams. Each function returns a :class:`matplotlib.figure.Figure`; :func:`to_png_base64`
+turns one into an embeddable PNG.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+__all__ = [
+    "cd_diagram",
+    "roc_pr_figure",
+    "sensitivity_figure",
+    "stream_figure",
+    "to_png_base64",
+]
+
+
+def _figure(*args, **kwargs):
+    # A Figure without pyplot: no global state, no GUI backend, safe in workers and threads.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(*args, **kwargs)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def to_png_base64(fig, dpi: int = 90) -> str:
+    """The figure as a base64 PNG string (for ``<img src="data:image/png;base64,...">``)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def roc_pr_figure(curves: Mapping[str, Mapping[str, Sequence[float]]], title: str = ""):
+    """Mean ROC (TPR against FPR) and PR (precision against recall) curves per method.
+
+    ``curves``: ``{method: {"roc_tpr": [...], "pr_precision": [...]}}`` on an evenly spaced
+    FPR / recall grid from 0 to 1 (as stored by the runner, averaged over runs).
+    """
+    fig = _figure(figsize=(9, 4))
+    ax_roc, ax_pr = fig.subplots(1, 2)
+    for method, c in curves.items():
+        if "roc_tpr" in c:
+            grid = np.linspace(0, 1, len(c["roc_tpr"]))
+            ax_roc.plot(grid, c["roc_tpr"], label=method)
+        if "pr_precision" in c:
+            grid = np.linspace(0, 1, len(c["pr_precision"]))
+            ax_pr.plot(grid, c["pr_precision"], label=method)
+    ax_roc.plot([0, 1], [0, 1], color="0.7", lw=0.8, ls="--")
+    ax_roc.set(xlabel="false positive rate", ylabel="true positive rate", title="ROC")
+    ax_pr.set(xlabel="recall", ylabel="precision", title="precision–recall", ylim=(0, 1.02))
+    ax_pr.legend(fontsize=8, loc="lower left")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def stream_figure(
+    streams: Mapping[str, Mapping[str, Sequence[float]]], metric: str, title: str = ""
+):
+    """A metric over the stream (prequential): ``{method: {"position": [...], metric: [...]}}``."""
+    fig = _figure(figsize=(6, 3.6))
+    ax = fig.subplots()
+    for method, s in streams.items():
+        if metric in s:
+            ax.plot(s["position"], s[metric], label=method)
+    ax.set(xlabel="samples seen", ylabel=metric, title=title or f"{metric} over the stream")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def sensitivity_figure(
+    lines: Mapping[str, tuple[Sequence[float], Sequence[float]]],
+    param: str,
+    metric: str,
+    title: str = "",
+):
+    """Metric against one hyperparameter: ``{label: (values, scores)}``; a log x-axis when
+    the values are positive and span more than a factor 20."""
+    fig = _figure(figsize=(6, 3.6))
+    ax = fig.subplots()
+    all_x = []
+    for label, (x, yv) in lines.items():
+        ax.plot(x, yv, marker="o", ms=3, label=label)
+        all_x.extend(x)
+    x = np.asarray(all_x, dtype=float)
+    if len(x) and np.all(x > 0) and x.max() / x.min() > 20:
+        ax.set_xscale("log", base=2)
+    ax.set(xlabel=param, ylabel=f"inner-CV {metric}", title=title)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def cd_diagram(ranks: Mapping[str, float], cd: float, title: str = ""):
+    """Critical-difference diagram (Demšar 2006, Fig. 1): methods on an axis of average
+    rank (1 = best, at the left); methods whose ranks differ by less than ``cd`` are joined
+    by a thick bar."""
+    names = sorted(ranks, key=ranks.get)
+    r = np.array([ranks[n] for n in names])
+    k = len(names)
+    lo, hi = 1, max(k, 2)
+    fig = _figure(figsize=(7, 1.2 + 0.28 * k))
+    ax = fig.subplots()
+    ax.set_xlim(lo - 0.3, hi + 0.3)
+    ax.set_ylim(-(k / 2 + 2.5), 1.8)
+    ax.axis("off")
+    ax.hlines(0, lo, hi, color="k", lw=1)
+    for t in range(lo, hi + 1):
+        ax.vlines(t, 0, 0.15, color="k", lw=1)
+        ax.text(t, 0.3, str(t), ha="center", va="bottom", fontsize=8)
+    # CD bar
+    ax.hlines(1.2, lo, lo + cd, color="k", lw=1.5)
+    ax.text(lo + cd / 2, 1.3, f"CD = {cd:.2f}", ha="center", va="bottom", fontsize=8)
+    half = (k + 1) // 2
+    for i, (n, x) in enumerate(zip(names, r)):
+        depth = -(i + 1) * 0.45 if i < half else -(k - i) * 0.45
+        side = lo - 0.25 if i < half else hi + 0.25
+        ax.plot([x, x, side], [0, depth, depth], color="k", lw=0.8)
+        ax.text(side, depth, f"{n} ({x:.2f})", ha="right" if i < half else "left",
+                va="center", fontsize=8)  # fmt: skip
+    # cliques of methods not significantly different
+    cliques = []
+    for i in range(k):
+        j = max(j for j in range(k) if r[j] - r[i] < cd)
+        if j > i and not any(a <= i and j <= b for a, b in cliques):
+            cliques.append((i, j))
+    for level, (i, j) in enumerate(cliques):
+        y = -0.25 - 0.18 * level
+        ax.hlines(y, r[i] - 0.03, r[j] + 0.03, color="k", lw=3)
+    if title:
+        ax.set_title(title, fontsize=9)
+    return fig

@@ -1,0 +1,448 @@
+"""Reports from a results database: Markdown, and one self-contained HTML file.
+
+For each experiment and metric: a mean ± std table (datasets × methods) with paired t-test
+markers against the reference methods (see :mod:`skewlearn.evaluation.stats`), a
+win/tie/loss row, the Friedman test with the Nemenyi critical difference, and — when the
+experiment names a paper table — the paper's numbers beside ours. The HTML report embeds
+its figures as base64 PNG and carries its own CSS: it opens without any network access.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..evaluation.stats import (
+    FriedmanResult,
+    friedman_test,
+    nemenyi_cd,
+    significance_markers,
+    win_tie_loss,
+)
+from .store import ResultStore
+
+__all__ = ["ExperimentReport", "MetricTable", "build_reports", "to_html", "to_markdown"]
+
+
+@dataclass
+class MetricTable:
+    """One metric of one experiment: cells keyed by (dataset, method)."""
+
+    metric: str
+    datasets: list[str]
+    methods: list[str]
+    reference: list[str]
+    mean: dict = field(default_factory=dict)
+    std: dict = field(default_factory=dict)
+    n_runs: dict = field(default_factory=dict)
+    marker: dict = field(default_factory=dict)
+    wtl: dict = field(default_factory=dict)
+    friedman: FriedmanResult | None = None
+    cd: float | None = None
+    friedman_note: str = ""
+    paper: dict = field(default_factory=dict)
+
+
+@dataclass
+class ExperimentReport:
+    """Everything the Markdown and HTML writers need about one experiment."""
+
+    name: str
+    definition: dict
+    rows: list[dict]
+    tables: list[MetricTable]
+
+
+# --------------------------------------------------------------------------- paper tables
+def read_paper_table(paper: dict) -> dict[tuple[str, str], tuple[float, float | None]]:
+    """``{(paper dataset, paper method): (mean, std)}`` on our scale from a shipped CSV."""
+    with open(paper["path"], newline="") as fh:
+        rows = list(csv.DictReader(line for line in fh if not line.startswith("#")))
+    scale = float(paper.get("scale", 1.0))
+
+    def num(v):
+        try:
+            return float(v) * scale
+        except (TypeError, ValueError):
+            return None
+
+    out = {}
+    if paper.get("layout", "wide") == "wide":
+        for r in rows:
+            for col, v in r.items():
+                if col == "dataset" or col.endswith("_std") or num(v) is None:
+                    continue
+                out[r["dataset"], col] = (num(v), num(r.get(f"{col}_std")))
+    else:
+        col = paper["column"]
+        for r in rows:
+            if num(r.get(col)) is not None:
+                out[r["dataset"], r["method"]] = (num(r[col]), num(r.get(f"{col}_std")))
+    return out
+
+
+# --------------------------------------------------------------------------- building
+def _ordered(values, preferred):
+    seen = [v for v in preferred if v in values]
+    return seen + sorted(v for v in values if v not in seen)
+
+
+def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
+    est_names = [e["name"] for e in definition.get("estimators", [])]
+    ds_names = [d["name"] for d in definition.get("datasets", [])]
+    methods = _ordered({r["method"] for r in rows}, est_names)
+    datasets = _ordered({r["dataset"] for r in rows}, ds_names)
+    reference = [m for m in definition.get("reference", []) if m in methods] or methods[:1]
+    runs: dict[str, dict[str, dict[tuple, float]]] = defaultdict(lambda: defaultdict(dict))
+    for r in rows:
+        v = r["metrics"].get(metric)
+        if v is not None:
+            runs[r["method"]][r["dataset"]][r["repetition"], r["fold"]] = float(v)
+    t = MetricTable(metric, datasets, methods, reference)
+    for m in methods:
+        for d in datasets:
+            vals = np.array(list(runs[m][d].values()), dtype=float)
+            if len(vals):
+                t.mean[d, m] = float(np.nanmean(vals)) if np.isfinite(vals).any() else math.nan
+                t.std[d, m] = float(np.nanstd(vals, ddof=1)) if len(vals) > 1 else 0.0
+                t.n_runs[d, m] = len(vals)
+    # paired runs: the (repetition, fold) keys every method has on that dataset
+    paired: dict[str, dict[str, list[float]]] = defaultdict(dict)
+    for d in datasets:
+        common = set.intersection(*(set(runs[m][d]) for m in methods)) if methods else set()
+        keys = sorted(common)
+        if len(keys) < 2:
+            continue
+        for m in methods:
+            vals = [runs[m][d][k] for k in keys]
+            if all(math.isfinite(v) for v in vals):
+                paired[m][d] = vals
+    if len(methods) > 1 and all(r in paired for r in reference):
+        t.marker = significance_markers(paired, reference)
+        t.wtl = win_tie_loss(paired, reference)
+    complete = [
+        d for d in datasets if all(math.isfinite(t.mean.get((d, m), math.nan)) for m in methods)
+    ]
+    k, n = len(methods), len(complete)
+    if k >= 2 and n >= 2:
+        scores = np.array([[t.mean[d, m] for m in methods] for d in complete])
+        t.friedman = friedman_test(scores)
+        if k <= 20:
+            t.cd = nemenyi_cd(k, n)
+        if n < len(datasets):
+            t.friedman_note = f"over the {n} datasets where every method has results"
+    else:
+        t.friedman_note = "needs at least 2 methods and 2 datasets"
+    paper = definition.get("paper")
+    if paper and paper.get("metric") == metric and Path(paper["path"]).is_file():
+        published = read_paper_table(paper)
+        mmap, dmap = paper.get("methods", {}), paper.get("datasets", {})
+        for d in datasets:
+            for m in methods:
+                key = (dmap.get(d, d), mmap.get(m, m))
+                if key in published:
+                    t.paper[d, m] = published[key]
+    return t
+
+
+def build_reports(
+    db: str | Path | ResultStore, experiment: str | None = None
+) -> list[ExperimentReport]:
+    """One :class:`ExperimentReport` per experiment in the database (or just ``experiment``)."""
+    store = db if isinstance(db, ResultStore) else ResultStore(db)
+    try:
+        definitions = store.experiments()
+        rows = store.rows(experiment)
+    finally:
+        if not isinstance(db, ResultStore):
+            store.close()
+    by_exp: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_exp[r["experiment"]].append(r)
+    if experiment is not None and experiment not in by_exp:
+        raise ValueError(
+            f"no results for experiment {experiment!r} in the database; it holds "
+            f"{sorted(definitions) or 'no experiments'}."
+        )
+    reports = []
+    for name, exp_rows in by_exp.items():
+        definition = definitions.get(name, {})
+        metrics = definition.get("metrics") or sorted({m for r in exp_rows for m in r["metrics"]})
+        tables = [_table(m, exp_rows, definition) for m in metrics]
+        reports.append(ExperimentReport(name, definition, exp_rows, tables))
+    return reports
+
+
+# --------------------------------------------------------------------------- formatting
+def _num(v: float | None) -> str:
+    if v is None or not math.isfinite(v):
+        return "–"
+    return f"{v:.3f}"
+
+
+def _cell(t: MetricTable, d: str, m: str) -> str:
+    if (d, m) not in t.mean:
+        return "–"
+    s = f"{_num(t.mean[d, m])} ± {_num(t.std[d, m])}"
+    mark = t.marker.get((m, d), "")
+    return f"{s} {mark}".rstrip()
+
+
+def _paper_cell(t: MetricTable, d: str, m: str) -> str:
+    if (d, m) not in t.paper:
+        return ""
+    mean, std = t.paper[d, m]
+    return f"{_num(mean)} ± {_num(std)}" if std is not None else _num(mean)
+
+
+def _legend(t: MetricTable) -> str:
+    refs = ", ".join(t.reference)
+    return (
+        f"mean ± std over the runs; ● / ○: every / some reference ({refs}) significantly "
+        "better than the method, ▲ / △: every / some reference significantly worse "
+        "(paired t-tests at 95%); win/tie/loss counts datasets from the references' side."
+    )
+
+
+def _friedman_text(t: MetricTable) -> str:
+    if t.friedman is None:
+        return f"Friedman test: not computed ({t.friedman_note})."
+    f = t.friedman
+    ranks = ", ".join(f"{m} {r:.2f}" for m, r in zip(t.methods, f.ranks))
+    cd = f"; Nemenyi CD (α = 0.05) = {t.cd:.3f}" if t.cd is not None else ""
+    note = f" ({t.friedman_note})" if t.friedman_note else ""
+    return (
+        f"Friedman χ²_F = {f.chi2:.3f} (p = {f.pvalue:.3g}), Iman–Davenport F_F = "
+        f"{f.f_stat:.3f} (p = {f.f_pvalue:.3g}) over {f.n_datasets} datasets{note}{cd}. "
+        f"Average ranks (1 = best): {ranks}."
+    )
+
+
+def to_markdown(reports: list[ExperimentReport]) -> str:
+    """The reports as Markdown (tables and statistics; figures are in the HTML report)."""
+    out = []
+    for rep in reports:
+        out.append(f"# Experiment `{rep.name}`\n")
+        if rep.definition.get("description"):
+            out.append(rep.definition["description"] + "\n")
+        out.append(_setup_text(rep) + "\n")
+        for t in rep.tables:
+            has_paper = bool(t.paper)
+            out.append(f"## {t.metric}\n")
+            out.append(_legend(t) + (" Paper: the published number." if has_paper else "") + "\n")
+            header = ["dataset"]
+            for m in t.methods:
+                header.append(m)
+                if has_paper and any((d, m) in t.paper for d in t.datasets):
+                    header.append(f"{m} (paper)")
+            out.append("| " + " | ".join(header) + " |")
+            out.append("|" + "---|" * len(header))
+            for d in t.datasets:
+                cells = [d]
+                for m in t.methods:
+                    cells.append(_cell(t, d, m))
+                    if has_paper and any((dd, m) in t.paper for dd in t.datasets):
+                        cells.append(_paper_cell(t, d, m))
+                out.append("| " + " | ".join(cells) + " |")
+            if t.wtl:
+                cells = ["win/tie/loss"]
+                for m in t.methods:
+                    cells.append("/".join(map(str, t.wtl[m])) if m in t.wtl else "")
+                    if has_paper and any((dd, m) in t.paper for dd in t.datasets):
+                        cells.append("")
+                out.append("| " + " | ".join(cells) + " |")
+            out.append("")
+            out.append(_friedman_text(t) + "\n")
+        out.append(_timing_markdown(rep))
+    return "\n".join(out)
+
+
+def _setup_text(rep: ExperimentReport) -> str:
+    d = rep.definition
+    proto = d.get("protocol", {})
+    kind = proto.get("kind", "?")
+    extra = ", ".join(f"{k}={v}" for k, v in proto.items() if k != "kind")
+    versions = sorted(
+        {(r["skewlearn_version"], r["numpy_version"], r["sklearn_version"]) for r in rep.rows}
+    )
+    hosts = sorted({str(r["host"]).rsplit(":", 1)[0] for r in rep.rows})
+    v = "; ".join(f"skewlearn {a}, numpy {b}, scikit-learn {c}" for a, b, c in versions)
+    return (
+        f"Protocol: {kind} ({extra}); seed {d.get('seed', '?')}; {len(rep.rows)} tasks "
+        f"finished; search metric {d.get('search', {}).get('metric', '–')}. "
+        f"Versions: {v}. Hosts: {', '.join(hosts)}."
+    )
+
+
+def _timings(rep: ExperimentReport) -> dict[str, tuple[float, float]]:
+    acc: dict[str, list] = defaultdict(list)
+    for r in rep.rows:
+        acc[r["method"]].append((r["fit_time"] or 0.0, r["wall_time"] or 0.0))
+    return {m: tuple(np.mean(v, axis=0)) for m, v in acc.items()}
+
+
+def _timing_markdown(rep: ExperimentReport) -> str:
+    lines = ["## Time per task (s)\n", "| method | fit (incl. search) | task |", "|---|---|---|"]
+    for m, (fit, wall) in _timings(rep).items():
+        lines.append(f"| {m} | {fit:.4f} | {wall:.4f} |")
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- HTML
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2em auto;
+max-width:1150px;color:#222;line-height:1.4;padding:0 1em}
+h1{font-size:1.6em;border-bottom:2px solid #444}h2{font-size:1.25em;margin-top:1.6em}
+table{border-collapse:collapse;margin:.6em 0;font-size:.86em}
+th,td{border:1px solid #bbb;padding:.25em .55em;text-align:right;white-space:nowrap}
+th{background:#eee}td:first-child,th:first-child{text-align:left}
+td.paper{color:#666;background:#f8f8f2}tr.wtl td{background:#f2f2f8;font-weight:600}
+p.note{font-size:.85em;color:#555}figure{margin:1em 0}figure img{max-width:100%}
+"""
+
+
+def _mean_curves(rows: list[dict], key: str) -> dict[str, dict[str, dict[str, list]]]:
+    """dataset -> method -> averaged curve/stream dict over runs."""
+    acc: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    for r in rows:
+        c = r["extra"].get(key)
+        if not c:
+            continue
+        for name, values in c.items():
+            acc[r["dataset"]][r["method"]][name].append(values)
+    out: dict = defaultdict(dict)
+    for d, per_m in acc.items():
+        for m, per_name in per_m.items():
+            avg = {}
+            for name, lists in per_name.items():
+                n = min(len(v) for v in lists)
+                arr = np.array([v[:n] for v in lists], dtype=float)
+                with np.errstate(all="ignore"):
+                    avg[name] = np.nanmean(arr, axis=0).tolist() if arr.size else []
+            out[d][m] = avg
+    return out
+
+
+def _sensitivity(rows: list[dict]):
+    """method -> param -> dataset -> (values, mean best inner score at each value)."""
+    acc: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(lambda: defaultdict(list))))
+    for r in rows:
+        s = r["extra"].get("search")
+        if not s:
+            continue
+        for param in s["params"][0] if s["params"] else []:
+            best: dict = {}
+            for p, score in zip(s["params"], s["scores"]):
+                if score is None:
+                    continue
+                v = p[param]
+                best[v] = max(best.get(v, -math.inf), score)
+            for v, score in best.items():
+                acc[r["method"]][param][r["dataset"]][v].append(score)
+    out: dict = defaultdict(dict)
+    for m, per_p in acc.items():
+        for p, per_d in per_p.items():
+            out[m][p] = {
+                d: (sorted(vals), [float(np.mean(vals[v])) for v in sorted(vals)])
+                for d, vals in per_d.items()
+            }
+    return out
+
+
+def _img(fig, alt: str) -> str:
+    from .plots import to_png_base64
+
+    return (
+        f'<figure><img alt="{html.escape(alt)}" '
+        f'src="data:image/png;base64,{to_png_base64(fig)}"></figure>'
+    )
+
+
+def _html_table(t: MetricTable) -> str:
+    e = html.escape
+    with_paper = [m for m in t.methods if any((d, m) in t.paper for d in t.datasets)]
+    head = ["<th>dataset</th>"]
+    for m in t.methods:
+        head.append(f"<th>{e(m)}</th>")
+        if m in with_paper:
+            head.append(f"<th>{e(m)} (paper)</th>")
+    body = []
+    for d in t.datasets:
+        cells = [f"<td>{e(d)}</td>"]
+        for m in t.methods:
+            cells.append(f"<td>{e(_cell(t, d, m))}</td>")
+            if m in with_paper:
+                cells.append(f'<td class="paper">{e(_paper_cell(t, d, m))}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    if t.wtl:
+        cells = ["<td>win/tie/loss</td>"]
+        for m in t.methods:
+            cells.append(f"<td>{'/'.join(map(str, t.wtl[m])) if m in t.wtl else ''}</td>")
+            if m in with_paper:
+                cells.append('<td class="paper"></td>')
+        body.append('<tr class="wtl">' + "".join(cells) + "</tr>")
+    return (
+        "<table><thead><tr>" + "".join(head) + "</tr></thead><tbody>"
+        + "".join(body) + "</tbody></table>"
+    )  # fmt: skip
+
+
+def to_html(reports: list[ExperimentReport], *, figures: bool = True) -> str:
+    """One self-contained HTML document (inline CSS, figures as base64 PNG, no scripts)."""
+    from .plots import cd_diagram, roc_pr_figure, sensitivity_figure, stream_figure
+
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>skewlearn report: {e(', '.join(r.name for r in reports))}</title>",
+        f"<style>{_CSS}</style></head><body>",
+    ]
+    for rep in reports:
+        parts.append(f"<h1>Experiment <code>{e(rep.name)}</code></h1>")
+        if rep.definition.get("description"):
+            parts.append(f"<p>{e(rep.definition['description'])}</p>")
+        parts.append(f"<p class='note'>{e(_setup_text(rep))}</p>")
+        for t in rep.tables:
+            parts.append(f"<h2>{e(t.metric)}</h2>")
+            parts.append(f"<p class='note'>{e(_legend(t))}</p>")
+            parts.append(_html_table(t))
+            parts.append(f"<p class='note'>{e(_friedman_text(t))}</p>")
+            if figures and t.friedman is not None and t.cd is not None:
+                ranks = dict(zip(t.methods, t.friedman.ranks))
+                parts.append(
+                    _img(cd_diagram(ranks, t.cd, f"{t.metric}: average ranks"), "CD diagram")
+                )
+        if figures:
+            curves = _mean_curves(rep.rows, "curves")
+            if curves:
+                parts.append("<h2>ROC and precision–recall curves (test folds, averaged)</h2>")
+                for d, per_m in curves.items():
+                    parts.append(_img(roc_pr_figure(per_m, d), f"ROC and PR curves on {d}"))
+            streams = _mean_curves(rep.rows, "stream")
+            if streams:
+                parts.append("<h2>Metrics over the stream (prequential)</h2>")
+                for d, per_m in streams.items():
+                    for metric in rep.definition.get("metrics", []):
+                        fig = stream_figure(per_m, metric, f"{d}: {metric}")
+                        parts.append(_img(fig, f"{metric} over the stream on {d}"))
+            sens = _sensitivity(rep.rows)
+            if sens:
+                metric = rep.definition.get("search", {}).get("metric", "score")
+                parts.append("<h2>Sensitivity (best inner-CV score at each parameter value)</h2>")
+                for m, per_p in sens.items():
+                    for p, lines in per_p.items():
+                        fig = sensitivity_figure(lines, p, metric, f"{m}: {p}")
+                        parts.append(_img(fig, f"sensitivity of {m} to {p}"))
+        parts.append("<h2>Time per task (s)</h2><table><thead><tr><th>method</th>"
+                     "<th>fit (incl. search)</th><th>task</th></tr></thead><tbody>")  # fmt: skip
+        for m, (fit, wall) in _timings(rep).items():
+            parts.append(f"<tr><td>{e(m)}</td><td>{fit:.4f}</td><td>{wall:.4f}</td></tr>")
+        parts.append("</tbody></table>")
+    parts.append("</body></html>")
+    return "\n".join(parts)

@@ -1,0 +1,88 @@
+"""Reports: tables and statistics checked against scipy; HTML that needs no network."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from skewlearn.experiments import run_experiment
+from skewlearn.experiments.report import build_reports, to_html, to_markdown
+
+from .conftest import TOY
+
+PAPER = """
+[paper]
+table = "koil_table1_auc.csv"
+metric = "roc_auc"
+methods = {Ridge = "OAM_seq", Perceptron = "Perceptron"}
+datasets = {a = "sonar"}
+"""
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("report") / "toy.toml"
+    text = TOY + PAPER
+    path.write_text(text)
+    out = path.parent / "toy.db"
+    run_experiment(path, out, n_jobs=1, progress=False)
+    return out
+
+
+def _runs(report, metric, method, dataset):
+    rows = [r for r in report.rows if r["method"] == method and r["dataset"] == dataset]
+    rows.sort(key=lambda r: (r["repetition"], r["fold"]))
+    return np.array([r["metrics"][metric] for r in rows])
+
+
+def test_tables_and_statistics_match_scipy(db):
+    (rep,) = build_reports(db)
+    t = next(t for t in rep.tables if t.metric == "roc_auc")
+    assert t.methods == ["Ridge", "Perceptron", "PA"] and t.datasets == ["a", "b"]
+    for d in t.datasets:
+        for m in t.methods:
+            v = _runs(rep, "roc_auc", m, d)
+            assert len(v) == 6
+            assert t.mean[d, m] == pytest.approx(v.mean())
+            assert t.std[d, m] == pytest.approx(v.std(ddof=1))
+    wins = {m: [0, 0, 0] for m in ("Perceptron", "PA")}
+    for m in wins:
+        for d in t.datasets:
+            res = stats.ttest_rel(_runs(rep, "roc_auc", "Ridge", d), _runs(rep, "roc_auc", m, d))
+            sig = res.pvalue < 0.05
+            expected = ("●" if res.statistic > 0 else "▲") if sig else ""
+            assert t.marker[m, d] == expected
+            wins[m][0 if sig and res.statistic > 0 else 2 if sig else 1] += 1
+    assert t.wtl == {m: tuple(c) for m, c in wins.items()}
+    means = np.array([[t.mean[d, m] for m in t.methods] for d in t.datasets])
+    assert t.friedman.chi2 == pytest.approx(stats.friedmanchisquare(*means.T).statistic)
+    assert t.cd == pytest.approx(2.343 * np.sqrt(3 * 4 / (6 * 2)))
+
+
+def test_paper_numbers_sit_beside_ours(db):
+    (rep,) = build_reports(db)
+    t = next(t for t in rep.tables if t.metric == "roc_auc")
+    # koil_table1_auc.csv, row sonar: OAM_seq .843 ± .056, Perceptron .803 ± .083
+    assert t.paper == {("a", "Ridge"): (0.843, 0.056), ("a", "Perceptron"): (0.803, 0.083)}
+    md = to_markdown([rep])
+    assert "| dataset | Ridge | Ridge (paper) | Perceptron | Perceptron (paper) | PA |" in md
+    assert "0.843 ± 0.056" in md
+    assert not next(t for t in rep.tables if t.metric == "gmean").paper
+
+
+def test_html_is_one_self_contained_file(db):
+    page = to_html(build_reports(db))
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert page.count("<table>") == 3  # two metrics and the timings
+    assert len(re.findall(r'src="data:image/png;base64,[A-Za-z0-9+/=]+"', page)) >= 3
+    # nothing to fetch: no URLs, no external stylesheets, scripts or fonts
+    assert not re.search(r"https?://|<script|<link|@import|url\(", page)
+    assert "src=" not in page.replace('src="data:image/png;base64,', "")
+
+
+def test_unknown_experiment_is_named(db):
+    with pytest.raises(ValueError, match=r"no results for experiment 'nope'.*'toy'"):
+        build_reports(db, "nope")
