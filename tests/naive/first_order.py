@@ -32,7 +32,7 @@ def ogd(Xa, y, eta=1.0, loss="hinge", schedule="invsqrt", alpha=0.0):
 
 
 def alma(Xa, y, alpha=0.9, B=None, C=None):
-    """ALMA_2(alpha; B, C) of Gentile (2001), Fig. 1 with p = 2."""
+    """ALMA_2(alpha; B, C) of Gentile (2001) with p = 2."""
     B = 1.0 / alpha if B is None else B
     C = np.sqrt(2.0) if C is None else C
     w = np.zeros(Xa.shape[1])
@@ -53,7 +53,7 @@ def alma(Xa, y, alpha=0.9, B=None, C=None):
 
 
 def romma(Xa, y, aggressive=False):
-    """ROMMA / aggressive ROMMA of Li and Long (2002), Section 3 closed form."""
+    """ROMMA / aggressive ROMMA of Li and Long (2002), closed form."""
     w = np.zeros(Xa.shape[1])
     scores = np.empty(len(y))
     for t, (x, yt) in enumerate(zip(Xa, y)):

@@ -86,7 +86,7 @@ class CostSensitiveOGD(OnlineLinearClassifier):
 
     (:math:`T_p, T_n` the numbers of positives and negatives). With
     :math:`\\rho_y = \\rho` for :math:`y = +1` and 1 for :math:`y=-1`, CSOGD relaxes the
-    indicator by one of the two losses of [1]_ (Eqs. (5), (6) of the TKDE paper)
+    indicator by one of the two losses of [1]_ (the slides' :math:`\\ell^{I}`, :math:`\\ell^{II}`)
 
     .. math::
 
@@ -286,7 +286,7 @@ class CostSensitivePA(OnlineLinearClassifier):
     Crammer et al. make PA cost-sensitive through the cost :math:`\\rho(y, \\hat y)` of
     predicting :math:`\\hat y` for :math:`y`, in the loss
     :math:`\\ell = w^T\\Phi(x, \\hat y) - w^T\\Phi(x, y) + \\sqrt{\\rho(y, \\hat y)}`
-    ([1]_, Eq. (41)), with the update
+    ([1]_, Section 6), with the update
     :math:`w \\leftarrow w + \\tau (\\Phi(x, y) - \\Phi(x, \\hat y))`. For two classes
     (:math:`\\Phi(x, r) = r x / 2`, :math:`\\rho(+1, -1) = c_+`, :math:`\\rho(-1, +1) = c_-`)
     this is, with :math:`f = w_t^T x_t`,

@@ -462,7 +462,7 @@ def _alma_learn(w, counts, sqnorm, rows, y, scores, alpha, B, C):
 class ALMA(OnlineLinearClassifier):
     """Approximate Large Margin Algorithm ALMA\\ :sub:`2` (Gentile, 2001).
 
-    ALMA\\ :sub:`p` (α; B, C) of [1]_ (Fig. 1) with p = 2. Each instance is normalised,
+    ALMA\\ :sub:`p` (α; B, C) of [1]_ (its algorithm box) with p = 2. Each instance is normalised,
     :math:`\\hat x_t = x_t / \\|x_t\\|` (with its constant intercept feature); with
     :math:`k` = 1 + the number of updates so far, :math:`\\gamma_k = B / \\sqrt{k}` and
     :math:`\\eta_k = C / \\sqrt{k}`,
@@ -588,7 +588,7 @@ class ROMMA(OnlineLinearClassifier):
 
     ``w_{t+1}`` is the smallest-norm vector with :math:`y_t w^T x_t \\ge 1` and
     :math:`w^T w_t \\ge \\|w_t\\|^2` (the relaxation of all past constraints). Its closed
-    form ([1]_, Section 3), with :math:`f = w_t^T x_t`,
+    form in [1]_, with :math:`f = w_t^T x_t`,
 
     .. math::
 

@@ -52,7 +52,8 @@ class TruncatedGradient(OnlineLinearClassifier):
     """Truncated gradient (Langford, Li and Zhang, 2009): sparse online gradient descent.
 
     An online gradient step on the loss followed, every ``K`` steps, by the truncation
-    operator :math:`T_1` of [1]_ (Eq. (6), Algorithm 1 with the general loss of Section 3):
+    operator :math:`T_1` of [1]_ (its truncated-gradient update, Algorithm 1 with a general
+    loss):
 
     .. math::
 
@@ -222,7 +223,8 @@ def _ofs_learn(w, counts, rows, y, scores, eta, radius, B):
 class OFS(OnlineLinearClassifier):
     """Online feature selection by sparse projection (Wang, Zhao, Hoi and Jin, 2014).
 
-    The full-information OFS of [1]_ (Algorithm 2): when the hinge loss is positive,
+    The full-information OFS of [1]_ ("OFS via sparse projection"): when the hinge loss
+    is positive,
     :math:`y_t w_t^T x_t \\le 1`,
 
     .. math::
