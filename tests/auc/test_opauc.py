@@ -1,0 +1,155 @@
+"""OPAUC against a hand-computed stream, a numpy reference and numpy's statistics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.metrics import roc_auc_score
+
+from skewlearn import OPAUC
+from skewlearn._rng import seed_state
+from tests.auc.test_oam import separable_stream
+from tests.naive import auc as naive
+
+# --------------------------------------------------------------------------- hand check
+# eta = 0.1, lam = 0.5, full covariance.
+#   x1 = [1, 0] +,  x2 = [0, 1] -,  x3 = [3, 0] +,  x4 = [0, 3] -
+#
+# t1 (+): score 0. T+ = 1, c+ = [1, 0], Gamma+ = 0. No negative yet: no step.
+# t2 (-): score 0. T- = 1, c- = [0, 1], Gamma- = 0.
+#   other class +: d = x2 - c+ = [-1, 1], d.w = 0,
+#   grad = lam w - y d + d (d.w) + Gamma+ w = [-1, 1]   ->  w = -.1 [-1, 1] = [.1, -.1]
+# t3 (+): score .3. T+ = 2, c+ = [1,0] + ([3,0] - [1,0]) / 2 = [2, 0];
+#   Eq. (7): Gamma+ = 0 + c1 c1' - c2 c2' + (x x' - 0 - c1 c1') / 2
+#          = [[1 - 4 + (9 - 1)/2, 0], [0, 0]] = [[1, 0], [0, 0]]   (variance of {1, 3})
+#   other class -: d = x3 - c- = [3, -1], d.w = .3 + .1 = .4,
+#   grad = .5 [.1, -.1] - [3, -1] + .4 [3, -1] + 0 = [-1.75, .55]
+#   ->  w = [.1, -.1] - .1 [-1.75, .55] = [.275, -.155]
+# t4 (-): score 3 (-.155) = -.465. T- = 2, c- = [0, 2], Gamma- = [[0, 0], [0, 1]].
+#   other class +: d = x4 - c+ = [-2, 3], d.w = -.55 - .465 = -1.015,
+#   grad = .5 [.275, -.155] + [-2, 3] - 1.015 [-2, 3] + [[1,0],[0,0]] [.275, -.155]
+#        = [.1375, -.0775] + [-2, 3] + [2.03, -3.045] + [.275, 0] = [.4425, -.1225]
+#   ->  w = [.275, -.155] - .1 [.4425, -.1225] = [.23075, -.14275]
+X4 = np.array([[1.0, 0.0], [0.0, 1.0], [3.0, 0.0], [0.0, 3.0]])
+Y4 = np.array([1, -1, 1, -1])
+
+
+def test_opauc_four_samples_by_hand():
+    clf = OPAUC(eta=0.1, lam=0.5)
+    scores = clf.test_then_train(X4, Y4, classes=[-1, 1])
+    np.testing.assert_allclose(scores, [0.0, 0.0, 0.3, -0.465], rtol=1e-14, atol=1e-15)
+    np.testing.assert_allclose(clf.coef_[0], [0.23075, -0.14275], rtol=1e-14)
+    assert clf.intercept_[0] == 0.0
+    np.testing.assert_array_equal(clf.counts_, [4, 2, 2, 3])
+    np.testing.assert_allclose(clf.means_, [[2.0, 0.0], [0.0, 2.0]], atol=1e-15)
+    np.testing.assert_allclose(clf.cov_[0], [[1.0, 0.0], [0.0, 0.0]], atol=1e-15)
+    np.testing.assert_allclose(clf.cov_[1], [[0.0, 0.0], [0.0, 1.0]], atol=1e-15)
+
+
+# --------------------------------------------------------------------------- references
+def _stream(n=300, d=6, seed=0, pos=0.2, density=None):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) + 0.5
+    if density is not None:
+        X[rng.random(size=X.shape) > density] = 0.0
+    s = X @ rng.normal(size=d) + 0.5 * rng.normal(size=n)
+    y = np.where(s > np.quantile(s, 1 - pos), 1, -1)
+    return X, y
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize(("covariance", "rank"), [("full", 10), ("low_rank", 4), ("low_rank", 7)])
+def test_opauc_matches_numpy_reference(covariance, rank, sparse):
+    X, y = _stream(density=0.4 if sparse else None)
+    params = {"eta": 0.03, "lam": 0.05, "covariance": covariance, "rank": rank}
+    clf = OPAUC(random_state=9, **params)
+    scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
+    w, ref_scores = naive.opauc(X, y, rng_state=seed_state(9), **params)
+    np.testing.assert_allclose(clf.coef_[0], w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(scores, ref_scores, rtol=1e-9, atol=1e-12)
+
+
+def test_opauc_statistics_equal_numpy_class_moments():
+    X, y = _stream(n=500, seed=1)
+    clf = OPAUC()
+    for lo in range(0, 500, 60):
+        clf.partial_fit(X[lo : lo + 60], y[lo : lo + 60], classes=[-1, 1])
+    for k, label in enumerate([1, -1]):
+        Xc = X[y == label]
+        np.testing.assert_allclose(clf.means_[k], Xc.mean(axis=0), rtol=1e-12, atol=1e-13)
+        np.testing.assert_allclose(clf.cov_[k], np.cov(Xc.T, bias=True), rtol=1e-10, atol=1e-12)
+
+
+def test_low_rank_sketch_is_the_centred_covariance_in_expectation():
+    # With tau columns the sketch error shrinks like 1/sqrt(tau); tau = 4000 gives a few %.
+    X, y = _stream(n=200, d=4, seed=2, pos=0.3)
+    clf = OPAUC(covariance="low_rank", rank=4000, random_state=0).fit(X, y)
+    for k, label in enumerate([1, -1]):
+        Xc = X[y == label]
+        Zc = clf.sketch_[k] - np.outer(clf.means_[k], clf.sketch_sum_[k])
+        G_hat = Zc @ Zc.T / len(Xc)
+        G = np.cov(Xc.T, bias=True)
+        assert np.linalg.norm(G_hat - G) < 0.1 * np.linalg.norm(G)
+        assert np.linalg.eigvalsh(G_hat).min() > -1e-12  # positive semi-definite
+        # the sketch columns are N(0, 1/tau): s = sum of T of them has variance T / tau
+        assert abs(clf.sketch_sum_[k].var() * 4000 / len(Xc) - 1.0) < 0.1
+
+
+def test_no_step_until_both_classes_seen():
+    X, y = _stream(n=100, seed=3)
+    neg = X[y < 0][:20]
+    clf = OPAUC().partial_fit(neg, -np.ones(20), classes=[-1, 1])
+    np.testing.assert_array_equal(clf.weights_, 0.0)
+    assert clf.counts_[3] == 0
+    clf.partial_fit(X[y > 0][:1], [1])
+    assert clf.counts_[3] == 1 and np.any(clf.weights_ != 0.0)
+
+
+def test_seeded_low_rank_runs_bit_identical_and_seed_matters():
+    X, y = _stream(n=300, seed=4)
+    a = OPAUC(covariance="low_rank", rank=5, random_state=1).fit(X, y)
+    b = OPAUC(covariance="low_rank", rank=5, random_state=1).fit(X, y)
+    c = OPAUC(covariance="low_rank", rank=5, random_state=2).fit(X, y)
+    np.testing.assert_array_equal(a.weights_, b.weights_)
+    np.testing.assert_array_equal(a.sketch_, b.sketch_)
+    assert not np.array_equal(a.weights_, c.weights_)
+
+
+def test_full_covariance_ignores_the_seed():
+    X, y = _stream(n=200, seed=5)
+    a = OPAUC(random_state=1).fit(X, y)
+    b = OPAUC(random_state=2).fit(X, y)
+    np.testing.assert_array_equal(a.weights_, b.weights_)
+    assert not hasattr(a, "sketch_") and a.cov_.shape == (2, 6, 6)
+
+
+# --------------------------------------------------------------------------- API
+def test_threshold_moves_predict_only():
+    X, y = _stream(seed=6)
+    a = OPAUC().fit(X, y)
+    b = OPAUC(threshold=-0.2).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    np.testing.assert_array_equal(b.predict(X), np.where(a.decision_function(X) > -0.2, 1, -1))
+
+
+@pytest.mark.parametrize(
+    ("params", "match"),
+    [
+        ({"covariance": "diag"}, "covariance"),
+        ({"rank": 0}, "rank"),
+        ({"eta": 0.0}, "eta"),
+        ({"lam": -1.0}, "lam"),
+    ],
+)
+def test_invalid_parameters_are_named(params, match):
+    X, y = _stream(n=20)
+    with pytest.raises(ValueError, match=match):
+        OPAUC(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("params", [{}, {"covariance": "low_rank", "rank": 10}], ids=str)
+def test_online_auc_on_separable_imbalanced_stream(params):
+    X, y = separable_stream()
+    scores = OPAUC(random_state=0, **params).test_then_train(X, y, classes=[0, 1])
+    assert roc_auc_score(y, scores) >= 0.9
