@@ -72,3 +72,12 @@ def test_shipped_paper_table_resolves():
 def test_missing_file_points_to_reproduce():
     with pytest.raises(FileNotFoundError, match="skewlearn reproduce"):
         load_experiment("no_such_experiment")
+
+
+def test_shipped_reproductions_are_valid():
+    from skewlearn.experiments.cli import shipped_experiments
+
+    assert "asls_table5" in shipped_experiments()
+    for name in shipped_experiments():
+        exp = load_experiment(name)
+        assert exp.paper is not None and exp.paper.path.is_file()

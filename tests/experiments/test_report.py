@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -86,3 +88,35 @@ def test_html_is_one_self_contained_file(db):
 def test_unknown_experiment_is_named(db):
     with pytest.raises(ValueError, match=r"no results for experiment 'nope'.*'toy'"):
         build_reports(db, "nope")
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(
+    CHROMIUM is None, reason="headless Chromium (Debian package chromium) is not installed"
+)
+def test_html_renders_in_headless_chromium(db, tmp_path):
+    page = tmp_path / "report.html"
+    page.write_text(to_html(build_reports(db)))
+    png = tmp_path / "shot.png"
+    flags = [
+        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]  # fmt: skip
+    subprocess.run(
+        [*flags, f"--screenshot={png}", "--window-size=1200,1600", page.as_uri()],
+        check=True, capture_output=True, timeout=120,
+    )  # fmt: skip
+    dom = subprocess.run(
+        [*flags, "--dump-dom", page.as_uri()],
+        check=True, capture_output=True, text=True, timeout=120,
+    ).stdout  # fmt: skip
+    assert dom.count("<table>") == 3 and "roc_auc" in dom
+    from matplotlib.image import imread
+
+    img = imread(png)[..., :3]
+    assert img.shape[:2] == (1600, 1200)
+    ink = np.mean(np.any(img < 0.9, axis=-1))  # share of non-white pixels
+    assert 0.01 < ink < 0.9
