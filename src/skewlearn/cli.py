@@ -414,6 +414,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"skewlearn {args.command}: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    except BrokenPipeError:  # output piped into a program that stopped reading (| head)
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except DataFetchError as exc:
         print(
             f"skewlearn {args.command}: data error: {' '.join(str(exc).split())}", file=sys.stderr
