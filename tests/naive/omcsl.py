@@ -1,0 +1,161 @@
+"""Slow references for OMCSL (Yan et al., AAAI 2017) and its histogram measures.
+
+Written from the paper's text (Algorithm 1, Eqs. (1)-(4), the hash-table updates), one
+sample at a time, with the incremental AUROC rule of the paper (not the closed form the
+library uses), so the two are independent.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+
+def sigmoid(f: float) -> float:
+    return 1.0 / (1.0 + math.exp(-f)) if f >= 0 else math.exp(f) / (1.0 + math.exp(f))
+
+
+def bin_of(f: float, m: int, transform: str = "sigmoid") -> int:
+    """0-based bin of the paper's table: sigma(f) in [b/m, (b+1)/m); sigma = 1 in the last."""
+    u = sigmoid(f) if transform == "sigmoid" else f
+    return min(math.floor(u * m), m - 1)
+
+
+class PaperAUROC:
+    """The paper's recurrence: AUROC_{t+1} = N+/(N+ + 1) AUROC_t + (pairs won)/((N+ + 1) N-)."""
+
+    def __init__(self, m: int):
+        self.m = m
+        self.lp = [0] * m
+        self.ln = [0] * m
+        self.np_ = 0
+        self.nn = 0
+        self.value = math.nan
+
+    def add(self, y: int, f: float, transform: str = "sigmoid") -> None:
+        b = bin_of(f, self.m, transform)
+        if y > 0:
+            won = sum(self.ln[:b]) + self.ln[b] / 2
+            if self.nn > 0:
+                old = 0.0 if math.isnan(self.value) else self.value
+                self.value = self.np_ / (self.np_ + 1) * old + won / ((self.np_ + 1) * self.nn)
+            self.lp[b] += 1
+            self.np_ += 1
+        else:
+            won = sum(self.lp[b + 1 :]) + self.lp[b] / 2
+            if self.np_ > 0:
+                old = 0.0 if math.isnan(self.value) else self.value
+                self.value = self.nn / (self.nn + 1) * old + won / (self.np_ * (self.nn + 1))
+            self.ln[b] += 1
+            self.nn += 1
+
+    def get(self) -> float:
+        return self.value if self.np_ and self.nn else math.nan
+
+
+def paper_auprc(lp, ln) -> float:
+    """AUPRC = 1/2 sum_{i=0}^{m-1} (R(i) - R(i+1)) (P(i) + P(i+1)) with 1-based tables.
+
+    P(i) = sum_{j>i} L+[j] / sum_{j>i} (L+[j] + L-[j]), and 1 where that is 0/0.
+    """
+    m = len(lp)
+    n_pos = sum(lp)
+    if n_pos == 0:
+        return math.nan
+
+    def R(i):
+        return sum(lp[i:]) / n_pos  # bins j > i (1-based) = indices i.. (0-based)
+
+    def P(i):
+        tp, fp = sum(lp[i:]), sum(ln[i:])
+        return 1.0 if tp + fp == 0 else tp / (tp + fp)
+
+    return 0.5 * sum((R(i) - R(i + 1)) * (P(i) + P(i + 1)) for i in range(m))
+
+
+def f_measure_incremental(y, f):
+    """Eq. (4): a_t, c_t updated per sample; returns F after each sample (0 when c = 0)."""
+    a = c = 0
+    out = []
+    for yt, ft in zip(y, f):
+        if yt > 0 and ft > 0:
+            a += 1
+            c += 2
+        elif yt > 0 or ft > 0:
+            c += 1
+        out.append(2 * a / c if c else 0.0)
+    return out
+
+
+def omcsl(
+    Xa,
+    y,
+    K=9,
+    measure="f1",
+    gamma=50.0,
+    loss="hinge",
+    eta=0.1,
+    schedule="constant",
+    n_bins=100,
+    uniforms=None,
+    selection="sample",
+):
+    """Algorithm 1 with the OGD step (3) on the loss (1), one sample at a time.
+
+    ``uniforms`` are the draws used for sampling (one per sample, for the *next* sample's
+    predictor; plus one before the first sample); the inverse-CDF rule picks the first j
+    with u < p_1 + ... + p_j. Returns (weights (K, d), scores, selected index per row,
+    measures after the stream, probabilities after the stream).
+    """
+    n, d = Xa.shape
+    theta = np.arange(1, K + 1) / (K + 1)
+    c_pos, c_neg = 1 - theta / 2, theta / 2
+    W = np.zeros((K, d))
+    p = np.full(K, 1.0 / K)
+    meas = [math.nan] * K
+    a = [0] * K
+    c = [0] * K
+    tables = [(np.zeros(n_bins, int), np.zeros(n_bins, int)) for _ in range(K)]
+    aurocs = [PaperAUROC(n_bins) for _ in range(K)]
+    draws = iter(uniforms) if uniforms is not None else None
+
+    def pick(p):
+        if selection == "best":
+            return int(np.argmax(p))
+        u = next(draws)
+        return int(np.searchsorted(np.cumsum(p), u, side="right").clip(max=K - 1))
+
+    sel = pick(p)
+    scores = np.empty(n)
+    chosen = np.empty(n, dtype=int)
+    for t in range(n):
+        x, yt = Xa[t], y[t]
+        f = W @ x
+        scores[t] = f[sel]
+        chosen[t] = sel
+        lam = eta / math.sqrt(t + 1) if schedule == "invsqrt" else eta
+        for j in range(K):
+            cost = c_pos[j] if yt > 0 else c_neg[j]
+            z = yt * f[j]
+            slope = (1.0 if z < 1 else 0.0) if loss == "hinge" else 1.0 / (1.0 + math.exp(z))
+            W[j] = W[j] + lam * cost * slope * yt * x
+            if measure == "f1":
+                if yt > 0 and f[j] > 0:
+                    a[j] += 1
+                    c[j] += 2
+                elif yt > 0 or f[j] > 0:
+                    c[j] += 1
+                meas[j] = 2 * a[j] / c[j] if c[j] else 0.0
+            elif measure == "auroc":
+                aurocs[j].add(yt, f[j])
+                meas[j] = aurocs[j].get()
+            else:
+                lp, ln = tables[j]
+                (lp if yt > 0 else ln)[bin_of(f[j], n_bins)] += 1
+                meas[j] = paper_auprc(list(lp), list(ln))
+        m = np.array([0.0 if math.isnan(v) else v for v in meas])
+        e = np.exp(gamma * m - np.max(gamma * m))
+        p = e / e.sum()
+        sel = pick(p)
+    return W, scores, chosen, np.array(meas), p
