@@ -1,0 +1,141 @@
+"""Histogram AUROC/AUPRC: the paper's recurrences, the derived bin-error bounds, the contract."""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skewlearn.metrics import HistogramPRAUC, HistogramROCAUC, pr_auc, roc_auc
+from skewlearn.metrics.histogram import auroc_gain2, score_bin
+from tests.naive.omcsl import PaperAUROC, bin_of, paper_auprc
+
+
+@st.composite
+def stream(draw, max_size=80):
+    """Labels in {-1, +1} and decision values, often tied and often sharing a bin."""
+    n = draw(st.integers(1, max_size))
+    y = np.array(draw(st.lists(st.sampled_from([-1, 1]), min_size=n, max_size=n)))
+    pool = draw(st.lists(st.floats(-6, 6, allow_nan=False), min_size=1, max_size=12))
+    idx = draw(st.lists(st.integers(0, len(pool) - 1), min_size=n, max_size=n))
+    return y, np.array(pool)[idx], draw(st.sampled_from([1, 2, 5, 20, 100]))
+
+
+def _close(a, b):
+    return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-14)
+
+
+@settings(max_examples=80, deadline=None)
+@given(stream())
+def test_every_prefix_within_bin_error_and_equal_to_the_papers_rules(data):
+    y, s, m = data
+    roc, prc = HistogramROCAUC(n_bins=m), HistogramPRAUC(n_bins=m)
+    paper = PaperAUROC(m)
+    for t in range(len(y)):
+        roc.update(y[t], s[t])
+        prc.update(y[t], s[t])
+        paper.add(y[t], s[t])
+        yt, st_ = y[: t + 1], s[: t + 1]
+        # the paper's incremental rule and its AUPRC formula, on the same tables
+        assert _close(roc.get(), paper.get())
+        assert _close(prc.get(), paper_auprc(list(prc.pos_counts), list(prc.neg_counts)))
+        if len(set(yt)) == 2:
+            err = abs(roc.get() - roc_auc(yt, st_))
+            assert err <= roc.bin_error() + 1e-12
+        if (yt == 1).any():
+            for method in ("average_precision", "trapezoid"):
+                err = abs(prc.get() - pr_auc(yt, st_, method=method))
+                assert err <= prc.bin_error() + 1e-12, method
+        else:
+            assert math.isnan(prc.get()) and math.isnan(prc.bin_error())
+
+
+@settings(max_examples=60, deadline=None)
+@given(stream(max_size=120), st.lists(st.integers(1, 30), min_size=1, max_size=6))
+def test_update_many_and_merge_equal_one_by_one(data, sizes):
+    y, s, m = data
+    for cls in (HistogramROCAUC, HistogramPRAUC):
+        one = cls(n_bins=m)
+        for t in range(len(y)):
+            one.update(y[t], s[t])
+        many, parts = cls(n_bins=m), []
+        lo, k = 0, 0
+        while lo < len(y):
+            hi = lo + sizes[k % len(sizes)]
+            many.update_many(y[lo:hi], s[lo:hi])
+            parts.append(cls(n_bins=m).update_many(y[lo:hi], s[lo:hi]))
+            lo, k = hi, k + 1
+        merged = parts[0]
+        for p in parts[1:]:
+            merged.merge(p)
+        for other in (many, merged):
+            np.testing.assert_array_equal(other.pos_counts, one.pos_counts)
+            np.testing.assert_array_equal(other.neg_counts, one.neg_counts)
+            assert _close(other.get(), one.get())
+
+
+def test_exact_when_every_score_has_its_own_bin():
+    # scores already in [0, 1], one per bin of 10: binning loses nothing
+    u = np.array([0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95])
+    y = np.array([0, 1, 0, 0, 1, 0, 1, 1, 0, 1])
+    roc = HistogramROCAUC(n_bins=10, transform="identity").update_many(y, u)
+    prc = HistogramPRAUC(n_bins=10, transform="identity").update_many(y, u)
+    assert roc.get() == pytest.approx(roc_auc(y, u)) and roc.bin_error() == 0.0
+    assert prc.get() == pytest.approx(pr_auc(y, u, method="trapezoid"))
+    # average precision is a step curve, not the trapezoids: it differs, within the bound
+    assert abs(prc.get() - pr_auc(y, u)) <= prc.bin_error()
+
+
+def test_hand_computed_tables():
+    # m = 4, identity: pos at .9 (bin 3), .6 (bin 2), .1 (bin 0); neg at .65 (bin 2), .3 (bin 1)
+    y = np.array([1, 1, 1, 0, 0])
+    u = np.array([0.9, 0.6, 0.1, 0.65, 0.3])
+    roc = HistogramROCAUC(n_bins=4, transform="identity").update_many(y, u)
+    # pairs won: .9 beats both (2); .6 ties .65 (1/2), beats .3 (1); .1 beats none -> 3.5/6
+    assert roc.get() == pytest.approx(3.5 / 6)
+    assert roc.bin_error() == pytest.approx(1 / 12)  # one same-bin pair, 1/(2*3*2)
+    prc = HistogramPRAUC(n_bins=4, transform="identity").update_many(y, u)
+    # thresholds from the top: (R, P) = (0, 1), (1/3, 1), (2/3, 2/3), (2/3, 1/2), (1, 3/5)
+    # areas: 1/3 * (1 + 1)/2 + 1/3 * (1 + 2/3)/2 + 0 + 1/3 * (1/2 + 3/5)/2
+    expect = (1 / 3) * 1 + (1 / 3) * (5 / 6) + (1 / 3) * (1.1 / 2)
+    assert prc.get() == pytest.approx(expect)
+
+
+def test_compiled_helpers_match_the_python_bins():
+    rng = np.random.default_rng(0)
+    s = np.concatenate([rng.normal(scale=5, size=200), [0.0, 40.0, -40.0, 800.0, -800.0]])
+    m = HistogramROCAUC(n_bins=37)
+    for v in s:
+        assert score_bin(v, 37, 0) == bin_of(v, 37) == m.bins([v])[0]
+    table = np.array([3, 0, 2, 5], dtype=np.int64)
+    assert auroc_gain2(table, 2, True) == 2 * 3 + 2
+    assert auroc_gain2(table, 1, False) == 2 * 7 + 0
+
+
+def test_undefined_and_errors():
+    roc, prc = HistogramROCAUC(), HistogramPRAUC()
+    assert math.isnan(roc.get()) and math.isnan(prc.get())
+    roc.update(1, 0.3)
+    assert math.isnan(roc.get())
+    with pytest.raises(ValueError, match="n_bins must be an integer >= 1"):
+        HistogramROCAUC(n_bins=0)
+    with pytest.raises(ValueError, match="transform must be one of"):
+        HistogramPRAUC(transform="probit")
+    with pytest.raises(ValueError, match="needs scores in"):
+        HistogramPRAUC(transform="identity").update(1, 1.5)
+    with pytest.raises(ValueError, match="NaN"):
+        roc.update(0, float("nan"))
+    with pytest.raises(ValueError, match="same settings"):
+        HistogramROCAUC(n_bins=10).merge(HistogramROCAUC(n_bins=20))
+    with pytest.raises(TypeError, match="same kind"):
+        HistogramROCAUC().merge(HistogramPRAUC())
+
+
+def test_pickle_and_pos_label():
+    m = HistogramROCAUC(pos_label="yes").update_many(["yes", "no", "no"], [2.0, -1.0, 3.0])
+    assert m.get() == pytest.approx(0.5)
+    assert pickle.loads(pickle.dumps(m)).get() == m.get()
