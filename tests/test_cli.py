@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -236,10 +237,15 @@ def test_installed_entry_point():
 
 @pytest.mark.network_data
 def test_readme_quickstart_command(capsys):
-    argv = ["compare", "pima", "--models", "Perceptron,PassiveAggressive,AROW,CostSensitiveOGD"]
+    """The README's first Quickstart command, read from README.md itself, runs and is sane."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    line = next(ln for ln in readme.splitlines() if ln.startswith("pip install . && skewlearn "))
+    argv = [*shlex.split(line.split("&& skewlearn ", 1)[1]), "--format", "json"]
     out = _json(capsys, argv)
     assert out["data"]["rows"] == 768 and out["data"]["positives"] == 268
-    assert len(out["results"]) == 4
-    assert all(0.0 <= r["auc"] <= 1.0 for r in out["results"])
+    models = argv[argv.index("--models") + 1].split(",")
+    assert [r["model"] for r in out["results"]] == models
+    # shuffled and standardised, every learner ranks clearly better than chance
+    assert all(r["auc"] > 0.65 for r in out["results"])
     assert main(["datasets", "pima", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["rows"] == 768
