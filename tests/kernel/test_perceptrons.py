@@ -1,0 +1,339 @@
+import math
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.metrics import roc_auc_score
+
+from skewlearn import RBP, Forgetron, KernelPerceptron, Projectron, ProjectronPP
+from skewlearn._rng import seed_state
+from skewlearn.kernel.perceptrons import INITIAL_CAPACITY
+from tests.naive import kernel_baselines as naive
+
+LIN = {"kernel": "linear"}
+
+# --------------------------------------------------------------------------- hand checks
+# Linear kernel on 1-D inputs, k(a, b) = a b.
+#
+# Kernel Perceptron:
+# t1: x=1,  y=+1. f=0 <= 0: mistake, S = [(1, +1)].              f(x) = x
+# t2: x=-1, y=-1. f=-1, y f = 1 > 0: nothing.
+# t3: x=2,  y=-1. f=2,  y f = -2: mistake, S = [(1, +1), (2, -1)]. f(x) = x - 2x = -x
+# t4: x=.5, y=+1. f=-.5, y f = -.5: mistake, S += (.5, +1).        f(x) = -x + .5x = -.5x
+# RBP with budget 1: t3 replaces the only SV (rng_int(., 1) = 0): S = [(2, -1)], f = -2x;
+# t4: f = -1, mistake, replaces it again: S = [(.5, +1)], f(x) = .5x.
+HAND_X = np.array([[1.0], [-1.0], [2.0], [0.5]])
+HAND_Y = np.array([1, 0, 0, 1])
+
+
+def test_kernel_perceptron_hand_computed():
+    clf = KernelPerceptron(**LIN)
+    scores = clf.test_then_train(HAND_X, HAND_Y, classes=[0, 1])
+    np.testing.assert_allclose(scores, [0.0, -1.0, 2.0, -0.5], atol=1e-15)
+    np.testing.assert_allclose(clf.decision_function([[1.0]]), [-0.5], atol=1e-15)
+    np.testing.assert_array_equal(clf.support_vectors_.ravel(), [1.0, 2.0, 0.5])
+    np.testing.assert_array_equal(clf.dual_coef_, [[1.0, -1.0, 1.0]])
+    assert clf.counts_.tolist() == [4, 2, 2, 3]
+
+
+def test_rbp_hand_computed():
+    clf = RBP(budget=1, random_state=0, **LIN)
+    scores = clf.test_then_train(HAND_X, HAND_Y, classes=[0, 1])
+    np.testing.assert_allclose(scores, [0.0, -1.0, 2.0, -1.0], atol=1e-15)
+    np.testing.assert_allclose(clf.decision_function([[1.0]]), [0.5], atol=1e-15)
+    assert clf.n_support_ == 1
+
+
+# Self-tuned Forgetron, budget B = 1, Psi(l, m) = l^2 + 2l - 2lm.
+# t1: x=1, y=+1. f=0: mistake, M=1; |I'| = 1 <= B.  f(x) = x.
+# t2: x=-1, y=-1. f=-1, y f = 1: nothing.
+# t3: x=2, y=-1. f=2: mistake, M=2. f' = x - 2x = -x. r = (x=1, y=+1, sigma=1),
+#     mu = y_r f'(1) = -1. Psi(1, -1) = 1 + 2 + 2 = 5 > 15/32 * 2 = .9375 - Q, so phi < 1:
+#     (sigma^2 - 2 sigma mu) phi^2 + 2 sigma phi + (Q - 15/32 M) = 3 phi^2 + 2 phi - .9375 = 0,
+#     phi1 = (-2 + sqrt(4 + 12 * .9375)) / 6 = (-2 + sqrt(15.25)) / 6 = .31752...;
+#     Q = 3 phi1^2 + 2 phi1 = .9375. I = [(2, -1, phi1)], f(x) = -2 phi1 x.
+# t4: x=.5, y=+1. f = -phi1 < 0: mistake, M=3. f' = (.5 - 2 phi1) x. r = (2, -1, phi1),
+#     mu = -(.5 - 2 phi1) * 2 = 4 phi1 - 1. Psi(phi1, mu) = -7 phi1^2 + 4 phi1 = .5643...,
+#     Q + Psi = 1.5018 > 15/32 * 3 = 1.40625, so with
+#     a = phi1^2 - 2 phi1 mu = -7 phi1^2 + 2 phi1, b = 2 phi1, c = .9375 - 1.40625 = -.46875,
+#     phi2 = the root of a phi^2 + b phi + c in (0, 1) = (-b + sqrt(b^2 - 4ac)) / (2a);
+#     Q = 1.40625. I = [(.5, +1, phi2)], f(x) = .5 phi2 x.
+FORGET_Y = np.array([1, 0, 0, 1])
+FORGET_X = np.array([[1.0], [-1.0], [2.0], [0.5]])
+
+
+def test_forgetron_hand_computed():
+    phi1 = (-2 + math.sqrt(15.25)) / 6
+    a = -7 * phi1**2 + 2 * phi1
+    b = 2 * phi1
+    c = -0.46875
+    phi2 = (-b + math.sqrt(b * b - 4 * a * c)) / (2 * a)
+    assert 0 < phi1 < 1 and 0 < phi2 < 1
+    clf = Forgetron(budget=1, **LIN)
+    scores = clf.test_then_train(FORGET_X, FORGET_Y, classes=[0, 1])
+    np.testing.assert_allclose(scores, [0.0, -1.0, 2.0, -phi1], rtol=1e-14)
+    np.testing.assert_allclose(clf.decision_function([[1.0]]), [0.5 * phi2], rtol=1e-13)
+    np.testing.assert_allclose(clf.damage_, [1.40625], rtol=1e-13)
+    assert clf.counts_[3] == 3
+
+
+def test_forgetron_below_budget_is_the_perceptron():
+    # budget 2 and two mistakes: |I'| <= B every time, so no removal, no shrinking (phi = 1)
+    # and Q stays 0: the SVs keep weights y_i = +1, -1.
+    X = np.array([[0.0], [10.0]])
+    y = np.array([1, 0])
+    clf = Forgetron(budget=2).fit(X, y)
+    np.testing.assert_array_equal(clf.dual_coef_, [[1.0, -1.0]])
+    assert clf.damage_[0] == 0.0
+
+
+# Projectron, linear kernel on 2-D inputs, eta = .5.
+# t1: x=(1,0), y=+1. f=0: mistake. S empty: ||delta||^2 = k(x,x) = 1 > .25: add.
+#     K^{-1} = [1], alpha = [1].                                   f(x) = x1
+# t2: x=(2,.2), y=-1. f=2: mistake. k=[2], d* = [2], ||Pk||^2 = 4, ||delta||^2 = 4.04-4 = .04,
+#     ||delta|| = .2 <= .5: projected, alpha = 1 - 2 = [-1].         f(x) = -x1
+# t3: x=(1,1), y=+1. f=-1: mistake. k=[1], d*=[1], ||delta||^2 = 2 - 1 = 1 > .25: add;
+#     K^{-1} = [[1 + 1*1/1, -1], [-1, 1]] = [[2, -1], [-1, 1]] (= inverse of [[1,1],[1,2]]),
+#     alpha = [-1, 1].                                               f(x) = x2
+# t4: x=(3,1), y=-1. f=1: mistake. k=[3, 4], d* = K^{-1}k = [2, 1], ||Pk||^2 = 10 = k(x,x):
+#     delta = 0, projected: alpha = [-1-2, 1-1] = [-3, 0].          f(x) = -3 x1
+# t5: x=(-.32,0), y=+1. f = .96: 0 < y f < 1, a margin error. Projectron: nothing.
+#     Projectron++: loss = .04, k = [-.32, -.32], d* = [-.32, 0], ||Pk||^2 = .1024, delta = 0,
+#     beta = min(.04/.1024, 2*.04/.1024, 1) = .390625; alpha = [-3 - .390625*.32, 0]
+#     = [-3.125, 0].                                                 f(x) = -3.125 x1
+PROJ_X = np.array([[1.0, 0.0], [2.0, 0.2], [1.0, 1.0], [3.0, 1.0], [-0.32, 0.0]])
+PROJ_Y = np.array([1, 0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("cls,final", [(Projectron, -3.0), (ProjectronPP, -3.125)])
+def test_projectron_hand_computed(cls, final):
+    clf = cls(eta=0.5, **LIN)
+    scores = clf.test_then_train(PROJ_X, PROJ_Y, classes=[0, 1])
+    np.testing.assert_allclose(scores, [0.0, 2.0, -1.0, 1.0, 0.96], atol=1e-14)
+    np.testing.assert_array_equal(clf.support_vectors_, [[1.0, 0.0], [1.0, 1.0]])
+    np.testing.assert_allclose(clf.dual_coef_, [[final, 0.0]], atol=1e-14)
+    np.testing.assert_allclose(clf.K_inv_[:2, :2], [[2.0, -1.0], [-1.0, 1.0]], atol=1e-14)
+
+
+def test_projectron_budget_cap_projects():
+    # budget 1: t3 would add (1,1) but the set is full, so it takes the projected step
+    # alpha = -1 + (+1)(d* = 1) = 0; t4: f = 0, mistake, d* = 3: alpha = -3; t5 margin only.
+    clf = Projectron(eta=0.5, budget=1, **LIN).fit(PROJ_X, PROJ_Y)
+    assert clf.n_support_ == 1
+    np.testing.assert_allclose(clf.dual_coef_, [[-3.0]], atol=1e-14)
+
+
+# --------------------------------------------------------------------------- naive reference
+def _toy(n=120, d=3, pos=0.3, seed=0, sparse_zeros=False):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = np.where(rng.random(n) < pos, 1, -1)
+    X[y > 0] += 0.8
+    if sparse_zeros:
+        X[np.abs(X) < 0.5] = 0.0
+    return X, y
+
+
+KERNELS = [
+    ("rbf", {"gamma": 0.4}),
+    ("poly", {"gamma": 0.3, "degree": 2, "coef0": 1.0}),
+    ("linear", {}),
+]
+
+
+def _kp(kernel, extra):
+    return {"kind": kernel, **{"gamma": 1.0, "degree": 3, "coef0": 1.0, **extra}}
+
+
+def _fit_both(clf, X, y, sparse):
+    Xin = sp.csr_matrix(X) if sparse else X
+    scores = clf.test_then_train(Xin, y, classes=[-1, 1])
+    return scores, clf
+
+
+def _assert_same_model(clf, svs, X, kp, b=0.0):
+    assert clf.n_support_ == len(svs)
+    Xt = _toy(n=15, seed=9)[0]
+    np.testing.assert_allclose(
+        clf.decision_function(Xt), naive.decision(svs, Xt, b=b, **kp), rtol=1e-9, atol=1e-10
+    )
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("kernel,extra", KERNELS, ids=[k for k, _ in KERNELS])
+def test_kernel_perceptron_matches_naive(kernel, extra, sparse):
+    X, y = _toy(sparse_zeros=sparse)
+    kp = _kp(kernel, extra)
+    scores, clf = _fit_both(KernelPerceptron(kernel=kernel, **extra), X, y, sparse)
+    svs, want = naive.kernel_perceptron(X, y, **kp)
+    np.testing.assert_allclose(scores, want, rtol=1e-10, atol=1e-10)
+    assert len(svs) > INITIAL_CAPACITY or kernel == "linear", "the stream must force growth"
+    _assert_same_model(clf, svs, X, kp)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("kernel,extra", KERNELS, ids=[k for k, _ in KERNELS])
+def test_rbp_matches_naive(kernel, extra, sparse):
+    X, y = _toy(sparse_zeros=sparse)
+    kp = _kp(kernel, extra)
+    scores, clf = _fit_both(RBP(budget=7, kernel=kernel, random_state=5, **extra), X, y, sparse)
+    svs, want = naive.kernel_perceptron(X, y, budget=7, rng_state=seed_state(5), **kp)
+    np.testing.assert_allclose(scores, want, rtol=1e-10, atol=1e-10)
+    assert clf.counts_[3] > 7, "the stream must cause removals"
+    np.testing.assert_allclose(clf.support_vectors_, [s for s, _ in svs])
+    _assert_same_model(clf, svs, X, kp)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("kernel,extra", KERNELS, ids=[k for k, _ in KERNELS])
+def test_forgetron_matches_naive(kernel, extra, sparse):
+    X, y = _toy(sparse_zeros=sparse)
+    kp = _kp(kernel, extra)
+    scores, clf = _fit_both(Forgetron(budget=6, kernel=kernel, **extra), X, y, sparse)
+    svs, want = naive.forgetron(X, y, budget=6, **kp)
+    np.testing.assert_allclose(scores, want, rtol=1e-9, atol=1e-10)
+    assert clf.counts_[3] > 6
+    _assert_same_model(clf, svs, X, kp)
+
+
+def test_forgetron_shrinks_on_a_long_stream():
+    X, y = _toy(n=400, seed=2)
+    clf = Forgetron(budget=10, gamma=0.4).fit(X, y)
+    # some phi_t < 1 happened, and Q never exceeds 15/32 M (the self-tuning invariant)
+    assert clf.damage_[0] > 0
+    assert clf.damage_[0] <= 15 / 32 * clf.counts_[3] + 1e-9
+    assert np.abs(clf.dual_coef_).max() <= 1.0
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+@pytest.mark.parametrize("kernel,extra", KERNELS, ids=[k for k, _ in KERNELS])
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
+@pytest.mark.parametrize("budget", [None, 5])
+def test_projectron_matches_naive(cls, kernel, extra, sparse, budget):
+    X, y = _toy(sparse_zeros=sparse)
+    kp = _kp(kernel, extra)
+    eta = 0.3 if kernel == "rbf" else 0.05
+    clf = cls(eta=eta, budget=budget, kernel=kernel, **extra)
+    scores, clf = _fit_both(clf, X, y, sparse)
+    svs, want = naive.projectron(X, y, eta=eta, plus=cls is ProjectronPP, budget=budget, **kp)
+    np.testing.assert_allclose(scores, want, rtol=1e-7, atol=1e-8)
+    np.testing.assert_allclose(clf.support_vectors_, [s for s, _ in svs])
+    _assert_same_model(clf, svs, X, kp)
+    m = clf.n_support_
+    if budget is not None:
+        assert m <= budget
+    # K_inv_ is the inverse of the stored SVs' Gram matrix (kept by rank-one updates)
+    G = np.array(
+        [[naive.kernel(a, b, **kp) for b in clf.support_vectors_] for a in clf.support_vectors_]
+    )
+    np.testing.assert_allclose(clf.K_inv_[:m, :m] @ G, np.eye(m), atol=1e-6)
+
+
+def test_projectron_grows_past_initial_capacity():
+    X, y = _toy(n=300, seed=1)
+    kp = _kp("rbf", {"gamma": 2.0})
+    clf = Projectron(eta=0.05, gamma=2.0)
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    assert clf.n_support_ > INITIAL_CAPACITY
+    assert clf.sv_.shape[0] == clf.K_inv_.shape[0] >= clf.n_support_
+    _, want = naive.projectron(X, y, eta=0.05, **kp)
+    np.testing.assert_allclose(scores, want, rtol=1e-7, atol=1e-8)
+
+
+# --------------------------------------------------------------------------- invariants
+def _circles(n=4000, pos=0.1, seed=0):
+    """Positives on a ring of radius 1 (~10%), negatives inside and outside it."""
+    rng = np.random.default_rng(seed)
+    npos = int(n * pos)
+    r = np.concatenate([rng.normal(1.0, 0.08, npos), rng.uniform(0, 2.0, n - npos)])
+    keep = np.r_[np.ones(npos, bool), np.abs(r[npos:] - 1.0) > 0.25]
+    r = r[keep]
+    y = np.r_[np.ones(npos, int), np.zeros(len(r) - npos, int)]
+    th = rng.uniform(0, 2 * np.pi, len(r))
+    X = np.c_[r * np.cos(th), r * np.sin(th)] + rng.normal(0, 0.03, (len(r), 2))
+    order = rng.permutation(len(r))
+    return X[order], y[order]
+
+
+LEARNERS = {
+    "KernelPerceptron": KernelPerceptron(gamma=2.0),
+    "RBP": RBP(budget=100, gamma=2.0, random_state=0),
+    "Forgetron": Forgetron(budget=100, gamma=2.0),
+    "Projectron": Projectron(eta=0.3, gamma=2.0),
+    "Projectron-budget": Projectron(eta=0.1, budget=100, gamma=2.0),
+    "ProjectronPP": ProjectronPP(eta=0.3, budget=100, gamma=2.0),
+}
+
+
+@pytest.mark.parametrize("name", list(LEARNERS))
+def test_auc_on_nonlinear_imbalanced_problem(name):
+    X, y = _circles()
+    Xte, yte = _circles(seed=1)
+    assert 0.08 < y.mean() < 0.15
+    clf = LEARNERS[name].fit(X, y)
+    auc = roc_auc_score(yte, clf.decision_function(Xte))
+    assert auc >= 0.85, auc
+
+
+@pytest.mark.parametrize("cls", [RBP, Forgetron, Projectron, ProjectronPP])
+def test_budget_never_exceeded(cls):
+    X, y = _circles(n=3000)
+    clf = cls(budget=15, gamma=2.0)
+    if cls in (Projectron, ProjectronPP):
+        clf.set_params(eta=0.01)
+    for lo in range(0, len(y), 400):
+        clf.partial_fit(X[lo : lo + 400], y[lo : lo + 400], classes=[0, 1])
+        assert clf.sv_.shape[0] == 15
+        assert clf.n_support_ <= 15
+    assert clf.n_support_ == 15
+    assert clf.counts_[3] > 15
+
+
+def test_budgeted_memory_is_fixed():
+    X, y = _circles(n=3000)
+    for clf in (RBP(budget=10), Forgetron(budget=10), Projectron(eta=1e-3, budget=10)):
+        clf.partial_fit(X[:300], y[:300], classes=[0, 1])
+        size = len(pickle.dumps(clf))
+        clf.partial_fit(X[300:], y[300:])
+        assert len(pickle.dumps(clf)) == size
+
+
+def test_rbp_seeded_bit_identical_and_seed_matters():
+    X, y = _circles(n=2000)
+    a = RBP(budget=10, gamma=2.0, random_state=3).fit(X, y)
+    b = RBP(budget=10, gamma=2.0, random_state=3).fit(X, y)
+    c = RBP(budget=10, gamma=2.0, random_state=4).fit(X, y)
+    np.testing.assert_array_equal(a.sv_, b.sv_)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    np.testing.assert_array_equal(a.rng_state_, b.rng_state_)
+    assert not np.array_equal(a.sv_, c.sv_)
+
+
+@pytest.mark.parametrize("cls", [KernelPerceptron, Projectron])
+def test_unbounded_growth_keeps_slots_and_pickles(cls):
+    X, y = _circles(n=1500)
+    a = cls(gamma=2.0)
+    a.partial_fit(X[:700], y[:700], classes=[0, 1])
+    b = pickle.loads(pickle.dumps(a))
+    sa = a.test_then_train(X[700:], y[700:])
+    sb = b.test_then_train(X[700:], y[700:])
+    np.testing.assert_array_equal(sa, sb)
+    assert a.sv_.shape[0] >= a.n_support_ > INITIAL_CAPACITY
+    assert a.sv_.shape[0] < 2 * a.n_support_ + INITIAL_CAPACITY
+
+
+@pytest.mark.parametrize(
+    "cls,params,match",
+    [
+        (RBP, {"budget": 0}, "budget"),
+        (Forgetron, {"kernel": "sigmoid"}, "kernel"),
+        (Projectron, {"eta": 0.0}, "eta"),
+        (ProjectronPP, {"budget": 1.5}, "budget"),
+        (KernelPerceptron, {"gamma": -1.0}, "gamma"),
+    ],
+)
+def test_invalid_parameters(cls, params, match):
+    X, y = _circles(n=60)
+    with pytest.raises(ValueError, match=match):
+        cls(**params).fit(X, y)
