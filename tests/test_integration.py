@@ -1,0 +1,89 @@
+"""Every estimator inside imbalanced-learn's Pipeline and scikit-learn's GridSearchCV.
+
+Like tests/test_common.py this iterates over all exported estimators, so a new one is
+covered without editing this file.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from imblearn import FunctionSampler
+from imblearn.over_sampling import RandomOverSampler
+from imblearn.pipeline import Pipeline
+from imblearn.under_sampling import RandomUnderSampler
+from sklearn.base import clone, is_classifier
+from sklearn.metrics import roc_auc_score
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.preprocessing import StandardScaler
+
+from skewlearn._discovery import all_estimators
+
+ESTIMATORS = {n: c for n, c in all_estimators().items() if is_classifier(c())}
+
+
+def _first_params(cls) -> dict:
+    return dict(getattr(cls, "_test_params", [{}])[0])
+
+
+def _shuffle(X, y, seed=0):
+    """imblearn's samplers return rows grouped by class; an online learner's fit keeps the
+    order it is given, so a pipeline shuffles after sampling (see docs/decisions.md)."""
+    perm = np.random.default_rng(seed).permutation(len(y))
+    return X[perm], y[perm]
+
+
+def _imbalanced(n=600, d=5, seed=0):
+    """~10% positives, positives shifted along a direction: learnable by every model."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.1).astype(int)
+    X = rng.normal(size=(n, d)) + 2.5 * y[:, None] * np.linspace(1.0, 0.2, d)
+    return X, np.array(["majority", "minority"])[y]
+
+
+@pytest.mark.parametrize("sampler", [RandomUnderSampler, RandomOverSampler], ids=["under", "over"])
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_in_imblearn_pipeline_after_sampler(name, sampler):
+    X, y = _imbalanced()
+    est = ESTIMATORS[name](**_first_params(ESTIMATORS[name]))
+    if "random_state" in est.get_params():
+        est.set_params(random_state=0)
+    pipe = Pipeline(
+        [
+            ("scale", StandardScaler()),
+            ("sample", sampler(random_state=0)),
+            ("shuffle", FunctionSampler(func=_shuffle, validate=False)),
+            ("model", est),
+        ]
+    )
+    pipe.fit(X[:400], y[:400])
+    scores = pipe.decision_function(X[400:])
+    assert np.all(np.isfinite(scores))
+    assert set(pipe.predict(X[400:])) <= {"majority", "minority"}
+    assert roc_auc_score(y[400:] == "minority", scores) > 0.7
+
+
+def _grid(est) -> dict:
+    """A small real grid over C when the estimator has one, else its test params."""
+    if isinstance(est.get_params().get("C"), (int, float)):
+        return {"C": [0.1, 1.0]}
+    return {k: [v] for k, v in _first_params(type(est)).items()} or {"pos_label": [None]}
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_in_grid_search_with_roc_auc(name):
+    X, y = _imbalanced(seed=1)
+    cls = ESTIMATORS[name]
+    est = cls(**_first_params(cls))
+    if "random_state" in est.get_params():
+        est.set_params(random_state=0)
+    search = GridSearchCV(
+        clone(est),
+        _grid(est),
+        scoring="roc_auc",
+        cv=StratifiedKFold(3, shuffle=True, random_state=0),
+        error_score="raise",
+    )
+    search.fit(X, y)
+    assert np.isfinite(search.best_score_) and search.best_score_ > 0.7
+    assert search.predict(X[:5]).shape == (5,)
