@@ -121,8 +121,9 @@ def omcsl(
     draws = iter(uniforms) if uniforms is not None else None
 
     def pick(p):
-        if selection == "best":
-            return int(np.argmax(p))
+        if selection == "best":  # first learner of largest measure (ties up to rounding)
+            m = np.array([0.0 if math.isnan(v) else v for v in meas])
+            return int(np.flatnonzero(m >= m.max() - 1e-12)[0])
         u = next(draws)
         return int(np.searchsorted(np.cumsum(p), u, side="right").clip(max=K - 1))
 

@@ -1,5 +1,599 @@
-"""OMCSL: online multiple cost-sensitive learning (Yan et al., AAAI 2017)."""
+"""OMCSL: online multiple cost-sensitive learning (Yan, Yang, Yang & Chen, AAAI 2017).
+
+K cost-sensitive learners are trained on every sample; the prediction comes from one of
+them, sampled with probabilities that grow exponentially with each learner's online
+F-measure, AUROC or AUPRC (Algorithm 1). Learning never depends on which learner was
+selected, so the selection, the measures and the probabilities are one compiled pass over
+the K pre-update scores of each row — fused with the K OGD steps for the built-in linear
+learners, run after the learners' own compiled passes for any other base learner.
+
+References
+----------
+.. [1] Y. Yan, T. Yang, Y. Yang and J. Chen, "A framework of online learning with
+   imbalanced streaming data", AAAI 2017.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import math
+import numbers
+from collections.abc import Mapping
+from typing import ClassVar, NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+from numba import njit
+from sklearn.base import clone
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from .._config import NJIT, NJIT_INLINE
+from .._rng import rng_uniform
+from .._rows import linear_scores, row_dot
+from ..base import OnlineClassifier
+from ..linear.cost_sensitive import CostSensitiveOGD, CostSensitivePA, csogd_update
+from ..linear.first_order import SCHEDULES, count_sample, step_size
+from ..metrics.histogram import auroc_gain2, hist_auprc, score_bin
+
+__all__ = ["OMCSL", "SelectionTrace"]
+
+_MEASURES = {"f1": 0, "auroc": 1, "auprc": 2}
+_LOSSES = {"hinge": 0, "logistic": 1}
+_SELECTIONS = {"sample": 0, "best": 1}
+
+
+class SelectionTrace(NamedTuple):
+    """Which learner scored each row of a :meth:`OMCSL.test_then_train` call.
+
+    ``learner``: index of the learner whose score was returned (sampled or best);
+    ``leader``: index of the learner of largest selection probability at that row (the
+    paper's "selected best cost", Table 4); ``cost`` and ``leader_cost``: their
+    :math:`c_+`.
+    """
+
+    learner: np.ndarray
+    leader: np.ndarray
+    cost: np.ndarray
+    leader_cost: np.ndarray
+
+
+# --------------------------------------------------------------------------- kernels
+@njit(**NJIT_INLINE)
+def _pick(prob, meas, rng, best):
+    """Next predictor: the first learner of largest measure (``best``), or a draw from
+    ``prob`` by inverse CDF (first ``j`` with ``u < p_1 + ... + p_j``)."""
+    K = prob.shape[0]
+    if best:
+        j_best = 0
+        v_best = -1.0
+        for j in range(K):
+            if meas[j] > v_best:
+                v_best = meas[j]
+                j_best = j
+        return j_best
+    u = rng_uniform(rng)
+    acc = 0.0
+    for j in range(K):
+        acc += prob[j]
+        if u < acc:
+            return j
+    return K - 1
+
+
+@njit(**NJIT_INLINE)
+def _leader(prob):
+    j_best = 0
+    for j in range(1, prob.shape[0]):
+        if prob[j] > prob[j_best]:
+            j_best = j
+    return j_best
+
+
+@njit(**NJIT_INLINE)
+def _track_row(
+    f, y, counts, measure, gamma, transform, f1, pos_tab, neg_tab, u2, meas, prob, rng, sel, best
+):
+    """Measures of the K learners after one more (label, pre-update score) pair, then
+    Eq. (2) and the next predictor. ``counts`` already count this sample."""
+    K = f.shape[0]
+    n_bins = pos_tab.shape[1]
+    positive = y > 0
+    for j in range(K):
+        if measure == 0:  # Eq. (4)
+            if positive and f[j] > 0.0:
+                f1[j, 0] += 1
+                f1[j, 1] += 2
+            elif positive or f[j] > 0.0:
+                f1[j, 1] += 1
+            meas[j] = 2.0 * f1[j, 0] / f1[j, 1] if f1[j, 1] > 0 else 0.0
+        else:
+            b = score_bin(f[j], n_bins, transform)
+            if positive:
+                if measure == 1:
+                    u2[j] += auroc_gain2(neg_tab[j], b, True)
+                pos_tab[j, b] += 1
+            else:
+                if measure == 1:
+                    u2[j] += auroc_gain2(pos_tab[j], b, False)
+                neg_tab[j, b] += 1
+            if measure == 1:
+                if counts[1] > 0 and counts[2] > 0:
+                    meas[j] = u2[j] / (2.0 * counts[1] * counts[2])
+                else:
+                    meas[j] = 0.0
+            elif counts[1] > 0:
+                meas[j] = hist_auprc(pos_tab[j], neg_tab[j])
+            else:
+                meas[j] = 0.0
+    # Eq. (2) with the largest exponent subtracted (undefined measures count 0: they are
+    # undefined for every learner at once, since all see the same labels)
+    top = -math.inf
+    for j in range(K):
+        v = gamma * meas[j]
+        prob[j] = v
+        if v > top:
+            top = v
+    total = 0.0
+    for j in range(K):
+        prob[j] = math.exp(prob[j] - top)
+        total += prob[j]
+    for j in range(K):
+        prob[j] /= total
+    sel[0] = _pick(prob, meas, rng, best)
+
+
+@njit(**NJIT)
+def _omcsl_linear_learn(
+    W,
+    counts,
+    rows,
+    y,
+    scores,
+    chosen,
+    leader,
+    c_pos,
+    c_neg,
+    eta,
+    schedule,
+    loss,
+    measure,
+    gamma,
+    f1,
+    pos_tab,
+    neg_tab,
+    u2,
+    meas,
+    prob,
+    rng,
+    sel,
+    best,
+):
+    K = W.shape[0]
+    f = np.empty(K)
+    for i in range(y.shape[0]):
+        for j in range(K):
+            f[j] = row_dot(W[j], rows, i)
+        scores[i] = f[sel[0]]
+        chosen[i] = sel[0]
+        leader[i] = _leader(prob)
+        count_sample(counts, y[i])
+        eta_t = step_size(eta, schedule, counts[0])
+        for j in range(K):  # Eq. (3) on the loss (1): c_y * l(y w^T x)
+            rho = c_pos[j] if y[i] > 0 else c_neg[j]
+            if csogd_update(W[j], rows, i, y[i], f[j], eta_t, rho, 2, loss):
+                counts[3] += 1
+        _track_row(
+            f, y[i], counts, measure, gamma, 0, f1, pos_tab, neg_tab, u2, meas, prob, rng, sel, best
+        )
+
+
+@njit(**NJIT)
+def _omcsl_track(
+    S,
+    counts,
+    y,
+    scores,
+    chosen,
+    leader,
+    measure,
+    gamma,
+    f1,
+    pos_tab,
+    neg_tab,
+    u2,
+    meas,
+    prob,
+    rng,
+    sel,
+    best,
+):
+    """The selection pass over the (n, K) pre-update scores of the generic path."""
+    for i in range(y.shape[0]):
+        scores[i] = S[i, sel[0]]
+        chosen[i] = sel[0]
+        leader[i] = _leader(prob)
+        count_sample(counts, y[i])
+        _track_row(
+            S[i],
+            y[i],
+            counts,
+            measure,
+            gamma,
+            0,
+            f1,
+            pos_tab,
+            neg_tab,
+            u2,
+            meas,
+            prob,
+            rng,
+            sel,
+            best,
+        )
+
+
+@njit(**NJIT)
+def _first_pick(prob, meas, rng, best):
+    return _pick(prob, meas, rng, best)
+
+
+def _rows_to_matrix(rows):
+    """The validated batch behind a kernel tuple (a view, or CSR arrays as they are)."""
+    data, indices, indptr, d, sparse, _ = rows
+    if sparse:
+        return sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, d))
+    return data.reshape(-1, d)
+
+
+# --------------------------------------------------------------------------- estimator
+class OMCSL(OnlineClassifier):
+    """Online multiple cost-sensitive learning (Yan et al., 2017), Algorithm 1.
+
+    K learners are trained on every sample, learner ``j`` on the cost-sensitive loss of
+    Eq. (1) with :math:`\\theta_j = j / (K + 1)`,
+
+    .. math::
+
+        \\ell_c^j(f(x), y) = (1 - \\theta_j/2)\\, \\mathbb{I}(y = 1)\\, \\ell(f(x))
+        + (\\theta_j/2)\\, \\mathbb{I}(y = -1)\\, \\ell(-f(x)),
+
+    i.e. :math:`c_+ = 1 - \\theta_j/2`, :math:`c_- = \\theta_j/2` (``costs_`` holds the
+    :math:`c_+`; K = 9 gives 0.95, 0.90, ..., 0.55), by the OGD step of Eq. (3),
+    :math:`w^j_{t+1} = w^j_t - \\eta_t \\nabla \\ell_c^j(x_t^T w^j_t, y_t)`. Row ``t`` is
+    predicted by learner :math:`j_t` drawn from
+
+    .. math::
+
+        p_t^j = \\frac{\\exp(\\gamma M_t^j)}{\\sum_{k=1}^K \\exp(\\gamma M_t^k)}
+        \\qquad (2)
+
+    (computed with the largest exponent subtracted), where :math:`M_t^j` is learner
+    ``j``'s measure on its own pre-update scores of rows ``1..t-1``: the online F-measure
+    :math:`2a_t/c_t` of Eq. (4) (predictions :math:`\\mathbb{I}(f > 0)`; 0 while
+    :math:`c_t = 0`), or the histogram AUROC / AUPRC of ``n_bins`` bins over
+    :math:`\\sigma(f)` (:class:`~skewlearn.metrics.HistogramROCAUC`,
+    :class:`~skewlearn.metrics.HistogramPRAUC`; while a measure is undefined it is
+    undefined for every learner and counts 0, so :math:`p` is uniform).
+    ``selection="best"`` takes the first learner of largest measure instead
+    (:math:`\\gamma \\to \\infty`).
+
+    The draw for row ``t`` is made right after row ``t - 1`` (it does not depend on
+    :math:`x_t`), so ``decision_function`` on new data uses the learner that would
+    predict the next row of the stream: ``selected_``.
+
+    Two paths, the same algorithm:
+
+    * ``base_estimator=None`` (fast path): the K linear OGD learners live in one
+      ``(K, n_features + 1)`` array ``weights_`` and one compiled pass per batch does, for
+      each row, the K scores, the selection, the K steps (the shared
+      :func:`~skewlearn.linear.cost_sensitive.csogd_update`, so learner ``j`` is exactly
+      ``CostSensitiveOGD(objective="weighted", c_pos=c_+, c_neg=c_-)``), the K measures
+      and Eq. (2). O(K·nnz) per row, plus O(K·n_bins) for AUPRC.
+    * ``base_estimator`` given (generic path): K clones of any skewlearn online learner
+      that takes class costs as parameters (``cost_params`` names them), e.g.
+      ``CostSensitiveOGD(objective="weighted")`` or :class:`~skewlearn.CostSensitivePA`
+      (as of this writing no kernel learner takes class costs). Per batch, each clone runs
+      its own compiled ``test_then_train``; since learning never depends on the
+      selection, the selection pass then replays the batch row by row over the K
+      pre-update scores. Results are therefore exact per sample and independent of the
+      batching, as on the fast path (the fast path with per-row batches and the generic
+      path over ``CostSensitiveOGD`` agree; tested). The Python loop is per batch and per
+      learner.
+
+    Parameters
+    ----------
+    n_learners : int, default=9
+        K, >= 1 (the paper's experiments: 9, i.e. :math:`c_+ \\in \\{0.55, ..., 0.95\\}`).
+    measure : {"f1", "auroc", "auprc"}, default="f1"
+    gamma : float, default=50.0
+        :math:`\\gamma` of Eq. (2), > 0 (not given in the paper's text; a learner ahead by
+        0.02 in the measure is then e times as likely).
+    selection : {"sample", "best"}, default="sample"
+        Sample the predictor from :math:`p_t` (Algorithm 1) or take the best learner.
+    loss : {"hinge", "logistic"}, default="hinge"
+        :math:`\\ell` of the fast path.
+    eta : float, default=0.1
+        Step size of the fast path, > 0 (constant by default, as in the authors' code).
+    schedule : {"constant", "invsqrt"}, default="constant"
+        :math:`\\eta_t = \\eta` or :math:`\\eta/\\sqrt{t}` (Proposition 1).
+    n_bins : int, default=100
+        ``m``, the number of bins of the AUROC/AUPRC tables, >= 1.
+    base_estimator : skewlearn online classifier or None, default=None
+        Selects the generic path (see above); ``loss``, ``eta``, ``schedule`` and
+        ``fit_intercept`` are then the base estimator's business and ignored.
+    cost_params : dict or None, default=None
+        ``{"c_pos": name, "c_neg": name}``: the base estimator's parameters that receive
+        :math:`c_+` and :math:`c_-`. ``None`` means ``{"c_pos": "c_pos", "c_neg": "c_neg"}``.
+    fit_intercept : bool, default=True
+        Intercept of the fast path's learners (the paper's constant feature).
+    pos_label : label, default=None
+        The positive class (whose cost is :math:`c_+`).
+    random_state : int, RandomState or None, default=None
+        Seeds the sampling (state ``rng_state_`` in the model) and the base estimators.
+
+    Attributes
+    ----------
+    classes_, pos_label_
+    costs_ : ndarray of shape (K,)
+        :math:`c_+` of each learner (:math:`c_- = 1 - c_+`).
+    weights_ : ndarray of shape (K, n_features + 1)
+        Fast path only: ``[w, b]`` of each learner.
+    estimators_ : list of K estimators
+        Generic path only.
+    probabilities_ : ndarray of shape (K,)
+        :math:`p` for the next row.
+    measures_ : ndarray of shape (K,)
+        :math:`M^j` on the rows seen (NaN while undefined); ``measure_values_`` holds the
+        same with 0 where undefined, as Eq. (2) uses them.
+    selected_ : int
+        Index of the learner that scores the next row and ``decision_function``;
+        ``selected_cost_`` is its :math:`c_+`.
+    counts_ : ndarray of shape (4,)
+        ``[seen, positives, negatives, learner updates]`` (updates: fast path only).
+
+    References
+    ----------
+    .. [1] Y. Yan, T. Yang, Y. Yang and J. Chen, "A framework of online learning with
+       imbalanced streaming data", AAAI 2017, Algorithm 1, Eqs. (1)-(4).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from skewlearn import OMCSL
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(3000, 4))
+    >>> y = (X[:, 0] + 0.5 * rng.normal(size=3000) > 1.8).astype(int)   # ~6% positives
+    >>> clf = OMCSL(measure="f1", random_state=0)
+    >>> scores, trace = clf.test_then_train(X, y, return_trace=True)
+    >>> clf.costs_
+    array([0.95, 0.9 , 0.85, 0.8 , 0.75, 0.7 , 0.65, 0.6 , 0.55])
+    >>> bool(clf.probabilities_.max() > 1 / 9)
+    True
+    >>> bool(np.isclose(clf.probabilities_.sum(), 1.0))
+    True
+    """
+
+    _parameter_constraints: ClassVar[dict] = {
+        **OnlineClassifier._parameter_constraints,
+        "n_learners": [Interval(numbers.Integral, 1, None, closed="left")],
+        "measure": [StrOptions(set(_MEASURES))],
+        "gamma": [Interval(numbers.Real, 0, None, closed="neither")],
+        "selection": [StrOptions(set(_SELECTIONS))],
+        "loss": [StrOptions(set(_LOSSES))],
+        "eta": [Interval(numbers.Real, 0, None, closed="neither")],
+        "schedule": [StrOptions(set(SCHEDULES))],
+        "n_bins": [Interval(numbers.Integral, 1, None, closed="left")],
+        "base_estimator": [HasMethods(["test_then_train", "decision_function"]), None],
+        "cost_params": [dict, None],
+    }
+    _test_params: ClassVar[list[dict]] = [
+        {"random_state": 0},
+        {"measure": "auroc", "loss": "logistic", "n_learners": 3, "n_bins": 20, "random_state": 0},
+        {"measure": "auprc", "selection": "best", "n_learners": 4, "schedule": "invsqrt"},
+        {"base_estimator": CostSensitivePA(C=0.1), "n_learners": 3, "random_state": 0},
+        {
+            "base_estimator": CostSensitiveOGD(objective="weighted", loss="logistic"),
+            "measure": "auroc",
+            "n_learners": 2,
+            "random_state": 0,
+        },
+    ]
+    _id_keys = ("measure", "selection", "base_estimator")
+
+    def __init__(
+        self,
+        n_learners: int = 9,
+        measure: str = "f1",
+        gamma: float = 50.0,
+        selection: str = "sample",
+        loss: str = "hinge",
+        eta: float = 0.1,
+        schedule: str = "constant",
+        n_bins: int = 100,
+        base_estimator=None,
+        cost_params: dict | None = None,
+        fit_intercept: bool = True,
+        pos_label=None,
+        random_state=None,
+    ):
+        self.n_learners = n_learners
+        self.measure = measure
+        self.gamma = gamma
+        self.selection = selection
+        self.loss = loss
+        self.eta = eta
+        self.schedule = schedule
+        self.n_bins = n_bins
+        self.base_estimator = base_estimator
+        self.cost_params = cost_params
+        self.fit_intercept = fit_intercept
+        self.pos_label = pos_label
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ state
+    def _uses_intercept(self) -> bool:
+        return self.base_estimator is None and bool(self.fit_intercept)
+
+    def _cost_names(self) -> tuple[str, str]:
+        names = (
+            {"c_pos": "c_pos", "c_neg": "c_neg"} if self.cost_params is None else self.cost_params
+        )
+        if not isinstance(names, Mapping) or set(names) != {"c_pos", "c_neg"}:
+            raise ValueError(
+                "cost_params must map exactly the keys 'c_pos' and 'c_neg' to the base "
+                f"estimator's parameter names; got {self.cost_params!r}. Example: "
+                "{'c_pos': 'c_pos', 'c_neg': 'c_neg'}."
+            )
+        return names["c_pos"], names["c_neg"]
+
+    def _make_estimators(self, c_pos: np.ndarray) -> list:
+        base = self.base_estimator
+        if not isinstance(base, OnlineClassifier):
+            raise TypeError(
+                "base_estimator must be a skewlearn online classifier (a subclass of "
+                f"skewlearn.base.OnlineClassifier); got {type(base).__name__}. Use e.g. "
+                "CostSensitiveOGD(objective='weighted') or CostSensitivePA()."
+            )
+        pos_name, neg_name = self._cost_names()
+        params = base.get_params(deep=False)
+        missing = [n for n in (pos_name, neg_name) if n not in params]
+        if missing:
+            raise ValueError(
+                f"base_estimator {type(base).__name__} has no parameter {missing[0]!r} to "
+                "receive a class cost; pass cost_params={'c_pos': ..., 'c_neg': ...} naming "
+                "its cost parameters, or use a learner that accepts class costs "
+                "(CostSensitiveOGD(objective='weighted'), CostSensitivePA)."
+            )
+        seeds = np.random.RandomState(int(self.rng_state_[0] % np.uint64(2**32))).randint(
+            0, 2**31 - 1, size=len(c_pos)
+        )
+        out = []
+        for cp, seed in zip(c_pos, seeds):
+            est = clone(base).set_params(**{pos_name: float(cp), neg_name: float(1.0 - cp)})
+            extra = {"pos_label": None, "random_state": int(seed)}
+            est.set_params(**{k: v for k, v in extra.items() if k in params})
+            out.append(est)
+        return out
+
+    def _allocate(self, n_features: int) -> None:
+        K = int(self.n_learners)
+        theta = np.arange(1, K + 1) / (K + 1)
+        self.costs_ = 1.0 - theta / 2.0
+        self.rng_state_ = self._new_rng()
+        if self.base_estimator is None:
+            self.weights_ = np.zeros((K, n_features + 1), dtype=np.float64)
+        else:
+            self.estimators_ = self._make_estimators(self.costs_)
+        self.counts_ = np.zeros(4, dtype=np.int64)
+        bins = int(self.n_bins) if self.measure != "f1" else 1
+        self.f1_counts_ = np.zeros((K, 2), dtype=np.int64)
+        self.pos_table_ = np.zeros((K, bins), dtype=np.int64)
+        self.neg_table_ = np.zeros((K, bins), dtype=np.int64)
+        self.u2_ = np.zeros(K, dtype=np.int64)
+        self.measure_values_ = np.zeros(K)  # M^j, 0 while undefined (see measures_)
+        self.probabilities_ = np.full(K, 1.0 / K)
+        self.selection_ = np.zeros(1, dtype=np.int64)
+        self.selection_[0] = _first_pick(
+            self.probabilities_, self.measure_values_, self.rng_state_, self.selection == "best"
+        )
+
+    def _learn(self, rows, y, scores):
+        n = y.shape[0]
+        chosen = np.empty(n, dtype=np.int64)
+        leader = np.empty(n, dtype=np.int64)
+        common = (
+            _MEASURES[self.measure],
+            float(self.gamma),
+            self.f1_counts_,
+            self.pos_table_,
+            self.neg_table_,
+            self.u2_,
+            self.measure_values_,
+            self.probabilities_,
+            self.rng_state_,
+            self.selection_,
+            self.selection == "best",
+        )
+        if self.base_estimator is None:
+            _omcsl_linear_learn(
+                self.weights_,
+                self.counts_,
+                rows,
+                y,
+                scores,
+                chosen,
+                leader,
+                self.costs_,
+                1.0 - self.costs_,
+                float(self.eta),
+                SCHEDULES[self.schedule],
+                _LOSSES[self.loss],
+                *common,
+            )
+        else:
+            X = _rows_to_matrix(rows)
+            S = np.empty((n, len(self.estimators_)), dtype=np.float64)
+            for j, est in enumerate(self.estimators_):
+                S[:, j] = est.test_then_train(X, y, classes=[-1.0, 1.0])
+            _omcsl_track(S, self.counts_, y, scores, chosen, leader, *common)
+        self._trace = (chosen, leader)
+
+    def _scores(self, rows, out):
+        j = int(self.selection_[0])
+        if self.base_estimator is None:
+            linear_scores(self.weights_[j], rows, out)
+        else:
+            out[:] = self.estimators_[j].decision_function(_rows_to_matrix(rows))
+
+    def _run(self, X, y, classes, reset, traced: bool = False):
+        scores = super()._run(X, y, classes, reset)
+        trace = self.__dict__.pop("_trace")
+        return (scores, trace) if traced else scores
+
+    # ------------------------------------------------------------------ public API
+    def test_then_train(self, X, y, classes=None, return_trace: bool = False):
+        """Score each row with the selected learner before learning from it (prequential).
+
+        Parameters
+        ----------
+        X, y, classes
+            As in :meth:`partial_fit`.
+        return_trace : bool, default=False
+            Also return a :class:`SelectionTrace`: which learner scored each row, the
+            learner of largest probability at that row, and their :math:`c_+`.
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,)
+            The selected learner's pre-update decision value of each row (sign convention
+            of :meth:`decision_function`).
+        trace : SelectionTrace
+            Only when ``return_trace=True``.
+        """
+        out = self._run(X, y, classes, not hasattr(self, "classes_"), traced=return_trace)
+        if not return_trace:
+            return out
+        scores, (chosen, leader) = out
+        return scores, SelectionTrace(chosen, leader, self.costs_[chosen], self.costs_[leader])
+
+    @property
+    def measures_(self) -> np.ndarray:
+        """:math:`M^j` of each learner on the rows seen; NaN while undefined (AUROC before
+        both classes, AUPRC before a positive). Eq. (2) counts an undefined measure as 0."""
+        check_is_fitted(self, "measure_values_")
+        out = self.measure_values_.copy()
+        pos, neg = self.counts_[1], self.counts_[2]
+        if (self.measure == "auroc" and not (pos and neg)) or (self.measure == "auprc" and not pos):
+            out[:] = math.nan
+        return out
+
+    @property
+    def selected_(self) -> int:
+        """Index of the learner that scores the next row (and ``decision_function``)."""
+        check_is_fitted(self, "selection_")
+        return int(self.selection_[0])
+
+    @property
+    def selected_cost_(self) -> float:
+        """:math:`c_+` of :attr:`selected_`."""
+        return float(self.costs_[self.selected_])

@@ -1,0 +1,209 @@
+"""OMCSL against hand-computed steps, a slow reference of Algorithm 1, its base learner and
+the streaming metrics; the generic path against the fast path."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.metrics import f1_score
+
+from skewlearn import OMCSL, CostSensitiveOGD, CostSensitivePA, PassiveAggressive
+from skewlearn._rng import rng_uniform, seed_state
+from skewlearn.metrics import HistogramPRAUC, HistogramROCAUC
+from tests import naive
+from tests.naive import omcsl as ref
+from tests.naive.cost_sensitive import cpa
+
+X3 = np.array([[1.0, 2.0], [2.0, -1.0], [-1.0, 1.0]])
+Y3 = np.array([1, -1, -1])
+
+
+def _stream(n=600, d=5, seed=0, pos=0.1):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    s = X @ rng.normal(size=d) + 0.7 * rng.normal(size=n)
+    return X, (s > np.quantile(s, 1 - pos)).astype(int)
+
+
+def _uniforms(seed, n):
+    state = seed_state(seed)
+    return [rng_uniform(state) for _ in range(n)]
+
+
+def _softmax(gamma, m):
+    v = gamma * np.nan_to_num(m, nan=0.0)
+    e = np.exp(v - v.max())
+    return e / e.sum()
+
+
+def test_k1_three_samples_by_hand():
+    # K = 1: theta = 1/2, c+ = 3/4, c- = 1/4; eta = 0.1, hinge, x <- [x, 1]
+    # t=1: f = 0, y=+1 -> w = 0.1*0.75*[1, 2, 1] = [.075, .15, .075]
+    # t=2: f = .15 - .15 + .075 = .075, y=-1, z = -.075 < 1 -> w -= .025*[2, -1, 1]
+    #      = [.025, .175, .05]
+    # t=3: f = -.025 + .175 + .05 = .2, y=-1 -> w -= .025*[-1, 1, 1] = [.05, .15, .025]
+    # F (Eq. 4): t1 y=1, f=0 -> c=1; t2 f>0 -> c=2; t3 f>0 -> c=3; a=0 -> F = 0
+    clf = OMCSL(n_learners=1)
+    scores = clf.test_then_train(X3, Y3)
+    np.testing.assert_allclose(clf.costs_, [0.75])
+    np.testing.assert_allclose(clf.weights_, [[0.05, 0.15, 0.025]], atol=1e-15)
+    np.testing.assert_allclose(scores, [0.0, 0.075, 0.2], atol=1e-15)
+    np.testing.assert_array_equal(clf.f1_counts_, [[0, 3]])
+    assert clf.measures_[0] == 0.0 and clf.probabilities_[0] == 1.0
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize(("loss", "schedule"), [("hinge", "constant"), ("logistic", "invsqrt")])
+def test_k1_equals_its_base_learner(loss, schedule, sparse):
+    """Eq. (1) with K = 1 gives theta = 1/2: c+ = 3/4, c- = 1/4."""
+    X, y = _stream(seed=1)
+    Xin = sp.csr_matrix(np.where(np.abs(X) < 0.5, 0.0, X)) if sparse else X
+    a = OMCSL(n_learners=1, loss=loss, schedule=schedule, eta=0.3, random_state=0)
+    b = CostSensitiveOGD(
+        objective="weighted", c_pos=0.75, c_neg=0.25, loss=loss, schedule=schedule, eta=0.3
+    )
+    np.testing.assert_array_equal(a.test_then_train(Xin, y), b.test_then_train(Xin, y))
+    np.testing.assert_array_equal(a.weights_[0], b.weights_)
+    np.testing.assert_array_equal(a.decision_function(Xin), b.decision_function(Xin))
+
+
+@pytest.mark.parametrize("measure", ["f1", "auroc", "auprc"])
+@pytest.mark.parametrize("selection", ["sample", "best"])
+@pytest.mark.parametrize("loss", ["hinge", "logistic"])
+def test_matches_slow_reference_of_algorithm_1(measure, selection, loss):
+    X, y = _stream(n=400, seed=2)
+    ypm = np.where(y == 1, 1, -1)
+    clf = OMCSL(
+        n_learners=5, measure=measure, selection=selection, loss=loss, gamma=20.0, n_bins=16,
+        random_state=3,
+    )  # fmt: skip
+    scores, trace = clf.test_then_train(X, y, return_trace=True)
+    W, rscores, chosen, meas, p = ref.omcsl(
+        naive.augment(X), ypm, K=5, measure=measure, gamma=20.0, loss=loss, n_bins=16,
+        uniforms=_uniforms(3, len(y) + 1), selection=selection,
+    )  # fmt: skip
+    np.testing.assert_allclose(clf.weights_, W, rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(trace.learner, chosen)
+    np.testing.assert_allclose(scores, rscores, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(clf.measures_, meas, rtol=1e-12)
+    np.testing.assert_allclose(clf.probabilities_, p, rtol=1e-12)
+    np.testing.assert_array_equal(trace.cost, clf.costs_[trace.learner])
+
+
+@pytest.mark.parametrize("measure", ["f1", "auroc", "auprc"])
+def test_measures_and_probabilities_at_every_step(measure):
+    """Row by row: M^j equals the batch F-measure / the histogram metric of learner j's
+    pre-update scores so far, and p equals the softmax of gamma * M."""
+    X, y = _stream(n=250, seed=4, pos=0.2)
+    clf = OMCSL(n_learners=4, measure=measure, n_bins=25, gamma=30.0, random_state=0)
+    clf.partial_fit(X[:1], y[:1], classes=[0, 1])
+    past = [[0.0] for _ in range(4)]  # every learner starts at w = 0
+    metrics = [
+        {"auroc": HistogramROCAUC, "auprc": HistogramPRAUC}.get(measure, HistogramROCAUC)(
+            n_bins=25
+        ).update(y[0], 0.0)
+        for _ in range(4)
+    ]
+    for t in range(1, len(y)):
+        f = clf.weights_ @ naive.augment(X[t : t + 1])[0]  # pre-update score of each learner
+        sel = clf.selected_
+        assert clf.test_then_train(X[t : t + 1], y[t : t + 1])[0] == pytest.approx(f[sel])
+        for j in range(4):
+            past[j].append(f[j])
+            metrics[j].update(y[t], f[j])
+            if measure == "f1":
+                expect = f1_score(y[: t + 1], np.array(past[j]) > 0, zero_division=0)
+            else:
+                expect = metrics[j].get()
+            got = clf.measures_[j]
+            assert (math.isnan(got) and math.isnan(expect)) or got == pytest.approx(
+                expect, rel=1e-12, abs=1e-15
+            )
+        np.testing.assert_allclose(clf.probabilities_, _softmax(30.0, clf.measures_), rtol=1e-12)
+
+
+def test_trace_scores_come_from_the_selected_learner():
+    X, y = _stream(n=300, seed=5)
+    clf = OMCSL(n_learners=6, random_state=1)
+    clf.partial_fit(X[:100], y[:100])
+    W = clf.weights_.copy()
+    nxt = clf.selected_
+    assert clf.decision_function(X[100:101])[0] == pytest.approx(W[nxt] @ [*X[100], 1.0])
+    scores, trace = clf.test_then_train(X[100:], y[100:], return_trace=True)
+    assert trace.learner[0] == nxt and scores[0] == pytest.approx(W[nxt] @ [*X[100], 1.0])
+    assert clf.selected_cost_ == clf.costs_[clf.selected_]
+    best = OMCSL(n_learners=6, selection="best", measure="auroc", random_state=1)
+    _, tr = best.test_then_train(X, y, return_trace=True)
+    assert best.selected_ == int(np.nanargmax(best.measures_))
+    np.testing.assert_array_equal(tr.learner[1:], tr.leader[1:])
+
+
+@pytest.mark.parametrize("measure", ["f1", "auroc", "auprc"])
+@pytest.mark.parametrize("selection", ["sample", "best"])
+def test_generic_path_equals_fast_path(measure, selection):
+    X, y = _stream(n=200, seed=6)
+    kw = {"n_learners": 4, "measure": measure, "selection": selection, "random_state": 5}
+    fast = OMCSL(**kw, eta=0.2, loss="logistic")
+    base = CostSensitiveOGD(objective="weighted", eta=0.2, loss="logistic")
+    generic = OMCSL(**kw, base_estimator=base)
+    s_fast = np.concatenate(
+        [fast.test_then_train(X[i : i + 1], y[i : i + 1], classes=[0, 1]) for i in range(len(y))]
+    )
+    pieces = []
+    for lo in range(0, len(y), 23):  # any batching gives the same result
+        pieces.append(generic.test_then_train(X[lo : lo + 23], y[lo : lo + 23], classes=[0, 1]))
+    np.testing.assert_array_equal(s_fast, np.concatenate(pieces))
+    for j, est in enumerate(generic.estimators_):
+        np.testing.assert_array_equal(est.weights_, fast.weights_[j])
+        assert est.c_pos == fast.costs_[j] and est.c_neg == pytest.approx(1 - fast.costs_[j])
+    np.testing.assert_array_equal(generic.measures_, fast.measures_)
+    np.testing.assert_array_equal(generic.probabilities_, fast.probabilities_)
+    assert generic.selected_ == fast.selected_
+    np.testing.assert_array_equal(generic.decision_function(X), fast.decision_function(X))
+
+
+def test_generic_path_with_cost_sensitive_pa_and_cost_params():
+    X, y = _stream(n=300, seed=7)
+    clf = OMCSL(n_learners=3, base_estimator=CostSensitivePA(C=0.1), random_state=0).fit(X, y)
+    for j, est in enumerate(clf.estimators_):
+        w, _ = cpa(
+            naive.augment(X), np.where(y == 1, 1, -1), c_pos=clf.costs_[j],
+            c_neg=1 - clf.costs_[j], C=0.1,
+        )  # fmt: skip
+        np.testing.assert_allclose(est.weights_, w, rtol=1e-10, atol=1e-12)
+    renamed = OMCSL(
+        n_learners=2,
+        base_estimator=CostSensitiveOGD(objective="weighted"),
+        cost_params={"c_pos": "c_pos", "c_neg": "c_neg"},
+    ).fit(X, y)
+    assert [e.c_pos for e in renamed.estimators_] == list(renamed.costs_)
+
+
+def test_errors():
+    X, y = _stream(n=50)
+    with pytest.raises(ValueError, match="has no parameter 'c_pos'"):
+        OMCSL(base_estimator=PassiveAggressive()).fit(X, y)
+    with pytest.raises(ValueError, match="cost_params must map exactly"):
+        OMCSL(base_estimator=CostSensitivePA(), cost_params={"pos": "c_pos"}).fit(X, y)
+    with pytest.raises(TypeError, match="skewlearn online classifier"):
+        from sklearn.linear_model import SGDClassifier
+
+        class Fake(SGDClassifier):
+            def test_then_train(self, X, y):  # pragma: no cover - never called
+                return None
+
+        OMCSL(base_estimator=Fake()).fit(X, y)
+    with pytest.raises(ValueError, match="measure"):
+        OMCSL(measure="gmean").fit(X, y)
+
+
+def test_selects_a_sensible_cost_on_an_imbalanced_stream():
+    """Learners with a larger c+ should win the F-measure on a 5%-positive stream."""
+    X, y = _stream(n=4000, seed=8, pos=0.05)
+    clf = OMCSL(random_state=0)
+    _, trace = clf.test_then_train(X, y, return_trace=True)
+    assert trace.leader_cost[-1000:].mean() > 0.5
+    assert np.isclose(clf.probabilities_.sum(), 1.0)
