@@ -160,3 +160,73 @@ def omcsl(
         p = e / e.sum()
         sel = pick(p)
     return W, scores, chosen, np.array(meas), p
+
+
+# --------------------------------------------------------------------------- baselines
+def ofo(Xa, y, eta=1.0, schedule="invsqrt"):
+    """Busa-Fekete et al. (2015): predict sigma(w x) > a/b, update a, b, then logistic OGD."""
+    w = np.zeros(Xa.shape[1])
+    a = b = 0
+    scores = np.empty(len(y))
+    for t, (x, yt) in enumerate(zip(Xa, y), start=1):
+        f = w @ x
+        tau = a / b if b else 0.0
+        scores[t - 1] = sigmoid(f) - tau
+        yhat = int(scores[t - 1] > 0)
+        ybar = int(yt > 0)
+        a += ybar * yhat
+        b += ybar + yhat
+        lam = eta / math.sqrt(t) if schedule == "invsqrt" else eta
+        w = w + lam * sigmoid(-yt * f) * yt * x
+    return w, scores, (a, b)
+
+
+def poisson_draw(lam, uniform):
+    """Poisson(lam) by inverse CDF, in pieces of at most 30 (same draws as the kernel)."""
+
+    def small(lam):
+        u = uniform()
+        p = math.exp(-lam)
+        cdf, k = p, 0
+        while u > cdf and p > 0.0:
+            k += 1
+            p *= lam / k
+            cdf += p
+        return k
+
+    k = 0
+    while lam > 30.0:
+        k += small(30.0)
+        lam -= 30.0
+    return k + small(lam)
+
+
+def resampled_bagging(
+    Xa, y, uniform, M=11, decay=0.9, undersample=False, loss="logistic", eta=1.0,
+    schedule="invsqrt",
+):  # fmt: skip
+    """Wang, Minku & Yao (2015) OOB/UOB with OGD learners: returns W, votes, class sizes,
+    and each sample's lambda."""
+    W = np.zeros((M, Xa.shape[1]))
+    steps = np.zeros(M, dtype=int)
+    size = {1: 0.0, -1: 0.0}
+    votes = np.empty(len(y))
+    lambdas = np.empty(len(y))
+    for t, (x, yt) in enumerate(zip(Xa, y)):
+        votes[t] = np.mean(np.where(W @ x > 0, 1.0, -1.0))
+        for k in size:
+            size[k] = decay * size[k] + (1 - decay) * (yt == k)
+        own, other = size[yt], size[-yt]
+        if undersample:
+            lam = other / own if other < own else 1.0
+        else:
+            lam = other / own if other > own else 1.0
+        lambdas[t] = lam
+        for m in range(M):
+            for _ in range(poisson_draw(lam, uniform)):
+                steps[m] += 1
+                z = yt * (W[m] @ x)
+                slope = (1.0 if z < 1 else 0.0) if loss == "hinge" else sigmoid(-z)
+                rate = eta / math.sqrt(steps[m]) if schedule == "invsqrt" else eta
+                W[m] = W[m] + rate * slope * yt * x
+    return W, votes, (size[-1], size[1]), lambdas
