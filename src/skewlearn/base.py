@@ -19,6 +19,11 @@ Subclasses implement two private methods:
     ±1 (+1 = ``pos_label``).
 
 and, when they are not linear, ``_scores(rows, out)``.
+
+Guards shared by every estimator (docs/reliability.md): input whose squared norms would
+overflow float64 is refused with an error asking for scaling; a model whose state or
+scores become inf/NaN while learning is discarded with an error naming the cause; saved
+models carry ``_skewlearn_version`` and refuse to load under another major.minor.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -36,8 +42,39 @@ from ._rows import as_rows, linear_scores
 __all__ = ["BatchClassifier", "BinaryClassifier", "OnlineClassifier", "OnlineLinearClassifier"]
 
 
+#: Largest float64 (about 1.8e308).
+_FLOAT_MAX = float(np.finfo(np.float64).max)
+
+
+def max_abs_value(limit_for: int) -> float:
+    """Largest ``|x|`` accepted in a row of ``limit_for`` features.
+
+    Above it, the squared norm of a row (intercept feature included) can overflow
+    float64, and every learner built on inner products would silently turn into
+    inf/NaN; so skewlearn refuses such input with an error that asks for scaling.
+    """
+    return float(np.sqrt(_FLOAT_MAX / (limit_for + 1)))
+
+
+def _skewlearn_version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _major_minor(version: str) -> tuple[str, ...]:
+    return tuple(str(version).split(".")[:2])
+
+
 def _label_list(values) -> str:
     return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
+
+
+def _max_abs(X) -> float:
+    data = X.data if sp.issparse(X) else X
+    if data.size == 0:
+        return 0.0
+    return float(max(data.max(), -data.min()))
 
 
 class BinaryClassifier(ClassifierMixin, BaseEstimator):
@@ -101,7 +138,83 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
         X = validate_data(
             self, X, reset=False, accept_sparse=self._accept_sparse, dtype=np.float64, order="C"
         )
-        return self._scores_of(X)
+        self._check_magnitude(X)
+        raw = self._scores_of(X)
+        if not np.isfinite(raw).all():
+            raise ValueError(
+                f"{type(self).__name__} produced non-finite decision values (inf or NaN): "
+                f"the computation overflowed float64 for inputs up to |x| = "
+                f"{_max_abs(X):.3g}. Scale the features (e.g. sklearn.preprocessing."
+                "StandardScaler) before fitting and predicting."
+            )
+        return raw
+
+    def _check_magnitude(self, X) -> None:
+        """Refuse values whose squares overflow float64 (see :func:`max_abs_value`)."""
+        if X.shape[0] == 0:
+            return
+        limit = max_abs_value(X.shape[1])
+        biggest = _max_abs(X)
+        if biggest > limit:
+            raise ValueError(
+                f"X holds a value of magnitude {biggest:.3g}, beyond the {limit:.3g} that "
+                f"{type(self).__name__} accepts with {X.shape[1]} features: squared norms "
+                "would overflow float64 and the model would become inf/NaN. Scale the "
+                "features first, e.g. with sklearn.preprocessing.StandardScaler or "
+                "MaxAbsScaler."
+            )
+
+    def _check_finite_state(self, X) -> None:
+        """After learning: refuse (and forget) a model whose state overflowed.
+
+        Every float array attribute ending in ``_`` must be finite; otherwise the fitted
+        state is deleted, so the broken model can neither predict nor keep learning
+        silently, and a ValueError says how to avoid the overflow.
+        """
+        bad = [
+            name
+            for name, value in vars(self).items()
+            if name.endswith("_")
+            and isinstance(value, np.ndarray)
+            and value.dtype.kind in "fc"
+            and not np.isfinite(value).all()
+        ]
+        if not bad:
+            return
+        self._forget()
+        raise ValueError(
+            f"{type(self).__name__}'s state ({', '.join(bad)}) became non-finite (inf or "
+            f"NaN) while learning from inputs up to |x| = {_max_abs(X):.3g}: the updates "
+            "overflowed float64. Scale the features (e.g. sklearn.preprocessing."
+            "StandardScaler) or use smaller step sizes/aggressiveness (eta, C, gamma), "
+            "then call fit again; the broken model was discarded."
+        )
+
+    def _forget(self) -> None:
+        for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
+            delattr(self, name)
+
+    # ------------------------------------------------------------------ persistence
+    def __getstate__(self):
+        state = super().__getstate__()
+        if type(state) is dict:
+            state = {**state, "_skewlearn_version": _skewlearn_version()}
+        return state
+
+    def __setstate__(self, state):
+        if type(state) is dict and "_skewlearn_version" in state:
+            state = dict(state)
+            saved = state.pop("_skewlearn_version")
+            current = _skewlearn_version()
+            if _major_minor(saved) != _major_minor(current):
+                raise ValueError(
+                    f"This {type(self).__name__} was saved by skewlearn {saved}, but "
+                    f"skewlearn {current} is installed; models are only loaded by the same "
+                    f"major.minor version ({'.'.join(_major_minor(saved))}.x). Refit the "
+                    f"model with skewlearn {current}, or load it with the version that "
+                    f"saved it (pip install 'skewlearn=={saved}')."
+                )
+        super().__setstate__(state)
 
     def _validate_xy(self, X, y, reset: bool):
         X, y = validate_data(
@@ -115,6 +228,7 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
             y_numeric=False,
         )
         check_classification_targets(y)
+        self._check_magnitude(X)
         return X, y
 
     def _signed_labels(self, y: np.ndarray) -> np.ndarray:
@@ -220,6 +334,7 @@ class BatchClassifier(BinaryClassifier):
         X, y = self._validate_xy(X, y, reset=True)
         self._set_classes(y, None)
         self._fit_binary(X, self._signed_labels(y))
+        self._check_finite_state(X)
         return self
 
     def _scores_of(self, X) -> np.ndarray:
@@ -331,6 +446,7 @@ class OnlineClassifier(BinaryClassifier):
             y_numeric=False,
         )
         check_classification_targets(y)
+        self._check_magnitude(X)
         if reset:
             self._set_classes(y, classes)
             self._allocate(X.shape[1])
@@ -340,6 +456,16 @@ class OnlineClassifier(BinaryClassifier):
         rows = as_rows(X, self._uses_intercept())
         scores = np.empty(X.shape[0], dtype=np.float64)
         self._learn(rows, ypm, scores)
+        if not np.isfinite(scores).all():
+            self._forget()
+            raise ValueError(
+                f"{type(self).__name__} produced non-finite scores (inf or NaN) while "
+                f"learning from inputs up to |x| = {_max_abs(X):.3g}: the updates overflowed "
+                "float64. Scale the features (e.g. sklearn.preprocessing.StandardScaler) or "
+                "use smaller step sizes/aggressiveness (eta, C, gamma), then call fit "
+                "again; the broken model was discarded."
+            )
+        self._check_finite_state(X)
         return scores if self._pos_is_last() else -scores
 
 

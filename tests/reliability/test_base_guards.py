@@ -1,0 +1,98 @@
+"""The shared guards of :mod:`skewlearn.base`: magnitude of the input, overflow of the
+learned state, and the skewlearn version stamped into saved models."""
+
+from __future__ import annotations
+
+import pickle
+
+import joblib
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import skewlearn
+from skewlearn import CW, LinearASLS, PassiveAggressive, Perceptron
+from skewlearn.base import max_abs_value
+
+
+def _data(n=80, d=4, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = (X[:, 0] + 0.3 * rng.normal(size=n) > 0.5).astype(int)
+    return X, y
+
+
+def test_max_abs_value_is_where_squared_norms_overflow():
+    # d features plus the intercept: (d + 1) * limit**2 is the largest float64
+    for d in (1, 4, 1000):
+        lim = max_abs_value(d)
+        assert np.isfinite((d + 1) * lim**2)
+        assert (d + 1) * lim**2 == pytest.approx(np.finfo(np.float64).max, rel=1e-12)
+
+
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+@pytest.mark.parametrize("make", [np.asarray, sp.csr_matrix], ids=["dense", "csr"])
+def test_values_whose_squares_overflow_are_refused_with_the_fix(est, make):
+    X, y = _data()
+    big = X.copy()
+    big[3, 2] = -1e300
+    if make is sp.csr_matrix and est._accept_sparse is False:
+        return
+    with pytest.raises(ValueError, match=r"magnitude 1e\+300.*StandardScaler"):
+        est.fit(make(big), y)
+    est.fit(make(X), y)  # fine data: learns
+    with pytest.raises(ValueError, match=r"magnitude 1e\+300.*Scale the features"):
+        est.decision_function(make(big))
+    # the largest accepted magnitude itself is fine
+    ok = X.copy()
+    ok[3, 2] = max_abs_value(X.shape[1])
+    assert np.isfinite(est.decision_function(make(ok))).all()
+
+
+def test_overflowing_state_raises_and_discards_the_model():
+    # 1e100-scale rows against an intercept of scale 1: CW's step γ of Lemma 1 exceeds
+    # float64 (about 1e392) on row 11; the learner must say so, not keep a NaN model.
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(40, 5)) * 1e100
+    y = rng.integers(0, 2, 40)
+    est = CW()
+    with pytest.raises(ValueError, match=r"non-finite.*Scale the features.*discarded"):
+        est.fit(X, y)
+    assert not hasattr(est, "classes_") and not hasattr(est, "weights_")
+    with pytest.raises(Exception, match="not fitted"):
+        est.predict(X)
+    # and it starts over cleanly on sane data
+    Xs, ys = _data()
+    assert np.isfinite(est.fit(Xs, ys).decision_function(Xs)).all()
+
+
+@pytest.mark.parametrize("dump", [pickle.dumps, "joblib"])
+def test_saved_models_carry_the_version_and_refuse_another_minor(dump, tmp_path, monkeypatch):
+    X, y = _data()
+    est = PassiveAggressive().fit(X, y)
+    assert est.__getstate__()["_skewlearn_version"] == skewlearn.__version__
+    assert "_skewlearn_version" not in vars(est)  # the live object is untouched
+
+    def save():
+        if dump == "joblib":
+            path = tmp_path / "m.joblib"
+            joblib.dump(est, path)
+            return lambda: joblib.load(path)
+        blob = pickle.dumps(est)
+        return lambda: pickle.loads(blob)
+
+    load = save()
+    again = load()
+    assert "_skewlearn_version" not in vars(again)
+    np.testing.assert_array_equal(again.decision_function(X), est.decision_function(X))
+
+    major, minor = skewlearn.__version__.split(".")[:2]
+    monkeypatch.setattr(skewlearn, "__version__", f"{major}.{minor}.999")  # same minor: loads
+    np.testing.assert_array_equal(load().decision_function(X), est.decision_function(X))
+    monkeypatch.setattr(skewlearn, "__version__", f"{int(major) + 1}.0.0")
+    saved = f"{major}.{minor}"
+    with pytest.raises(
+        ValueError,
+        match=rf"saved by skewlearn {saved}.*{int(major) + 1}\.0\.0 is installed.*Refit.*pip",
+    ):
+        load()
