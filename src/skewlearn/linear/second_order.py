@@ -104,8 +104,10 @@ def _diag_precision_step(s, rows, i, kappa):
     for p in range(start, stop):
         j = row_col(rows, p, start)
         x = data[p]
-        s[j] = s[j] / (1.0 + kappa * x * x * s[j])
-    s[d] = s[d] / (1.0 + kappa * bias * bias * s[d])
+        if x != 0.0 and s[j] > 0.0:  # a product of non-zero finite factors: never inf * 0
+            s[j] = s[j] / (1.0 + kappa * x * x * s[j])
+    if bias != 0.0 and s[d] > 0.0:
+        s[d] = s[d] / (1.0 + kappa * bias * bias * s[d])
 
 
 @njit(**NJIT_INLINE)
@@ -118,10 +120,33 @@ def _diag_nherd_step(s, rows, i, C):
     for p in range(start, stop):
         j = row_col(rows, p, start)
         x = data[p]
-        q = 1.0 + C * x * x * s[j]
-        s[j] = s[j] / (q * q)
-    q = 1.0 + C * bias * bias * s[d]
-    s[d] = s[d] / (q * q)
+        if x != 0.0 and s[j] > 0.0:  # never inf * 0 (see _diag_precision_step)
+            q = 1.0 + C * x * x * s[j]
+            s[j] = s[j] / (q * q)
+    if bias != 0.0 and s[d] > 0.0:
+        q = 1.0 + C * bias * bias * s[d]
+        s[d] = s[d] / (q * q)
+
+
+# --------------------------------------------------------------------------- numerical guards
+#: xᵀΣx is trusted only above this multiple of Σ|x_j (Σx)_j| (its rounding error is about
+#: (d+1)·2⁻⁵³ times that sum; below it the sign and size of the computed value are noise).
+_V_RESOLUTION = 1e-9
+#: A full-covariance step removes at most this fraction of the variance along x.
+_MAX_SHRINK = 1.0 - 1e-6
+
+
+@njit(**NJIT_INLINE)
+def _row_absdot(z, rows, i):
+    """``Σ_j |x_j z_j|`` over ``[x_i, b]``: the scale of the rounding error of ``xᵀz``."""
+    data = rows[0]
+    d = rows[3]
+    bias = rows[5]
+    acc = 0.0
+    start, stop = row_span(rows, i)
+    for p in range(start, stop):
+        acc += abs(data[p] * z[row_col(rows, p, start)])
+    return acc + abs(bias * z[d])
 
 
 # --------------------------------------------------------------------------- Gaussian family
@@ -198,13 +223,16 @@ def _gaussian_learn_full(w, S, z, counts, rows, y, scores, kind, p1, p2):
         count_sample(counts, y[i])
         _cov_times_row(S, rows, i, z)
         v = row_dot(z, rows, i)
-        if not v > 0.0:  # zero row, or Σ numerically degenerate: no step
+        if not v > _V_RESOLUTION * _row_absdot(z, rows, i):
+            # zero row, or xᵀΣx lost in rounding (Σ numerically singular along x): no step
             continue
         alpha, kappa, beta = _coefficients(kind, y[i] * f, v, p1, p2)
         if alpha <= 0.0:
             continue
         _full_axpy(alpha * y[i], z, w)
-        _sym_downdate(S, z, beta, 1.0)
+        # keep a fraction of the variance along x so that rounding cannot make Σ
+        # indefinite (exact arithmetic leaves 1/(1 + κv) of it; see docs/reliability.md)
+        _sym_downdate(S, z, min(beta, _MAX_SHRINK / v), 1.0)
         counts[3] += 1
 
 
@@ -568,10 +596,12 @@ def _sop_learn_full(w, v, S, z, counts, rows, y, scores):
             continue
         _cov_times_row(S, rows, i, z)  # z = A⁻¹x
         q = row_dot(z, rows, i)
-        if not q >= 0.0:  # A⁻¹ numerically indefinite: no step
+        if not q > _V_RESOLUTION * _row_absdot(z, rows, i):
+            # zero row, or xᵀA⁻¹x lost in rounding (A⁻¹ numerically singular along x)
             continue
         _full_axpy((y[i] - f) / (1.0 + q), z, w)  # w = A_new⁻¹ (v + y x)
-        _sym_downdate(S, z, 1.0 / (1.0 + q), 1.0)  # Sherman–Morrison
+        # Sherman–Morrison, keeping a sliver of the variance along x (see _MAX_SHRINK)
+        _sym_downdate(S, z, min(1.0 / (1.0 + q), _MAX_SHRINK / q), 1.0)
         row_axpy(y[i], rows, i, v)
         counts[3] += 1
 
