@@ -92,6 +92,21 @@ def kernel_from_parts(kind, gamma, degree, coef0, dot, sqdist):
 
 
 @njit(**NJIT_INLINE)
+def _sparse_sqdist_exact(data, indices, lo, hi, b, d):
+    """``‖x − b‖²`` for the CSR row ``data/indices[lo:hi]``, column by column: O(d · nnz),
+    used only when the fast form's squares overflow (its ``inf − inf`` is NaN)."""
+    acc = 0.0
+    for c in range(d):
+        xc = 0.0
+        for p in range(lo, hi):
+            if indices[p] == c:
+                xc += data[p]
+        diff = xc - b[c]
+        acc += diff * diff
+    return acc
+
+
+@njit(**NJIT_INLINE)
 def kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j):
     """:math:`k(x_i, b_j)`: row ``i`` of a batch (dense or CSR) against ``buf[j]``."""
     data, indices, indptr, d, sparse, bias = rows
@@ -108,6 +123,8 @@ def kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j):
                 sq += diff * diff - buf[j, c] * buf[j, c]
             if sq < 0.0:
                 sq = 0.0
+            elif not sq < np.inf:  # squares overflowed (inf - inf): add up exactly
+                sq = _sparse_sqdist_exact(data, indices, indptr[i], indptr[i + 1], buf[j], d)
         else:
             for p in range(indptr[i], indptr[i + 1]):
                 dot += data[p] * buf[j, indices[p]]
@@ -180,6 +197,8 @@ def kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, lo, hi, out):
                     acc += diff * diff - b[c] * b[c]
                 if acc < 0.0:
                     acc = 0.0
+                elif not acc < np.inf:  # squares overflowed (inf - inf): add up exactly
+                    acc = _sparse_sqdist_exact(data, indices, indptr[i], indptr[i + 1], b, d)
             else:
                 for p in range(indptr[i], indptr[i + 1]):
                     acc += data[p] * b[indices[p]]
