@@ -1,0 +1,293 @@
+"""River interoperability: skewlearn learners as River classifiers, metrics as River metrics.
+
+:class:`RiverClassifier` wraps any skewlearn online learner (``partial_fit`` +
+``decision_function``: the linear learners, KOIL, OAM, OMCSL, ...) as a River
+``MiniBatchClassifier``, so ``learn_one``/``predict_one``/``predict_proba_one`` and
+``learn_many``/``predict_many``/``predict_proba_many`` work in River pipelines and
+``river.evaluate.progressive_val_score``. :class:`RiverMetric` makes a skewlearn streaming
+metric (exact ROC AUC, F1, G-mean, histogram AUROC/AUPRC, ...) a River ``BinaryMetric``.
+
+Feature dicts become vectors in a fixed feature order learnt at the first ``learn_one`` /
+``learn_many`` call (or given as ``features``): a skewlearn model has a fixed number of
+weights. Keys that were not in that order are **ignored** (River's convention that models
+"work fine when new features appear"; River's own estimator checks require it), and
+missing keys count as 0, as in River's linear models. Pass ``features`` to fix the order
+up front.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+import pandas as pd
+from river import base as river_base
+from river.metrics.base import BinaryMetric
+from sklearn.base import clone
+
+from ..base import OnlineClassifier
+from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric
+
+__all__ = ["RiverClassifier", "RiverMetric"]
+
+
+def _sigmoid(s: np.ndarray) -> np.ndarray:
+    out = np.empty_like(s)
+    pos = s >= 0
+    out[pos] = 1.0 / (1.0 + np.exp(-s[pos]))
+    e = np.exp(s[~pos])
+    out[~pos] = e / (1.0 + e)
+    return out
+
+
+class RiverClassifier(river_base.MiniBatchClassifier):
+    """A skewlearn online learner as a River binary classifier.
+
+    ``learn_one(x, y)`` is ``partial_fit`` on one row; ``learn_many(X, y)`` one
+    ``partial_fit`` on the whole frame, which gives the same model (skewlearn's
+    partial_fit-in-pieces contract). ``predict_proba_one`` returns
+    :math:`\\{c_0: 1 - p, c_1: p\\}` with :math:`p = \\sigma(\\text{decision\\_function})`:
+    the logistic probability for logistic learners, otherwise a monotone squashing of the
+    score (not a calibrated probability, but enough for River's ROC AUC, and
+    :math:`p > \\tfrac12` exactly when the learner predicts :math:`c_1`). Before the first
+    ``learn_one`` the probabilities are ½ each and ``predict_one`` returns :math:`c_0`.
+
+    Parameters
+    ----------
+    estimator : skewlearn online classifier
+        Cloned at the first learning call; the given object is never modified.
+    classes : tuple of two labels, default=(False, True)
+        :math:`(c_0, c_1)`: the negative and the positive label (River's binary
+        classifiers use ``False``/``True``; ``0``/``1`` compare equal to them). Other labels
+        raise.
+    features : tuple or None, default=None
+        The feature order. ``None`` learns it from the first learning call; keys outside it
+        are ignored and missing ones count as 0 (see the module docstring).
+    seed : int or None, default=None
+        When not None, the clone's ``random_state`` (River's seeding convention).
+
+    Examples
+    --------
+    >>> from river import datasets, evaluate, metrics
+    >>> from skewlearn import OMCSL
+    >>> from skewlearn.compat.river import RiverClassifier
+    >>> model = RiverClassifier(OMCSL(measure="auroc"), seed=0)
+    >>> m = evaluate.progressive_val_score(datasets.Phishing(), model, metrics.ROCAUC())
+    >>> bool(m.get() > 0.85)
+    True
+    """
+
+    def __init__(
+        self,
+        estimator,
+        classes: tuple = (False, True),
+        features: tuple | None = None,
+        seed: int | None = None,
+    ):
+        self.estimator = estimator
+        self.classes = classes
+        self.features = features
+        self.seed = seed
+        self._model = None
+        self._order: tuple | None = None
+        if not isinstance(estimator, OnlineClassifier):
+            raise TypeError(
+                "estimator must be a skewlearn online classifier (with partial_fit and "
+                f"decision_function); got {type(estimator).__name__}."
+            )
+        if not isinstance(classes, Sequence) or len(classes) != 2 or classes[0] == classes[1]:
+            raise ValueError(
+                f"classes must be two distinct labels (negative, positive); got {classes!r}."
+            )
+
+    @property
+    def _multiclass(self) -> bool:
+        return False
+
+    @classmethod
+    def _unit_test_params(cls):
+        from ..linear.first_order import OGD
+
+        yield {"estimator": OGD(loss="logistic")}
+
+    # ------------------------------------------------------------------ helpers
+    def _fix_order(self, keys) -> None:
+        if self._order is None:
+            self._order = tuple(self.features if self.features is not None else keys)
+            if not self._order:
+                raise ValueError(
+                    "The first learning call had no features; pass features=(...) or learn "
+                    "from a non-empty feature dict first."
+                )
+
+    def _row(self, x: dict) -> np.ndarray:
+        try:
+            return np.array([[float(x.get(f, 0.0)) for f in self._order]], dtype=np.float64)
+        except (TypeError, ValueError) as err:
+            raise ValueError(
+                f"Every feature value must be a number; {err}. Encode categorical features "
+                "first (e.g. river.preprocessing.OneHotEncoder)."
+            ) from None
+
+    def _matrix(self, X: pd.DataFrame) -> np.ndarray:
+        return X.reindex(columns=list(self._order), fill_value=0.0).to_numpy(dtype=np.float64)
+
+    def _codes(self, y) -> np.ndarray:
+        y = list(y)
+        out = np.empty(len(y), dtype=np.int64)
+        for i, v in enumerate(y):
+            if v == self.classes[1]:
+                out[i] = 1
+            elif v == self.classes[0]:
+                out[i] = 0
+            else:
+                raise ValueError(
+                    f"label {v!r} is neither of classes={self.classes!r}; pass "
+                    "classes=(negative, positive) with the stream's two labels."
+                )
+        return out
+
+    def _learner(self):
+        if self._model is None:
+            model = clone(self.estimator)
+            params = model.get_params(deep=False)
+            model.set_params(pos_label=None)
+            if self.seed is not None and "random_state" in params:
+                model.set_params(random_state=self.seed)
+            self._model = model
+        return self._model
+
+    def _fitted(self) -> bool:
+        return self._model is not None and hasattr(self._model, "classes_")
+
+    def _decision(self, M: np.ndarray) -> np.ndarray:
+        return self._model.decision_function(M)
+
+    # ------------------------------------------------------------------ River API
+    def learn_one(self, x: dict, y: Hashable) -> None:
+        self._fix_order(x.keys())
+        self._learner().partial_fit(self._row(x), self._codes([y]), classes=[0, 1])
+
+    def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
+        if len(X) == 0:
+            return
+        self._fix_order(list(X.columns))
+        self._learner().partial_fit(self._matrix(X), self._codes(y), classes=[0, 1])
+
+    def predict_proba_one(self, x: dict) -> dict:
+        c0, c1 = self.classes
+        if not self._fitted():
+            return {c0: 0.5, c1: 0.5}
+        p = float(_sigmoid(self._decision(self._row(x)))[0])
+        return {c0: 1.0 - p, c1: p}
+
+    def predict_one(self, x: dict):
+        c0, c1 = self.classes
+        if not self._fitted():
+            return c0
+        return c1 if self._decision(self._row(x))[0] > 0 else c0
+
+    def predict_proba_many(self, X: pd.DataFrame) -> pd.DataFrame:
+        c0, c1 = self.classes
+        if not self._fitted():
+            p = np.full(len(X), 0.5)
+        else:
+            p = _sigmoid(self._decision(self._matrix(X)))
+        return pd.DataFrame({c0: 1.0 - p, c1: p}, index=X.index, columns=[c0, c1])
+
+    def predict_many(self, X: pd.DataFrame) -> pd.Series:
+        c0, c1 = self.classes
+        if not self._fitted():
+            return pd.Series([c0] * len(X), index=X.index, dtype=object)
+        s = self._decision(self._matrix(X))
+        return pd.Series(np.where(s > 0, c1, c0).tolist(), index=X.index, dtype=object)
+
+    @property
+    def model(self):
+        """The fitted skewlearn learner (None before the first learning call)."""
+        return self._model
+
+
+class RiverMetric(BinaryMetric):
+    """A skewlearn streaming metric as a River binary metric.
+
+    ``update(y_true, y_pred)`` passes ``y_true == pos_val`` and, for a label metric
+    (F1, FBeta, GMean, MistakeRate), ``y_pred == pos_val``; for a score metric (exact
+    :class:`~skewlearn.metrics.ROCAUC`, the histogram AUROC/AUPRC) the probability of
+    ``pos_val`` (``y_pred[pos_val]`` when River passes a dict, else ``y_pred`` itself). The
+    metric is updated exactly, so unlike River's own ``ROCAUC`` (an approximation on a grid
+    of thresholds) the wrapped :class:`~skewlearn.metrics.ROCAUC` equals scikit-learn's
+    ``roc_auc_score`` on the pairs seen. ``revert`` and sample weights are not supported
+    (the exact metrics keep no per-sample record to remove; weights would change their
+    definition): both raise.
+
+    Parameters
+    ----------
+    metric : StreamingMetric
+        A fresh skewlearn streaming metric whose ``pos_label`` is the default (1/True).
+    pos_val : label, default=True
+        The positive label of the stream.
+
+    Examples
+    --------
+    >>> from river import datasets, evaluate, linear_model
+    >>> from skewlearn.metrics import ROCAUC
+    >>> from skewlearn.compat.river import RiverMetric
+    >>> m = evaluate.progressive_val_score(
+    ...     datasets.Phishing(), linear_model.LogisticRegression(), RiverMetric(ROCAUC())
+    ... )
+    >>> round(m.get(), 4) > 0.9
+    True
+    """
+
+    def __init__(self, metric: StreamingMetric, pos_val=True):
+        if not isinstance(metric, StreamingMetric) or (
+            isinstance(metric, Confusion) and type(metric).get is Confusion.get
+        ):
+            raise TypeError(
+                "metric must be a skewlearn streaming metric with a float value (e.g. "
+                f"ROCAUC(), F1(), GMean(), HistogramPRAUC()); got {type(metric).__name__}."
+            )
+        if metric.pos_label != 1:
+            raise ValueError(
+                f"metric.pos_label must be 1 (True), since RiverMetric passes y == pos_val; "
+                f"got {metric.pos_label!r}. Build the metric with its default pos_label and "
+                "set pos_val here."
+            )
+        self.metric = metric
+        super().__init__(cm=None, pos_val=pos_val)
+
+    @property
+    def requires_labels(self) -> bool:
+        return not type(self.metric).requires_scores
+
+    @property
+    def bigger_is_better(self) -> bool:
+        return not isinstance(self.metric, MistakeRate)
+
+    @property
+    def works_with_weights(self) -> bool:
+        return False
+
+    def update(self, y_true, y_pred, w=1.0) -> None:
+        if w != 1.0:
+            raise ValueError(f"RiverMetric does not support sample weights; got w={w!r}. Use w=1.")
+        truth = bool(y_true == self.pos_val)
+        if self._requires_labels:
+            value = bool(y_pred == self.pos_val)
+        elif isinstance(y_pred, dict):
+            value = float(y_pred.get(self.pos_val, 0.0))
+        else:
+            value = float(y_pred)
+        self.metric.update(truth, value)
+
+    def revert(self, y_true, y_pred, w=1.0) -> None:
+        raise NotImplementedError(
+            "skewlearn's streaming metrics cannot forget a sample; use River's own metric "
+            "(or river.utils.Rolling over it) for windowed values."
+        )
+
+    def get(self) -> float:
+        value = self.metric.get()
+        return float(value) if value == value else math.nan

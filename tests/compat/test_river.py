@@ -1,0 +1,124 @@
+"""River adapter: River's own estimator checks, equality with skewlearn, exact metrics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from river import datasets, evaluate
+from river import metrics as rmetrics
+from river.checks import check_estimator
+from sklearn.metrics import f1_score, roc_auc_score
+
+from skewlearn import KOIL, OGD, OMCSL, CostSensitivePA
+from skewlearn.compat.river import RiverClassifier, RiverMetric
+from skewlearn.metrics import F1, ROCAUC, Confusion, HistogramPRAUC, MistakeRate
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [OGD(loss="logistic"), KOIL(budget_pos=30, budget_neg=30, random_state=0), OMCSL()],
+    ids=["OGD", "KOIL", "OMCSL"],
+)
+def test_passes_rivers_estimator_checks(estimator):
+    check_estimator(RiverClassifier(estimator))
+
+
+def _phishing(n=300):
+    rows = list(datasets.Phishing().take(n))
+    keys = list(rows[0][0])
+    X = np.array([[x[k] for k in keys] for x, _ in rows], dtype=float)
+    y = np.array([int(t) for _, t in rows])
+    return rows, keys, X, y
+
+
+def test_learn_one_and_learn_many_equal_partial_fit():
+    rows, keys, X, y = _phishing()
+    model = RiverClassifier(OMCSL(measure="auprc"), seed=3)
+    probs = []
+    for x, t in rows:
+        probs.append(model.predict_proba_one(x)[True])
+        model.learn_one(x, t)
+    ref = OMCSL(measure="auprc", random_state=3)
+    scores = ref.test_then_train(X, y, classes=[0, 1])
+    expit = 1 / (1 + np.exp(-scores))
+    np.testing.assert_allclose(probs[1:], expit[1:], rtol=1e-12)
+    assert probs[0] == 0.5  # nothing learnt yet
+    many = RiverClassifier(OMCSL(measure="auprc"), seed=3)
+    frame = pd.DataFrame([x for x, _ in rows])
+    many.learn_many(frame[:150], pd.Series([t for _, t in rows[:150]]))
+    many.learn_many(frame[150:], pd.Series([t for _, t in rows[150:]]))
+    np.testing.assert_array_equal(many.model.weights_, ref.weights_)
+    np.testing.assert_allclose(
+        many.predict_proba_many(frame)[True], 1 / (1 + np.exp(-ref.decision_function(X)))
+    )
+    assert list(many.predict_many(frame)) == [bool(v) for v in ref.predict(X)]
+    assert model.predict_one(rows[0][0]) == bool(ref.predict(X[:1])[0])
+
+
+def test_feature_order_new_keys_ignored_missing_zero():
+    model = RiverClassifier(CostSensitivePA(), classes=("no", "yes"))
+    model.learn_one({"a": 1.0, "b": 2.0}, "yes")
+    model.learn_one({"b": -1.0, "a": 0.5, "c": 100.0}, "no")  # c: not in the order, ignored
+    ref = CostSensitivePA().partial_fit(np.array([[1.0, 2.0], [0.5, -1.0]]), [1, 0], classes=[0, 1])
+    np.testing.assert_array_equal(model.model.weights_, ref.weights_)
+    s = ref.decision_function([[0.0, 2.0]])[0]  # a missing -> 0
+    assert model.predict_proba_one({"b": 2.0})["yes"] == pytest.approx(1 / (1 + np.exp(-s)))
+    fixed = RiverClassifier(OGD(), features=("b", "a"))
+    fixed.learn_one({"a": 1.0, "b": 2.0}, True)
+    assert fixed.model.n_features_in_ == 2
+    with pytest.raises(ValueError, match="neither of classes"):
+        model.learn_one({"a": 1.0}, "maybe")
+    with pytest.raises(ValueError, match="must be a number"):
+        model.learn_one({"a": "red"}, "no")
+    with pytest.raises(TypeError, match="skewlearn online classifier"):
+        RiverClassifier(object())
+    with pytest.raises(ValueError, match="two distinct labels"):
+        RiverClassifier(OGD(), classes=(1, 1))
+
+
+def test_exact_roc_auc_in_progressive_validation():
+    """Ours equals scikit-learn on the prequential probabilities; River's ROCAUC approximates."""
+    model = RiverClassifier(OGD(loss="logistic"))
+    ours, theirs = RiverMetric(ROCAUC()), rmetrics.ROCAUC()
+    truth, probs = [], []
+    for x, t in datasets.Phishing():
+        p = model.predict_proba_one(x)
+        ours.update(t, p)
+        theirs.update(t, p)
+        truth.append(t)
+        probs.append(p[True])
+        model.learn_one(x, t)
+    exact = roc_auc_score(truth, probs)
+    assert ours.get() == pytest.approx(exact, rel=1e-12)
+    assert abs(theirs.get() - exact) < 0.05  # River's grid approximation, for reference
+    res = evaluate.progressive_val_score(
+        datasets.Phishing(), RiverClassifier(OGD(loss="logistic")), RiverMetric(ROCAUC())
+    )
+    assert res.get() == pytest.approx(exact, rel=1e-12)
+
+
+def test_label_metrics_equal_rivers_and_errors():
+    rng = np.random.default_rng(0)
+    y = rng.random(200) < 0.2
+    yp = rng.random(200) < 0.3
+    ours, theirs, mr = RiverMetric(F1()), rmetrics.F1(), RiverMetric(MistakeRate())
+    for a, b in zip(y, yp):
+        for m in (ours, theirs, mr):
+            m.update(bool(a), bool(b))
+    assert ours.get() == pytest.approx(theirs.get(), rel=1e-12)
+    assert ours.get() == pytest.approx(f1_score(y, yp), rel=1e-12)
+    assert mr.get() == pytest.approx(np.mean(y != yp)) and not mr.bigger_is_better
+    assert ours.requires_labels and not RiverMetric(HistogramPRAUC()).requires_labels
+    words = RiverMetric(F1(), pos_val="spam")
+    words.update("spam", "spam")
+    words.update("ham", "spam")
+    assert words.get() == pytest.approx(2 / 3)
+    with pytest.raises(NotImplementedError, match="cannot forget"):
+        ours.revert(True, True)
+    with pytest.raises(ValueError, match="sample weights"):
+        ours.update(True, True, w=2.0)
+    with pytest.raises(TypeError, match="float value"):
+        RiverMetric(Confusion())
+    with pytest.raises(ValueError, match="pos_label must be 1"):
+        RiverMetric(F1(pos_label="spam"))
