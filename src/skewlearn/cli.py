@@ -391,6 +391,10 @@ def build_parser() -> argparse.ArgumentParser:
     stream_options(p)
     p.add_argument("--models", required=True, help="comma-separated model class names")
     p.set_defaults(func=_cmd_compare)
+
+    from .experiments.cli import register as register_experiment_commands
+
+    register_experiment_commands(sub)  # run, report, reproduce
     return parser
 
 
