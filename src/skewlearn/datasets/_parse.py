@@ -1,0 +1,393 @@
+"""Compiled parsers of LIBSVM and numeric CSV text, over the raw bytes of a file block.
+
+These are the fast path of :mod:`skewlearn.datasets.streaming`. They read the common
+syntax only and stop at the first line they do not fully understand (a quote, a missing
+value, a non-ASCII byte, a malformed token, ...), returning its byte offset: the caller
+then hands that one line to the careful pure-Python reader of
+:mod:`skewlearn.datasets.readers`, which either parses it or raises the error message
+with the line number. So the fast path never decides that a file is malformed.
+
+Numbers are parsed with Clinger's fast path: a decimal mantissa below 2**53 times or
+divided by an exact power of ten (at most 10**22) is one correctly rounded IEEE
+operation, so the result is bit-identical to Python's ``float``. Other numbers (more than
+15 significant digits, large exponents) are reported as *hard* and converted by the
+caller with ``float``. No fast-math here: ``arcp`` would turn the division into a
+multiplication by a rounded reciprocal.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Like ``_config.NJIT`` but without fast-math (correct rounding needs exact division).
+_PARSE = {"cache": True, "nogil": True}
+#: Small helpers, inlined into the block parsers.
+_PARSE_INLINE = {"cache": True, "nogil": True, "inline": "always"}
+
+_POW10 = np.array([10.0**k for k in range(23)], dtype=np.float64)
+_MANT_MAX = 2**53
+
+# status codes
+OK = 0
+CAREFUL = 1  # the line at ``pos`` needs the careful reader
+FULL = 2  # the table of hard values is full: convert them, then resume at ``pos``
+GROW = 3  # the entry arrays are full: enlarge them, then resume at ``pos``
+
+
+@njit(**_PARSE_INLINE)
+def _is_blank(c):
+    return c == 32 or c == 9 or c == 11 or c == 12
+
+
+@njit(**_PARSE_INLINE)
+def _scan_number(buf, pos, end):
+    """Parse ``[+-]? digits [. digits] [(e|E) [+-] digits]`` at ``pos``.
+
+    Returns ``(value, pos_after, kind, is_int)``: kind 0 = not a number here, 1 = value
+    exact, 2 = syntactically a number but outside the fast path (convert with float).
+    """
+    i = pos
+    c0 = buf[i] if i < end else 0
+    neg = c0 == 45
+    i += (c0 == 43) | neg  # branch-free: signs are random in real data
+    mant = 0
+    ndig = 0  # digits read, leading zeros included (> 18 may overflow: hard)
+    frac = 0
+    while i < end:
+        d = np.uint64(buf[i]) - np.uint64(48)  # wraps below '0': one compare
+        if d > 9:
+            break
+        mant = mant * 10 + np.int64(d)
+        ndig += 1
+        i += 1
+    is_int = ndig > 0
+    if i < end and buf[i] == 46:  # '.'
+        is_int = False
+        i += 1
+        while i < end:
+            d = np.uint64(buf[i]) - np.uint64(48)
+            if d > 9:
+                break
+            mant = mant * 10 + np.int64(d)
+            ndig += 1
+            frac += 1
+            i += 1
+    if ndig == 0:
+        return 0.0, pos, 0, False
+    exp = 0
+    if i < end and (buf[i] == 101 or buf[i] == 69):  # e E
+        is_int = False
+        i += 1
+        eneg = False
+        if i < end and (buf[i] == 43 or buf[i] == 45):
+            eneg = buf[i] == 45
+            i += 1
+        edig = 0
+        while i < end:
+            d = np.int64(buf[i]) - 48
+            if d < 0 or d > 9:
+                break
+            if exp < 100000:
+                exp = exp * 10 + d
+            edig += 1
+            i += 1
+        if edig == 0:
+            return 0.0, pos, 0, False
+        if eneg:
+            exp = -exp
+    if ndig > 18 or mant >= _MANT_MAX:
+        return 0.0, i, 2, is_int
+    e10 = exp - frac
+    if mant == 0:
+        v = 0.0
+    elif 0 <= e10 <= 22:
+        v = float(mant) * _POW10[e10]
+    elif -22 <= e10 < 0:
+        v = float(mant) / _POW10[-e10]
+    else:
+        return 0.0, i, 2, is_int
+    return -v if neg else v, i, 1, is_int
+
+
+@njit(**_PARSE_INLINE)
+def _skip_to_eol(buf, pos, end):
+    """Position after the end of the line at ``pos`` and whether its bytes are plain
+    (no NUL, no byte >= 0x80: the careful reader must judge those)."""
+    plain = True
+    i = pos
+    while i < end:
+        c = buf[i]
+        if c == 10:
+            return i + 1, plain
+        if c == 13:
+            if i + 1 < end and buf[i + 1] == 10:
+                return i + 2, plain
+            return i + 1, plain
+        if c == 0 or c >= 128:
+            plain = False
+        i += 1
+    return end, plain
+
+
+@njit(**_PARSE_INLINE)
+def _at_eol(buf, i, end):
+    return i >= end or buf[i] == 10 or buf[i] == 13
+
+
+@njit(**_PARSE)
+def libsvm_block(
+    buf, pos, end, offset, n_features, labels, label_int, indptr, indices, values, hard, row0,
+    max_rows
+):  # fmt: skip
+    """Parse LIBSVM lines of ``buf[pos:end]`` into CSR arrays from row ``row0`` until
+    ``max_rows`` rows are filled or the block ends.
+
+    ``indptr[row0]`` must hold the running number of entries. Hard values are recorded
+    in ``hard`` as ``(entry slot, token start, token end)`` rows.
+
+    Returns ``(rows, n_hard, lines, pos, status, max_index)``: rows parsed (total,
+    including ``row0``), hard values recorded, lines consumed, where parsing stopped,
+    a status (``OK``, ``CAREFUL``: the line at ``pos`` needs the careful reader, ``FULL``,
+    ``GROW``) and the largest 0-based index seen (-1 if none).
+    """
+    n = row0
+    nnz = indptr[row0]
+    cap = indices.shape[0]
+    nh = 0
+    lines = 0
+    maxidx = -1
+    while pos < end and n < max_rows:
+        start = pos
+        nh0 = nh
+        i = pos
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if _at_eol(buf, i, end) or buf[i] == 35:  # blank or comment-only line
+            pos, plain = _skip_to_eol(buf, i, end)
+            if not plain:
+                return n, nh0, lines, start, CAREFUL, maxidx
+            lines += 1
+            continue
+        lab, j, kind, isint = _scan_number(buf, i, end)
+        if (
+            kind == 0
+            or kind == 2
+            or not (_at_eol(buf, j, end) or _is_blank(buf[j]) or buf[j] == 35)
+        ):
+            return n, nh0, lines, start, CAREFUL, maxidx
+        i = j
+        row_nnz0 = nnz
+        sorted_ok = True
+        last = -1
+        while True:
+            while i < end and _is_blank(buf[i]):
+                i += 1
+            if _at_eol(buf, i, end) or buf[i] == 35:
+                break
+            # index or qid
+            if i + 3 < end and buf[i] == 113 and buf[i + 1] == 105 and buf[i + 2] == 100:
+                if buf[i + 3] != 58:
+                    return n, nh0, lines, start, CAREFUL, maxidx
+                i += 4
+                ndig = 0
+                if i < end and (buf[i] == 43 or buf[i] == 45):
+                    i += 1
+                while i < end and 48 <= buf[i] <= 57:
+                    ndig += 1
+                    i += 1
+                if ndig == 0 or not (_at_eol(buf, i, end) or _is_blank(buf[i]) or buf[i] == 35):
+                    return n, nh0, lines, start, CAREFUL, maxidx
+                continue
+            idx = 0
+            ndig = 0
+            while i < end and ndig < 10:
+                d = np.uint64(buf[i]) - np.uint64(48)
+                if d > 9:
+                    break
+                idx = idx * 10 + np.int64(d)
+                ndig += 1
+                i += 1
+            if ndig == 0 or i >= end or buf[i] != 58:
+                return n, nh0, lines, start, CAREFUL, maxidx
+            i += 1
+            k = idx - offset
+            if k < 0 or (n_features >= 0 and k >= n_features):
+                return n, nh0, lines, start, CAREFUL, maxidx
+            v, j, kind, _ = _scan_number(buf, i, end)
+            if kind == 0 or not (_at_eol(buf, j, end) or _is_blank(buf[j]) or buf[j] == 35):
+                return n, nh0, lines, start, CAREFUL, maxidx
+            if kind == 2:
+                if nh == hard.shape[0]:
+                    return n, nh0, lines, start, FULL, maxidx
+                hard[nh, 0] = nnz
+                hard[nh, 1] = i
+                hard[nh, 2] = j
+                nh += 1
+            i = j
+            if nnz == cap:
+                return n, nh0, lines, start, GROW, maxidx
+            if k <= last:
+                sorted_ok = False
+            last = k
+            indices[nnz] = k
+            values[nnz] = v
+            nnz += 1
+        if not sorted_ok:
+            if nh != nh0:  # keep hard slots simple: let the careful reader do this row
+                return n, nh0, lines, start, CAREFUL, maxidx
+            # insertion sort of the row, then reject repeated indices
+            for a in range(row_nnz0 + 1, nnz):
+                ka = indices[a]
+                va = values[a]
+                b = a - 1
+                while b >= row_nnz0 and indices[b] > ka:
+                    indices[b + 1] = indices[b]
+                    values[b + 1] = values[b]
+                    b -= 1
+                indices[b + 1] = ka
+                values[b + 1] = va
+            for a in range(row_nnz0 + 1, nnz):
+                if indices[a] == indices[a - 1]:
+                    return n, nh0, lines, start, CAREFUL, maxidx
+        if nnz > row_nnz0 and indices[nnz - 1] > maxidx:
+            maxidx = indices[nnz - 1]
+        # the rest of the line (a comment) must be plain
+        pos, plain = _skip_to_eol(buf, i, end)
+        if not plain:
+            return n, nh0, lines, start, CAREFUL, maxidx
+        labels[n] = lab
+        label_int[n] = isint
+        n += 1
+        indptr[n] = nnz
+        lines += 1
+    return n, nh, lines, pos, OK, maxidx
+
+
+@njit(**_PARSE)
+def csv_block(
+    buf, pos, end, delim, width, label_index, X, label_ids, table, table_len, n_table, hard, row0,
+    max_rows
+):  # fmt: skip
+    """Parse numeric delimited lines of ``buf[pos:end]`` into ``X`` from row ``row0``.
+
+    Every field but the label must be a number; the label field is looked up in (or
+    added to) the token table ``table[k, :table_len[k]]`` (``n_table[0]`` entries) and its
+    index written to ``label_ids``. Fields are stripped of blanks and tabs.
+
+    Hard numbers are recorded in ``hard`` as ``(row, column, token start, token end)``.
+
+    Returns ``(rows, n_hard, lines, pos, status)``.
+    """
+    n = row0
+    nh = 0
+    lines = 0
+    maxlen = table.shape[1]
+    while pos < end and n < max_rows:
+        start = pos
+        nh0 = nh
+        i = pos
+        while i < end and _is_blank(buf[i]):
+            i += 1
+        if _at_eol(buf, i, end):
+            pos, plain = _skip_to_eol(buf, i, end)
+            lines += 1
+            continue
+        col = 0
+        f = 0
+        while True:
+            while i < end and _is_blank(buf[i]):
+                i += 1
+            if col == label_index:
+                t0 = i
+                while i < end and buf[i] != delim and buf[i] != 10 and buf[i] != 13:
+                    c = buf[i]
+                    if c == 34 or c == 39 or c == 0 or c >= 128:
+                        return n, nh0, lines, start, CAREFUL
+                    i += 1
+                t1 = i
+                while t1 > t0 and _is_blank(buf[t1 - 1]):
+                    t1 -= 1
+                L = t1 - t0
+                if L == 0 or L > maxlen:
+                    return n, nh0, lines, start, CAREFUL
+                if L == 1 and buf[t0] == 63:  # '?' missing
+                    return n, nh0, lines, start, CAREFUL
+                found = -1
+                for k in range(n_table[0]):
+                    if table_len[k] == L:
+                        same = True
+                        for q in range(L):
+                            if table[k, q] != buf[t0 + q]:
+                                same = False
+                                break
+                        if same:
+                            found = k
+                            break
+                if found < 0:
+                    if n_table[0] >= table.shape[0]:
+                        return n, nh0, lines, start, CAREFUL
+                    found = n_table[0]
+                    for q in range(L):
+                        table[found, q] = buf[t0 + q]
+                    table_len[found] = L
+                    n_table[0] += 1
+                label_ids[n] = found
+            else:
+                v, j, kind, _ = _scan_number(buf, i, end)
+                if kind == 0:
+                    return n, nh0, lines, start, CAREFUL
+                if kind == 2:
+                    if nh == hard.shape[0]:
+                        return n, nh0, lines, start, FULL
+                    hard[nh, 0] = n
+                    hard[nh, 1] = f
+                    hard[nh, 2] = i
+                    hard[nh, 3] = j
+                    nh += 1
+                i = j
+                while i < end and _is_blank(buf[i]):
+                    i += 1
+                if f >= X.shape[1]:
+                    return n, nh0, lines, start, CAREFUL
+                X[n, f] = v
+                f += 1
+            col += 1
+            if i < end and buf[i] == delim:
+                i += 1
+                if col >= width:
+                    return n, nh0, lines, start, CAREFUL
+                continue
+            if _at_eol(buf, i, end):
+                break
+            return n, nh0, lines, start, CAREFUL
+        if col != width:
+            return n, nh0, lines, start, CAREFUL
+        pos, plain = _skip_to_eol(buf, i, end)
+        n += 1
+        lines += 1
+    return n, nh, lines, pos, OK
+
+
+@njit(**_PARSE)
+def count_line_ends(buf):
+    """Upper bound on the lines in ``buf`` (count of ``\\n`` and ``\\r``) plus one."""
+    c = 1
+    for i in range(buf.shape[0]):
+        if buf[i] == 10 or buf[i] == 13:
+            c += 1
+    return c
+
+
+@njit(**_PARSE)
+def entries_per_line(buf):
+    """Average count of ``:`` per line end in ``buf`` (to size the entry arrays)."""
+    colons = 0
+    ends = 1
+    for i in range(buf.shape[0]):
+        c = buf[i]
+        if c == 58:
+            colons += 1
+        elif c == 10:
+            ends += 1
+    return colons / ends

@@ -1,0 +1,1222 @@
+"""Read LIBSVM, CSV and KEEL files in chunks, in bounded memory.
+
+:func:`iter_chunks` returns a :class:`ChunkedFile`: iterating over it reads the file
+(``.gz`` too) block by block and yields ``(X, y)`` chunks of ``chunk_size`` rows with the
+*same rows, in the same order, with the same ±1 labels* as
+:func:`skewlearn.datasets.load` gives for the whole file. A learner fed the chunks
+therefore ends in exactly the same state as one fed the loaded arrays.
+
+Two facts about a file are only known after reading all of it, and a chunk reader needs
+them before the first chunk:
+
+* **the positive class** (``load`` takes the minority label), and
+* **the number of features** of a LIBSVM file (``load`` takes the largest index).
+
+Pass both (``positive_class=`` and, for LIBSVM, ``n_features=``) and the file is read
+once. Leave either out and :class:`ChunkedFile` first makes one counting pass over the
+file (labels, largest index, categories of undeclared nominal columns) — in bounded
+memory, at parsing speed — and then knows ``n_rows``, ``n_positives`` and the label
+counts before the first chunk. With ``n_features`` given, an index beyond it raises the
+reader's error naming the line.
+
+LIBSVM and numeric CSV are parsed by compiled code over the raw bytes
+(:mod:`skewlearn.datasets._parse`); any line it does not fully understand goes to the
+careful readers of :mod:`skewlearn.datasets.readers`, which parse it or raise their usual
+error with the file's line number. KEEL files (and CSV with ``nominal_columns``) are read
+with the careful tokenizer, a chunk at a time.
+
+Limits: a quoted CSV field may not contain a line break; ``scale`` is not available
+(scaling needs the whole set: scale inside your learner's pipeline instead). The first
+problem in file order is reported, whereas the whole-file readers check the encoding of
+the whole file first.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import os
+import tempfile
+import zlib
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import _parse
+from .readers import (
+    _EXTENSIONS,
+    _MISSING,
+    _Attribute,
+    _check_missing,
+    _fail,
+    _label_position,
+    _number,
+    _parse_attribute,
+    _parse_labels,
+    _split_quoted,
+    _tabulate,
+    read_libsvm,
+)
+
+__all__ = ["ChunkedFile", "iter_chunks"]
+
+_BOM = b"\xef\xbb\xbf"
+_CSV_NOMINAL_FIX = "Fix the value, or pass nominal_columns=[...] to one-hot encode the column."
+_FORMATS = ("libsvm", "csv", "keel")
+
+
+# --------------------------------------------------------------------------- raw blocks
+def _open(path: str):
+    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+
+
+def _gzip_error(path: str, exc: Exception) -> ValueError:
+    return ValueError(
+        f"{path}: not a valid gzip file ({exc}). Decompress it with `gunzip -t` to check it, "
+        "or drop the .gz suffix if it is plain text."
+    )
+
+
+def _blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[bytearray, int, int]]:
+    """Yield ``(buf, end, offset)``: ``buf[:end]`` holds whole lines of the (decompressed)
+    file after its first ``skip`` bytes (BOM included), ending at a line end except at the
+    end of the file; ``offset`` is its byte offset in the decompressed file.
+
+    ``buf`` is reused: use each block before asking for the next."""
+    buf = bytearray(block_bytes)
+    try:
+        with _open(path) as fh:
+            offset = len(fh.read(skip)) if skip else 0
+            have = 0  # bytes of an unfinished line carried at the front of buf
+            while True:
+                if have == len(buf):  # a line longer than the buffer: a bigger one
+                    bigger = bytearray(2 * len(buf))
+                    bigger[:have] = buf
+                    buf = bigger
+                with memoryview(buf) as view:
+                    got = fh.readinto(view[have:])
+                if not got:
+                    if have:
+                        yield buf, have, offset
+                    return
+                size = have + got
+                cut = buf.rfind(b"\n", 0, size) + 1
+                if cut == 0:
+                    cut = buf.rfind(b"\r", 0, size) + 1
+                    if cut == size:  # a "\r" at the end may be half of "\r\n"
+                        cut -= 1
+                if cut <= 0:
+                    have = size
+                    continue
+                yield buf, cut, offset
+                offset += cut
+                have = size - cut
+                buf[:have] = buf[cut:size]
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise _gzip_error(path, exc) from None
+
+
+def _line_end(block, pos: int, end: int) -> tuple[int, int]:
+    """``(end of the text of the line at pos, start of the next line)`` within ``end``."""
+    n = block.find(b"\n", pos, end)
+    r = block.find(b"\r", pos, end)
+    if n < 0 and r < 0:
+        return end, end
+    if n < 0 or (0 <= r < n):
+        if r + 1 < end and block[r + 1] == 10:
+            return r, r + 2
+        return r, r + 1
+    return n, n + 1
+
+
+def _count_lines(block: bytes, a: int, b: int) -> int:
+    """Line ends in ``block[a:b]`` (``\\r\\n`` counts once)."""
+    return block.count(b"\n", a, b) + block.count(b"\r", a, b) - block.count(b"\r\n", a, b)
+
+
+def _decode_line(raw: bytes, path: str, lineno: int, offset: int) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _fail(
+            path,
+            lineno,
+            f"bytes that are not UTF-8 ({exc.reason} at byte {offset + exc.start})",
+            "Save the file as UTF-8.",
+        ) from None
+    if "\x00" in text:
+        raise _fail(path, lineno, "a NUL byte (binary data)", "Pass a text file.")
+    return text
+
+
+# --------------------------------------------------------------------------- chunking
+class _Rechunk:
+    """Collect pieces of rows and hand them out in chunks of exactly ``size`` rows."""
+
+    def __init__(self, size: int, sparse_input: bool, n_features: int, dense_out: bool):
+        self.size = size
+        self.sparse = sparse_input
+        self.d = n_features
+        self.dense_out = dense_out
+        self.pieces: list[tuple] = []
+        self.n = 0
+
+    def add(self, piece: tuple) -> Iterator[tuple[Any, np.ndarray]]:
+        self.pieces.append(piece)
+        self.n += len(piece[-1])
+        while self.n >= self.size:
+            yield self._take(self.size)
+
+    def flush(self) -> Iterator[tuple[Any, np.ndarray]]:
+        if self.n:
+            yield self._take(self.n)
+
+    def _take(self, k: int):
+        out, got = [], 0
+        while got < k:
+            piece = self.pieces[0]
+            m = len(piece[-1])
+            if got + m <= k:
+                out.append(piece)
+                self.pieces.pop(0)
+                got += m
+            else:
+                need = k - got
+                head, tail = self._split(piece, need)
+                out.append(head)
+                self.pieces[0] = tail
+                got = k
+        self.n -= k
+        return self._join(out)
+
+    def _split(self, piece, r):
+        if self.sparse:
+            data, indices, indptr, y = piece
+            cut = indptr[r]
+            return (
+                (data[:cut], indices[:cut], indptr[: r + 1], y[:r]),
+                (data[cut:], indices[cut:], indptr[r:] - cut, y[r:]),
+            )
+        X, y = piece
+        return (X[:r], y[:r]), (X[r:], y[r:])
+
+    def _join(self, pieces):
+        if not self.sparse:
+            if len(pieces) == 1:
+                X, y = pieces[0]
+                return np.ascontiguousarray(X), y
+            return (
+                np.concatenate([p[0] for p in pieces]),
+                np.concatenate([p[1] for p in pieces]),
+            )
+        if len(pieces) == 1:
+            data, indices, indptr, y = pieces[0]
+            if indptr[0] != 0:
+                indptr = indptr - indptr[0]
+        else:
+            data = np.concatenate([p[0] for p in pieces])
+            indices = np.concatenate([p[1] for p in pieces])
+            parts, base = [np.zeros(1, dtype=np.int64)], 0
+            for p in pieces:
+                parts.append(p[2][1:] + base)
+                base += p[2][-1]
+            indptr = np.concatenate(parts)
+            y = np.concatenate([p[3] for p in pieces])
+        X = sp.csr_matrix((data, indices, indptr), shape=(len(y), self.d))
+        X.has_sorted_indices = True
+        return (X.toarray() if self.dense_out else X), y
+
+
+# --------------------------------------------------------------------------- the reader
+class ChunkedFile:
+    """A data file read in chunks of rows; iterate to get ``(X, y)`` pairs.
+
+    Made by :func:`iter_chunks` (see there for the parameters). Iterating again reads
+    the file again. ``y`` holds ``int64`` ±1 (+1 = ``positive_class``), as
+    :func:`skewlearn.datasets.load` gives it; ``X`` is float64, CSR for LIBSVM (unless
+    ``sparse=False``), else C-contiguous.
+
+    Attributes
+    ----------
+    path : str
+    format : {"libsvm", "csv", "keel"}
+    chunk_size : int
+    n_features : int
+        Columns of every ``X`` chunk.
+    positive_class : label
+        The original label mapped to +1.
+    classes : ndarray
+        ``[-1, 1]``, the labels of ``y`` (pass it to ``partial_fit``).
+    n_rows, n_positives : int or None
+        Known after the counting pass; None when it was skipped.
+    label_counts : dict or None
+        Rows per original label (counting pass only).
+    feature_names : list of str
+    scanned : bool
+        Whether the counting pass was made.
+    """
+
+    classes = np.array([-1, 1], dtype=np.int64)
+
+    def __init__(
+        self,
+        path,
+        chunk_size,
+        *,
+        format,
+        n_features,
+        positive_class,
+        sparse,
+        zero_based,
+        label_column,
+        delimiter,
+        header,
+        nominal_columns,
+        missing,
+        block_bytes,
+    ):
+        path = os.fspath(path)
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"{path}: no such file.")
+        if not (isinstance(chunk_size, int | np.integer) and not isinstance(chunk_size, bool)):
+            raise TypeError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
+        if chunk_size < 1:
+            raise ValueError(f"chunk_size must be an int >= 1; got {chunk_size}.")
+        if not (isinstance(block_bytes, int) and block_bytes >= 1024):
+            raise ValueError(f"block_bytes must be an int >= 1024; got {block_bytes!r}.")
+        _check_missing(missing)
+        if format is None:
+            base = path[:-3] if path.lower().endswith(".gz") else path
+            ext = os.path.splitext(base)[1].lower()
+            format = _EXTENSIONS.get(ext)
+            if format not in _FORMATS:
+                raise ValueError(
+                    f"{path}: cannot tell a chunk-readable format from the extension {ext!r}. "
+                    f"Pass format= one of {list(_FORMATS)} (ARFF files are read whole: use "
+                    "skewlearn.datasets.load)."
+                )
+        fmt = str(format).lower()
+        if fmt not in _FORMATS:
+            raise ValueError(f"format must be one of {list(_FORMATS)}; got {format!r}.")
+        if n_features is not None and (
+            not isinstance(n_features, int | np.integer) or isinstance(n_features, bool)
+        ):
+            raise TypeError(f"n_features must be an int or None; got {n_features!r}.")
+        if n_features is not None and n_features < 0:
+            raise ValueError(f"n_features must be >= 0; got {n_features}.")
+        self.path = path
+        self.format = fmt
+        self.chunk_size = int(chunk_size)
+        self.sparse = bool(sparse)
+        self.zero_based = bool(zero_based)
+        self.missing = missing
+        self.block_bytes = block_bytes
+        self.label_column = label_column
+        self.n_rows: int | None = None
+        self.n_positives: int | None = None
+        self.label_counts: dict | None = None
+        self.n_dropped = 0
+        self._user_n_features = n_features
+        self._tmp: str | None = None
+        if fmt == "libsvm":
+            self.n_features = n_features
+        elif fmt == "csv":
+            self._csv_header(label_column, delimiter, header, nominal_columns)
+        else:
+            self._keel_header(label_column)
+        need_scan = positive_class is None or (fmt == "libsvm" and n_features is None)
+        need_scan = need_scan or self._undeclared_nominal()
+        self.scanned = need_scan
+        self._positive_tokens: set | None = None
+        if need_scan:
+            self._scan(positive_class)
+        else:
+            self.positive_class = positive_class
+        if self.format == "libsvm":
+            offset = 0 if self.zero_based else 1
+            self.feature_names = [f"x{j + offset}" for j in range(self.n_features)]
+
+    # ------------------------------------------------------------------ public
+    def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
+        size = self.chunk_size
+        if self.format == "libsvm":
+            for (data, indices, indptr), labels in self._pieces(self.n_features, size):
+                X = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, self.n_features))
+                X.has_sorted_indices = True
+                yield (X if self.sparse else X.toarray()), self._map_numeric(labels)
+            return
+        if self._fast():
+            for (X,), labels in self._pieces(-1, size):
+                yield X, self._map_tokens(labels)
+            return
+        chunker = _Rechunk(size, False, len(self.feature_names), False)
+        for piece, labels in self._pieces(-1, size):
+            yield from chunker.add((*piece, self._map_tokens(labels)))
+        yield from chunker.flush()
+
+    def __repr__(self) -> str:
+        return (
+            f"ChunkedFile({self.path!r}, format={self.format!r}, chunk_size={self.chunk_size}, "
+            f"n_features={self.n_features}, positive_class={self.positive_class!r}, "
+            f"n_rows={self.n_rows})"
+        )
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        """Summary in the shape of :func:`skewlearn.datasets.load`'s ``meta``."""
+        n_neg = None if self.n_rows is None else self.n_rows - self.n_positives
+        ratio = None
+        if n_neg is not None and self.n_positives:
+            ratio = n_neg / self.n_positives
+        return {
+            "name": os.path.basename(self.path),
+            "n_rows": self.n_rows,
+            "n_features": self.n_features,
+            "n_positives": self.n_positives,
+            "imbalance_ratio": ratio,
+            "positive_class": self.positive_class,
+            "source": self.path,
+            "path": self.path,
+            "format": self.format,
+            "feature_names": list(self.feature_names),
+            "chunk_size": self.chunk_size,
+        }
+
+    # ------------------------------------------------------------------ labels
+    def _scan(self, positive_class) -> None:
+        """One counting pass: labels, rows, largest LIBSVM index, nominal categories."""
+        counts: dict[Any, int] = {}
+        n_rows = 0
+        if self.format == "libsvm":
+            limit = -1 if self._user_n_features is None else self._user_n_features
+            maxidx = -1
+            all_int = True
+            for piece, (vals, isint) in self._pieces(limit, 1 << 16, reuse=True):
+                all_int &= isint
+                u, c = np.unique(vals, return_counts=True)
+                for a, b in zip(u.tolist(), c.tolist()):
+                    counts[a] = counts.get(a, 0) + b
+                n_rows += len(vals)
+                if len(piece[1]):
+                    maxidx = max(maxidx, int(piece[1].max()))
+            if n_rows == 0:
+                raise _fail(
+                    self.path, None, "no data rows (only comments)", "Pass a file with data rows."
+                )
+            if self._user_n_features is None:
+                self.n_features = maxidx + 1
+            typed = {(int(k) if all_int else k): v for k, v in counts.items()}
+        else:
+            self._collect = self._undeclared_nominal()
+            for _, tokens in self._pieces(-1, 1 << 16, reuse=True):
+                if isinstance(tokens, tuple):  # (ids, table)
+                    ids, table = tokens
+                    c = np.bincount(ids, minlength=len(table))
+                    for k in np.flatnonzero(c):
+                        counts[table[k]] = counts.get(table[k], 0) + int(c[k])
+                    n_rows += len(ids)
+                else:
+                    for t in tokens:
+                        counts[t] = counts.get(t, 0) + 1
+                    n_rows += len(tokens)
+            self._collect = False
+            self._finish_nominal()
+            if n_rows == 0:
+                raise _fail(self.path, None, "no data rows", "Pass a file with data rows.")
+            toks = list(counts)
+            values = _parse_labels(toks).tolist()
+            typed = {}
+            self._token_value = dict(zip(toks, values))
+            for t, v in zip(toks, values):
+                typed[v] = typed.get(v, 0) + counts[t]
+        self.n_rows = n_rows
+        self.label_counts = typed
+        classes = np.unique(np.asarray(list(typed)))
+        where = os.path.basename(self.path)
+        if positive_class is None:
+            if len(classes) != 2:
+                raise ValueError(
+                    f"{where}: labels have {len(classes)} classes ({classes[:10].tolist()}); "
+                    "pass positive_class= to make a one-against-rest problem."
+                )
+            c0, c1 = (typed[c] for c in classes.tolist())
+            positive_class = classes[0] if c0 < c1 else classes[1]
+            positive_class = positive_class.item()
+        hits = [c for c in typed if c == positive_class]
+        if not hits:
+            raise ValueError(
+                f"{where}: positive class {positive_class!r} does not occur; labels are "
+                f"{classes[:10].tolist()}."
+            )
+        self.positive_class = positive_class
+        self.n_positives = int(sum(typed[c] for c in hits))
+        if self.format != "libsvm":
+            self._positive_tokens = {t for t, v in self._token_value.items() if v == positive_class}
+
+    def _is_positive_token(self, tok: str) -> bool:
+        if self._positive_tokens is not None:
+            return tok in self._positive_tokens
+        pos = self.positive_class
+        if isinstance(pos, str):
+            return tok == pos
+        return bool(_parse_labels([tok])[0] == pos)
+
+    def _map_numeric(self, labels) -> np.ndarray:
+        vals, _ = labels
+        return np.where(vals == self.positive_class, 1, -1).astype(np.int64)
+
+    def _map_tokens(self, labels) -> np.ndarray:
+        if isinstance(labels, tuple):
+            ids, table = labels
+            mask = np.array([self._is_positive_token(t) for t in table] or [False], dtype=bool)
+            return np.where(mask[ids], 1, -1).astype(np.int64)
+        return np.array([1 if self._is_positive_token(t) else -1 for t in labels], dtype=np.int64)
+
+    # ------------------------------------------------------------------ pieces
+    def _fast(self) -> bool:
+        return self.format == "libsvm" or (self.format == "csv" and not self._nominal_idx)
+
+    def _pieces(self, limit: int, rows: int, reuse: bool = False):
+        if self.format == "libsvm":
+            yield from self._libsvm_pieces(limit, rows, reuse)
+        elif self._fast():
+            yield from self._csv_pieces(rows, reuse)
+        else:
+            yield from self._careful_pieces()
+
+    def _tmpfile(self) -> str:
+        if self._tmp is None or not os.path.exists(self._tmp):
+            fd, self._tmp = tempfile.mkstemp(suffix=".svm", prefix="skewlearn-line-")
+            os.close(fd)
+        return self._tmp
+
+    def __del__(self):
+        tmp = getattr(self, "_tmp", None)
+        if tmp and os.path.exists(tmp):
+            try:
+                os.unlink(tmp)
+            except OSError:  # pragma: no cover
+                pass
+
+    # ...................................................................... LIBSVM
+    def _libsvm_careful(self, text: str, lineno: int, row_number: int, limit: int):
+        """Parse one line with :func:`read_libsvm`; its errors name ``path, line lineno``."""
+        if not text.split("#", 1)[0].split():
+            return None
+        tmp = self._tmpfile()
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text + "\n")
+        try:
+            X1, y1, _ = read_libsvm(
+                tmp,
+                n_features=None if limit < 0 else limit,
+                zero_based=self.zero_based,
+            )
+        except ValueError as exc:
+            msg = str(exc)
+            if msg.startswith(f"{tmp}, line 1: "):
+                msg = f"{self.path}, line {lineno}: " + msg[len(f"{tmp}, line 1: ") :]
+            elif msg.startswith(f"{tmp}:"):
+                msg = f"{self.path}:" + msg[len(f"{tmp}:") :]
+                msg = msg.replace(" of data row 1 ", f" of data row {row_number} ")
+            raise ValueError(msg) from None
+        return X1, y1
+
+    def _libsvm_pieces(self, limit: int, rows: int, reuse: bool = False):
+        """Chunks of ``rows`` rows as ``((data, indices, indptr), (labels, all_int))``.
+
+        The compiled parser writes straight into the chunk's arrays (no copy); with
+        ``reuse`` the same arrays are refilled for every chunk (counting pass)."""
+        offset = 0 if self.zero_based else 1
+        lineno = 1
+        rows_before = 0
+        first = True
+        hard = np.empty((4096, 3), dtype=np.int64)
+        chunk = None
+        n = 0
+        per_row = None
+
+        def new_chunk(cap_nnz):
+            return [
+                np.empty(rows, dtype=np.float64),
+                np.empty(rows, dtype=np.bool_),
+                np.zeros(rows + 1, dtype=np.int32 if cap_nnz < 2**31 - 1 else np.int64),
+                np.empty(cap_nnz, dtype=np.int32),
+                np.empty(cap_nnz, dtype=np.float64),
+            ]
+
+        def grow(chunk, need):
+            cap = max(need, int(len(chunk[3]) * 1.5) + 16)
+            if cap >= 2**31 - 1 and chunk[2].dtype != np.int64:
+                chunk[2] = chunk[2].astype(np.int64)
+            for k in (3, 4):
+                bigger = np.empty(cap, dtype=chunk[k].dtype)
+                bigger[: len(chunk[k])] = chunk[k]
+                chunk[k] = bigger
+
+        def emit(chunk, n):
+            labels, label_int, indptr, indices, values = chunk
+            nnz = int(indptr[n])
+            return (values[:nnz], indices[:nnz], indptr[: n + 1]), (
+                labels[:n],
+                bool(label_int[:n].all()),
+            )
+
+        for block, end, boff in _blocks(self.path, self.block_bytes):
+            pos = 0
+            if first:
+                first = False
+                if block.startswith(_BOM, 0, end):
+                    pos = 3
+            buf = np.frombuffer(block, dtype=np.uint8)
+            if per_row is None:
+                per_row = _parse.entries_per_line(buf[:end])
+            if chunk is None:
+                chunk = new_chunk(int(per_row * rows * 1.05) + 64)
+            while pos < end:
+                labels, label_int, indptr, indices, values = chunk
+                n2, nh, lines, pos2, status, _ = _parse.libsvm_block(
+                    buf, pos, end, offset, limit, labels, label_int, indptr, indices, values,
+                    hard, n, rows,
+                )  # fmt: skip
+                for h in range(nh):
+                    slot, s, e = hard[h]
+                    v = float(bytes(block[s:e]))
+                    if not np.isfinite(v):
+                        bad_line = lineno + _count_lines(block, pos, s)
+                        line_start = max(block.rfind(b"\n", 0, s), block.rfind(b"\r", 0, s)) + 1
+                        text_end, _ = _line_end(block, line_start, end)
+                        text = _decode_line(
+                            bytes(block[line_start:text_end]),
+                            self.path,
+                            bad_line,
+                            boff + line_start,
+                        )
+                        self._libsvm_careful(text, bad_line, rows_before + n2, limit)
+                        raise AssertionError("unreachable: the careful reader accepted it")
+                    values[slot] = v
+                n, lineno, pos = n2, lineno + lines, pos2
+                if status == _parse.GROW:
+                    text_end, _ = _line_end(block, pos, end)
+                    grow(chunk, int(indptr[n]) + block.count(b":", pos, text_end) + 1)
+                elif status == _parse.CAREFUL:
+                    text_end, nxt = _line_end(block, pos, end)
+                    text = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
+                    got = self._libsvm_careful(text, lineno, rows_before + n + 1, limit)
+                    if got is not None:
+                        X1, y1 = got
+                        k0 = int(indptr[n])
+                        k1 = k0 + X1.nnz
+                        if k1 > len(indices):
+                            grow(chunk, k1)
+                            labels, label_int, indptr, indices, values = chunk
+                        indices[k0:k1] = X1.indices
+                        values[k0:k1] = X1.data
+                        labels[n] = float(y1[0])
+                        label_int[n] = y1.dtype.kind == "i"
+                        n += 1
+                        indptr[n] = k1
+                    lineno += 1
+                    pos = nxt
+                if n == rows:
+                    yield emit(chunk, n)
+                    rows_before += n
+                    n = 0
+                    if not reuse:
+                        chunk = new_chunk(len(chunk[3]))
+        if first:
+            raise _fail(self.path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
+        if n:
+            yield emit(chunk, n)
+
+    # ...................................................................... CSV
+    def _csv_header(self, label_column, delimiter, header, nominal_columns) -> None:
+        path = self.path
+        head = b""
+        try:
+            with _open(path) as fh:
+                head = fh.read(1 << 16)
+        except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+            raise _gzip_error(path, exc) from None
+        text = head.decode("utf-8-sig", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+        if not text.strip():
+            raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
+        if delimiter is None:
+            try:
+                delimiter = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|").delimiter
+            except csv.Error:
+                delimiter = ","
+        if len(delimiter) != 1 or not delimiter.isascii():
+            raise ValueError(f"delimiter must be one ASCII character; got {delimiter!r}.")
+        self.delimiter = delimiter
+        # the first non-blank row: the header, or the first data row (for the width)
+        skip = 3 if head.startswith(_BOM) else 0
+        pos, lineno, first_row = skip, 1, None
+        while pos < len(head):
+            text_end, nxt = _line_end(head, pos, len(head))
+            if nxt == len(head) and text_end == nxt and len(head) == (1 << 16):
+                break  # line longer than the peek: give up (rare)
+            line = _decode_line(head[pos:text_end], path, lineno, pos)
+            row = next(csv.reader([line], delimiter=delimiter), [])
+            if row and any(c.strip() for c in row):
+                first_row = [c.strip() for c in row]
+                break
+            pos, lineno = nxt, lineno + 1
+        if first_row is None:
+            raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
+        if header:
+            names = first_row
+            if len(set(names)) != len(names):
+                dup = next(n for n in names if names.count(n) > 1)
+                raise _fail(
+                    path, 1, f"column name {dup!r} appears twice", "Give columns unique names."
+                )
+            _, self._data_skip = _line_end(head, pos, len(head))
+            self._first_line = lineno + 1
+        else:
+            if isinstance(label_column, str):
+                raise ValueError(
+                    f"{path}: label_column={label_column!r} is a name but header=False. "
+                    "Pass an integer index or header=True."
+                )
+            names = [f"x{j + 1}" for j in range(len(first_row))]
+            self._data_skip = 0
+            self._first_line = 1
+        label_column = -1 if label_column is None else label_column
+        self.label_index = _label_position(label_column, names, path)
+        self._nominal_idx = []
+        for c in nominal_columns or ():
+            j = _label_position(c, names, path)
+            if j != self.label_index:
+                self._nominal_idx.append(j)
+        self.attributes = [_Attribute(n, None, False) for n in names]
+        for j in self._nominal_idx:
+            self.attributes[j] = _Attribute(names[j], [], False)
+        self.width = len(names)
+        self._set_names()
+
+    def _set_names(self) -> None:
+        names = []
+        for j, att in enumerate(self.attributes):
+            if j == self.label_index:
+                continue
+            if att.categories is None:
+                names.append(att.name)
+            else:
+                names.extend(f"{att.name}={c}" for c in att.categories)
+        self.feature_names = names
+        self.n_features = len(names)
+
+    def _csv_careful(self, text: str, lineno: int):
+        """One CSV line through the careful reader: ``(x row, label token)`` or None."""
+        try:
+            row = next(csv.reader([text], delimiter=self.delimiter, strict=True), [])
+        except csv.Error as exc:
+            raise _fail(self.path, lineno, f"malformed CSV ({exc})", "Fix the quoting.") from None
+        if not row or all(not c.strip() for c in row):
+            return None
+        row = [c.strip() for c in row]
+        if self.missing == "drop" and len(row) == self.width:
+            if any(t in _MISSING or t == "" for t in row):
+                self.n_dropped += 1
+                return None
+        X, _, _ = _tabulate(
+            [row],
+            [lineno],
+            self.attributes,
+            self.label_index,
+            "error",
+            self.path,
+            "CSV",
+            blank_is_missing=True,
+            force_nominal=True,
+            nominal_fix=_CSV_NOMINAL_FIX,
+        )
+        return X[0], row[self.label_index]
+
+    def _csv_pieces(self, rows: int, reuse: bool = False):
+        """Chunks of ``rows`` rows as ``((X,), (label ids, label tokens))``, parsed
+        straight into the chunk's array."""
+        delim = ord(self.delimiter)
+        nf = self.width - 1
+        table = np.zeros((256, 64), dtype=np.uint8)
+        table_len = np.zeros(256, dtype=np.int64)
+        n_table = np.zeros(1, dtype=np.int64)
+        tokens: list[str] = []
+        hard = np.empty((4096, 4), dtype=np.int64)
+        lineno = self._first_line
+        first = self._data_skip == 0
+        X = np.empty((rows, nf), dtype=np.float64)
+        ids = np.empty(rows, dtype=np.int64)
+        n = 0
+
+        def emit(n):
+            while len(tokens) < n_table[0]:
+                k = len(tokens)
+                tokens.append(bytes(table[k, : table_len[k]]).decode("utf-8"))
+            return (X[:n],), (ids[:n], list(tokens))
+
+        for block, end, boff in _blocks(self.path, self.block_bytes, self._data_skip):
+            pos = 0
+            if first:
+                first = False
+                if block.startswith(_BOM, 0, end):
+                    pos = 3
+            buf = np.frombuffer(block, dtype=np.uint8)
+            while pos < end:
+                n2, nh, lines, pos2, status = _parse.csv_block(
+                    buf, pos, end, delim, self.width, self.label_index, X, ids, table, table_len,
+                    n_table, hard, n, rows,
+                )  # fmt: skip
+                for h in range(nh):
+                    r, f, s, e = hard[h]
+                    v = _number(bytes(block[s:e]).decode("ascii"))
+                    if v is None:  # not finite: the careful reader names the line
+                        bad_line = lineno + _count_lines(block, pos, s)
+                        line_start = max(block.rfind(b"\n", 0, s), block.rfind(b"\r", 0, s)) + 1
+                        text_end, _ = _line_end(block, line_start, end)
+                        text = _decode_line(
+                            bytes(block[line_start:text_end]),
+                            self.path,
+                            bad_line,
+                            boff + line_start,
+                        )
+                        self._csv_careful(text, bad_line)
+                        raise AssertionError("unreachable: the careful reader accepted it")
+                    X[r, f] = v
+                n, lineno, pos = n2, lineno + lines, pos2
+                if status == _parse.CAREFUL:
+                    text_end, nxt = _line_end(block, pos, end)
+                    text = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
+                    got = self._csv_careful(text, lineno)
+                    if got is not None:
+                        X[n] = got[0]
+                        tok = got[1]
+                        raw = tok.encode("utf-8")
+                        k = next(
+                            (
+                                q
+                                for q in range(int(n_table[0]))
+                                if bytes(table[q, : table_len[q]]) == raw
+                            ),
+                            -1,
+                        )
+                        if k < 0:
+                            if len(raw) > 64 or n_table[0] >= 256:
+                                raise ValueError(
+                                    f"{self.path}, line {lineno}: label {tok!r} is longer than "
+                                    "64 bytes or the 257th distinct label; the chunked CSV "
+                                    "reader keeps at most 256 labels of up to 64 bytes. Use "
+                                    "skewlearn.datasets.load for this file."
+                                )
+                            k = int(n_table[0])
+                            table[k, : len(raw)] = np.frombuffer(raw, dtype=np.uint8)
+                            table_len[k] = len(raw)
+                            n_table[0] += 1
+                        ids[n] = k
+                        n += 1
+                    lineno += 1
+                    pos = nxt
+                if n == rows:
+                    yield emit(n)
+                    n = 0
+                    if not reuse:
+                        X = np.empty((rows, nf), dtype=np.float64)
+                        ids = np.empty(rows, dtype=np.int64)
+        if n:
+            yield emit(n)
+
+    # ...................................................................... KEEL + careful CSV
+    def _keel_header(self, label_column) -> None:
+        path = self.path
+        attributes: list[_Attribute] | None = None
+        outputs = None
+        lineno = 0
+        data_line = 1
+        with self._text_lines() as lines:
+            first = None
+            for lineno, line in lines:  # noqa: B007 - lineno is used after the loop
+                s = line.strip()
+                if s:
+                    first = s
+                    break
+            if first is None:
+                raise _fail(
+                    path, None, "the file is empty", "Pass a KEEL .dat file with data rows."
+                )
+            if first.startswith("@"):
+                attributes = []
+                s = first
+                while True:
+                    if s and not s.startswith("%"):
+                        low = s.lower()
+                        if low.startswith("@relation"):
+                            pass
+                        elif low.startswith("@attribute"):
+                            attributes.append(_parse_attribute(s, lineno, path, "KEEL"))
+                        elif low.startswith("@inputs"):
+                            pass
+                        elif low.startswith("@output"):
+                            outputs = (
+                                [t.strip() for t in s.split(None, 1)[1].split(",")]
+                                if " " in s
+                                else []
+                            )
+                        elif low.startswith("@data"):
+                            data_line = lineno + 1
+                            break
+                        else:
+                            raise _fail(
+                                path,
+                                lineno,
+                                f"unexpected header line {s[:60]!r}",
+                                "KEEL headers hold only @relation, @attribute, @inputs, "
+                                "@outputs and @data.",
+                            )
+                    nxt = next(lines, None)
+                    if nxt is None:
+                        raise _fail(
+                            path,
+                            None,
+                            "the header has no @data line",
+                            "Add `@data` before the rows.",
+                        )
+                    lineno, s = nxt[0], nxt[1].strip()
+                if not attributes:
+                    raise _fail(
+                        path,
+                        data_line - 1,
+                        "the header declares no @attribute",
+                        "Declare the columns.",
+                    )
+                first_row = None
+            else:
+                first_row = _split_quoted(first)
+                data_line = 1
+        self._data_line = data_line
+        if attributes is not None:
+            names = [a.name for a in attributes]
+            if label_column is None and outputs and len(outputs) == 1 and outputs[0] in names:
+                label_column = outputs[0]
+            self.label_index = _label_position(label_column, names, path)
+        else:
+            if first_row is None:
+                raise _fail(path, lineno, "an unclosed quote", "Close the quote.")
+            if isinstance(label_column, str):
+                raise ValueError(
+                    f"{path}: a headerless KEEL file has no column names, so label_column="
+                    f"{label_column!r} cannot be found. Pass an integer index."
+                )
+            self.label_index = _label_position(label_column, [""] * len(first_row), path)
+            attributes = [
+                _Attribute("class" if j == self.label_index else f"x{j + 1}", [], False)
+                for j in range(len(first_row))
+            ]
+            attributes[self.label_index].categories = None
+        self.attributes = attributes
+        self.width = len(attributes)
+        self._nominal_idx = [
+            j for j, a in enumerate(attributes) if a.categories == [] and not a.declared
+        ]
+        self._set_names()
+
+    def _undeclared_nominal(self) -> bool:
+        return (
+            any(
+                a.categories == [] and not a.declared
+                for j, a in enumerate(self.attributes or [])
+                if j != self.label_index
+            )
+            if self.format != "libsvm"
+            else False
+        )
+
+    def _finish_nominal(self) -> None:
+        """After the counting pass: categories of undeclared nominal columns (as the
+        whole-file readers infer them)."""
+        seen = getattr(self, "_values", None)
+        if seen is None:
+            return
+        for j, values in seen.items():
+            att = self.attributes[j]
+            if self.format == "csv":
+                att.categories = sorted(values)
+            elif values is _NUMERIC:
+                att.categories = None
+            else:
+                att.categories = sorted(values) if any(_number(v) is None for v in values) else None
+            att.declared = True  # keep them fixed from now on
+        self._values = None
+        self._set_names()
+
+    class _Lines:
+        def __init__(self, owner):
+            self.owner = owner
+
+        def __enter__(self):
+            owner = self.owner
+            try:
+                raw = _open(owner.path)
+            except OSError:  # pragma: no cover
+                raise
+            self.fh = io.TextIOWrapper(raw, encoding="utf-8-sig", newline=None)
+            self.it = self._gen()
+            return self.it
+
+        def _gen(self):
+            lineno = 0
+            try:
+                for line in self.fh:
+                    lineno += 1
+                    if "\x00" in line:
+                        raise _fail(
+                            self.owner.path, lineno, "a NUL byte (binary data)", "Pass a text file."
+                        )
+                    yield lineno, line.rstrip("\n")
+            except UnicodeDecodeError as exc:
+                raise _fail(
+                    self.owner.path,
+                    lineno + 1,
+                    f"bytes that are not UTF-8 ({exc.reason})",
+                    "Save the file as UTF-8.",
+                ) from None
+            except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+                raise _gzip_error(self.owner.path, exc) from None
+
+        def __exit__(self, *exc):
+            self.fh.close()
+            return False
+
+    def _text_lines(self):
+        return ChunkedFile._Lines(self)
+
+    def _careful_pieces(self):
+        """KEEL (and CSV with nominal columns): tokenize with the careful readers' rules,
+        ``block_rows`` rows at a time, and build each block with their ``_tabulate``."""
+        collect = getattr(self, "_collect", False)
+        if collect:
+            self._values = {j: set() for j in self._nominal_idx}
+        block_rows = max(1, min(self.chunk_size, 65536))
+        is_csv = self.format == "csv"
+        start = self._first_line if is_csv else self._data_line
+        rows: list[list[str]] = []
+        linenos: list[int] = []
+        with self._text_lines() as lines:
+            if is_csv:
+                # csv.reader over the remaining text keeps the careful reader's quoting rules
+                body = (line for ln, line in lines if ln >= start)
+                reader = csv.reader(body, delimiter=self.delimiter, strict=True)
+                line_at = start
+                try:
+                    for raw in reader:
+                        ln = line_at
+                        line_at = start + reader.line_num
+                        if not raw or all(not c.strip() for c in raw):
+                            continue
+                        rows.append([c.strip() for c in raw])
+                        linenos.append(ln)
+                        if len(rows) >= block_rows:
+                            yield from self._emit(rows, linenos, collect)
+                            rows, linenos = [], []
+                except csv.Error as exc:
+                    raise _fail(
+                        self.path, line_at, f"malformed CSV ({exc})", "Fix the quoting."
+                    ) from None
+            else:
+                for ln, line in lines:
+                    if ln < start:
+                        continue
+                    s = line.strip()
+                    if not s or s.startswith("%"):
+                        continue
+                    if s.startswith("@"):
+                        raise _fail(
+                            self.path, ln, f"header line {s[:40]!r} among the data",
+                            "Move it above @data.",
+                        )  # fmt: skip
+                    toks = _split_quoted(s)
+                    if toks is None:
+                        raise _fail(self.path, ln, "an unclosed quote", "Close the quote.")
+                    rows.append(toks)
+                    linenos.append(ln)
+                    if len(rows) >= block_rows:
+                        yield from self._emit(rows, linenos, collect)
+                        rows, linenos = [], []
+        if rows:
+            yield from self._emit(rows, linenos, collect)
+
+    def _emit(self, rows, linenos, collect):
+        is_csv = self.format == "csv"
+        width = self.width
+        for row, ln in zip(rows, linenos):
+            if len(row) != width:
+                raise _fail(
+                    self.path,
+                    ln,
+                    f"{len(row)} values where {width} are expected",
+                    "Every row needs one value per attribute; check for a truncated line or a "
+                    "stray delimiter.",
+                )
+
+        def is_missing(tok):
+            return tok in _MISSING or (is_csv and tok == "")
+
+        if self.missing == "drop":
+            keep = [r for r, row in enumerate(rows) if not any(is_missing(t) for t in row)]
+            if len(keep) != len(rows):
+                if collect:
+                    self.n_dropped += len(rows) - len(keep)
+                rows = [rows[r] for r in keep]
+                linenos = [linenos[r] for r in keep]
+            if not rows:
+                return
+        tokens = [row[self.label_index] for row in rows]
+        if collect:
+            for row, ln in zip(rows, linenos):
+                bad = next((j for j, t in enumerate(row) if is_missing(t)), None)
+                if bad is not None:  # missing="error": the careful reader's message
+                    _tabulate([row], [ln], self.attributes, self.label_index, "error",
+                              self.path, "KEEL" if not is_csv else "CSV",
+                              blank_is_missing=is_csv)  # fmt: skip
+            for j, seen in self._values.items():
+                if seen is _NUMERIC:
+                    continue
+                seen.update(row[j] for row in rows)
+                if (
+                    not is_csv
+                    and len(seen) > _MAX_INFERRED
+                    and all(_number(v) is not None for v in seen)
+                ):
+                    self._values[j] = _NUMERIC
+            if not is_csv:
+                for j, seen in self._values.items():
+                    if seen is _NUMERIC and any(_number(row[j]) is None for row in rows):
+                        raise ValueError(
+                            f"{self.path}: column {j + 1} holds more than {_MAX_INFERRED} "
+                            "distinct numbers and also text, so whether it is nominal cannot "
+                            "be decided in bounded memory. Declare it in a KEEL header or "
+                            "use skewlearn.datasets.load."
+                        )
+            yield (None,), tokens
+            return
+        X, _, _ = _tabulate(
+            rows,
+            linenos,
+            self.attributes,
+            self.label_index,
+            "error",
+            self.path,
+            "CSV" if is_csv else "KEEL",
+            blank_is_missing=is_csv,
+            force_nominal=is_csv,
+            nominal_fix=(
+                "Fix the value, or pass nominal_columns=[...] to one-hot encode the column."
+                if is_csv
+                else "Fix the value, or declare the attribute nominal."
+            ),
+        )
+        yield (X,), tokens
+
+
+_NUMERIC = frozenset()  # marker: a column seen to be numeric with too many values to keep
+_MAX_INFERRED = 100_000
+
+
+def iter_chunks(
+    path: str | os.PathLike,
+    chunk_size: int = 100_000,
+    *,
+    format: str | None = None,
+    n_features: int | None = None,
+    positive_class: Any = None,
+    sparse: bool = True,
+    zero_based: bool = False,
+    label_column: int | str | None = None,
+    delimiter: str | None = None,
+    header: bool = True,
+    nominal_columns: Sequence[int | str] | None = None,
+    missing: str = "error",
+    block_bytes: int = 1 << 22,
+) -> ChunkedFile:
+    """Read a LIBSVM, CSV or KEEL file (``.gz`` too) in chunks of rows, in bounded memory.
+
+    Iterating over the result yields ``(X, y)`` with the rows, order and ±1 labels of
+    :func:`skewlearn.datasets.load` on the whole file (the readers' options below are
+    theirs).
+
+    Parameters
+    ----------
+    path : str or path-like
+    chunk_size : int, default=100_000
+        Rows per chunk (>= 1); the last chunk may be shorter.
+    format : {"libsvm", "csv", "keel"}, optional
+        Default from the extension (as :func:`skewlearn.datasets.read`).
+    n_features : int, optional
+        LIBSVM: the number of columns. Default: the largest index in the file (found by
+        the counting pass). With it given, a larger index raises ``ValueError`` naming the
+        line.
+    positive_class : label, optional
+        The label that becomes +1 (all others -1). Default: the minority class, found by
+        a counting pass over the file (a tie: the larger label), as ``load`` does.
+    sparse : bool, default=True
+        LIBSVM: CSR chunks (else dense).
+    zero_based : bool, default=False
+        LIBSVM: indices start at 0.
+    label_column : int or str, optional
+        CSV/KEEL: the label column (default the last, or KEEL's single ``@outputs``).
+    delimiter : str, optional
+        CSV: field delimiter; default sniffed as :func:`read_csv` does.
+    header : bool, default=True
+        CSV: the first row holds column names.
+    nominal_columns : list of int or str, optional
+        CSV: columns to one-hot encode (categories from the counting pass).
+    missing : {"error", "drop"}, default="error"
+        Rows with a missing value raise, or are dropped.
+    block_bytes : int, default=4 MiB
+        Bytes read (and parsed) at a time; memory grows with it, not with the file.
+
+    Returns
+    -------
+    ChunkedFile
+        Iterable of ``(X, y)``; ``n_rows``, ``n_features``, ``positive_class``, ``meta``.
+
+    Notes
+    -----
+    Without ``positive_class`` (or, for LIBSVM, without ``n_features``) the file is read
+    twice: a counting pass, then the chunks. Memory: one block and one chunk, whatever
+    the file's length. LIBSVM and numeric CSV lines are parsed by compiled code
+    (:mod:`skewlearn.datasets._parse`); lines it does not fully understand are parsed, or
+    rejected with the line number, by the careful readers.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from skewlearn.datasets import iter_chunks
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = os.path.join(d, "toy.svm")
+    ...     _ = open(p, "w").write("+1 1:0.5 3:2\\n-1 2:1\\n-1 1:1.5\\n")
+    ...     stream = iter_chunks(p, chunk_size=2)
+    ...     chunks = [(X.toarray().tolist(), y.tolist()) for X, y in stream]
+    >>> stream.n_rows, stream.n_features, stream.positive_class
+    (3, 3, 1)
+    >>> chunks
+    [([[0.5, 0.0, 2.0], [0.0, 1.0, 0.0]], [1, -1]), ([[1.5, 0.0, 0.0]], [-1])]
+    """
+    return ChunkedFile(
+        path,
+        chunk_size,
+        format=format,
+        n_features=n_features,
+        positive_class=positive_class,
+        sparse=sparse,
+        zero_based=zero_based,
+        label_column=label_column,
+        delimiter=delimiter,
+        header=header,
+        nominal_columns=nominal_columns,
+        missing=missing,
+        block_bytes=block_bytes,
+    )

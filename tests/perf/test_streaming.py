@@ -1,0 +1,237 @@
+"""Chunked readers: the same rows, order and labels as loading the whole file, the same
+error messages (with line numbers) for malformed input, bounded blocks."""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from skewlearn.datasets import iter_chunks, load, read_csv, read_libsvm
+
+DATA = Path(__file__).parents[1] / "datasets" / "data"
+
+
+def _gather(stream):
+    Xs, ys = [], []
+    for X, y in stream:
+        assert y.dtype == np.int64
+        Xs.append(X.toarray() if sp.issparse(X) else X)
+        ys.append(y)
+    return np.vstack(Xs), np.concatenate(ys)
+
+
+def _same(path, chunk_sizes=(1, 2, 3, 7, 100_000), **kw):
+    X, y, meta = load(path)
+    X = X.toarray() if sp.issparse(X) else X
+    for cs in chunk_sizes:
+        for block in (1024, 1 << 22):
+            stream = iter_chunks(path, chunk_size=cs, block_bytes=block, **kw)
+            Xc, yc = _gather(stream)
+            assert Xc.shape == X.shape
+            # bit-identical, -0.0 included
+            np.testing.assert_array_equal(Xc.view(np.int64), X.view(np.int64))
+            np.testing.assert_array_equal(yc, y)
+            assert stream.positive_class == meta["positive_class"]
+            assert stream.n_rows == meta["n_rows"]
+            assert stream.n_positives == meta["n_positives"]
+            assert stream.n_features == meta["n_features"]
+            sizes = [len(c[1]) for c in stream]
+            assert all(s == cs for s in sizes[:-1]) and 0 < sizes[-1] <= cs
+    return X, y
+
+
+@pytest.mark.parametrize(
+    "name", ["toy.svm", "toy.csv", "toy.dat", "toy_noheader.dat", "nominal.dat", "bom_crlf.csv"]
+)
+def test_fixtures_match_load(name, tmp_path):
+    _same(DATA / name)
+    gz = tmp_path / (name + ".gz")
+    with open(DATA / name, "rb") as src, gzip.open(gz, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    _same(gz)
+
+
+def _random_libsvm(rng, n, d, zero_based=False, crlf=False):
+    """LIBSVM text in many legal spellings: unsorted indices, comments, qid, blank lines,
+    +1 labels, exponents, 17-digit values, -0.0, leading zeros."""
+    lines = ["# a header comment"]
+    off = 0 if zero_based else 1
+    for _ in range(n):
+        k = rng.integers(0, d + 1)
+        idx = rng.choice(d, size=k, replace=False)
+        if rng.random() < 0.7:
+            idx = np.sort(idx)
+        toks = [rng.choice(["+1", "-1", "1", "-1"])]
+        if rng.random() < 0.1:
+            toks.append(f"qid:{rng.integers(0, 9)}")
+        for j in idx:
+            v = float(rng.normal() * 10.0 ** rng.integers(-3, 4))
+            style = rng.integers(0, 7)
+            if style == 0:
+                s = repr(v)  # up to 17 significant digits: the slow exact path
+            elif style == 1:
+                s = f"{v:.3e}"
+            elif style == 2:
+                s = "-0.0" if rng.random() < 0.5 else "0"
+            elif style == 3:
+                s = f"{v:.2f}".replace("0.", ".", 1) if abs(v) < 1 else f"{v:.2f}"
+            elif style == 4:
+                s = f"{int(v)}"
+            else:
+                s = f"{v:.4f}"
+            toks.append(f"{'0' if rng.random() < 0.05 else ''}{j + off}:{s}")
+        line = " ".join(toks)
+        if rng.random() < 0.1:
+            line += "  # trailing comment"
+        if rng.random() < 0.05:
+            lines.append("")
+        lines.append(line)
+    sep = "\r\n" if crlf else "\n"
+    return sep.join(lines) + sep
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_libsvm_matches_read_libsvm(seed, tmp_path):
+    rng = np.random.default_rng(seed)
+    zero_based = seed % 2 == 1
+    p = tmp_path / "r.svm"
+    p.write_text(_random_libsvm(rng, 300, 12, zero_based, crlf=seed % 3 == 0), newline="")
+    X, y, _ = read_libsvm(p, zero_based=zero_based)
+    for cs in (1, 64, 1000):
+        stream = iter_chunks(p, chunk_size=cs, zero_based=zero_based, block_bytes=1024)
+        Xc, yc = _gather(stream)
+        np.testing.assert_array_equal(Xc.view(np.int64), X.toarray().view(np.int64))
+        pos = stream.positive_class
+        np.testing.assert_array_equal(yc, np.where(y == pos, 1, -1))
+
+
+def test_random_csv_matches_load(tmp_path):
+    rng = np.random.default_rng(3)
+    rows = ["a;b;c;target"]
+    for _ in range(400):
+        cells = [repr(float(rng.normal())), f"{rng.normal():.3f}", f"{rng.normal() * 1e5:.1e}"]
+        label = rng.choice(["yes", "no", " no ", "no"])
+        if rng.random() < 0.05:
+            label = '"no"'  # quoted: the careful path
+        rows.append(";".join([*cells, label]))
+        if rng.random() < 0.03:
+            rows.append("")
+    p = tmp_path / "r.csv"
+    p.write_text("\n".join(rows) + "\n")
+    X, _ = _same(p)
+    assert X.shape == (400, 3)
+
+
+def test_csv_label_column_matches_read_csv(tmp_path):
+    p = tmp_path / "l.csv"
+    p.write_text("a,target,b\n1.5,yes,2\n3,no,4e-3\n5,no,6\n")
+    X, y, _ = read_csv(p, label_column="target")
+    Xc, yc = _gather(iter_chunks(p, 2, label_column="target"))
+    np.testing.assert_array_equal(Xc, X)
+    np.testing.assert_array_equal(yc, np.where(y == "yes", 1, -1))
+
+
+def test_positive_class_and_n_features_skip_the_counting_pass(tmp_path):
+    p = tmp_path / "t.svm"
+    p.write_text("1 1:1\n-1 2:1\n-1 3:1\n")
+    stream = iter_chunks(p, 2, positive_class=-1, n_features=5)
+    assert not stream.scanned and stream.n_rows is None
+    X, y = _gather(stream)
+    assert X.shape == (3, 5)
+    np.testing.assert_array_equal(y, [-1, 1, 1])
+    assert iter_chunks(p, 2).scanned
+
+
+# --------------------------------------------------------------------------- errors
+BAD_LIBSVM = [
+    "1 2:abc",
+    "1 0:1",  # below the 1-based offset
+    "1 3:1 3:2",
+    "1 a:1",
+    "2:1 3:1",
+    "1 3",
+    "1 3:nan",
+    "1 3:1e999",
+    "1 3:1_0",
+    "abc 3:1",
+    "1 qid:x 3:1",
+]
+
+
+@pytest.mark.parametrize("bad", BAD_LIBSVM)
+def test_libsvm_errors_are_the_careful_readers(bad, tmp_path):
+    good = [f"{1 if i % 3 else -1} 1:{i}.5 2:0.25" for i in range(40)]
+    good.insert(25, bad)
+    good.insert(3, "# comment")
+    p = tmp_path / "bad.svm"
+    p.write_text("\n".join(good) + "\n")
+    with pytest.raises(ValueError) as whole:
+        read_libsvm(p)
+    with pytest.raises(ValueError) as chunked:
+        for _ in iter_chunks(p, 4, positive_class=1, n_features=10, block_bytes=1024):
+            pass
+    assert str(chunked.value) == str(whole.value)
+    assert "line 27" in str(whole.value) or "data row 26" in str(whole.value)
+
+
+def test_libsvm_index_beyond_n_features_names_the_line(tmp_path):
+    p = tmp_path / "wide.svm"
+    p.write_text("1 1:1\n-1 2:1\n-1 9:1\n")
+    with pytest.raises(ValueError, match=r"wide.svm, line 3: index 9 exceeds n_features=4"):
+        list(iter_chunks(p, 1, n_features=4))
+
+
+BAD_CSV = ["1.5,?,yes", "1.5,abc,yes", "1.5,2,3,yes", "1.5,,yes", "1.5,1e999,no"]
+
+
+@pytest.mark.parametrize("bad", BAD_CSV)
+def test_csv_errors_are_the_careful_readers(bad, tmp_path):
+    rows = ["x,y,label"] + [f"{i}.5,{i % 7},{'yes' if i % 5 == 0 else 'no'}" for i in range(30)]
+    rows.insert(12, bad)
+    p = tmp_path / "bad.csv"
+    p.write_text("\n".join(rows) + "\n")
+    with pytest.raises(ValueError) as whole:
+        read_csv(p)
+    with pytest.raises(ValueError) as chunked:
+        list(iter_chunks(p, 5, positive_class="yes", block_bytes=1024))
+    assert str(chunked.value) == str(whole.value)
+
+
+def test_missing_drop_matches_load_rows(tmp_path):
+    rows = ["x,y,label"] + [f"{i}.5,{i % 7},{'yes' if i % 5 == 0 else 'no'}" for i in range(30)]
+    rows.insert(12, "1.5,?,yes")
+    rows.insert(20, "2.5,,no")
+    p = tmp_path / "m.csv"
+    p.write_text("\n".join(rows) + "\n")
+    X, y, _ = read_csv(p, missing="drop")
+    Xc, yc = _gather(iter_chunks(p, 4, missing="drop"))
+    np.testing.assert_array_equal(Xc, X)
+    assert len(yc) == len(y) == 30
+
+
+def test_input_errors(tmp_path):
+    p = tmp_path / "t.svm"
+    p.write_text("1 1:1\n-1 2:1\n")
+    with pytest.raises(ValueError, match="chunk_size must be an int >= 1; got 0"):
+        iter_chunks(p, 0)
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        iter_chunks(tmp_path / "nope.svm")
+    q = tmp_path / "t.arff"
+    q.write_text("@relation x\n")
+    with pytest.raises(ValueError, match="ARFF files are read whole"):
+        iter_chunks(q)
+    r = tmp_path / "three.svm"
+    r.write_text("1 1:1\n2 1:1\n3 1:1\n")
+    with pytest.raises(ValueError, match="labels have 3 classes"):
+        iter_chunks(r)
+    with pytest.raises(ValueError, match="positive class 7 does not occur"):
+        iter_chunks(r, positive_class=7)
+    bad = tmp_path / "bad.svm.gz"
+    bad.write_bytes(b"not gzip at all")
+    with pytest.raises(ValueError, match="not a valid gzip file"):
+        list(iter_chunks(bad, positive_class=1, n_features=3))
