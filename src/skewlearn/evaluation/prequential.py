@@ -51,12 +51,15 @@ class PrequentialResult:
         ``decision_function`` (positive votes for ``classes_[1]``).
     pos_label : label
         The class counted as positive by the label metrics.
+    rows_seen : int
+        Samples in the stream (also when the scores were not kept).
     """
 
     estimator: str
     checkpoints: list[dict[str, Any]]
     scores: np.ndarray = field(repr=False)
     pos_label: Any = None
+    rows_seen: int = -1
 
     @property
     def final(self) -> dict[str, Any]:
@@ -66,7 +69,7 @@ class PrequentialResult:
     @property
     def n_rows(self) -> int:
         """Samples in the stream."""
-        return len(self.scores)
+        return self.rows_seen if self.rows_seen >= 0 else len(self.scores)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-serialisable dictionary (scores left out)."""
@@ -185,6 +188,8 @@ def prequential(
     classes=None,
     progress: bool = False,
     metrics: Mapping[str, StreamingMetric] | None = None,
+    keep_scores: bool = True,
+    auc_bins: int | None = None,
 ) -> PrequentialResult:
     """Run ``estimator`` test-then-train over a stream and measure it as it goes.
 
@@ -199,7 +204,10 @@ def prequential(
         ``sklearn.base.clone(estimator)`` for a fresh copy. A fitted learner continues.
     X : {array-like, sparse matrix} of shape (n_rows, n_features), or iterable
         The stream in order. Or, with ``y=None``, an iterable of ``(X_chunk, y_chunk)``
-        pairs (e.g. read from disk); such chunks are used as they come.
+        pairs, e.g. :func:`skewlearn.datasets.iter_chunks` reading a file from disk in
+        bounded memory; such chunks are used as they come. An iterable with an ``n_rows``
+        attribute (not None) gets evenly spaced checkpoints, and its ``classes``
+        attribute is used when ``classes`` is not given.
     y : array-like of shape (n_rows,), default=None
         Labels (any two values). None when ``X`` is an iterable of chunks.
     chunk_size : int, default=1000
@@ -217,6 +225,14 @@ def prequential(
         Extra metrics to report beside the default ones. They receive labels ±1
         (+1 = the estimator's ``pos_label_``) and the score of the positive class (or
         the predicted ±1 label when ``requires_scores`` is False).
+    keep_scores : bool, default=True
+        Keep every pre-update score in the result (8 bytes a row). False for streams
+        too long to hold: ``scores`` is then empty and ``n_rows`` still counts the rows.
+    auc_bins : int, default=None
+        None: the ``auc`` column is the exact ROC AUC (:class:`~skewlearn.metrics.ROCAUC`,
+        8 bytes a row). An int ``m``: the histogram AUROC of ``m`` bins
+        (:class:`~skewlearn.metrics.HistogramROCAUC`), O(m) memory whatever the stream's
+        length, within its ``bin_error()`` of the exact value.
 
     Returns
     -------
@@ -254,6 +270,10 @@ def prequential(
                 f"{type(metric).__name__}."
             )
 
+    if auc_bins is not None and not (
+        isinstance(auc_bins, numbers.Integral) and not isinstance(auc_bins, bool) and auc_bins >= 2
+    ):
+        raise ValueError(f"auc_bins must be None (exact AUC) or an int >= 2; got {auc_bins!r}.")
     if y is None:
         if isinstance(X, np.ndarray) or sp.issparse(X):
             raise ValueError(
@@ -264,7 +284,9 @@ def prequential(
             raise TypeError(
                 f"X must be an array or an iterable of (X, y) chunks; got {type(X).__name__}."
             )
-        n_total = None
+        n_total = getattr(X, "n_rows", None)
+        if classes is None and not hasattr(estimator, "classes_"):
+            classes = getattr(X, "classes", None)
         chunks: Iterable = X
     else:
         X = check_array(X, accept_sparse="csr", dtype=np.float64, order="C")
@@ -279,7 +301,13 @@ def prequential(
         chunks = _array_chunks(X, y, int(chunk_size))
 
     marks = _checkpoint_rows(checkpoints, n_total)
-    named: dict[str, StreamingMetric] = {"auc": ROCAUC(), "f1": F1(), "gmean": GMean()}
+    if auc_bins is None:
+        auc: StreamingMetric = ROCAUC()
+    else:
+        from ..metrics.histogram import HistogramROCAUC
+
+        auc = HistogramROCAUC(n_bins=int(auc_bins))
+    named: dict[str, StreamingMetric] = {"auc": auc, "f1": F1(), "gmean": GMean()}
     clash = set(extra) & {*named, "rows", "mistakes", "mistake_rate", *TIMING_COLUMNS}
     if clash:
         raise ValueError(f"metrics names {sorted(clash)} are taken by the default columns.")
@@ -327,7 +355,8 @@ def prequential(
                     pos = getattr(estimator, "pos_label_", estimator.classes_[1])
                     sign = 1.0 if estimator.classes_[1] == pos else -1.0
                 s = np.asarray(s, dtype=np.float64)
-                all_scores.append(s)
+                if keep_scores:
+                    all_scores.append(s)
                 raw = sign * s
                 ypm = np.where(yp == pos, 1, -1)
                 pred = np.where(raw > 0, 1, -1)
@@ -355,6 +384,7 @@ def prequential(
     return PrequentialResult(
         estimator=type(estimator).__name__,
         checkpoints=records,
-        scores=np.concatenate(all_scores),
+        scores=np.concatenate(all_scores) if keep_scores else np.empty(0),
         pos_label=pos,
+        rows_seen=rows_seen,
     )
