@@ -8,7 +8,12 @@
     skewlearn compare DATA --models A,B,...  the same stream, several learners side by side
 
 ``DATA`` is a benchmark name (``skewlearn datasets``) or the path of a data file
-(KEEL .dat, LIBSVM, CSV, ARFF). Every command takes ``--format json`` for
+(KEEL .dat, LIBSVM, CSV, ARFF). LIBSVM, CSV and KEEL files (also .gz) are read in chunks
+of ``--chunk-size`` rows (:func:`skewlearn.datasets.iter_chunks`), so a file of any length
+runs in bounded memory with the same rows, order and labels as when loaded whole; with
+``--shuffle`` or ``--scale`` (which need the whole set) and for ARFF the file is loaded
+whole. ``--auc-bins M`` replaces the exact AUC (8 bytes a row) by the M-bin histogram
+AUROC, for streams too long to keep a score per row. Every command takes ``--format json`` for
 machine-readable output. A usage error (unknown model, parameter or dataset) prints one
 line naming the valid choices and exits with status 2; a benchmark set that cannot be
 fetched (no network on first use) exits with status 1.
@@ -131,6 +136,27 @@ def _load(data: str, scale: str | None):
         raise UsageError(" ".join(str(exc).split())) from exc
 
 
+_CHUNKED_EXTENSIONS = (".svm", ".libsvm", ".svmlight", ".txt", ".csv", ".dat")
+
+
+def _chunked(data: str, args):
+    """A :class:`~skewlearn.datasets.ChunkedFile` for a data file that can be streamed
+    from disk (no shuffle, no scaling), else None."""
+    import os
+
+    from . import datasets
+
+    if args.shuffle or args.scale or data in datasets.list_datasets():
+        return None
+    base = data[:-3] if data.lower().endswith(".gz") else data
+    if not os.path.isfile(data) or not base.lower().endswith(_CHUNKED_EXTENSIONS):
+        return None
+    try:
+        return datasets.iter_chunks(data, chunk_size=args.chunk_size)
+    except ValueError as exc:
+        raise UsageError(" ".join(str(exc).split())) from exc
+
+
 def _data_summary(meta: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": meta.get("name"),
@@ -151,19 +177,32 @@ def _order(y: np.ndarray, shuffle: bool, seed: int | None) -> np.ndarray | None:
 def _run(est, X, y, args, progress: bool, checkpoints):
     from .evaluation.prequential import prequential
 
-    classes = np.unique(y)
+    if y is None:  # X is a ChunkedFile: one chunk at a time from disk
+        classes = X.classes
+        X0, y0 = next(iter(X))
+        k = min(len(y0), 8)
+    else:
+        classes = np.unique(y)
+        X0, y0, k = X, y, min(len(y), 8)
     # Compile (or load from numba's disk cache) before timing, on a throw-away copy.
-    k = min(len(y), 8)
-    clone(est).test_then_train(X[:k], y[:k], classes=classes)
-    return prequential(
-        est,
-        X,
-        y,
-        chunk_size=args.chunk_size,
-        checkpoints=checkpoints,
-        classes=classes,
-        progress=progress,
-    )
+    clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
+    del X0, y0
+    try:
+        return prequential(
+            est,
+            X,
+            y,
+            chunk_size=args.chunk_size,
+            checkpoints=checkpoints,
+            classes=classes,
+            progress=progress,
+            keep_scores=False,
+            auc_bins=args.auc_bins,
+        )
+    except ValueError as exc:
+        if y is None:  # a malformed line met while streaming the file
+            raise UsageError(" ".join(str(exc).split())) from exc
+        raise
 
 
 def _progress(args) -> bool:
@@ -230,10 +269,7 @@ def _cmd_stream(args) -> int:
         if prefix:
             raise UsageError(f"--param {prefix}.{key}=...: stream takes plain key=value.")
     est = _build(cls, {k: v for _, k, v in parsed}, args.seed)
-    X, y, meta = _load(args.data, args.scale)
-    perm = _order(y, args.shuffle, args.seed)
-    if perm is not None:
-        X, y = X[perm], y[perm]
+    X, y, meta = _load_or_stream(args)
     res = _run(est, X, y, args, _progress(args), args.checkpoints)
     final = res.final
     if args.format == "json":
@@ -259,6 +295,19 @@ def _cmd_stream(args) -> int:
         f"rows/s {final['rows_per_s']:,.0f}"
     )
     return 0
+
+
+def _load_or_stream(args):
+    """``(X, y, meta)`` in memory, or ``(ChunkedFile, None, meta)`` for a file streamed
+    from disk."""
+    stream = _chunked(args.data, args)
+    if stream is not None:
+        return stream, None, stream.meta
+    X, y, meta = _load(args.data, args.scale)
+    perm = _order(y, args.shuffle, args.seed)
+    if perm is not None:
+        X, y = X[perm], y[perm]
+    return X, y, meta
 
 
 def _changed(est) -> dict[str, Any]:
@@ -287,10 +336,7 @@ def _cmd_compare(args) -> int:
         params[lower[prefix.lower()]][key] = value
     models = [(c.__name__, _build(c, params[c.__name__], args.seed)) for c in classes]
 
-    X, y, meta = _load(args.data, args.scale)
-    perm = _order(y, args.shuffle, args.seed)
-    if perm is not None:
-        X, y = X[perm], y[perm]
+    X, y, meta = _load_or_stream(args)
     rows = []
     for name, est in models:
         res = _run(est, X, y, args, _progress(args), 1)
@@ -331,6 +377,13 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _bins(text: str) -> int:
+    value = _positive_int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 2, got {text!r}")
     return value
 
 
@@ -379,6 +432,13 @@ def build_parser() -> argparse.ArgumentParser:
             help="scale the features over the whole set first (default: as stored)",
         )
         p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        p.add_argument(
+            "--auc-bins",
+            type=_bins,
+            default=None,
+            metavar="M",
+            help="histogram AUROC with M bins (bounded memory) instead of the exact AUC",
+        )
         common_output(p)
 
     p = sub.add_parser("stream", help="prequential run of one online learner")
