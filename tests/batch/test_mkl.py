@@ -122,7 +122,7 @@ def test_reduced_gradient_finds_simplex_minimiser_of_a_known_function():
             g = 2.0 * c / mu**2  # g = -2 dJ/dmu
         return J, g, None
 
-    res = reduced_gradient_mkl(objective, 4, max_iter=200, tol=1e-6, line_tol=1e-3)
+    res = reduced_gradient_mkl(objective, 4, max_iter=200, tol=1e-6, slope_tol=1e-3)
     np.testing.assert_allclose(res["mu"], np.sqrt(c) / np.sqrt(c).sum(), atol=2e-3)
 
     # J(mu) = 1/2 ||mu - t||^2, t outside the simplex: minimiser is a face (mu_2 = 0)
@@ -131,7 +131,7 @@ def test_reduced_gradient_finds_simplex_minimiser_of_a_known_function():
     def quad(mu):
         return 0.5 * float((mu - t) @ (mu - t)), -2.0 * (mu - t), None
 
-    res = reduced_gradient_mkl(quad, 3, max_iter=200, tol=1e-9, line_tol=1e-4)
+    res = reduced_gradient_mkl(quad, 3, max_iter=200, tol=1e-9, slope_tol=1e-4)
     np.testing.assert_allclose(res["mu"], [0.7, 0.3, 0.0], atol=1e-3)
 
 

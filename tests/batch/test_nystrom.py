@@ -152,3 +152,22 @@ def test_bad_multi_parameters(params, match):
     X, y = _data()
     with pytest.raises(ValueError, match=match):
         MultiNystroem(n_landmarks=5, **params).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"kernel": "rbf", "gamma": 0.3, "degree": 3, "coef0": 1.0},
+        {"kernel": "poly", "gamma": 0.5, "degree": 3, "coef0": 0.5},
+        {"kernel": "linear", "gamma": 1.0, "degree": 3, "coef0": 1.0},
+    ],
+)
+def test_dense_blas_kernel_block_matches_compiled_kernels(spec):
+    from skewlearn.batch.nystrom import kernel_block
+    from skewlearn.kernels import kernel_matrix
+
+    X, _ = _data(n=50)
+    L = X[:7] + 1e-9  # include near-duplicates of rows
+    want = kernel_matrix(X, L, spec["kernel"], spec["gamma"], spec["degree"], spec["coef0"])
+    np.testing.assert_allclose(kernel_block(X, L, spec), want, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(kernel_block(sp.csr_matrix(X), L, spec), want, rtol=1e-12)

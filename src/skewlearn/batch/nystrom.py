@@ -176,10 +176,35 @@ def factor_subset(X, idx: np.ndarray, spec: dict, rank, jitter: float) -> dict:
     return {"indices": idx, "landmarks": L, "normalization": norm, "eigenvalues": vals}
 
 
+def kernel_block(X, L: np.ndarray, spec: dict) -> np.ndarray:
+    """``K(X, L)`` with the conventions of :mod:`skewlearn.kernels`.
+
+    Dense ``X`` goes through one matrix product (BLAS, many threads):
+    :math:`\\|x - l\\|^2 = \\|x\\|^2 + \\|l\\|^2 - 2 x^T l` (clipped at 0) for rbf,
+    :math:`x^T l` for poly and linear; CSR ``X`` goes through
+    :func:`skewlearn.kernels.kernel_matrix`, never densified. The two agree to rounding
+    (tests/batch/test_nystrom.py).
+    """
+    if sp.issparse(X):
+        return kernel_matrix(X, L, spec["kernel"], spec["gamma"], spec["degree"], spec["coef0"])
+    G = X @ L.T
+    if spec["kernel"] == "rbf":
+        G *= -2.0
+        G += np.einsum("ij,ij->i", X, X)[:, None]
+        G += np.einsum("ij,ij->i", L, L)[None, :]
+        np.maximum(G, 0.0, out=G)
+        G *= -spec["gamma"]
+        return np.exp(G, out=G)
+    if spec["kernel"] == "poly":
+        G *= spec["gamma"]
+        G += spec["coef0"]
+        return G ** spec["degree"]
+    return G
+
+
 def map_features(X, spec: dict, landmarks: np.ndarray, normalization: np.ndarray) -> np.ndarray:
     """:math:`\\Phi(X) = K(X, L)\\, U_k \\Lambda_k^{-1/2}`."""
-    C = kernel_matrix(X, landmarks, spec["kernel"], spec["gamma"], spec["degree"], spec["coef0"])
-    return C @ normalization
+    return kernel_block(X, landmarks, spec) @ normalization
 
 
 def _check_sampling_y(est, y, n_samples):

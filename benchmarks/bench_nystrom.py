@@ -1,0 +1,150 @@
+"""Time MultiNystroemMKL beside scikit-learn's SVC and Nystroem + LinearSVC, in one run.
+
+Data: ``--rows`` training rows (default 100,000) and ``--test-rows`` held-out rows from
+the same synthetic distribution: 15 standard-normal features, a nonlinear score
+``x0² + 2 sin(2 x1) − x2 x3 + 0.5 |x4| + N(0, 1)`` of which the top 2% are positives
+(features 5–14 are noise; the N(0, 1) term makes the classes overlap). Every learner uses
+Gaussian kernels, the same ``--C`` (default 1; the paper uses 100) and balanced class
+weights; AUC is measured on the held-out rows.
+
+* **MultiNystroemMKL** (skewlearn): 3 Gaussian kernels (``gamma`` = scale × 1/4, 1, 4),
+  ``--landmarks`` class-stratified landmarks each, μ learned by reduced-gradient MKL.
+* **Nystroem + LinearSVC** (scikit-learn): uniform landmarks, as many in total
+  (3 × ``--landmarks``), ``gamma="scale"``, hinge loss, liblinear.
+* **SVC** (scikit-learn, libsvm, RBF ``gamma="scale"``): trained on growing stratified
+  subsets (doubling from 5,000 rows) while the next one is predicted to finish within
+  ``--svc-budget`` seconds (time × 4 per doubling). Its time on all rows is
+  **extrapolated** as ``t_largest · (n / n_largest)²`` (libsvm scales about
+  quadratically) and printed as such; its AUC is the largest subset's.
+
+Times are wall-clock training times (``fit``), numba compilation excluded (a warm-up fit
+on a small sample runs first). Machine: whatever runs it; peers share the process.
+
+Run::
+
+    python benchmarks/bench_nystrom.py                 # 100,000 rows, SVC budget 300 s
+    python benchmarks/bench_nystrom.py --C 100         # the paper's cost
+    python benchmarks/bench_nystrom.py --rows 20000 --svc-budget 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from sklearn.metrics import roc_auc_score
+
+NOISE = 1.0
+
+
+def make_data(n: int, d: int = 15, pos_rate: float = 0.02, seed: int = 0, threshold=None):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    s = (
+        X[:, 0] ** 2
+        + 2.0 * np.sin(2.0 * X[:, 1])
+        - X[:, 2] * X[:, 3]
+        + 0.5 * np.abs(X[:, 4])
+        + NOISE * rng.normal(size=n)
+    )
+    if threshold is None:
+        threshold = np.quantile(s, 1.0 - pos_rate)
+    return X, (s > threshold).astype(np.int64), threshold
+
+
+def timed(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0
+
+
+def stratified_subset(y, n, seed=0):
+    rng = np.random.default_rng(seed)
+    pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
+    k = round(n * len(pos) / len(y))
+    return np.sort(np.r_[rng.choice(pos, k, replace=False), rng.choice(neg, n - k, replace=False)])
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", type=int, default=100_000)
+    ap.add_argument("--test-rows", type=int, default=20_000)
+    ap.add_argument("--landmarks", type=int, default=150)
+    ap.add_argument("--svc-budget", type=float, default=300.0)
+    ap.add_argument("--svc-start", type=int, default=5_000)
+    ap.add_argument("--C", type=float, default=1.0, help="SVM cost of every learner")
+    args = ap.parse_args(argv)
+
+    from sklearn.kernel_approximation import Nystroem
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import SVC, LinearSVC
+
+    from skewlearn import MultiNystroemMKL
+
+    X, y, thr = make_data(args.rows, seed=0)
+    Xt, yt, _ = make_data(args.test_rows, seed=1, threshold=thr)
+    n = len(y)
+    print(f"train {n} rows × {X.shape[1]} features, {y.mean():.2%} positives; test {len(yt)} rows")
+    results = {}
+
+    def report(name, seconds, auc, note=""):
+        results[name] = (seconds, auc)
+        print(f"{name:<44s} {seconds:10.1f} s   AUC {auc:.4f}  {note}", flush=True)
+
+    # ---- skewlearn MultiNystroemMKL
+    def mkl():
+        return MultiNystroemMKL(n_landmarks=args.landmarks, C=args.C, random_state=0)
+
+    mkl().fit(X[:2000], y[:2000])  # compile / load the cached numba kernels
+    clf, t = timed(lambda: mkl().fit(X, y))
+    report(
+        "skewlearn MultiNystroemMKL",
+        t,
+        roc_auc_score(yt, clf.decision_function(Xt)),
+        f"mu={np.round(clf.mu_, 3).tolist()} iters={clf.n_iter_} solves={clf.n_svm_solves_}",
+    )
+
+    # ---- scikit-learn Nystroem + LinearSVC (uniform landmarks, same total)
+    def nys():
+        return make_pipeline(
+            Nystroem(gamma=1.0 / (X.shape[1] * X.var()), n_components=3 * args.landmarks,
+                     random_state=0),
+            LinearSVC(loss="hinge", dual=True, C=args.C, class_weight="balanced", max_iter=10_000),
+        )  # fmt: skip
+
+    pipe, t = timed(lambda: nys().fit(X, y))
+    report("scikit-learn Nystroem + LinearSVC", t, roc_auc_score(yt, pipe.decision_function(Xt)))
+
+    # ---- scikit-learn SVC on growing subsets
+    m, last = args.svc_start, None
+    while m <= n:
+        idx = stratified_subset(y, m)
+        svc, t = timed(
+            lambda idx=idx: SVC(kernel="rbf", gamma="scale", C=args.C, class_weight="balanced").fit(
+                X[idx], y[idx]
+            )
+        )
+        auc = roc_auc_score(yt, svc.decision_function(Xt))
+        report(f"scikit-learn SVC on {m} rows (measured)", t, auc, f"{len(svc.support_)} SVs")
+        last = (m, t, auc)
+        if m == n or 4.0 * t > args.svc_budget:
+            break
+        m = min(2 * m, n)
+    m, t, auc = last
+    t_full = t * (n / m) ** 2
+    label = "measured" if m == n else f"EXTRAPOLATED from {m} rows as ~n²"
+    if m < n:
+        report(f"scikit-learn SVC on {n} rows ({label})", t_full, auc, "(AUC of the subset model)")
+
+    t_mkl, auc_mkl = results["skewlearn MultiNystroemMKL"]
+    print()
+    print(f"speed-up of MultiNystroemMKL over SVC ({label}): {t_full / t_mkl:.1f}×")
+    print(f"AUC difference MultiNystroemMKL − SVC: {auc_mkl - auc:+.4f}")
+    t_nys, auc_nys = results["scikit-learn Nystroem + LinearSVC"]
+    print(f"vs Nystroem + LinearSVC: time ratio {t_mkl / t_nys:.2f}, AUC {auc_mkl - auc_nys:+.4f}")
+    return results
+
+
+if __name__ == "__main__":
+    main()
