@@ -394,7 +394,7 @@ class ChunkedFile:
             limit = -1 if self._user_n_features is None else self._user_n_features
             maxidx = -1
             all_int = True
-            for piece, (vals, isint) in self._pieces(limit, 1 << 16, reuse=True):
+            for piece, (vals, isint) in self._pieces(limit, _SCAN_ROWS, reuse=True):
                 all_int &= isint
                 u, c = np.unique(vals, return_counts=True)
                 for a, b in zip(u.tolist(), c.tolist()):
@@ -411,7 +411,7 @@ class ChunkedFile:
             typed = {(int(k) if all_int else k): v for k, v in counts.items()}
         else:
             self._collect = self._undeclared_nominal()
-            for _, tokens in self._pieces(-1, 1 << 16, reuse=True):
+            for _, tokens in self._pieces(-1, _SCAN_ROWS, reuse=True):
                 if isinstance(tokens, tuple):  # (ids, table)
                     ids, table = tokens
                     c = np.bincount(ids, minlength=len(table))
@@ -1123,6 +1123,7 @@ class ChunkedFile:
 
 _NUMERIC = frozenset()  # marker: a column seen to be numeric with too many values to keep
 _MAX_INFERRED = 100_000
+_SCAN_ROWS = 4096  # rows per (reused) array of the counting pass
 
 
 def iter_chunks(
