@@ -46,33 +46,36 @@ def _scan_number(buf, pos, end):
 
     Returns ``(value, pos_after, kind, is_int)``: kind 0 = not a number here, 1 = value
     exact, 2 = syntactically a number but outside the fast path (convert with float).
+    ``buf[end - 1]`` must be a line end (``\\n`` or ``\\r``): the digit loops stop there.
     """
     i = pos
     c0 = buf[i] if i < end else 0
     neg = c0 == 45
     i += (c0 == 43) | neg  # branch-free: signs are random in real data
     mant = 0
-    ndig = 0  # digits read, leading zeros included (> 18 may overflow: hard)
-    frac = 0
-    while i < end:
+    # no ``i < end`` test in the digit loops: a block always ends with a line end
+    s0 = i
+    while True:
         d = np.uint64(buf[i]) - np.uint64(48)  # wraps below '0': one compare
         if d > 9:
             break
         mant = mant * 10 + np.int64(d)
-        ndig += 1
         i += 1
+    ndig = i - s0  # digits read, leading zeros included (> 18 may overflow: hard)
+    frac = 0
     is_int = ndig > 0
-    if i < end and buf[i] == 46:  # '.'
+    if buf[i] == 46:  # '.'
         is_int = False
         i += 1
-        while i < end:
+        s1 = i
+        while True:
             d = np.uint64(buf[i]) - np.uint64(48)
             if d > 9:
                 break
             mant = mant * 10 + np.int64(d)
-            ndig += 1
-            frac += 1
             i += 1
+        frac = i - s1
+        ndig += frac
     if ndig == 0:
         return 0.0, pos, 0, False
     exp = 0

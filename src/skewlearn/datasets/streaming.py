@@ -82,8 +82,9 @@ def _gzip_error(path: str, exc: Exception) -> ValueError:
 
 def _blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[bytearray, int, int]]:
     """Yield ``(buf, end, offset)``: ``buf[:end]`` holds whole lines of the (decompressed)
-    file after its first ``skip`` bytes (BOM included), ending at a line end except at the
-    end of the file; ``offset`` is its byte offset in the decompressed file.
+    file after its first ``skip`` bytes (BOM included) and always ends with a line end (one
+    is added after a last line that lacks it); ``offset`` is its byte offset in the
+    decompressed file.
 
     ``buf`` is reused: use each block before asking for the next."""
     buf = bytearray(block_bytes)
@@ -100,6 +101,12 @@ def _blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[bytear
                     got = fh.readinto(view[have:])
                 if not got:
                     if have:
+                        if buf[have - 1] not in (10, 13):  # the compiled parsers need a
+                            if have == len(buf):  # line end at the end of every block
+                                buf.append(10)
+                            else:
+                                buf[have] = 10
+                            have += 1
                         yield buf, have, offset
                     return
                 size = have + got
