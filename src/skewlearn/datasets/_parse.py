@@ -21,9 +21,9 @@ import numpy as np
 from numba import njit
 
 #: Like ``_config.NJIT`` but without fast-math (correct rounding needs exact division).
-_PARSE = {"cache": True, "nogil": True}
+_PARSE = {"cache": True, "nogil": True, "error_model": "numpy"}
 #: Small helpers, inlined into the block parsers.
-_PARSE_INLINE = {"cache": True, "nogil": True, "inline": "always"}
+_PARSE_INLINE = {**_PARSE, "inline": "always"}
 
 _POW10 = np.array([10.0**k for k in range(23)], dtype=np.float64)
 _MANT_MAX = 2**53
@@ -134,6 +134,11 @@ def _skip_to_eol(buf, pos, end):
 
 
 @njit(**_PARSE_INLINE)
+def _eol(c):
+    return c == 10 or c == 13
+
+
+@njit(**_PARSE_INLINE)
 def _at_eol(buf, i, end):
     return i >= end or buf[i] == 10 or buf[i] == 13
 
@@ -164,32 +169,28 @@ def libsvm_block(
         start = pos
         nh0 = nh
         i = pos
-        while i < end and _is_blank(buf[i]):
+        while _is_blank(buf[i]):
             i += 1
-        if _at_eol(buf, i, end) or buf[i] == 35:  # blank or comment-only line
+        if _eol(buf[i]) or buf[i] == 35:  # blank or comment-only line
             pos, plain = _skip_to_eol(buf, i, end)
             if not plain:
                 return n, nh0, lines, start, CAREFUL, maxidx
             lines += 1
             continue
         lab, j, kind, isint = _scan_number(buf, i, end)
-        if (
-            kind == 0
-            or kind == 2
-            or not (_at_eol(buf, j, end) or _is_blank(buf[j]) or buf[j] == 35)
-        ):
+        if kind == 0 or kind == 2 or not (_eol(buf[j]) or _is_blank(buf[j]) or buf[j] == 35):
             return n, nh0, lines, start, CAREFUL, maxidx
         i = j
         row_nnz0 = nnz
         sorted_ok = True
         last = -1
         while True:
-            while i < end and _is_blank(buf[i]):
+            while _is_blank(buf[i]):
                 i += 1
-            if _at_eol(buf, i, end) or buf[i] == 35:
+            if _eol(buf[i]) or buf[i] == 35:
                 break
             # index or qid
-            if i + 3 < end and buf[i] == 113 and buf[i + 1] == 105 and buf[i + 2] == 100:
+            if buf[i] == 113 and buf[i + 1] == 105 and buf[i + 2] == 100:
                 if buf[i + 3] != 58:
                     return n, nh0, lines, start, CAREFUL, maxidx
                 i += 4
@@ -199,26 +200,26 @@ def libsvm_block(
                 while i < end and 48 <= buf[i] <= 57:
                     ndig += 1
                     i += 1
-                if ndig == 0 or not (_at_eol(buf, i, end) or _is_blank(buf[i]) or buf[i] == 35):
+                if ndig == 0 or not (_eol(buf[i]) or _is_blank(buf[i]) or buf[i] == 35):
                     return n, nh0, lines, start, CAREFUL, maxidx
                 continue
             idx = 0
             ndig = 0
-            while i < end and ndig < 10:
+            while ndig < 10:
                 d = np.uint64(buf[i]) - np.uint64(48)
                 if d > 9:
                     break
                 idx = idx * 10 + np.int64(d)
                 ndig += 1
                 i += 1
-            if ndig == 0 or i >= end or buf[i] != 58:
+            if ndig == 0 or buf[i] != 58:
                 return n, nh0, lines, start, CAREFUL, maxidx
             i += 1
             k = idx - offset
             if k < 0 or (n_features >= 0 and k >= n_features):
                 return n, nh0, lines, start, CAREFUL, maxidx
             v, j, kind, _ = _scan_number(buf, i, end)
-            if kind == 0 or not (_at_eol(buf, j, end) or _is_blank(buf[j]) or buf[j] == 35):
+            if kind == 0 or not (_eol(buf[j]) or _is_blank(buf[j]) or buf[j] == 35):
                 return n, nh0, lines, start, CAREFUL, maxidx
             if kind == 2:
                 if nh == hard.shape[0]:
