@@ -1,0 +1,711 @@
+"""Run every benchmark in one go and write docs/benchmarks.md.
+
+1. **Learners beside peers**: every exported skewlearn estimator's rows/s (per CPU second
+   and per wall second) and peak memory (``tracemalloc``: bytes the fit allocates beyond
+   its input) at d = 10 dense, 50 dense and 300 sparse (5% non-zero), with the peers
+   measured in the same process on the same data: scikit-learn ``SGDClassifier`` (PA-I,
+   one epoch), ``Perceptron`` (one epoch), ``SVC`` (RBF), ``Nystroem`` + ``LinearSVC``;
+   River ``PAClassifier``, ``LogisticRegression`` (one ``learn_one`` per row; the dict
+   conversion is not timed) and ``ROCAUC`` beside skewlearn's exact streaming ``ROCAUC``.
+   Each learner's ratio to its family's closest peer is printed.
+2. **Scaling**: how cost grows with rows, dimension and budget, one table per family.
+3. **Parsing** (``bench_parse.py``), **streaming a file from disk** through
+   ``skewlearn stream`` (``bench_stream.py``), **start-up** and float32 input
+   (``bench_startup.py``).
+
+Every online learner makes one pass in stream order; batch learners one ``fit``. Each
+measurement is sized to take about ``--target`` CPU seconds (after a compile/cache-load
+warm-up call), capped at ``--max-rows``. The machine may be shared with other work: CPU
+time (``time.process_time``) is the figure to read, wall time is shown beside it.
+
+Run::
+
+    python benchmarks/run_all.py                    # about 15 minutes
+    python benchmarks/run_all.py --quick            # about 3 minutes, smaller sizes
+    python benchmarks/run_all.py --stream-rows 10000000 --stream-path /tmp/stream10m.svm
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+import tracemalloc
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+#: module prefix -> family name (the order of the report)
+FAMILIES = {
+    "skewlearn.linear.first_order": "linear, first order",
+    "skewlearn.linear.second_order": "linear, second order",
+    "skewlearn.linear.sparse": "linear, sparse",
+    "skewlearn.linear.cost_sensitive": "linear, cost-sensitive",
+    "skewlearn.auc": "online AUC",
+    "skewlearn.kernel": "budgeted kernel",
+    "skewlearn.ensemble": "ensembles",
+    "skewlearn.batch": "batch",
+}
+#: the closest peer of each family (a learner's own entry overrides)
+CLOSEST = {
+    "linear, first order": "sklearn SGDClassifier(pa1)",
+    "linear, second order": "sklearn SGDClassifier(pa1)",
+    "linear, sparse": "sklearn SGDClassifier(pa1)",
+    "linear, cost-sensitive": "sklearn SGDClassifier(pa1)",
+    "online AUC": "sklearn SGDClassifier(pa1)",
+    "budgeted kernel": "sklearn SVC(rbf)",
+    "ensembles": "sklearn SGDClassifier(pa1)",
+    "batch": "sklearn Nystroem+LinearSVC",
+}
+CLOSEST_OF = {
+    "Perceptron": "sklearn Perceptron",
+    "KernelASLS": "sklearn SVC(rbf)",
+    "SimpleMKL": "sklearn SVC(rbf)",
+}
+#: representatives of each family for the scaling tables, with the budget parameter(s)
+SCALING = {
+    "linear, first order": ("PassiveAggressive", None),
+    "linear, second order": ("AROW", None),
+    "linear, sparse": ("OFS", None),
+    "linear, cost-sensitive": ("CostSensitiveOGD", None),
+    "online AUC": ("OAM", ("budget_pos", "budget_neg")),
+    "budgeted kernel": ("KOIL", ("budget_pos", "budget_neg")),
+    "ensembles": ("OMCSL", None),
+    "batch": ("MultiNystroemMKL", None),
+}
+KERNEL_FAMILIES = ("budgeted kernel",)
+
+
+# --------------------------------------------------------------------------- data
+def make_data(n: int, d: int, sparse: bool, seed: int = 0):
+    """``n`` rows, about 5% positives from a noisy linear concept."""
+    rng = np.random.default_rng(seed)
+    if sparse:
+        X = sp.random(n, d, density=0.05, format="csr", random_state=seed, dtype=np.float64)
+        X.data = rng.normal(size=X.nnz)
+    else:
+        X = rng.normal(size=(n, d))
+    w = rng.normal(size=d)
+    s = X @ w + 0.3 * np.sqrt(d * (0.05 if sparse else 1.0)) * rng.normal(size=n)
+    y = (s > np.quantile(s, 0.95)).astype(np.int64)
+    return X, y
+
+
+def settings(d_label: str):
+    d, sparse = {"10": (10, False), "50": (50, False), "300s": (300, True)}[d_label]
+    return d, sparse
+
+
+# --------------------------------------------------------------------------- timing
+def cpu_wall(fn):
+    c, t = time.process_time(), time.perf_counter()
+    fn()
+    return time.process_time() - c, time.perf_counter() - t
+
+
+def measure(fit, X, y, target: float, max_rows: int, min_rows: int = 500) -> dict:
+    """Size the run to ~target CPU seconds, time it, then trace its allocations."""
+    n_all = X.shape[0]
+    n = min(min_rows, n_all)
+    cpu, _ = cpu_wall(lambda: fit(X[:n], y[:n]))
+    while cpu < target / 4 and n < min(max_rows, n_all):
+        n = min(n * 4, max_rows, n_all)
+        cpu, _ = cpu_wall(lambda n=n: fit(X[:n], y[:n]))
+    if cpu > 0 and cpu < target:
+        n = int(min(max(n * target / cpu, n), max_rows, n_all))
+    Xn, yn = X[:n], y[:n]
+    cpu, wall = cpu_wall(lambda: fit(Xn, yn))
+    tracemalloc.start()
+    fit(Xn, yn)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return {
+        "rows": n,
+        "cpu_s": cpu,
+        "wall_s": wall,
+        "rows_per_cpu_s": n / cpu if cpu > 0 else float("nan"),
+        "rows_per_s": n / wall if wall > 0 else float("nan"),
+        "peak_mb": peak / 1e6,
+    }
+
+
+def skewlearn_estimators():
+    from skewlearn._discovery import all_estimators
+
+    out = []
+    for name, cls in all_estimators().items():
+        family = next((f for p, f in FAMILIES.items() if cls.__module__.startswith(p)), "other")
+        out.append((family, name, cls))
+    order = list(FAMILIES.values())
+    out.sort(key=lambda t: (order.index(t[0]) if t[0] in order else 99, t[1]))
+    return out
+
+
+def make_estimator(cls, d: int, **extra):
+    est = cls()
+    params = est.get_params()
+    if "gamma" in params:
+        extra.setdefault("gamma", 1.0 / d)
+    if "random_state" in params:
+        extra.setdefault("random_state", 0)
+    return est.set_params(**{k: v for k, v in extra.items() if k in params})
+
+
+def peers(d: int):
+    """name -> (fit(X, y) callable, kind) for the peers that run on this data."""
+    from sklearn.kernel_approximation import Nystroem
+    from sklearn.linear_model import Perceptron, SGDClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import SVC, LinearSVC
+
+    out = {
+        "sklearn SGDClassifier(pa1)": lambda X, y: SGDClassifier(
+            loss="hinge",
+            penalty=None,
+            learning_rate="pa1",
+            eta0=1.0,
+            max_iter=1,
+            tol=None,
+            shuffle=False,
+        ).fit(X, y),
+        "sklearn Perceptron": lambda X, y: Perceptron(max_iter=1, tol=None, shuffle=False).fit(
+            X, y
+        ),
+        "sklearn SVC(rbf)": lambda X, y: SVC(kernel="rbf", gamma=1.0 / d).fit(X, y),
+        "sklearn Nystroem+LinearSVC": lambda X, y: make_pipeline(
+            Nystroem(gamma=1.0 / d, n_components=100, random_state=0), LinearSVC()
+        ).fit(X, y),
+    }
+    try:
+        from river import linear_model as rlm
+    except ImportError:  # pragma: no cover - river is optional
+        return out
+
+    def river(make):
+        def fit(X, y):
+            model = make()
+            for xi, yi in zip(_dicts(X), y.astype(bool).tolist()):
+                model.learn_one(xi, yi)
+
+        return fit
+
+    out["River PAClassifier"] = river(lambda: rlm.PAClassifier(C=1.0, mode=1))
+    out["River LogisticRegression"] = river(rlm.LogisticRegression)
+    return out
+
+
+_DICT_CACHE: dict = {}
+
+
+def metric_peers(n: int) -> dict:
+    """Exact streaming AUC (skewlearn) beside River's ROCAUC, per-row updates and batched."""
+    from skewlearn.metrics import ROCAUC
+
+    rng = np.random.default_rng(0)
+    y = (rng.random(n) < 0.05).astype(int)
+    s = rng.normal(size=n) + y
+    res = {}
+    ys, ss = y.tolist(), s.tolist()
+
+    def ours_batched():
+        m = ROCAUC()
+        for lo in range(0, n, 1000):
+            m.update_many(y[lo : lo + 1000], s[lo : lo + 1000])
+        m.get()
+
+    def ours_rows():
+        m = ROCAUC()
+        for a, b in zip(ys, ss):
+            m.update(a, b)
+        m.get()
+
+    cpu, _ = cpu_wall(ours_batched)
+    res["skewlearn ROCAUC (exact, update_many per 1000)"] = n / cpu
+    cpu, _ = cpu_wall(ours_rows)
+    res["skewlearn ROCAUC (exact, one update per row)"] = n / cpu
+    try:
+        from river import metrics as rm
+    except ImportError:  # pragma: no cover
+        return res
+
+    def river_rows():
+        m = rm.ROCAUC()
+        for a, b in zip(ys, ss):
+            m.update(bool(a), b)
+        m.get()
+
+    cpu, _ = cpu_wall(river_rows)
+    res["River ROCAUC (approximate, n_thresholds=10)"] = n / cpu
+    return res
+
+
+# --------------------------------------------------------------------------- report
+def fmt_rate(x: float) -> str:
+    if x != x:
+        return "–"
+    return f"{x:,.0f}"
+
+
+def fmt_ratio(x: float) -> str:
+    if x != x:
+        return "–"
+    if x >= 10:
+        return f"{x:,.0f}"
+    if x >= 1:
+        return f"{x:.1f}"
+    return f"{x:.2g}"
+
+
+def table(header: list[str], rows: list[list[str]]) -> str:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="smaller sizes (about 3 minutes)")
+    ap.add_argument("--target", type=float, default=None, help="CPU seconds per measurement")
+    ap.add_argument("--max-rows", type=int, default=None)
+    ap.add_argument("--stream-rows", type=int, default=None)
+    ap.add_argument("--stream-path", default=None)
+    ap.add_argument("--parse-rows", type=int, default=None)
+    ap.add_argument("--out", default=os.path.join(HERE, "..", "docs", "benchmarks.md"))
+    args = ap.parse_args(argv)
+    quick = args.quick
+    target = args.target or (0.15 if quick else 0.5)
+    max_rows = args.max_rows or (200_000 if quick else 1_000_000)
+    stream_rows = args.stream_rows or (200_000 if quick else 1_000_000)
+    parse_rows = args.parse_rows or (200_000 if quick else 1_000_000)
+    command = "python benchmarks/run_all.py" + (" " + " ".join(argv or sys.argv[1:])).rstrip()
+    warnings.filterwarnings("ignore")
+    t_start = time.perf_counter()
+    load_start = os.getloadavg()
+
+    import bench_parse
+    import bench_startup
+    import bench_stream
+
+    estimators = skewlearn_estimators()
+    results: dict = {"learners": {}, "peers": {}}
+    dims = ["10", "50", "300s"]
+    for dl in dims:
+        d, sparse = settings(dl)
+        X, y = make_data(max_rows, d, sparse)
+        print(f"\n== d = {dl}: {X.shape[0]:,} rows available", flush=True)
+        for family, name, cls in estimators:
+            if sparse and not getattr(cls, "_accept_sparse", "csr"):
+                results["learners"][(name, dl)] = None
+                continue
+
+            def fit(Xa, ya, cls=cls, d=d):
+                make_estimator(cls, d).fit(Xa, ya)
+
+            try:
+                fit(X[:300], y[:300])  # compile or load the cached kernels
+                res = measure(fit, X, y, target, max_rows)
+            except Exception as exc:  # report, do not stop the suite
+                res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
+            results["learners"][(name, dl)] = {**res, "family": family}
+            rate = res.get("rows_per_cpu_s", float("nan"))
+            print(f"{family:<24} {name:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
+        for pname, fit in peers(d).items():
+            cap = max_rows
+            if pname.startswith("River"):
+                cap = 20_000 if not quick else 5_000
+            if "SVC(rbf)" in pname:
+                cap = 5_000 if not quick else 2_000
+            if "Nystroem" in pname:
+                cap = 100_000 if not quick else 20_000
+            Xp, yp = X[:cap], y[:cap]
+            if pname.startswith("River"):
+                Xp = _PrefixCache(Xp)
+            try:
+                fit(Xp[:300], yp[:300])
+                res = measure(fit, Xp, yp, target, cap)
+            except Exception as exc:
+                res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
+            results["peers"][(pname, dl)] = res
+            rate = res.get("rows_per_cpu_s", float("nan"))
+            print(f"{'peer':<24} {pname:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
+        _DICT_CACHE.clear()
+
+    results["metrics"] = metric_peers(100_000 if not quick else 20_000)
+    print("\nmetrics:", {k: fmt_rate(v) for k, v in results["metrics"].items()}, flush=True)
+
+    # ---------------------------------------------------------------- scaling
+    from skewlearn._discovery import all_estimators
+
+    every = all_estimators()
+    scaling = {}
+    X50, y50 = make_data(max_rows, 50, False, seed=1)
+    for family, (name, budget) in SCALING.items():
+        cls = every.get(name)
+        if cls is None:
+            continue
+
+        def fit(Xa, ya, cls=cls, d=50, **kw):
+            make_estimator(cls, d, **kw).fit(Xa, ya)
+
+        fit(X50[:300], y50[:300])
+        base = measure(fit, X50, y50, target / 2, max_rows // 4)
+        n1 = base["rows"]
+        rows_tab = []
+        for k in (1, 2, 4):
+            n = min(n1 * k, X50.shape[0])
+            cpu, wall = cpu_wall(lambda n=n: fit(X50[:n], y50[:n]))
+            rows_tab.append((n, cpu, wall))
+        dim_tab = []
+        for d in (10, 50, 100, 300):
+            Xd, yd = make_data(n1, d, False, seed=2)
+
+            def fit_d(Xa, ya, cls=cls, d=d):
+                make_estimator(cls, d).fit(Xa, ya)
+
+            fit_d(Xd[:300], yd[:300])
+            cpu, wall = cpu_wall(lambda Xd=Xd, yd=yd, f=fit_d: f(Xd, yd))
+            dim_tab.append((d, n1, cpu, wall))
+        bud_tab = []
+        if budget:
+            for b in (25, 50, 100, 200):
+                kw = dict.fromkeys(budget, b)
+                fit(X50[:300], y50[:300], **kw)
+                cpu, wall = cpu_wall(lambda kw=kw, n1=n1: fit(X50[:n1], y50[:n1], **kw))
+                bud_tab.append((b, n1, cpu, wall))
+        scaling[family] = {"learner": name, "rows": rows_tab, "dim": dim_tab, "budget": bud_tab}
+        print(f"scaling {family}: {name} done", flush=True)
+
+    # ---------------------------------------------------------------- other suites
+    print("\n== parsing", flush=True)
+    results["parse"] = bench_parse.main(["--rows", str(parse_rows), "--repeat", "2"])
+    print("\n== streaming a file through skewlearn stream", flush=True)
+    sargs = ["--rows", str(stream_rows)]
+    if args.stream_path:
+        sargs += ["--path", args.stream_path]
+    results["stream"] = bench_stream.main(sargs)
+    print("\n== start-up", flush=True)
+    results["startup"] = bench_startup.main(
+        ["--repeat", "2" if quick else "3", "--float32-rows", str(min(max_rows, 1_000_000))]
+    )
+    elapsed = time.perf_counter() - t_start
+    load_end = os.getloadavg()
+    doc = report(results, scaling, estimators, command, elapsed, load_start, load_end)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        fh.write(doc)
+    print(f"\nwrote {os.path.normpath(args.out)} after {elapsed / 60:.1f} minutes")
+    return results
+
+
+class _PrefixCache:
+    """Slicing ``X[:k]`` returns an object whose River dicts were prepared untimed."""
+
+    def __init__(self, X):
+        self.X = X
+        self.shape = X.shape
+
+    def __getitem__(self, sl):
+        Xs = self.X[sl]
+        _dicts(Xs)  # prepared before the timed call
+        return _Prepared(Xs)
+
+
+class _Prepared:
+    def __init__(self, X):
+        self.X = X
+        self.shape = X.shape
+
+
+def _dicts(X):
+    """Rows as River dicts, built once per array (before the timed call)."""
+    X = X.X if isinstance(X, _Prepared) else X
+    key = (id(X), X.shape)
+    if key not in _DICT_CACHE:
+        if sp.issparse(X):
+            _DICT_CACHE[key] = (
+                X,
+                [
+                    dict(zip(X.indices[a:b].tolist(), X.data[a:b].tolist()))
+                    for a, b in zip(X.indptr[:-1], X.indptr[1:])
+                ],
+            )
+        else:
+            _DICT_CACHE[key] = (X, [dict(enumerate(r)) for r in X.tolist()])
+    return _DICT_CACHE[key][1]
+
+
+def report(results, scaling, estimators, command, elapsed, load_start, load_end) -> str:
+    import numba
+    import sklearn
+
+    import skewlearn
+
+    try:
+        import river
+
+        river_v = river.__version__
+    except ImportError:  # pragma: no cover
+        river_v = "not installed"
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as fh:
+            cpu = next(ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    L = []
+    L.append("# Benchmarks\n")
+    L.append(
+        f"Produced by `{command}` in {elapsed / 60:.1f} minutes on "
+        f"{datetime.date.today().isoformat()}: {cpu}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, "
+        f"scikit-learn {sklearn.__version__}, River {river_v}, skewlearn "
+        f"{skewlearn.__version__}.\n"
+    )
+    L.append(
+        "**Read the CPU figures.** The machine is shared with other work (load average "
+        f"{load_start[0]:.1f} at the start, {load_end[0]:.1f} at the end, on "
+        f"{os.cpu_count()} cores), so wall-clock rates are lower and noisier than on an idle "
+        "machine. Rates are rows per CPU second of this process (`time.process_time`), "
+        "wall-clock rows/s beside them where shown. Every figure below comes from the run "
+        "named above; regenerate the page with the same command.\n"
+    )
+
+    # ---- headline
+    learners, peers_ = results["learners"], results["peers"]
+
+    def rate(d, key, peer=False):
+        r = (peers_ if peer else learners).get((key, d))
+        return (r or {}).get("rows_per_cpu_s", float("nan"))
+
+    pa = rate("50", "PassiveAggressive")
+    parse = results["parse"]
+    lib = parse["skewlearn iter_chunks LIBSVM (compiled)"]["rows_per_cpu_s"]
+    csvr = parse["skewlearn iter_chunks CSV (compiled)"]["rows_per_cpu_s"]
+    st = results["stream"]
+    L.append("## Headline figures\n")
+    head = [
+        ["PA-I in memory, 50 dense features", f"{fmt_rate(pa)} rows/CPU-s", "≥ 5,000,000"],
+        [
+            "LIBSVM parse, 50 dense features (iter_chunks)",
+            f"{fmt_rate(lib)} rows/CPU-s",
+            "≥ 1,000,000",
+        ],
+        [
+            "CSV parse, 50 dense features (iter_chunks)",
+            f"{fmt_rate(csvr)} rows/CPU-s",
+            "≥ 1,000,000",
+        ],
+    ]
+    for name in bench_stream_models(st):
+        r = st[name]
+        head.append(
+            [
+                f"`skewlearn stream` {st['rows']:,}-row LIBSVM file, {name}",
+                f"peak RSS {r['max_rss_mb']:.0f} MB ({st['baseline']['max_rss_mb']:.0f} MB of it "
+                f"is the imports, see below); {r['cpu_s']:.0f} s CPU, {r['wall_s']:.0f} s wall",
+                "< 300 MB",
+            ]
+        )
+    L.append(table(["what", "measured", "target"], head) + "\n")
+
+    # ---- learners beside peers
+    L.append("## Every learner beside its peers\n")
+    L.append(
+        "One pass (online) or one fit (batch) on a synthetic stream with 5% positives "
+        "(noisy linear concept). d = 10 and 50: dense float64; 300s: CSR with 5% non-zeros. "
+        "Rows/s per CPU second; `mem` = peak bytes the fit allocates (tracemalloc), MB; "
+        "`÷ peer` = ratio to the family's closest peer on the same data (> 1: skewlearn is "
+        "faster). Sizes were chosen so each measurement takes about "
+        f"{'0.15' if 'quick' in command else '0.5'} CPU s; `rows` is the size used.\n"
+    )
+    for dl in ("10", "50", "300s"):
+        rows = []
+        for family, name, _ in estimators:
+            r = learners.get((name, dl))
+            if r is None:
+                rows.append([family, name, "dense only", "", "", "", "", ""])
+                continue
+            if "error" in r:
+                rows.append([family, name, "error: " + r["error"], "", "", "", "", ""])
+                continue
+            peer = CLOSEST_OF.get(name, CLOSEST.get(family, "sklearn SGDClassifier(pa1)"))
+            pr = rate(dl, peer, peer=True)
+            rows.append([
+                family, name, f"{r['rows']:,}", fmt_rate(r["rows_per_cpu_s"]),
+                fmt_rate(r["rows_per_s"]), f"{r['peak_mb']:.1f}",
+                f"{fmt_ratio(r['rows_per_cpu_s'] / pr)} × {peer}" if pr == pr else "–",
+                fmt_ratio(r["rows_per_cpu_s"] / rate(dl, "River PAClassifier", True)),
+            ])  # fmt: skip
+        L.append(f"### d = {dl}\n")
+        L.append(
+            table(
+                [
+                    "family",
+                    "learner",
+                    "rows",
+                    "rows/CPU-s",
+                    "rows/s (wall)",
+                    "mem MB",
+                    "÷ closest peer",
+                    "÷ River PA",
+                ],
+                rows,
+            )
+            + "\n"
+        )
+        prow = []
+        for (pname, d2), r in peers_.items():
+            if d2 != dl:
+                continue
+            if "error" in r:
+                prow.append([pname, "error: " + r["error"], "", "", ""])
+            else:
+                prow.append([pname, f"{r['rows']:,}", fmt_rate(r["rows_per_cpu_s"]),
+                             fmt_rate(r["rows_per_s"]), f"{r['peak_mb']:.1f}"])  # fmt: skip
+        L.append(f"Peers at d = {dl}:\n")
+        L.append(table(["peer", "rows", "rows/CPU-s", "rows/s (wall)", "mem MB"], prow) + "\n")
+    L.append(
+        "Closest peers: scikit-learn's compiled PA-I (`SGDClassifier(loss='hinge', "
+        "learning_rate='pa1')`, one epoch, no shuffle) for the online linear, AUC and "
+        "ensemble learners (no library ships online AUC maximisation or these ensembles); "
+        "scikit-learn `Perceptron` for the Perceptron; `SVC` (exact batch RBF SVM, fit on at "
+        "most 5,000 rows) for the budgeted kernel learners and the kernel batch learners "
+        "(there is no online budgeted kernel learner in scikit-learn or River); "
+        "`Nystroem(100) + LinearSVC` for the Nyström / ASLS batch learners. River learns "
+        "from one dict per row, so its rates are per `learn_one` call, the dict "
+        "conversion untimed.\n"
+    )
+    L.append("### Streaming AUC\n")
+    L.append(
+        table(
+            ["metric", "rows/CPU-s"],
+            [[k, fmt_rate(v)] for k, v in results["metrics"].items()],
+        )
+        + "\n"
+    )
+
+    # ---- scaling
+    L.append("## How cost grows\n")
+    L.append(
+        "Per family one learner, 50 dense features unless the dimension varies. µs/row = "
+        "CPU microseconds per row; flat µs/row across rows means cost linear in rows.\n"
+    )
+    for family, sc in scaling.items():
+        L.append(f"### {family}: {sc['learner']}\n")
+        rows = [[f"{n:,}", f"{cpu:.3f}", f"{1e6 * cpu / n:.2f}", f"{wall:.3f}"]
+                for n, cpu, wall in sc["rows"]]  # fmt: skip
+        L.append(table(["rows", "CPU s", "µs/row", "wall s"], rows) + "\n")
+        rows = [[str(d), f"{n:,}", f"{1e6 * cpu / n:.2f}", f"{1e6 * cpu / n / d * 1000:.1f}"]
+                for d, n, cpu, wall in sc["dim"]]  # fmt: skip
+        L.append(table(["d", "rows", "µs/row", "ns/row/feature"], rows) + "\n")
+        if sc["budget"]:
+            rows = [[str(b), f"{n:,}", f"{1e6 * cpu / n:.2f}", f"{1e6 * cpu / n / b:.3f}"]
+                    for b, n, cpu, wall in sc["budget"]]  # fmt: skip
+            L.append(table(["budget per class", "rows", "µs/row", "µs/row/budget"], rows) + "\n")
+
+    # ---- parsing
+    L.append("## Parsing\n")
+    L.append(
+        f"`python benchmarks/bench_parse.py --rows {parse_rows_of(parse):,}` (called by "
+        "run_all): a file of 50 dense features with 4 decimals written by "
+        "`benchmarks/make_libsvm.py`, from the page cache. The careful readers run on a "
+        "prefix (they are slow). iter_chunks is given `positive_class` and `n_features` "
+        "(one pass) unless marked *counting pass* (two passes, as when they are unknown).\n"
+    )
+    rows = [[k, f"{v['rows']:,}", fmt_rate(v["rows_per_cpu_s"]), fmt_rate(v["rows_per_s"]),
+             f"{v['bytes_per_row']:.0f}"] for k, v in parse.items()]  # fmt: skip
+    L.append(table(["reader", "rows", "rows/CPU-s", "rows/s (wall)", "bytes/row"], rows) + "\n")
+
+    # ---- streaming
+    L.append("## Streaming a file from disk\n")
+    L.append(
+        f"`python benchmarks/bench_stream.py --rows {st['rows']:,}` (called by run_all; "
+        f"file {st['bytes'] / 1e9:.2f} GB). Peak RSS from `/usr/bin/time -v`; each command "
+        "in its own process.\n"
+    )
+    rows = [["`skewlearn models` (imports only)", f"{st['baseline']['max_rss_mb']:.0f}", "", "",
+             ""]]  # fmt: skip
+    for name in bench_stream_models(st):
+        r = st[name]
+        rows.append([f"`{r['command'].replace(st['path'], 'FILE')}`", f"{r['max_rss_mb']:.0f}",
+                     f"{r['cpu_s']:.1f}", f"{r['wall_s']:.1f}", r["final"]])  # fmt: skip
+    L.append(table(["command", "peak RSS MB", "CPU s", "wall s", "result"], rows) + "\n")
+    tr = st["traced"]
+    L.append(
+        f"tracemalloc peak of all Python/numpy allocations while `prequential(PassiveAggressive(),"
+        f" iter_chunks(FILE, chunk_size=1000), keep_scores=False, auc_bins=4096)` reads the "
+        f"{tr['rows']:,} rows: **{tr['tracemalloc_peak_mb']:.1f} MB** — the memory that "
+        "depends on the data; it does not grow with the file. The resident set is dominated "
+        "by what `import skewlearn` loads: numba's LLVM library (~100 MB of shared-library "
+        "pages) and scikit-learn with SciPy and pandas (scikit-learn imports pandas when it "
+        "is installed), about "
+        f"{st['baseline']['max_rss_mb']:.0f} MB before a row is read. The exact AUC keeps "
+        "one float per row, so streams too long to hold use `--auc-bins` (histogram AUROC); "
+        "prequential keeps no per-row scores in the CLI.\n"
+    )
+
+    # ---- startup
+    su = results["startup"]
+    L.append("## Start-up, compilation cache, float32\n")
+    L.append("`python benchmarks/bench_startup.py` (called by run_all).\n")
+    imp = su["import"]
+    rows = [[k, f"{v['cpu']:.2f}", f"{v['wall']:.2f}", ", ".join(v["loaded"])]
+            for k, v in imp.items()]  # fmt: skip
+    L.append(
+        table(["`import ...` in a fresh process", "CPU s", "wall s", "heavy modules loaded"], rows)
+        + "\n"
+    )
+    L.append(
+        "tqdm, matplotlib, dask and River are not imported by `import skewlearn` (they load "
+        "when a progress bar, a plot, a cluster or a River comparison is asked for); pandas "
+        "is imported by scikit-learn itself. skewlearn's own share of the import is the "
+        "difference of the two rows.\n"
+    )
+    rows = [[k, f"{v['cold']['cpu']:.2f}", f"{v['cold']['wall']:.2f}", f"{v['warm']['cpu']:.2f}",
+             f"{v['warm']['wall']:.2f}"] for k, v in su["first_call"].items()]  # fmt: skip
+    L.append(
+        "First `fit` (200 rows) in a fresh process: *cold* with an empty `NUMBA_CACHE_DIR` "
+        "(numba compiles and writes the cache), *warm* in the next process (loaded from "
+        "disk). Compilation happens once per installation, not per process.\n"
+    )
+    L.append(
+        table(["learner", "cold CPU s", "cold wall s", "warm CPU s", "warm wall s"], rows) + "\n"
+    )
+    f32 = su["float32"]
+    L.append(
+        f"float32 input ({f32['input_mb_float64'] / 2:.0f} MB as float32): PassiveAggressive "
+        f"fits float64 at {fmt_rate(f32['float64']['rows_per_cpu_s'])} rows/CPU-s allocating "
+        f"{f32['float64']['peak_mb']:.1f} MB, float32 at "
+        f"{fmt_rate(f32['float32']['rows_per_cpu_s'])} rows/CPU-s allocating "
+        f"{f32['float32']['peak_mb']:.1f} MB: the validation in `base.py` converts float32 "
+        f"to a float64 copy ({f32['astype_float64_cpu_s']:.3f} CPU s for the array alone). "
+        "Accepting float32 without a copy needs `base.py` to keep float32 and the kernels to "
+        "be compiled for it (reported, not changed here).\n"
+    )
+    L.append("## Compiled-code hygiene\n")
+    L.append(
+        "Every numba function is declared with `cache=True` (`_config.NJIT` / `NJIT_INLINE`, "
+        "or the parsers' `_PARSE` options, which leave out fast-math so number parsing "
+        "rounds exactly); `@njit` always compiles in nopython mode in numba ≥ 0.59, so there "
+        "is no object-mode fallback; no `forceobj`/`objmode` is used. Checked with "
+        "`grep -rn 'njit\\|jit(' src/skewlearn --include=*.py`.\n"
+    )
+    return "\n".join(L)
+
+
+def bench_stream_models(st) -> list[str]:
+    return [k for k in st if isinstance(st[k], dict) and "max_rss_mb" in st[k] and k != "baseline"]
+
+
+def parse_rows_of(parse) -> int:
+    return max(v["rows"] for v in parse.values())
+
+
+if __name__ == "__main__":
+    main()
