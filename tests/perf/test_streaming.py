@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from skewlearn.datasets import iter_chunks, load, read_csv, read_libsvm
 
@@ -235,3 +237,38 @@ def test_input_errors(tmp_path):
     bad.write_bytes(b"not gzip at all")
     with pytest.raises(ValueError, match="not a valid gzip file"):
         list(iter_chunks(bad, positive_class=1, n_features=3))
+
+
+# --------------------------------------------------------------------------- exact numbers
+_digits = st.text(alphabet="0123456789", min_size=1, max_size=22)
+
+
+@st.composite
+def _decimal(draw):
+    sign = draw(st.sampled_from(["", "-", "+"]))
+    whole = draw(_digits)
+    frac = draw(st.one_of(st.just(""), _digits.map(lambda d: "." + d)))
+    exp = draw(
+        st.one_of(st.just(""), st.integers(-330, 330).map(lambda e: f"e{e:+d}" if e else "E0"))
+    )
+    return sign + whole + frac + exp
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(values=st.lists(_decimal(), min_size=1, max_size=20))
+def test_parsed_numbers_are_pythons_floats(values, tmp_path):
+    finite = [v for v in values if np.isfinite(float(v))]
+    if not finite:
+        return
+    p = tmp_path / "n.svm"
+    p.write_text("".join(f"1 1:{v}\n" for v in finite))
+    # CSR data, not toarray(): densifying adds to zeros and loses the sign of -0.0
+    got = np.concatenate([X.data for X, _ in iter_chunks(p, 7, positive_class=1, n_features=1)])
+    expected = np.array([float(v) for v in finite])
+    np.testing.assert_array_equal(got.view(np.int64), expected.view(np.int64))
+    q = tmp_path / "n.csv"
+    q.write_text("x,label\n" + "".join(f"{v},yes\n" for v in finite))
+    Xc, _ = _gather(iter_chunks(q, 7, positive_class="yes"))
+    np.testing.assert_array_equal(Xc[:, 0].view(np.int64), expected.view(np.int64))
