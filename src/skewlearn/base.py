@@ -32,10 +32,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._config import NJIT
 from ._rng import seed_state
 from ._rows import as_rows, linear_scores
 
@@ -75,6 +77,39 @@ def _max_abs(X) -> float:
     if data.size == 0:
         return 0.0
     return float(max(data.max(), -data.min()))
+
+
+_ABS_BITS = np.uint64(0x7FFFFFFFFFFFFFFF)
+_INF_BITS = np.uint64(0x7FF0000000000000)
+
+
+@njit(**NJIT)
+def _max_abs_bits(bits):
+    """Largest ``|x|`` of float64 values given as their ``uint64`` bit patterns.
+
+    With the sign bit cleared, IEEE-754 doubles order like their bit patterns, and
+    ±inf and NaN have the largest patterns (≥ ``_INF_BITS``). An integer max
+    vectorises, so one memory-bound pass answers "all finite?" and "how large?".
+    """
+    biggest = np.uint64(0)
+    for k in range(bits.shape[0]):
+        b = bits[k] & _ABS_BITS
+        biggest = b if b > biggest else biggest
+    return biggest
+
+
+def _scan_values(data: np.ndarray) -> tuple[float, bool]:
+    """``(max |x|, all finite)`` of a contiguous float64 array in one compiled pass."""
+    top = _max_abs_bits(data.view(np.uint64))
+    return float(np.array([top], dtype=np.uint64).view(np.float64)[0]), bool(top < _INF_BITS)
+
+
+def _not_finite_message(data: np.ndarray) -> str:
+    what = "NaN" if np.isnan(data).any() else "infinity or a value too large for dtype('float64')"
+    return (
+        f"Input X contains {what}. skewlearn learners need finite values: drop or impute "
+        "them first (e.g. sklearn.impute.SimpleImputer)."
+    )
 
 
 class BinaryClassifier(ClassifierMixin, BaseEstimator):
@@ -136,7 +171,13 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
     def _raw_scores(self, X) -> np.ndarray:
         check_is_fitted(self, "classes_")
         X = validate_data(
-            self, X, reset=False, accept_sparse=self._accept_sparse, dtype=np.float64, order="C"
+            self,
+            X,
+            reset=False,
+            accept_sparse=self._accept_sparse,
+            dtype=np.float64,
+            order="C",
+            ensure_all_finite=False,
         )
         self._check_magnitude(X)
         raw = self._scores_of(X)
@@ -150,11 +191,17 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
         return raw
 
     def _check_magnitude(self, X) -> None:
-        """Refuse values whose squares overflow float64 (see :func:`max_abs_value`)."""
+        """Refuse NaN/inf, and values whose squares overflow float64 (see
+        :func:`max_abs_value`), in one compiled pass over the values."""
         if X.shape[0] == 0:
             return
+        data = np.ascontiguousarray(X.data if sp.issparse(X) else X.reshape(-1))
+        if data.size == 0:
+            return
+        biggest, finite = _scan_values(data)
+        if not finite:
+            raise ValueError(_not_finite_message(data))
         limit = max_abs_value(X.shape[1])
-        biggest = _max_abs(X)
         if biggest > limit:
             raise ValueError(
                 f"X holds a value of magnitude {biggest:.3g}, beyond the {limit:.3g} that "
@@ -226,6 +273,7 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
             dtype=np.float64,
             order="C",
             y_numeric=False,
+            ensure_all_finite=False,
         )
         check_classification_targets(y)
         self._check_magnitude(X)
@@ -444,6 +492,7 @@ class OnlineClassifier(BinaryClassifier):
             dtype=np.float64,
             order="C",
             y_numeric=False,
+            ensure_all_finite=False,
         )
         check_classification_targets(y)
         self._check_magnitude(X)
