@@ -130,3 +130,15 @@ def test_rbf_sparse_distance_of_huge_rows_is_exact():
     rows = as_rows(sp.csr_matrix(X), False)
     got = np.array([[one(rows, X, i, j) for j in range(3)] for i in range(3)])
     np.testing.assert_array_equal(got, dense)
+
+
+@pytest.mark.parametrize("covariance", ["diag", "full"])
+def test_nherd_huge_C_has_no_zero_division(covariance):
+    # NHERD's β = (v + 2g)/(v + g)² with g = 1/C = 1e-300: the square underflowed to 0
+    # and the compiled kernel raised ZeroDivisionError (found by test_fuzz).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2)) * 1e-140  # v + g ≈ 1e-280 after the first step
+    y = rng.integers(0, 2, 30)
+    est = NHERD(C=1e300, covariance=covariance).fit(X, y)
+    assert np.isfinite(est.decision_function(X)).all()
+    assert np.isfinite(est.covariance_).all()

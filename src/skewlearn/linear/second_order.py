@@ -188,7 +188,8 @@ def _coefficients(kind, m, v, p1, p2):
             return 0.0, 0.0, 0.0
         g = 1.0 / p1
         alpha = loss / (v + g)
-        return alpha, 0.0, (v + 2.0 * g) / ((v + g) * (v + g))
+        # divided twice: (v + g)² underflows to 0 when v + g < 1e-154 (C ≥ 1e154)
+        return alpha, 0.0, (v + 2.0 * g) / (v + g) / (v + g)
     phi = p1
     if kind == _CW:  # Dredze et al. 2008, Lemma 1
         b1 = 1.0 + 2.0 * phi * m
