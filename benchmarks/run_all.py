@@ -635,7 +635,8 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
     L.append(
         f"`python benchmarks/bench_stream.py --rows {st['rows']} --path FILE` (called by run_all; "
         f"file {st['bytes'] / 1e9:.2f} GB). Peak RSS from `/usr/bin/time -v`; each command "
-        "in its own process.\n"
+        "in its own process, after an untimed run on a 2,000-row prefix that fills numba's "
+        "disk cache (a first-ever run also compiles, which costs about 50 MB more).\n"
     )
     rows = [["`skewlearn models` (imports only)", f"{st['baseline']['max_rss_mb']:.0f}", "", "",
              ""]]  # fmt: skip
