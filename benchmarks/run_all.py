@@ -81,6 +81,8 @@ SCALING = {
     "batch": ("MultiNystroemMKL", None),
 }
 KERNEL_FAMILIES = ("budgeted kernel",)
+#: run_all rewrites docs/benchmarks.md above this line and keeps what follows it
+MARKER = "<!-- run_all.py writes everything above this line; sections below it are kept -->\n"
 
 
 # --------------------------------------------------------------------------- data
@@ -402,8 +404,14 @@ def main(argv=None) -> dict:
     elapsed = time.perf_counter() - t_start
     load_end = os.getloadavg()
     doc = report(results, scaling, estimators, command, elapsed, load_start, load_end)
+    kept = ""  # sections others wrote below the marker survive a new run
+    if os.path.exists(args.out):
+        with open(args.out, encoding="utf-8") as fh:
+            old = fh.read()
+        if MARKER in old:
+            kept = old.split(MARKER, 1)[1]
     with open(args.out, "w", encoding="utf-8") as fh:
-        fh.write(doc)
+        fh.write(doc.rstrip() + "\n\n" + MARKER + kept)
     print(f"\nwrote {os.path.normpath(args.out)} after {elapsed / 60:.1f} minutes")
     return results
 
