@@ -661,7 +661,7 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         "depends on the data; it does not grow with the file. The resident set is dominated "
         "by what `import skewlearn` loads: numba's LLVM library (~100 MB of shared-library "
         "pages) and scikit-learn with SciPy and pandas (scikit-learn imports pandas when it "
-        "is installed), about "
+        "is installed, and pandas imports pyarrow when that is installed: ~24 MB), about "
         f"{st['baseline']['max_rss_mb']:.0f} MB before a row is read. The exact AUC keeps "
         "one float per row, so streams too long to hold use `--auc-bins` (histogram AUROC); "
         "prequential keeps no per-row scores in the CLI.\n"
