@@ -73,10 +73,9 @@ def _label_list(values) -> str:
 
 
 def _max_abs(X) -> float:
-    data = X.data if sp.issparse(X) else X
-    if data.size == 0:
-        return 0.0
-    return float(max(data.max(), -data.min()))
+    """Largest ``|x|`` of a validated float64 matrix (dense or sparse), for messages."""
+    data = X.data if sp.issparse(X) else np.asarray(X).reshape(-1)
+    return _scan_values(np.ascontiguousarray(data))[0] if data.size else 0.0
 
 
 _ABS_BITS = np.uint64(0x7FFFFFFFFFFFFFFF)
