@@ -165,11 +165,7 @@ def _fuzz_learner(cls, extreme):
 #: lead (docs/reliability.md, "Open failures"): for these estimators only, this one
 #: undocumented message is tolerated; everything else is still checked. Remove the entry
 #: when the fix lands.
-REPORTED = {
-    "KernelASLS": "leading minor of the array is not positive definite",
-    "LinearASLS": "leading minor of the array is not positive definite",
-    "ProximalSVMDEC": "leading minor of the array is not positive definite",
-}
+REPORTED: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("cls", ESTIMATORS.values(), ids=ESTIMATORS.keys())
@@ -178,11 +174,13 @@ def test_random_streams_and_hyperparameters(cls):
 
 
 #: Families fuzzed with subnormal and 1e300 hyperparameters as well (the modules whose
-#: numerics this suite reviewed: linear, auc, KOIL).
+#: numerics were reviewed: linear, auc, KOIL, batch ASLS and its baselines).
 EXTREME = {
     n: c
     for n, c in ESTIMATORS.items()
-    if c.__module__.startswith(("skewlearn.linear", "skewlearn.auc", "skewlearn.kernel.koil"))
+    if c.__module__.startswith(
+        ("skewlearn.linear", "skewlearn.auc", "skewlearn.kernel.koil", "skewlearn.batch.asls")
+    )
 }
 
 

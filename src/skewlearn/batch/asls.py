@@ -25,18 +25,18 @@ References
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Callable
 from typing import ClassVar
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import cho_factor, cho_solve
 from scipy.linalg.blas import dsyrk
-from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
+from scipy.linalg.lapack import dpotrf, dpotrs
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from ..base import BatchClassifier
+from ..base import BatchClassifier, _max_abs
 
 __all__ = [
     "SVMDEC",
@@ -170,94 +170,242 @@ def squared_ramp_loss(z, r=1.0, m=1.0) -> np.ndarray:
 
 
 # =========================================================================== shared core
-def _class_weights(t: np.ndarray, r_pos: float, m_pos: float, r_neg: float, m_neg: float):
-    """Diagonal of Λ (``r/m²`` per pattern) and the per-pattern margin coefficient ``m``."""
+_EPS = float(np.finfo(np.float64).eps)
+_FLOAT_MAX = float(np.finfo(np.float64).max)
+
+#: Rows per block of the passes over a stored ``N × p`` feature matrix (about 1 MiB, so a
+#: block read for ``F w`` is still in the core's L2 cache for ``F'g``).
+_PASS_BYTES = 1 << 20
+#: Rows per block of the symmetric rank-k updates of ``F'WF`` (BLAS ``syrk``).
+_GRAM_ROWS = 2048
+
+
+def _pattern_weight(value: float, what: str) -> float:
+    """One class's weight ``W = νr/m²`` of Eq. (7), checked to be usable in float64.
+
+    Both ``W`` (primal, ``I + F̄'WF̄``) and ``1/W`` (dual, ``Q + W⁻¹``) must be positive and
+    finite; a subnormal ``m`` (``m² = 0``) or a ``ν`` of 1e-320 is refused here with the cause
+    instead of a division by zero or an inf/NaN model later.
+    """
+    with np.errstate(all="ignore"):
+        inverse = 1.0 / np.float64(value) if value > 0 else np.inf
+    if not (np.isfinite(value) and value > 0 and np.isfinite(inverse)):
+        raise ValueError(
+            f"{what} is {value:.3g}; as a weight of the squared errors it must be a positive "
+            "float64 whose inverse is finite too (about 1e-308 to 1e308). Use moderate "
+            "hyperparameters (the ASLS paper takes r, m >= 1 and nu near 1)."
+        )
+    return float(value)
+
+
+def _class_weights(t: np.ndarray, nu: float, r_pos, m_pos, r_neg, m_neg):
+    """``W = νΛ`` (the diagonal ``ν r_i / m_i²`` per pattern) and the margin ``m_i``.
+
+    The ratio is formed as ``(ν r / m) / m`` so that ``m²`` never underflows on its own.
+    """
+    weights = []
+    for name, r, m in (("pos", r_pos, m_pos), ("neg", r_neg, m_neg)):
+        with np.errstate(all="ignore"):
+            value = float(np.float64(nu) * np.float64(r) / np.float64(m) / np.float64(m))
+        weights.append(
+            _pattern_weight(
+                value, f"nu * r_{name} / m_{name}**2 (nu={nu!r}, r_{name}={r!r}, m_{name}={m!r})"
+            )
+        )
     pos = t > 0
-    lam = np.where(pos, r_pos / m_pos**2, r_neg / m_neg**2)
-    m = np.where(pos, float(m_pos), float(m_neg))
-    return lam, m
+    return np.where(pos, weights[0], weights[1]), np.where(pos, float(m_pos), float(m_neg))
 
 
-def _weighted_gram(F, lam: np.ndarray, block: int = 4096) -> np.ndarray:
-    """``[F, e]' Λ [F, e]`` (the intercept column ``e`` is implicit), blocked over rows so
-    no scaled copy of a large ``F`` is ever made (dense: BLAS ``syrk`` on ``√Λ F``)."""
+def _mirror(A: np.ndarray, from_lower: bool, block: int = 512) -> None:
+    """Copy one strict triangle of the square ``A`` onto the other, in place, in blocks."""
+    n = A.shape[0]
+    src = A if from_lower else A.T  # the view whose lower triangle holds the data
+    for lo in range(0, n, block):
+        hi = min(lo + block, n)
+        src[lo:hi, hi:] = src[hi:, lo:hi].T
+        d = src[lo:hi, lo:hi]
+        d[...] = np.tril(d) + np.tril(d, -1).T
+
+
+def _weighted_gram(F, W: np.ndarray, fill: Callable | None = None) -> np.ndarray:
+    """``F̄'WF̄`` with ``F̄ = [F, e]``, both triangles, Fortran order.
+
+    Dense ``F``: BLAS ``syrk`` (half the flops of a product) on ``[√W F, √W]`` in blocks of
+    rows, so only one block is ever scaled; sparse ``F``: sparse products. With ``fill``,
+    ``F`` is an empty dense array that ``fill(lo, hi)`` fills block by block just before
+    the block is used (KASLS_R: the kernel block is computed once, then reused from memory
+    by every stage).
+    """
     n, p = F.shape
-    A = np.empty((p + 1, p + 1))
     if sp.issparse(F):
-        FL = sp.csr_matrix(F.multiply(lam[:, None]))
-        A[:p, :p] = (F.T @ FL).toarray()
-        A[:p, p] = np.asarray(FL.sum(axis=0)).ravel()
-    else:
-        # symmetric rank-k updates (BLAS syrk: half the flops of a product), lower triangle
-        root = np.sqrt(lam)
-        low = np.zeros((p, p), order="F")
-        for lo in range(0, n, block):
-            S = F[lo : lo + block] * root[lo : lo + block, None]
-            low = dsyrk(1.0, S.T, beta=1.0, c=low, trans=0, lower=1, overwrite_c=1)
-        A[:p, :p] = low  # the upper triangle of low is zero: mirror it in place
-        A[:p, :p] += low.T
-        A[np.arange(p), np.arange(p)] -= np.diagonal(low)
-        A[:p, p] = lam @ F
-    A[p, :p] = A[:p, p]
-    A[p, p] = lam.sum()
+        A = np.empty((p + 1, p + 1), order="F")
+        FW = sp.csr_matrix(F.multiply(W[:, None]))
+        A[:p, :p] = (F.T @ FW).toarray()
+        A[:p, p] = np.asarray(FW.sum(axis=0)).ravel()
+        A[p, :p] = A[:p, p]
+        A[p, p] = W.sum()
+        return A
+    A = np.zeros((p + 1, p + 1), order="F")
+    root = np.sqrt(W)
+    S = np.empty((min(_GRAM_ROWS, n), p + 1))
+    for lo in range(0, n, _GRAM_ROWS):
+        hi = min(lo + _GRAM_ROWS, n)
+        if fill is not None:
+            fill(lo, hi)
+        s = S[: hi - lo]
+        np.multiply(F[lo:hi], root[lo:hi, None], out=s[:, :p])
+        s[:, p] = root[lo:hi]
+        A = dsyrk(1.0, s.T, beta=1.0, c=A, trans=0, lower=1, overwrite_c=1)
+    _mirror(A, from_lower=True)
     return A
 
 
-def _primal_solver(F, lam: np.ndarray, nu: float) -> Callable:
-    """Stage solver of Eq. (8) on features ``[F, e]``: factor
-    :math:`\\frac{1}{\\nu}I + \\bar F'\\Lambda\\bar F` once, return ``Γ ↦ (w̄, f)``."""
-    A = _weighted_gram(F, lam)
-    A[np.diag_indices_from(A)] += 1.0 / nu
-    factor = cho_factor(A, lower=True, overwrite_a=True, check_finite=False)
-    p = F.shape[1]
+def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndarray | None:
+    """Lower Cholesky factor of the symmetric positive definite stage matrix ``A``, made
+    in place (``A`` holds both triangles and is consumed).
 
-    def solve(gamma: np.ndarray):
-        lg = lam * gamma
-        rhs = np.empty(p + 1)
-        rhs[:p] = F.T @ lg
-        rhs[p] = lg.sum()
-        w = cho_solve(factor, rhs, check_finite=False)
-        f = F @ w[:p] + w[p]
-        return w, np.asarray(f).ravel()
-
-    return solve
-
-
-def _dual_solver(Q: np.ndarray, lam: np.ndarray, nu: float) -> Callable:
-    """Stage solver of Eq. (12) with ``Q = K + ee'``: factor
-    :math:`Q + \\frac{1}{\\nu}\\Lambda^{-1}` once (in place: ``Q`` is consumed), return
-    ``Γ ↦ (α, f)``. The training outputs come from the KKT conditions (11),
-    :math:`\\alpha = -\\nu\\Lambda\\varepsilon`, :math:`f = \\Gamma + \\varepsilon
-    = \\Gamma - \\alpha / (\\nu\\lambda)`, so ``Q`` is not needed after factoring."""
-    Q[np.diag_indices_from(Q)] += 1.0 / (nu * lam)
-    factor = cho_factor(Q, lower=True, overwrite_a=True, check_finite=False)
-
-    def solve(gamma: np.ndarray):
-        alpha = cho_solve(factor, gamma, check_finite=False)
-        return alpha, gamma - alpha / (nu * lam)
-
-    return solve
-
-
-def _stagewise(solve: Callable, t: np.ndarray, m: np.ndarray, tol: float, max_stages: int):
-    """Run the stages: τ⁽⁰⁾ = 1; solve with Γ = t∘τ; τ ← Eq. (5) until max|Δτ| ≤ tol.
-
-    Returns the coefficients of the last solve, the targets it used, the history of
-    max|Δτ| (one entry per solve) and whether the targets converged.
+    ``A`` is a positive semidefinite product computed in floating point plus a positive
+    diagonal, so it is positive definite in exact arithmetic; when the product's rounding
+    error (≈ n·ε·√(AᵢᵢAⱼⱼ) per entry) exceeds the diagonal term, LAPACK can meet a
+    non-positive pivot. Then the factorisation is retried with each diagonal entry scaled by
+    1 + δ, δ = n·ε × (1, 10², 10⁴) — a shift of the Jacobi-scaled matrix
+    D^{-1/2}AD^{-1/2} by δI, the size of that rounding error — with a RuntimeWarning. If
+    that does not suffice (or ``A`` is not finite) a ValueError names ``what`` and ``fix``.
+    With ``retry=False`` a failed first attempt returns None (the caller has a better-
+    conditioned formulation of the same model).
     """
-    new = np.ones_like(t)
-    changes = []
-    converged = False
+    if not np.isfinite(A).all():
+        raise ValueError(
+            f"{what} overflowed float64 (it holds inf or NaN). Scale the features (e.g. "
+            f"sklearn.preprocessing.StandardScaler){fix}."
+        )
+    a = A if A.flags.f_contiguous else A.T  # LAPACK works in place on Fortran order
+    n = a.shape[0]
+    diag = np.diagonal(a).copy()
+    deltas = [0.0] + [n * _EPS * 10.0**k for k in (0, 2, 4)]
+    for k, delta in enumerate(deltas):
+        if k:  # restore the lower triangle from the untouched upper one, then shift
+            _mirror(a, from_lower=False)
+            a[np.diag_indices(n)] = diag + delta * np.abs(diag)
+        c, info = dpotrf(a, lower=1, clean=0, overwrite_a=1)
+        if info == 0:
+            if delta:
+                warnings.warn(
+                    f"{what} was not numerically positive definite (its condition exceeds "
+                    f"float64's precision): it was factored with its diagonal scaled by "
+                    f"1 + {delta:.1e}, the size of its rounding error, so the model is only as "
+                    "accurate as float64 allows here. Scale the features (e.g. sklearn."
+                    f"preprocessing.StandardScaler){fix} to avoid this.",
+                    RuntimeWarning,
+                    stacklevel=5,
+                )
+            return c
+        if info < 0:  # pragma: no cover - an argument error would be a bug here
+            raise RuntimeError(f"LAPACK dpotrf: illegal argument {-info}")
+        if not retry:
+            return None
+        if not np.shares_memory(c, a):  # pragma: no cover - f2py copied: a is intact
+            a = np.asfortranarray(a)
+    raise ValueError(
+        f"{what} is not positive definite, even with its diagonal scaled by "
+        f"1 + {deltas[-1]:.1e} (pivot {info} of {n} failed). Scale the features (e.g. "
+        f"sklearn.preprocessing.StandardScaler){fix}."
+    )
+
+
+def _cho_solve(c: np.ndarray, b: np.ndarray) -> np.ndarray:
+    x, info = dpotrs(c, b, lower=1)
+    if info != 0:  # pragma: no cover - only for illegal arguments
+        raise RuntimeError(f"LAPACK dpotrs: illegal argument {-info}")
+    return x
+
+
+def _dense_pass(F: np.ndarray, w: np.ndarray, t, m, W):
+    """One read of the dense ``F`` per stage: outputs ``f = F̄w``, the next targets (Eq. 5)
+    and the right-hand side ``F̄'WΓ`` of the next stage, block by block (a block read for
+    ``F w`` is reused from cache for ``F'g``)."""
+    n, p = F.shape
+    rows = max(1, _PASS_BYTES // (8 * max(p, 1)))
+    new = np.empty(n)
+    rhs = np.zeros(p + 1)
+    for lo in range(0, n, rows):
+        hi = min(lo + rows, n)
+        Fb = F[lo:hi]
+        f = Fb @ w[:p]
+        f += w[p]
+        tb = t[lo:hi]
+        tau = asls_targets(tb * f, m[lo:hi])
+        new[lo:hi] = tau
+        g = W[lo:hi] * tb * tau
+        rhs[:p] += g @ Fb
+        rhs[p] += g.sum()
+    return new, rhs
+
+
+def _rhs(F, g: np.ndarray) -> np.ndarray:
+    """``F̄'g`` with ``F̄ = [F, e]``."""
+    p = F.shape[1]
+    rhs = np.empty(p + 1)
+    rhs[:p] = np.asarray(F.T @ g).ravel()
+    rhs[p] = g.sum()
+    return rhs
+
+
+def _primal_stages(F, W, t, m, tol: float, max_stages: int, A=None, fix=""):
+    """Stages of Eq. (8) on the features ``F̄ = [F, e]`` with ``W = νΛ``.
+
+    :math:`\\bar\\omega = (\\tfrac1\\nu I + \\bar F'\\Lambda\\bar F)^{-1}\\bar F'\\Lambda\\Gamma
+    = (I + \\bar F'W\\bar F)^{-1}\\bar F'W\\Gamma`: the matrix is factored once (``A`` =
+    ``F̄'WF̄`` when the caller built it already), each stage is one triangular solve and one
+    pass over ``F``. Returns ``(w̄, τ, max|Δτ| per stage, converged)``: the coefficients of
+    the last solve and the targets it used.
+    """
+    if A is None:
+        A = _weighted_gram(F, W)
+    A[np.diag_indices_from(A)] += 1.0
+    c = _cholesky(A, "The stage matrix I + F̄'νΛF̄ of Eq. (8)", fix or ", or use a smaller nu")
+    dense = not sp.issparse(F)
+    tau = np.ones_like(t)
+    rhs = _rhs(F, W * t)
+    changes: list[float] = []
     for _ in range(max_stages):
+        w = _cho_solve(c, rhs)
+        if dense:
+            new, rhs_next = _dense_pass(F, w, t, m, W)
+        else:
+            f = np.asarray(F @ w[:-1]).ravel() + w[-1]
+            new = asls_targets(t * f, m)
+            rhs_next = _rhs(F, W * t * new)
+        changes.append(float(np.max(np.abs(new - tau))))
+        if changes[-1] <= tol or len(changes) == max_stages:
+            return w, tau, np.asarray(changes), changes[-1] <= tol
+        tau, rhs = new, rhs_next
+    raise AssertionError("unreachable: max_stages >= 1")  # pragma: no cover
+
+
+def _dual_stages(Q: np.ndarray, W, t, m, tol: float, max_stages: int, fix: str, retry=True):
+    """Stages of Eq. (12) (and of Eq. 9 with ``Q = X̄X̄'``): factor
+    :math:`Q + \\tfrac1\\nu\\Lambda^{-1} = Q + W^{-1}` once, in place (``Q`` is consumed),
+    then :math:`\\alpha = (Q + W^{-1})^{-1}\\Gamma` per stage. The training outputs come
+    from the KKT conditions (11), :math:`\\alpha = -W\\varepsilon`,
+    :math:`f = \\Gamma + \\varepsilon = \\Gamma - \\alpha / W`, so ``Q`` is not kept.
+    Returns None when ``retry=False`` and ``Q + W⁻¹`` is not numerically positive definite.
+    """
+    Q[np.diag_indices_from(Q)] += 1.0 / W
+    c = _cholesky(Q, "The stage matrix Q + (νΛ)⁻¹ of Eq. (12)", fix, retry)
+    if c is None:
+        return None
+    tau = np.ones_like(t)
+    changes: list[float] = []
+    for _ in range(max_stages):
+        gamma = t * tau
+        alpha = _cho_solve(c, gamma)
+        new = asls_targets(t * (gamma - alpha / W), m)
+        changes.append(float(np.max(np.abs(new - tau))))
+        if changes[-1] <= tol or len(changes) == max_stages:
+            return alpha, tau, np.asarray(changes), changes[-1] <= tol
         tau = new
-        coef, f = solve(t * tau)
-        new = asls_targets(t * f, m)
-        change = float(np.max(np.abs(new - tau)))
-        changes.append(change)
-        if change <= tol:
-            converged = True
-            break
-    return coef, tau, np.asarray(changes), converged
+    raise AssertionError("unreachable: max_stages >= 1")  # pragma: no cover
 
 
 def _balanced_ratio(t: np.ndarray) -> float:
@@ -277,19 +425,60 @@ def _resolve_sigma(sigma, X) -> float:
     return float(sigma)
 
 
-def _kernel(X, Y, kernel: str, sigma: float, degree: int, coef0: float) -> np.ndarray:
+def _gamma(sigma: float) -> float:
+    """γ = 1/σ² of the paper's exp(−‖x−y‖²/σ²), kept finite at any σ > 0.
+
+    σ below ~1e-154 gives the largest float (distinct rows get kernel value 0, a row and
+    itself 1); σ above ~1e154 gives 0 (a constant kernel): both finite, neither useful.
+
+    >>> _gamma(2.0), _gamma(5e-324) == float(np.finfo(float).max), _gamma(1e300)
+    (0.25, True, 0.0)
+    """
+    with np.errstate(all="ignore"):
+        g = 1.0 / np.square(np.float64(sigma))
+    return float(min(g, _FLOAT_MAX))
+
+
+def _kernel_into(X, Y, sq_y, kernel: str, gamma: float, degree: int, coef0: float, out):
+    """``out[i, j] = k(X[i], Y[j])`` in place (``out`` C-contiguous, ``len(X)`` rows).
+
+    One BLAS product for the inner products, then elementwise steps in place. The rbf
+    distance is ``‖x‖² + ‖y‖² − 2x'y`` clipped at 0 before scaling by −γ (finite at any γ).
+    """
+    np.dot(X, Y.T, out=out)
+    if kernel == "rbf":
+        out *= -2.0
+        out += np.einsum("ij,ij->i", X, X)[:, None]
+        out += sq_y
+        np.maximum(out, 0.0, out=out)
+        out *= -gamma
+        np.exp(out, out=out)
+    elif kernel == "poly":
+        out *= gamma
+        out += coef0
+        np.power(out, degree, out=out)
+    return out
+
+
+def _kernel(X, Y, kernel: str, sigma: float, degree: int, coef0: float, out=None) -> np.ndarray:
     """``K[i, j] = k(X[i], Y[j])`` with γ = 1/σ² (the paper's exp(−‖x−y‖²/σ²)).
 
-    The conventions are those of :mod:`skewlearn.kernels`; whole Gram blocks are built with
-    scikit-learn's BLAS-based pairwise kernels (same formulas, checked equal in the tests),
-    which is far faster than row-by-row evaluation for the ``N × N_R`` blocks of KASLS_R.
+    The conventions are those of :mod:`skewlearn.kernels` (checked equal in the tests);
+    whole blocks of rows are built with BLAS, far faster than row-by-row evaluation for
+    the ``N × N_R`` blocks of KASLS_R. ``K(X, X)`` has an exact unit diagonal (rbf).
     """
-    gamma = 1.0 / sigma**2
-    if kernel == "rbf":
-        return rbf_kernel(X, Y, gamma=gamma)
-    if kernel == "poly":
-        return polynomial_kernel(X, Y, degree=degree, gamma=gamma, coef0=coef0)
-    return linear_kernel(X, Y)
+    gamma = _gamma(sigma)
+    if out is None:
+        out = np.empty((X.shape[0], Y.shape[0]))
+    sq_y = np.einsum("ij,ij->i", Y, Y) if kernel == "rbf" else None
+    rows = max(1, _PASS_BYTES // (8 * max(Y.shape[0], 1)))
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        for lo in range(0, X.shape[0], rows):
+            hi = min(lo + rows, X.shape[0])
+            _kernel_into(X[lo:hi], Y, sq_y, kernel, gamma, degree, coef0, out[lo:hi])
+    if kernel == "rbf" and X is Y:
+        np.fill_diagonal(out, 1.0)
+    return out
 
 
 _REAL_POS = Interval(numbers.Real, 0, None, closed="neither")
@@ -315,15 +504,16 @@ class _ASLSMixin:
     """Fitted-state bookkeeping shared by LASLS and KASLS."""
 
     def _class_setup(self, t):
+        """``W = νΛ`` and the margins ``m`` per pattern; sets ``r_pos_``."""
         r_pos = _balanced_ratio(t) if self.r_pos == "balanced" else float(self.r_pos)
         self.r_pos_ = r_pos
-        lam, m = _class_weights(t, r_pos, self.m_pos, self.r_neg, self.m_neg)
-        return lam, m
+        return _class_weights(t, float(self.nu), r_pos, self.m_pos, self.r_neg, self.m_neg)
 
-    def _finish_stages(self, solve, t, m):
-        coef, tau, changes, converged = _stagewise(
-            solve, t, m, float(self.tol), int(self.max_stages)
-        )
+    def _stage_args(self):
+        return float(self.tol), int(self.max_stages)
+
+    def _keep_stages(self, result):
+        coef, tau, changes, converged = result
         self.targets_ = tau
         self.target_changes_ = changes
         self.n_stages_ = len(changes)
@@ -378,7 +568,9 @@ class LinearASLS(_ASLSMixin, BatchClassifier):
         ``1`` = plain weighted least squares (the LS loss).
     solver : {"auto", "primal", "smw"}, default="auto"
         ``"primal"``: Eq. (8), a (d+1)×(d+1) Cholesky; ``"smw"``: Eq. (9), an N×N one;
-        ``"auto"`` picks the smaller system.
+        ``"auto"`` picks the smaller system. When the SMW matrix is not numerically
+        positive definite (badly scaled features) the fit warns and solves the same model
+        by Eq. (8) (``solver_ = "primal"``).
     pos_label : label, default=None
         The positive (minority) class; ``None`` means ``classes_[1]``.
 
@@ -449,20 +641,34 @@ class LinearASLS(_ASLSMixin, BatchClassifier):
         self.pos_label = pos_label
 
     def _fit_binary(self, X, y):
-        lam, m = self._class_setup(y)
+        W, m = self._class_setup(y)
         n, d = X.shape
         solver = self.solver
         if solver == "auto":
             solver = "smw" if n < d + 1 else "primal"
         self.solver_ = solver
-        nu = float(self.nu)
-        if solver == "primal":
-            w = self._finish_stages(_primal_solver(X, lam, nu), y, m)
-        else:
+        result = None
+        if solver == "smw":
             Q = X @ X.T
             Q = Q.toarray() if sp.issparse(Q) else np.array(Q, dtype=np.float64)
             Q += 1.0
-            alpha = self._finish_stages(_dual_solver(Q, lam, nu), y, m)
+            result = _dual_stages(Q, W, y, m, *self._stage_args(), "", retry=False)
+            del Q
+            if result is None:
+                warnings.warn(
+                    "solver='smw': X̄X̄' + (νΛ)⁻¹ of Eq. (9) is not numerically positive "
+                    "definite (its condition exceeds float64's precision, e.g. features of "
+                    "very different scales); solving the same model in the primal form, "
+                    "Eq. (8), instead (solver_ = 'primal'). Scale the features (e.g. sklearn."
+                    "preprocessing.StandardScaler) or use solver='primal' to avoid this.",
+                    RuntimeWarning,
+                    stacklevel=3,
+                )
+                self.solver_ = "primal"
+        if result is None:
+            w = self._keep_stages(_primal_stages(X, W, y, m, *self._stage_args()))
+        else:
+            alpha = self._keep_stages(result)
             w = np.empty(d + 1)
             w[:d] = X.T @ alpha
             w[d] = alpha.sum()
@@ -625,26 +831,41 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
         self.random_state = random_state
         self.pos_label = pos_label
 
-    def _gram(self, X, Y):
-        return _kernel(X, Y, self.kernel, self.sigma_, int(self.degree), float(self.coef0))
+    def _gram(self, X, Y, out=None):
+        return _kernel(X, Y, self.kernel, self.sigma_, int(self.degree), float(self.coef0), out)
+
+    def _fix(self) -> str:
+        if self.kernel == "poly" and self.coef0 < 0 and self.reduced_rate is None:
+            return (
+                f", use coef0 >= 0 (the poly kernel with coef0={self.coef0!r} is not positive "
+                "semidefinite, so Eq. (12) may have no solution) or reduced_rate (KASLS_R "
+                "takes any kernel), or use a smaller nu"
+            )
+        return ", or use a smaller nu" + (" or degree" if self.kernel == "poly" else "")
 
     def _fit_binary(self, X, y):
-        lam, m = self._class_setup(y)
+        W, m = self._class_setup(y)
         self.sigma_ = _resolve_sigma(self.sigma, X)
         n = X.shape[0]
-        nu = float(self.nu)
+        stages = self._stage_args()
         if self.reduced_rate is None:
             Q = self._gram(X, X)
             Q += 1.0
-            alpha = self._finish_stages(_dual_solver(Q, lam, nu), y, m)
+            alpha = self._keep_stages(_dual_stages(Q, W, y, m, *stages, self._fix()))
             basis = np.arange(n)
             coef, b = alpha, float(alpha.sum())
         else:
             n_r = min(n, max(1, int(np.ceil(float(self.reduced_rate) * n - 1e-9))))
             rng = check_random_state(self.random_state)
             basis = np.sort(rng.choice(n, size=n_r, replace=False))
-            K_r = self._gram(X, X[basis])
-            w = self._finish_stages(_primal_solver(K_r, lam, nu), y, m)
+            R = X[basis]
+            K_r = np.empty((n, n_r))  # G = [K_R, e] of Eq. (17), built once, block by block
+
+            def fill(lo, hi):
+                self._gram(X[lo:hi], R, out=K_r[lo:hi])
+
+            A = _weighted_gram(K_r, W, fill)
+            w = self._keep_stages(_primal_stages(K_r, W, y, m, *stages, A=A, fix=self._fix()))
             coef, b = w[:-1], float(w[-1])
         keep = np.abs(coef) >= self.theta
         self.support_ = basis[keep]
@@ -661,7 +882,15 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
 
 # =========================================================================== baselines
 def _class_costs(t: np.ndarray, C_pos, C_neg: float) -> tuple[float, float]:
-    c_pos = float(C_neg) * _balanced_ratio(t) if C_pos == "balanced" else float(C_pos)
+    """(C+, C−), checked usable in float64 (with C+/C−, the class weight given to libsvm)."""
+    with np.errstate(all="ignore"):
+        ratio = _balanced_ratio(t)
+        c_pos = float(np.float64(C_neg) * ratio) if C_pos == "balanced" else float(C_pos)
+        c_ratio = float(np.float64(c_pos) / np.float64(C_neg))
+    what = f"C_pos (= {C_pos!r}" + (f" × N−/N+ = {ratio:.3g})" if C_pos == "balanced" else ")")
+    _pattern_weight(c_pos, what)
+    _pattern_weight(float(C_neg), "C_neg")
+    _pattern_weight(c_ratio, f"C_pos / C_neg ({c_pos!r} / {C_neg!r})")
     return c_pos, float(C_neg)
 
 
@@ -751,15 +980,18 @@ class ProximalSVMDEC(BatchClassifier):
     def _features(self, X):
         if self.kernel == "linear":
             return X
-        return _kernel(X, self.basis_, self.kernel, self.sigma_, int(self.degree), self.coef0)
+        return _kernel(
+            X, self.basis_, self.kernel, self.sigma_, int(self.degree), float(self.coef0)
+        )
 
     def _fit_binary(self, X, y):
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
         self.sigma_ = _resolve_sigma(self.sigma, X)
         self.basis_ = None if self.kernel == "linear" else X
-        cost = np.where(y > 0, c_pos, c_neg)
-        self.weights_, _ = _primal_solver(self._features(X), cost, 1.0)(y)
+        cost = np.where(y > 0, c_pos, c_neg)  # one LS stage: W = C, Γ = t
+        fix = ", or use smaller costs" + ("" if self.kernel == "linear" else " or a larger sigma")
+        self.weights_ = _primal_stages(self._features(X), cost, y, cost, np.inf, 1, fix=fix)[0]
 
     def _decision(self, X):
         return self._features(X) @ self.weights_[:-1] + self.weights_[-1]
@@ -785,12 +1017,19 @@ class SVMDEC(BatchClassifier):
         Kernel parameters as in :class:`KernelASLS` (γ = 1/σ²).
     tol : float > 0, default=1e-3
         libsvm's stopping tolerance.
+    max_iter : int ≥ 1, default=10_000_000
+        Cap on libsvm's SMO iterations (scikit-learn's ``SVC`` has none by default). A fit
+        that reaches it stops with scikit-learn's ConvergenceWarning instead of running on:
+        a ``tol`` below float64's rounding (e.g. 1e-300) is never met. Ordinary fits need
+        far fewer (tens of thousands on 50,000 rows).
     pos_label : label, default=None
 
     Attributes
     ----------
     svc_ : sklearn.svm.SVC
         Fitted on labels ±1 (+1 = ``pos_label``).
+    n_iter_ : int
+        libsvm's SMO iterations (``max_iter`` when the cap was reached).
     support_ratio_ : float
         Support vectors / training rows.
     C_pos_ : float
@@ -815,6 +1054,7 @@ class SVMDEC(BatchClassifier):
         **_COST_CONSTRAINTS,
         **_KERNEL_CONSTRAINTS,
         "tol": [_REAL_POS],
+        "max_iter": [Interval(numbers.Integral, 1, None, closed="left")],
     }
 
     def __init__(
@@ -826,6 +1066,7 @@ class SVMDEC(BatchClassifier):
         degree: int = 3,
         coef0: float = 1.0,
         tol: float = 1e-3,
+        max_iter: int = 10_000_000,
         pos_label=None,
     ):
         self.C_pos = C_pos
@@ -835,6 +1076,7 @@ class SVMDEC(BatchClassifier):
         self.degree = degree
         self.coef0 = coef0
         self.tol = tol
+        self.max_iter = max_iter
         self.pos_label = pos_label
 
     def _make_svc(self, c_pos: float, c_neg: float, sigma: float):
@@ -844,17 +1086,35 @@ class SVMDEC(BatchClassifier):
             C=c_neg,
             class_weight={1.0: c_pos / c_neg, -1.0: 1.0},
             kernel=self.kernel,
-            gamma=1.0 / sigma**2,
+            gamma=_gamma(sigma),
             degree=int(self.degree),
             coef0=float(self.coef0),
             tol=float(self.tol),
+            max_iter=int(self.max_iter),
         )
+
+    def _fit_svc(self, est, X, y):
+        """``est.fit(X, y)``, with libsvm's overflow error restated with its cause."""
+        try:
+            return est.fit(X, y)
+        except ValueError as exc:
+            if "not finite" not in str(exc):
+                raise
+            raise ValueError(
+                f"libsvm's solution became non-finite: the {self.kernel} kernel values "
+                f"overflow float64 (gamma = 1/sigma**2 = {_gamma(self.sigma_):.3g}, "
+                f"coef0={self.coef0!r}, degree={self.degree!r}, |x| up to "
+                f"{_max_abs(X):.3g}). Scale the features (e.g. sklearn."
+                "preprocessing.StandardScaler), or use a larger sigma, a smaller |coef0| "
+                "or a smaller degree."
+            ) from exc
 
     def _fit_binary(self, X, y):
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
         self.sigma_ = _resolve_sigma(self.sigma, X)
-        self.svc_ = self._make_svc(c_pos, c_neg, self.sigma_).fit(X, y)
+        self.svc_ = self._fit_svc(self._make_svc(c_pos, c_neg, self.sigma_), X, y)
+        self.n_iter_ = int(self.svc_.n_iter_[0])
         self.support_ratio_ = len(self.svc_.support_) / X.shape[0]
 
     def _decision(self, X):
@@ -872,7 +1132,7 @@ class SVMSDC(SVMDEC):
 
     Parameters
     ----------
-    C_pos, C_neg, kernel, sigma, degree, coef0, tol
+    C_pos, C_neg, kernel, sigma, degree, coef0, tol, max_iter
         As in :class:`SVMDEC`.
     sampling_strategy : float in (0, 1], default=0.5
         Desired N+ / N− after SMOTE.
@@ -887,6 +1147,8 @@ class SVMSDC(SVMDEC):
     pipeline_ : imblearn.pipeline.Pipeline
         Fitted on labels ±1 (+1 = ``pos_label``).
     svc_ : sklearn.svm.SVC
+    n_iter_ : int
+        libsvm's SMO iterations.
     support_ratio_ : float
         Support vectors / rows the SVM was trained on (after SMOTE).
     C_pos_ : float
@@ -923,6 +1185,7 @@ class SVMSDC(SVMDEC):
         degree: int = 3,
         coef0: float = 1.0,
         tol: float = 1e-3,
+        max_iter: int = 10_000_000,
         sampling_strategy: float = 0.5,
         k_neighbors: int = 5,
         random_state=None,
@@ -936,6 +1199,7 @@ class SVMSDC(SVMDEC):
             degree=degree,
             coef0=coef0,
             tol=tol,
+            max_iter=max_iter,
             pos_label=pos_label,
         )
         self.sampling_strategy = sampling_strategy
@@ -967,8 +1231,9 @@ class SVMSDC(SVMDEC):
         self.C_pos_ = c_pos
         self.sigma_ = _resolve_sigma(self.sigma, X)
         svc = self._make_svc(c_pos, c_neg, self.sigma_)
-        self.pipeline_ = Pipeline([("smote", smote), ("svc", svc)]).fit(X, y)
+        self.pipeline_ = self._fit_svc(Pipeline([("smote", smote), ("svc", svc)]), X, y)
         self.svc_ = self.pipeline_.named_steps["svc"]
+        self.n_iter_ = int(self.svc_.n_iter_[0])
         self.support_ratio_ = len(self.svc_.support_) / (n_pos_after + n_neg)
 
     def _decision(self, X):

@@ -1,0 +1,236 @@
+"""Numerical safety of batch/asls.py (ASLS and its baselines), at the cases fuzzing found:
+badly scaled rows whose stage matrix is not numerically positive definite, kernels that
+are not positive semidefinite or overflow, subnormal and huge hyperparameters, and a
+libsvm tolerance that can never be met. Every case ends in a correct model (checked
+against an independent computation) or a ValueError naming the cause and the fix."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC
+
+from skewlearn import SVMDEC, SVMSDC, KernelASLS, LinearASLS, ProximalSVMDEC
+from tests.naive import asls as naive
+
+FLOAT_MAX = float(np.finfo(np.float64).max)
+
+
+def _data(n=30, d=3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = (rng.random(n) < 0.3).astype(int)
+    y[0], y[1] = 1, 0
+    return X, y
+
+
+def _stacked_lstsq(Xa, W, Gamma):
+    """One LASLS stage, Eq. (7), as the least-squares problem
+    min ||[sqrt(W) Xa; I] w - [sqrt(W) Gamma; 0]||² solved by SVD (numpy.linalg.lstsq),
+    which never forms Xa'W Xa (an independent, better-conditioned route to Eq. 8)."""
+    r = np.sqrt(W)
+    M = np.vstack([r[:, None] * Xa, np.eye(Xa.shape[1])])
+    b = np.concatenate([r * Gamma, np.zeros(Xa.shape[1])])
+    return np.linalg.lstsq(M, b, rcond=None)[0]
+
+
+# ------------------------------------------------------------------ positive definiteness
+def test_smw_on_badly_scaled_rows_falls_back_to_the_primal_form():
+    """Fuzz case: solver="smw", r_pos="balanced", nu=67, m_pos=40 on 1e7-scale rows. The
+    N×N matrix X̄X̄' + (νΛ)⁻¹ has a rank-4 part of size 1e14 and a diagonal of 1e-2: not
+    positive definite in float64 (was a raw LinAlgError). The same model is solved by
+    Eq. (8), with a warning."""
+    X, y = _data()
+    X = X * 1e7
+    params = dict(nu=67.0, m_pos=40.0, max_stages=12)
+    with pytest.warns(RuntimeWarning, match=r"solver='smw'.*primal form, Eq\. \(8\)"):
+        smw = LinearASLS(solver="smw", **params).fit(X, y)
+    assert smw.solver_ == "primal"
+    primal = LinearASLS(solver="primal", **params).fit(X, y)
+    np.testing.assert_array_equal(smw.weights_, primal.weights_)
+    # and the primal stage is right: compare one stage with an SVD least-squares solve
+    one = LinearASLS(solver="primal", nu=67.0, m_pos=40.0, max_stages=1).fit(X, y)
+    t = np.where(y == 1, 1.0, -1.0)
+    W = 67.0 * np.where(t > 0, one.r_pos_ / 40.0**2, 1.0)
+    ref = _stacked_lstsq(naive.augment(X), W, t)
+    Xa = naive.augment(X)
+    np.testing.assert_allclose(Xa @ one.weights_, Xa @ ref, rtol=1e-6, atol=1e-6)
+
+
+def test_rounding_level_indefinite_primal_matrix_is_shifted_with_a_warning():
+    """Two columns equal up to 1e-9 at scale 1e7: I + X̄'νΛX̄ has pivots below its rounding
+    error. The factorisation is retried with its diagonal scaled by 1 + n·ε (a RuntimeWarning
+    says so); the model's outputs match an SVD least-squares solve of the same stage to the
+    accuracy float64 allows at this conditioning."""
+    X, y = _data()
+    rng = np.random.default_rng(1)
+    X = np.c_[X[:, :2], X[:, 0] + 1e-9 * rng.normal(size=30)] * 1e7
+    with pytest.warns(RuntimeWarning, match=r"diagonal scaled by 1 \+ 8\.9e-16"):
+        clf = LinearASLS(solver="primal", nu=67.0, m_pos=40.0, max_stages=1).fit(X, y)
+    t = np.where(y == 1, 1.0, -1.0)
+    W = 67.0 * np.where(t > 0, clf.r_pos_ / 40.0**2, 1.0)
+    Xa = naive.augment(X)
+    ref = _stacked_lstsq(Xa, W, t)
+    # the normal equations keep about half of float64's digits here (cond ≈ 1e16): 1e-4
+    np.testing.assert_allclose(Xa @ clf.weights_, Xa @ ref, rtol=0, atol=1e-4)
+
+
+def test_poly_kernel_with_negative_coef0_is_refused_with_the_cause():
+    """Fuzz case: KASLS, poly degree 5, coef0 = -600 — the kernel is not positive
+    semidefinite (K_ii < 0), so Eq. (12) has no Cholesky factor (was a raw LinAlgError)."""
+    X, y = _data()
+    with pytest.raises(ValueError, match=r"not positive definite.*use coef0 >= 0.*reduced_rate"):
+        KernelASLS(kernel="poly", degree=5, coef0=-600.0).fit(X, y)
+    # KASLS_R (a ridge regression on kernel features) takes the same kernel
+    red = KernelASLS(kernel="poly", degree=5, coef0=-600.0, reduced_rate=0.5, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # K_R ~ 1e13: a rounding-level shift
+        red.fit(X, y)
+    assert np.isfinite(red.decision_function(X)).all()
+
+
+@pytest.mark.parametrize(
+    "est",
+    [
+        KernelASLS(kernel="poly", degree=10, sigma=1.0),
+        KernelASLS(kernel="poly", degree=10, sigma=1.0, reduced_rate=0.5, random_state=0),
+        ProximalSVMDEC(kernel="poly", degree=10, sigma=1.0),
+    ],
+    ids=["KASLS", "KASLS_R", "PSVM"],
+)
+def test_overflowing_kernel_is_refused_with_the_fix(est):
+    """Poly degree 10 on 1e30-scale rows: kernel values of 1e600 overflow float64."""
+    X, y = _data()
+    with pytest.raises(ValueError, match=r"overflowed float64 .*Scale the features"):
+        est.fit(X * 1e30, y)
+
+
+# ------------------------------------------------------------------ extreme hyperparameters
+@pytest.mark.parametrize("cls", [LinearASLS, KernelASLS])
+@pytest.mark.parametrize(
+    ("params", "value"),
+    [({"m_pos": 5e-324}, "inf"), ({"m_pos": 1e300}, "0"), ({"nu": 5e-324}, "4.94e-324")],
+)
+def test_unrepresentable_class_weight_is_refused_with_the_cause(cls, params, value):
+    """ν r/m² of Eq. (7) out of float64's range (was ZeroDivisionError at r_pos / m_pos**2)."""
+    X, y = _data()
+    with pytest.raises(
+        ValueError, match=rf"nu \* r_pos / m_pos\*\*2 \(.*\) is {value}; .* must be a positive"
+    ):
+        cls(r_pos=1.0, **params).fit(X, y)
+
+
+def test_margin_whose_square_underflows_still_fits():
+    """m+ = 1e-165 (m+² underflows to 0: was ZeroDivisionError) with r+ = 1e-300: the weight
+    r+/m+² = 1e30 is representable and is formed as (r+/m+)/m+."""
+    X, y = _data()
+    clf = LinearASLS(r_pos=1e-300, m_pos=1e-165, nu=1.0, tol=0.0, max_stages=3).fit(X, y)
+    t = np.where(y == 1, 1.0, -1.0)
+    lam = np.where(t > 0, 1e30, 1.0)
+    m = np.where(t > 0, 1e-165, 1.0)
+    Xa = naive.augment(X)
+
+    def fit(Gamma):
+        w = naive.lasls_eq8(Xa, lam, 1.0, Gamma)
+        return w, Xa @ w
+
+    w_ref, history = naive.stagewise(fit, t, m, 3)
+    np.testing.assert_allclose(Xa @ clf.weights_, Xa @ w_ref, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(clf.targets_, history[-1], rtol=1e-7, atol=1e-9)
+
+
+def test_extreme_sigma_gives_the_limit_kernels():
+    """σ = 5e-324 (was ZeroDivisionError at 1/σ²): γ = the largest float, K(X, X) = I;
+    σ = 1e300 (was OverflowError): γ = 0, K = 1 everywhere. Both checked against Eq. (12)."""
+    X, y = _data()
+    t = np.where(y == 1, 1.0, -1.0)
+    lam = np.where(t > 0, (y == 0).sum() / (y == 1).sum(), 1.0)  # r_pos = "balanced" = CR
+    m = np.ones(30)
+    for sigma, K in ((5e-324, np.eye(30)), (1e300, np.ones((30, 30)))):
+        clf = KernelASLS(sigma=sigma, tol=0.0, max_stages=3).fit(X, y)
+
+        def fit(Gamma, K=K):
+            alpha, b = naive.kasls_eq12(K, lam, 1.0, Gamma)
+            return (alpha, b), K @ alpha + b
+
+        (alpha, b), _ = naive.stagewise(fit, t, m, 3)
+        np.testing.assert_allclose(clf.dual_coef_, alpha, rtol=1e-9, atol=1e-12)
+        assert clf.intercept_ == pytest.approx(b, rel=1e-9)
+        for est in (
+            KernelASLS(sigma=sigma, reduced_rate=0.5, random_state=0),
+            ProximalSVMDEC(kernel="rbf", sigma=sigma),
+            SVMSDC(sigma=sigma, random_state=0),
+        ):
+            assert np.isfinite(est.fit(X, y).decision_function(X)).all()
+    # SVM-DEC is libsvm with the clamped gamma
+    svm = SVMDEC(sigma=5e-324, C_pos=2.0).fit(X, y)
+    ref = SVC(C=1.0, class_weight={1: 2.0, 0: 1.0}, gamma=FLOAT_MAX).fit(X, y)
+    np.testing.assert_allclose(svm.decision_function(X), ref.decision_function(X), rtol=1e-9)
+    flat = SVMDEC(sigma=1e300, C_pos=2.0).fit(X, y)
+    ref = SVC(C=1.0, class_weight={1: 2.0, 0: 1.0}, gamma=0.0).fit(X, y)
+    np.testing.assert_allclose(flat.decision_function(X), ref.decision_function(X), rtol=1e-9)
+
+
+def test_svm_kernel_overflow_is_restated_with_the_fix():
+    """Fuzz case: poly kernel with coef0 = 1e300: libsvm's "dual coefficients … not finite"
+    is restated with the cause (kernel overflow) and the fix."""
+    X, y = _data()
+    for est in (SVMDEC(kernel="poly", coef0=1e300), SVMSDC(kernel="poly", coef0=1e300)):
+        with pytest.raises(ValueError, match=r"kernel values overflow float64.*Scale the"):
+            est.fit(X, y)
+
+
+# ------------------------------------------------------------------ libsvm iteration cap
+def _never_converging():
+    """20 rows on which libsvm with tol = 5e-324 never stops by itself (balanced costs)."""
+    rng = np.random.default_rng(0)
+    return rng.normal(size=(20, 3)), np.r_[np.ones(6, int), np.zeros(14, int)]
+
+
+def test_svmdec_unreachable_tol_stops_at_max_iter_with_a_convergence_warning():
+    X, y = _never_converging()
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=100\b"):
+        clf = SVMDEC(tol=5e-324, max_iter=100).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ref = SVC(tol=5e-324, max_iter=100, class_weight={1: 14 / 6, 0: 1.0}).fit(X, y)
+    np.testing.assert_array_equal(clf.svc_.n_iter_, [100])
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), rtol=1e-9)
+
+
+def test_svmdec_default_iteration_cap_ends_an_unreachable_tol():
+    """Fuzz case: SVMDEC(tol=5e-324) never stopped (libsvm without a cap). With the default
+    cap it ends with a ConvergenceWarning; run in a subprocess so a hang is a failure."""
+    code = textwrap.dedent(
+        """
+        import warnings
+        from skewlearn import SVMDEC, SVMSDC
+        from tests.reliability.test_asls_numerics import _never_converging
+        X, y = _never_converging()
+        for cls in (SVMDEC, SVMSDC):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                est = cls(tol=5e-324).fit(X, y)
+            print(cls.__name__, est.svc_.n_iter_[0], any(
+                w.category.__name__ == "ConvergenceWarning" for w in caught))
+        """
+    )
+    root = Path(__file__).parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=root,
+    ).stdout.split()
+    # SVM-DEC meets the cap; after SMOTE libsvm happens to reach the exact optimum (gap 0)
+    assert out[:3] == ["SVMDEC", "10000000", "True"]
+    assert out[3] == "SVMSDC" and int(out[4]) <= 10_000_000
