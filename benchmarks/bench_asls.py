@@ -10,16 +10,21 @@ rows of the same draw for the G-mean :math:`\\sqrt{TPR \\cdot TNR}`.
   the same kernel width.
 
 libsvm is single-threaded, so BLAS is limited to ``--threads`` (default 1) for the whole
-run: both learners use one core. SVC is trained on growing prefixes (5k, 10k, 20k, ...)
-while its predicted time stays within ``--svc-budget`` seconds; if it cannot reach
-``--rows``, its time there is extrapolated from a power law fitted to the last two
-measured sizes and printed as *extrapolated*, and its G-mean is that of the largest
-model trained (a lower bound on what the full data would give at most by a little).
+run: both learners use one core. Times are CPU seconds of this process
+(``time.process_time``) — the machine may be shared, so wall time is printed beside them
+but not compared. SVC is trained on growing prefixes (5k, 10k, 20k, ...) while its
+predicted CPU time stays within ``--svc-budget`` seconds; if it cannot reach ``--rows``,
+its time there is extrapolated from a power law fitted to the last two measured sizes and
+printed as EXTRAPOLATED, and its G-mean is that of the largest model trained.
+
+The cost floor of KASLS_R is forming ``G'ΛG`` (``N·(N_R+1)²`` multiply-adds, BLAS
+``syrk``): the run also times one ``syrk`` block of the same width and prints the time
+that product alone needs at ``N`` rows, to show how far the fit is from it.
 
 Run::
 
     python benchmarks/bench_asls.py                      # 50,000 rows, η = 0.1
-    python benchmarks/bench_asls.py --eta 0.1 0.02 --svc-budget 240
+    python benchmarks/bench_asls.py --eta 0.1 0.05 0.02 --svc-budget 240
 """
 
 from __future__ import annotations
@@ -54,9 +59,29 @@ def g_mean(y_true, y_pred) -> float:
 
 
 def timed(fn):
-    t0 = time.perf_counter()
+    """``(result, CPU seconds, wall seconds)`` of ``fn()``."""
+    c0, w0 = time.process_time(), time.perf_counter()
     out = fn()
-    return out, time.perf_counter() - t0
+    return out, time.process_time() - c0, time.perf_counter() - w0
+
+
+def syrk_floor(n: int, p: int, block: int = 2048) -> float:
+    """CPU seconds BLAS ``syrk`` needs for ``S'S`` with ``S`` of ``n × p``, measured on one
+    ``block × p`` piece and scaled by ``n / block`` (the product is linear in rows)."""
+    from scipy.linalg.blas import dsyrk
+
+    S = np.random.default_rng(0).random((block, p))
+    C = np.zeros((p, p), order="F")
+    dsyrk(1.0, S[:64].T, beta=1.0, c=C, trans=0, lower=1, overwrite_c=1)  # warm-up
+    _, cpu, _ = timed(lambda: dsyrk(1.0, S.T, beta=1.0, c=C, trans=0, lower=1, overwrite_c=1))
+    return cpu * n / block
+
+
+def power_law(done: list[tuple[int, float]], n: int) -> tuple[float, float]:
+    """Time at ``n`` rows from the last two ``(rows, seconds)`` points, and the exponent."""
+    (n0, t0), (n1, t1) = done[-2], done[-1]
+    p = np.log(t1 / t0) / np.log(n1 / n0)
+    return t1 * (n / n1) ** p, p
 
 
 def main(argv=None) -> dict:
@@ -64,7 +89,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--rows", type=int, default=50_000)
     ap.add_argument("--test-rows", type=int, default=20_000)
     ap.add_argument("--eta", type=float, nargs="+", default=[0.1])
-    ap.add_argument("--svc-budget", type=float, default=180.0)
+    ap.add_argument("--svc-budget", type=float, default=180.0, help="CPU seconds per SVC fit")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
@@ -78,20 +103,26 @@ def main(argv=None) -> dict:
     n = len(y)
     print(
         f"data: {n} train / {len(yt)} test rows × {X.shape[1]} features, "
-        f"{y.mean():.1%} positives; BLAS threads = {args.threads}"
+        f"{y.mean():.1%} positives; BLAS threads = {args.threads}; times in CPU seconds "
+        "(wall in brackets)",
+        flush=True,
     )
     results: dict = {}
     with threadpool_limits(args.threads):
         KernelASLS(reduced_rate=0.5, random_state=0).fit(X[:200], y[:200])  # warm-up
         for eta in args.eta:
             est = KernelASLS(reduced_rate=eta, random_state=args.seed)
-            _, t_fit = timed(lambda est=est: est.fit(X, y))
-            pred, t_pred = timed(lambda est=est: est.predict(Xt))
-            results[f"KASLS_R eta={eta}"] = (t_fit, g_mean(yt, pred), n, False)
+            _, cpu, wall = timed(lambda est=est: est.fit(X, y))
+            pred, cpu_p, _ = timed(lambda est=est: est.predict(Xt))
+            n_r = len(est.support_)
+            floor = syrk_floor(n, n_r + 1)
+            gm = g_mean(yt, pred)
+            results[f"KASLS_R η={eta}"] = dict(cpu=cpu, wall=wall, gmean=gm, rows=n, extra=False)
             print(
-                f"KASLS_R η={eta}: fit {t_fit:.1f} s ({est.n_stages_} stages, "
-                f"{len(est.support_)} basis rows), predict {t_pred:.1f} s, "
-                f"G-mean {g_mean(yt, pred):.4f}"
+                f"KASLS_R η={eta}: fit {cpu:.1f} s [{wall:.1f}] ({est.n_stages_} stages, "
+                f"{n_r} basis rows; G'ΛG by syrk alone: {floor:.1f} s), predict "
+                f"{cpu_p:.1f} s, G-mean {gm:.4f}",
+                flush=True,
             )
 
         sizes = [s for s in (5_000, 10_000, 20_000) if s < n] + [n]
@@ -99,48 +130,47 @@ def main(argv=None) -> dict:
         svc_gm = np.nan
         for s in sizes:
             if done:
-                n0, t0 = done[-1]
-                p = (
-                    np.log(done[-1][1] / done[-2][1]) / np.log(n0 / done[-2][0])
-                    if len(done) > 1
-                    else 2.0
+                guess = (
+                    power_law(done, s)[0] if len(done) > 1 else done[-1][1] * (s / done[-1][0]) ** 2
                 )
-                if t0 * (s / n0) ** p > args.svc_budget:
+                if guess > args.svc_budget:
                     print(
-                        f"SVC: skipping {s} rows (predicted {t0 * (s / n0) ** p:.0f} s "
-                        f"> budget {args.svc_budget:.0f} s)"
+                        f"SVC: skipping {s} rows (predicted {guess:.0f} s > budget "
+                        f"{args.svc_budget:.0f} s)",
+                        flush=True,
                     )
                     break
             svc = SVC(class_weight="balanced", gamma="scale")
-            _, t_fit = timed(lambda svc=svc, s=s: svc.fit(X[:s], y[:s]))
-            svc_gm = g_mean(yt, svc.predict(Xt))
-            done.append((s, t_fit))
+            _, cpu, wall = timed(lambda svc=svc, s=s: svc.fit(X[:s], y[:s]))
+            pred, cpu_p, _ = timed(lambda svc=svc: svc.predict(Xt))
+            svc_gm = g_mean(yt, pred)
+            done.append((s, cpu))
             print(
-                f"SVC balanced on {s} rows: fit {t_fit:.1f} s, "
-                f"{len(svc.support_) / s:.1%} SVs, G-mean {svc_gm:.4f}"
+                f"SVC balanced on {s} rows: fit {cpu:.1f} s [{wall:.1f}], {svc.n_iter_[0]} "
+                f"SMO iterations, {len(svc.support_) / s:.1%} SVs, predict {cpu_p:.1f} s, "
+                f"G-mean {svc_gm:.4f}",
+                flush=True,
             )
         n_last, t_last = done[-1]
         extrapolated = n_last < n
         if extrapolated:
-            p = (
-                np.log(done[-1][1] / done[-2][1]) / np.log(n_last / done[-2][0])
-                if len(done) > 1
-                else 2.0
-            )
-            t_svc = t_last * (n / n_last) ** p
+            t_svc, p = power_law(done, n)
             print(
                 f"SVC on {n} rows: {t_svc:.0f} s EXTRAPOLATED (n^{p:.2f} from "
-                f"{done[-2][0] if len(done) > 1 else '-'} and {n_last} rows)"
+                f"{done[-2][0]} and {n_last} rows)"
             )
         else:
             t_svc = t_last
-        results["SVC balanced"] = (t_svc, svc_gm, n_last, extrapolated)
+        results["SVC balanced"] = dict(
+            cpu=t_svc, wall=np.nan, gmean=svc_gm, rows=n_last, extra=extrapolated
+        )
 
     print()
-    print(f"{'learner':<22}{'fit time (s)':>14}{'G-mean':>9}{'speed-up':>10}  note")
-    for name, (t, gm, rows, extra) in results.items():
-        note = f"time extrapolated; G-mean of the {rows}-row model" if extra else ""
-        print(f"{name:<22}{t:>14.1f}{gm:>9.4f}{t_svc / t:>9.1f}×  {note}")
+    print("| learner | fit CPU s | G-mean | SVC time / fit time | note |")
+    print("|---|---|---|---|---|")
+    for name, r in results.items():
+        note = f"time extrapolated; G-mean of the {r['rows']}-row model" if r["extra"] else ""
+        print(f"| {name} | {r['cpu']:.1f} | {r['gmean']:.4f} | {t_svc / r['cpu']:.1f}× | {note} |")
     return results
 
 

@@ -293,6 +293,36 @@ def test_kaslsr_matches_eq17_and_eq18(eta):
         assert clf.intercept_ == pytest.approx(ub[-1], rel=1e-6, abs=1e-9)
 
 
+@pytest.mark.parametrize("kernel", ["rbf", "poly", "linear"])
+def test_blocked_kaslsr_equals_eq18_over_many_blocks(monkeypatch, kernel):
+    """The kernel blocks, the syrk row blocks and the per-stage passes split the rows into
+    pieces (7, 5 and 2 rows here, ragged ends included): the result is still Eq. (18)
+    on the whole K_R, and the same as one block."""
+    X, y = _problem(n=53, seed=21)
+    t, lam, m = _lam_m(y, 3.0, 1.4)
+    params = dict(r_pos=3.0, m_pos=1.4, nu=3.0, sigma=1.5, tol=0.0, max_stages=4)
+    est = KernelASLS(kernel=kernel, degree=2, reduced_rate=0.3, random_state=0, **params)
+    one = est.fit(X, y).dual_coef_.copy()
+    basis = est.support_
+    monkeypatch.setattr(asls_module, "_GRAM_ROWS", 5)
+    monkeypatch.setattr(asls_module, "_PASS_BYTES", 7 * 8 * (len(basis) + 1))
+    many = est.fit(X, y)
+    np.testing.assert_array_equal(many.support_, basis)
+    from skewlearn.kernels import kernel_matrix
+
+    KR = kernel_matrix(X, X[basis], kernel, gamma=1 / 1.5**2, degree=2, coef0=1.0)
+
+    def fit(Gamma):
+        ub = naive.kaslsr_eq18(KR, lam, 3.0, Gamma)
+        return ub, KR @ ub[:-1] + ub[-1]
+
+    ub, history = naive.stagewise(fit, t, m, 4)
+    np.testing.assert_allclose(many.dual_coef_, ub[:-1], rtol=1e-7, atol=1e-9)
+    assert many.intercept_ == pytest.approx(ub[-1], rel=1e-7, abs=1e-9)
+    np.testing.assert_allclose(many.targets_, history[-1], rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(many.dual_coef_, one, rtol=1e-10, atol=1e-12)
+
+
 def test_kaslsr_reduced_set_is_seeded():
     X, y = _problem(n=80, seed=11)
     a = KernelASLS(reduced_rate=0.3, random_state=1).fit(X, y)

@@ -227,37 +227,39 @@ def _mirror(A: np.ndarray, from_lower: bool, block: int = 512) -> None:
         d[...] = np.tril(d) + np.tril(d, -1).T
 
 
-def _weighted_gram(F, W: np.ndarray, fill: Callable | None = None) -> np.ndarray:
-    """``F̄'WF̄`` with ``F̄ = [F, e]``, both triangles, Fortran order.
+def _weighted_gram(F, W: np.ndarray) -> np.ndarray:
+    """``F̄'WF̄`` with ``F̄ = [F, e]`` for a sparse ``F``: both triangles, Fortran order.
+    (Dense features go through :func:`_scaled_system`.)"""
+    p = F.shape[1]
+    A = np.empty((p + 1, p + 1), order="F")
+    FW = sp.csr_matrix(F.multiply(W[:, None]))
+    A[:p, :p] = (F.T @ FW).toarray()
+    A[:p, p] = np.asarray(FW.sum(axis=0)).ravel()
+    A[p, :p] = A[:p, p]
+    A[p, p] = W.sum()
+    return A
 
-    Dense ``F``: BLAS ``syrk`` (half the flops of a product) on ``[√W F, √W]`` in blocks of
-    rows, so only one block is ever scaled; sparse ``F``: sparse products. With ``fill``,
-    ``F`` is an empty dense array that ``fill(lo, hi)`` fills block by block just before
-    the block is used (KASLS_R: the kernel block is computed once, then reused from memory
-    by every stage).
+
+def _scaled_system(n: int, p: int, W: np.ndarray, fill: Callable):
+    """``S = [√W F, √W]`` (``n × (p+1)``, C order) and ``S'S = F̄'WF̄`` (both triangles,
+    Fortran order), with ``F̄ = [F, e]``.
+
+    ``fill(lo, hi, root, out)`` writes rows ``lo:hi`` of ``√W F`` into ``out``: for
+    KASLS_R the kernel block is computed there once and never copied again. ``S'S`` is
+    accumulated by BLAS ``syrk`` (half the flops of a product) on blocks of rows of ``S``
+    itself, and the stages read ``S`` (:func:`_scaled_pass`): ``F`` is never stored
+    unscaled.
     """
-    n, p = F.shape
-    if sp.issparse(F):
-        A = np.empty((p + 1, p + 1), order="F")
-        FW = sp.csr_matrix(F.multiply(W[:, None]))
-        A[:p, :p] = (F.T @ FW).toarray()
-        A[:p, p] = np.asarray(FW.sum(axis=0)).ravel()
-        A[p, :p] = A[:p, p]
-        A[p, p] = W.sum()
-        return A
-    A = np.zeros((p + 1, p + 1), order="F")
     root = np.sqrt(W)
-    S = np.empty((min(_GRAM_ROWS, n), p + 1))
+    S = np.empty((n, p + 1))
+    A = np.zeros((p + 1, p + 1), order="F")
     for lo in range(0, n, _GRAM_ROWS):
         hi = min(lo + _GRAM_ROWS, n)
-        if fill is not None:
-            fill(lo, hi)
-        s = S[: hi - lo]
-        np.multiply(F[lo:hi], root[lo:hi, None], out=s[:, :p])
-        s[:, p] = root[lo:hi]
-        A = dsyrk(1.0, s.T, beta=1.0, c=A, trans=0, lower=1, overwrite_c=1)
+        fill(lo, hi, root[lo:hi], S[lo:hi, :p])
+        S[lo:hi, p] = root[lo:hi]
+        A = dsyrk(1.0, S[lo:hi].T, beta=1.0, c=A, trans=0, lower=1, overwrite_c=1)
     _mirror(A, from_lower=True)
-    return A
+    return S, root, A
 
 
 def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndarray | None:
@@ -320,25 +322,22 @@ def _cho_solve(c: np.ndarray, b: np.ndarray) -> np.ndarray:
     return x
 
 
-def _dense_pass(F: np.ndarray, w: np.ndarray, t, m, W):
-    """One read of the dense ``F`` per stage: outputs ``f = F̄w``, the next targets (Eq. 5)
-    and the right-hand side ``F̄'WΓ`` of the next stage, block by block (a block read for
-    ``F w`` is reused from cache for ``F'g``)."""
-    n, p = F.shape
-    rows = max(1, _PASS_BYTES // (8 * max(p, 1)))
+def _scaled_pass(S: np.ndarray, root: np.ndarray, w: np.ndarray, t, m):
+    """One read of ``S = [√W F, √W]`` per stage: outputs ``f = F̄w̄ = Sw̄ / √W``, the next
+    targets (Eq. 5) and the next right-hand side ``F̄'WΓ = S'(√W Γ)``, block by block (a
+    block read for ``Sw̄`` is reused from cache for ``S'g``)."""
+    n, q = S.shape
+    rows = max(1, _PASS_BYTES // (8 * q))
     new = np.empty(n)
-    rhs = np.zeros(p + 1)
+    rhs = np.zeros(q)
     for lo in range(0, n, rows):
         hi = min(lo + rows, n)
-        Fb = F[lo:hi]
-        f = Fb @ w[:p]
-        f += w[p]
-        tb = t[lo:hi]
+        Sb, rb, tb = S[lo:hi], root[lo:hi], t[lo:hi]
+        f = Sb @ w
+        f /= rb
         tau = asls_targets(tb * f, m[lo:hi])
         new[lo:hi] = tau
-        g = W[lo:hi] * tb * tau
-        rhs[:p] += g @ Fb
-        rhs[p] += g.sum()
+        rhs += (rb * tb * tau) @ Sb
     return new, rhs
 
 
@@ -351,31 +350,43 @@ def _rhs(F, g: np.ndarray) -> np.ndarray:
     return rhs
 
 
-def _primal_stages(F, W, t, m, tol: float, max_stages: int, A=None, fix=""):
+def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = ""):
     """Stages of Eq. (8) on the features ``F̄ = [F, e]`` with ``W = νΛ``.
 
     :math:`\\bar\\omega = (\\tfrac1\\nu I + \\bar F'\\Lambda\\bar F)^{-1}\\bar F'\\Lambda\\Gamma
-    = (I + \\bar F'W\\bar F)^{-1}\\bar F'W\\Gamma`: the matrix is factored once (``A`` =
-    ``F̄'WF̄`` when the caller built it already), each stage is one triangular solve and one
-    pass over ``F``. Returns ``(w̄, τ, max|Δτ| per stage, converged)``: the coefficients of
-    the last solve and the targets it used.
+    = (I + \\bar F'W\\bar F)^{-1}\\bar F'W\\Gamma`: the matrix is factored once, each stage
+    is one triangular solve and one pass over the features. ``F`` is a sparse matrix, a
+    dense array, or ``(n, p, fill)`` (see :func:`_scaled_system`) for features built on
+    demand. Returns ``(w̄, τ, max|Δτ| per stage, converged)``: the coefficients of the last
+    solve and the targets it used.
     """
-    if A is None:
+    sparse = sp.issparse(F)
+    if sparse:
         A = _weighted_gram(F, W)
+    else:
+        if isinstance(F, tuple):
+            n, p, fill = F
+        else:
+            n, p = F.shape
+
+            def fill(lo, hi, root, out, F=F):
+                np.multiply(F[lo:hi], root[:, None], out=out)
+
+        S, root, A = _scaled_system(n, p, W, fill)
     A[np.diag_indices_from(A)] += 1.0
     c = _cholesky(A, "The stage matrix I + F̄'νΛF̄ of Eq. (8)", fix or ", or use a smaller nu")
-    dense = not sp.issparse(F)
+    del A
     tau = np.ones_like(t)
-    rhs = _rhs(F, W * t)
+    rhs = _rhs(F, W * t) if sparse else (root * t) @ S
     changes: list[float] = []
     for _ in range(max_stages):
         w = _cho_solve(c, rhs)
-        if dense:
-            new, rhs_next = _dense_pass(F, w, t, m, W)
-        else:
+        if sparse:
             f = np.asarray(F @ w[:-1]).ravel() + w[-1]
             new = asls_targets(t * f, m)
             rhs_next = _rhs(F, W * t * new)
+        else:
+            new, rhs_next = _scaled_pass(S, root, w, t, m)
         changes.append(float(np.max(np.abs(new - tau))))
         if changes[-1] <= tol or len(changes) == max_stages:
             return w, tau, np.asarray(changes), changes[-1] <= tol
@@ -439,43 +450,82 @@ def _gamma(sigma: float) -> float:
     return float(min(g, _FLOAT_MAX))
 
 
-def _kernel_into(X, Y, sq_y, kernel: str, gamma: float, degree: int, coef0: float, out):
-    """``out[i, j] = k(X[i], Y[j])`` in place (``out`` C-contiguous, ``len(X)`` rows).
+class _Gram:
+    """Rows of ``K(·, Y)`` for one kernel, built in cache-sized blocks of rows.
 
-    One BLAS product for the inner products, then elementwise steps in place. The rbf
-    distance is ``‖x‖² + ‖y‖² − 2x'y`` clipped at 0 before scaling by −γ (finite at any γ).
+    γ = 1/σ² (the paper's exp(−‖x−y‖²/σ²)); the conventions are those of
+    :mod:`skewlearn.kernels` (checked equal in the tests). Each block is one BLAS product
+    plus elementwise steps done while the block is in cache. Gaussian: when
+    ``γ·‖x‖²`` and ``γ·‖y‖²`` stay below 1e300 the product itself yields
+    ``−γ‖x−y‖² = [x, ‖x‖², 1]·[2γy, −γ, −γ‖y‖²]`` (then ``min(·, 0)`` and ``exp``);
+    otherwise the distance is formed first, clipped at 0 and scaled (finite at any γ).
     """
-    np.dot(X, Y.T, out=out)
-    if kernel == "rbf":
-        out *= -2.0
-        out += np.einsum("ij,ij->i", X, X)[:, None]
-        out += sq_y
-        np.maximum(out, 0.0, out=out)
-        out *= -gamma
-        np.exp(out, out=out)
-    elif kernel == "poly":
-        out *= gamma
-        out += coef0
-        np.power(out, degree, out=out)
-    return out
+
+    def __init__(self, Y, kernel: str, sigma: float, degree: int, coef0: float):
+        self.Y = Y
+        self.kernel = kernel
+        self.gamma = _gamma(sigma)
+        self.degree = int(degree)
+        self.coef0 = float(coef0)
+        self.rows = max(1, _PASS_BYTES // (8 * max(Y.shape[0], 1)))
+        self.fast = None
+        if kernel == "rbf":
+            self.sq_y = np.einsum("ij,ij->i", Y, Y)
+            top = float(self.sq_y.max()) if len(Y) else 0.0
+            if self.gamma * top < 1e300:
+                g = self.gamma
+                self.fast = np.hstack(
+                    [2.0 * g * Y, np.full((len(Y), 1), -g), -g * self.sq_y[:, None]]
+                )
+
+    def _block(self, X, out):
+        Y, gamma = self.Y, self.gamma
+        if self.kernel == "rbf":
+            sq_x = np.einsum("ij,ij->i", X, X)
+            if self.fast is not None and gamma * float(sq_x.max()) < 1e300:
+                Xa = np.empty((X.shape[0], X.shape[1] + 2))
+                Xa[:, :-2] = X
+                Xa[:, -2] = sq_x
+                Xa[:, -1] = 1.0
+                np.dot(Xa, self.fast.T, out=out)  # −γ‖x−y‖²
+                np.minimum(out, 0.0, out=out)
+            else:
+                np.dot(X, Y.T, out=out)
+                out *= -2.0
+                out += sq_x[:, None]
+                out += self.sq_y
+                np.maximum(out, 0.0, out=out)
+                out *= -gamma
+            np.exp(out, out=out)
+            return
+        np.dot(X, Y.T, out=out)
+        if self.kernel == "poly":
+            out *= gamma
+            out += self.coef0
+            np.power(out, self.degree, out=out)
+
+    def __call__(self, X, out=None, scale=None):
+        """``K(X, Y)`` into ``out`` (C-contiguous); with ``scale``, row i times scale[i]."""
+        n, q = X.shape[0], self.Y.shape[0]
+        if out is None:
+            out = np.empty((n, q))
+        buf = np.empty((min(self.rows, n), q)) if scale is not None else None
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            for lo in range(0, n, self.rows):
+                hi = min(lo + self.rows, n)
+                if buf is None:
+                    self._block(X[lo:hi], out[lo:hi])
+                else:
+                    b = buf[: hi - lo]
+                    self._block(X[lo:hi], b)
+                    np.multiply(b, scale[lo:hi, None], out=out[lo:hi])
+        return out
 
 
 def _kernel(X, Y, kernel: str, sigma: float, degree: int, coef0: float, out=None) -> np.ndarray:
-    """``K[i, j] = k(X[i], Y[j])`` with γ = 1/σ² (the paper's exp(−‖x−y‖²/σ²)).
-
-    The conventions are those of :mod:`skewlearn.kernels` (checked equal in the tests);
-    whole blocks of rows are built with BLAS, far faster than row-by-row evaluation for
-    the ``N × N_R`` blocks of KASLS_R. ``K(X, X)`` has an exact unit diagonal (rbf).
-    """
-    gamma = _gamma(sigma)
-    if out is None:
-        out = np.empty((X.shape[0], Y.shape[0]))
-    sq_y = np.einsum("ij,ij->i", Y, Y) if kernel == "rbf" else None
-    rows = max(1, _PASS_BYTES // (8 * max(Y.shape[0], 1)))
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        for lo in range(0, X.shape[0], rows):
-            hi = min(lo + rows, X.shape[0])
-            _kernel_into(X[lo:hi], Y, sq_y, kernel, gamma, degree, coef0, out[lo:hi])
+    """``K[i, j] = k(X[i], Y[j])`` (see :class:`_Gram`); ``K(X, X)`` has an exact unit
+    diagonal (rbf)."""
+    out = _Gram(Y, kernel, sigma, degree, coef0)(X, out)
     if kernel == "rbf" and X is Y:
         np.fill_diagonal(out, 1.0)
     return out
@@ -858,14 +908,13 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
             n_r = min(n, max(1, int(np.ceil(float(self.reduced_rate) * n - 1e-9))))
             rng = check_random_state(self.random_state)
             basis = np.sort(rng.choice(n, size=n_r, replace=False))
-            R = X[basis]
-            K_r = np.empty((n, n_r))  # G = [K_R, e] of Eq. (17), built once, block by block
+            gram = _Gram(X[basis], self.kernel, self.sigma_, self.degree, self.coef0)
 
-            def fill(lo, hi):
-                self._gram(X[lo:hi], R, out=K_r[lo:hi])
+            def fill(lo, hi, root, out):  # rows of √W K_R: G = [K_R, e] of Eq. (17)
+                gram(X[lo:hi], out, root)
 
-            A = _weighted_gram(K_r, W, fill)
-            w = self._keep_stages(_primal_stages(K_r, W, y, m, *stages, A=A, fix=self._fix()))
+            features = (n, n_r, fill)
+            w = self._keep_stages(_primal_stages(features, W, y, m, *stages, self._fix()))
             coef, b = w[:-1], float(w[-1])
         keep = np.abs(coef) >= self.theta
         self.support_ = basis[keep]
@@ -991,7 +1040,15 @@ class ProximalSVMDEC(BatchClassifier):
         self.basis_ = None if self.kernel == "linear" else X
         cost = np.where(y > 0, c_pos, c_neg)  # one LS stage: W = C, Γ = t
         fix = ", or use smaller costs" + ("" if self.kernel == "linear" else " or a larger sigma")
-        self.weights_ = _primal_stages(self._features(X), cost, y, cost, np.inf, 1, fix=fix)[0]
+        features = X
+        if self.kernel != "linear":  # the rows of √C K(X, X), built once in place
+            gram = _Gram(X, self.kernel, self.sigma_, self.degree, self.coef0)
+
+            def fill(lo, hi, root, out):
+                gram(X[lo:hi], out, root)
+
+            features = (X.shape[0], X.shape[0], fill)
+        self.weights_ = _primal_stages(features, cost, y, cost, np.inf, 1, fix)[0]
 
     def _decision(self, X):
         return self._features(X) @ self.weights_[:-1] + self.weights_[-1]
