@@ -36,7 +36,7 @@ from scipy.linalg.lapack import dpotrf, dpotrs
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
-from ..base import BatchClassifier, _max_abs
+from ..base import BatchClassifier, _max_abs, _scan_values
 
 __all__ = [
     "SVMDEC",
@@ -276,7 +276,7 @@ def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndar
     With ``retry=False`` a failed first attempt returns None (the caller has a better-
     conditioned formulation of the same model).
     """
-    if not np.isfinite(A).all():
+    if not _scan_values(np.ravel(A, order="K"))[1]:  # one compiled pass, no temporary
         raise ValueError(
             f"{what} overflowed float64 (it holds inf or NaN). Scale the features (e.g. "
             f"sklearn.preprocessing.StandardScaler){fix}."
