@@ -22,8 +22,11 @@ too; the prequential evaluator passes ``±1``.
 The values equal the batch metrics of :mod:`skewlearn.metrics.batch` on the samples seen,
 where those are defined (the F-measure is 0 before the first true positive).
 
-A later metric that approximates (histogram AUROC/AUPRC) fits the same contract: it sets
-``requires_scores = True`` and implements the four methods.
+Ranking metrics (``requires_scores = True``): the exact :class:`ROCAUC` and :class:`PRAUC`
+of every score seen (amortised O(log n) updates, compiled batch updates), their windowed
+versions :class:`WindowedROCAUC` and :class:`WindowedPRAUC` over the last ``window`` scores
+(exact after every update), and the approximate histogram metrics of
+:mod:`skewlearn.metrics.histogram` (O(m) memory).
 """
 
 from __future__ import annotations
