@@ -128,3 +128,36 @@ def test_main_on_one_small_dataset(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(ValueError, match="unknown dataset 'covtype'"):
         study.run_study(["covtype"], 1)
+
+
+def test_table3_and_must_show_from_a_results_database(tmp_path):
+    from skewlearn.experiments.store import ResultStore
+
+    db = tmp_path / "r.sqlite"
+    vals = {  # (method, rep) -> (f1, roc_auc, pr_auc)
+        ("OMCSL-F-h", 0): (0.8, 0.9, 0.7),
+        ("OMCSL-F-h", 1): (0.6, 0.9, 0.7),
+        ("OMCSL-AUROC-h", 0): (0.1, 0.95, 0.1),
+        ("OMCSL-AUROC-h", 1): (0.1, 0.97, 0.1),
+        ("OMCSL-AUPRC-h", 0): (0.1, 0.1, 0.5),
+        ("OMCSL-AUPRC-h", 1): (0.1, 0.1, 0.7),
+        ("OCS1-h", 0): (0.65, 0.5, 0.6),
+        ("OCS1-h", 1): (0.65, 0.5, 0.64),
+        ("OCS2-h", 0): (0.2, 0.5, 0.2),
+        ("OCS2-h", 1): (0.2, 0.5, 0.2),
+    }
+    with ResultStore(db) as store:
+        for (method, rep), (f, roc, pr) in vals.items():
+            store.write(dict(task_key=f"{method}{rep}", experiment="omcsl_table3",
+                             dataset="letter", method=method, repetition=rep, fold=0, seed=0,
+                             params={}, metrics={"f1": f, "roc_auc": roc, "pr_auc": pr},
+                             extra={}))  # fmt: skip
+    table = study.table3_markdown(db)
+    omcsl = next(line for line in table.splitlines() if line.startswith("| OMCSL-h |"))
+    # F from OMCSL-F-h (mean 0.7, std 0.1), AUROC from OMCSL-AUROC-h, AUPRC from OMCSL-AUPRC-h
+    assert omcsl == "| OMCSL-h | 0.7000 ± 0.1000 | 0.9600 ± 0.0100 | 0.6000 ± 0.1000 |"
+    assert "| OPAUC | – | – | – |" in table
+    checks = study.must_show(db, None)
+    # F: 0.7 > 0.65 and 0.2 -> yes; AUPRC: 0.6 < OCS1 0.62 -> not ahead
+    assert "| letter | h | F-measure | 0.7000 | 0.6500 | 0.2000 | yes |" in checks
+    assert "| letter | h | AUPRC | 0.6000 | 0.6200 | 0.2000 | **no** |" in checks
