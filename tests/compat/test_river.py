@@ -122,3 +122,30 @@ def test_label_metrics_equal_rivers_and_errors():
         RiverMetric(Confusion())
     with pytest.raises(ValueError, match="pos_label must be 1"):
         RiverMetric(F1(pos_label="spam"))
+
+
+def test_exact_auprc_and_windowed_auroc_as_river_metrics():
+    from sklearn.metrics import average_precision_score
+
+    from skewlearn.metrics import PRAUC, WindowedPRAUC, WindowedROCAUC
+
+    model = RiverClassifier(OGD(loss="logistic"))
+    ap, wroc, wap = (
+        RiverMetric(PRAUC()),
+        RiverMetric(WindowedROCAUC(200)),
+        RiverMetric(WindowedPRAUC(200)),
+    )
+    truth, probs = [], []
+    for i, (x, t) in enumerate(datasets.Phishing()):
+        p = model.predict_proba_one(x)
+        for m in (ap, wroc, wap):
+            m.update(t, p)
+        truth.append(t)
+        probs.append(p[True])
+        model.learn_one(x, t)
+        if i % 97 == 96:
+            assert ap.get() == pytest.approx(average_precision_score(truth, probs), rel=1e-12)
+            assert wroc.get() == pytest.approx(roc_auc_score(truth[-200:], probs[-200:]), rel=1e-12)
+            assert wap.get() == pytest.approx(
+                average_precision_score(truth[-200:], probs[-200:]), rel=1e-12
+            )

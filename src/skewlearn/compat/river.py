@@ -214,7 +214,8 @@ class RiverMetric(BinaryMetric):
 
     ``update(y_true, y_pred)`` passes ``y_true == pos_val`` and, for a label metric
     (F1, FBeta, GMean, MistakeRate), ``y_pred == pos_val``; for a score metric (exact
-    :class:`~skewlearn.metrics.ROCAUC`, the histogram AUROC/AUPRC) the probability of
+    :class:`~skewlearn.metrics.ROCAUC` and :class:`~skewlearn.metrics.PRAUC`, their windowed
+    versions, the histogram AUROC/AUPRC) the probability of
     ``pos_val`` (``y_pred[pos_val]`` when River passes a dict, else ``y_pred`` itself). The
     metric is updated exactly, so unlike River's own ``ROCAUC`` (an approximation on a grid
     of thresholds) the wrapped :class:`~skewlearn.metrics.ROCAUC` equals scikit-learn's

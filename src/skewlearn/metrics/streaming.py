@@ -22,8 +22,11 @@ too; the prequential evaluator passes ``±1``.
 The values equal the batch metrics of :mod:`skewlearn.metrics.batch` on the samples seen,
 where those are defined (the F-measure is 0 before the first true positive).
 
-A later metric that approximates (histogram AUROC/AUPRC) fits the same contract: it sets
-``requires_scores = True`` and implements the four methods.
+Ranking metrics (``requires_scores = True``): the exact :class:`ROCAUC` and :class:`PRAUC`
+of every score seen (amortised O(log n) updates, compiled batch updates), their windowed
+versions :class:`WindowedROCAUC` and :class:`WindowedPRAUC` over the last ``window`` scores
+(exact after every update), and the approximate histogram metrics of
+:mod:`skewlearn.metrics.histogram` (O(m) memory).
 """
 
 from __future__ import annotations
@@ -33,21 +36,33 @@ from typing import ClassVar
 
 import numpy as np
 
+from ._exact import (
+    MAX_RUNS,
+    average_precision_sorted,
+    merge_sorted,
+    rank_sum_sorted,
+    window_batch,
+    window_restart,
+    window_sorted,
+    window_step,
+)
 from .batch import (
     ConfusionCounts,
     _fbeta_from,
     _gmean_from,
-    _pair_count2,
 )
 
 __all__ = [
     "F1",
+    "PRAUC",
     "ROCAUC",
     "Confusion",
     "FBeta",
     "GMean",
     "MistakeRate",
     "StreamingMetric",
+    "WindowedPRAUC",
+    "WindowedROCAUC",
 ]
 
 
@@ -293,9 +308,10 @@ class _SortedRuns:
 
     The logarithmic method (Bentley and Saxe, 1980): a new batch becomes a sorted run at
     the end; while the previous run is at most twice as long as the last, the two are
-    merged. Run lengths thus shrink geometrically, so there are O(log n) runs; an element
-    is merged O(log n) times (amortised O(log n) per insertion); counting the elements
-    below a value is one binary search per run, O(log² n).
+    merged (a compiled linear merge). Run lengths thus shrink geometrically, so there are
+    O(log n) runs; an element is merged O(log n) times (amortised O(log n) per insertion);
+    counting the elements below a value is one binary search per run, O(log² n), and for
+    a sorted batch of b values one galloping walk per run, O(b log(n/b)) per run.
     """
 
     __slots__ = ("runs", "size")
@@ -304,11 +320,11 @@ class _SortedRuns:
         self.runs: list[np.ndarray] = []
         self.size = 0
 
-    def add(self, values: np.ndarray) -> None:
+    def add_sorted(self, values: np.ndarray) -> None:
+        """Add an ascending array (kept by reference: do not modify it afterwards)."""
         if len(values) == 0:
             return
-        runs = self.runs
-        runs.append(np.sort(values))
+        self.runs.append(values)
         self.size += len(values)
         self._restore()
 
@@ -316,7 +332,20 @@ class _SortedRuns:
         runs = self.runs
         while len(runs) > 1 and len(runs[-2]) <= 2 * len(runs[-1]):
             last = runs.pop()
-            runs[-1] = np.sort(np.concatenate((runs[-1], last)), kind="stable")
+            runs[-1] = merge_sorted(runs[-1], last)
+
+    def rank_sum_sorted(self, q: np.ndarray) -> int:
+        """:meth:`rank_sum` summed over an ascending ``q``, in compiled code."""
+        if len(q) == 0:
+            return 0
+        return sum(int(rank_sum_sorted(run, q)) for run in self.runs)
+
+    def sorted_values(self) -> np.ndarray:
+        """All elements, ascending; the runs are merged into one (later calls are free)."""
+        while len(self.runs) > 1:
+            last = self.runs.pop()
+            self.runs[-1] = merge_sorted(self.runs[-1], last)
+        return self.runs[0] if self.runs else np.zeros(0)
 
     def add_one(self, value: float) -> None:
         self.runs.append(np.array([value]))
@@ -342,6 +371,18 @@ class _SortedRuns:
         return np.concatenate(self.runs) if self.runs else np.zeros(0)
 
 
+def _checked_scores(y, values, metric) -> tuple[np.ndarray, np.ndarray]:
+    """``(is_pos, scores)`` of a batch; NaN scores raise."""
+    y, values = _paired(y, values, "y_score")
+    scores = np.asarray(values, dtype=np.float64)
+    if np.isnan(scores).any():
+        raise ValueError(
+            "y_score contains NaN; a ranking metric needs comparable scores. Check the "
+            "model output."
+        )
+    return metric._positive(y), scores
+
+
 class ROCAUC(StreamingMetric):
     """Exact ROC AUC of every score seen so far, updated incrementally; ties count ½.
 
@@ -350,9 +391,12 @@ class ROCAUC(StreamingMetric):
     :math:`s` plus half those equal to it (and symmetrically for a negative), so
     :math:`\\mathrm{AUC}_t = U_t / (N_+ N_-)` needs one rank query per sample. Scores of
     each class are kept in an order-statistics structure of sorted runs with amortised
-    merging: insertion is amortised O(log n), a query O(log² n). ``2U`` is an exact
-    integer, so the value equals the batch AUC of the same scores (only the final division
-    rounds) whatever the order or batching of the updates.
+    merging: insertion is amortised O(log n), a query O(log² n). ``update_many`` sorts
+    the batch's scores of each class and counts, in compiled code, its pairs within the
+    batch and against each run by one galloping walk, O(b log b + b log(n/b) log n) for a
+    batch of b. ``2U`` is an exact integer, so the value equals the batch AUC of the same
+    scores (only the final division rounds) whatever the order or batching of the
+    updates, and two metrics merge exactly.
 
     ``get()`` is NaN until both classes have been seen. Memory: one float per sample.
 
@@ -403,30 +447,251 @@ class ROCAUC(StreamingMetric):
         return self
 
     def update_many(self, y, values) -> ROCAUC:
-        y, values = _paired(y, values, "y_score")
-        scores = np.asarray(values, dtype=np.float64)
-        if np.isnan(scores).any():
-            raise ValueError(
-                "y_score contains NaN; a ranking metric needs comparable scores. Check the "
-                "model output."
-            )
-        is_pos = self._positive(y)
-        self._absorb(scores[is_pos], scores[~is_pos], _pair_count2(is_pos, scores))
+        is_pos, scores = _checked_scores(y, values, self)
+        pos = np.sort(scores[is_pos])
+        neg = np.sort(scores[~is_pos])
+        self._absorb(pos, neg, int(rank_sum_sorted(neg, pos)) if len(pos) else 0)
         return self
 
     def _absorb(self, pos: np.ndarray, neg: np.ndarray, within2: int) -> None:
+        """Add ascending class arrays whose own 2U is ``within2``."""
         # new positive s: 2·#(old neg < s) + #(old neg = s) = left + right
-        gain = int(self._neg.rank_sum(pos).sum())
+        gain = self._neg.rank_sum_sorted(pos)
         # new negative s: 2·#(old pos > s) + #(old pos = s) = 2 N+ − left − right
-        gain += 2 * self._pos.size * len(neg) - int(self._pos.rank_sum(neg).sum())
+        gain += 2 * self._pos.size * len(neg) - self._pos.rank_sum_sorted(neg)
         self.u2 += gain + within2
-        self._pos.add(pos)
-        self._neg.add(neg)
+        self._pos.add_sorted(pos)
+        self._neg.add_sorted(neg)
 
     def _merge(self, other: ROCAUC) -> None:
-        self._absorb(other._pos.values(), other._neg.values(), other.u2)
+        self._absorb(other._pos.sorted_values(), other._neg.sorted_values(), other.u2)
 
     def get(self) -> float:
         if self._pos.size == 0 or self._neg.size == 0:
             return math.nan
         return self.u2 / (2.0 * self._pos.size * self._neg.size)
+
+
+# --------------------------------------------------------------------------- exact AUPRC
+class PRAUC(StreamingMetric):
+    """Exact area under the precision-recall curve (average precision) of every score seen
+    so far.
+
+    With thresholds at the distinct scores from the highest down, precision :math:`P_k`
+    and recall :math:`R_k`,
+
+    .. math::
+
+        \\mathrm{AP} = \\sum_k (R_k - R_{k-1})\\, P_k,
+
+    scikit-learn's ``average_precision_score`` (and
+    :func:`~skewlearn.metrics.pr_auc`). The scores of each class are kept in the same
+    order-statistics structure as :class:`ROCAUC`: ``update_many`` is amortised
+    O(log n) per sample. ``get()`` merges the runs into one sorted array per class and walks
+    the distinct scores once, O(n) (then O(1) amortised per later sample until the next
+    merge); unlike AUROC no O(log n) rule for the area itself exists — one new negative
+    above every positive changes every precision. The counts are exact integers, so the
+    value equals the batch AP up to the rounding of the final sum, whatever the order or
+    batching of the updates; two metrics merge exactly.
+
+    ``get()`` is NaN before the first positive. Memory: one float per sample.
+
+    Parameters
+    ----------
+    pos_label : label, default=1
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import PRAUC
+    >>> m = PRAUC()
+    >>> for yt, s in [(0, 0.1), (1, 0.5), (1, 0.5), (0, 0.9)]:
+    ...     _ = m.update(yt, s)
+    >>> m.get()   # thresholds 0.9: R 0, P 0; 0.5: R 1, P 2/3
+    0.6666666666666666
+    """
+
+    requires_scores = True
+
+    def __init__(self, pos_label=1):
+        super().__init__(pos_label)
+        self._pos = _SortedRuns()
+        self._neg = _SortedRuns()
+
+    @property
+    def n_pos(self) -> int:
+        """Positives seen."""
+        return self._pos.size
+
+    @property
+    def n_neg(self) -> int:
+        """Negatives seen."""
+        return self._neg.size
+
+    def update_many(self, y, values) -> PRAUC:
+        is_pos, scores = _checked_scores(y, values, self)
+        self._pos.add_sorted(np.sort(scores[is_pos]))
+        self._neg.add_sorted(np.sort(scores[~is_pos]))
+        return self
+
+    def _merge(self, other: PRAUC) -> None:
+        self._pos.add_sorted(other._pos.sorted_values())
+        self._neg.add_sorted(other._neg.sorted_values())
+
+    def get(self) -> float:
+        pos = self._pos.sorted_values()
+        neg = self._neg.sorted_values()
+        return float(average_precision_sorted(pos, len(pos), neg, len(neg)))
+
+
+# --------------------------------------------------------------------------- windows
+class _Window(StreamingMetric):
+    """The last ``window`` (label, score) pairs: a ring buffer, the window's scores of each
+    class in an epoch structure (old values that can leave, new ones that arrived since;
+    see :mod:`._exact`), and 2U of the window."""
+
+    requires_scores: ClassVar[bool] = True
+
+    def __init__(self, window: int = 1000, pos_label=1):
+        if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
+            raise ValueError(f"window must be an integer >= 1; got {window!r}.")
+        super().__init__(pos_label)
+        W = self.window = int(window)
+        self._ring_s = np.zeros(W)
+        self._ring_p = np.zeros(W, dtype=np.bool_)
+        self._state = np.zeros(5, dtype=np.int64)  # head, count, n_pos, n_neg, arrivals
+        self._old_val = np.zeros((2, W))
+        self._old_cnt = np.zeros((2, W), dtype=np.int64)
+        self._old_fen = np.zeros((2, W + 1), dtype=np.int64)
+        self._old_nu = np.zeros(2, dtype=np.int64)
+        self._dyn = np.zeros((2, W))
+        self._runs = np.zeros((2, MAX_RUNS), dtype=np.int64)
+        self._n_runs = np.zeros(2, dtype=np.int64)
+        self._dyn_n = np.zeros(2, dtype=np.int64)
+        self._scratch = np.zeros(W)
+        self._u2 = np.zeros(1, dtype=np.int64)
+
+    def _restart(self) -> None:
+        window_restart(self._ring_s, self._ring_p, self._state, self._old_val, self._old_cnt,
+                       self._old_fen, self._old_nu, self._dyn_n, self._n_runs)  # fmt: skip
+
+    def update_many(self, y, values):
+        is_pos, scores = _checked_scores(y, values, self)
+        if len(scores) == 0:
+            return self
+        if len(scores) > self.window:
+            # only the batch's last `window` samples stay; the others enter and leave
+            # without a get() in between, so they are skipped
+            is_pos, scores = is_pos[-self.window :], scores[-self.window :]
+            self._state[:] = 0
+            self._u2[0] = 0
+        scores = np.ascontiguousarray(scores)
+        is_pos = np.ascontiguousarray(is_pos)
+        if 4 * len(scores) >= self.window:
+            window_batch(self._ring_s, self._ring_p, self._state, self._u2, scores, is_pos)
+            self._restart()
+        else:
+            window_step(self._ring_s, self._ring_p, self._state, self._old_val, self._old_cnt,
+                        self._old_fen, self._old_nu, self._dyn, self._runs, self._n_runs,
+                        self._dyn_n, self._scratch, self._u2, scores, is_pos)  # fmt: skip
+        return self
+
+    def _sorted(self, c: int) -> np.ndarray:
+        return window_sorted(self._old_val, self._old_cnt, self._old_nu, self._dyn, self._runs,
+                             self._n_runs, self._dyn_n, c)  # fmt: skip
+
+    @property
+    def n_pos(self) -> int:
+        """Positives in the window."""
+        return int(self._state[2])
+
+    @property
+    def n_neg(self) -> int:
+        """Negatives in the window."""
+        return int(self._state[3])
+
+    def values(self) -> tuple[np.ndarray, np.ndarray]:
+        """The window's labels (True = positive) and scores, oldest first."""
+        head, count = int(self._state[0]), int(self._state[1])
+        order = np.arange(head - count, head) % self.window
+        return self._ring_p[order].copy(), self._ring_s[order].copy()
+
+    def _merge(self, other) -> None:
+        if other.window != self.window:
+            raise ValueError(
+                f"Cannot merge a window of {other.window} into a window of {self.window}; "
+                "build both metrics with the same window."
+            )
+        # the window of the concatenated stream (self first, then other) is the last
+        # `window` samples of both
+        is_pos, scores = other.values()
+        self.update_many(np.where(is_pos, self.pos_label, _not(self.pos_label)), scores)
+
+
+def _not(label):
+    """A label different from ``label`` (for replaying negatives)."""
+    return 0 if _same_label(label, 1) else (1 if not _same_label(label, 0) else -1)
+
+
+class WindowedROCAUC(_Window):
+    """Exact ROC AUC of the last ``window`` scores, updated incrementally; ties count ½.
+
+    A sample entering the window changes :math:`2U` by the pairs it forms with the
+    window's other class (as in :class:`ROCAUC`), and the oldest sample leaving it
+    removes its pairs the same way, so each step is two rank queries on the window's
+    sorted class arrays (O(log W)) and two block moves of at most W values (a sorted
+    insertion and deletion). Batches of at least ``window / 8`` samples instead run
+    through Fenwick trees over the ranks of the window's and the batch's values,
+    O((W + b) log(W + b)) per batch, i.e. O(log W) per sample. ``2U`` is an exact
+    integer: after every update the value equals the batch AUC of the window's scores.
+
+    ``get()`` is NaN while the window lacks a class. Memory: O(window).
+
+    Parameters
+    ----------
+    window : int, default=1000
+        ``W``, the number of most recent samples, >= 1.
+    pos_label : label, default=1
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import WindowedROCAUC
+    >>> m = WindowedROCAUC(window=3)
+    >>> _ = m.update_many([1, 0, 0, 1], [0.9, 0.8, 0.1, 0.05])
+    >>> m.get()   # window: (0, 0.8), (0, 0.1), (1, 0.05) -> the positive beats nobody
+    0.0
+    """
+
+    def get(self) -> float:
+        n_pos, n_neg = self.n_pos, self.n_neg
+        if n_pos == 0 or n_neg == 0:
+            return math.nan
+        return int(self._u2[0]) / (2.0 * n_pos * n_neg)
+
+
+class WindowedPRAUC(_Window):
+    """Exact average precision (:class:`PRAUC`) of the last ``window`` scores.
+
+    The window's scores of each class are kept sorted under insertion and deletion
+    exactly as in :class:`WindowedROCAUC` (O(log W) searches and a block move per sample,
+    or Fenwick trees for batches of at least ``window / 8``); ``get()`` walks the two
+    sorted arrays once, O(W). After every update the value equals scikit-learn's
+    ``average_precision_score`` of the window. NaN while the window has no positive.
+
+    Parameters
+    ----------
+    window : int, default=1000
+        ``W``, >= 1.
+    pos_label : label, default=1
+
+    Examples
+    --------
+    >>> from skewlearn.metrics import WindowedPRAUC
+    >>> m = WindowedPRAUC(window=3)
+    >>> _ = m.update_many([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    >>> round(m.get(), 4)   # window (0, .8), (1, .7), (0, .1): one positive, below a negative
+    0.5
+    """
+
+    def get(self) -> float:
+        pos, neg = self._sorted(1), self._sorted(0)
+        return float(average_precision_sorted(pos, len(pos), neg, len(neg)))

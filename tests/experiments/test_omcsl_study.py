@@ -1,0 +1,163 @@
+"""The OMCSL study (Table 4 and Figure 1 of Yan et al. 2017) against independent references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+from skewlearn import OMCSL
+from skewlearn.experiments import omcsl_study as study
+from tests.naive import augment
+from tests.naive.cost_sensitive import csogd
+
+
+def _stream(n=600, seed=0, pos=0.12):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < pos, 1, -1)
+    X = rng.normal(size=(n, 3)) + 0.9 * (y[:, None] > 0)
+    return X, y
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_online_measure_equals_sklearn(seed):
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(300) < 0.2, 1, -1)
+    s = np.round(rng.normal(size=300) + (y > 0), 1)
+    assert study.online_measure(y, s, "f1") == pytest.approx(
+        skm.f1_score(y, np.where(s > 0, 1, -1))
+    )
+    assert study.online_measure(y, s, "auroc") == pytest.approx(skm.roc_auc_score(y, s))
+    assert study.online_measure(y, s, "auprc") == pytest.approx(skm.average_precision_score(y, s))
+    assert study.online_measure(np.array([-1, 1]), np.array([1.0, -1.0]), "f1") == 0.0
+    with pytest.raises(ValueError, match="measure must be one of"):
+        study.online_measure(y, s, "gmean")
+
+
+@pytest.mark.parametrize("loss", ["hinge", "logistic"])
+def test_fixed_cost_scores_and_best_cost_match_the_reference(loss):
+    X, y = _stream(seed=3)
+    costs = np.array([0.95, 0.75, 0.55])
+    S = study.fixed_cost_scores(X, y, costs, loss=loss, eta=0.1)
+    values = {}
+    for j, c in enumerate(costs):
+        _, ref = csogd(augment(X), y, objective="weighted", loss=loss, c_pos=c, c_neg=1 - c)
+        np.testing.assert_allclose(S[:, j], ref, rtol=1e-10, atol=1e-12)
+        values[c] = skm.average_precision_score(y, ref)
+    c_star, got = study.best_fixed_cost(y, S, costs, "auprc")
+    assert c_star == max(values, key=values.get)
+    np.testing.assert_allclose(got, [values[c] for c in costs], rtol=1e-12)
+
+
+def test_selected_cost_is_the_mean_of_the_last_rows():
+    assert study.selected_cost([0.9, 0.9, 0.55, 0.6], last=2) == pytest.approx(0.575)
+    assert study.selected_cost([0.9, 0.5], last=5000) == pytest.approx(0.7)
+    with pytest.raises(ValueError, match="empty"):
+        study.selected_cost([])
+
+
+def test_online_curve_equals_the_prefix_metrics():
+    X, y = _stream(n=400, seed=4)
+    s = np.round(X[:, 0], 1)
+    cps = np.array([5, 50, 123, 400])
+    for measure, ref in (
+        (
+            "f1",
+            lambda a, b: skm.f1_score(a, np.where(b > 0, 1, -1), labels=[-1, 1], zero_division=0),
+        ),
+        ("auroc", skm.roc_auc_score),
+        ("auprc", skm.average_precision_score),
+    ):
+        got = study.online_curve(y, s, measure, cps)
+        for k, hi in enumerate(cps):
+            yt, st = y[:hi], s[:hi]
+            if measure != "f1" and len(set(yt)) < 2:
+                if measure == "auroc" or not (yt > 0).any():
+                    assert np.isnan(got[k])
+                    continue
+            assert got[k] == pytest.approx(ref(yt, st), rel=1e-12), (measure, hi)
+
+
+def test_study_split_table4_by_hand():
+    """ĉ+ = mean c+ of the leader (largest p before each row) over the last rows; c+* from
+    each cost run alone (numpy reference); the error is their distance."""
+    X, y = _stream(n=500, seed=5)
+    res = study.study_split(X, y, seed=11, losses=("hinge",), last=120, n_learners=5)
+    for measure in ("f1", "auroc", "auprc"):
+        clf = OMCSL(n_learners=5, measure=measure, loss="hinge", random_state=11)
+        leaders = []
+        for t in range(len(y)):
+            if t:
+                leaders.append(clf.costs_[int(np.argmax(clf.probabilities_))])
+            clf.partial_fit(X[t : t + 1], y[t : t + 1], classes=[-1, 1])
+            if not t:
+                leaders.append(clf.costs_[0])  # p uniform before the first row
+        c_hat = np.mean(leaders[-120:])
+        best, best_v = None, -1.0
+        for c in clf.costs_:
+            _, ref = csogd(augment(X), y, objective="weighted", c_pos=c, c_neg=1 - c)
+            v = {
+                "f1": lambda r: skm.f1_score(y, np.where(r > 0, 1, -1)),
+                "auroc": lambda r: skm.roc_auc_score(y, r),
+                "auprc": lambda r: skm.average_precision_score(y, r),
+            }[measure](ref)
+            if v > best_v + 1e-15:
+                best, best_v = c, v
+        row = res["table4"][("hinge", measure)]
+        assert row["c_hat"] == pytest.approx(c_hat, rel=1e-12)
+        assert row["c_star"] == best
+        assert row["error"] == pytest.approx(abs(c_hat - best), rel=1e-12)
+    cps = res["checkpoints"]
+    assert cps[-1] == len(y)
+    assert set(res["curves"]["f1"]) == {"OMCSL-h", "OCS1-h", "OCS2-h", "OFO-l"}
+    assert set(res["curves"]["auroc"]) == {"OMCSL-h", "OCS1-h", "OCS2-h", "OPAUC"}
+    assert all(len(c) == len(cps) for per in res["curves"].values() for c in per.values())
+
+
+def test_main_on_one_small_dataset(tmp_path):
+    md = tmp_path / "s.md"
+    rc = study.main(
+        ["--skip-table3", "--repeats", "2", "--datasets", "satimage",
+         "--figures", str(tmp_path), "--md", str(md), "--db", str(tmp_path / "none.sqlite"),
+         "--json", str(tmp_path / "t4.json")]
+    )  # fmt: skip
+    assert rc == 0
+    text = md.read_text()
+    assert "| satimage | hinge | F-measure |" in text and "/2 |" in text
+    png = tmp_path / "omcsl_online_satimage.png"
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(ValueError, match="unknown dataset 'covtype'"):
+        study.run_study(["covtype"], 1)
+
+
+def test_table3_and_must_show_from_a_results_database(tmp_path):
+    from skewlearn.experiments.store import ResultStore
+
+    db = tmp_path / "r.sqlite"
+    vals = {  # (method, rep) -> (f1, roc_auc, pr_auc)
+        ("OMCSL-F-h", 0): (0.8, 0.9, 0.7),
+        ("OMCSL-F-h", 1): (0.6, 0.9, 0.7),
+        ("OMCSL-AUROC-h", 0): (0.1, 0.95, 0.1),
+        ("OMCSL-AUROC-h", 1): (0.1, 0.97, 0.1),
+        ("OMCSL-AUPRC-h", 0): (0.1, 0.1, 0.5),
+        ("OMCSL-AUPRC-h", 1): (0.1, 0.1, 0.7),
+        ("OCS1-h", 0): (0.65, 0.5, 0.6),
+        ("OCS1-h", 1): (0.65, 0.5, 0.64),
+        ("OCS2-h", 0): (0.2, 0.5, 0.2),
+        ("OCS2-h", 1): (0.2, 0.5, 0.2),
+    }
+    with ResultStore(db) as store:
+        for (method, rep), (f, roc, pr) in vals.items():
+            store.write(dict(task_key=f"{method}{rep}", experiment="omcsl_table3",
+                             dataset="letter", method=method, repetition=rep, fold=0, seed=0,
+                             params={}, metrics={"f1": f, "roc_auc": roc, "pr_auc": pr},
+                             extra={}))  # fmt: skip
+    table = study.table3_markdown(db)
+    omcsl = next(line for line in table.splitlines() if line.startswith("| OMCSL-h |"))
+    # F from OMCSL-F-h (mean 0.7, std 0.1), AUROC from OMCSL-AUROC-h, AUPRC from OMCSL-AUPRC-h
+    assert omcsl == "| OMCSL-h | 0.7000 ± 0.1000 | 0.9600 ± 0.0100 | 0.6000 ± 0.1000 |"
+    assert "| OPAUC | – | – | – |" in table
+    checks = study.must_show(db, None)
+    # F: 0.7 > 0.65 and 0.2 -> yes; AUPRC: 0.6 < OCS1 0.62 -> not ahead
+    assert "| letter | h | F-measure | 0.7000 | 0.6500 | 0.2000 | yes |" in checks
+    assert "| letter | h | AUPRC | 0.6000 | 0.6200 | 0.2000 | **no** |" in checks
