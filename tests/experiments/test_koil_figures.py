@@ -111,3 +111,76 @@ def test_main_writes_the_three_figures(tmp_path, monkeypatch, capsys):
         assert png.startswith(b"\x89PNG") and len(png) < 200_000
         assert name in text
     assert "| blobs | KOIL_RS++ |" in text and "blobs: C=8, gamma=0.5" in text
+
+
+def test_must_show_checks_hand_made_results(tmp_path):
+    from skewlearn.experiments.config import PAPER_RESULTS
+
+    # two datasets, two runs each; values chosen so every check has a known answer
+    values = {
+        # method: (sonar, heart); paper KOIL_RS++: sonar .955, heart .908
+        "KOIL_RS++": (0.965, 0.848),  # +0.010 (within), -0.060 (below by more than 0.05)
+        "KOIL_FIFO++": (0.955, 0.910),  # FIFO++ paper: .955, .910 -> both within 0.02
+        "KOIL_RS": (0.900, 0.900),
+        "KOIL_FIFO": (0.960, 0.920),
+        "KOIL_inf": (0.930, 0.870),
+        "RBP": (0.800, 0.800),
+        "Forgetron": (0.990, 0.990),
+        "Projectron": (0.960, 0.800),
+        "NORMA": (0.800, 0.900),
+    }
+    db = tmp_path / "m.sqlite"
+    definition = {
+        "name": "koil_table1",
+        "metrics": ["roc_auc"],
+        "datasets": [{"name": "sonar"}, {"name": "heart"}],
+        "estimators": [{"name": m} for m in values],
+        "reference": ["KOIL_RS++", "KOIL_FIFO++"],
+        "paper": {"path": str(PAPER_RESULTS / "koil_table1_auc.csv"), "metric": "roc_auc"},
+    }
+    with ResultStore(db) as s:
+        s.save_experiment("koil_table1", definition)
+        for m, pair in values.items():
+            for d, v in zip(("sonar", "heart"), pair):
+                for fold, shift in ((0, -0.001), (1, 0.001)):
+                    s.write(
+                        dict(
+                            task_key=f"{m}{d}{fold}",
+                            experiment="koil_table1",
+                            dataset=d,
+                            method=m,
+                            repetition=0,
+                            fold=fold,
+                            seed=0,
+                            params={},
+                            metrics={"roc_auc": v + shift},
+                            extra={},
+                        )
+                    )
+    text = koil_figures.must_show(db)
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines()}
+    assert (
+        "**no**: 1 (sonar) | **no**: 2 (sonar, heart)"
+        in rows["within 0.02 of the paper on ≥ 8 of 2"]
+    )
+    assert (
+        "**no**: lowest -0.060 (heart) | yes: lowest +0.000"
+        in rows["never more than 0.05 below the paper"]
+    )
+    assert "yes: 2 of 2 | yes: 2 of 2" in rows["ahead of RBP (mean AUC) on most datasets"]
+    assert (
+        "**no**: 0 of 2 | **no**: 0 of 2" in rows["ahead of Forgetron (mean AUC) on most datasets"]
+    )
+    # Projectron (0.96, 0.80): RS++ ahead on both, FIFO++ on heart only (1 of 2 is not most)
+    assert "yes: 2 of 2 | **no**: 1 of 2" in rows["ahead of Projectron (mean AUC) on most datasets"]
+    # NORMA: RS++ ahead on sonar only (0.848 < 0.9); FIFO++ on both
+    assert "**no**: 1 of 2 | yes: 2 of 2" in rows["ahead of NORMA (mean AUC) on most datasets"]
+    # means: RS++ 0.9065 vs RS 0.9; FIFO++ 0.9325 vs FIFO 0.94; inf 0.9
+    assert (
+        "yes: 0.9065 vs RS 0.9000 | **no**: 0.9325 vs FIFO 0.9400"
+        in rows["mean AUC ≥ its uncompensated policy"]
+    )
+    assert (
+        "yes: +0.0065 (inf 0.9000) | **no**: +0.0325"
+        in rows["mean AUC within 0.01 of the infinite budget"]
+    )

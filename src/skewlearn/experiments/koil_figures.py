@@ -44,6 +44,7 @@ __all__ = [
     "chosen_params",
     "k_study",
     "main",
+    "must_show",
     "policy_study",
 ]
 
@@ -302,6 +303,73 @@ def _sweep_table(results: dict, what: str) -> str:
     return "\n".join(lines)
 
 
+def must_show(db: str | Path, experiment: str = EXPERIMENT) -> str:
+    """The issue's "Must show" checks on a finished ``koil_table1`` database, as Markdown.
+
+    * KOIL_RS++ and KOIL_FIFO++ within 0.02 AUC of the paper on ≥ 8 datasets, never more
+      than 0.05 below;
+    * each ++ policy ahead (higher mean AUC) of RBP, Forgetron, Projectron and NORMA on
+      most datasets;
+    * mean AUC over the datasets: RS++ ≥ RS, FIFO++ ≥ FIFO, and each ++ within 0.01 of the
+      infinite budget.
+    """
+    from .report import build_reports
+
+    rep = build_reports(db, experiment)[0]
+    t = next(t for t in rep.tables if t.metric == "roc_auc")
+    ds = t.datasets
+    lines = []
+
+    def ok(flag: bool) -> str:
+        return "yes" if flag else "**no**"
+
+    lines.append("| check | RS++ | FIFO++ |")
+    lines.append("|---|---|---|")
+    within, worst = {}, {}
+    for m in ("KOIL_RS++", "KOIL_FIFO++"):
+        diffs = {d: t.mean[d, m] - t.paper[d, m][0] for d in ds if (d, m) in t.paper}
+        within[m] = [d for d, v in diffs.items() if abs(v) <= 0.02]
+        worst[m] = min(diffs.items(), key=lambda kv: kv[1])
+    n = len([d for d in ds if (d, "KOIL_RS++") in t.paper])
+    lines.append(
+        f"| within 0.02 of the paper on ≥ 8 of {n} | "
+        + " | ".join(
+            f"{ok(len(within[m]) >= 8)}: {len(within[m])} ({', '.join(within[m])})" for m in within
+        )
+        + " |"
+    )
+    lines.append(
+        "| never more than 0.05 below the paper | "
+        + " | ".join(
+            f"{ok(worst[m][1] >= -0.05)}: lowest {worst[m][1]:+.3f} ({worst[m][0]})" for m in worst
+        )
+        + " |"
+    )
+    for base in ("RBP", "Forgetron", "Projectron", "NORMA"):
+        cells = []
+        for m in ("KOIL_RS++", "KOIL_FIFO++"):
+            ahead = sum(t.mean[d, m] > t.mean[d, base] for d in ds)
+            cells.append(f"{ok(ahead > len(ds) / 2)}: {ahead} of {len(ds)}")
+        lines.append(f"| ahead of {base} (mean AUC) on most datasets | " + " | ".join(cells) + " |")
+    mean = {m: float(np.mean([t.mean[d, m] for d in ds])) for m in t.methods}
+    lines.append(
+        f"| mean AUC ≥ its uncompensated policy | "
+        f"{ok(mean['KOIL_RS++'] >= mean['KOIL_RS'])}: {mean['KOIL_RS++']:.4f} vs RS "
+        f"{mean['KOIL_RS']:.4f} | {ok(mean['KOIL_FIFO++'] >= mean['KOIL_FIFO'])}: "
+        f"{mean['KOIL_FIFO++']:.4f} vs FIFO {mean['KOIL_FIFO']:.4f} |"
+    )
+    lines.append(
+        "| mean AUC within 0.01 of the infinite budget | "
+        + " | ".join(
+            f"{ok(abs(mean[m] - mean['KOIL_inf']) <= 0.01)}: {mean[m] - mean['KOIL_inf']:+.4f} "
+            f"(inf {mean['KOIL_inf']:.4f})"
+            for m in ("KOIL_RS++", "KOIL_FIFO++")
+        )
+        + " |"
+    )
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m skewlearn.experiments.koil_figures",
@@ -311,8 +379,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--db", default=None, help="koil_table1 results database (chosen C, gamma)")
     ap.add_argument("--out", default="docs/results/figures", help="directory for the PNGs")
     ap.add_argument("--repeats", type=int, default=4, help="repetitions of the 5-fold CV")
-    ap.add_argument("--figures", nargs="+", default=["1", "2", "3"], choices=["1", "2", "3"])
+    ap.add_argument("--figures", nargs="*", default=["1", "2", "3"], choices=["1", "2", "3"])
+    ap.add_argument(
+        "--checklist", action="store_true", help="print the Must-show checks from --db first"
+    )
     args = ap.parse_args(argv)
+    if args.checklist:
+        if not args.db or not Path(args.db).is_file():
+            ap.error("--checklist needs --db, the koil_table1 results database")
+        print(must_show(args.db) + "\n")
+        if not args.figures:
+            return 0
 
     exp = _experiment()
     out = Path(args.out)
