@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 import tomllib
 
+import numpy as np
 import pytest
 
 from skewlearn.experiments import ResultStore, load_experiment, run_experiment
@@ -153,3 +154,36 @@ def test_tasks_without_search_results_keep_their_grids(first_file):
     tasks = expand_tasks(exp)
     assert all(t.tuned_by is None for t in tasks)
     assert {t.estimator.name for t in tasks} == {"Ridge", "Perceptron", "PA", "PA-II"}
+
+
+def test_scale_minmax_and_standard_are_explicit(tmp_path):
+    from skewlearn import datasets
+    from skewlearn.experiments.runner import load_dataset
+
+    base = 'name = "s"\ndatasets = ["pima"]\n[[estimators]]\nclass = "Perceptron"\n'
+    raw, _, _ = datasets.load("pima")
+    for value, check in (
+        ('"minmax"', lambda X: np.allclose(X.min(0), 0) and np.allclose(X.max(0), 1)),
+        ('"standard"', lambda X: np.allclose(X.mean(0), 0) and np.allclose(X.std(0), 1)),
+        ("false", lambda X: np.array_equal(X, raw)),
+    ):
+        exp = parse_experiment(tomllib.loads(f"scale = {value}\n" + base))
+        X, y = load_dataset(exp.datasets[0])
+        assert check(X), value
+    gen = (
+        'name = "g"\nscale = "standard"\n[[datasets]]\nname = "t"\n'
+        'generator = "make_classification"\nparams = {n_samples = 50, random_state = 0}\n'
+        '[[estimators]]\nclass = "Perceptron"\n'
+    )
+    X, _ = load_dataset(parse_experiment(tomllib.loads(gen)).datasets[0])
+    assert np.allclose(X.mean(0), 0) and np.allclose(X.std(0), 1)
+    with pytest.raises(
+        ExperimentError, match=r"^scale: must be true, false, 'standard' or 'minmax'"
+    ):
+        parse_experiment(tomllib.loads('scale = "unit"\n' + base))
+    with pytest.raises(ExperimentError, match=r"datasets\[0\].scale: must be"):
+        parse_experiment(
+            tomllib.loads(
+                base.replace('datasets = ["pima"]', '[[datasets]]\nname = "pima"\nscale = 2')
+            )
+        )

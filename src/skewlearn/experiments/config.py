@@ -72,7 +72,9 @@ class DatasetSpec:
     source: str | None = None
     generator: str | None = None
     params: dict = field(default_factory=dict)
-    scale: bool = False
+    #: False, True (the loader's default: standard for registry names and files, min-max
+    #: for generators), "standard" or "minmax" (the same for every kind of dataset).
+    scale: bool | str = False
 
     def as_dict(self) -> dict:
         return {
@@ -237,7 +239,17 @@ def _check_keys(table: Mapping, allowed: set[str], path: str) -> None:
         _fail(path, f"unknown key(s) {unknown}; allowed: {sorted(allowed)}.")
 
 
-def _dataset(item: Any, i: int, scale: bool) -> DatasetSpec:
+#: Accepted string values of ``scale`` (besides true / false).
+SCALES = ("standard", "minmax")
+
+
+def _scale_value(value: Any, path: str) -> bool | str:
+    if isinstance(value, bool) or value in SCALES:
+        return value
+    _fail(path, f"must be true, false, 'standard' or 'minmax'; got {value!r}.")
+
+
+def _dataset(item: Any, i: int, scale: bool | str) -> DatasetSpec:
     path = f"datasets[{i}]"
     if isinstance(item, str):
         return DatasetSpec(name=Path(item).stem if "/" in item else item, source=item, scale=scale)
@@ -263,7 +275,7 @@ def _dataset(item: Any, i: int, scale: bool) -> DatasetSpec:
         source=source,
         generator=generator,
         params=dict(item.get("params", {})),
-        scale=bool(item.get("scale", scale)),
+        scale=_scale_value(item.get("scale", scale), f"{path}.scale"),
     )
 
 
@@ -382,7 +394,7 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or seed < 0:
         _fail("seed", f"must be a non-negative integer; got {seed!r}.")
-    scale = bool(data.get("scale", False))
+    scale = _scale_value(data.get("scale", False), "scale")
     datasets = tuple(_dataset(d, i, scale) for i, d in enumerate(data["datasets"]))
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):

@@ -214,7 +214,11 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray, np.ndarray]:
 
         X, y = getattr(sklearn.datasets, spec.generator)(**spec.params)
         y = _minority_positive(y)
-        if spec.scale:
+        if spec.scale == "standard":
+            from sklearn.preprocessing import StandardScaler
+
+            X = StandardScaler().fit_transform(X)
+        elif spec.scale:  # True or "minmax"
             from sklearn.preprocessing import MinMaxScaler
 
             X = MinMaxScaler().fit_transform(X)
