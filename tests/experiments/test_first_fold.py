@@ -187,3 +187,21 @@ def test_scale_minmax_and_standard_are_explicit(tmp_path):
                 base.replace('datasets = ["pima"]', '[[datasets]]\nname = "pima"\nscale = 2')
             )
         )
+
+
+def test_koil_table1_maps_every_dataset_and_paper_column():
+    from skewlearn.experiments.report import read_paper_table
+
+    exp = load_experiment("koil_table1")
+    assert exp.search_scope == "first_fold" and exp.cuts
+    assert all(d.scale == "minmax" for d in exp.datasets)
+    published = read_paper_table({"path": exp.paper.path, "layout": "wide"})
+    paper_datasets = {d for d, _ in published}
+    paper_methods = {m for _, m in published}
+    ours = {exp.paper.datasets.get(d.name, d.name) for d in exp.datasets}
+    assert ours <= paper_datasets and paper_datasets - ours == {"svmguide2", "poker"}
+    names = {e.name for e in exp.estimators}
+    assert paper_methods <= names  # every column of the paper's Table 1 is run
+    assert {"KOIL_RS", "KOIL_FIFO", "KOIL_inf"} <= names
+    shared = {e.name for e in exp.estimators if e.search_from == "KOIL_RS++"}
+    assert shared == {"KOIL_FIFO++", "KOIL_RS", "KOIL_FIFO", "KOIL_inf"}
