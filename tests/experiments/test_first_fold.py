@@ -11,7 +11,7 @@ import pytest
 from skewlearn.experiments import ResultStore, load_experiment, run_experiment
 from skewlearn.experiments import cli as cli_mod
 from skewlearn.experiments.config import ExperimentError, parse_experiment
-from skewlearn.experiments.report import build_reports, to_markdown
+from skewlearn.experiments.report import build_reports, to_html, to_markdown
 from skewlearn.experiments.runner import expand_search_tasks, expand_tasks
 
 from .conftest import TOY
@@ -89,6 +89,10 @@ def test_the_report_names_the_cuts_and_lists_the_chosen_parameters(first_file, t
     assert "## Hyperparameters chosen (one search per dataset and method)" in md
     assert md.count("| a | PA | C=") == 1
     assert "in the shared searches" in md
+    page = to_html(build_reports(db), figures=False)
+    assert "<h2>Hyperparameters chosen (one search per dataset and method)</h2>" in page
+    assert page.count("<tr><td>a</td><td>PA</td><td>C=") == 1
+    assert "Cuts from the paper&#x27;s protocol: one search per dataset" in page
 
 
 def test_reproduce_prints_the_table_beside_the_paper(first_file, tmp_path, monkeypatch, capsys):

@@ -451,6 +451,22 @@ def _html_table(t: MetricTable) -> str:
     )  # fmt: skip
 
 
+def _html_searches(rep: ExperimentReport) -> str:
+    """The shared searches' table (from :func:`_searches_markdown`'s rows) as HTML."""
+    e = html.escape
+    rows = [line for line in _searches_markdown(rep).splitlines() if line.startswith("| ")]
+    head, body = rows[0], rows[1:]
+    cells = [c.strip() for c in head.strip("|").split("|")]
+    out = ["<h2>Hyperparameters chosen (one search per dataset and method)</h2><table><thead><tr>"]
+    out += [f"<th>{e(c)}</th>" for c in cells]
+    out.append("</tr></thead><tbody>")
+    for line in body:
+        out.append("<tr>" + "".join(f"<td>{e(c.strip())}</td>" for c in line.strip("|").split("|")))
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
 def to_html(reports: list[ExperimentReport], *, figures: bool = True) -> str:
     """One self-contained HTML document (inline CSS, figures as base64 PNG, no scripts)."""
     from .plots import cd_diagram, roc_pr_figure, sensitivity_figure, stream_figure
@@ -497,6 +513,8 @@ def to_html(reports: list[ExperimentReport], *, figures: bool = True) -> str:
                     for p, lines in per_p.items():
                         fig = sensitivity_figure(lines, p, metric, f"{m}: {p}")
                         parts.append(_img(fig, f"sensitivity of {m} to {p}"))
+        if rep.searches:
+            parts.append(_html_searches(rep))
         parts.append("<h2>Time per task (s)</h2><table><thead><tr><th>method</th>"
                      "<th>fit (incl. search)</th><th>task</th></tr></thead><tbody>")  # fmt: skip
         for m, (fit, wall) in _timings(rep).items():
