@@ -130,11 +130,14 @@ def _cmd_reproduce(args) -> int:
         print(f"error: no shipped reproduction {args.name!r}; choose one of: "
               f"{', '.join(shipped) or '(none)'}.", file=sys.stderr)  # fmt: skip
         return 2
-    from .report import build_reports, to_html
+    from .report import build_reports, to_html, to_markdown
 
     exp, db = _run(args, CONFIGS / f"{args.name}.toml")
+    reports = build_reports(db, exp.name)
+    # our table beside the paper's, the markers, win/tie/loss and the named cuts
+    print(to_markdown(reports))
     out = Path(args.html) if args.html else Path(f"{exp.name}.html")
-    out.write_text(to_html(build_reports(db, exp.name)))
+    out.write_text(to_html(reports))
     print(f"HTML report: {out}")
     return 0
 

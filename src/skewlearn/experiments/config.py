@@ -72,7 +72,9 @@ class DatasetSpec:
     source: str | None = None
     generator: str | None = None
     params: dict = field(default_factory=dict)
-    scale: bool = False
+    #: False, True (the loader's default: standard for registry names and files, min-max
+    #: for generators), "standard" or "minmax" (the same for every kind of dataset).
+    scale: bool | str = False
 
     def as_dict(self) -> dict:
         return {
@@ -92,9 +94,16 @@ class EstimatorSpec:
     cls: str
     params: dict = field(default_factory=dict)
     grid: dict = field(default_factory=dict)
+    #: Name of another estimator whose search chooses this one's parameters too
+    #: (``search.scope = "first_fold"`` only), e.g. KOIL's RS, FIFO, FIFO++ and infinite
+    #: budgets with the C and gamma chosen for RS++, as in the KOIL authors' scripts.
+    search_from: str | None = None
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "class": self.cls, "params": self.params, "grid": self.grid}
+        out = {"name": self.name, "class": self.cls, "params": self.params, "grid": self.grid}
+        if self.search_from is not None:  # absent otherwise: older task keys stay valid
+            out["search_from"] = self.search_from
+        return out
 
     def build(self):
         """A fresh estimator with the fixed parameters."""
@@ -137,6 +146,12 @@ class Experiment:
     paper: PaperTable | None
     description: str = ""
     source: Path | None = None
+    #: ``"every_fold"``: a nested search on every outer training part (the default);
+    #: ``"first_fold"``: one search per (dataset, estimator) on the training part of
+    #: repetition 0, fold 0, its choice used for every run (a named cut of the protocol).
+    search_scope: str = "every_fold"
+    #: Named cuts from a paper's protocol, printed with every report of the experiment.
+    cuts: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         """A JSON-able description (stored in the results database)."""
@@ -149,7 +164,12 @@ class Experiment:
             "estimators": [e.as_dict() for e in self.estimators],
             "protocol": {"kind": _KIND_OF[type(p)], **p.__dict__},
             "metrics": list(self.metrics),
-            "search": {"metric": self.search_metric, "inner_splits": self.inner_splits},
+            "search": {
+                "metric": self.search_metric,
+                "inner_splits": self.inner_splits,
+                "scope": self.search_scope,
+            },
+            "cuts": list(self.cuts),
             "reference": list(self.reference),
             "curves": self.curves,
             "paper": None
@@ -181,7 +201,10 @@ _TOP_KEYS = {
     "curves",
     "paper",
     "scale",
+    "cuts",
 }
+#: Values of ``search.scope``.
+SEARCH_SCOPES = ("every_fold", "first_fold")
 
 
 def resolve_estimator(name: str) -> type:
@@ -216,7 +239,17 @@ def _check_keys(table: Mapping, allowed: set[str], path: str) -> None:
         _fail(path, f"unknown key(s) {unknown}; allowed: {sorted(allowed)}.")
 
 
-def _dataset(item: Any, i: int, scale: bool) -> DatasetSpec:
+#: Accepted string values of ``scale`` (besides true / false).
+SCALES = ("standard", "minmax")
+
+
+def _scale_value(value: Any, path: str) -> bool | str:
+    if isinstance(value, bool) or value in SCALES:
+        return value
+    _fail(path, f"must be true, false, 'standard' or 'minmax'; got {value!r}.")
+
+
+def _dataset(item: Any, i: int, scale: bool | str) -> DatasetSpec:
     path = f"datasets[{i}]"
     if isinstance(item, str):
         return DatasetSpec(name=Path(item).stem if "/" in item else item, source=item, scale=scale)
@@ -242,7 +275,7 @@ def _dataset(item: Any, i: int, scale: bool) -> DatasetSpec:
         source=source,
         generator=generator,
         params=dict(item.get("params", {})),
-        scale=bool(item.get("scale", scale)),
+        scale=_scale_value(item.get("scale", scale), f"{path}.scale"),
     )
 
 
@@ -250,7 +283,7 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
     path = f"estimators[{i}]"
     if not isinstance(item, Mapping):
         _fail(path, "each estimator is a table with 'class' (and 'name', 'params', 'grid').")
-    _check_keys(item, {"name", "class", "params", "grid"}, path)
+    _check_keys(item, {"name", "class", "params", "grid", "search_from"}, path)
     if "class" not in item:
         _fail(path, "missing 'class' (an estimator class name, e.g. 'Perceptron').")
     try:
@@ -275,8 +308,18 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
             grid[k] = parse_grid(v, name=f"{path}.grid.{k}")
         except ValueError as err:
             raise ExperimentError(str(err)) from err
+    search_from = item.get("search_from")
+    if search_from is not None:
+        if not isinstance(search_from, str):
+            _fail(f"{path}.search_from", f"must be an estimator name; got {search_from!r}.")
+        if grid:
+            _fail(
+                f"{path}.grid",
+                "an estimator with 'search_from' takes its searched parameters from that "
+                "estimator; remove its own grid (or remove 'search_from').",
+            )
     return EstimatorSpec(name=str(item.get("name", item["class"])), cls=item["class"],
-                         params=params, grid=grid)  # fmt: skip
+                         params=params, grid=grid, search_from=search_from)  # fmt: skip
 
 
 def _protocol(table: Any):
@@ -351,7 +394,7 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or seed < 0:
         _fail("seed", f"must be a non-negative integer; got {seed!r}.")
-    scale = bool(data.get("scale", False))
+    scale = _scale_value(data.get("scale", False), "scale")
     datasets = tuple(_dataset(d, i, scale) for i, d in enumerate(data["datasets"]))
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):
@@ -365,7 +408,10 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
         _fail("metrics", "must be a non-empty list of metric names.")
     metrics = tuple(_metric(m, f"metrics[{i}]") for i, m in enumerate(metrics))
     search = data.get("search", {})
-    _check_keys(search, {"metric", "inner_splits"}, "search")
+    _check_keys(search, {"metric", "inner_splits", "scope"}, "search")
+    scope = search.get("scope", "every_fold")
+    if scope not in SEARCH_SCOPES:
+        _fail("search.scope", f"{scope!r} is not one of {list(SEARCH_SCOPES)}.")
     search_metric = _metric(search.get("metric", metrics[0]), "search.metric")
     inner = search.get("inner_splits", 5)
     if not isinstance(inner, int) or inner < 2:
@@ -379,6 +425,10 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
                     "the prequential protocol has no training part to search on; give "
                     "fixed params, or use the 'kfold' / 'split' protocol.",
                 )
+    _check_search_from(estimators, labels, scope, protocol)
+    cuts = data.get("cuts", [])
+    if isinstance(cuts, str) or not all(isinstance(c, str) for c in cuts):
+        _fail("cuts", "must be a list of strings, one per cut from the paper's protocol.")
     reference = data.get("reference", [labels[0]])
     if isinstance(reference, str):
         reference = [reference]
@@ -401,7 +451,30 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
         curves=bool(data.get("curves", True)),
         paper=paper,
         source=source,
+        search_scope=scope,
+        cuts=tuple(cuts),
     )
+
+
+def _check_search_from(estimators, labels, scope, protocol) -> None:
+    by_name = {e.name: e for e in estimators}
+    for i, e in enumerate(estimators):
+        if e.search_from is None:
+            continue
+        path = f"estimators[{i}].search_from"
+        if scope != "first_fold":
+            _fail(path, "needs search.scope = 'first_fold' (one search per dataset to share).")
+        src = by_name.get(e.search_from)
+        if src is None:
+            _fail(path, f"{e.search_from!r} is not an estimator name; choose among {labels}.")
+        if src.search_from is not None or not src.grid:
+            _fail(path, f"{e.search_from!r} must have a grid of its own (and no search_from).")
+        valid = set(resolve_estimator(e.cls)(**e.params).get_params())
+        missing = sorted(set(src.grid) - valid)
+        if missing:
+            _fail(path, f"{e.cls} has no parameter(s) {missing} searched by {e.search_from!r}.")
+    if scope == "first_fold" and isinstance(protocol, Prequential):
+        _fail("search.scope", "'first_fold' needs a 'kfold' or 'split' protocol.")
 
 
 def load_experiment(path: str | Path) -> Experiment:

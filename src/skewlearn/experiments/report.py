@@ -57,6 +57,8 @@ class ExperimentReport:
     definition: dict
     rows: list[dict]
     tables: list[MetricTable]
+    #: Shared searches (``search.scope = "first_fold"``), rows of the ``searches`` table.
+    searches: list[dict] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- paper tables
@@ -159,6 +161,7 @@ def build_reports(
     try:
         definitions = store.experiments()
         rows = store.rows(experiment)
+        searches = store.searches(experiment)
     finally:
         if not isinstance(db, ResultStore):
             store.close()
@@ -175,7 +178,8 @@ def build_reports(
         definition = definitions.get(name, {})
         metrics = definition.get("metrics") or sorted({m for r in exp_rows for m in r["metrics"]})
         tables = [_table(m, exp_rows, definition) for m in metrics]
-        reports.append(ExperimentReport(name, definition, exp_rows, tables))
+        found = [s for s in searches if s["experiment"] == name]
+        reports.append(ExperimentReport(name, definition, exp_rows, tables, found))
     return reports
 
 
@@ -259,6 +263,7 @@ def to_markdown(reports: list[ExperimentReport]) -> str:
                 out.append("| " + " | ".join(cells) + " |")
             out.append("")
             out.append(_friedman_text(t) + "\n")
+        out.append(_searches_markdown(rep))
         out.append(_timing_markdown(rep))
     return "\n".join(out)
 
@@ -273,11 +278,22 @@ def _setup_text(rep: ExperimentReport) -> str:
     )
     hosts = sorted({str(r["host"]).rsplit(":", 1)[0] for r in rep.rows})
     v = "; ".join(f"skewlearn {a}, numpy {b}, scikit-learn {c}" for a, b, c in versions)
-    return (
+    search = d.get("search", {})
+    scope = ""
+    if search.get("scope") == "first_fold":
+        scope = (
+            " Hyperparameters chosen once per dataset and method, by the inner search on the "
+            "training part of repetition 0, fold 0, and used for every run."
+        )
+    text = (
         f"Protocol: {kind} ({extra}); seed {d.get('seed', '?')}; {len(rep.rows)} tasks "
-        f"finished; search metric {d.get('search', {}).get('metric', '–')}. "
+        f"finished; search metric {search.get('metric', '–')}, "
+        f"{search.get('inner_splits', '–')} inner folds.{scope} "
         f"Versions: {v}. Hosts: {', '.join(hosts)}."
     )
+    if d.get("cuts"):
+        text += " Cuts from the paper's protocol: " + "; ".join(d["cuts"]) + "."
+    return text
 
 
 def _timings(rep: ExperimentReport) -> dict[str, tuple[float, float]]:
@@ -287,10 +303,52 @@ def _timings(rep: ExperimentReport) -> dict[str, tuple[float, float]]:
     return {m: tuple(np.mean(v, axis=0)) for m, v in acc.items()}
 
 
+def _cpu_totals(rep: ExperimentReport) -> tuple[float, float]:
+    """CPU seconds of the finished tasks and of the shared searches (0 where not recorded)."""
+    tasks = sum(float(r["extra"].get("cpu_time", 0.0) or 0.0) for r in rep.rows)
+    searches = sum(float(s.get("cpu_time") or 0.0) for s in rep.searches)
+    return tasks, searches
+
+
+def _searches_markdown(rep: ExperimentReport) -> str:
+    if not rep.searches:
+        return ""
+    methods = {m: i for i, m in enumerate(e["name"] for e in rep.definition.get("estimators", []))}
+    datasets = {d: i for i, d in enumerate(x["name"] for x in rep.definition.get("datasets", []))}
+    lines = [
+        "## Hyperparameters chosen (one search per dataset and method)\n",
+        "| dataset | method | chosen | inner score | candidates | CPU s |",
+        "|---|---|---|---|---|---|",
+    ]
+    order = sorted(
+        rep.searches,
+        key=lambda s: (datasets.get(s["dataset"], 1e9), methods.get(s["method"], 1e9)),
+    )
+    for s in order:
+        info = s["extra"].get("search", {})
+        scores = [x for x in info.get("scores", []) if x is not None]
+        chosen = ", ".join(f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}"
+                           for k, v in sorted(s["params"].items()))  # fmt: skip
+        best = f"{max(scores):.4f}" if scores else "–"
+        cpu = f"{s['cpu_time']:.1f}" if s.get("cpu_time") is not None else "–"
+        lines.append(
+            f"| {s['dataset']} | {s['method']} | {chosen} | {best} | "
+            f"{len(info.get('params', []))} | {cpu} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def _timing_markdown(rep: ExperimentReport) -> str:
     lines = ["## Time per task (s)\n", "| method | fit (incl. search) | task |", "|---|---|---|"]
     for m, (fit, wall) in _timings(rep).items():
         lines.append(f"| {m} | {fit:.4f} | {wall:.4f} |")
+    tasks, searches = _cpu_totals(rep)
+    if tasks or searches:
+        lines.append(
+            f"\nCPU time in the workers: {tasks:.1f} s in the tasks"
+            + (f" + {searches:.1f} s in the shared searches" if rep.searches else "")
+            + "."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -393,6 +451,22 @@ def _html_table(t: MetricTable) -> str:
     )  # fmt: skip
 
 
+def _html_searches(rep: ExperimentReport) -> str:
+    """The shared searches' table (from :func:`_searches_markdown`'s rows) as HTML."""
+    e = html.escape
+    rows = [line for line in _searches_markdown(rep).splitlines() if line.startswith("| ")]
+    head, body = rows[0], rows[1:]
+    cells = [c.strip() for c in head.strip("|").split("|")]
+    out = ["<h2>Hyperparameters chosen (one search per dataset and method)</h2><table><thead><tr>"]
+    out += [f"<th>{e(c)}</th>" for c in cells]
+    out.append("</tr></thead><tbody>")
+    for line in body:
+        out.append("<tr>" + "".join(f"<td>{e(c.strip())}</td>" for c in line.strip("|").split("|")))
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
 def to_html(reports: list[ExperimentReport], *, figures: bool = True) -> str:
     """One self-contained HTML document (inline CSS, figures as base64 PNG, no scripts)."""
     from .plots import cd_diagram, roc_pr_figure, sensitivity_figure, stream_figure
@@ -439,6 +513,8 @@ def to_html(reports: list[ExperimentReport], *, figures: bool = True) -> str:
                     for p, lines in per_p.items():
                         fig = sensitivity_figure(lines, p, metric, f"{m}: {p}")
                         parts.append(_img(fig, f"sensitivity of {m} to {p}"))
+        if rep.searches:
+            parts.append(_html_searches(rep))
         parts.append("<h2>Time per task (s)</h2><table><thead><tr><th>method</th>"
                      "<th>fit (incl. search)</th><th>task</th></tr></thead><tbody>")  # fmt: skip
         for m, (fit, wall) in _timings(rep).items():

@@ -28,13 +28,23 @@ import numpy as np
 from ..evaluation.protocols import (
     Prequential,
     evaluate_split,
+    nested_search,
     prequential_run,
     task_seed,
 )
 from .config import DatasetSpec, EstimatorSpec, Experiment, load_experiment
 from .store import ResultStore
 
-__all__ = ["Task", "expand_tasks", "load_dataset", "run_experiment", "run_task"]
+__all__ = [
+    "SearchTask",
+    "Task",
+    "expand_search_tasks",
+    "expand_tasks",
+    "load_dataset",
+    "run_experiment",
+    "run_search",
+    "run_task",
+]
 
 
 @dataclass(frozen=True)
@@ -52,11 +62,14 @@ class Task:
     search_metric: str
     inner_splits: int
     curves: bool
+    #: Set when the estimator's parameters were fixed by a shared search (the key of
+    #: that search's definition is then part of this task's key).
+    tuned_by: str | None = None
 
     @property
     def key(self) -> str:
         """A stable key of the task's whole definition (a changed grid is a new task)."""
-        spec = {
+        spec: dict[str, Any] = {
             "experiment": self.experiment,
             "dataset": self.dataset.as_dict(),
             "estimator": self.estimator.as_dict(),
@@ -68,17 +81,97 @@ class Task:
             "search": [self.search_metric, self.inner_splits],
             "curves": self.curves,
         }
+        if self.tuned_by is not None:
+            spec["tuned_by"] = self.tuned_by
         text = json.dumps(spec, sort_keys=True, default=str)
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def expand_tasks(exp: Experiment) -> list[Task]:
-    """Every task of an experiment, datasets outermost (so a worker reuses its data)."""
+@dataclass(frozen=True)
+class SearchTask:
+    """One hyperparameter search shared by every run of a (dataset, estimator)
+    (``search.scope = "first_fold"``): the nested search on the training part of
+    repetition 0, fold 0."""
+
+    experiment: str
+    dataset: DatasetSpec
+    estimator: EstimatorSpec
+    protocol: Any
+    seed: int
+    search_metric: str
+    inner_splits: int
+
+    @property
+    def key(self) -> str:
+        """A stable key of the search's whole definition."""
+        spec = {
+            "kind": "first_fold_search",
+            "experiment": self.experiment,
+            "dataset": self.dataset.as_dict(),
+            "estimator": self.estimator.as_dict(),
+            "protocol": [type(self.protocol).__name__, self.protocol.__dict__],
+            "seed": self.seed,
+            "search": [self.search_metric, self.inner_splits],
+        }
+        text = json.dumps(spec, sort_keys=True, default=str)
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _needs_search(est: EstimatorSpec) -> bool:
+    return est.search_from is None and any(len(v) > 1 for v in est.grid.values())
+
+
+def expand_search_tasks(exp: Experiment) -> list[SearchTask]:
+    """The shared searches of a ``search.scope = "first_fold"`` experiment (none
+    otherwise): one per dataset and estimator with more than one candidate."""
+    if exp.search_scope != "first_fold":
+        return []
+    return [
+        SearchTask(
+            experiment=exp.name,
+            dataset=ds,
+            estimator=est,
+            protocol=exp.protocol,
+            seed=exp.seed,
+            search_metric=exp.search_metric,
+            inner_splits=exp.inner_splits,
+        )
+        for ds in exp.datasets
+        for est in exp.estimators
+        if _needs_search(est)
+    ]
+
+
+def _tuned(est: EstimatorSpec, params: dict) -> EstimatorSpec:
+    """``est`` with its grid collapsed to the chosen point (a one-candidate grid, so the
+    task fits it directly and records the values as its parameters)."""
+    return EstimatorSpec(
+        name=est.name,
+        cls=est.cls,
+        params=est.params,
+        grid={k: [v] for k, v in sorted(params.items())},
+        search_from=est.search_from,
+    )
+
+
+def expand_tasks(exp: Experiment, searches: dict | None = None) -> list[Task]:
+    """Every task of an experiment, datasets outermost (so a worker reuses its data).
+
+    With ``search.scope = "first_fold"``, ``searches`` maps ``(dataset, estimator name)``
+    to ``(search key, chosen params)`` of :func:`expand_search_tasks`' searches; each task
+    then fits those parameters (estimators with ``search_from`` take the named
+    estimator's). Without it, tasks are listed with their grids (for counting).
+    """
     tasks = []
     for ds in exp.datasets:
         for rep in range(exp.protocol.n_repeats):
             for fold in range(exp.protocol.n_folds):
                 for est in exp.estimators:
+                    tuned_by = None
+                    source = est.search_from or est.name
+                    if searches is not None and (ds.name, source) in searches:
+                        tuned_by, chosen = searches[ds.name, source]
+                        est = _tuned(est, chosen)
                     tasks.append(
                         Task(
                             experiment=exp.name,
@@ -92,6 +185,7 @@ def expand_tasks(exp: Experiment) -> list[Task]:
                             search_metric=exp.search_metric,
                             inner_splits=exp.inner_splits,
                             curves=exp.curves,
+                            tuned_by=tuned_by,
                         )
                     )
     return tasks
@@ -120,7 +214,11 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray, np.ndarray]:
 
         X, y = getattr(sklearn.datasets, spec.generator)(**spec.params)
         y = _minority_positive(y)
-        if spec.scale:
+        if spec.scale == "standard":
+            from sklearn.preprocessing import StandardScaler
+
+            X = StandardScaler().fit_transform(X)
+        elif spec.scale:  # True or "minmax"
             from sklearn.preprocessing import MinMaxScaler
 
             X = MinMaxScaler().fit_transform(X)
@@ -152,9 +250,47 @@ def _versions() -> dict[str, str]:
     }
 
 
+def run_search(task: SearchTask) -> dict[str, Any]:
+    """Run one shared search and return its ``searches`` row (called in the worker).
+
+    The candidates are scored by the nested search of :func:`evaluate_split` on the
+    training part of repetition 0, fold 0 (the same split, row order and seeds as that
+    task), so ``search.scope = "first_fold"`` and ``"every_fold"`` choose the same
+    parameters for that run.
+    """
+    t0, c0 = time.perf_counter(), time.process_time()
+    X, y = load_dataset(task.dataset)
+    seed = task_seed(task.seed, task.dataset.name, 0, 0)
+    est = task.estimator.build()
+    if "random_state" in est.get_params() and "random_state" not in task.estimator.params:
+        est.set_params(random_state=seed)
+    train, _test = task.protocol.split(y, task.seed, task.dataset.name, 0, 0)
+    _, params, search = nested_search(
+        est,
+        task.estimator.grid,
+        X[train],
+        y[train],
+        metric=task.search_metric,
+        inner_splits=task.inner_splits,
+        seed=seed,
+    )
+    return {
+        "search_key": task.key,
+        "experiment": task.experiment,
+        "dataset": task.dataset.name,
+        "method": task.estimator.name,
+        "params": params,
+        "extra": {"search": search, "n_train": len(train)},
+        "wall_time": time.perf_counter() - t0,
+        "cpu_time": time.process_time() - c0,
+        "host": f"{socket.gethostname()}:{os.getpid()}",
+        "finished_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+    }
+
+
 def run_task(task: Task) -> dict[str, Any]:
     """Run one task and return its database row (called in the worker)."""
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     X, y = load_dataset(task.dataset)
     seed = task_seed(task.seed, task.dataset.name, task.repetition, task.fold)
     est = task.estimator.build()
@@ -191,6 +327,9 @@ def run_task(task: Task) -> dict[str, Any]:
             extra["search"] = out["search"]
         if out.get("curves"):
             extra["curves"] = out["curves"]
+    if task.tuned_by is not None:
+        extra["tuned_by"] = task.tuned_by
+    extra["cpu_time"] = time.process_time() - c0
     return {
         "task_key": task.key,
         "experiment": task.experiment,
@@ -235,6 +374,41 @@ def _backend(scheduler) -> Iterator[None]:
         yield
 
 
+def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
+    """Run the shared searches not yet in ``store``; return ``{(dataset, method): (key,
+    params)}`` and the counts ``{"searches", "searches_ran"}``."""
+    from joblib import Parallel, delayed
+    from tqdm.auto import tqdm
+
+    found = {r["search_key"]: r for r in store.searches(exp.name)}
+    pending = [t for t in search_tasks if t.key not in found]
+    ran = 0
+    with (
+        _backend(scheduler),
+        tqdm(
+            total=len(search_tasks),
+            initial=len(search_tasks) - len(pending),
+            desc=f"{exp.name} (searches)",
+            unit="search",
+            disable=not progress,
+        ) as bar,
+    ):
+        if pending:
+            parallel = Parallel(
+                n_jobs=n_jobs if scheduler is None else -1,
+                return_as="generator_unordered",
+                batch_size=1,
+            )
+            for row in parallel(delayed(run_search)(t) for t in pending):
+                ran += store.write_search(row)
+                found[row["search_key"]] = row
+                bar.update(1)
+    chosen = {
+        (t.dataset.name, t.estimator.name): (t.key, found[t.key]["params"]) for t in search_tasks
+    }
+    return chosen, {"searches": len(search_tasks), "searches_ran": ran}
+
+
 def run_experiment(
     experiment: Experiment | str | Path,
     db: str | Path | ResultStore,
@@ -257,7 +431,9 @@ def run_experiment(
     Returns
     -------
     dict
-        ``{"tasks": all tasks, "skipped": already in the database, "ran": run now}``.
+        ``{"tasks": all tasks, "skipped": already in the database, "ran": run now}``;
+        with ``search.scope = "first_fold"`` also ``"searches"`` (shared searches) and
+        ``"searches_ran"`` (run now; the others were found in the database).
     """
     from joblib import Parallel, delayed
     from tqdm.auto import tqdm
@@ -266,11 +442,16 @@ def run_experiment(
     store = db if isinstance(db, ResultStore) else ResultStore(db)
     try:
         store.save_experiment(exp.name, exp.as_dict())
-        tasks = expand_tasks(exp)
-        done = store.finished_keys()
-        pending = [t for t in tasks if t.key not in done]
         if scheduler is None:
             scheduler = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+        searches = None
+        counts: dict[str, int] = {}
+        search_tasks = expand_search_tasks(exp)
+        if search_tasks:
+            searches, counts = _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress)
+        tasks = expand_tasks(exp, searches)
+        done = store.finished_keys()
+        pending = [t for t in tasks if t.key not in done]
         ran = 0
         with (
             _backend(scheduler),
@@ -292,7 +473,12 @@ def run_experiment(
                 for row in parallel(delayed(run_task)(t) for t in pending):
                     ran += store.write(row)
                     bar.update(1)
-        return {"tasks": len(tasks), "skipped": len(tasks) - len(pending), "ran": ran}
+        return {
+            "tasks": len(tasks),
+            "skipped": len(tasks) - len(pending),
+            "ran": ran,
+            **counts,
+        }
     finally:
         if not isinstance(db, ResultStore):
             store.close()

@@ -43,7 +43,34 @@ CREATE TABLE IF NOT EXISTS experiments (
     name TEXT NOT NULL UNIQUE,
     definition TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS searches (
+    search_key TEXT NOT NULL UNIQUE,
+    experiment TEXT NOT NULL,
+    dataset TEXT NOT NULL,
+    method TEXT NOT NULL,
+    params TEXT NOT NULL,
+    extra TEXT NOT NULL,
+    wall_time REAL,
+    cpu_time REAL,
+    host TEXT,
+    finished_at TEXT
+);
 """
+
+#: Columns of the ``searches`` table: one hyperparameter search shared by the runs of a
+#: (dataset, method) when an experiment has ``search.scope = "first_fold"``.
+_SEARCH_COLUMNS = (
+    "search_key",
+    "experiment",
+    "dataset",
+    "method",
+    "params",
+    "extra",
+    "wall_time",
+    "cpu_time",
+    "host",
+    "finished_at",
+)
 
 _COLUMNS = (
     "task_key",
@@ -123,6 +150,36 @@ class ResultStore:
                 values,
             )
         return cur.rowcount == 1
+
+    def write_search(self, row: Mapping[str, Any]) -> bool:
+        """Insert one shared search's row (``search.scope = "first_fold"``); False if it
+        was already there."""
+        values = [
+            json.dumps(row.get(c, {}), sort_keys=True) if c in ("params", "extra") else row.get(c)
+            for c in _SEARCH_COLUMNS
+        ]
+        with self._con:
+            cur = self._con.execute(
+                f"INSERT OR IGNORE INTO searches ({', '.join(_SEARCH_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(_SEARCH_COLUMNS))})",
+                values,
+            )
+        return cur.rowcount == 1
+
+    def searches(self, experiment: str | None = None) -> list[dict[str, Any]]:
+        """Every shared search's row (JSON decoded), optionally of one experiment."""
+        sql = f"SELECT {', '.join(_SEARCH_COLUMNS)} FROM searches"
+        args: tuple = ()
+        if experiment is not None:
+            sql += " WHERE experiment = ?"
+            args = (experiment,)
+        out = []
+        for values in self._con.execute(sql + " ORDER BY rowid", args):
+            row = dict(zip(_SEARCH_COLUMNS, values))
+            row["params"] = json.loads(row["params"])
+            row["extra"] = json.loads(row["extra"])
+            out.append(row)
+        return out
 
     def save_experiment(self, name: str, definition: Mapping[str, Any]) -> None:
         """Store (or replace) the definition of an experiment, for reports from the DB alone."""
