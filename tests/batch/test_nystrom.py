@@ -171,3 +171,36 @@ def test_dense_blas_kernel_block_matches_compiled_kernels(spec):
     want = kernel_matrix(X, L, spec["kernel"], spec["gamma"], spec["degree"], spec["coef0"])
     np.testing.assert_allclose(kernel_block(X, L, spec), want, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(kernel_block(sp.csr_matrix(X), L, spec), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem])
+def test_values_whose_squares_overflow_are_refused_asking_for_scaling(cls):
+    # the rule of skewlearn.base: |x| > sqrt(float64 max / (d + 1)) is refused
+    X, y = _data(d=4)
+    limit = np.sqrt(np.finfo(np.float64).max / 5)
+    est = cls(n_landmarks=10, random_state=0)
+    for bad in (X * 1e300, sp.csr_matrix(X * 1e300)):
+        with pytest.raises(ValueError, match=r"magnitude .*beyond .*Scale the features"):
+            est.fit(bad, y)
+    est.fit(X, y)
+    with pytest.raises(ValueError, match=r"magnitude .*beyond .*Scale the features"):
+        est.transform(X * 1e300)
+    ok = X / np.abs(X).max() * limit * 0.999  # just below the limit: accepted
+    est.transform(ok)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem])
+def test_pickles_carry_the_version_and_refuse_another_minor(cls):
+    import pickle
+
+    import skewlearn
+
+    X, y = _data()
+    est = cls(n_landmarks=10, random_state=0).fit(X, y)
+    copy = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(copy.transform(X), est.transform(X))
+    assert est.__getstate__()["_skewlearn_version"] == skewlearn.__version__
+    state = dict(est.__getstate__(), _skewlearn_version="0.0.1")
+    blank = cls.__new__(cls)
+    with pytest.raises(ValueError, match=r"saved by skewlearn 0\.0\.1.*Refit"):
+        blank.__setstate__(state)
