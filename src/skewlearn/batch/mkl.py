@@ -90,7 +90,7 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
     ≤ ``tol`` or after ``max_epochs`` full passes' worth of coordinate visits (a pass over a
     shrunk active set of ``a`` rows counts ``a / n``: late passes over a few free
     coordinates are cheap, and at large C the solve needs many of them). Returns the
-    number of passes.
+    number of passes and whether the tolerance was reached.
     """
     n, R = Z.shape
     order = np.arange(n)
@@ -99,6 +99,7 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
     pg_min_old = -np.inf
     passes = 0
     work = 0  # coordinates visited; the cap is max_epochs full passes' worth
+    converged = False
     while work < max_epochs * n:
         passes += 1
         work += max(active, 1)
@@ -147,6 +148,7 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
             k += 1
         if pg_max - pg_min <= tol:
             if active == n:
+                converged = True
                 break
             active = n  # converged on the active set: check every coordinate again
             pg_max_old = np.inf
@@ -154,7 +156,7 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
             continue
         pg_max_old = pg_max if pg_max > 0.0 else np.inf
         pg_min_old = pg_min if pg_min < 0.0 else -np.inf
-    return passes
+    return passes, converged
 
 
 class LinearSVMObjective:
@@ -175,7 +177,8 @@ class LinearSVMObjective:
     = -2\\,\\partial J/\\partial\\mu_m` and ``state = (alpha, beta, b, epochs, S)``; ``J`` is
     the primal objective :math:`\\tfrac12\\|w\\|^2 + \\tfrac12 (b/s)^2 + \\sum_i C_i \\xi_i`
     at :math:`w = \\sum_i \\alpha_i y_i z_i` and :math:`S = \\sum_i\\alpha_i - \\tfrac12 (b/s)^2`
-    (:meth:`dual_constant`). Each call warm-starts from the previous ``α``.
+    (:meth:`dual_constant`). Each call warm-starts from the ``α`` of the nearest of the
+    last few ``μ`` evaluated (:meth:`_warm_start`).
     """
 
     def __init__(self, Z, block_sizes, y, upper, intercept_scaling, tol, max_epochs, rng_state):
@@ -191,7 +194,27 @@ class LinearSVMObjective:
         sq = Z * Z
         self.block_sqnorms = np.add.reduceat(sq, self.starts[:-1], axis=1)
         self.alpha = np.zeros(Z.shape[0])
+        self._starts: list[tuple[np.ndarray, np.ndarray]] = []  # recent (μ, α) pairs
         self.epochs: list[int] = []
+
+    #: Solutions kept for warm starts.
+    KEEP = 6
+
+    def _warm_start(self, mu: np.ndarray) -> np.ndarray:
+        """A copy of the ``α`` of the kept solve whose ``μ`` is nearest (L1) to ``mu``.
+
+        The reduced gradient evaluates J far out (where a weight reaches 0) and then back
+        inside the segment; starting each solve from the nearest previous ``μ``'s ``α``
+        instead of the last one's saves most of the passes of those returns. Only solves
+        that reached the tolerance are candidates; after a capped solve (the most work
+        done so far) its ``α`` is continued.
+        """
+        done = [(m, a) for m, a, converged in self._starts if converged]
+        if not self._starts or not self._starts[-1][2] or not done:
+            # the last solve hit its cap: it holds the most work, continue it
+            return self.alpha.copy()
+        dist = [float(np.abs(m - mu).sum()) for m, _ in done]
+        return done[int(np.argmin(dist))][1].copy()
 
     def block_norms(self, v: np.ndarray) -> np.ndarray:
         """:math:`\\|v_m\\|^2` per block of a length-R vector."""
@@ -200,15 +223,16 @@ class LinearSVMObjective:
     def __call__(self, mu: np.ndarray):
         colw = np.repeat(mu, self.sizes)
         qdiag = self.block_sqnorms @ mu + self.s * self.s
-        alpha = self.alpha.copy()
+        alpha = self._warm_start(mu)
         ay = alpha * self.y
         beta = colw * (self.Z.T @ ay)
         bias = np.array([self.s * ay.sum()])
-        epochs = _dcd_hinge(
+        epochs, converged = _dcd_hinge(
             self.Z, colw, self.y, self.upper, qdiag, alpha, beta, bias, self.s, self.tol,
             self.max_epochs, self.rng_state,
         )  # fmt: skip
         self.alpha = alpha
+        self._starts = [*self._starts[-(self.KEEP - 1) :], (mu.copy(), alpha.copy(), converged)]
         self.epochs.append(int(epochs))
         ay = alpha * self.y
         u = self.Z.T @ ay  # Φ^T(α∘y), recomputed exactly
