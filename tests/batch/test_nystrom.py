@@ -204,3 +204,28 @@ def test_pickles_carry_the_version_and_refuse_another_minor(cls):
     blank = cls.__new__(cls)
     with pytest.raises(ValueError, match=r"saved by skewlearn 0\.0\.1.*Refit"):
         blank.__setstate__(state)
+
+
+def test_feature_maps_run_on_a_dask_cluster_through_joblib():
+    """n_jobs goes through joblib, so joblib.parallel_config(backend="dask") (what the
+    experiment runner sets with --scheduler) sends each map's fit and transform to Dask."""
+    import joblib
+    from distributed import Client, get_task_stream
+
+    from skewlearn import MultiNystroemMKL
+
+    X, y = _data(n=200)
+    local = MultiNystroem(n_landmarks=12, random_state=0).fit(X, y)
+    clf = MultiNystroemMKL(n_landmarks=12, max_iter=3, random_state=0).fit(X, y)
+    with (
+        Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as c,
+        get_task_stream(c) as stream,
+        joblib.parallel_config(backend="dask"),
+    ):
+        dask = MultiNystroem(n_landmarks=12, random_state=0).fit(X, y)
+        got = dask.transform(X)
+        on_dask = MultiNystroemMKL(n_landmarks=12, max_iter=3, random_state=0).fit(X, y)
+        scores = on_dask.decision_function(X)
+    assert len(stream.data) >= 6  # 3 factorisations + 3 maps, at least
+    np.testing.assert_array_equal(got, local.transform(X))
+    np.testing.assert_array_equal(scores, clf.decision_function(X))

@@ -519,7 +519,8 @@ class MultiNystroemMKL(BatchClassifier):
         active set of ``a`` rows counts ``a / n``). The solves are warm-started, so a capped
         solve is continued by the next one.
     n_jobs : int or None, default=None
-        joblib threads for the feature maps.
+        joblib workers for the feature maps (threads; Dask inside
+        ``joblib.parallel_config(backend="dask")``, see :class:`~skewlearn.MultiNystroem`).
     random_state : int, RandomState or None, default=None
         Seeds the landmark draws and the coordinate order.
     pos_label : label, default=None

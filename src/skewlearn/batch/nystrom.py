@@ -514,8 +514,9 @@ class MultiNystroem(
     Each :math:`\\Phi_m` is a :class:`StratifiedNystroem` map on its own landmark subset
     :math:`L_m` (drawn independently, one after the other from the same seeded generator,
     so subset 0 equals the landmarks of ``StratifiedNystroem`` with the same
-    ``random_state``) with kernel ``kernels[m]``. Maps are computed in parallel threads
-    (the kernel helpers release the GIL). To learn ``mu`` with an SVM use
+    ``random_state``) with kernel ``kernels[m]``. Maps are computed in parallel through joblib
+    (threads by default, the kernel helpers release the GIL; Dask with joblib's dask
+    backend). To learn ``mu`` with an SVM use
     :class:`~skewlearn.MultiNystroemMKL`.
 
     Parameters
@@ -535,7 +536,9 @@ class MultiNystroem(
     mu : array-like of shape (M,) or None, default=None
         Mixture weights (normalised to sum 1); ``None`` = ``1/M`` each.
     n_jobs : int or None, default=None
-        joblib threads for fitting and transforming the subsets.
+        joblib workers for fitting and transforming the subsets: threads by default; on a
+        Dask cluster inside ``joblib.parallel_config(backend="dask")`` (which the experiment
+        runner sets with ``--scheduler``), one task per subset.
     random_state : int, RandomState or None, default=None
 
     Attributes
