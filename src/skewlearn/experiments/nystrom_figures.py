@@ -232,6 +232,9 @@ def _time_figure(times: dict):
         for method, style in zip(rows, ("s-", "o--")):
             n, cpu, _ = zip(*rows[method])
             ax.loglog(n, cpu, style, label=method, ms=4)
+        sizes = sorted({r[0] for rs in rows.values() for r in rs})
+        ax.set_xticks(sizes, [str(v) for v in sizes], minor=False)
+        ax.set_xticks([], minor=True)
         ax.set_title(name, fontsize=9)
         ax.set_xlabel("training rows", fontsize=8)
         ax.set_ylabel("fit CPU seconds", fontsize=8)
