@@ -245,7 +245,7 @@ def _time_figure(times: dict):
 
 
 def _save(fig, path: Path) -> None:
-    fig.savefig(path, dpi=80)
+    fig.savefig(path, dpi=80, bbox_inches="tight")
     print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
 
 
