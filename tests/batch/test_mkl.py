@@ -50,7 +50,7 @@ def test_primal_gradient_equals_dual_form_on_nystroem_kernels():
     X, y = _data(n=60)
     mn, Z, ypm, upper, obj = _objective(X, y)
     mu = np.array([0.2, 0.5, 0.3])
-    J, g, (alpha, beta, b, _) = obj(mu)
+    J, g, (alpha, beta, b, *_) = obj(mu)
     # dual form (Eq. 18) with the approximate kernel matrices built independently
     Ks = [
         naive.nystroem_kernel(X, X[idx], "rbf", k["gamma"], jitter=1e-10)
@@ -71,7 +71,7 @@ def test_primal_gradient_equals_dual_form_on_nystroem_kernels():
 def test_dcd_solver_matches_liblinear():
     X, y = _data(n=150)
     _, Z, ypm, upper, obj = _objective(X, y, mu_kernels=[{"gamma": 0.5}], C=2.0, tol=1e-9)
-    _, _, (_, beta, b, _) = obj(np.array([1.0]))
+    _, _, (_, beta, b, *_) = obj(np.array([1.0]))
     ref = LinearSVC(loss="hinge", dual=True, C=2.0, tol=1e-9, max_iter=1_000_000).fit(Z, ypm)
     np.testing.assert_allclose(Z @ beta + b, ref.decision_function(Z), atol=1e-4)
 
@@ -222,3 +222,49 @@ def test_pos_label_flips_sign():
     b = MultiNystroemMKL(n_landmarks=10, max_iter=3, random_state=0, pos_label=0)
     b.fit(X, 1 - y)
     np.testing.assert_allclose(a.decision_function(X), -b.decision_function(X), atol=1e-10)
+
+
+def _exact_objective(clf, X, y, C):
+    """J(μ) solved to convergence (an independent, uncapped objective on the same maps)."""
+    fm = clf.feature_map_
+    ypm = np.where(y == 1, 1.0, -1.0)
+    npos = (ypm > 0).sum()
+    upper = np.where(ypm > 0, C * len(y) / (2 * npos), C * len(y) / (2 * (len(y) - npos)))
+    Z = fm._features(X)
+    return LinearSVMObjective(Z, fm.block_sizes_, ypm, upper, 1.0, 1e-8, 10**7, seed_state(0))
+
+
+def test_duality_gap_counts_an_unconverged_svm_so_large_C_does_not_stop_early():
+    # C = 100 with solves capped at 2 passes: J (primal) is far above the SVM's dual, and
+    # ½(max g − μᵀg) alone looked tiny relative to J, so MKL used to stop at μ = 1/M
+    X, y = _data(n=600)
+    kernels = [{"gamma": 0.005}, {"gamma": 1.0}, {"kernel": "linear"}]  # 1/M is poor here
+    kw = {"kernels": kernels, "n_landmarks": 30, "C": 100.0, "random_state": 0}
+    capped = MultiNystroemMKL(svm_max_epochs=2, max_iter=50, **kw).fit(X, y)
+    exact = _exact_objective(capped, X, y, 100.0)
+    best = MultiNystroemMKL(svm_tol=1e-6, svm_max_epochs=10**5, tol=1e-4, max_iter=50, **kw)
+    best.fit(X, y)
+    J_best = exact(best.mu_)[0]
+    assert capped.n_iter_ > 1
+    assert exact(capped.mu_)[0] <= J_best * 1.01
+    assert exact(np.full(3, 1 / 3))[0] > J_best * 1.1
+    # the reported gap is SimpleMKL's: J − (Σα − ½(b/s)² − ½ max_m g_m) ≥ J − min J ≥ 0
+    assert capped.duality_gap_ >= capped.objective_history_[-1] - J_best * (1 + 1e-6)
+
+
+def test_duality_gap_is_primal_minus_mkl_dual():
+    X, y = _data(n=100)
+    *_, obj = _objective(X, y, C=10.0, tol=1e-1)
+    mu = np.array([0.5, 0.2, 0.3])
+    J, g, state = obj(mu)
+    alpha, beta, b, *_ = state
+    ay = alpha * obj.y
+    blocks = [obj.Z[:, a:c].T @ ay for a, c in itertools.pairwise(obj.starts)]
+    dual = alpha.sum() - 0.5 * (ay.sum()) ** 2 - 0.5 * max(v @ v for v in blocks)
+    from skewlearn.batch.mkl import mkl_duality_gap
+
+    np.testing.assert_allclose(mkl_duality_gap(obj, mu, J, g, state), J - dual, rtol=1e-10)
+    # without dual_constant (SimpleMKL, J = exact SVM dual) it is ½(max g − μᵀg)
+    np.testing.assert_allclose(
+        mkl_duality_gap(lambda m: None, mu, J, g, state), 0.5 * (g.max() - mu @ g)
+    )

@@ -171,3 +171,61 @@ def test_dense_blas_kernel_block_matches_compiled_kernels(spec):
     want = kernel_matrix(X, L, spec["kernel"], spec["gamma"], spec["degree"], spec["coef0"])
     np.testing.assert_allclose(kernel_block(X, L, spec), want, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(kernel_block(sp.csr_matrix(X), L, spec), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem])
+def test_values_whose_squares_overflow_are_refused_asking_for_scaling(cls):
+    # the rule of skewlearn.base: |x| > sqrt(float64 max / (d + 1)) is refused
+    X, y = _data(d=4)
+    limit = np.sqrt(np.finfo(np.float64).max / 5)
+    est = cls(n_landmarks=10, random_state=0)
+    for bad in (X * 1e300, sp.csr_matrix(X * 1e300)):
+        with pytest.raises(ValueError, match=r"magnitude .*beyond .*Scale the features"):
+            est.fit(bad, y)
+    est.fit(X, y)
+    with pytest.raises(ValueError, match=r"magnitude .*beyond .*Scale the features"):
+        est.transform(X * 1e300)
+    ok = X / np.abs(X).max() * limit * 0.999  # just below the limit: accepted
+    est.transform(ok)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem])
+def test_pickles_carry_the_version_and_refuse_another_minor(cls):
+    import pickle
+
+    import skewlearn
+
+    X, y = _data()
+    est = cls(n_landmarks=10, random_state=0).fit(X, y)
+    copy = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(copy.transform(X), est.transform(X))
+    assert est.__getstate__()["_skewlearn_version"] == skewlearn.__version__
+    state = dict(est.__getstate__(), _skewlearn_version="0.0.1")
+    blank = cls.__new__(cls)
+    with pytest.raises(ValueError, match=r"saved by skewlearn 0\.0\.1.*Refit"):
+        blank.__setstate__(state)
+
+
+def test_feature_maps_run_on_a_dask_cluster_through_joblib():
+    """n_jobs goes through joblib, so joblib.parallel_config(backend="dask") (what the
+    experiment runner sets with --scheduler) sends each map's fit and transform to Dask."""
+    import joblib
+    from distributed import Client, get_task_stream
+
+    from skewlearn import MultiNystroemMKL
+
+    X, y = _data(n=200)
+    local = MultiNystroem(n_landmarks=12, random_state=0).fit(X, y)
+    clf = MultiNystroemMKL(n_landmarks=12, max_iter=3, random_state=0).fit(X, y)
+    with (
+        Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as c,
+        get_task_stream(c) as stream,
+        joblib.parallel_config(backend="dask"),
+    ):
+        dask = MultiNystroem(n_landmarks=12, random_state=0).fit(X, y)
+        got = dask.transform(X)
+        on_dask = MultiNystroemMKL(n_landmarks=12, max_iter=3, random_state=0).fit(X, y)
+        scores = on_dask.decision_function(X)
+    assert len(stream.data) >= 6  # 3 factorisations + 3 maps, at least
+    np.testing.assert_array_equal(got, local.transform(X))
+    np.testing.assert_array_equal(scores, clf.decision_function(X))

@@ -50,3 +50,17 @@ def test_register_on_a_parent_parser():
     assert (args.experiment, args.jobs, args.scheduler) == ("exp.toml", 2, "tcp://h:8786")
     args = parser.parse_args(["report", "r.sqlite", "--html", "r.html"])
     assert args.func.__name__ == "_cmd_report" and args.html == "r.html"
+
+
+def test_repeats_cuts_the_protocol_and_a_later_run_adds_the_rest(toy_file, tmp_path, capsys):
+    db = tmp_path / "toy.sqlite"
+    args = ["run", str(toy_file), "-j", "1", "--db", str(db), "--no-progress"]
+    assert main([*args, "--repeats", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "toy (CUT: 1 of the protocol's 2 repetitions): 18 tasks, 0 already done" in out
+    with ResultStore(db) as s:
+        assert len(s) == 18
+    assert main(args) == 0
+    assert "36 tasks, 18 already done, 18 run now" in capsys.readouterr().out
+    assert main([*args, "--repeats", "0"]) == 2
+    assert "repeats must be >= 1" in capsys.readouterr().err

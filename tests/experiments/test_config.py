@@ -80,4 +80,7 @@ def test_shipped_reproductions_are_valid():
     assert "asls_table5" in shipped_experiments()
     for name in shipped_experiments():
         exp = load_experiment(name)
-        assert exp.paper is not None and exp.paper.path.is_file()
+        # a paper table where the paper's numbers survive in the seed text (nystrom_table2:
+        # they do not, only its Friedman ranks, quoted in docs/results/nystrom.md)
+        assert exp.paper is not None or name == "nystrom_table2"
+        assert exp.paper is None or exp.paper.path.is_file()

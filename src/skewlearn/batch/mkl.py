@@ -32,9 +32,10 @@ first as far as the objective keeps decreasing while weights hit zero (the inner
 Algorithm 1), then by a line search on the last segment (:func:`line_search`: the slope
 :math:`-\\tfrac12 D^T g` comes free with every solve, so a few secant steps on it replace
 SimpleMKL's golden-section search). It stops when the
-MKL duality gap :math:`\\tfrac12(\\max_m g_m - \\sum_m \\mu_m g_m)`, with
-:math:`g_m = -2\\, \\partial J/\\partial \\mu_m`, falls below ``tol`` · J (SimpleMKL's
-criterion), when no descent direction is left, or when the line search finds no decrease.
+MKL duality gap :math:`J + \\tfrac12 \\max_m g_m - \\sum_i \\alpha_i` (with the intercept's
+term; :func:`mkl_duality_gap`), :math:`g_m = -2\\, \\partial J/\\partial \\mu_m`, falls below
+``tol`` · J (SimpleMKL's criterion; ``J`` is the SVM's primal value, so the gap includes the
+SVM's own), when no descent direction is left, or when the line search finds no decrease.
 
 The linear SVM is solved by dual coordinate descent (Hsieh et al., 2008 [3]_, the
 algorithm of liblinear's hinge-loss solver, so the intercept is the regularised weight of a
@@ -86,7 +87,10 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
     ``Z_i · beta + bias·s``) and ``bias = s Σ α_i y_i``. Coordinates at a bound whose
     gradient points outside by more than last pass's projected-gradient range are shrunk
     (left out); the solve stops when the projected-gradient range over all coordinates is
-    ≤ ``tol``. Returns the number of passes.
+    ≤ ``tol`` or after ``max_epochs`` full passes' worth of coordinate visits (a pass over a
+    shrunk active set of ``a`` rows counts ``a / n``: late passes over a few free
+    coordinates are cheap, and at large C the solve needs many of them). Returns the
+    number of passes and whether the tolerance was reached.
     """
     n, R = Z.shape
     order = np.arange(n)
@@ -94,8 +98,11 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
     pg_max_old = np.inf
     pg_min_old = -np.inf
     passes = 0
-    while passes < max_epochs:
+    work = 0  # coordinates visited; the cap is max_epochs full passes' worth
+    converged = False
+    while work < max_epochs * n:
         passes += 1
+        work += max(active, 1)
         for k in range(active - 1, 0, -1):
             j = rng_int(rng_state, k + 1)
             order[k], order[j] = order[j], order[k]
@@ -141,6 +148,7 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
             k += 1
         if pg_max - pg_min <= tol:
             if active == n:
+                converged = True
                 break
             active = n  # converged on the active set: check every coordinate again
             pg_max_old = np.inf
@@ -148,7 +156,7 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
             continue
         pg_max_old = pg_max if pg_max > 0.0 else np.inf
         pg_min_old = pg_min if pg_min < 0.0 else -np.inf
-    return passes
+    return passes, converged
 
 
 class LinearSVMObjective:
@@ -166,9 +174,11 @@ class LinearSVMObjective:
         Of the dual coordinate descent.
 
     ``self(mu)`` returns ``(J, g, state)`` with :math:`g_m = \\|\\Phi_m^T(\\alpha\\circ y)\\|^2
-    = -2\\,\\partial J/\\partial\\mu_m` and ``state = (alpha, beta, b, epochs)``; ``J`` is the
-    primal objective :math:`\\tfrac12\\|w\\|^2 + \\tfrac12 (b/s)^2 + \\sum_i C_i \\xi_i` at
-    :math:`w = \\sum_i \\alpha_i y_i z_i`. Each call warm-starts from the previous ``α``.
+    = -2\\,\\partial J/\\partial\\mu_m` and ``state = (alpha, beta, b, epochs, S)``; ``J`` is
+    the primal objective :math:`\\tfrac12\\|w\\|^2 + \\tfrac12 (b/s)^2 + \\sum_i C_i \\xi_i`
+    at :math:`w = \\sum_i \\alpha_i y_i z_i` and :math:`S = \\sum_i\\alpha_i - \\tfrac12 (b/s)^2`
+    (:meth:`dual_constant`). Each call warm-starts from the ``α`` of the nearest of the
+    last few ``μ`` evaluated (:meth:`_warm_start`).
     """
 
     def __init__(self, Z, block_sizes, y, upper, intercept_scaling, tol, max_epochs, rng_state):
@@ -184,7 +194,27 @@ class LinearSVMObjective:
         sq = Z * Z
         self.block_sqnorms = np.add.reduceat(sq, self.starts[:-1], axis=1)
         self.alpha = np.zeros(Z.shape[0])
+        self._starts: list[tuple[np.ndarray, np.ndarray]] = []  # recent (μ, α) pairs
         self.epochs: list[int] = []
+
+    #: Solutions kept for warm starts.
+    KEEP = 6
+
+    def _warm_start(self, mu: np.ndarray) -> np.ndarray:
+        """A copy of the ``α`` of the kept solve whose ``μ`` is nearest (L1) to ``mu``.
+
+        The reduced gradient evaluates J far out (where a weight reaches 0) and then back
+        inside the segment; starting each solve from the nearest previous ``μ``'s ``α``
+        instead of the last one's saves most of the passes of those returns. Only solves
+        that reached the tolerance are candidates; after a capped solve (the most work
+        done so far) its ``α`` is continued.
+        """
+        done = [(m, a) for m, a, converged in self._starts if converged]
+        if not self._starts or not self._starts[-1][2] or not done:
+            # the last solve hit its cap: it holds the most work, continue it
+            return self.alpha.copy()
+        dist = [float(np.abs(m - mu).sum()) for m, _ in done]
+        return done[int(np.argmin(dist))][1].copy()
 
     def block_norms(self, v: np.ndarray) -> np.ndarray:
         """:math:`\\|v_m\\|^2` per block of a length-R vector."""
@@ -193,15 +223,16 @@ class LinearSVMObjective:
     def __call__(self, mu: np.ndarray):
         colw = np.repeat(mu, self.sizes)
         qdiag = self.block_sqnorms @ mu + self.s * self.s
-        alpha = self.alpha.copy()
+        alpha = self._warm_start(mu)
         ay = alpha * self.y
         beta = colw * (self.Z.T @ ay)
         bias = np.array([self.s * ay.sum()])
-        epochs = _dcd_hinge(
+        epochs, converged = _dcd_hinge(
             self.Z, colw, self.y, self.upper, qdiag, alpha, beta, bias, self.s, self.tol,
             self.max_epochs, self.rng_state,
         )  # fmt: skip
         self.alpha = alpha
+        self._starts = [*self._starts[-(self.KEEP - 1) :], (mu.copy(), alpha.copy(), converged)]
         self.epochs.append(int(epochs))
         ay = alpha * self.y
         u = self.Z.T @ ay  # Φ^T(α∘y), recomputed exactly
@@ -211,7 +242,13 @@ class LinearSVMObjective:
         b = wb * self.s
         margins = 1.0 - self.y * (self.Z @ beta + b)
         J = 0.5 * float(mu @ g) + 0.5 * wb * wb + float(self.upper @ np.maximum(margins, 0.0))
-        return J, g, (alpha, beta, b, int(epochs))
+        return J, g, (alpha, beta, b, int(epochs), float(alpha.sum()) - 0.5 * wb * wb)
+
+    @staticmethod
+    def dual_constant(state) -> float:
+        """:math:`\\sum_i \\alpha_i - \\tfrac12 (b/s)^2`: the MKL dual at ``α`` is this minus
+        :math:`\\tfrac12 \\max_m g_m` (see :func:`mkl_duality_gap`)."""
+        return state[4]
 
 
 # --------------------------------------------------------------------------- reduced gradient
@@ -278,12 +315,45 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     return (*best, count)
 
 
+def mkl_duality_gap(objective, mu: np.ndarray, J: float, g: np.ndarray, state) -> float:
+    """SimpleMKL's duality gap [2]_: :math:`J + \\tfrac12 \\max_m g_m - S(\\alpha)`.
+
+    :math:`S(\\alpha) - \\tfrac12\\max_m g_m` is the MKL dual at the SVM's ``α``, a lower bound
+    of :math:`\\min_\\mu J`, and ``J`` (an SVM objective at μ) an upper bound; ``S`` comes from
+    ``objective.dual_constant(state)``. For an objective without that method ``J`` is taken
+    to be the SVM's exact dual value :math:`\\sum\\alpha - \\tfrac12 \\mu^T g`, so
+    :math:`S = J + \\tfrac12 \\mu^T g` and the gap is :math:`\\tfrac12(\\max_m g_m - \\mu^T g)`.
+
+    With :class:`LinearSVMObjective` ``J`` is the *primal* objective at the current ``α``, so
+    the gap also contains the SVM's own primal–dual gap: a solve stopped early (a capped
+    number of epochs, large C) cannot make the relative gap look small, which the
+    :math:`\\tfrac12(\\max_m g_m - \\mu^T g)` form alone did (it ended MKL at μ = 1/M).
+    """
+    dual_constant = getattr(objective, "dual_constant", None)
+    if dual_constant is None:
+        return 0.5 * float(g.max() - mu @ g)
+    return float(J) + 0.5 * float(g.max()) - float(dual_constant(state))
+
+
+def svm_gap(objective, mu: np.ndarray, J: float, g: np.ndarray, state) -> float:
+    """The SVM solve's own primal–dual gap at ``μ``: :math:`J - (S - \\tfrac12\\mu^T g)`
+    (0 for an objective without ``dual_constant``, whose ``J`` is taken as exact)."""
+    dual_constant = getattr(objective, "dual_constant", None)
+    if dual_constant is None:
+        return 0.0
+    return float(J) - (float(dual_constant(state)) - 0.5 * float(mu @ g))
+
+
 def reduced_gradient_mkl(
     objective: Callable, n_kernels: int, max_iter: int, tol: float, slope_tol: float = 0.1
 ) -> dict:
     """SimpleMKL's reduced-gradient descent of ``objective(mu) -> (J, g, state)``.
 
-    ``g_m = -2 ∂J/∂μ_m``. Returns a dict with ``mu``, ``J``, ``g``, ``state``, ``n_iter``,
+    ``g_m = -2 ∂J/∂μ_m``. Stops when :func:`mkl_duality_gap` ≤ ``tol`` · J (SimpleMKL's
+    relative criterion), after ``max_iter`` iterations, or when an iteration cannot move μ
+    — unless the SVM's own gap (:func:`svm_gap`) is above ``tol/2`` · J: then the
+    comparisons of J were not reliable, and the iteration continues the (warm-started) solve
+    at the same μ instead. Returns a dict with ``mu``, ``J``, ``g``, ``state``, ``n_iter``,
     ``objective_history`` (J after each iteration, first entry at μ = 1/M),
     ``gap_history`` (duality gap at each of those points), ``n_evaluations``.
     """
@@ -293,13 +363,20 @@ def reduced_gradient_mkl(
     history, gaps = [float(J)], []
     n_iter = 1  # iterations of the outer loop; each has J(μ) and its gradient
     while True:
-        gap = 0.5 * float(g.max() - mu @ g)
+        gap = mkl_duality_gap(objective, mu, J, g, state)
         gaps.append(gap)
         if gap <= tol * abs(J) or n_iter >= max_iter:
             break
         D, top = reduced_direction(mu, -0.5 * g)
         if not (D < 0).any():
-            break
+            if svm_gap(objective, mu, J, g, state) <= 0.5 * tol * abs(J):
+                break
+            # μ is optimal for this α, but the SVM is not solved: continue its solve
+            J, g, state = objective(mu)
+            n_eval += 1
+            history.append(float(J))
+            n_iter += 1
+            continue
         start = mu
         # Algorithm 1, lines 10-15: go to the boundary while J decreases
         while True:
@@ -330,10 +407,16 @@ def reduced_gradient_mkl(
             if gamma > 0.0:
                 mu = _project(np.maximum(mu + gamma * D, 0.0))
                 J, g, state = J_new, g_new, st_new
+        if np.array_equal(mu, start) and svm_gap(objective, mu, J, g, state) > 0.5 * tol * abs(J):
+            # no step, but the SVM at μ is not solved well enough to trust the comparisons
+            # of J (its own gap is most of the MKL gap): continue its solve at the same μ
+            J, g, state = objective(mu)
+            n_eval += 1
+            start = None
         history.append(float(J))
         n_iter += 1
-        if np.array_equal(mu, start):
-            gaps.append(0.5 * float(g.max() - mu @ g))
+        if start is not None and np.array_equal(mu, start):
+            gaps.append(mkl_duality_gap(objective, mu, J, g, state))
             break
     return {
         "mu": mu,
@@ -426,15 +509,18 @@ class MultiNystroemMKL(BatchClassifier):
         Maximum iterations of the outer loop of Algorithm 1 (each solves the SVM at the
         current μ and takes one descent step unless it stops); ``1`` keeps ``μ = 1/M``.
     tol : float ≥ 0, default=0.01
-        Stop when the MKL duality gap ≤ ``tol`` · J (SimpleMKL's default 0.01).
+        Stop when the MKL duality gap (SimpleMKL's, which here also counts the SVM solve's
+        own primal–dual gap) ≤ ``tol`` · J (SimpleMKL's default 0.01).
     svm_tol : float > 0, default=1e-2
         Stop each SVM solve when the projected-gradient range ≤ ``svm_tol`` (liblinear's
         default for this solver is 0.1, scikit-learn ``LinearSVC``'s 1e-4).
     svm_max_epochs : int ≥ 1, default=200
-        Cap on the passes of each solve (passes over the shrunk active set count too). The
-        solves are warm-started, so a capped solve is continued by the next one.
+        Cap on the work of each solve, in full passes over the rows (a pass over a shrunk
+        active set of ``a`` rows counts ``a / n``). The solves are warm-started, so a capped
+        solve is continued by the next one.
     n_jobs : int or None, default=None
-        joblib threads for the feature maps.
+        joblib workers for the feature maps (threads; Dask inside
+        ``joblib.parallel_config(backend="dask")``, see :class:`~skewlearn.MultiNystroem`).
     random_state : int, RandomState or None, default=None
         Seeds the landmark draws and the coordinate order.
     pos_label : label, default=None
@@ -453,7 +539,8 @@ class MultiNystroemMKL(BatchClassifier):
     n_iter_ : int
         Iterations of the outer loop (descent steps taken + 1; 1 when μ = 1/M was optimal).
     objective_history_ : list of float
-        J(μ) at the start of each iteration and at the end (non-increasing).
+        J(μ) at the start of each iteration and at the end (non-increasing when the SVM
+        solves converge; a capped solve makes it noisy).
     duality_gap_ : float
         Final MKL duality gap.
     n_svm_solves_ : int
@@ -554,7 +641,7 @@ class MultiNystroemMKL(BatchClassifier):
             self.svm_max_epochs, seed_state(rs),
         )  # fmt: skip
         res = reduced_gradient_mkl(objective, len(fm.kernel_params_), self.max_iter, self.tol)
-        _, beta, b, _ = res["state"]
+        _, beta, b, *_ = res["state"]
         fm.mu_ = res["mu"]
         self.feature_map_ = fm
         self.mu_ = res["mu"]

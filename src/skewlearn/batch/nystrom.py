@@ -52,6 +52,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ..base import (
+    _major_minor,
+    _not_finite_message,
+    _scan_values,
+    _skewlearn_version,
+    max_abs_value,
+)
 from ..kernels import KERNEL_CODES, kernel_code, kernel_matrix
 
 __all__ = ["MultiNystroem", "StratifiedNystroem", "nystroem_linear_svm"]
@@ -233,6 +240,57 @@ def _capped_landmarks(est, n_samples: int) -> int:
     return int(est.n_landmarks)
 
 
+def check_magnitude(est, X) -> None:
+    """skewlearn.base's magnitude guard for the transformers (which do not derive from it).
+
+    Values whose squares overflow float64 (above :func:`skewlearn.base.max_abs_value`)
+    would turn the default ``gamma`` (1/(d·Var X)) into 0 and every squared distance into
+    inf, so they are refused with a message that asks for scaling, exactly as the
+    classifiers of :mod:`skewlearn.base` do.
+    """
+    data = X.data if sp.issparse(X) else X.reshape(-1)
+    if data.size == 0:
+        return
+    biggest, finite = _scan_values(np.ascontiguousarray(data))
+    if not finite:
+        raise ValueError(_not_finite_message(data))
+    limit = max_abs_value(X.shape[1])
+    if biggest > limit:
+        raise ValueError(
+            f"X holds a value of magnitude {biggest:.3g}, beyond the {limit:.3g} that "
+            f"{type(est).__name__} accepts with {X.shape[1]} features: squared distances "
+            "would overflow float64 and the kernel features would become 0/NaN. Scale the "
+            "features first, e.g. with sklearn.preprocessing.StandardScaler or "
+            "MaxAbsScaler."
+        )
+
+
+class _VersionedState:
+    """Pickles carry ``_skewlearn_version``; another major.minor refuses to load (as the
+    estimators of :mod:`skewlearn.base`)."""
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        if type(state) is dict:
+            state = {**state, "_skewlearn_version": _skewlearn_version()}
+        return state
+
+    def __setstate__(self, state):
+        if type(state) is dict and "_skewlearn_version" in state:
+            state = dict(state)
+            saved = state.pop("_skewlearn_version")
+            current = _skewlearn_version()
+            if _major_minor(saved) != _major_minor(current):
+                raise ValueError(
+                    f"This {type(self).__name__} was saved by skewlearn {saved}, but "
+                    f"skewlearn {current} is installed; models are only loaded by the same "
+                    f"major.minor version ({'.'.join(_major_minor(saved))}.x). Refit the "
+                    f"model with skewlearn {current}, or load it with the version that "
+                    f"saved it (pip install 'skewlearn=={saved}')."
+                )
+        super().__setstate__(state)
+
+
 _COMMON_CONSTRAINTS: dict = {
     "n_landmarks": [Interval(numbers.Integral, 1, None, closed="left")],
     "rank": [Interval(numbers.Integral, 1, None, closed="left"), None],
@@ -243,7 +301,9 @@ _COMMON_CONSTRAINTS: dict = {
 
 
 # --------------------------------------------------------------------------- one map
-class StratifiedNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class StratifiedNystroem(
+    _VersionedState, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
+):
     """Nyström feature map with uniform or class-stratified (balanced) landmarks.
 
     .. math::  \\Phi(x) = K(x, L)\\, U_k \\Lambda_k^{-1/2},\\qquad
@@ -359,6 +419,7 @@ class StratifiedNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Base
         """
         self._validate_params()
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
+        check_magnitude(self, X)
         y = _check_sampling_y(self, y, X.shape[0])
         spec = resolve_kernel(
             {
@@ -392,6 +453,7 @@ class StratifiedNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, Base
         """Nyström features :math:`\\Phi(X)`, shape (n_samples, n_components_)."""
         check_is_fitted(self, "normalization_")
         X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
+        check_magnitude(self, X)
         return map_features(X, self.kernel_params_, self.landmarks_, self.normalization_)
 
     def __sklearn_tags__(self):
@@ -439,7 +501,9 @@ def check_mu(mu, n_kernels: int) -> np.ndarray:
     return mu / mu.sum()
 
 
-class MultiNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+class MultiNystroem(
+    _VersionedState, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
+):
     """Multi-Nyström features: ``M`` landmark subsets, one kernel each, weighted by ``mu``.
 
     .. math::  \\Phi_\\mu(x) = [\\sqrt{\\mu_1}\\,\\Phi_1(x), \\dots,
@@ -450,8 +514,9 @@ class MultiNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     Each :math:`\\Phi_m` is a :class:`StratifiedNystroem` map on its own landmark subset
     :math:`L_m` (drawn independently, one after the other from the same seeded generator,
     so subset 0 equals the landmarks of ``StratifiedNystroem`` with the same
-    ``random_state``) with kernel ``kernels[m]``. Maps are computed in parallel threads
-    (the kernel helpers release the GIL). To learn ``mu`` with an SVM use
+    ``random_state``) with kernel ``kernels[m]``. Maps are computed in parallel through joblib
+    (threads by default, the kernel helpers release the GIL; Dask with joblib's dask
+    backend). To learn ``mu`` with an SVM use
     :class:`~skewlearn.MultiNystroemMKL`.
 
     Parameters
@@ -471,7 +536,9 @@ class MultiNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
     mu : array-like of shape (M,) or None, default=None
         Mixture weights (normalised to sum 1); ``None`` = ``1/M`` each.
     n_jobs : int or None, default=None
-        joblib threads for fitting and transforming the subsets.
+        joblib workers for fitting and transforming the subsets: threads by default; on a
+        Dask cluster inside ``joblib.parallel_config(backend="dask")`` (which the experiment
+        runner sets with ``--scheduler``), one task per subset.
     random_state : int, RandomState or None, default=None
 
     Attributes
@@ -554,6 +621,7 @@ class MultiNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         """
         self._validate_params()
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
+        check_magnitude(self, X)
         y = _check_sampling_y(self, y, X.shape[0])
         self._fit_maps(X, y)
         self.mu_ = check_mu(self.mu, len(self.kernel_params_))
@@ -596,6 +664,7 @@ class MultiNystroem(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstim
         """:math:`\\Phi_\\mu(X)`, shape (n_samples, n_components_)."""
         check_is_fitted(self, "normalization_")
         X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
+        check_magnitude(self, X)
         scale = np.repeat(np.sqrt(self.mu_), self.block_sizes_)
         return self._features(X) * scale
 

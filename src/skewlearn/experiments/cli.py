@@ -39,6 +39,9 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=None, metavar="PATH",
                    help="SQLite results database (default: <experiment name>.sqlite)")  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--repeats", type=int, default=None, metavar="N",
+                   help="cut: run only the first N repetitions of the protocol (a later "
+                        "run without it adds the others)")  # fmt: skip
 
 
 def register(subparsers) -> None:
@@ -76,12 +79,21 @@ def _run(args, experiment) -> tuple:
 
     exp = load_experiment(experiment)
     db = _db_for(args, exp)
+    repeats = getattr(args, "repeats", None)
     out = run_experiment(
-        exp, db, n_jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress
+        exp,
+        db,
+        n_jobs=args.jobs,
+        scheduler=args.scheduler,
+        progress=not args.no_progress,
+        repeats=repeats,
     )
+    cut = ""
+    if repeats is not None and repeats < exp.protocol.n_repeats:
+        cut = f" (CUT: {repeats} of the protocol's {exp.protocol.n_repeats} repetitions)"
     print(
-        f"{exp.name}: {out['tasks']} tasks, {out['skipped']} already done, {out['ran']} run "
-        f"now; results in {db}"
+        f"{exp.name}{cut}: {out['tasks']} tasks, {out['skipped']} already done, {out['ran']} "
+        f"run now; results in {db}"
     )
     return exp, db
 

@@ -416,6 +416,7 @@ def run_experiment(
     n_jobs: int = -1,
     scheduler=None,
     progress: bool = True,
+    repeats: int | None = None,
 ) -> dict[str, int]:
     """Run every task of ``experiment`` not yet in ``db``.
 
@@ -427,6 +428,8 @@ def run_experiment(
     scheduler : Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``;
         default ``DASK_SCHEDULER_ADDRESS`` when set, else local processes
     progress : show a tqdm progress bar (rate and ETA)
+    repeats : run only repetitions ``0 … repeats-1`` of the protocol (an explicit cut of the
+        compute; the tasks keep their keys, so a later run without it adds the rest)
 
     Returns
     -------
@@ -450,6 +453,10 @@ def run_experiment(
         if search_tasks:
             searches, counts = _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress)
         tasks = expand_tasks(exp, searches)
+        if repeats is not None:
+            if repeats < 1:
+                raise ValueError(f"repeats must be >= 1; got {repeats}.")
+            tasks = [t for t in tasks if t.repetition < repeats]
         done = store.finished_keys()
         pending = [t for t in tasks if t.key not in done]
         ran = 0

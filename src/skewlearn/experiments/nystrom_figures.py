@@ -1,0 +1,316 @@
+"""Figures of the multi-Nyström reproduction (seed 003, Figs. 2–5) from one command.
+
+``python -m skewlearn.experiments.nystrom_figures --db nystrom_table2.sqlite --out DIR``
+
+* **CD diagram** (Fig. 5): average ranks over the datasets of ``--db`` (the results of
+  ``skewlearn reproduce nystrom_table2``) per metric, Friedman test, Nemenyi critical
+  difference (:mod:`skewlearn.evaluation.stats`); ``nystrom_cd_<metric>.png``.
+* **G-mean against the number of landmarks** (Fig. 2): Nyström + linear SVM with ``m``
+  uniform landmarks against multi-Nyström with 3 class-stratified subsets of ``m/3``
+  (equal total), full rank; ``nystrom_landmarks.png``.
+* **G-mean against the rank** (Fig. 3): 150 landmarks in total as in the table; Nyström of
+  rank ``r`` against multi-Nyström of rank ``r/3`` per subset (equal total rank);
+  ``nystrom_rank.png``.
+* **Ablation** (not in the paper): uniform against stratified landmarks, one kernel against
+  three, learned μ against μ = 1/3, 150 landmarks in total each (JSON summary only).
+* **Training time against MKSVM** (Fig. 4): multi-Nyström (the table's setting) and
+  SimpleMKL on full kernels on growing stratified subsets; CPU seconds of ``fit``;
+  ``nystrom_time.png``.
+
+The sweeps use the table's protocol cut to ``--repeats`` repetitions of stratified
+``--splits``-fold CV (default 1 × 5: a compute cut, printed) with the same per-task seeds
+as the runner (:class:`skewlearn.evaluation.protocols.KFold`), C = 100, balanced costs.
+A JSON summary of every number goes to ``DIR/nystrom_figures.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["ablation", "cd_summary", "main", "sweep", "timing"]
+
+C = 100.0
+KINDS = ("Nystrom", "multi-Nystrom")
+
+
+def _data(name: str):
+    from .. import datasets
+
+    X, y, _ = datasets.load(name, scale=True)
+    y = np.asarray(y)
+    values, counts = np.unique(y, return_counts=True)
+    return X, np.where(y == values[np.argmin(counts)], 1, -1)
+
+
+def make(kind: str, landmarks: int, rank: int | None = None, seed: int = 0):
+    """Nyström + linear SVM (``m`` uniform landmarks, rank ``r``) or multi-Nyström
+    (3 stratified subsets of ``m/3``, rank ``r/3`` each): equal totals."""
+    from .. import MultiNystroemMKL
+
+    if kind == "Nystrom":
+        return MultiNystroemMKL(
+            kernels=[{}], n_landmarks=landmarks, rank=rank, sampling="uniform", C=C,
+            random_state=seed,
+        )  # fmt: skip
+    return MultiNystroemMKL(
+        n_landmarks=max(landmarks // 3, 1),
+        rank=None if rank is None else max(rank // 3, 1),
+        sampling="stratified",
+        C=C,
+        random_state=seed,
+    )
+
+
+def sweep(
+    datasets: Sequence[str],
+    param: str,
+    values: Sequence[int],
+    *,
+    landmarks: int = 150,
+    splits: int = 5,
+    repeats: int = 1,
+    seed: int = 2020,
+) -> dict:
+    """Mean test G-mean ``{dataset: {kind: [per value]}}`` over repeated stratified k-fold;
+    ``param`` is ``"landmarks"`` (full rank) or ``"rank"`` (``landmarks`` in total)."""
+    from ..evaluation.protocols import KFold, task_seed
+    from ..metrics import gmean
+
+    protocol = KFold(n_splits=splits, n_repeats=repeats)
+    out: dict = {}
+    for name in datasets:
+        X, y = _data(name)
+        res = {k: np.zeros((len(values), repeats * splits)) for k in KINDS}
+        for rep in range(repeats):
+            for fold in range(splits):
+                tr, te = protocol.split(y, seed, name, rep, fold)
+                s = task_seed(seed, name, rep, fold)
+                for i, v in enumerate(values):
+                    for kind in KINDS:
+                        m, r = (v, None) if param == "landmarks" else (landmarks, v)
+                        est = make(kind, m, r, seed=s).fit(X[tr], y[tr])
+                        res[kind][i, rep * splits + fold] = gmean(y[te], est.predict(X[te]))
+        out[name] = {k: res[k].mean(axis=1).tolist() for k in KINDS}
+        print(f"{param} sweep {name}: " + "; ".join(
+            f"{k} " + " ".join(f"{x:.3f}" for x in out[name][k]) for k in KINDS
+        ), flush=True)  # fmt: skip
+    return out
+
+
+#: The ablation's variants: 150 landmarks in total each.
+ABLATION = {
+    "Nystrom uniform": {"kernels": [{}], "n_landmarks": 150, "sampling": "uniform"},
+    "Nystrom stratified": {"kernels": [{}], "n_landmarks": 150, "sampling": "stratified"},
+    "multi uniform, MKL": {"n_landmarks": 50, "sampling": "uniform"},
+    "multi stratified, mu=1/3": {"n_landmarks": 50, "sampling": "stratified", "max_iter": 1},
+    "multi stratified, MKL": {"n_landmarks": 50, "sampling": "stratified"},
+}
+
+
+def ablation(datasets: Sequence[str], *, splits: int = 5, repeats: int = 1, seed: int = 2020):
+    """Mean test G-mean and AUC, and the mean learned μ, of the :data:`ABLATION` variants:
+    what the landmark sampling and the learned weights each contribute."""
+    from .. import MultiNystroemMKL
+    from ..evaluation.protocols import KFold, task_seed
+    from ..metrics import gmean, roc_auc
+
+    protocol = KFold(n_splits=splits, n_repeats=repeats)
+    out: dict = {}
+    for name in datasets:
+        X, y = _data(name)
+        res: dict = {v: {"gmean": [], "roc_auc": [], "mu": []} for v in ABLATION}
+        for rep in range(repeats):
+            for fold in range(splits):
+                tr, te = protocol.split(y, seed, name, rep, fold)
+                s = task_seed(seed, name, rep, fold)
+                for v, params in ABLATION.items():
+                    est = MultiNystroemMKL(C=C, random_state=s, **params).fit(X[tr], y[tr])
+                    res[v]["gmean"].append(gmean(y[te], est.predict(X[te])))
+                    res[v]["roc_auc"].append(roc_auc(y[te], est.decision_function(X[te])))
+                    res[v]["mu"].append(est.mu_.tolist())
+        out[name] = {v: {k: np.mean(r[k], axis=0).tolist() for k in r} for v, r in res.items()}
+        for v, r in out[name].items():
+            print(f"ablation {name:15s} {v:26s} G-mean {r['gmean']:.3f} AUC {r['roc_auc']:.3f} "
+                  f"mu {np.round(r['mu'], 2).tolist()}", flush=True)  # fmt: skip
+    return out
+
+
+def timing(datasets: Sequence[str], sizes: Sequence[int], seed: int = 2020) -> dict:
+    """CPU and wall seconds of ``fit`` of multi-Nyström (the table's setting) and SimpleMKL
+    on stratified subsets of each size ``{dataset: {method: [(n, cpu, wall), ...]}}``."""
+    from .. import SimpleMKL
+
+    out: dict = {}
+    for name in datasets:
+        X, y = _data(name)
+        rng = np.random.default_rng(seed)
+        pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == -1)
+        rows: dict = {"multi-Nystrom": [], "MKSVM": []}
+        for n in sizes:
+            if n > len(y):
+                continue
+            k = max(round(n * len(pos) / len(y)), 2)
+            idx = np.r_[rng.choice(pos, k, replace=False), rng.choice(neg, n - k, replace=False)]
+            for method, est in (("multi-Nystrom", make("multi", 150, seed=0)),
+                                ("MKSVM", SimpleMKL(C=C))):  # fmt: skip
+                c0, w0 = time.process_time(), time.perf_counter()
+                est.fit(X[idx], y[idx])
+                rows[method].append((n, time.process_time() - c0, time.perf_counter() - w0))
+        out[name] = rows
+        print(f"time {name}: {rows}", flush=True)
+    return out
+
+
+def cd_summary(db: str | Path, metrics: Sequence[str] = ("gmean", "f1", "roc_auc")) -> dict:
+    """Per metric: methods, datasets, mean scores, average ranks, Friedman and Nemenyi CD."""
+    from ..evaluation.stats import friedman_test, nemenyi_cd
+    from .store import ResultStore
+
+    with ResultStore(db) as store:
+        rows = store.rows()
+    out = {}
+    for metric in metrics:
+        table: dict = {}
+        for r in rows:
+            table.setdefault(r["dataset"], {}).setdefault(r["method"], []).append(
+                r["metrics"][metric]
+            )
+        datasets = sorted(table)
+        methods = sorted({m for d in table.values() for m in d})
+        scores = np.array([[np.mean(table[d][m]) for m in methods] for d in datasets])
+        fr = friedman_test(scores)
+        out[metric] = {
+            "methods": methods,
+            "datasets": datasets,
+            "scores": scores.tolist(),
+            "runs": {d: {m: len(table[d][m]) for m in methods} for d in datasets},
+            "ranks": dict(zip(methods, np.asarray(fr.ranks).tolist())),
+            "friedman_chi2": fr.chi2,
+            "friedman_p": fr.pvalue,
+            "iman_davenport_F": fr.f_stat,
+            "iman_davenport_p": fr.f_pvalue,
+            "cd": nemenyi_cd(len(methods), len(datasets)),
+        }
+    return out
+
+
+def _line_figure(curves: dict, xs: Sequence[int], xlabel: str, ylabel: str, title: str):
+    from .plots import _figure
+
+    n = len(curves)
+    cols = min(n, 4)
+    rows = -(-n // cols)
+    fig = _figure(figsize=(3.0 * cols, 2.5 * rows))
+    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
+    for ax, (name, per) in zip(axes, curves.items()):
+        for kind, style in zip(per, ("o--", "s-")):
+            ax.plot(xs, per[kind], style, label=kind, ms=4)
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.set_ylabel(ylabel, fontsize=8)
+        ax.tick_params(labelsize=7)
+    for ax in axes[n:]:
+        ax.axis("off")
+    axes[0].legend(fontsize=7)
+    fig.suptitle(title, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def _time_figure(times: dict):
+    from .plots import _figure
+
+    fig = _figure(figsize=(3.2 * len(times), 2.8))
+    axes = np.atleast_1d(fig.subplots(1, len(times), squeeze=False)).ravel()
+    for ax, (name, rows) in zip(axes, times.items()):
+        for method, style in zip(rows, ("s-", "o--")):
+            n, cpu, _ = zip(*rows[method])
+            ax.loglog(n, cpu, style, label=method, ms=4)
+        sizes = sorted({r[0] for rs in rows.values() for r in rs})
+        ax.set_xticks(sizes, [str(v) for v in sizes], minor=False)
+        ax.set_xticks([], minor=True)
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("training rows", fontsize=8)
+        ax.set_ylabel("fit CPU seconds", fontsize=8)
+        ax.tick_params(labelsize=7)
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def _save(fig, path: Path) -> None:
+    fig.savefig(path, dpi=80, bbox_inches="tight")
+    print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m skewlearn.experiments.nystrom_figures",
+                                 description=__doc__.splitlines()[0])  # fmt: skip
+    ap.add_argument("--db", help="results of `skewlearn reproduce nystrom_table2` (CD diagram)")
+    ap.add_argument("--out", default=".", help="folder of the PNG files and the JSON summary")
+    ap.add_argument("--datasets", nargs="+",
+                    default=["page-blocks0", "poker-8-9_vs_5", "abalone19", "yeast4"])  # fmt: skip
+    ap.add_argument("--landmarks", nargs="+", type=int, default=[30, 60, 150, 300, 600])
+    ap.add_argument("--ranks", nargs="+", type=int, default=[6, 15, 30, 75, 150])
+    ap.add_argument("--time-datasets", nargs="+", default=["page-blocks0", "abalone19"])
+    ap.add_argument("--sizes", nargs="+", type=int, default=[500, 1000, 2000, 4000])
+    ap.add_argument("--splits", type=int, default=5)
+    ap.add_argument("--repeats", type=int, default=1,
+                    help="CV repetitions of the sweeps (paper: 10; default 1, a cut)")  # fmt: skip
+    ap.add_argument("--only", nargs="+",
+                    choices=["cd", "landmarks", "rank", "time", "ablation"])  # fmt: skip
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    todo = set(args.only or ["cd", "landmarks", "rank", "time", "ablation"])
+    summary_path = out / "nystrom_figures.json"
+    summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
+    summary["protocol"] = {"splits": args.splits, "repeats": args.repeats, "C": C}
+    if args.repeats < 10:
+        print(f"CUT: sweeps use {args.repeats} × stratified {args.splits}-fold CV (paper: 10 ×)")
+    t_cpu, t_wall = time.process_time(), time.perf_counter()
+    if "cd" in todo and args.db:
+        from .plots import cd_diagram
+
+        cd = cd_summary(args.db)
+        summary["cd"] = cd
+        for metric, s in cd.items():
+            print(f"{metric}: ranks {s['ranks']}, Friedman chi2 {s['friedman_chi2']:.2f} "
+                  f"(p {s['friedman_p']:.3g}), F_F {s['iman_davenport_F']:.2f} "
+                  f"(p {s['iman_davenport_p']:.3g}), CD {s['cd']:.2f}")  # fmt: skip
+            title = f"{metric}: {len(s['datasets'])} datasets, Nemenyi CD (α = 0.05)"
+            _save(cd_diagram(s["ranks"], s["cd"], title), out / f"nystrom_cd_{metric}.png")
+    if "landmarks" in todo:
+        res = sweep(args.datasets, "landmarks", args.landmarks, splits=args.splits,
+                    repeats=args.repeats)  # fmt: skip
+        summary["landmarks"] = {"values": args.landmarks, "gmean": res}
+        fig = _line_figure(res, args.landmarks, "landmarks in total", "G-mean",
+                           "G-mean against the number of landmarks (full rank)")  # fmt: skip
+        _save(fig, out / "nystrom_landmarks.png")
+    if "rank" in todo:
+        res = sweep(args.datasets, "rank", args.ranks, splits=args.splits, repeats=args.repeats)
+        summary["rank"] = {"values": args.ranks, "gmean": res}
+        fig = _line_figure(res, args.ranks, "rank in total", "G-mean",
+                           "G-mean against the rank (150 landmarks in total)")  # fmt: skip
+        _save(fig, out / "nystrom_rank.png")
+    if "time" in todo:
+        res = timing(args.time_datasets, args.sizes)
+        summary["time"] = res
+        _save(_time_figure(res), out / "nystrom_time.png")
+    if "ablation" in todo:
+        summary["ablation"] = ablation(args.datasets, splits=args.splits, repeats=args.repeats)
+    cpu, wall = time.process_time() - t_cpu, time.perf_counter() - t_wall
+    summary.setdefault("runs", []).append({"parts": sorted(todo), "cpu_s": cpu, "wall_s": wall})
+    summary_path.write_text(json.dumps(summary, indent=1))
+    print(f"{sorted(todo)}: {cpu:.1f} CPU s, {wall:.1f} wall s; summary in {summary_path}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
