@@ -86,15 +86,37 @@ class DatasetSpec:
 
 @dataclass(frozen=True)
 class EstimatorSpec:
-    """One compared method: a label, the estimator class path, fixed params and a grid."""
+    """One compared method: a label, the estimator class path, fixed params and a grid.
+
+    ``by_dataset`` holds per-dataset changes, ``{dataset: {"params": {...}, "grid": {...},
+    "skip": bool}}``: the params and grid entries replace the common ones of the same name
+    on that dataset; ``skip`` leaves the method out there. :meth:`for_dataset` applies them.
+    """
 
     name: str
     cls: str
     params: dict = field(default_factory=dict)
     grid: dict = field(default_factory=dict)
+    by_dataset: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "class": self.cls, "params": self.params, "grid": self.grid}
+        out = {"name": self.name, "class": self.cls, "params": self.params, "grid": self.grid}
+        if self.by_dataset:  # absent otherwise: the task keys of older files stay the same
+            out["by_dataset"] = self.by_dataset
+        return out
+
+    def for_dataset(self, dataset: str) -> EstimatorSpec | None:
+        """The spec to run on ``dataset`` (per-dataset changes applied, ``by_dataset``
+        emptied), or ``None`` when the method skips that dataset."""
+        change = self.by_dataset.get(dataset, {})
+        if change.get("skip", False):
+            return None
+        return EstimatorSpec(
+            name=self.name,
+            cls=self.cls,
+            params={**self.params, **change.get("params", {})},
+            grid={**self.grid, **change.get("grid", {})},
+        )
 
     def build(self):
         """A fresh estimator with the fixed parameters."""
@@ -250,7 +272,7 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
     path = f"estimators[{i}]"
     if not isinstance(item, Mapping):
         _fail(path, "each estimator is a table with 'class' (and 'name', 'params', 'grid').")
-    _check_keys(item, {"name", "class", "params", "grid"}, path)
+    _check_keys(item, {"name", "class", "params", "grid", "by_dataset"}, path)
     if "class" not in item:
         _fail(path, "missing 'class' (an estimator class name, e.g. 'Perceptron').")
     try:
@@ -263,6 +285,26 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
         valid = set(cls().get_params())
     except TypeError:
         valid = set(cls(**params).get_params())
+    _check_params(cls, valid, params, grid, path)
+    by_dataset = {}
+    changes = item.get("by_dataset", {})
+    if not isinstance(changes, Mapping):
+        _fail(f"{path}.by_dataset", "expected a table {dataset = {params, grid, skip}}.")
+    for ds, change in changes.items():
+        where = f"{path}.by_dataset.{ds}"
+        if not isinstance(change, Mapping):
+            _fail(where, "expected a table with 'params', 'grid' and/or 'skip'.")
+        _check_keys(change, {"params", "grid", "skip"}, where)
+        ds_params, ds_grid = dict(change.get("params", {})), dict(change.get("grid", {}))
+        _check_params(cls, valid, ds_params, ds_grid, where)
+        by_dataset[str(ds)] = {"params": ds_params, "grid": ds_grid,
+                               "skip": bool(change.get("skip", False))}  # fmt: skip
+    return EstimatorSpec(name=str(item.get("name", item["class"])), cls=item["class"],
+                         params=params, grid=grid, by_dataset=by_dataset)  # fmt: skip
+
+
+def _check_params(cls: type, valid: set, params: dict, grid: dict, path: str) -> None:
+    """Every key a parameter of ``cls``; the grid's ranges parsed in place."""
     for where, keys in (("params", params), ("grid", grid)):
         for k in keys:
             if k not in valid:
@@ -275,8 +317,6 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
             grid[k] = parse_grid(v, name=f"{path}.grid.{k}")
         except ValueError as err:
             raise ExperimentError(str(err)) from err
-    return EstimatorSpec(name=str(item.get("name", item["class"])), cls=item["class"],
-                         params=params, grid=grid)  # fmt: skip
 
 
 def _protocol(table: Any):
@@ -360,6 +400,11 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     labels = [e.name for e in estimators]
     if len(set(labels)) != len(labels):
         _fail("estimators", f"estimator names must be unique; got {labels}.")
+    for i, e in enumerate(estimators):
+        for ds in e.by_dataset:
+            if ds not in names:
+                _fail(f"estimators[{i}].by_dataset.{ds}",
+                      f"{ds!r} is not a dataset of this experiment; choose among {names}.")  # fmt: skip
     metrics = data.get("metrics", ["roc_auc"])
     if isinstance(metrics, str) or not metrics:
         _fail("metrics", "must be a non-empty list of metric names.")
@@ -373,7 +418,8 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     protocol = _protocol(data.get("protocol", {}))
     if isinstance(protocol, Prequential):
         for i, e in enumerate(estimators):
-            if e.grid and any(len(v) > 1 for v in e.grid.values()):
+            grids = [e.grid, *(c["grid"] for c in e.by_dataset.values())]
+            if any(len(v) > 1 for g in grids for v in g.values()):
                 _fail(
                     f"estimators[{i}].grid",
                     "the prequential protocol has no training part to search on; give "

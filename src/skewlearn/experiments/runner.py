@@ -78,7 +78,10 @@ def expand_tasks(exp: Experiment) -> list[Task]:
     for ds in exp.datasets:
         for rep in range(exp.protocol.n_repeats):
             for fold in range(exp.protocol.n_folds):
-                for est in exp.estimators:
+                for common in exp.estimators:
+                    est = common.for_dataset(ds.name)  # per-dataset params/grid, or skip
+                    if est is None:
+                        continue
                     tasks.append(
                         Task(
                             experiment=exp.name,
