@@ -403,8 +403,10 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     for i, e in enumerate(estimators):
         for ds in e.by_dataset:
             if ds not in names:
-                _fail(f"estimators[{i}].by_dataset.{ds}",
-                      f"{ds!r} is not a dataset of this experiment; choose among {names}.")  # fmt: skip
+                _fail(
+                    f"estimators[{i}].by_dataset.{ds}",
+                    f"{ds!r} is not a dataset of this experiment; choose among {names}.",
+                )
     metrics = data.get("metrics", ["roc_auc"])
     if isinstance(metrics, str) or not metrics:
         _fail("metrics", "must be a non-empty list of metric names.")
