@@ -180,3 +180,16 @@ def test_figures_command_writes_small_pngs(tmp_path):
     for p in paths:
         assert p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert 5_000 < p.stat().st_size < 200_000
+
+
+def test_comparison_says_when_a_method_has_fewer_folds(tmp_path):
+    db = tmp_path / "t5.sqlite"
+    with ResultStore(db) as store:
+        for fold in range(4):
+            store.write(_row("pima", "LASLS", fold, {"gmean": 0.75, "f1": 0.6, "roc_auc": 0.8}))
+        store.write(_row("pima", "SVM-DEC", 0, {"gmean": 0.7, "f1": 0.6, "roc_auc": 0.8}))
+    md = comparison_markdown(db, "asls_table5_linear.csv", "LASLS")
+    svm = next(line for line in md.splitlines() if line.startswith("| pima | SVM-DEC"))
+    assert "70.00 (0.00) [1 of 4 folds]" in svm
+    lasls = next(line for line in md.splitlines() if line.startswith("| pima | LASLS"))
+    assert "folds]" not in lasls and "75.10 (5.13)" in lasls

@@ -213,6 +213,7 @@ def comparison_markdown(db, paper_csv: str, reference: str, names: dict | None =
     paper = {(r["dataset"], r["method"]): r for r in _read_csv(paper_csv)}
     datasets = list(dict.fromkeys(r["dataset"] for r in rows))
     methods = list(dict.fromkeys(r["method"] for r in rows))
+    full = max((len(v) for v in folds["gmean"].values()), default=0)
     lines = [
         "| dataset | method | G-mean (ours) | G-mean (paper) | F-measure (ours) | "
         "F-measure (paper) | AUC (ours) | AUC (paper) |",
@@ -231,7 +232,8 @@ def comparison_markdown(db, paper_csv: str, reference: str, names: dict | None =
                 if meth != reference and (d, reference) in folds[m]:
                     if _paired_p(runs, folds[m][d, reference]) < 0.05:
                         mark = "*"
-                cells.append(_pct(*_mean_std(runs.values())) + mark)
+                part = f" [{len(runs)} of {full} folds]" if len(runs) < full else ""
+                cells.append(_pct(*_mean_std(runs.values())) + mark + part)
                 cells.append("–" if p is None else f"{p[col]} ({p[col + '_std']})")
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
