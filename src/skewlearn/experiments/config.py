@@ -32,6 +32,9 @@ Example::
     class = "PassiveAggressive"
     params = {variant = "pa1"}
     grid = {C = "2^[-10:10]"}
+    # per-dataset changes: params/grid entries replace the common ones there; skip drops it
+    by_dataset.heart = {params = {variant = "pa2"}, grid = {C = [0.1, 1.0]}}
+    by_dataset.sonar = {skip = true}
 """
 
 from __future__ import annotations
