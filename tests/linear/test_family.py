@@ -9,8 +9,11 @@ from sklearn.metrics import roc_auc_score
 import skewlearn
 from skewlearn.base import OnlineLinearClassifier
 
-LINEAR = [c for c in (getattr(skewlearn, n) for n in skewlearn.linear.__all__)
-          if isinstance(c, type) and issubclass(c, OnlineLinearClassifier)]
+LINEAR = [
+    c
+    for c in (getattr(skewlearn, n) for n in skewlearn.linear.__all__)
+    if isinstance(c, type) and issubclass(c, OnlineLinearClassifier)
+]
 
 
 def separable_stream(n=5000, d=20, pos_rate=0.05, seed=0):

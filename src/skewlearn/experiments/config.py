@@ -32,6 +32,9 @@ Example::
     class = "PassiveAggressive"
     params = {variant = "pa1"}
     grid = {C = "2^[-10:10]"}
+    # per-dataset changes: params/grid entries replace the common ones there; skip drops it
+    by_dataset.heart = {params = {variant = "pa2"}, grid = {C = [0.1, 1.0]}}
+    by_dataset.sonar = {skip = true}
 """
 
 from __future__ import annotations
@@ -88,7 +91,12 @@ class DatasetSpec:
 
 @dataclass(frozen=True)
 class EstimatorSpec:
-    """One compared method: a label, the estimator class path, fixed params and a grid."""
+    """One compared method: a label, the estimator class path, fixed params and a grid.
+
+    ``by_dataset`` holds per-dataset changes, ``{dataset: {"params": {...}, "grid": {...},
+    "skip": bool}}``: the params and grid entries replace the common ones of the same name
+    on that dataset; ``skip`` leaves the method out there. :meth:`for_dataset` applies them.
+    """
 
     name: str
     cls: str
@@ -98,12 +106,31 @@ class EstimatorSpec:
     #: (``search.scope = "first_fold"`` only), e.g. KOIL's RS, FIFO, FIFO++ and infinite
     #: budgets with the C and gamma chosen for RS++, as in the KOIL authors' scripts.
     search_from: str | None = None
+    #: Per-dataset changes: ``{dataset: {"params": ..., "grid": ..., "skip": bool}}``.
+    by_dataset: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
         out = {"name": self.name, "class": self.cls, "params": self.params, "grid": self.grid}
-        if self.search_from is not None:  # absent otherwise: older task keys stay valid
+        # each key absent when unused: the task keys of older files stay the same
+        if self.search_from is not None:
             out["search_from"] = self.search_from
+        if self.by_dataset:
+            out["by_dataset"] = self.by_dataset
         return out
+
+    def for_dataset(self, dataset: str) -> EstimatorSpec | None:
+        """The spec to run on ``dataset`` (per-dataset changes applied, ``by_dataset``
+        emptied), or ``None`` when the method skips that dataset."""
+        change = self.by_dataset.get(dataset, {})
+        if change.get("skip", False):
+            return None
+        return EstimatorSpec(
+            name=self.name,
+            cls=self.cls,
+            params={**self.params, **change.get("params", {})},
+            grid={**self.grid, **change.get("grid", {})},
+            search_from=self.search_from,
+        )
 
     def build(self):
         """A fresh estimator with the fixed parameters."""
@@ -283,7 +310,7 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
     path = f"estimators[{i}]"
     if not isinstance(item, Mapping):
         _fail(path, "each estimator is a table with 'class' (and 'name', 'params', 'grid').")
-    _check_keys(item, {"name", "class", "params", "grid", "search_from"}, path)
+    _check_keys(item, {"name", "class", "params", "grid", "search_from", "by_dataset"}, path)
     if "class" not in item:
         _fail(path, "missing 'class' (an estimator class name, e.g. 'Perceptron').")
     try:
@@ -296,6 +323,37 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
         valid = set(cls().get_params())
     except TypeError:
         valid = set(cls(**params).get_params())
+    _check_params(cls, valid, params, grid, path)
+    by_dataset = {}
+    changes = item.get("by_dataset", {})
+    if not isinstance(changes, Mapping):
+        _fail(f"{path}.by_dataset", "expected a table {dataset = {params, grid, skip}}.")
+    for ds, change in changes.items():
+        where = f"{path}.by_dataset.{ds}"
+        if not isinstance(change, Mapping):
+            _fail(where, "expected a table with 'params', 'grid' and/or 'skip'.")
+        _check_keys(change, {"params", "grid", "skip"}, where)
+        ds_params, ds_grid = dict(change.get("params", {})), dict(change.get("grid", {}))
+        _check_params(cls, valid, ds_params, ds_grid, where)
+        by_dataset[str(ds)] = {"params": ds_params, "grid": ds_grid,
+                               "skip": bool(change.get("skip", False))}  # fmt: skip
+    search_from = item.get("search_from")
+    if search_from is not None:
+        if not isinstance(search_from, str):
+            _fail(f"{path}.search_from", f"must be an estimator name; got {search_from!r}.")
+        if grid:
+            _fail(
+                f"{path}.grid",
+                "an estimator with 'search_from' takes its searched parameters from that "
+                "estimator; remove its own grid (or remove 'search_from').",
+            )
+    return EstimatorSpec(name=str(item.get("name", item["class"])), cls=item["class"],
+                         params=params, grid=grid, search_from=search_from,
+                         by_dataset=by_dataset)  # fmt: skip
+
+
+def _check_params(cls: type, valid: set, params: dict, grid: dict, path: str) -> None:
+    """Every key a parameter of ``cls``; the grid's ranges parsed in place."""
     for where, keys in (("params", params), ("grid", grid)):
         for k in keys:
             if k not in valid:
@@ -308,18 +366,6 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
             grid[k] = parse_grid(v, name=f"{path}.grid.{k}")
         except ValueError as err:
             raise ExperimentError(str(err)) from err
-    search_from = item.get("search_from")
-    if search_from is not None:
-        if not isinstance(search_from, str):
-            _fail(f"{path}.search_from", f"must be an estimator name; got {search_from!r}.")
-        if grid:
-            _fail(
-                f"{path}.grid",
-                "an estimator with 'search_from' takes its searched parameters from that "
-                "estimator; remove its own grid (or remove 'search_from').",
-            )
-    return EstimatorSpec(name=str(item.get("name", item["class"])), cls=item["class"],
-                         params=params, grid=grid, search_from=search_from)  # fmt: skip
 
 
 def _protocol(table: Any):
@@ -403,6 +449,13 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     labels = [e.name for e in estimators]
     if len(set(labels)) != len(labels):
         _fail("estimators", f"estimator names must be unique; got {labels}.")
+    for i, e in enumerate(estimators):
+        for ds in e.by_dataset:
+            if ds not in names:
+                _fail(
+                    f"estimators[{i}].by_dataset.{ds}",
+                    f"{ds!r} is not a dataset of this experiment; choose among {names}.",
+                )
     metrics = data.get("metrics", ["roc_auc"])
     if isinstance(metrics, str) or not metrics:
         _fail("metrics", "must be a non-empty list of metric names.")
@@ -419,7 +472,8 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     protocol = _protocol(data.get("protocol", {}))
     if isinstance(protocol, Prequential):
         for i, e in enumerate(estimators):
-            if e.grid and any(len(v) > 1 for v in e.grid.values()):
+            grids = [e.grid, *(c["grid"] for c in e.by_dataset.values())]
+            if any(len(v) > 1 for g in grids for v in g.values()):
                 _fail(
                     f"estimators[{i}].grid",
                     "the prequential protocol has no training part to search on; give "

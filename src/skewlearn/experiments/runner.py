@@ -137,8 +137,8 @@ def expand_search_tasks(exp: Experiment) -> list[SearchTask]:
             inner_splits=exp.inner_splits,
         )
         for ds in exp.datasets
-        for est in exp.estimators
-        if _needs_search(est)
+        for est in (common.for_dataset(ds.name) for common in exp.estimators)
+        if est is not None and _needs_search(est)
     ]
 
 
@@ -166,7 +166,10 @@ def expand_tasks(exp: Experiment, searches: dict | None = None) -> list[Task]:
     for ds in exp.datasets:
         for rep in range(exp.protocol.n_repeats):
             for fold in range(exp.protocol.n_folds):
-                for est in exp.estimators:
+                for common in exp.estimators:
+                    est = common.for_dataset(ds.name)  # per-dataset params/grid, or skip
+                    if est is None:
+                        continue
                     tuned_by = None
                     source = est.search_from or est.name
                     if searches is not None and (ds.name, source) in searches:

@@ -1,0 +1,70 @@
+"""Per-dataset parameters, grids and skips of an estimator (``by_dataset``)."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from skewlearn.experiments import ExperimentError, parse_experiment
+from skewlearn.experiments.runner import expand_tasks, run_experiment
+from skewlearn.experiments.store import ResultStore
+
+from .conftest import TOY
+
+
+def _toy(by_dataset):
+    data = tomllib.loads(TOY)
+    data["estimators"][0]["by_dataset"] = by_dataset
+    return data
+
+
+def test_params_and_grid_replace_the_common_ones_on_that_dataset_only():
+    exp = parse_experiment(_toy({"b": {"params": {"fit_intercept": False},
+                                       "grid": {"alpha": [5.0, 50.0]}}}))  # fmt: skip
+    ridge = exp.estimators[0]
+    on_a, on_b = ridge.for_dataset("a"), ridge.for_dataset("b")
+    assert on_a.grid == {"alpha": [0.01, 0.1, 1.0, 10.0]} and on_a.params == ridge.params
+    assert on_b.grid == {"alpha": [5.0, 50.0]}
+    assert on_b.params == {**ridge.params, "fit_intercept": False}
+    tasks = expand_tasks(exp)
+    grids = {(t.dataset.name, t.estimator.grid["alpha"][0]) for t in tasks
+             if t.estimator.name == "Ridge"}  # fmt: skip
+    assert grids == {("a", 0.01), ("b", 5.0)}
+
+
+def test_skip_leaves_the_method_out_on_that_dataset(tmp_path):
+    exp = parse_experiment(_toy({"a": {"skip": True}}))
+    tasks = expand_tasks(exp)
+    pairs = {(t.dataset.name, t.estimator.name) for t in tasks}
+    assert ("a", "Ridge") not in pairs and ("b", "Ridge") in pairs
+    per_pair = exp.protocol.n_repeats * exp.protocol.n_folds
+    n_methods = len(exp.estimators)
+    assert len(tasks) == per_pair * (2 * n_methods - 1)
+    out = run_experiment(exp, tmp_path / "r.sqlite", n_jobs=1, progress=False)
+    assert out["ran"] == len(tasks)
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        rows = store.rows("toy")
+    assert {(r["dataset"], r["method"]) for r in rows} == pairs
+
+
+def test_task_keys_of_files_without_by_dataset_are_unchanged():
+    exp = parse_experiment(tomllib.loads(TOY))
+    assert "by_dataset" not in exp.estimators[0].as_dict()
+    assert all(t.estimator == t.estimator.for_dataset(t.dataset.name) for t in expand_tasks(exp))
+
+
+@pytest.mark.parametrize(
+    ("by_dataset", "match"),
+    [
+        ({"c": {"skip": True}}, r"estimators\[0\]\.by_dataset\.c: 'c' is not a dataset"),
+        ({"a": {"grid": {"beta": [1]}}},
+         r"estimators\[0\]\.by_dataset\.a\.grid\.beta: RidgeClassifier has no parameter"),
+        ({"a": {"grid": {"alpha": "2^[1,3]"}}}, r"by_dataset\.a\.grid\.alpha: cannot read"),
+        ({"a": {"sigma": 1}}, r"by_dataset\.a: unknown key\(s\) \['sigma'\]"),
+        ({"a": 3}, r"by_dataset\.a: expected a table"),
+    ],
+)  # fmt: skip
+def test_errors_name_the_key_path(by_dataset, match):
+    with pytest.raises(ExperimentError, match=match):
+        parse_experiment(_toy(by_dataset))
