@@ -7,7 +7,7 @@ import tomllib
 import pytest
 
 from skewlearn.experiments import ExperimentError, parse_experiment
-from skewlearn.experiments.runner import expand_tasks, run_experiment
+from skewlearn.experiments.runner import expand_search_tasks, expand_tasks, run_experiment
 from skewlearn.experiments.store import ResultStore
 
 from .conftest import TOY
@@ -68,3 +68,27 @@ def test_task_keys_of_files_without_by_dataset_are_unchanged():
 def test_errors_name_the_key_path(by_dataset, match):
     with pytest.raises(ExperimentError, match=match):
         parse_experiment(_toy(by_dataset))
+
+
+def test_by_dataset_with_first_fold_search_and_search_from():
+    """The two engine options together: a shared search uses the per-dataset grid, a
+    skipped dataset gets no search, and ``search_from`` survives the per-dataset copy."""
+    from .test_first_fold import FIRST
+
+    data = tomllib.loads(FIRST)
+    pa = next(e for e in data["estimators"] if e["name"] == "PA")
+    pa["by_dataset"] = {"b": {"grid": {"C": [0.5, 2.0]}}}
+    ridge = next(e for e in data["estimators"] if e["name"] == "Ridge")
+    ridge["by_dataset"] = {"a": {"skip": True}}
+    exp = parse_experiment(data)
+    searches = {(s.dataset.name, s.estimator.name): s.estimator.grid
+                for s in expand_search_tasks(exp)}  # fmt: skip
+    assert ("a", "Ridge") not in searches and ("b", "Ridge") in searches
+    assert searches[("b", "PA")] == {"C": [0.5, 2.0]}
+    assert searches[("a", "PA")] == {"C": [0.25, 0.5, 1.0, 2.0]}
+    assert all(name != "PA-II" for _, name in searches)  # it reuses PA's search
+    chosen = {key: ("search-key", {"C": 2.0}) for key in searches if key[1] == "PA"}
+    tasks = expand_tasks(exp, chosen)
+    pa2 = [t for t in tasks if t.estimator.name == "PA-II"]
+    assert pa2 and all(t.estimator.search_from == "PA" for t in pa2)
+    assert all(t.estimator.grid == {"C": [2.0]} for t in pa2)
