@@ -86,11 +86,9 @@ def test_star_import_gives_every_name():
 
 @pytest.fixture(scope="module")
 def small_file(tmp_path_factory):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import make_libsvm as mod
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    from .test_out_of_core import _make_libsvm
+
+    mod = _make_libsvm()
     path = tmp_path_factory.mktemp("lazy") / "s.svm"
     mod.write_stream(str(path), rows=3000, d=10, pos_rate=0.1, seed=1)
     return path
