@@ -71,7 +71,7 @@ def timed_run(argv: list[str]) -> dict:
     seconds = sum(p * 60**k for k, p in enumerate(reversed(parts)))
     final = [ln for ln in proc.stdout.splitlines() if ln.startswith("final:")]
     return {
-        "command": " ".join(["skewlearn", *argv[1:]]),
+        "command": " ".join(["python" if argv[0] == sys.executable else "skewlearn", *argv[1:]]),
         "max_rss_mb": int(field("Maximum resident set size (kbytes)")) / 1024,
         "wall_s": seconds,
         "cpu_s": float(field("User time (seconds)")) + float(field("System time (seconds)")),
