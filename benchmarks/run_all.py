@@ -522,8 +522,8 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         head.append(
             [
                 f"`skewlearn stream` {st['rows']:,}-row LIBSVM file, {name}",
-                f"peak RSS {r['max_rss_mb']:.0f} MB ({st['baseline']['max_rss_mb']:.0f} MB of it "
-                f"is the imports, see below); {r['cpu_s']:.0f} s CPU, {r['wall_s']:.0f} s wall",
+                f"peak RSS {r['max_rss_mb']:.0f} MB ({st['baseline']['max_rss_mb']:.0f} MB on a "
+                f"2,000-row prefix, see below); {r['cpu_s']:.0f} s CPU, {r['wall_s']:.0f} s wall",
                 "< 300 MB",
             ]
         )
@@ -644,10 +644,19 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         f"`python benchmarks/bench_stream.py --rows {st['rows']} --path FILE` (called by run_all; "
         f"file {st['bytes'] / 1e9:.2f} GB). Peak RSS from `/usr/bin/time -v`; each command "
         "in its own process, after an untimed run on a 2,000-row prefix that fills numba's "
-        "disk cache (a first-ever run also compiles, which costs about 50 MB more).\n"
+        "disk cache (a first-ever run also compiles, which costs about 50 MB more). The first "
+        "two rows are the fixed part: the PA-I command on the 2,000-row prefix, as the "
+        "`skewlearn` command and through `main(argv)` in a Python process, where "
+        "scikit-learn has imported pandas.\n"
     )
-    rows = [["`skewlearn models` (imports only)", f"{st['baseline']['max_rss_mb']:.0f}", "", "",
-             ""]]  # fmt: skip
+    rows = []
+    for key, label in (("baseline", "`skewlearn stream PREFIX ...` (2,000 rows, PA-I)"),
+                       ("baseline_with_pandas", "the same through `python -c \"...main(argv)\"`"
+                        " (pandas and pyarrow loaded)")):  # fmt: skip
+        if key in st:
+            b = st[key]
+            rows.append([label, f"{b['max_rss_mb']:.0f}", f"{b['cpu_s']:.1f}", f"{b['wall_s']:.1f}",
+                         b["final"]])  # fmt: skip
     for name in bench_stream_models(st):
         r = st[name]
         rows.append([f"`{r['command'].replace(st['path'], 'FILE')}`", f"{r['max_rss_mb']:.0f}",
@@ -659,12 +668,15 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         f" iter_chunks(FILE, chunk_size=1000), keep_scores=False, auc_bins=4096)` reads the "
         f"{tr['rows']:,} rows: **{tr['tracemalloc_peak_mb']:.1f} MB** — the memory that "
         "depends on the data; it does not grow with the file. The resident set is dominated "
-        "by what `import skewlearn` loads: numba's LLVM library (~100 MB of shared-library "
-        "pages) and scikit-learn with SciPy and pandas (scikit-learn imports pandas when it "
-        "is installed, and pandas imports pyarrow when that is installed: ~24 MB), about "
-        f"{st['baseline']['max_rss_mb']:.0f} MB before a row is read. The exact AUC keeps "
-        "one float per row, so streams too long to hold use `--auc-bins` (histogram AUROC); "
-        "prequential keeps no per-row scores in the CLI.\n"
+        "by fixed costs: NumPy/SciPy and scikit-learn (which imports `scipy.stats`), numba's "
+        "LLVM library and its run-time, loaded at the first compiled call (~40 MB even when "
+        "every function comes from the disk cache). `skewlearn stream` imports only the "
+        "model's family and the reader, and keeps pandas out of its process: scikit-learn "
+        "imports pandas whenever it is installed (pandas then imports pyarrow), about 70 MB "
+        "the stream never uses (`skewlearn.cli._keep_pandas_out`; docs/decisions.md, "
+        '"Performance at scale"). The exact AUC keeps one float per row, so streams too '
+        "long to hold use `--auc-bins` (histogram AUROC); prequential keeps no per-row "
+        "scores in the CLI.\n"
     )
 
     # ---- startup
@@ -672,17 +684,19 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
     L.append("## Start-up, compilation cache, float32\n")
     L.append("`python benchmarks/bench_startup.py` (called by run_all).\n")
     imp = su["import"]
-    rows = [[k, f"{v['cpu']:.2f}", f"{v['wall']:.2f}", ", ".join(v["loaded"])]
+    rows = [[k, f"{v['cpu']:.3f}", f"{v['wall']:.3f}", ", ".join(v["loaded"])]
             for k, v in imp.items()]  # fmt: skip
     L.append(
         table(["`import ...` in a fresh process", "CPU s", "wall s", "heavy modules loaded"], rows)
         + "\n"
     )
     L.append(
-        "tqdm, matplotlib, dask and River are not imported by `import skewlearn` (they load "
-        "when a progress bar, a plot, a cluster or a River comparison is asked for); pandas "
-        "is imported by scikit-learn itself. skewlearn's own share of the import is the "
-        "difference of the two rows.\n"
+        "Best of the runs (CPU and wall separately). `import skewlearn` imports names on "
+        "first use (PEP 562) and loads no heavy library; the first use of a learner imports "
+        "its family with scikit-learn and numba, and most of that time is "
+        "`import sklearn.base, numba` alone (scikit-learn imports SciPy's statistics and "
+        "pandas). tqdm, matplotlib, dask and River load only when a progress bar, a plot, a "
+        "cluster or a River comparison is asked for.\n"
     )
     rows = [[k, f"{v['cold']['cpu']:.2f}", f"{v['cold']['wall']:.2f}", f"{v['warm']['cpu']:.2f}",
              f"{v['warm']['wall']:.2f}"] for k, v in su["first_call"].items()]  # fmt: skip
@@ -700,10 +714,13 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         f"fits float64 at {fmt_rate(f32['float64']['rows_per_cpu_s'])} rows/CPU-s allocating "
         f"{f32['float64']['peak_mb']:.1f} MB, float32 at "
         f"{fmt_rate(f32['float32']['rows_per_cpu_s'])} rows/CPU-s allocating "
-        f"{f32['float32']['peak_mb']:.1f} MB: the validation in `base.py` converts float32 "
-        f"to a float64 copy ({f32['astype_float64_cpu_s']:.3f} CPU s for the array alone). "
-        "Accepting float32 without a copy needs `base.py` to keep float32 and the kernels to "
-        "be compiled for it (reported, not changed here).\n"
+        f"{f32['float32']['peak_mb']:.1f} MB: no copy (a float64 copy would take "
+        f"{f32['astype_float64_cpu_s']:.3f} CPU s and {f32['input_mb_float64']:.0f} MB). The "
+        "online linear learners (Perceptron, PassiveAggressive, OGD, ALMA, ROMMA, AROW, CW, "
+        "SCW, NAROW, NHERD, IELLIP, SOP, TruncatedGradient, OFS, CostSensitiveOGD, "
+        "CostSensitivePA) take float32 as it is and compute in float64, so the model equals "
+        "the float64 copy's bit for bit (tests/perf/test_float32.py); the other learners "
+        "convert to float64.\n"
     )
     L.append("## Compiled-code hygiene\n")
     L.append(
@@ -711,13 +728,24 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         "or the parsers' `_PARSE` options, which leave out fast-math so number parsing "
         "rounds exactly); `@njit` always compiles in nopython mode in numba ≥ 0.59, so there "
         "is no object-mode fallback; no `forceobj`/`objmode` is used. Checked with "
-        "`grep -rn 'njit\\|jit(' src/skewlearn --include=*.py`.\n"
+        "`grep -rn 'njit\\|jit(' src/skewlearn --include=*.py`. Importing loads no compiled "
+        "function: after `import skewlearn; skewlearn.__all__` (every family imported) no "
+        'numba dispatcher of a skewlearn module has an overload (`python -c "import sys, '
+        "skewlearn; skewlearn.__all__; from numba.core.registry import CPUDispatcher; "
+        "print([k for m in list(sys.modules.values()) if m and m.__name__.startswith("
+        "'skewlearn') for k, v in vars(m).items() if isinstance(v, CPUDispatcher) and "
+        "v.overloads])\"` prints `[]`); code is loaded from the disk cache at a learner's "
+        "first call.\n"
     )
     return "\n".join(L)
 
 
 def bench_stream_models(st) -> list[str]:
-    return [k for k in st if isinstance(st[k], dict) and "max_rss_mb" in st[k] and k != "baseline"]
+    return [
+        k
+        for k in st
+        if isinstance(st[k], dict) and "max_rss_mb" in st[k] and not k.startswith("baseline")
+    ]
 
 
 def parse_rows_of(parse) -> int:

@@ -2,29 +2,80 @@
 
 Every estimator is a scikit-learn binary classifier; online learners add
 ``partial_fit`` and ``test_then_train`` (score each row before learning from it).
+
+Names are imported on first use (PEP 562): ``import skewlearn`` loads neither
+scikit-learn nor numba, and ``from skewlearn import PassiveAggressive`` imports only the
+online linear learners (with scikit-learn and numba), not the kernel, ensemble or batch
+modules. ``skewlearn.__all__`` (and ``from skewlearn import *``) imports every family.
 """
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
+import importlib
+from typing import Any
 
-from . import auc, batch, ensemble, kernel, linear
-from .auc import *  # noqa: F403
-from .batch import *  # noqa: F403
-from .ensemble import *  # noqa: F403
-from .kernel import *  # noqa: F403
-from .linear import *  # noqa: F403
+#: Subpackages whose ``__all__`` make up :mod:`skewlearn`'s public estimators and functions.
+_FAMILIES = ("linear", "auc", "kernel", "ensemble", "batch")
 
-try:
-    __version__ = version("skewlearn")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0"
+#: Other subpackages, importable as attributes (``skewlearn.datasets``).
+_SUBPACKAGES = (*_FAMILIES, "datasets", "metrics", "evaluation", "experiments", "compat", "cli")
 
-__all__ = [
-    *linear.__all__,
-    *auc.__all__,
-    *kernel.__all__,
-    *ensemble.__all__,
-    *batch.__all__,
-    "__version__",
-]
+#: Fast path: public name -> family. A name missing here (added to a family later) is still
+#: found, by importing every family (``_find``); tests/perf/test_lazy_imports.py checks the map.
+_NAMES = {
+    "linear": "ALMA OGD ROMMA PassiveAggressive Perceptron AROW CW IELLIP NAROW NHERD SCW SOP "
+    "OFS TruncatedGradient CostSensitiveOGD CostSensitivePA",
+    "auc": "OAM OPAUC",
+    "kernel": "KOIL RBP Forgetron KernelPerceptron Projectron ProjectronPP NORMA",
+    "ensemble": "OMCSL SelectionTrace OFO OOB UOB",
+    "batch": "SVMDEC SVMSDC KernelASLS LinearASLS ProximalSVMDEC asls_loss asls_targets sls_loss "
+    "sls_targets squared_ramp_loss MultiNystroem StratifiedNystroem nystroem_linear_svm "
+    "MultiNystroemMKL SimpleMKL",
+}
+_WHERE = {name: fam for fam, names in _NAMES.items() for name in names.split()}
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("skewlearn")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0"
+
+
+def _all() -> list[str]:
+    names: list[str] = []
+    for fam in _FAMILIES:
+        names.extend(importlib.import_module(f".{fam}", __name__).__all__)
+    return [*names, "__version__"]
+
+
+def _find(name: str) -> Any:
+    fam = _WHERE.get(name)
+    if fam is not None:
+        return getattr(importlib.import_module(f".{fam}", __name__), name)
+    for fam in _FAMILIES:
+        mod = importlib.import_module(f".{fam}", __name__)
+        if name in mod.__all__:
+            return getattr(mod, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        value: Any = _version()
+    elif name == "__all__":
+        value = _all()
+    elif name in _SUBPACKAGES:
+        value = importlib.import_module(f".{name}", __name__)
+    elif name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    else:
+        value = _find(name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE, *_SUBPACKAGES, "__all__", "__version__"})

@@ -6,6 +6,10 @@ A batch reaches a kernel as one tuple ``rows = (data, indices, indptr, d, sparse
   is ``data[i*d:(i+1)*d]``; ``indices`` and ``indptr`` are empty;
 * CSR input: the three CSR arrays as they are (never densified).
 
+``data`` is float64, or float32 for learners that take float32 without a copy
+(``_input_dtypes`` in :mod:`skewlearn.base`): every accessor reads an entry into float64
+before any arithmetic, so float32 rows give exactly the results of their float64 copy.
+
 ``bias`` is the value of the implicit constant feature (1.0 when the learner fits an
 intercept, 0.0 otherwise). Weight vectors have length ``d + 1``; the last entry is the
 intercept, so every update rule treats it exactly like any other weight, as in the
@@ -84,11 +88,13 @@ def row_sqnorm(rows, i):
     s = 0.0
     if sparse:
         for p in range(indptr[i], indptr[i + 1]):
-            s += data[p] * data[p]
+            x = np.float64(data[p])  # float32 rows: square in float64
+            s += x * x
     else:
         base = i * d
         for j in range(d):
-            s += data[base + j] * data[base + j]
+            x = np.float64(data[base + j])
+            s += x * x
     return s + bias * bias
 
 

@@ -43,6 +43,12 @@ from ._rows import as_rows, linear_scores
 
 __all__ = ["BatchClassifier", "BinaryClassifier", "OnlineClassifier", "OnlineLinearClassifier"]
 
+#: ``_input_dtypes`` of a learner that takes float32 input as it is, without a float64
+#: copy: its compiled passes read each entry into float64 before any arithmetic (as the
+#: accessors of :mod:`skewlearn._rows` do) and keep float64 state, so the model equals the
+#: one learned from ``X.astype(np.float64)`` bit for bit (tests/perf/test_float32.py).
+FLOAT32_ROWS: tuple = (np.float64, np.float32)
+
 
 #: Largest float64 (about 1.8e308).
 _FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -80,26 +86,35 @@ def _max_abs(X) -> float:
 
 _ABS_BITS = np.uint64(0x7FFFFFFFFFFFFFFF)
 _INF_BITS = np.uint64(0x7FF0000000000000)
+#: The same for float32 (bit patterns as ``uint32``).
+_ABS_BITS32 = np.uint32(0x7FFFFFFF)
+_INF_BITS32 = np.uint32(0x7F800000)
 
 
 @njit(**NJIT)
-def _max_abs_bits(bits):
-    """Largest ``|x|`` of float64 values given as their ``uint64`` bit patterns.
+def _max_abs_bits(bits, abs_mask):
+    """Largest ``|x|`` of floats given as their unsigned-integer bit patterns
+    (``uint64`` for float64, ``uint32`` for float32; ``abs_mask`` clears the sign bit).
 
-    With the sign bit cleared, IEEE-754 doubles order like their bit patterns, and
+    With the sign bit cleared, IEEE-754 floats order like their bit patterns, and
     ±inf and NaN have the largest patterns (≥ ``_INF_BITS``). An integer max
     vectorises, so one memory-bound pass answers "all finite?" and "how large?".
     """
-    biggest = np.uint64(0)
+    biggest = abs_mask ^ abs_mask  # zero of the mask's unsigned type
     for k in range(bits.shape[0]):
-        b = bits[k] & _ABS_BITS
+        b = bits[k] & abs_mask
         biggest = b if b > biggest else biggest
     return biggest
 
 
 def _scan_values(data: np.ndarray) -> tuple[float, bool]:
-    """``(max |x|, all finite)`` of a contiguous float64 array in one compiled pass."""
-    top = _max_abs_bits(data.view(np.uint64))
+    """``(max |x|, all finite)`` of a contiguous float64 or float32 array in one compiled
+    pass."""
+    if data.dtype == np.float32:
+        top32 = _max_abs_bits(data.view(np.uint32), _ABS_BITS32)
+        top_value = np.array([top32], dtype=np.uint32).view(np.float32)[0]
+        return float(top_value), bool(top32 < _INF_BITS32)
+    top = _max_abs_bits(data.view(np.uint64), _ABS_BITS)
     return float(np.array([top], dtype=np.uint64).view(np.float64)[0]), bool(top < _INF_BITS)
 
 
@@ -129,6 +144,15 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
 
     #: What sparse input the estimator takes ("csr", or False for dense only).
     _accept_sparse: ClassVar[str | bool] = "csr"
+
+    #: Float types taken as they are (no copy); any other input is converted to the first.
+    #: Learners whose compiled code reads float32 rows (with float64 arithmetic) add
+    #: ``np.float32`` (docs/decisions.md, "Performance at scale").
+    _input_dtypes: ClassVar[tuple] = (np.float64,)
+
+    def _dtype(self):
+        """The ``dtype`` argument of ``validate_data``: one type, or a list to keep."""
+        return list(self._input_dtypes) if len(self._input_dtypes) > 1 else np.float64
 
     def _scores_of(self, X) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -174,7 +198,7 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
             X,
             reset=False,
             accept_sparse=self._accept_sparse,
-            dtype=np.float64,
+            dtype=self._dtype(),
             order="C",
             ensure_all_finite=False,
         )
@@ -269,7 +293,7 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
             y,
             reset=reset,
             accept_sparse=self._accept_sparse,
-            dtype=np.float64,
+            dtype=self._dtype(),
             order="C",
             y_numeric=False,
             ensure_all_finite=False,
@@ -488,7 +512,7 @@ class OnlineClassifier(BinaryClassifier):
             y,
             reset=reset,
             accept_sparse="csr",
-            dtype=np.float64,
+            dtype=self._dtype(),
             order="C",
             y_numeric=False,
             ensure_all_finite=False,

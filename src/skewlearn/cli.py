@@ -30,7 +30,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.base import clone
 
 __all__ = ["main"]
 
@@ -55,6 +54,16 @@ def _estimators(online_only: bool) -> dict[str, type]:
 
 
 def _find_model(name: str) -> type:
+    import skewlearn
+
+    from .base import OnlineClassifier
+
+    # Fast path: import only the named model's family (the stream needs nothing else).
+    known = {k.lower(): k for k in skewlearn._WHERE}
+    if name.lower() in known:
+        cls = getattr(skewlearn, known[name.lower()])
+        if isinstance(cls, type) and issubclass(cls, OnlineClassifier):
+            return cls
     online = _estimators(online_only=True)
     by_lower = {k.lower(): v for k, v in online.items()}
     if name.lower() in by_lower:
@@ -157,6 +166,28 @@ def _chunked(data: str, args):
         raise UsageError(" ".join(str(exc).split())) from exc
 
 
+def _keep_pandas_out(args) -> None:
+    """Keep pandas out of a ``stream``/``compare`` process that reads a file in chunks.
+
+    Nothing on that path uses pandas, but scikit-learn imports it whenever it is installed
+    (``sklearn.utils.fixes``), and pandas imports pyarrow: about 70 MB of the resident set
+    (docs/benchmarks.md, "Streaming a file from disk"). Marking pandas as unavailable
+    before scikit-learn is first imported makes scikit-learn take its documented
+    no-pandas path. Only for the command-line process (``main()`` without ``argv``) and only
+    if neither is imported yet, so a Python session calling :func:`main` is never changed.
+    """
+    import os
+
+    if args.command not in ("stream", "compare") or args.shuffle or args.scale:
+        return
+    if "pandas" in sys.modules or "sklearn" in sys.modules:
+        return
+    data = args.data
+    base = data[:-3] if data.lower().endswith(".gz") else data
+    if os.path.isfile(data) and base.lower().endswith(_CHUNKED_EXTENSIONS):
+        sys.modules["pandas"] = None  # ``import pandas`` now raises ImportError
+
+
 def _data_summary(meta: dict[str, Any]) -> dict[str, Any]:
     return {
         "name": meta.get("name"),
@@ -175,6 +206,8 @@ def _order(y: np.ndarray, shuffle: bool, seed: int | None) -> np.ndarray | None:
 
 
 def _run(est, X, y, args, progress: bool, checkpoints):
+    from sklearn.base import clone
+
     from .evaluation.prequential import prequential
 
     if y is None:  # X is a ChunkedFile: one chunk at a time from disk
@@ -469,10 +502,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     0
     """
-    from .datasets import DataFetchError
-
     parser = build_parser()
     args = parser.parse_args(argv)
+    if argv is None:
+        _keep_pandas_out(args)
+    from .datasets import DataFetchError
+
     try:
         return args.func(args)
     except UsageError as exc:

@@ -40,7 +40,7 @@ def test_tabular_toy(name):
         assert meta["feature_names"] == ["x1", "x2", "x3"]
 
 
-def test_libsvm_toy_sparse_and_dense():
+def test_libsvm_toy_sparse_and_dense(tmp_path):
     X, y, meta = read(DATA / "toy.svm")
     assert sp.issparse(X) and X.format == "csr" and X.dtype == np.float64
     assert X.has_sorted_indices
@@ -53,7 +53,7 @@ def test_libsvm_toy_sparse_and_dense():
     np.testing.assert_array_equal(Xd, TOY_X)
     # scikit-learn agrees on this file once indices are sorted (it rejects unsorted ones)
     text = (DATA / "toy.svm").read_text().replace("3:0.5 1:2.0 2:1", "1:2.0 2:1 3:0.5")
-    Xs, ys = load_svmlight_file(_tmp_write(text, ".svm"), n_features=3)
+    Xs, ys = load_svmlight_file(_tmp_write(text, ".svm", tmp_path), n_features=3)
     np.testing.assert_array_equal(Xs.toarray(), TOY_X)
     np.testing.assert_array_equal(ys, y)
 
@@ -153,13 +153,10 @@ def test_gzip_and_format_override(tmp_path):
 
 
 # --------------------------------------------------------------------------- malformed input
-def _tmp_write(text: str | bytes, suffix: str) -> str:
-    import tempfile
-
-    fh = tempfile.NamedTemporaryFile("wb", suffix=suffix, delete=False)
-    fh.write(text.encode() if isinstance(text, str) else text)
-    fh.close()
-    return fh.name
+def _tmp_write(text: str | bytes, suffix: str, directory) -> str:
+    path = directory / f"data{suffix}"
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
+    return str(path)
 
 
 MALFORMED = [
@@ -223,8 +220,8 @@ MALFORMED = [
 
 
 @pytest.mark.parametrize(("suffix", "content", "pattern"), MALFORMED)
-def test_malformed(suffix, content, pattern):
-    path = _tmp_write(content, suffix)
+def test_malformed(suffix, content, pattern, tmp_path):
+    path = _tmp_write(content, suffix, tmp_path)
     with pytest.raises(ValueError, match=pattern) as info:
         read(path)
     assert path in str(info.value)  # every message names the file

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +21,13 @@ ROOT = Path(__file__).parents[2]
 
 
 def _make_libsvm():
+    """benchmarks/make_libsvm.py as the module ``make_libsvm``, registered in sys.modules:
+    numba's disk cache of its compiled formatter re-imports the module by that name."""
+    if "make_libsvm" in sys.modules:
+        return sys.modules["make_libsvm"]
     spec = importlib.util.spec_from_file_location("make_libsvm", ROOT / "benchmarks/make_libsvm.py")
     mod = importlib.util.module_from_spec(spec)
+    sys.modules["make_libsvm"] = mod
     spec.loader.exec_module(mod)
     return mod
 

@@ -272,3 +272,33 @@ def test_parsed_numbers_are_pythons_floats(values, tmp_path):
     q.write_text("x,label\n" + "".join(f"{v},yes\n" for v in finite))
     Xc, _ = _gather(iter_chunks(q, 7, positive_class="yes"))
     np.testing.assert_array_equal(Xc[:, 0].view(np.int64), expected.view(np.int64))
+
+
+# --------------------------------------------------------------------------- recycled arrays
+@pytest.mark.parametrize("suffix", [".svm", ".csv"])
+def test_chunks_kept_by_the_consumer_are_never_refilled(suffix, tmp_path):
+    rng = np.random.default_rng(5)
+    X = np.round(rng.normal(size=(500, 4)), 3)
+    y = np.where(rng.random(500) < 0.2, 1, -1)
+    path = tmp_path / f"r{suffix}"
+    if suffix == ".svm":
+        rows = [" ".join(f"{j + 1}:{v}" for j, v in enumerate(r)) for r in X]
+        path.write_text("".join(f"{t:+d} {r}\n" for r, t in zip(rows, y)))
+    else:
+        path.write_text(
+            "a,b,c,d,label\n" + "".join(",".join(map(str, r)) + f",{t}\n" for r, t in zip(X, y))
+        )
+    n_features = 4 if suffix == ".svm" else None
+    # a consumer that keeps every chunk: each one still holds its own rows at the end
+    # (70-row chunks: scipy copies a CSR view that is under half of its array, so with tiny
+    # chunks the consumer would hold copies and this test would prove nothing)
+    kept = list(iter_chunks(path, 70, positive_class=1, n_features=n_features))
+    got = np.vstack([c.toarray() if sp.issparse(c) else c for c, _ in kept])
+    np.testing.assert_array_equal(got, X)
+    np.testing.assert_array_equal(np.concatenate([t for _, t in kept]), y)
+    # one that keeps every third chunk and drops the others (whose arrays get refilled)
+    stream = iter_chunks(path, 70, positive_class=1)
+    some = [(k, c) for k, (c, _) in enumerate(stream) if k % 3 == 0]
+    assert len(some) == 3
+    for k, c in some:
+        np.testing.assert_array_equal(c.toarray() if sp.issparse(c) else c, X[70 * k : 70 * k + 70])

@@ -37,6 +37,7 @@ import csv
 import gzip
 import io
 import os
+import sys
 import tempfile
 import zlib
 from collections.abc import Iterator, Sequence
@@ -160,6 +161,39 @@ def _decode_line(raw: bytes, path: str, lineno: int, offset: int) -> str:
 
 
 # --------------------------------------------------------------------------- chunking
+def _refs(arrays) -> list[int]:
+    return [sys.getrefcount(a) for a in arrays]
+
+
+#: What :func:`_refs` reports for an array held by one list and nothing else.
+_ALONE = _refs([np.empty(0)])[0]
+
+
+class _Recycler:
+    """Reuse the arrays of a chunk once its consumer has let go of them.
+
+    A chunk's arrays stay referenced while anyone holds the chunk (its views keep them
+    alive); in ``for X, y in chunks`` that is until two chunks later. Arrays whose only
+    reference is this pool are refilled instead of allocating fresh memory: fresh large
+    arrays cost page faults, 10-30% of the parse time of 100,000-row chunks here. A
+    consumer that keeps its chunks (``list(chunks)``) just gets new arrays each time."""
+
+    def __init__(self, keep: int = 3):
+        self.sets: list[list[np.ndarray]] = []
+        self.keep = keep
+
+    def take(self, current, fits) -> list[np.ndarray] | None:
+        for arrays in self.sets:
+            if arrays is not current and fits(arrays) and max(_refs(arrays)) <= _ALONE:
+                return arrays
+        return None
+
+    def add(self, arrays) -> None:
+        self.sets.append(arrays)
+        if len(self.sets) > self.keep:
+            self.sets.pop(0)
+
+
 class _Rechunk:
     """Collect pieces of rows and hand them out in chunks of exactly ``size`` rows."""
 
@@ -546,14 +580,22 @@ class ChunkedFile:
         n = 0
         per_row = None
 
+        pool = _Recycler()
+
         def new_chunk(cap_nnz):
-            return [
+            again = pool.take(chunk, lambda c: len(c[3]) >= cap_nnz)
+            if again is not None:
+                again[2][0] = 0
+                return again
+            fresh = [
                 np.empty(rows, dtype=np.float64),
                 np.empty(rows, dtype=np.bool_),
                 np.zeros(rows + 1, dtype=np.int32 if cap_nnz < 2**31 - 1 else np.int64),
                 np.empty(cap_nnz, dtype=np.int32),
                 np.empty(cap_nnz, dtype=np.float64),
             ]
+            pool.add(fresh)
+            return fresh
 
         def grow(chunk, need):
             cap = max(need, int(len(chunk[3]) * 1.5) + 16)
@@ -756,8 +798,10 @@ class ChunkedFile:
         hard = np.empty((4096, 4), dtype=np.int64)
         lineno = self._first_line
         first = self._data_skip == 0
-        X = np.empty((rows, nf), dtype=np.float64)
-        ids = np.empty(rows, dtype=np.int64)
+        pool = _Recycler()
+        current = [np.empty((rows, nf), dtype=np.float64), np.empty(rows, dtype=np.int64)]
+        pool.add(current)
+        X, ids = current
         n = 0
 
         def emit(n):
@@ -831,8 +875,13 @@ class ChunkedFile:
                     yield emit(n)
                     n = 0
                     if not reuse:
-                        X = np.empty((rows, nf), dtype=np.float64)
-                        ids = np.empty(rows, dtype=np.int64)
+                        again = pool.take(current, lambda a: True)
+                        if again is None:
+                            again = [np.empty((rows, nf), dtype=np.float64),
+                                     np.empty(rows, dtype=np.int64)]  # fmt: skip
+                            pool.add(again)
+                        current = again
+                        X, ids = current
         if n:
             yield emit(n)
 

@@ -289,7 +289,8 @@ def prequential(
             classes = getattr(X, "classes", None)
         chunks: Iterable = X
     else:
-        X = check_array(X, accept_sparse="csr", dtype=np.float64, order="C")
+        # float32 stays float32 (learners that take it need no copy; the others convert)
+        X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
         y = column_or_1d(y, warn=True)
         if X.shape[0] != len(y):
             raise ValueError(

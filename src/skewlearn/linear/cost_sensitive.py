@@ -20,7 +20,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_dot, row_sqnorm
-from ..base import OnlineLinearClassifier
+from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 from .first_order import SCHEDULES, count_sample, loss_slope, step_size
 
 __all__ = ["CostSensitiveOGD", "CostSensitivePA"]
@@ -161,6 +161,8 @@ class CostSensitiveOGD(OnlineLinearClassifier):
     >>> bool(balanced_accuracy_score(y, clf.predict(X)) > 0.85)
     True
     """
+
+    _input_dtypes = FLOAT32_ROWS
 
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
@@ -344,6 +346,8 @@ class CostSensitivePA(OnlineLinearClassifier):
     >>> bool(recall(CostSensitivePA(c_pos=9.0).fit(X, y)) > recall(CostSensitivePA().fit(X, y)))
     True
     """
+
+    _input_dtypes = FLOAT32_ROWS
 
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,

@@ -23,7 +23,7 @@ from sklearn.utils.metaestimators import available_if
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_dot, row_sqnorm
-from ..base import OnlineLinearClassifier
+from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 
 __all__ = ["ALMA", "OGD", "ROMMA", "PassiveAggressive", "Perceptron"]
 
@@ -157,6 +157,8 @@ class Perceptron(OnlineLinearClassifier):
     array(['yes'], dtype='<U3')
     """
 
+    _input_dtypes = FLOAT32_ROWS
+
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -247,6 +249,8 @@ class PassiveAggressive(OnlineLinearClassifier):
     >>> round(clf.score(X, y), 2) >= 0.9
     True
     """
+
+    _input_dtypes = FLOAT32_ROWS
 
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
@@ -349,6 +353,8 @@ class OGD(OnlineLinearClassifier):
     >>> bool(clf.score(X, y) > 0.85)
     True
     """
+
+    _input_dtypes = FLOAT32_ROWS
 
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
@@ -516,6 +522,8 @@ class ALMA(OnlineLinearClassifier):
     True
     """
 
+    _input_dtypes = FLOAT32_ROWS
+
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "alpha": [Interval(numbers.Real, 0, 1, closed="right")],
@@ -635,6 +643,8 @@ class ROMMA(OnlineLinearClassifier):
     >>> bool(clf.score(X, y) > 0.9)
     True
     """
+
+    _input_dtypes = FLOAT32_ROWS
 
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,

@@ -35,7 +35,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_col, row_dot, row_span, row_wdot
-from ..base import OnlineLinearClassifier
+from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 from .first_order import count_sample
 
 __all__ = ["AROW", "CW", "IELLIP", "NAROW", "NHERD", "SCW", "SOP"]
@@ -259,6 +259,8 @@ def _gaussian_learn_diag(w, s, counts, rows, y, scores, kind, p1, p2):
 
 class _GaussianLinear(OnlineLinearClassifier):
     """Shared state and driver of AROW, CW, SCW, NAROW and NHERD (private)."""
+
+    _input_dtypes = FLOAT32_ROWS
 
     _kind: ClassVar[int] = -1
     _id_keys: ClassVar[tuple] = ("covariance", "variant")
@@ -621,7 +623,7 @@ def _sop_learn_diag(w, v, s, counts, rows, y, scores):
         start, stop = row_span(rows, i)
         for p in range(start, stop):
             j = row_col(rows, p, start)
-            x = data[p]
+            x = np.float64(data[p])  # float32 rows: arithmetic in float64
             v[j] += y[i] * x
             s[j] = s[j] / (1.0 + x * x * s[j])
             w[j] = v[j] * s[j]
@@ -701,6 +703,8 @@ class SOP(OnlineLinearClassifier):
     >>> bool(clf.score(X, y) > 0.9)
     True
     """
+
+    _input_dtypes = FLOAT32_ROWS
 
     _id_keys: ClassVar[tuple] = ("covariance",)
     _test_params: ClassVar[list] = [{}, {"covariance": "full"}]
@@ -992,6 +996,8 @@ class IELLIP(OnlineLinearClassifier):
     >>> bool(clf.score(X, y) > 0.9)
     True
     """
+
+    _input_dtypes = FLOAT32_ROWS
 
     _id_keys: ClassVar[tuple] = ("covariance",)
     _test_params: ClassVar[list] = [{}, {"covariance": "full"}]

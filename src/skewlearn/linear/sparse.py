@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_dot
-from ..base import OnlineLinearClassifier
+from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 from .first_order import LOSSES, SCHEDULES, count_sample, loss_slope, step_size
 
 __all__ = ["OFS", "TruncatedGradient"]
@@ -120,6 +120,8 @@ class TruncatedGradient(OnlineLinearClassifier):
     >>> int(np.count_nonzero(clf.coef_)) < 20
     True
     """
+
+    _input_dtypes = FLOAT32_ROWS
 
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
@@ -283,6 +285,8 @@ class OFS(OnlineLinearClassifier):
     >>> clf.selected_features_
     array([3, 7])
     """
+
+    _input_dtypes = FLOAT32_ROWS
 
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
