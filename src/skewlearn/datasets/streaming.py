@@ -97,6 +97,8 @@ def _blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[Any, A
         try:
             with open(path, "rb") as fh:
                 size = os.fstat(fh.fileno()).st_size
+                # a private map (nothing writes to it): its array is writable, the type the
+                # parsers are compiled (and cached) for
                 mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY) if size > skip else None
         except (OSError, ValueError):
             mm = None
