@@ -302,3 +302,90 @@ def test_chunks_kept_by_the_consumer_are_never_refilled(suffix, tmp_path):
     assert len(some) == 3
     for k, c in some:
         np.testing.assert_array_equal(c.toarray() if sp.issparse(c) else c, X[70 * k : 70 * k + 70])
+
+
+# --------------------------------------------------------------------------- mapped blocks
+@pytest.mark.parametrize(
+    "text",
+    [
+        b"1 1:1\n-1 2:1\n",
+        b"1 1:1\n-1 2:1",  # no line end after the last line
+        b"1 1:1\r\n-1 2:1\r\n",
+        b"1 1:1\r-1 2:1\r",
+        b"1 1:1\r-1 2:1",
+        b"\xef\xbb\xbf1 1:1\n" + b"-1 " + b" ".join(b"%d:0.5" % j for j in range(1, 400)) + b"\n",
+        b"\n\n# only a comment\n" * 300 + b"1 1:1",
+    ],
+)
+def test_mapped_blocks_are_the_read_blocks(text, tmp_path):
+    """A plain file is memory-mapped, a gzip file read: both cut it into the same lines."""
+    from skewlearn.datasets.streaming import _blocks, _read_blocks
+
+    p = tmp_path / "b.svm"
+    p.write_bytes(text)
+    for block_bytes in (1024, 1 << 22):
+        for skip in (0, 3):
+            mapped = [
+                (bytes(block[:end]), bytes(buf[:end]), off)
+                for block, buf, end, off in _blocks(str(p), block_bytes, skip)
+            ]
+            read = [
+                (bytes(block[:end]), off)
+                for block, _, end, off in _read_blocks(str(p), block_bytes, skip)
+            ]
+            assert b"".join(m[0] for m in mapped) == b"".join(r[0] for r in read)
+            assert all(m[0] == m[1] and m[0][-1:] in (b"\n", b"\r") for m in mapped)
+            assert [m[2] for m in mapped] == np.cumsum([skip] + [len(m[0]) for m in mapped])[
+                :-1
+            ].tolist()
+
+
+# lines for the compiled parser's whole-token path: a token is taken at once only when its
+# parse ends exactly at the first byte below "!" within 16 bytes; everything else (control
+# bytes, comments, long tokens, exponents) must come out as the careful reader says
+TOKEN_LINES = [
+    "1 1:0.5\t2:-1.25\x0b3:7",
+    "1 1:0.5\x0c2:1",
+    "1 1:0.5\x012:1",
+    "1 1:0.5\x00 2:1",
+    "1 1:0.5#c 2:1",
+    "1 1:0.5# 2:1",
+    "1 12345678:1.5",
+    "1 1234567:0.123456789012",
+    "1 3:123456789.1234567",
+    "1 3:1234567.1234567",
+    "1 3:1e5 4:-2.5E-3",
+    "1 3:-0.0000 4:+.5",
+    "1 3:. 4:1",
+    "1 3:1.5.5",
+    "1 3:1:5",
+    "1 2:1 1:2",
+    "1 2:1 2:2",
+    "1 0:1",
+    "1 11:1",
+]
+
+
+@pytest.mark.parametrize("line", TOKEN_LINES)
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+def test_whole_token_path_agrees_with_the_careful_reader(line, suffix, tmp_path):
+    good = [f"{1 if i % 3 else -1} 1:{i}.5 2:0.25 10:-{i}.125" for i in range(30)]
+    good.insert(17, line)
+    text = ("\n".join(good) + "\n").encode("utf-8")
+    p = tmp_path / "t.svm"
+    p.write_bytes(text)
+    q = tmp_path / ("c.svm" + suffix)
+    q.write_bytes(gzip.compress(text) if suffix else text)
+    try:
+        X, y, _ = read_libsvm(p, n_features=10)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as chunked:
+            list(iter_chunks(q, 4, positive_class=1, n_features=10, block_bytes=1024))
+        assert str(chunked.value) == str(exc).replace(str(p), str(q))
+        return
+    for block in (1024, 1 << 22):
+        stream = iter_chunks(q, 4, positive_class=1, n_features=10, block_bytes=block)
+        got = sp.vstack([c for c, _ in stream]).tocsr()
+        np.testing.assert_array_equal(got.indptr, X.indptr)
+        np.testing.assert_array_equal(got.indices, X.indices)
+        np.testing.assert_array_equal(got.data.view(np.int64), X.data.view(np.int64))

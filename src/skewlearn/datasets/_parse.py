@@ -19,7 +19,10 @@ fewer than 8 digits before and after the point, no exponent) are read eight byte
 time (SWAR, :func:`_digits8`) instead of one multiply-add per digit; and the inlined
 helpers take the block's data pointer (:func:`_address`), not the array, because numba
 increments and decrements an array's reference count (two atomic operations) at every
-call of a helper that takes it — that alone cost about a third of the parse time.
+call of a helper that takes it — that alone cost about a third of the parse time. A
+LIBSVM token of at most 16 bytes is taken whole (:func:`_token_end`): its end is found
+from two loads, so the next token's position does not wait for this one's parse, and the
+parse is kept only if it ends exactly there (else the token goes the usual way).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ _U8 = np.uint64(8)
 _C30 = np.uint64(0x3030303030303030)
 _C46 = np.uint64(0x4646464646464646)
 _C80 = np.uint64(0x8080808080808080)
+_C21 = np.uint64(0x2121212121212121)
 _MASK = np.uint64(0x000000FF000000FF)
 _MUL1 = np.uint64(0x000F424000000064)  # 100 + (1000000 << 32)
 _MUL2 = np.uint64(0x0000271000000001)  # 1 + (10000 << 32)
@@ -98,6 +102,27 @@ def _digits8(buf, i):
     d = d * np.uint64(10) + (d >> _U8)  # pairs of digits
     d = ((d & _MASK) * _MUL1 + ((d >> np.uint64(16)) & _MASK) * _MUL2) >> np.uint64(32)
     return np.int64(k), np.int64(d)
+
+
+@njit(**_PARSE_INLINE)
+def _token_end(buf, i):
+    """Position of the first byte below ``'!'`` (a blank, a line end or a control byte)
+    in ``buf[i:i + 16]``, or -1 (SWAR, as :func:`_digits8`).
+
+    The next token's position then depends on two loads, not on parsing this token: the
+    caller parses the token independently and keeps the result only if the parse ends
+    exactly there, so the processor overlaps consecutive tokens. A byte is flagged if
+    ``-0x21`` borrows into its high bit and that bit was clear; borrows only move towards
+    later bytes, so the first flagged byte is exact."""
+    x = _load8(buf, i)
+    m = (x - _C21) & ~x & _C80
+    if m != 0:
+        return i + np.int64(trailing_zeros(m) >> np.uint64(3))
+    x = _load8(buf, i + 8)
+    m = (x - _C21) & ~x & _C80
+    if m != 0:
+        return i + 8 + np.int64(trailing_zeros(m) >> np.uint64(3))
+    return -1
 
 
 @njit(**_PARSE_INLINE)
@@ -291,6 +316,28 @@ def libsvm_block(
                 if ndig == 0 or not (_eol(buf[i]) or _is_blank(buf[i]) or buf[i] == 35):
                     return n, nh0, lines, start, CAREFUL, maxidx
                 continue
+            if i + 32 <= size:  # the common token, off the chain of positions
+                t = _token_end(p, i)
+                if t > i:
+                    ndig, idx = _digits8(p, i)
+                    k = idx - offset
+                    if (
+                        0 < ndig < 8
+                        and buf[i + ndig] == 58
+                        and k >= 0
+                        and (n_features < 0 or k < n_features)
+                        and nnz < cap
+                    ):
+                        v, j, kind, _ = _scan_number(p, i + ndig + 1, end, size)
+                        if kind == 1 and j == t:
+                            if k <= last:
+                                sorted_ok = False
+                            last = k
+                            indices[nnz] = k
+                            values[nnz] = v
+                            nnz += 1
+                            i = t
+                            continue
             ndig, idx = 8, 0
             if i + 8 <= size:
                 ndig, idx = _digits8(p, i)

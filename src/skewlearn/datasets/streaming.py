@@ -36,6 +36,7 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import mmap
 import os
 import sys
 import tempfile
@@ -81,13 +82,106 @@ def _gzip_error(path: str, exc: Exception) -> ValueError:
     )
 
 
-def _blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[bytearray, int, int]]:
-    """Yield ``(buf, end, offset)``: ``buf[:end]`` holds whole lines of the (decompressed)
-    file after its first ``skip`` bytes (BOM included) and always ends with a line end (one
-    is added after a last line that lacks it); ``offset`` is its byte offset in the
-    decompressed file.
+def _blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[Any, Any, int, int]]:
+    """Yield ``(block, buf, end, offset)``: ``block[:end]`` holds whole lines of the
+    (decompressed) file after its first ``skip`` bytes (BOM included) and always ends with
+    a line end (one is added after a last line that lacks it); ``buf`` is the same bytes as
+    a uint8 array (for the compiled parsers; bytes after ``end`` may follow); ``offset`` is
+    the block's byte offset in the decompressed file. ``block`` offers ``find``,
+    ``rfind``, ``count``, ``startswith`` and slicing, as ``bytes`` does.
 
-    ``buf`` is reused: use each block before asking for the next."""
+    Use each block before asking for the next (its memory is reused or released). A plain
+    file is memory-mapped, so the parsers read the page cache without a copy; a gzip file
+    (or one that cannot be mapped) is read into a buffer."""
+    if not path.endswith(".gz"):
+        try:
+            with open(path, "rb") as fh:
+                size = os.fstat(fh.fileno()).st_size
+                # a private map (nothing writes to it): its array is writable, the type the
+                # parsers are compiled (and cached) for
+                mm = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_COPY) if size > skip else None
+        except (OSError, ValueError):
+            mm = None
+        if mm is not None:
+            yield from _mapped_blocks(mm, size, block_bytes, skip)
+            return
+    yield from _read_blocks(path, block_bytes, skip)
+
+
+class _Window:
+    """The bytes of a memory map from ``base`` on, indexed from 0 (a block of
+    :func:`_mapped_blocks`); the few ``bytes`` methods the readers use."""
+
+    __slots__ = ("base", "mm")
+
+    def __init__(self, mm, base: int):
+        self.mm = mm
+        self.base = base
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return self.mm[self.base + (k.start or 0) : self.base + k.stop]
+        return self.mm[self.base + k]
+
+    def find(self, sub: bytes, a: int, b: int) -> int:
+        r = self.mm.find(sub, self.base + a, self.base + b)
+        return r - self.base if r >= 0 else -1
+
+    def rfind(self, sub: bytes, a: int, b: int) -> int:
+        r = self.mm.rfind(sub, self.base + a, self.base + b)
+        return r - self.base if r >= 0 else -1
+
+    def count(self, sub: bytes, a: int, b: int) -> int:
+        return self[a:b].count(sub)
+
+    def startswith(self, prefix: bytes, a: int, b: int) -> bool:
+        return a + len(prefix) <= b and self[a : a + len(prefix)] == prefix
+
+
+def _mapped_blocks(mm, size: int, block_bytes: int, skip: int):
+    """:func:`_blocks` over a memory map of a plain file of ``size > skip`` bytes.
+
+    Pages already parsed are dropped from the mapping (``MADV_DONTNEED``; they stay in
+    the page cache), so the resident set does not grow with the file."""
+    page = mmap.PAGESIZE
+    if hasattr(mmap, "MADV_SEQUENTIAL"):
+        mm.madvise(mmap.MADV_SEQUENTIAL)
+    whole = np.frombuffer(mm, dtype=np.uint8)
+    try:
+        base, span, dropped = skip, block_bytes, 0
+        while base < size:
+            hi = min(size, base + span)
+            if hi == size:
+                if whole[size - 1] in (10, 13):
+                    yield _Window(mm, base), whole[base:], size - base, base
+                else:  # no line end after the last line: copy the last block, add one
+                    tail = bytearray(mm[base:size]) + b"\n"
+                    yield tail, np.frombuffer(tail, dtype=np.uint8), len(tail), base
+                return
+            cut = mm.rfind(b"\n", base, hi) + 1
+            if cut <= base:
+                cut = mm.rfind(b"\r", base, hi) + 1
+                if cut == hi:  # a "\r" at the end may be half of "\r\n"
+                    cut -= 1
+            if cut <= base:  # a line longer than the block: look further
+                span *= 2
+                continue
+            yield _Window(mm, base), whole[base:], cut - base, base
+            base = cut
+            done = base // page * page
+            if done > dropped and hasattr(mmap, "MADV_DONTNEED"):
+                mm.madvise(mmap.MADV_DONTNEED, dropped, done - dropped)
+                dropped = done
+    finally:
+        del whole
+        try:
+            mm.close()
+        except BufferError:  # a caller still holds a view: the map goes with it
+            pass
+
+
+def _read_blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[Any, Any, int, int]]:
+    """:func:`_blocks` by reading (and decompressing) into a reused buffer."""
     buf = bytearray(block_bytes)
     try:
         with _open(path) as fh:
@@ -108,7 +202,7 @@ def _blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[bytear
                             else:
                                 buf[have] = 10
                             have += 1
-                        yield buf, have, offset
+                        yield buf, np.frombuffer(buf, dtype=np.uint8), have, offset
                     return
                 size = have + got
                 cut = buf.rfind(b"\n", 0, size) + 1
@@ -119,7 +213,7 @@ def _blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[bytear
                 if cut <= 0:
                     have = size
                     continue
-                yield buf, cut, offset
+                yield buf, np.frombuffer(buf, dtype=np.uint8), cut, offset
                 offset += cut
                 have = size - cut
                 buf[:have] = buf[cut:size]
@@ -614,13 +708,12 @@ class ChunkedFile:
                 bool(label_int[:n].all()),
             )
 
-        for block, end, boff in _blocks(self.path, self.block_bytes):
+        for block, buf, end, boff in _blocks(self.path, self.block_bytes):
             pos = 0
             if first:
                 first = False
                 if block.startswith(_BOM, 0, end):
                     pos = 3
-            buf = np.frombuffer(block, dtype=np.uint8)
             if per_row is None:
                 per_row = _parse.entries_per_line(buf[:end])
             if chunk is None:
@@ -810,13 +903,12 @@ class ChunkedFile:
                 tokens.append(bytes(table[k, : table_len[k]]).decode("utf-8"))
             return (X[:n],), (ids[:n], list(tokens))
 
-        for block, end, boff in _blocks(self.path, self.block_bytes, self._data_skip):
+        for block, buf, end, boff in _blocks(self.path, self.block_bytes, self._data_skip):
             pos = 0
             if first:
                 first = False
                 if block.startswith(_BOM, 0, end):
                     pos = 3
-            buf = np.frombuffer(block, dtype=np.uint8)
             while pos < end:
                 n2, nh, lines, pos2, status = _parse.csv_block(
                     buf, pos, end, delim, self.width, self.label_index, X, ids, table, table_len,
