@@ -389,3 +389,38 @@ def test_whole_token_path_agrees_with_the_careful_reader(line, suffix, tmp_path)
         np.testing.assert_array_equal(got.indptr, X.indptr)
         np.testing.assert_array_equal(got.indices, X.indices)
         np.testing.assert_array_equal(got.data.view(np.int64), X.data.view(np.int64))
+
+
+@pytest.mark.parametrize("suffix", [".svm", ".csv"])
+def test_memory_map_off_reads_the_same_rows_without_mapping(suffix, tmp_path, monkeypatch):
+    """``memory_map=False`` (for files another process may truncate) takes the read path
+    and gives the same chunks as the mapped default."""
+    import skewlearn.datasets.streaming as streaming
+
+    rng = np.random.default_rng(5)
+    X = np.round(rng.normal(size=(300, 4)), 4)
+    y = np.where(rng.random(300) < 0.2, 1, -1)
+    p = tmp_path / f"f{suffix}"
+    if suffix == ".svm":
+        lines = [
+            f"{t:+d} " + " ".join(f"{j + 1}:{v}" for j, v in enumerate(r)) for r, t in zip(X, y)
+        ]
+    else:
+        lines = ["a,b,c,d,label"] + [",".join(map(str, r)) + f",{t}" for r, t in zip(X, y)]
+    p.write_text("\n".join(lines) + "\n")
+    mapped = [(np.asarray(a.todense() if hasattr(a, "todense") else a), b.copy())
+              for a, b in iter_chunks(p, chunk_size=70, block_bytes=1024)]  # fmt: skip
+
+    def no_map(*args, **kwargs):
+        raise AssertionError("memory_map=False must not map the file")
+
+    monkeypatch.setattr(streaming, "_mapped_blocks", no_map)
+    unmapped = iter_chunks(p, chunk_size=70, block_bytes=1024, memory_map=False)
+    read = [(np.asarray(a.todense() if hasattr(a, "todense") else a), b.copy())
+            for a, b in unmapped]  # fmt: skip
+    assert len(mapped) == len(read) == 5
+    for (xa, ya), (xb, yb) in zip(mapped, read):
+        np.testing.assert_array_equal(xa, xb)
+        np.testing.assert_array_equal(ya, yb)
+    with pytest.raises(AssertionError, match="must not map"):
+        list(iter_chunks(p, chunk_size=70, block_bytes=1024))
