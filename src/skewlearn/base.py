@@ -126,7 +126,34 @@ def _not_finite_message(data: np.ndarray) -> str:
     )
 
 
-class BinaryClassifier(ClassifierMixin, BaseEstimator):
+class VersionedPickleMixin:
+    """Pickles carry ``_skewlearn_version``; a pickle from another major.minor version
+    refuses to load, saying which version saved it and how to proceed. Used by every
+    skewlearn estimator and transformer (place it before ``BaseEstimator`` in the bases)."""
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        if type(state) is dict:
+            state = {**state, "_skewlearn_version": _skewlearn_version()}
+        return state
+
+    def __setstate__(self, state):
+        if type(state) is dict and "_skewlearn_version" in state:
+            state = dict(state)
+            saved = state.pop("_skewlearn_version")
+            current = _skewlearn_version()
+            if _major_minor(saved) != _major_minor(current):
+                raise ValueError(
+                    f"This {type(self).__name__} was saved by skewlearn {saved}, but "
+                    f"skewlearn {current} is installed; models are only loaded by the same "
+                    f"major.minor version ({'.'.join(_major_minor(saved))}.x). Refit the "
+                    f"model with skewlearn {current}, or load it with the version that "
+                    f"saved it (pip install 'skewlearn=={saved}')."
+                )
+        super().__setstate__(state)
+
+
+class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     """Label handling shared by every skewlearn estimator (binary only).
 
     Labels can be of any type (strings, {0, 1}, {-1, +1}, ...). The positive class is
@@ -263,28 +290,6 @@ class BinaryClassifier(ClassifierMixin, BaseEstimator):
     def _forget(self) -> None:
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
             delattr(self, name)
-
-    # ------------------------------------------------------------------ persistence
-    def __getstate__(self):
-        state = super().__getstate__()
-        if type(state) is dict:
-            state = {**state, "_skewlearn_version": _skewlearn_version()}
-        return state
-
-    def __setstate__(self, state):
-        if type(state) is dict and "_skewlearn_version" in state:
-            state = dict(state)
-            saved = state.pop("_skewlearn_version")
-            current = _skewlearn_version()
-            if _major_minor(saved) != _major_minor(current):
-                raise ValueError(
-                    f"This {type(self).__name__} was saved by skewlearn {saved}, but "
-                    f"skewlearn {current} is installed; models are only loaded by the same "
-                    f"major.minor version ({'.'.join(_major_minor(saved))}.x). Refit the "
-                    f"model with skewlearn {current}, or load it with the version that "
-                    f"saved it (pip install 'skewlearn=={saved}')."
-                )
-        super().__setstate__(state)
 
     def _validate_xy(self, X, y, reset: bool):
         X, y = validate_data(

@@ -53,10 +53,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import (
-    _major_minor,
+    VersionedPickleMixin,
     _not_finite_message,
     _scan_values,
-    _skewlearn_version,
     max_abs_value,
 )
 from ..kernels import KERNEL_CODES, kernel_code, kernel_matrix
@@ -265,32 +264,6 @@ def check_magnitude(est, X) -> None:
         )
 
 
-class _VersionedState:
-    """Pickles carry ``_skewlearn_version``; another major.minor refuses to load (as the
-    estimators of :mod:`skewlearn.base`)."""
-
-    def __getstate__(self):
-        state = super().__getstate__()
-        if type(state) is dict:
-            state = {**state, "_skewlearn_version": _skewlearn_version()}
-        return state
-
-    def __setstate__(self, state):
-        if type(state) is dict and "_skewlearn_version" in state:
-            state = dict(state)
-            saved = state.pop("_skewlearn_version")
-            current = _skewlearn_version()
-            if _major_minor(saved) != _major_minor(current):
-                raise ValueError(
-                    f"This {type(self).__name__} was saved by skewlearn {saved}, but "
-                    f"skewlearn {current} is installed; models are only loaded by the same "
-                    f"major.minor version ({'.'.join(_major_minor(saved))}.x). Refit the "
-                    f"model with skewlearn {current}, or load it with the version that "
-                    f"saved it (pip install 'skewlearn=={saved}')."
-                )
-        super().__setstate__(state)
-
-
 _COMMON_CONSTRAINTS: dict = {
     "n_landmarks": [Interval(numbers.Integral, 1, None, closed="left")],
     "rank": [Interval(numbers.Integral, 1, None, closed="left"), None],
@@ -302,7 +275,7 @@ _COMMON_CONSTRAINTS: dict = {
 
 # --------------------------------------------------------------------------- one map
 class StratifiedNystroem(
-    _VersionedState, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
+    VersionedPickleMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 ):
     """Nyström feature map with uniform or class-stratified (balanced) landmarks.
 
@@ -502,7 +475,7 @@ def check_mu(mu, n_kernels: int) -> np.ndarray:
 
 
 class MultiNystroem(
-    _VersionedState, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
+    VersionedPickleMixin, ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator
 ):
     """Multi-Nyström features: ``M`` landmark subsets, one kernel each, weighted by ``mu``.
 
