@@ -7,27 +7,9 @@ numba until an experiment is run.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .._lazy import lazy_getattr
 
 #: Modules whose ``__all__`` make up this package's public names, searched in this order.
 _MODULES = ("config", "runner", "store")
 
-
-def __getattr__(name: str) -> Any:
-    if name == "__all__":
-        value: Any = [
-            n for m in _MODULES for n in importlib.import_module(f".{m}", __name__).__all__
-        ]
-    elif name.startswith("__"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    else:
-        for m in _MODULES:
-            mod = importlib.import_module(f".{m}", __name__)
-            if name in mod.__all__:
-                value = getattr(mod, name)
-                break
-        else:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _MODULES, globals())
