@@ -81,12 +81,12 @@ def rank_sum_sorted(run, q):
     return total
 
 
-@njit(**NJIT)
-def merge_sorted(a, b):
-    """The sorted union (with repetitions) of two ascending arrays."""
+@njit(**NJIT_INLINE)
+def _merge_into(a, b, out):
+    """Write the sorted union (with repetitions) of ascending ``a`` and ``b`` to
+    ``out[:len(a) + len(b)]``; on ties ``a``'s element comes first."""
     na = a.shape[0]
     nb = b.shape[0]
-    out = np.empty(na + nb, dtype=np.float64)
     i = 0
     j = 0
     k = 0
@@ -106,6 +106,13 @@ def merge_sorted(a, b):
         out[k] = b[j]
         j += 1
         k += 1
+
+
+@njit(**NJIT)
+def merge_sorted(a, b):
+    """The sorted union (with repetitions) of two ascending arrays."""
+    out = np.empty(a.shape[0] + b.shape[0], dtype=np.float64)
+    _merge_into(a, b, out)
     return out
 
 
@@ -217,25 +224,7 @@ def _dyn_insert(dyn, runs, n_runs, dyn_n, scratch, c, x):
         if m - a > 2 * (n - m):
             break
         # merge row[a:m] and row[m:n] through the scratch buffer
-        i = a
-        j = m
-        o = 0
-        while i < m and j < n:
-            if row[j] < row[i]:
-                scratch[o] = row[j]
-                j += 1
-            else:
-                scratch[o] = row[i]
-                i += 1
-            o += 1
-        while i < m:
-            scratch[o] = row[i]
-            i += 1
-            o += 1
-        while j < n:
-            scratch[o] = row[j]
-            j += 1
-            o += 1
+        _merge_into(row[a:m], row[m:n], scratch)
         row[a:n] = scratch[: n - a]
         n_runs[c] = k - 1
 
