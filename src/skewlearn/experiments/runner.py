@@ -121,6 +121,18 @@ def _needs_search(est: EstimatorSpec) -> bool:
     return est.search_from is None and any(len(v) > 1 for v in est.grid.values())
 
 
+def _parallel(n_jobs: int | None, scheduler: str | None):
+    """A joblib ``Parallel`` giving results in completion order, one task per dispatch; on
+    a Dask cluster, every worker."""
+    from joblib import Parallel
+
+    return Parallel(
+        n_jobs=n_jobs if scheduler is None else -1,
+        return_as="generator_unordered",
+        batch_size=1,
+    )
+
+
 def expand_search_tasks(exp: Experiment) -> list[SearchTask]:
     """The shared searches of a ``search.scope = "first_fold"`` experiment (none
     otherwise): one per dataset and estimator with more than one candidate."""
@@ -380,7 +392,7 @@ def _backend(scheduler) -> Iterator[None]:
 def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
     """Run the shared searches not yet in ``store``; return ``{(dataset, method): (key,
     params)}`` and the counts ``{"searches", "searches_ran"}``."""
-    from joblib import Parallel, delayed
+    from joblib import delayed
     from tqdm.auto import tqdm
 
     found = {r["search_key"]: r for r in store.searches(exp.name)}
@@ -397,12 +409,7 @@ def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
         ) as bar,
     ):
         if pending:
-            parallel = Parallel(
-                n_jobs=n_jobs if scheduler is None else -1,
-                return_as="generator_unordered",
-                batch_size=1,
-            )
-            for row in parallel(delayed(run_search)(t) for t in pending):
+            for row in _parallel(n_jobs, scheduler)(delayed(run_search)(t) for t in pending):
                 ran += store.write_search(row)
                 found[row["search_key"]] = row
                 bar.update(1)
@@ -441,7 +448,7 @@ def run_experiment(
         with ``search.scope = "first_fold"`` also ``"searches"`` (shared searches) and
         ``"searches_ran"`` (run now; the others were found in the database).
     """
-    from joblib import Parallel, delayed
+    from joblib import delayed
     from tqdm.auto import tqdm
 
     exp = experiment if isinstance(experiment, Experiment) else load_experiment(experiment)
@@ -475,12 +482,7 @@ def run_experiment(
             ) as bar,
         ):
             if pending:
-                parallel = Parallel(
-                    n_jobs=n_jobs if scheduler is None else -1,
-                    return_as="generator_unordered",
-                    batch_size=1,
-                )
-                for row in parallel(delayed(run_task)(t) for t in pending):
+                for row in _parallel(n_jobs, scheduler)(delayed(run_task)(t) for t in pending):
                     ran += store.write(row)
                     bar.update(1)
         return {
