@@ -168,16 +168,22 @@ class ResultStore:
 
     def searches(self, experiment: str | None = None) -> list[dict[str, Any]]:
         """Every shared search's row (JSON decoded), optionally of one experiment."""
-        sql = f"SELECT {', '.join(_SEARCH_COLUMNS)} FROM searches"
+        return self._select("searches", _SEARCH_COLUMNS, ("params", "extra"), experiment)
+
+    def _select(
+        self, table: str, columns, json_columns, experiment: str | None
+    ) -> list[dict[str, Any]]:
+        """The rows of ``table`` in insertion order, ``json_columns`` decoded."""
+        sql = f"SELECT {', '.join(columns)} FROM {table}"
         args: tuple = ()
         if experiment is not None:
             sql += " WHERE experiment = ?"
             args = (experiment,)
         out = []
         for values in self._con.execute(sql + " ORDER BY rowid", args):
-            row = dict(zip(_SEARCH_COLUMNS, values))
-            row["params"] = json.loads(row["params"])
-            row["extra"] = json.loads(row["extra"])
+            row = dict(zip(columns, values))
+            for c in json_columns:
+                row[c] = json.loads(row[c])
             out.append(row)
         return out
 
@@ -203,18 +209,7 @@ class ResultStore:
 
     def rows(self, experiment: str | None = None) -> list[dict[str, Any]]:
         """Every row (JSON columns decoded), optionally of one experiment, in insertion order."""
-        sql = f"SELECT {', '.join(_COLUMNS)} FROM results"
-        args: tuple = ()
-        if experiment is not None:
-            sql += " WHERE experiment = ?"
-            args = (experiment,)
-        out = []
-        for values in self._con.execute(sql + " ORDER BY rowid", args):
-            row = dict(zip(_COLUMNS, values))
-            for c in _JSON:
-                row[c] = json.loads(row[c])
-            out.append(row)
-        return out
+        return self._select("results", _COLUMNS, _JSON, experiment)
 
     def __len__(self) -> int:
         return self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
