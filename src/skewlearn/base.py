@@ -126,6 +126,26 @@ def _not_finite_message(data: np.ndarray) -> str:
     )
 
 
+def check_magnitude(est, X, consequence: str) -> None:
+    """Refuse NaN/inf in ``X`` (dense or CSR), and values whose squares overflow float64
+    (above :func:`max_abs_value`), in one compiled pass; the message names ``est``, the
+    ``consequence`` of going on, and asks for scaling."""
+    data = np.ascontiguousarray(X.data if sp.issparse(X) else X.reshape(-1))
+    if data.size == 0:
+        return
+    biggest, finite = _scan_values(data)
+    if not finite:
+        raise ValueError(_not_finite_message(data))
+    limit = max_abs_value(X.shape[1])
+    if biggest > limit:
+        raise ValueError(
+            f"X holds a value of magnitude {biggest:.3g}, beyond the {limit:.3g} that "
+            f"{type(est).__name__} accepts with {X.shape[1]} features: {consequence}. Scale "
+            "the features first, e.g. with sklearn.preprocessing.StandardScaler or "
+            "MaxAbsScaler."
+        )
+
+
 class VersionedPickleMixin:
     """Pickles carry ``_skewlearn_version``; a pickle from another major.minor version
     refuses to load, saying which version saved it and how to proceed. Used by every
@@ -243,23 +263,8 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     def _check_magnitude(self, X) -> None:
         """Refuse NaN/inf, and values whose squares overflow float64 (see
         :func:`max_abs_value`), in one compiled pass over the values."""
-        if X.shape[0] == 0:
-            return
-        data = np.ascontiguousarray(X.data if sp.issparse(X) else X.reshape(-1))
-        if data.size == 0:
-            return
-        biggest, finite = _scan_values(data)
-        if not finite:
-            raise ValueError(_not_finite_message(data))
-        limit = max_abs_value(X.shape[1])
-        if biggest > limit:
-            raise ValueError(
-                f"X holds a value of magnitude {biggest:.3g}, beyond the {limit:.3g} that "
-                f"{type(self).__name__} accepts with {X.shape[1]} features: squared norms "
-                "would overflow float64 and the model would become inf/NaN. Scale the "
-                "features first, e.g. with sklearn.preprocessing.StandardScaler or "
-                "MaxAbsScaler."
-            )
+        check_magnitude(self, X, "squared norms would overflow float64 and the model would "
+                        "become inf/NaN")  # fmt: skip
 
     def _check_finite_state(self, X) -> None:
         """After learning: refuse (and forget) a model whose state overflowed.

@@ -52,12 +52,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import (
-    VersionedPickleMixin,
-    _not_finite_message,
-    _scan_values,
-    max_abs_value,
-)
+from ..base import VersionedPickleMixin
+from ..base import check_magnitude as _check_magnitude
 from ..kernels import KERNEL_CODES, kernel_code, kernel_matrix
 
 __all__ = ["MultiNystroem", "StratifiedNystroem", "nystroem_linear_svm"]
@@ -247,21 +243,8 @@ def check_magnitude(est, X) -> None:
     inf, so they are refused with a message that asks for scaling, exactly as the
     classifiers of :mod:`skewlearn.base` do.
     """
-    data = X.data if sp.issparse(X) else X.reshape(-1)
-    if data.size == 0:
-        return
-    biggest, finite = _scan_values(np.ascontiguousarray(data))
-    if not finite:
-        raise ValueError(_not_finite_message(data))
-    limit = max_abs_value(X.shape[1])
-    if biggest > limit:
-        raise ValueError(
-            f"X holds a value of magnitude {biggest:.3g}, beyond the {limit:.3g} that "
-            f"{type(est).__name__} accepts with {X.shape[1]} features: squared distances "
-            "would overflow float64 and the kernel features would become 0/NaN. Scale the "
-            "features first, e.g. with sklearn.preprocessing.StandardScaler or "
-            "MaxAbsScaler."
-        )
+    _check_magnitude(est, X, "squared distances would overflow float64 and the kernel "
+                     "features would become 0/NaN")  # fmt: skip
 
 
 _COMMON_CONSTRAINTS: dict = {
