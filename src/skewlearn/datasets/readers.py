@@ -632,6 +632,14 @@ def read_arff(
 
 
 # --------------------------------------------------------------------------- CSV
+def _sniff_delimiter(text: str) -> str:
+    """The delimiter of CSV ``text`` among ``, ; tab |`` (from its first 8 KiB), else ``,``."""
+    try:
+        return csv.Sniffer().sniff(text[:8192], delimiters=",;\t|").delimiter
+    except csv.Error:
+        return ","
+
+
 def read_csv(
     path: str | os.PathLike,
     *,
@@ -680,10 +688,7 @@ def read_csv(
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
     if delimiter is None:
-        try:
-            delimiter = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|").delimiter
-        except csv.Error:
-            delimiter = ","
+        delimiter = _sniff_delimiter(text)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     rows, linenos = [], []
     names = None

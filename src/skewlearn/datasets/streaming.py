@@ -58,6 +58,7 @@ from .readers import (
     _number,
     _parse_attribute,
     _parse_labels,
+    _sniff_delimiter,
     _split_quoted,
     _tabulate,
     read_libsvm,
@@ -792,10 +793,7 @@ class ChunkedFile:
         if not text.strip():
             raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
         if delimiter is None:
-            try:
-                delimiter = csv.Sniffer().sniff(text[:8192], delimiters=",;\t|").delimiter
-            except csv.Error:
-                delimiter = ","
+            delimiter = _sniff_delimiter(text)
         if len(delimiter) != 1 or not delimiter.isascii():
             raise ValueError(f"delimiter must be one ASCII character; got {delimiter!r}.")
         self.delimiter = delimiter
