@@ -107,57 +107,59 @@ def _sparse_sqdist_exact(data, indices, lo, hi, b, d):
 
 
 @njit(**NJIT_INLINE)
+def _dense_part(kind, x, b, d):
+    """The part of :math:`k(x, b)` that reads the rows, for two dense rows: ``‖x − b‖²``
+    (rbf) or ``xᵀb`` (poly, linear). Contiguous views let LLVM vectorise the loop."""
+    acc = 0.0
+    if kind == 0:
+        for c in range(d):
+            diff = x[c] - b[c]
+            acc += diff * diff
+    else:
+        for c in range(d):
+            acc += x[c] * b[c]
+    return acc
+
+
+@njit(**NJIT_INLINE)
+def _csr_part(kind, data, indices, lo, hi, b, d):
+    """:func:`_dense_part` for the CSR row ``data/indices[lo:hi]`` against the dense row
+    ``b``, reading only the row's non-zeros (and ``b`` in full for rbf)."""
+    acc = 0.0
+    if kind == 0:
+        # ||x - b||^2 = ||b||^2 + sum over nonzeros of ((x_p - b_p)^2 - b_p^2)
+        for c in range(d):
+            acc += b[c] * b[c]
+        for p in range(lo, hi):
+            c = indices[p]
+            diff = data[p] - b[c]
+            acc += diff * diff - b[c] * b[c]
+        if acc < 0.0:
+            acc = 0.0
+        elif not acc < np.inf:  # squares overflowed (inf - inf): add up exactly
+            acc = _sparse_sqdist_exact(data, indices, lo, hi, b, d)
+    else:
+        for p in range(lo, hi):
+            acc += data[p] * b[indices[p]]
+    return acc
+
+
+@njit(**NJIT_INLINE)
 def kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j):
     """:math:`k(x_i, b_j)`: row ``i`` of a batch (dense or CSR) against ``buf[j]``."""
     data, indices, indptr, d, sparse, bias = rows
-    dot = 0.0
-    sq = 0.0
     if sparse:
-        if kind == 0:
-            # ||x - b||^2 = ||b||^2 + sum over nonzeros of ((x_p - b_p)^2 - b_p^2)
-            for c in range(d):
-                sq += buf[j, c] * buf[j, c]
-            for p in range(indptr[i], indptr[i + 1]):
-                c = indices[p]
-                diff = data[p] - buf[j, c]
-                sq += diff * diff - buf[j, c] * buf[j, c]
-            if sq < 0.0:
-                sq = 0.0
-            elif not sq < np.inf:  # squares overflowed (inf - inf): add up exactly
-                sq = _sparse_sqdist_exact(data, indices, indptr[i], indptr[i + 1], buf[j], d)
-        else:
-            for p in range(indptr[i], indptr[i + 1]):
-                dot += data[p] * buf[j, indices[p]]
+        part = _csr_part(kind, data, indices, indptr[i], indptr[i + 1], buf[j], d)
     else:
-        # contiguous views: lets LLVM vectorise the loop
-        x = data[i * d : (i + 1) * d]
-        b = buf[j]
-        if kind == 0:
-            for c in range(d):
-                diff = x[c] - b[c]
-                sq += diff * diff
-        else:
-            for c in range(d):
-                dot += x[c] * b[c]
-    return kernel_from_parts(kind, gamma, degree, coef0, dot, sq)
+        part = _dense_part(kind, data[i * d : (i + 1) * d], buf[j], d)
+    return kernel_from_parts(kind, gamma, degree, coef0, part, part)
 
 
 @njit(**NJIT_INLINE)
 def kernel_buf_buf(kind, gamma, degree, coef0, a, i, b, j):
     """:math:`k(a_i, b_j)` between rows of two dense buffers (``a`` may be ``b``)."""
-    d = a.shape[1]
-    u = a[i]
-    v = b[j]
-    dot = 0.0
-    sq = 0.0
-    if kind == 0:
-        for c in range(d):
-            diff = u[c] - v[c]
-            sq += diff * diff
-    else:
-        for c in range(d):
-            dot += u[c] * v[c]
-    return kernel_from_parts(kind, gamma, degree, coef0, dot, sq)
+    part = _dense_part(kind, a[i], b[j], a.shape[1])
+    return kernel_from_parts(kind, gamma, degree, coef0, part, part)
 
 
 @njit(**NJIT_INLINE)
@@ -185,37 +187,14 @@ def kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, lo, hi, out):
     """
     data, indices, indptr, d, sparse, bias = rows
     if sparse:
+        p0 = indptr[i]
+        p1 = indptr[i + 1]
         for j in range(lo, hi):
-            b = buf[j]
-            acc = 0.0
-            if kind == 0:
-                for c in range(d):
-                    acc += b[c] * b[c]
-                for p in range(indptr[i], indptr[i + 1]):
-                    c = indices[p]
-                    diff = data[p] - b[c]
-                    acc += diff * diff - b[c] * b[c]
-                if acc < 0.0:
-                    acc = 0.0
-                elif not acc < np.inf:  # squares overflowed (inf - inf): add up exactly
-                    acc = _sparse_sqdist_exact(data, indices, indptr[i], indptr[i + 1], b, d)
-            else:
-                for p in range(indptr[i], indptr[i + 1]):
-                    acc += data[p] * b[indices[p]]
-            out[j] = acc
+            out[j] = _csr_part(kind, data, indices, p0, p1, buf[j], d)
     else:
         x = data[i * d : (i + 1) * d]
         for j in range(lo, hi):
-            b = buf[j]
-            acc = 0.0
-            if kind == 0:
-                for c in range(d):
-                    diff = x[c] - b[c]
-                    acc += diff * diff
-            else:
-                for c in range(d):
-                    acc += x[c] * b[c]
-            out[j] = acc
+            out[j] = _dense_part(kind, x, buf[j], d)
     kernel_transform(kind, gamma, degree, coef0, out, lo, hi)
 
 

@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._config import NJIT
 from .._rows import n_rows
 from ..base import OnlineClassifier
-from ..kernels import KERNEL_CODES, kernel_row_to_buf
+from ..kernels import KERNEL_CODES
 from . import budget as bd
 from .budget import (
     COUNT,
@@ -28,6 +28,7 @@ from .budget import (
     START,
     budget_insert,
     cache_add_sv,
+    expansion_row,
     expansion_scores,
     expansion_value,
 )
@@ -67,10 +68,7 @@ def _koil_learn(
     for i in range(y.shape[0]):
         yt = y[i]
         # kernel values against every stored SV, and the pre-update score
-        for q in range(seg.shape[0]):
-            lo = seg[q, START]
-            kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, lo, lo + seg[q, COUNT], kx)
-        ft = expansion_value(alpha, seg, kx)
+        ft = expansion_row(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx)
         scores[i] = ft
 
         counts[0] += 1
