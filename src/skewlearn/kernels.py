@@ -187,14 +187,37 @@ def kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, lo, hi, out):
     """
     data, indices, indptr, d, sparse, bias = rows
     if sparse:
-        p0 = indptr[i]
-        p1 = indptr[i + 1]
         for j in range(lo, hi):
-            out[j] = _csr_part(kind, data, indices, p0, p1, buf[j], d)
+            b = buf[j]
+            acc = 0.0
+            if kind == 0:
+                for c in range(d):
+                    acc += b[c] * b[c]
+                for p in range(indptr[i], indptr[i + 1]):
+                    c = indices[p]
+                    diff = data[p] - b[c]
+                    acc += diff * diff - b[c] * b[c]
+                if acc < 0.0:
+                    acc = 0.0
+                elif not acc < np.inf:  # squares overflowed (inf - inf): add up exactly
+                    acc = _sparse_sqdist_exact(data, indices, indptr[i], indptr[i + 1], b, d)
+            else:
+                for p in range(indptr[i], indptr[i + 1]):
+                    acc += data[p] * b[indices[p]]
+            out[j] = acc
     else:
         x = data[i * d : (i + 1) * d]
         for j in range(lo, hi):
-            out[j] = _dense_part(kind, x, buf[j], d)
+            b = buf[j]
+            acc = 0.0
+            if kind == 0:
+                for c in range(d):
+                    diff = x[c] - b[c]
+                    acc += diff * diff
+            else:
+                for c in range(d):
+                    acc += x[c] * b[c]
+            out[j] = acc
     kernel_transform(kind, gamma, degree, coef0, out, lo, hi)
 
 
