@@ -19,8 +19,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
 from .._rows import n_rows
-from ..base import OnlineClassifier
-from ..kernels import KERNEL_CODES
 from . import budget as bd
 from .budget import (
     COUNT,
@@ -29,9 +27,9 @@ from .budget import (
     budget_insert,
     cache_add_sv,
     expansion_row,
-    expansion_scores,
     expansion_value,
 )
+from .perceptrons import _KERNEL_DOC, _KernelLearner
 
 __all__ = ["KOIL"]
 
@@ -162,7 +160,7 @@ def _koil_learn(
                 counts[3] += 1
 
 
-class KOIL(OnlineClassifier):
+class KOIL(_KernelLearner):
     """Kernelized Online Imbalanced Learning with fixed budgets (KOIL) [1]_.
 
     The model is a kernel expansion over two buffers of support vectors, one per class,
@@ -220,16 +218,7 @@ class KOIL(OnlineClassifier):
         smaller budget, ``max(1, min(budget_pos, budget_neg) // 10)``.
     policy : {"RS", "FIFO", "RS++", "FIFO++", "infinite"}, default="RS++"
         Buffer update policy.
-    kernel : {"rbf", "poly", "linear"}, default="rbf"
-        ``rbf``: :math:`\\exp(-\\gamma\\|x - y\\|^2)` — a Gaussian width σ is
-        :math:`\\gamma = 1/(2\\sigma^2)` (:func:`skewlearn.kernels.gamma_from_sigma`);
-        ``poly``: :math:`(\\gamma x^T y + c_0)^p`; ``linear``: :math:`x^T y`.
-    gamma : float, default=1.0
-        Kernel coefficient, > 0.
-    degree : int, default=3
-        Degree of ``poly``, ≥ 1.
-    coef0 : float, default=1.0
-        Constant :math:`c_0` of ``poly``.
+    {kernel}
     threshold : float or None, default=None
         :meth:`predict` votes ``pos_label`` where the score exceeds it (``None`` = 0).
         :meth:`decision_function` is unaffected.
@@ -282,11 +271,7 @@ class KOIL(OnlineClassifier):
     """
 
     _parameter_constraints: ClassVar[dict] = {
-        **{
-            key: rule
-            for key, rule in OnlineClassifier._parameter_constraints.items()
-            if key != "fit_intercept"
-        },
+        **_KernelLearner._parameter_constraints,
         "C": [Interval(numbers.Real, 0, None, closed="neither")],
         "eta": [Interval(numbers.Real, 0, 1, closed="right")],
         "eta_schedule": [StrOptions(set(_SCHEDULES))],
@@ -294,10 +279,6 @@ class KOIL(OnlineClassifier):
         "budget_neg": [Interval(numbers.Integral, 1, None, closed="left")],
         "k": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "policy": [StrOptions(set(bd.POLICY_CODES))],
-        "kernel": [StrOptions(set(KERNEL_CODES))],
-        "gamma": [Interval(numbers.Real, 0, None, closed="neither")],
-        "degree": [Interval(numbers.Integral, 1, None, closed="left")],
-        "coef0": [Interval(numbers.Real, None, None, closed="neither")],
         "threshold": [Interval(numbers.Real, None, None, closed="neither"), None],
     }
 
@@ -360,14 +341,6 @@ class KOIL(OnlineClassifier):
             return int(self.k)
         return max(1, min(int(self.budget_pos), int(self.budget_neg)) // 10)
 
-    def _kernel_args(self) -> tuple:
-        return (
-            KERNEL_CODES[self.kernel],
-            float(self.gamma),
-            int(self.degree),
-            float(self.coef0),
-        )
-
     def _state(self) -> dict:
         return {
             "sv": self.sv_,
@@ -414,9 +387,6 @@ class KOIL(OnlineClassifier):
             *self._kernel_args(),
         )
 
-    def _scores(self, rows, out):
-        expansion_scores(*self._kernel_args(), self.sv_, self.alpha_, self.segments_, rows, out)
-
     # ------------------------------------------------------------------ views
     def _active(self) -> np.ndarray:
         check_is_fitted(self, "segments_")
@@ -439,8 +409,5 @@ class KOIL(OnlineClassifier):
         check_is_fitted(self, "segments_")
         return self.segments_[:, COUNT].copy()
 
-    @property
-    def n_samples_seen_(self) -> int:
-        """Number of samples learned from so far."""
-        check_is_fitted(self, "counts_")
-        return int(self.counts_[0])
+
+KOIL.__doc__ = KOIL.__doc__.replace("{kernel}", _KERNEL_DOC)

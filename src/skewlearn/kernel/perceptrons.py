@@ -66,12 +66,13 @@ def row_self_kernel(kind, gamma, degree, coef0, rows, i):
     return kernel_from_parts(kind, gamma, degree, coef0, sq, 0.0)
 
 
-# --------------------------------------------------------------------------- shared base
-class _KernelExpansionClassifier(OnlineClassifier):
-    """Shared driver of the single-buffer kernel learners (private).
+# --------------------------------------------------------------------------- shared bases
+class _KernelLearner(OnlineClassifier):
+    """What every budgeted kernel learner shares (private): the kernel parameters
+    (``kernel``, ``gamma``, ``degree``, ``coef0``; no ``fit_intercept``), scoring with the
+    kernel expansion over ``sv_``/``alpha_``/``segments_`` and the sample count.
 
-    Subclasses implement ``_pass(rows, y, scores, start) -> next_row`` (one compiled call)
-    and ``_budget()`` (``None`` = unbounded).
+    Subclasses implement ``_allocate``, ``_learn`` and the support-vector views.
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -87,12 +88,29 @@ class _KernelExpansionClassifier(OnlineClassifier):
     }
     _id_keys = ("kernel",)
 
+    def _kernel_args(self) -> tuple:
+        return (KERNEL_CODES[self.kernel], float(self.gamma), int(self.degree), float(self.coef0))
+
+    def _scores(self, rows, out):
+        expansion_scores(*self._kernel_args(), self.sv_, self.alpha_, self.segments_, rows, out)
+
+    @property
+    def n_samples_seen_(self) -> int:
+        """Number of samples learned from so far."""
+        check_is_fitted(self, "counts_")
+        return int(self.counts_[0])
+
+
+class _KernelExpansionClassifier(_KernelLearner):
+    """Shared driver of the single-buffer kernel learners (private).
+
+    Subclasses implement ``_pass(rows, y, scores, start) -> next_row`` (one compiled call)
+    and ``_budget()`` (``None`` = unbounded).
+    """
+
     # ------------------------------------------------------------------ state
     def _budget(self) -> int | None:
         return getattr(self, "budget", None)
-
-    def _kernel_args(self) -> tuple:
-        return (KERNEL_CODES[self.kernel], float(self.gamma), int(self.degree), float(self.coef0))
 
     def _allocate(self, n_features: int) -> None:
         budget = self._budget()
@@ -129,9 +147,6 @@ class _KernelExpansionClassifier(OnlineClassifier):
                 return
             self._grow()
 
-    def _scores(self, rows, out):
-        expansion_scores(*self._kernel_args(), self.sv_, self.alpha_, self.segments_, rows, out)
-
     # ------------------------------------------------------------------ views
     @property
     def support_vectors_(self) -> np.ndarray:
@@ -151,12 +166,6 @@ class _KernelExpansionClassifier(OnlineClassifier):
         """Number of stored support vectors."""
         check_is_fitted(self, "segments_")
         return int(self.segments_[0, COUNT])
-
-    @property
-    def n_samples_seen_(self) -> int:
-        """Number of samples learned from so far."""
-        check_is_fitted(self, "counts_")
-        return int(self.counts_[0])
 
 
 _KERNEL_DOC = """kernel : {"rbf", "poly", "linear"}, default="rbf"
