@@ -37,8 +37,7 @@ uniform for the keep decision and, if kept, one integer for the slot.
 
 Compiled helpers (to be called from a learner's own batch kernel):
 :func:`segment_offer`, :func:`store_row`, :func:`budget_insert`,
-:func:`cache_add_sv`, :func:`expansion_value`, :func:`expansion_row` and
-:func:`expansion_scores`;
+:func:`cache_add_sv`, :func:`expansion_value`, and :func:`expansion_scores`;
 Python helpers: :func:`policy_code`, :func:`new_segments`, :func:`allocate_buffers`,
 :func:`grow_segments`, :func:`active_slots`.
 """
@@ -200,22 +199,15 @@ def expansion_value(alpha, seg, kx):
     return s
 
 
-@njit(**NJIT_INLINE)
-def expansion_row(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx):
-    """Fill ``kx[j] = k(x_i, sv_j)`` for every occupied slot and return the expansion
-    :math:`f(x_i) = \\sum_j \\alpha_j k(x_i, sv_j)` of batch row ``i`` (dense or CSR)."""
-    for q in range(seg.shape[0]):
-        lo = seg[q, START]
-        kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, lo, lo + seg[q, COUNT], kx)
-    return expansion_value(alpha, seg, kx)
-
-
 @njit(**NJIT)
 def expansion_scores(kind, gamma, degree, coef0, sv, alpha, seg, rows, out):
     """``out[i] = Σ_j alpha_j k(x_i, sv_j)`` over the occupied slots, for every batch row."""
     kx = np.zeros(sv.shape[0])
     for i in range(out.shape[0]):
-        out[i] = expansion_row(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx)
+        for q in range(seg.shape[0]):
+            lo = seg[q, START]
+            kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, lo, lo + seg[q, COUNT], kx)
+        out[i] = expansion_value(alpha, seg, kx)
 
 
 @njit(**NJIT_INLINE)

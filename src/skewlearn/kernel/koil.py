@@ -19,6 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
 from .._rows import n_rows
+from ..kernels import kernel_row_to_buf
 from . import budget as bd
 from .budget import (
     COUNT,
@@ -26,7 +27,6 @@ from .budget import (
     START,
     budget_insert,
     cache_add_sv,
-    expansion_row,
     expansion_value,
 )
 from .perceptrons import _KERNEL_DOC, _KernelLearner
@@ -66,7 +66,10 @@ def _koil_learn(
     for i in range(y.shape[0]):
         yt = y[i]
         # kernel values against every stored SV, and the pre-update score
-        ft = expansion_row(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx)
+        for q in range(seg.shape[0]):
+            lo = seg[q, START]
+            kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, lo, lo + seg[q, COUNT], kx)
+        ft = expansion_value(alpha, seg, kx)
         scores[i] = ft
 
         counts[0] += 1

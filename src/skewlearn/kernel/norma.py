@@ -11,8 +11,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
-from .budget import COUNT, expansion_row, segment_offer, store_row
-from .perceptrons import _KERNEL_DOC, _KernelExpansionClassifier, count_sample
+from .budget import COUNT, segment_offer, store_row
+from .perceptrons import _KERNEL_DOC, _KernelExpansionClassifier, count_sample, row_expansion
 
 __all__ = ["NORMA"]
 
@@ -49,7 +49,7 @@ def _norma_learn(
         m = seg[0, COUNT]
         if grow and m == cap:
             return i  # full: Python doubles the buffers and resumes at row i
-        f = expansion_row(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx) + offsets[0]
+        f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx) + offsets[0]
         scores[i] = f
         yt = y[i]
         count_sample(counts, yt)
