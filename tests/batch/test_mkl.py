@@ -278,7 +278,7 @@ def test_warm_start_cache_is_the_feature_product_of_its_alpha():
     _, Z, ypm, _, obj = _objective(X, y, tol=1e-3)
     res = reduced_gradient_mkl(obj, 3, 10, 1e-4)
     assert res["n_evaluations"] >= 3 and len(obj._starts) >= 3
-    for mu, alpha, converged, u in obj._starts:
+    for _mu, alpha, converged, u in obj._starts:
         assert converged
         assert np.array_equal(u, Z.T @ (alpha * ypm))
     mu = np.array([0.2, 0.3, 0.5])

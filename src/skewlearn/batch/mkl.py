@@ -203,7 +203,7 @@ class LinearSVMObjective:
 
     def _warm_start(self, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """A copy of the ``α`` of the kept solve whose ``μ`` is nearest (L1) to ``mu``, and
-        its :math:`\Phi^T(\alpha\circ y)` (computed after that solve, so the start costs
+        its :math:`\\Phi^T(\\alpha\\circ y)` (computed after that solve, so the start costs
         no pass over the features).
 
         The reduced gradient evaluates J far out (where a weight reaches 0) and then back
