@@ -86,7 +86,15 @@ def main(argv=None) -> dict:
     ap.add_argument("--svc-start", type=int, default=5_000)
     ap.add_argument("--C", type=float, default=1.0, help="SVM cost of every learner")
     ap.add_argument("--json", help="write every number to this JSON file")
+    ap.add_argument("--png", help="plot test AUC against fit CPU seconds to this PNG file")
+    ap.add_argument("--from-json", help="only plot (--png) the results of an earlier --json")
     args = ap.parse_args(argv)
+    if args.from_json:
+        with open(args.from_json) as f:
+            results = json.load(f)
+        if args.png:
+            plot(results, args.png)
+        return results
 
     from sklearn.kernel_approximation import Nystroem
     from sklearn.pipeline import make_pipeline
@@ -178,7 +186,54 @@ def main(argv=None) -> dict:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
         print(f"wrote {args.json}")
+    if args.png:
+        plot(results, args.png)
     return results
+
+
+def plot(results: dict, path: str) -> None:
+    """Test AUC against fit CPU seconds (log scale): one point per landmark setting of each
+    approximate learner, SVC's subsets joined by a line, its full-size point marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = results["runs"]
+    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    for prefix, style, label in (
+        ("skewlearn MultiNystroemMKL", "s-", "MultiNystroemMKL (3 × L landmarks)"),
+        ("scikit-learn Nystroem", "o--", "Nystroem + LinearSVC (3L landmarks)"),
+        ("scikit-learn SVC on", "^:", "SVC on stratified subsets"),
+    ):
+        pts = [(r["cpu_s"], r["auc"], name) for name, r in runs.items() if name.startswith(prefix)]
+        if prefix.endswith("SVC on"):
+            pts = [p for p in pts if "EXTRAPOLATED" not in p[2]]
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, ms=4, label=label)
+        for x, a, name in pts:
+            words = name.split()
+            if "MultiNystroemMKL" in name:
+                tag = f"3×{words[-1]}"
+            elif "Nystroem" in name:
+                tag = words[2]
+            else:
+                tag = f"{int(words[3]) // 1000}k"
+            ax.annotate(tag, (x, a), fontsize=6, xytext=(3, -8), textcoords="offset points")
+    svc = results["svc"]
+    ax.axhline(svc["auc"] - 0.01, color="grey", lw=0.8, ls="--")
+    ax.axvline(svc["cpu_s"] / 20, color="grey", lw=0.8, ls=":")
+    ax.text(svc["cpu_s"] / 20, ax.get_ylim()[0], " SVC / 20", fontsize=6, va="bottom")
+    ax.text(ax.get_xlim()[0], svc["auc"] - 0.01, " SVC AUC − 0.01", fontsize=6, va="bottom")
+    ax.set_xscale("log")
+    ax.set_xlabel("fit CPU seconds (log)", fontsize=8)
+    ax.set_ylabel("test AUC", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=7, loc="best")
+    n = results["args"]["rows"]
+    ax.set_title(f"{n:,} rows, 2 % positives: SVC {svc['label']} at {n:,} rows", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":
