@@ -6,7 +6,7 @@ import numpy as np
 
 from skewlearn.evaluation.stats import nemenyi_cd
 from skewlearn.experiments import run_experiment
-from skewlearn.experiments.nystrom_figures import at_or_above, cd_summary, make
+from skewlearn.experiments.nystrom_figures import at_or_above, cd_summary, make, paired_counts
 
 
 def test_variants_have_equal_totals():
@@ -66,3 +66,24 @@ def test_landmark_sweep_fixes_the_total_rank(monkeypatch):
     # predicting +1 everywhere: G-mean 0 on every fold
     assert res["toy"]["Nystrom"] == [0.0, 0.0]
     assert np.array(res["_folds"]["toy"]["multi-Nystrom"]).shape == (2, 2)
+
+
+def test_paired_counts_against_scipy_by_hand():
+    from scipy import stats
+
+    rng = np.random.default_rng(0)
+    base = rng.uniform(0.5, 0.7, size=20)
+    folds = {
+        # clearly better on "a", clearly worse on "b", identical on "c", noise on "d"
+        "a": {"Nystrom": [base.tolist()], "multi-Nystrom": [(base + 0.05).tolist()]},
+        "b": {"Nystrom": [base.tolist()], "multi-Nystrom": [(base - 0.05).tolist()]},
+        "c": {"Nystrom": [base.tolist()], "multi-Nystrom": [base.tolist()]},
+        "d": {"Nystrom": [base.tolist()],
+              "multi-Nystrom": [(base + rng.normal(0, 0.05, 20)).tolist()]},
+    }  # fmt: skip
+    d = np.array(folds["d"]["multi-Nystrom"][0])
+    expect_d = stats.ttest_rel(d, base).pvalue < 0.05
+    out = paired_counts(folds)
+    assert out[0]["better"][0] == "a" and "b" in out[0]["worse"]
+    assert "c" not in out[0]["better"] + out[0]["worse"]
+    assert ("d" in out[0]["better"] + out[0]["worse"]) == expect_d
