@@ -165,8 +165,19 @@ def test_table3_and_must_show_from_a_results_database(tmp_path):
     assert "| OPAUC | – | – | – |" in table
     checks = study.must_show(db, None)
     # F: 0.7 > 0.65 and 0.2 -> yes; AUPRC: 0.6 < OCS1 0.62 -> not ahead
-    assert "| letter | h | F-measure | 0.7000 | 0.6500 | 0.2000 | yes |" in checks
-    assert "| letter | h | AUPRC | 0.6000 | 0.6200 | 0.2000 | **no** |" in checks
+    # last column: OMCSL - the better OCS, paired t-test over the reps (scipy's ttest_rel)
+    from scipy.stats import ttest_rel
+
+    p_f = ttest_rel([0.8, 0.6], [0.65, 0.65]).pvalue
+    p_pr = ttest_rel([0.5, 0.7], [0.6, 0.64]).pvalue
+    assert (
+        f"| letter | h | F-measure | 0.7000 | 0.6500 | 0.2000 | yes | +0.0500 ({p_f:.2g}) |"
+        in checks
+    )
+    assert (
+        f"| letter | h | AUPRC | 0.6000 | 0.6200 | 0.2000 | **no** | -0.0200 ({p_pr:.2g}) |"
+        in checks
+    )
 
 
 def _write(store, experiment, vals):
@@ -205,10 +216,11 @@ def test_tuned_table_takes_each_column_from_the_run_tuned_for_it(tmp_path):
     line = next(ln for ln in table.splitlines() if ln.startswith("| OCS1-h |"))
     assert line == "| OCS1-h | 0.7200 ± 0.0000 | 0.9500 ± 0.0000 | 0.5000 ± 0.0000 |"
     checks = study.must_show(db, None, exp, study.TUNED_ROWS)
-    assert "| letter | h | F-measure | 0.7000 | 0.7200 | 0.3000 | **no** |" in checks
-    assert "| letter | h | AUPRC | 0.6000 | 0.5000 | 0.5500 | yes |" in checks
+    # one split: no paired test ("–"); the better OCS on AUPRC is OCS2 (0.55)
+    assert "| letter | h | F-measure | 0.7000 | 0.7200 | 0.3000 | **no** | – |" in checks
+    assert "| letter | h | AUPRC | 0.6000 | 0.5000 | 0.5500 | yes | – |" in checks
     # the default layout reads nothing of these runs
-    assert "| letter | h | F-measure | 0.7000 | nan | nan | **no** |" in study.must_show(
+    assert "| letter | h | F-measure | 0.7000 | nan | nan | **no** | – |" in study.must_show(
         db, None, exp
     )
     assert study.chosen_steps(db, exp)[("letter", "OCS1-AUPRC-h")] == 0.1

@@ -420,25 +420,53 @@ def table3_markdown(db, experiment: str = "omcsl_table3", rows: dict | None = No
     return "\n".join(lines)
 
 
+def _runs(db, experiment: str) -> dict:
+    """``{(dataset, method, metric): {repetition: value}}`` of the finished tasks."""
+    from .store import ResultStore
+
+    with ResultStore(db) as store:
+        rows = store.rows(experiment)
+    out: dict = {}
+    for r in rows:
+        for metric, v in r["metrics"].items():
+            out.setdefault((r["dataset"], r["method"], metric), {})[r["repetition"]] = v
+    return out
+
+
 def must_show(db, results: dict | None, experiment: str = "omcsl_table3",
               rows: dict | None = None) -> str:  # fmt: skip
     """The issue's checks: OMCSL (selected by the measure) ahead of OCS1 and OCS2 on test
     F-measure and AUPRC on every dataset, per loss; ĉ+ within 0.05 of c+* on most.
-    ``rows`` as in :func:`table3_markdown` (which run of OCS1/OCS2 fills each column)."""
+    ``rows`` as in :func:`table3_markdown` (which run of OCS1/OCS2 fills each column).
+
+    The last column is OMCSL's mean difference to the better of OCS1 and OCS2 and the
+    two-sided p-value of the paired t-test over the splits (paired by repetition)."""
+    from ..evaluation.stats import paired_ttest
+
     rows = TABLE3_ROWS if rows is None else rows
-    means = {k: v[0] for k, v in _means(db, experiment).items()}
+    runs = _runs(db, experiment)
+    means = {k: float(np.mean(list(v.values()))) for k, v in runs.items()}
     datasets = sorted({k[0] for k in means})
-    out = ["| dataset | loss | measure | OMCSL | OCS1 | OCS2 | ahead of both |",
-           "|---|---|---|---|---|---|---|"]  # fmt: skip
+    out = ["| dataset | loss | measure | OMCSL | OCS1 | OCS2 | ahead of both | "
+           "OMCSL − better OCS (paired t p) |",
+           "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for ds in datasets:
         for sfx in ("h", "l"):
             for measure, metric in (("f1", "f1"), ("auprc", "pr_auc")):
-                o = means.get((ds, rows[f"OMCSL-{sfx}"][metric], metric), np.nan)
-                a = means.get((ds, rows[f"OCS1-{sfx}"][metric], metric), np.nan)
-                b = means.get((ds, rows[f"OCS2-{sfx}"][metric], metric), np.nan)
+                keys = [(ds, rows[f"{m}-{sfx}"][metric], metric) for m in ("OMCSL", "OCS1", "OCS2")]
+                o, a, b = (means.get(k, np.nan) for k in keys)
                 ok = "yes" if o > a and o > b else "**no**"
+                diff = "–"
+                best = keys[1] if not b > a else keys[2]
+                if keys[0] in runs and best in runs:
+                    reps = sorted(set(runs[keys[0]]) & set(runs[best]))
+                    if len(reps) >= 2:
+                        t = paired_ttest([runs[keys[0]][r] for r in reps],
+                                         [runs[best][r] for r in reps])  # fmt: skip
+                        diff = f"{t.mean_diff:+.4f} ({t.pvalue:.2g})"
                 out.append(
-                    f"| {ds} | {sfx} | {_LABEL[measure]} | {o:.4f} | {a:.4f} | {b:.4f} | {ok} |"
+                    f"| {ds} | {sfx} | {_LABEL[measure]} | {o:.4f} | {a:.4f} | {b:.4f} | {ok} | "
+                    f"{diff} |"
                 )
     return "\n".join(out)
 
