@@ -258,3 +258,25 @@ def test_the_tuned_file_applies_one_rule_to_every_method():
         base = e.name.replace(f"-{column[e.name]}-", "-") if e.name.startswith("OCS") else e.name
         assert e.params == plain_params[base], e.name
     assert len(tuned.estimators) == 24
+
+
+def test_main_tuned_reads_the_chosen_steps_and_checks_from_the_database(tmp_path):
+    from skewlearn.experiments.store import ResultStore
+
+    missing = tmp_path / "missing.sqlite"
+    with pytest.raises(SystemExit):
+        study.main(["--tuned", "--skip-table3", "--db", str(missing)])
+    db = tmp_path / "t.sqlite"
+    exp = "omcsl_table3_tuned"
+    with ResultStore(db) as store:
+        _write(store, exp, {("OMCSL-F-h", 0): (0.7, 0.9, 0.6), ("OCS1-F-h", 0): (0.6, 0.9, 0.5),
+                            ("OCS2-F-h", 0): (0.5, 0.9, 0.5)})  # fmt: skip
+        store.write_search(dict(search_key="k", experiment=exp, dataset="letter",
+                                method="OMCSL-F-h", params={"eta": 0.03}, extra={}))  # fmt: skip
+    md = tmp_path / "tuned.md"
+    rc = study.main(["--tuned", "--skip-table3", "--skip-table4", "--db", str(db), "--md", str(md)])
+    assert rc == 0
+    text = md.read_text()
+    assert "## Chosen step sizes" in text and "| OMCSL-F-h | 0.03 |" in text
+    assert "| letter | h | F-measure | 0.7000 | 0.6000 | 0.5000 | yes | – |" in text
+    assert "Table 4" not in text
