@@ -8,9 +8,11 @@ Gaussian kernels, the same ``--C`` (default 1; the paper uses 100) and balanced 
 weights; AUC is measured on the held-out rows.
 
 * **MultiNystroemMKL** (skewlearn): 3 Gaussian kernels (``gamma`` = scale × 1/4, 1, 4),
-  ``--landmarks`` class-stratified landmarks each, μ learned by reduced-gradient MKL.
+  ``L`` class-stratified landmarks each, μ learned by reduced-gradient MKL, for each ``L``
+  of ``--landmarks`` (default 10 25 50 150: 30 to 450 landmarks in total; the issue does
+  not fix the number).
 * **Nystroem + LinearSVC** (scikit-learn): uniform landmarks, as many in total
-  (3 × ``--landmarks``), ``gamma="scale"``, hinge loss, liblinear.
+  (3 × ``L``), ``gamma="scale"``, hinge loss, liblinear, for each ``L``.
 * **SVC** (scikit-learn, libsvm, RBF ``gamma="scale"``): trained on growing stratified
   subsets (doubling from 5,000 rows) while the next one is predicted to finish within
   ``--svc-budget`` CPU seconds (CPU time × 4 per doubling; CPU, not wall, so that a busy
@@ -21,11 +23,14 @@ weights; AUC is measured on the held-out rows.
 Times are training times (``fit``) in wall-clock and CPU seconds (``time.process_time``:
 this process, BLAS threads included; libsvm is single-threaded), numba compilation excluded
 (a warm-up fit on a small sample runs first). On a shared machine the CPU times are the
-comparable ones.
+comparable ones. The BLAS thread count is printed (run with ``OPENBLAS_NUM_THREADS=1`` for
+one thread everywhere). The speed-up over SVC and the AUC difference are printed for every
+landmark setting, and ``--json PATH`` writes every number.
 
 Run::
 
     python benchmarks/bench_nystrom.py                 # 100,000 rows, SVC budget 300 CPU s
+    python benchmarks/bench_nystrom.py --landmarks 50 150
     python benchmarks/bench_nystrom.py --C 100         # the paper's cost
     python benchmarks/bench_nystrom.py --rows 20000 --svc-budget 30
 """
@@ -33,6 +38,7 @@ Run::
 from __future__ import annotations
 
 import argparse
+import json
 import time
 
 import numpy as np
@@ -74,15 +80,26 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument("--test-rows", type=int, default=20_000)
-    ap.add_argument("--landmarks", type=int, default=150)
+    ap.add_argument("--landmarks", type=int, nargs="+", default=[10, 25, 50, 150],
+                    help="landmarks per kernel of MultiNystroemMKL (3 × in total)")  # fmt: skip
     ap.add_argument("--svc-budget", type=float, default=300.0)
     ap.add_argument("--svc-start", type=int, default=5_000)
     ap.add_argument("--C", type=float, default=1.0, help="SVM cost of every learner")
+    ap.add_argument("--json", help="write every number to this JSON file")
+    ap.add_argument("--png", help="plot test AUC against fit CPU seconds to this PNG file")
+    ap.add_argument("--from-json", help="only plot (--png) the results of an earlier --json")
     args = ap.parse_args(argv)
+    if args.from_json:
+        with open(args.from_json) as f:
+            results = json.load(f)
+        if args.png:
+            plot(results, args.png)
+        return results
 
     from sklearn.kernel_approximation import Nystroem
     from sklearn.pipeline import make_pipeline
     from sklearn.svm import SVC, LinearSVC
+    from threadpoolctl import threadpool_info
 
     from skewlearn import MultiNystroemMKL
 
@@ -90,37 +107,42 @@ def main(argv=None) -> dict:
     Xt, yt, _ = make_data(args.test_rows, seed=1, threshold=thr)
     n = len(y)
     print(f"train {n} rows × {X.shape[1]} features, {y.mean():.2%} positives; test {len(yt)} rows")
-    results = {}
+    threads = sorted({(p["internal_api"], p["num_threads"]) for p in threadpool_info()})
+    print(f"thread pools: {threads}")
+    results: dict = {"args": vars(args), "threads": threads, "runs": {}}
 
-    def report(name, seconds, cpu, auc, note=""):
-        results[name] = (seconds, cpu, auc)
-        print(f"{name:<48s} {seconds:8.1f} s wall {cpu:8.1f} s CPU   AUC {auc:.4f}  {note}",
+    def report(name, seconds, cpu, auc, note="", **extra):
+        results["runs"][name] = {"wall_s": seconds, "cpu_s": cpu, "auc": auc, **extra}
+        print(f"{name:<52s} {seconds:8.1f} s wall {cpu:8.1f} s CPU   AUC {auc:.4f}  {note}",
               flush=True)  # fmt: skip
 
-    # ---- skewlearn MultiNystroemMKL
-    def mkl():
-        return MultiNystroemMKL(n_landmarks=args.landmarks, C=args.C, random_state=0)
+    def mkl(L):
+        return MultiNystroemMKL(n_landmarks=L, C=args.C, random_state=0)
 
-    mkl().fit(X[:2000], y[:2000])  # compile / load the cached numba kernels
-    clf, t, c = timed(lambda: mkl().fit(X, y))
-    report(
-        "skewlearn MultiNystroemMKL",
-        t,
-        c,
-        roc_auc_score(yt, clf.decision_function(Xt)),
-        f"mu={np.round(clf.mu_, 3).tolist()} iters={clf.n_iter_} solves={clf.n_svm_solves_}",
-    )
-
-    # ---- scikit-learn Nystroem + LinearSVC (uniform landmarks, same total)
-    def nys():
+    def nys(L):
         return make_pipeline(
-            Nystroem(gamma=1.0 / (X.shape[1] * X.var()), n_components=3 * args.landmarks,
-                     random_state=0),
+            Nystroem(gamma=1.0 / (X.shape[1] * X.var()), n_components=3 * L, random_state=0),
             LinearSVC(loss="hinge", dual=True, C=args.C, class_weight="balanced", max_iter=10_000),
         )  # fmt: skip
 
-    pipe, t, c = timed(lambda: nys().fit(X, y))
-    report("scikit-learn Nystroem + LinearSVC", t, c, roc_auc_score(yt, pipe.decision_function(Xt)))
+    mkl(args.landmarks[0]).fit(X[:2000], y[:2000])  # compile / load the cached numba kernels
+    for L in args.landmarks:
+        # ---- skewlearn MultiNystroemMKL
+        clf, t, c = timed(lambda L=L: mkl(L).fit(X, y))
+        report(
+            f"skewlearn MultiNystroemMKL 3 × {L}",
+            t,
+            c,
+            roc_auc_score(yt, clf.decision_function(Xt)),
+            f"mu={np.round(clf.mu_, 3).tolist()} iters={clf.n_iter_} solves={clf.n_svm_solves_}",
+            mu=clf.mu_.tolist(),
+            n_iter=clf.n_iter_,
+            n_svm_solves=clf.n_svm_solves_,
+        )
+        # ---- scikit-learn Nystroem + LinearSVC (uniform landmarks, same total)
+        pipe, t, c = timed(lambda L=L: nys(L).fit(X, y))
+        auc = roc_auc_score(yt, pipe.decision_function(Xt))
+        report(f"scikit-learn Nystroem {3 * L} + LinearSVC", t, c, auc)
 
     # ---- scikit-learn SVC on growing subsets
     m, last = args.svc_start, None
@@ -132,7 +154,8 @@ def main(argv=None) -> dict:
             )
         )
         auc = roc_auc_score(yt, svc.decision_function(Xt))
-        report(f"scikit-learn SVC on {m} rows (measured)", t, c, auc, f"{len(svc.support_)} SVs")
+        report(f"scikit-learn SVC on {m} rows (measured)", t, c, auc, f"{len(svc.support_)} SVs",
+               n_support=len(svc.support_))  # fmt: skip
         last = (m, t, c, auc)
         if m == n or 4.0 * c > args.svc_budget:
             break
@@ -143,16 +166,74 @@ def main(argv=None) -> dict:
     if m < n:
         report(f"scikit-learn SVC on {n} rows ({label})", t_full, c_full, auc,
                "(AUC of the subset model)")  # fmt: skip
+    results["svc"] = {"rows": m, "label": label, "wall_s": t_full, "cpu_s": c_full, "auc": auc}
 
-    t_mkl, c_mkl, auc_mkl = results["skewlearn MultiNystroemMKL"]
     print()
-    print(f"speed-up of MultiNystroemMKL over SVC ({label}): {t_full / t_mkl:.1f}× wall, "
-          f"{c_full / c_mkl:.1f}× CPU")  # fmt: skip
-    print(f"AUC difference MultiNystroemMKL − SVC: {auc_mkl - auc:+.4f}")
-    t_nys, c_nys, auc_nys = results["scikit-learn Nystroem + LinearSVC"]
-    print(f"vs Nystroem + LinearSVC: time ratio {t_mkl / t_nys:.2f} wall, {c_mkl / c_nys:.2f} "
-          f"CPU; AUC {auc_mkl - auc_nys:+.4f}")  # fmt: skip
+    print(f"SVC on {n} rows ({label}): {t_full:.1f} s wall, {c_full:.1f} s CPU, AUC {auc:.4f}")
+    print(f"{'learner':<44s} {'CPU×':>7s} {'wall×':>7s} {'ΔAUC':>8s}  within 0.01")
+    summary = {}
+    for name, r in results["runs"].items():
+        if "SVC on" in name:
+            continue
+        row = {"cpu_speedup": c_full / r["cpu_s"], "wall_speedup": t_full / r["wall_s"],
+               "auc_diff": r["auc"] - auc}  # fmt: skip
+        row["within_0.01"] = abs(row["auc_diff"]) <= 0.01 or row["auc_diff"] > 0
+        summary[name] = row
+        print(f"{name:<44s} {row['cpu_speedup']:7.1f} {row['wall_speedup']:7.1f} "
+              f"{row['auc_diff']:+8.4f}  {'yes' if row['within_0.01'] else 'no'}")  # fmt: skip
+    results["against_svc"] = summary
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+        print(f"wrote {args.json}")
+    if args.png:
+        plot(results, args.png)
     return results
+
+
+def plot(results: dict, path: str) -> None:
+    """Test AUC against fit CPU seconds (log scale): one point per landmark setting of each
+    approximate learner, SVC's subsets joined by a line, its full-size point marked."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = results["runs"]
+    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    for prefix, style, label in (
+        ("skewlearn MultiNystroemMKL", "s-", "MultiNystroemMKL (3 × L landmarks)"),
+        ("scikit-learn Nystroem", "o--", "Nystroem + LinearSVC (3L landmarks)"),
+        ("scikit-learn SVC on", "^:", "SVC on stratified subsets"),
+    ):
+        pts = [(r["cpu_s"], r["auc"], name) for name, r in runs.items() if name.startswith(prefix)]
+        if prefix.endswith("SVC on"):
+            pts = [p for p in pts if "EXTRAPOLATED" not in p[2]]
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, ms=4, label=label)
+        for x, a, name in pts:
+            words = name.split()
+            if "MultiNystroemMKL" in name:
+                tag = f"3×{words[-1]}"
+            elif "Nystroem" in name:
+                tag = words[2]
+            else:
+                tag = f"{int(words[3]) // 1000}k"
+            ax.annotate(tag, (x, a), fontsize=6, xytext=(3, -8), textcoords="offset points")
+    svc = results["svc"]
+    ax.axhline(svc["auc"] - 0.01, color="grey", lw=0.8, ls="--")
+    ax.axvline(svc["cpu_s"] / 20, color="grey", lw=0.8, ls=":")
+    ax.text(svc["cpu_s"] / 20, ax.get_ylim()[0], " SVC / 20", fontsize=6, va="bottom")
+    ax.text(ax.get_xlim()[0], svc["auc"] - 0.01, " SVC AUC − 0.01", fontsize=6, va="bottom")
+    ax.set_xscale("log")
+    ax.set_xlabel("fit CPU seconds (log)", fontsize=8)
+    ax.set_ylabel("test AUC", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=7, loc="best")
+    n = results["args"]["rows"]
+    ax.set_title(f"{n:,} rows, 2 % positives: SVC {svc['label']} at {n:,} rows", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -268,3 +268,22 @@ def test_duality_gap_is_primal_minus_mkl_dual():
     np.testing.assert_allclose(
         mkl_duality_gap(lambda m: None, mu, J, g, state), 0.5 * (g.max() - mu @ g)
     )
+
+
+def test_warm_start_cache_is_the_feature_product_of_its_alpha():
+    """Each kept solve's cached Φᵀ(α∘y) (the warm start's initial w, which saves a pass
+    over the features per solve) is exactly Z.T @ (α∘y) of its α, and the start it
+    hands out is the nearest converged solve's."""
+    X, y = _data()
+    _, Z, ypm, _, obj = _objective(X, y, tol=1e-3)
+    res = reduced_gradient_mkl(obj, 3, 10, 1e-4)
+    assert res["n_evaluations"] >= 3 and len(obj._starts) >= 3
+    for _mu, alpha, converged, u in obj._starts:
+        assert converged
+        assert np.array_equal(u, Z.T @ (alpha * ypm))
+    mu = np.array([0.2, 0.3, 0.5])
+    alpha, u = obj._warm_start(mu)
+    nearest = min(obj._starts, key=lambda t: np.abs(t[0] - mu).sum())
+    assert np.array_equal(alpha, nearest[1]) and u is nearest[3]
+    # the copy handed out is not the kept array (the solve overwrites it)
+    assert alpha is not nearest[1]

@@ -6,7 +6,7 @@ import numpy as np
 
 from skewlearn.evaluation.stats import nemenyi_cd
 from skewlearn.experiments import run_experiment
-from skewlearn.experiments.nystrom_figures import cd_summary, make
+from skewlearn.experiments.nystrom_figures import at_or_above, cd_summary, make, paired_counts
 
 
 def test_variants_have_equal_totals():
@@ -30,3 +30,60 @@ def test_cd_summary_of_a_run(toy_file, tmp_path):
     scores = np.array(out["scores"])
     best = [out["methods"][i] for i in scores.argmax(axis=1)]
     assert all(out["ranks"][m] < k for m in best)
+
+
+def test_at_or_above_counts_datasets_per_value():
+    res = {
+        "a": {"Nystrom": [0.5, 0.6], "multi-Nystrom": [0.5, 0.7]},
+        "b": {"Nystrom": [0.9, 0.2], "multi-Nystrom": [0.8, 0.3]},
+        "c": {"Nystrom": [0.1, 0.4], "multi-Nystrom": [0.2, 0.3]},
+    }
+    assert at_or_above(res) == [["a", "c"], ["a", "b"]]
+
+
+def test_landmark_sweep_fixes_the_total_rank(monkeypatch):
+    import skewlearn.experiments.nystrom_figures as nf
+
+    calls = []
+
+    class Constant:
+        def fit(self, X, y):
+            return self
+
+        def predict(self, X):
+            return np.ones(len(X), dtype=int)
+
+    def fake_make(kind, landmarks, rank=None, seed=0):
+        calls.append((kind, landmarks, rank))
+        return Constant()
+
+    y = np.array([1, -1, -1, -1, -1] * 4)
+    monkeypatch.setattr(nf, "make", fake_make)
+    monkeypatch.setattr(nf, "_data", lambda name: (np.zeros((len(y), 2)), y))
+    res = nf.sweep(["toy"], "landmarks", [30, 90], rank=30, splits=2, repeats=1)
+    assert {c[2] for c in calls} == {30} and {c[1] for c in calls} == {30, 90}
+    assert len(calls) == 2 * 2 * 2  # folds × values × kinds
+    # predicting +1 everywhere: G-mean 0 on every fold
+    assert res["toy"]["Nystrom"] == [0.0, 0.0]
+    assert np.array(res["_folds"]["toy"]["multi-Nystrom"]).shape == (2, 2)
+
+
+def test_paired_counts_against_scipy_by_hand():
+    from scipy import stats
+
+    rng = np.random.default_rng(0)
+    base = rng.uniform(0.5, 0.7, size=20)
+    folds = {
+        # clearly better on "a", clearly worse on "b", identical on "c", noise on "d"
+        "a": {"Nystrom": [base.tolist()], "multi-Nystrom": [(base + 0.05).tolist()]},
+        "b": {"Nystrom": [base.tolist()], "multi-Nystrom": [(base - 0.05).tolist()]},
+        "c": {"Nystrom": [base.tolist()], "multi-Nystrom": [base.tolist()]},
+        "d": {"Nystrom": [base.tolist()],
+              "multi-Nystrom": [(base + rng.normal(0, 0.05, 20)).tolist()]},
+    }  # fmt: skip
+    d = np.array(folds["d"]["multi-Nystrom"][0])
+    expect_d = stats.ttest_rel(d, base).pvalue < 0.05
+    out = paired_counts(folds)
+    assert out[0]["better"][0] == "a" and "b" in out[0]["worse"]
+    assert "c" not in out[0]["better"] + out[0]["worse"]
+    assert ("d" in out[0]["better"] + out[0]["worse"]) == expect_d

@@ -78,13 +78,18 @@ def test_online_curve_equals_the_prefix_metrics():
             assert got[k] == pytest.approx(ref(yt, st), rel=1e-12), (measure, hi)
 
 
-def test_study_split_table4_by_hand():
+@pytest.mark.parametrize(
+    "etas", [None, {("hinge", "f1"): 0.01, ("hinge", "auroc"): 1.0, ("hinge", "auprc"): 0.003}]
+)
+def test_study_split_table4_by_hand(etas):
     """ĉ+ = mean c+ of the leader (largest p before each row) over the last rows; c+* from
-    each cost run alone (numpy reference); the error is their distance."""
+    each cost run alone (numpy reference); the error is their distance. With ``etas``
+    (the tuned table's steps) OMCSL and the fixed-cost runs use that measure's step."""
     X, y = _stream(n=500, seed=5)
-    res = study.study_split(X, y, seed=11, losses=("hinge",), last=120, n_learners=5)
+    res = study.study_split(X, y, seed=11, losses=("hinge",), last=120, n_learners=5, etas=etas)
     for measure in ("f1", "auroc", "auprc"):
-        clf = OMCSL(n_learners=5, measure=measure, loss="hinge", random_state=11)
+        eta = 0.1 if etas is None else etas[("hinge", measure)]
+        clf = OMCSL(n_learners=5, measure=measure, loss="hinge", eta=eta, random_state=11)
         leaders = []
         for t in range(len(y)):
             if t:
@@ -95,7 +100,7 @@ def test_study_split_table4_by_hand():
         c_hat = np.mean(leaders[-120:])
         best, best_v = None, -1.0
         for c in clf.costs_:
-            _, ref = csogd(augment(X), y, objective="weighted", c_pos=c, c_neg=1 - c)
+            _, ref = csogd(augment(X), y, objective="weighted", c_pos=c, c_neg=1 - c, eta=eta)
             v = {
                 "f1": lambda r: skm.f1_score(y, np.where(r > 0, 1, -1)),
                 "auroc": lambda r: skm.roc_auc_score(y, r),
@@ -104,6 +109,7 @@ def test_study_split_table4_by_hand():
             if v > best_v + 1e-15:
                 best, best_v = c, v
         row = res["table4"][("hinge", measure)]
+        assert row["eta"] == eta
         assert row["c_hat"] == pytest.approx(c_hat, rel=1e-12)
         assert row["c_star"] == best
         assert row["error"] == pytest.approx(abs(c_hat - best), rel=1e-12)
@@ -159,5 +165,118 @@ def test_table3_and_must_show_from_a_results_database(tmp_path):
     assert "| OPAUC | – | – | – |" in table
     checks = study.must_show(db, None)
     # F: 0.7 > 0.65 and 0.2 -> yes; AUPRC: 0.6 < OCS1 0.62 -> not ahead
-    assert "| letter | h | F-measure | 0.7000 | 0.6500 | 0.2000 | yes |" in checks
-    assert "| letter | h | AUPRC | 0.6000 | 0.6200 | 0.2000 | **no** |" in checks
+    # last column: OMCSL - the better OCS, paired t-test over the reps (scipy's ttest_rel)
+    from scipy.stats import ttest_rel
+
+    p_f = ttest_rel([0.8, 0.6], [0.65, 0.65]).pvalue
+    p_pr = ttest_rel([0.5, 0.7], [0.6, 0.64]).pvalue
+    assert (
+        f"| letter | h | F-measure | 0.7000 | 0.6500 | 0.2000 | yes | +0.0500 ({p_f:.2g}) |"
+        in checks
+    )
+    assert (
+        f"| letter | h | AUPRC | 0.6000 | 0.6200 | 0.2000 | **no** | -0.0200 ({p_pr:.2g}) |"
+        in checks
+    )
+
+
+def _write(store, experiment, vals):
+    for (method, rep), (f, roc, pr) in vals.items():
+        store.write(dict(task_key=f"{experiment}{method}{rep}", experiment=experiment,
+                         dataset="letter", method=method, repetition=rep, fold=0, seed=0,
+                         params={}, metrics={"f1": f, "roc_auc": roc, "pr_auc": pr},
+                         extra={}))  # fmt: skip
+
+
+def test_tuned_table_takes_each_column_from_the_run_tuned_for_it(tmp_path):
+    """In the tuned table OCS1/OCS2 run once per column; the F column comes from OCS1-F-h,
+    the AUPRC column from OCS1-AUPRC-h, and the checks compare OMCSL with those runs."""
+    from skewlearn.experiments.store import ResultStore
+
+    db = tmp_path / "t.sqlite"
+    exp = "omcsl_table3_tuned"
+    vals = {  # (method, rep) -> (f1, roc_auc, pr_auc)
+        ("OMCSL-F-h", 0): (0.7, 0.0, 0.0),
+        ("OMCSL-AUROC-h", 0): (0.0, 0.9, 0.0),
+        ("OMCSL-AUPRC-h", 0): (0.0, 0.0, 0.6),
+        ("OCS1-F-h", 0): (0.72, 0.1, 0.1),  # ahead of OMCSL on F
+        ("OCS1-AUROC-h", 0): (0.1, 0.95, 0.1),
+        ("OCS1-AUPRC-h", 0): (0.99, 0.1, 0.5),  # its F must not enter the F column
+        ("OCS2-F-h", 0): (0.3, 0.1, 0.1),
+        ("OCS2-AUROC-h", 0): (0.1, 0.8, 0.1),
+        ("OCS2-AUPRC-h", 0): (0.1, 0.1, 0.55),
+    }
+    with ResultStore(db) as store:
+        _write(store, exp, vals)
+        for (method, _), _v in vals.items():
+            store.write_search(dict(search_key=method, experiment=exp, dataset="letter",
+                                    method=method, params={"eta": 0.003 if "F" in method
+                                                           else 0.1}, extra={}))  # fmt: skip
+    table = study.table3_markdown(db, exp, study.TUNED_ROWS)
+    line = next(ln for ln in table.splitlines() if ln.startswith("| OCS1-h |"))
+    assert line == "| OCS1-h | 0.7200 ± 0.0000 | 0.9500 ± 0.0000 | 0.5000 ± 0.0000 |"
+    checks = study.must_show(db, None, exp, study.TUNED_ROWS)
+    # one split: no paired test ("–"); the better OCS on AUPRC is OCS2 (0.55)
+    assert "| letter | h | F-measure | 0.7000 | 0.7200 | 0.3000 | **no** | – |" in checks
+    assert "| letter | h | AUPRC | 0.6000 | 0.5000 | 0.5500 | yes | – |" in checks
+    # the default layout reads nothing of these runs
+    assert "| letter | h | F-measure | 0.7000 | nan | nan | **no** | – |" in study.must_show(
+        db, None, exp
+    )
+    assert study.chosen_steps(db, exp)[("letter", "OCS1-AUPRC-h")] == 0.1
+    assert study.tuned_etas(db, exp) == {
+        "letter": {("hinge", "f1"): 0.003, ("hinge", "auroc"): 0.1, ("hinge", "auprc"): 0.1}
+    }
+    steps = study.steps_markdown(db, exp)
+    assert steps.splitlines()[0] == "| method | letter |"
+    assert "| OMCSL-F-h | 0.003 |" in steps and "| OCS2-AUPRC-h | 0.1 |" in steps
+    # rows follow the experiment file's order
+    order = [ln.split(" |")[0][2:] for ln in steps.splitlines()[2:]]
+    assert order[:4] == ["OMCSL-F-h", "OMCSL-AUROC-h", "OMCSL-AUPRC-h", "OCS1-F-h"]
+
+
+def test_the_tuned_file_applies_one_rule_to_every_method():
+    """Every estimator of omcsl_table3_tuned searches only its step size, over the same grid,
+    by the measure of the column it fills; the rest is omcsl_table3's definition."""
+    from skewlearn.experiments.config import load_experiment
+
+    tuned, plain = load_experiment("omcsl_table3_tuned"), load_experiment("omcsl_table3")
+    assert tuned.search_scope == "first_fold" and tuned.inner_splits == 5
+    assert (tuned.seed, tuned.protocol, tuned.datasets) == (
+        plain.seed, plain.protocol, plain.datasets
+    )  # fmt: skip
+    grid = [0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0]
+    metric = {"F": "f1", "AUROC": "roc_auc", "AUPRC": "pr_auc"}
+    column = {e.name: "F" for e in tuned.estimators}  # iOOB, iUOB, OFO: F only
+    column.update({e.name: e.name.split("-")[1] for e in tuned.estimators
+                   if e.name.startswith(("OMCSL", "OCS"))})  # fmt: skip
+    column["OPAUC"] = "AUROC"
+    plain_params = {e.name: e.params for e in plain.estimators}
+    for e in tuned.estimators:
+        assert e.grid == {"eta": grid}, e.name
+        assert e.search_metric == metric[column[e.name]], e.name
+        base = e.name.replace(f"-{column[e.name]}-", "-") if e.name.startswith("OCS") else e.name
+        assert e.params == plain_params[base], e.name
+    assert len(tuned.estimators) == 24
+
+
+def test_main_tuned_reads_the_chosen_steps_and_checks_from_the_database(tmp_path):
+    from skewlearn.experiments.store import ResultStore
+
+    missing = tmp_path / "missing.sqlite"
+    with pytest.raises(SystemExit):
+        study.main(["--tuned", "--skip-table3", "--db", str(missing)])
+    db = tmp_path / "t.sqlite"
+    exp = "omcsl_table3_tuned"
+    with ResultStore(db) as store:
+        _write(store, exp, {("OMCSL-F-h", 0): (0.7, 0.9, 0.6), ("OCS1-F-h", 0): (0.6, 0.9, 0.5),
+                            ("OCS2-F-h", 0): (0.5, 0.9, 0.5)})  # fmt: skip
+        store.write_search(dict(search_key="k", experiment=exp, dataset="letter",
+                                method="OMCSL-F-h", params={"eta": 0.03}, extra={}))  # fmt: skip
+    md = tmp_path / "tuned.md"
+    rc = study.main(["--tuned", "--skip-table3", "--skip-table4", "--db", str(db), "--md", str(md)])
+    assert rc == 0
+    text = md.read_text()
+    assert "## Chosen step sizes" in text and "| OMCSL-F-h | 0.03 |" in text
+    assert "| letter | h | F-measure | 0.7000 | 0.6000 | 0.5000 | yes | – |" in text
+    assert "Table 4" not in text

@@ -194,14 +194,17 @@ class LinearSVMObjective:
         sq = Z * Z
         self.block_sqnorms = np.add.reduceat(sq, self.starts[:-1], axis=1)
         self.alpha = np.zeros(Z.shape[0])
-        self._starts: list[tuple[np.ndarray, np.ndarray]] = []  # recent (μ, α) pairs
+        self.u = np.zeros(Z.shape[1])  # Φ^T(α∘y) of self.alpha
+        self._starts: list[tuple] = []  # recent (μ, α, converged, Φ^T(α∘y))
         self.epochs: list[int] = []
 
     #: Solutions kept for warm starts.
     KEEP = 6
 
-    def _warm_start(self, mu: np.ndarray) -> np.ndarray:
-        """A copy of the ``α`` of the kept solve whose ``μ`` is nearest (L1) to ``mu``.
+    def _warm_start(self, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A copy of the ``α`` of the kept solve whose ``μ`` is nearest (L1) to ``mu``, and
+        its :math:`\\Phi^T(\\alpha\\circ y)` (computed after that solve, so the start costs
+        no pass over the features).
 
         The reduced gradient evaluates J far out (where a weight reaches 0) and then back
         inside the segment; starting each solve from the nearest previous ``μ``'s ``α``
@@ -209,12 +212,13 @@ class LinearSVMObjective:
         that reached the tolerance are candidates; after a capped solve (the most work
         done so far) its ``α`` is continued.
         """
-        done = [(m, a) for m, a, converged in self._starts if converged]
+        done = [(m, a, u) for m, a, converged, u in self._starts if converged]
         if not self._starts or not self._starts[-1][2] or not done:
             # the last solve hit its cap: it holds the most work, continue it
-            return self.alpha.copy()
-        dist = [float(np.abs(m - mu).sum()) for m, _ in done]
-        return done[int(np.argmin(dist))][1].copy()
+            return self.alpha.copy(), self.u
+        dist = [float(np.abs(m - mu).sum()) for m, _, _ in done]
+        _, a, u = done[int(np.argmin(dist))]
+        return a.copy(), u
 
     def block_norms(self, v: np.ndarray) -> np.ndarray:
         """:math:`\\|v_m\\|^2` per block of a length-R vector."""
@@ -223,19 +227,22 @@ class LinearSVMObjective:
     def __call__(self, mu: np.ndarray):
         colw = np.repeat(mu, self.sizes)
         qdiag = self.block_sqnorms @ mu + self.s * self.s
-        alpha = self._warm_start(mu)
+        alpha, u = self._warm_start(mu)
         ay = alpha * self.y
-        beta = colw * (self.Z.T @ ay)
+        beta = colw * u
         bias = np.array([self.s * ay.sum()])
         epochs, converged = _dcd_hinge(
             self.Z, colw, self.y, self.upper, qdiag, alpha, beta, bias, self.s, self.tol,
             self.max_epochs, self.rng_state,
         )  # fmt: skip
-        self.alpha = alpha
-        self._starts = [*self._starts[-(self.KEEP - 1) :], (mu.copy(), alpha.copy(), converged)]
-        self.epochs.append(int(epochs))
         ay = alpha * self.y
         u = self.Z.T @ ay  # Φ^T(α∘y), recomputed exactly
+        self.alpha, self.u = alpha, u
+        self._starts = [
+            *self._starts[-(self.KEEP - 1) :],
+            (mu.copy(), alpha.copy(), converged, u),
+        ]
+        self.epochs.append(int(epochs))
         g = self.block_norms(u)
         beta = colw * u
         wb = self.s * ay.sum()

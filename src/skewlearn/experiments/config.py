@@ -108,6 +108,9 @@ class EstimatorSpec:
     search_from: str | None = None
     #: Per-dataset changes: ``{dataset: {"params": ..., "grid": ..., "skip": bool}}``.
     by_dataset: dict = field(default_factory=dict)
+    #: This estimator's search metric, in place of ``search.metric`` (e.g. one method run
+    #: three times, each tuned for the table column it fills: F-measure, AUROC, AUPRC).
+    search_metric: str | None = None
 
     def as_dict(self) -> dict:
         out = {"name": self.name, "class": self.cls, "params": self.params, "grid": self.grid}
@@ -116,6 +119,8 @@ class EstimatorSpec:
             out["search_from"] = self.search_from
         if self.by_dataset:
             out["by_dataset"] = self.by_dataset
+        if self.search_metric is not None:
+            out["search_metric"] = self.search_metric
         return out
 
     def for_dataset(self, dataset: str) -> EstimatorSpec | None:
@@ -130,6 +135,7 @@ class EstimatorSpec:
             params={**self.params, **change.get("params", {})},
             grid={**self.grid, **change.get("grid", {})},
             search_from=self.search_from,
+            search_metric=self.search_metric,
         )
 
     def build(self):
@@ -310,7 +316,11 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
     path = f"estimators[{i}]"
     if not isinstance(item, Mapping):
         _fail(path, "each estimator is a table with 'class' (and 'name', 'params', 'grid').")
-    _check_keys(item, {"name", "class", "params", "grid", "search_from", "by_dataset"}, path)
+    _check_keys(
+        item,
+        {"name", "class", "params", "grid", "search_from", "by_dataset", "search_metric"},
+        path,
+    )
     if "class" not in item:
         _fail(path, "missing 'class' (an estimator class name, e.g. 'Perceptron').")
     try:
@@ -347,9 +357,18 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
                 "an estimator with 'search_from' takes its searched parameters from that "
                 "estimator; remove its own grid (or remove 'search_from').",
             )
+    search_metric = item.get("search_metric")
+    if search_metric is not None:
+        search_metric = _metric(search_metric, f"{path}.search_metric")
+        if search_from is not None:
+            _fail(
+                f"{path}.search_metric",
+                "an estimator with 'search_from' takes the parameters that estimator's "
+                "search chose; set 'search_metric' there (or remove 'search_from').",
+            )
     return EstimatorSpec(name=str(item.get("name", item["class"])), cls=item["class"],
                          params=params, grid=grid, search_from=search_from,
-                         by_dataset=by_dataset)  # fmt: skip
+                         by_dataset=by_dataset, search_metric=search_metric)  # fmt: skip
 
 
 def _check_params(cls: type, valid: set, params: dict, grid: dict, path: str) -> None:

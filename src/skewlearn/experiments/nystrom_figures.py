@@ -7,7 +7,10 @@
   difference (:mod:`skewlearn.evaluation.stats`); ``nystrom_cd_<metric>.png``.
 * **G-mean against the number of landmarks** (Fig. 2): Nyström + linear SVM with ``m``
   uniform landmarks against multi-Nyström with 3 class-stratified subsets of ``m/3``
-  (equal total), full rank; ``nystrom_landmarks.png``.
+  (equal total) at a fixed total rank (``--landmark-rank``, default 30: Nyström rank 30,
+  multi-Nyström rank 10 per subset; the paper fixes the rank and increases the landmarks;
+  ``0`` = full rank); ``nystrom_landmarks.png``, and for each ``m`` the number of datasets
+  on which multi-Nyström's mean G-mean is at or above Nyström's.
 * **G-mean against the rank** (Fig. 3): 150 landmarks in total as in the table; Nyström of
   rank ``r`` against multi-Nyström of rank ``r/3`` per subset (equal total rank);
   ``nystrom_rank.png``.
@@ -33,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ablation", "cd_summary", "main", "sweep", "timing"]
+__all__ = ["ablation", "at_or_above", "cd_summary", "main", "paired_counts", "sweep", "timing"]
 
 C = 100.0
 KINDS = ("Nystrom", "multi-Nystrom")
@@ -73,17 +76,20 @@ def sweep(
     values: Sequence[int],
     *,
     landmarks: int = 150,
+    rank: int | None = None,
     splits: int = 5,
     repeats: int = 1,
     seed: int = 2020,
 ) -> dict:
-    """Mean test G-mean ``{dataset: {kind: [per value]}}`` over repeated stratified k-fold;
-    ``param`` is ``"landmarks"`` (full rank) or ``"rank"`` (``landmarks`` in total)."""
+    """Test G-mean over repeated stratified k-fold: ``{dataset: {kind: [mean per value]}}``
+    and, under ``"_folds"``, the per-fold values ``{dataset: {kind: [[per fold] per value]}}``.
+    ``param`` is ``"landmarks"`` (total rank ``rank``, ``None`` = full rank) or ``"rank"``
+    (``landmarks`` in total)."""
     from ..evaluation.protocols import KFold, task_seed
     from ..metrics import gmean
 
     protocol = KFold(n_splits=splits, n_repeats=repeats)
-    out: dict = {}
+    out: dict = {"_folds": {}}
     for name in datasets:
         X, y = _data(name)
         res = {k: np.zeros((len(values), repeats * splits)) for k in KINDS}
@@ -93,13 +99,44 @@ def sweep(
                 s = task_seed(seed, name, rep, fold)
                 for i, v in enumerate(values):
                     for kind in KINDS:
-                        m, r = (v, None) if param == "landmarks" else (landmarks, v)
+                        m, r = (v, rank) if param == "landmarks" else (landmarks, v)
                         est = make(kind, m, r, seed=s).fit(X[tr], y[tr])
                         res[kind][i, rep * splits + fold] = gmean(y[te], est.predict(X[te]))
         out[name] = {k: res[k].mean(axis=1).tolist() for k in KINDS}
+        out["_folds"][name] = {k: res[k].tolist() for k in KINDS}
         print(f"{param} sweep {name}: " + "; ".join(
             f"{k} " + " ".join(f"{x:.3f}" for x in out[name][k]) for k in KINDS
         ), flush=True)  # fmt: skip
+    return out
+
+
+def at_or_above(res: dict) -> list[list[str]]:
+    """Per swept value, the datasets on which multi-Nyström's mean G-mean is at or above
+    Nyström's (check (a) of issue 6)."""
+    n = len(next(iter(res.values()))["Nystrom"])
+    return [
+        [d for d, per in res.items() if per["multi-Nystrom"][i] >= per["Nystrom"][i]]
+        for i in range(n)
+    ]
+
+
+def paired_counts(folds: dict, alpha: float = 0.05) -> list[dict]:
+    """Per swept value, the datasets where multi-Nyström is significantly better or worse
+    than Nyström: a paired t-test over the folds (same splits for both) at level ``alpha``.
+    ``folds`` is ``sweep(...)["_folds"]``."""
+    from scipy import stats
+
+    n = len(next(iter(folds.values()))["Nystrom"])
+    out = []
+    for i in range(n):
+        better, worse = [], []
+        for d, per in folds.items():
+            a, b = np.asarray(per["multi-Nystrom"][i]), np.asarray(per["Nystrom"][i])
+            if np.allclose(a, b):
+                continue
+            if stats.ttest_rel(a, b).pvalue < alpha:
+                (better if a.mean() > b.mean() else worse).append(d)
+        out.append({"better": better, "worse": worse})
     return out
 
 
@@ -257,6 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--datasets", nargs="+",
                     default=["page-blocks0", "poker-8-9_vs_5", "abalone19", "yeast4"])  # fmt: skip
     ap.add_argument("--landmarks", nargs="+", type=int, default=[30, 60, 150, 300, 600])
+    ap.add_argument("--landmark-rank", type=int, default=30,
+                    help="total rank of the landmark sweep (Fig. 2); 0 = full rank")  # fmt: skip
     ap.add_argument("--ranks", nargs="+", type=int, default=[6, 15, 30, 75, 150])
     ap.add_argument("--time-datasets", nargs="+", default=["page-blocks0", "abalone19"])
     ap.add_argument("--sizes", nargs="+", type=int, default=[500, 1000, 2000, 4000])
@@ -287,14 +326,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             title = f"{metric}: {len(s['datasets'])} datasets, Nemenyi CD (α = 0.05)"
             _save(cd_diagram(s["ranks"], s["cd"], title), out / f"nystrom_cd_{metric}.png")
     if "landmarks" in todo:
-        res = sweep(args.datasets, "landmarks", args.landmarks, splits=args.splits,
+        rank = args.landmark_rank or None
+        res = sweep(args.datasets, "landmarks", args.landmarks, rank=rank, splits=args.splits,
                     repeats=args.repeats)  # fmt: skip
-        summary["landmarks"] = {"values": args.landmarks, "gmean": res}
+        folds = res.pop("_folds")
+        wins = at_or_above(res)
+        paired = paired_counts(folds)
+        summary["landmarks"] = {"values": args.landmarks, "rank": rank, "gmean": res,
+                                "folds": folds, "multi_at_or_above": wins, "paired": paired,
+                                "splits": args.splits, "repeats": args.repeats}  # fmt: skip
+        for v, w, p in zip(args.landmarks, wins, paired):
+            print(f"{v} landmarks: multi-Nystrom >= Nystrom in mean G-mean on "
+                  f"{len(w)} of {len(res)} datasets {w}; significantly better on "
+                  f"{p['better']}, worse on {p['worse']} (paired t, 95 %)")  # fmt: skip
+        what = "full rank" if rank is None else f"total rank {rank}"
         fig = _line_figure(res, args.landmarks, "landmarks in total", "G-mean",
-                           "G-mean against the number of landmarks (full rank)")  # fmt: skip
+                           f"G-mean against the number of landmarks ({what})")  # fmt: skip
         _save(fig, out / "nystrom_landmarks.png")
     if "rank" in todo:
         res = sweep(args.datasets, "rank", args.ranks, splits=args.splits, repeats=args.repeats)
+        res.pop("_folds")
         summary["rank"] = {"values": args.ranks, "gmean": res}
         fig = _line_figure(res, args.ranks, "rank in total", "G-mean",
                            "G-mean against the rank (150 landmarks in total)")  # fmt: skip

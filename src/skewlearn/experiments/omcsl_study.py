@@ -16,6 +16,11 @@ and writes a Markdown summary with the "Must show" checks of the issue. The spli
 training order and the seeds are those of the engine's tasks, so Table 4 and Figure 1
 describe the same runs as Table 3.
 
+With ``--tuned`` it runs ``omcsl_table3_tuned`` instead: every method's step size chosen by
+one rule (a grid 1 … 0.001, 5-fold validation on split 0's training part, per table column
+by that column's measure; see the file), and writes that Table 3, the chosen steps, Table 4
+with OMCSL at its tuned steps, and the same checks (no Figure 1).
+
 References
 ----------
 .. [1] Y. Yan, T. Yang, Y. Yang and J. Chen, "A framework of online learning with
@@ -49,6 +54,8 @@ __all__ = [
 ]
 
 CONFIG = Path(__file__).parent / "configs" / "omcsl_table3.toml"
+#: The same Table 3 with every method's step size tuned by one pre-declared rule.
+TUNED_CONFIG = Path(__file__).parent / "configs" / "omcsl_table3_tuned.toml"
 #: OMCSL's measure name -> the engine's metric name.
 MEASURES = {"f1": "f1", "auroc": "roc_auc", "auprc": "pr_auc"}
 _LABEL = {"f1": "F-measure", "auroc": "AUROC", "auprc": "AUPRC"}
@@ -146,14 +153,17 @@ CURVE_METHODS = {
 
 
 def study_split(X, y, *, seed: int, losses=("hinge", "logistic"), last: int = 5000,
-                curves: bool = True, n_learners: int = 9) -> dict:  # fmt: skip
+                curves: bool = True, n_learners: int = 9,
+                etas: dict | None = None) -> dict:  # fmt: skip
     """Table 4 and the Figure 1 curves on one training stream ``(X, y)`` (rows in stream
     order, ``y`` in ±1).
 
     Returns ``{"table4": {(loss, measure): {"c_hat", "c_star", "error", "fixed"}},
     "curves": {measure: {method: array}}, "checkpoints": array}``. OMCSL runs with its
     defaults and ``random_state=seed`` (as the engine's task); in the curves OMCSL is the
-    one selected by the measure plotted.
+    one selected by the measure plotted. ``etas`` maps ``(loss, measure)`` to OMCSL's step
+    size there (the tuned table's choices); the fixed-cost runs behind :math:`c_+^*` then
+    use the same step. Default: OMCSL's default η everywhere.
     """
     from .. import OMCSL
     from .config import resolve_estimator
@@ -165,13 +175,20 @@ def study_split(X, y, *, seed: int, losses=("hinge", "logistic"), last: int = 50
         probe = OMCSL(n_learners=n_learners, loss=loss)
         probe.partial_fit(X[:1], y[:1], classes=[-1, 1])
         costs = probe.costs_
-        S = fixed_cost_scores(X, y, costs, loss=loss, eta=float(probe.eta))
+        fixed_by_eta: dict = {}
         for measure in MEASURES:
-            clf = OMCSL(n_learners=n_learners, measure=measure, loss=loss, random_state=seed)
+            eta = float(probe.eta if etas is None else etas[(loss, measure)])
+            if eta not in fixed_by_eta:
+                fixed_by_eta[eta] = fixed_cost_scores(X, y, costs, loss=loss, eta=eta)
+            S = fixed_by_eta[eta]
+            clf = OMCSL(
+                n_learners=n_learners, measure=measure, loss=loss, eta=eta, random_state=seed
+            )
             scores, trace = clf.test_then_train(X, y, classes=[-1, 1], return_trace=True)
             c_star, fixed = best_fixed_cost(y, S, costs, measure)
             c_hat = selected_cost(trace.leader_cost, last)
             out["table4"][(loss, measure)] = {
+                "eta": eta,
                 "c_hat": c_hat,
                 "c_star": c_star,
                 "error": abs(c_hat - c_star),
@@ -195,13 +212,18 @@ def study_split(X, y, *, seed: int, losses=("hinge", "logistic"), last: int = 50
 
 # --------------------------------------------------------------------------- the study
 def run_study(datasets=None, n_repeats: int | None = None, *, last: int = 5000,
-              curves: bool = True, log=print) -> dict:  # fmt: skip
-    """Table 4 and Figure 1 over the splits of the shipped ``omcsl_table3`` experiment.
+              curves: bool = True, log=print, config=CONFIG,
+              etas: dict | None = None) -> dict:  # fmt: skip
+    """Table 4 and Figure 1 over the splits of the shipped ``omcsl_table3`` experiment
+    (or of ``config``, which has the same splits).
+
+    ``etas``: ``{dataset: {(loss, measure): eta}}``, OMCSL's step per dataset (see
+    :func:`tuned_etas`); default OMCSL's default η.
 
     Returns ``{dataset: {"table4": {(loss, measure): list of per-split dicts},
     "curves": {measure: {method: mean curve}}, "checkpoints": array, "n_train": int}}``.
     """
-    exp = load_experiment(CONFIG)
+    exp = load_experiment(config)
     specs = {d.name: d for d in exp.datasets}
     names = list(specs) if datasets is None else list(datasets)
     unknown = [n for n in names if n not in specs]
@@ -221,7 +243,8 @@ def run_study(datasets=None, n_repeats: int | None = None, *, last: int = 5000,
         for rep in range(reps):
             train, _test = protocol.split(y, exp.seed, name, rep, 0)
             seed = task_seed(exp.seed, name, rep, 0)
-            res = study_split(X[train], y[train], seed=seed, last=last, curves=curves)
+            res = study_split(X[train], y[train], seed=seed, last=last, curves=curves,
+                              etas=None if etas is None else etas[name])  # fmt: skip
             cps = res["checkpoints"]
             for key, row in res["table4"].items():
                 table.setdefault(key, []).append(row)
@@ -263,13 +286,13 @@ def curves_figure(res: dict, dataset: str):
     return fig
 
 
-def table4_markdown(results: dict) -> str:
+def table4_markdown(results: dict, *, show_eta: bool = False) -> str:
     """Table 4 as Markdown: mean error, mean ĉ+ and c+*, and the share of splits within
-    0.05, per dataset, loss and measure."""
+    0.05, per dataset, loss and measure (with ``show_eta``, OMCSL's step size too)."""
     lines = [
         "| dataset | loss | measure | mean err \\|ĉ+ − c+*\\| | splits with err ≤ 0.05 | "
-        "mean ĉ+ | mean c+* |",
-        "|---|---|---|---|---|---|---|",
+        "mean ĉ+ | mean c+* |" + (" η |" if show_eta else ""),
+        "|---|---|---|---|---|---|---|" + ("---|" if show_eta else ""),
     ]
     for name, res in results.items():
         for (loss, measure), rows in res["table4"].items():
@@ -279,6 +302,7 @@ def table4_markdown(results: dict) -> str:
                 f"| {name} | {loss} | {_LABEL[measure]} | {err.mean():.3f} | "
                 f"{within}/{len(err)} | {np.mean([r['c_hat'] for r in rows]):.3f} | "
                 f"{np.mean([r['c_star'] for r in rows]):.3f} |"
+                + (f" {rows[0]['eta']:g} |" if show_eta else "")
             )
     return "\n".join(lines)
 
@@ -306,6 +330,65 @@ TABLE3_ROWS = {
 }
 
 
+#: Table 3's rows for ``omcsl_table3_tuned``: OCS1/OCS2 run once per column there, each
+#: with the step chosen by that column's measure (as OMCSL runs once per selection measure).
+TUNED_ROWS = {
+    **TABLE3_ROWS,
+    **{
+        f"{m}-{s}": {
+            "f1": f"{m}-F-{s}",
+            "roc_auc": f"{m}-AUROC-{s}",
+            "pr_auc": f"{m}-AUPRC-{s}",
+        }
+        for s in ("h", "l")
+        for m in ("OCS1", "OCS2")
+    },
+}
+_TAG = {"f1": "F", "roc_auc": "AUROC", "pr_auc": "AUPRC"}
+_ORDER = ("flights", "shuttle", "letter", "satimage")
+
+
+def _by_order(names) -> list:
+    return sorted(names, key=lambda d: (_ORDER.index(d) if d in _ORDER else 9, d))
+
+
+def chosen_steps(db, experiment: str = "omcsl_table3_tuned") -> dict:
+    """``{(dataset, method): eta}`` chosen by the shared searches of ``experiment``."""
+    from .store import ResultStore
+
+    with ResultStore(db) as store:
+        found = store.searches(experiment)
+    return {(r["dataset"], r["method"]): float(r["params"]["eta"]) for r in found}
+
+
+def tuned_etas(db, experiment: str = "omcsl_table3_tuned") -> dict:
+    """OMCSL's chosen steps as :func:`run_study` takes them: ``{dataset: {(loss, measure):
+    eta}}`` from the searches of ``OMCSL-F-h``, ``OMCSL-AUROC-h``, …"""
+    steps = chosen_steps(db, experiment)
+    out: dict = {}
+    for (ds, method), eta in steps.items():
+        for measure, metric in MEASURES.items():
+            for sfx, loss in (("h", "hinge"), ("l", "logistic")):
+                if method == f"OMCSL-{_TAG[metric]}-{sfx}":
+                    out.setdefault(ds, {})[(loss, measure)] = eta
+    return out
+
+
+def steps_markdown(db, experiment: str = "omcsl_table3_tuned") -> str:
+    """The chosen step sizes: a row per method, a column per dataset."""
+    steps = chosen_steps(db, experiment)
+    datasets = _by_order({d for d, _ in steps})
+    methods = list(dict.fromkeys(m for _, m in sorted(steps, key=lambda k: k[1])))
+    exp = load_experiment(TUNED_CONFIG if experiment == "omcsl_table3_tuned" else CONFIG)
+    order = [e.name for e in exp.estimators]
+    methods.sort(key=lambda m: order.index(m) if m in order else len(order))
+    lines = ["| method | " + " | ".join(datasets) + " |", "|---|" + "---|" * len(datasets)]
+    for m in methods:
+        cells = [f"{steps[d, m]:g}" if (d, m) in steps else "–" for d in datasets]
+        lines.append(f"| {m} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def _means(db, experiment: str) -> dict:
     from .store import ResultStore
 
@@ -318,16 +401,16 @@ def _means(db, experiment: str) -> dict:
     return {k: (float(np.mean(v)), float(np.std(v)), len(v)) for k, v in acc.items()}
 
 
-def table3_markdown(db, experiment: str = "omcsl_table3") -> str:
+def table3_markdown(db, experiment: str = "omcsl_table3", rows: dict | None = None) -> str:
     """Table 3 in the paper's layout (rows: methods; columns: dataset × F-measure, AUROC,
-    AUPRC; mean ± std over the splits); "–" where the paper reports nothing either."""
+    AUPRC; mean ± std over the splits); "–" where the paper reports nothing either.
+    ``rows``: label -> {metric: our method} (default :data:`TABLE3_ROWS`;
+    :data:`TUNED_ROWS` for the tuned table)."""
     means = _means(db, experiment)
-    datasets = sorted({k[0] for k in means}, key=lambda d: ["flights", "shuttle", "letter",
-                                                            "satimage"].index(d)
-                      if d in ("flights", "shuttle", "letter", "satimage") else 9)  # fmt: skip
+    datasets = _by_order({k[0] for k in means})
     head = "| method | " + " | ".join(f"{d} F | {d} AUROC | {d} AUPRC" for d in datasets) + " |"
     lines = [head, "|---|" + "---|" * (3 * len(datasets))]
-    for label, cols in TABLE3_ROWS.items():
+    for label, cols in (TABLE3_ROWS if rows is None else rows).items():
         cells = []
         for d in datasets:
             for metric in ("f1", "roc_auc", "pr_auc"):
@@ -337,22 +420,53 @@ def table3_markdown(db, experiment: str = "omcsl_table3") -> str:
     return "\n".join(lines)
 
 
-def must_show(db, results: dict | None, experiment: str = "omcsl_table3") -> str:
+def _runs(db, experiment: str) -> dict:
+    """``{(dataset, method, metric): {repetition: value}}`` of the finished tasks."""
+    from .store import ResultStore
+
+    with ResultStore(db) as store:
+        rows = store.rows(experiment)
+    out: dict = {}
+    for r in rows:
+        for metric, v in r["metrics"].items():
+            out.setdefault((r["dataset"], r["method"], metric), {})[r["repetition"]] = v
+    return out
+
+
+def must_show(db, results: dict | None, experiment: str = "omcsl_table3",
+              rows: dict | None = None) -> str:  # fmt: skip
     """The issue's checks: OMCSL (selected by the measure) ahead of OCS1 and OCS2 on test
-    F-measure and AUPRC on every dataset, per loss; ĉ+ within 0.05 of c+* on most."""
-    means = {k: v[0] for k, v in _means(db, experiment).items()}
+    F-measure and AUPRC on every dataset, per loss; ĉ+ within 0.05 of c+* on most.
+    ``rows`` as in :func:`table3_markdown` (which run of OCS1/OCS2 fills each column).
+
+    The last column is OMCSL's mean difference to the better of OCS1 and OCS2 and the
+    two-sided p-value of the paired t-test over the splits (paired by repetition)."""
+    from ..evaluation.stats import paired_ttest
+
+    rows = TABLE3_ROWS if rows is None else rows
+    runs = _runs(db, experiment)
+    means = {k: float(np.mean(list(v.values()))) for k, v in runs.items()}
     datasets = sorted({k[0] for k in means})
-    out = ["| dataset | loss | measure | OMCSL | OCS1 | OCS2 | ahead of both |",
-           "|---|---|---|---|---|---|---|"]  # fmt: skip
+    out = ["| dataset | loss | measure | OMCSL | OCS1 | OCS2 | ahead of both | "
+           "OMCSL − better OCS (paired t p) |",
+           "|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for ds in datasets:
         for sfx in ("h", "l"):
-            for measure, metric, tag in (("f1", "f1", "F"), ("auprc", "pr_auc", "AUPRC")):
-                o = means.get((ds, f"OMCSL-{tag}-{sfx}", metric), np.nan)
-                a = means.get((ds, f"OCS1-{sfx}", metric), np.nan)
-                b = means.get((ds, f"OCS2-{sfx}", metric), np.nan)
+            for measure, metric in (("f1", "f1"), ("auprc", "pr_auc")):
+                keys = [(ds, rows[f"{m}-{sfx}"][metric], metric) for m in ("OMCSL", "OCS1", "OCS2")]
+                o, a, b = (means.get(k, np.nan) for k in keys)
                 ok = "yes" if o > a and o > b else "**no**"
+                diff = "–"
+                best = keys[1] if not b > a else keys[2]
+                if keys[0] in runs and best in runs:
+                    reps = sorted(set(runs[keys[0]]) & set(runs[best]))
+                    if len(reps) >= 2:
+                        t = paired_ttest([runs[keys[0]][r] for r in reps],
+                                         [runs[best][r] for r in reps])  # fmt: skip
+                        diff = f"{t.mean_diff:+.4f} ({t.pvalue:.2g})"
                 out.append(
-                    f"| {ds} | {sfx} | {_LABEL[measure]} | {o:.4f} | {a:.4f} | {b:.4f} | {ok} |"
+                    f"| {ds} | {sfx} | {_LABEL[measure]} | {o:.4f} | {a:.4f} | {b:.4f} | {ok} | "
+                    f"{diff} |"
                 )
     return "\n".join(out)
 
@@ -361,47 +475,67 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m skewlearn.experiments.omcsl_study", description=__doc__.splitlines()[0]
     )
-    p.add_argument("--db", default="omcsl_table3.sqlite", help="results database of Table 3")
+    p.add_argument("--db", default=None,
+                   help="results database of Table 3 (default: <experiment>.sqlite)")  # fmt: skip
+    p.add_argument("--tuned", action="store_true",
+                   help="the tuned table (omcsl_table3_tuned): Table 3, chosen steps, Table 4 "
+                        "at OMCSL's tuned steps and the checks; no Figure 1")  # fmt: skip
     p.add_argument("--jobs", type=int, default=1, help="worker processes for Table 3")
     p.add_argument("--repeats", type=int, default=None,
                    help="splits for Table 4 / Figure 1 (default: the experiment's 25)")  # fmt: skip
     p.add_argument("--datasets", nargs="*", default=None)
     p.add_argument("--skip-table3", action="store_true", help="only Table 4 and Figure 1")
+    p.add_argument("--skip-table4", action="store_true",
+                   help="no Table 4 / Figure 1 (Table 3 and the F/AUPRC checks only)")  # fmt: skip
     p.add_argument("--figures", default="figures", help="directory of the PNG files")
     p.add_argument("--md", default="omcsl_study.md", help="Markdown summary")
     p.add_argument("--json", default=None, help="also dump Table 4's per-split values")
     args = p.parse_args(argv)
+    config = TUNED_CONFIG if args.tuned else CONFIG
+    experiment = config.stem
+    rows = TUNED_ROWS if args.tuned else TABLE3_ROWS
+    db = args.db or f"{experiment}.sqlite"
+    if args.tuned and args.skip_table3 and not Path(db).is_file():
+        p.error(f"--tuned --skip-table3 needs the tuned table's database; {db!r} is missing.")
     t_wall, t_cpu = time.perf_counter(), time.process_time()
     parts = []
     if not args.skip_table3:
         from .report import build_reports, to_markdown
         from .runner import run_experiment
 
-        out = run_experiment(CONFIG, args.db, n_jobs=args.jobs, progress=False)
-        print(f"Table 3: {out['tasks']} tasks ({out['ran']} run now) in {args.db}")
-        parts.append("## Table 3 (test set)\n\n" + table3_markdown(args.db))
-        Path(args.md).with_suffix(".engine.md").write_text(to_markdown(build_reports(args.db)))
-    results = run_study(args.datasets, args.repeats)
-    figdir = Path(args.figures)
-    figdir.mkdir(parents=True, exist_ok=True)
-    for name, res in results.items():
-        path = figdir / f"omcsl_online_{name}.png"
-        curves_figure(res, name).savefig(path, dpi=80, metadata={"Software": None})
-        print(f"Figure 1: {path}")
-    errs = [np.mean([r["error"] for r in rows]) for res in results.values()
-            for rows in res["table4"].values()]  # fmt: skip
-    within = sum(e <= 0.05 + 1e-12 for e in errs)
-    parts.append(
-        "## Table 4 (selected cost)\n\n" + table4_markdown(results)
-        + f"\n\nMean error within 0.05 in {within} of {len(errs)} (dataset, loss, measure) cells."
-    )  # fmt: skip
-    if Path(args.db).is_file():
-        parts.append("## Must show\n\n" + must_show(args.db, results))
+        out = run_experiment(config, db, n_jobs=args.jobs, progress=False)
+        print(f"Table 3: {out['tasks']} tasks ({out['ran']} run now) in {db}")
+        parts.append("## Table 3 (test set)\n\n" + table3_markdown(db, experiment, rows))
+        Path(args.md).with_suffix(".engine.md").write_text(to_markdown(build_reports(db)))
+    if args.tuned:
+        parts.append("## Chosen step sizes\n\n" + steps_markdown(db, experiment))
+    results = None
+    if not args.skip_table4:
+        etas = tuned_etas(db, experiment) if args.tuned else None
+        results = run_study(args.datasets, args.repeats, config=config, etas=etas,
+                            curves=not args.tuned)  # fmt: skip
+        if not args.tuned:
+            figdir = Path(args.figures)
+            figdir.mkdir(parents=True, exist_ok=True)
+            for name, res in results.items():
+                path = figdir / f"omcsl_online_{name}.png"
+                curves_figure(res, name).savefig(path, dpi=80, metadata={"Software": None})
+                print(f"Figure 1: {path}")
+        errs = [np.mean([r["error"] for r in rows_]) for res in results.values()
+                for rows_ in res["table4"].values()]  # fmt: skip
+        within = sum(e <= 0.05 + 1e-12 for e in errs)
+        parts.append(
+            "## Table 4 (selected cost)\n\n" + table4_markdown(results, show_eta=args.tuned)
+            + f"\n\nMean error within 0.05 in {within} of {len(errs)} (dataset, loss, measure)"
+            " cells."
+        )  # fmt: skip
+    if Path(db).is_file():
+        parts.append("## Must show\n\n" + must_show(db, results, experiment, rows))
     wall, cpu = time.perf_counter() - t_wall, time.process_time() - t_cpu
     parts.append(f"Wall time {wall:.0f} s, CPU time of this process {cpu:.0f} s.")
     Path(args.md).write_text("\n\n".join(parts) + "\n")
     print(f"Summary: {args.md}")
-    if args.json:
+    if args.json and results is not None:
         dump = {
             n: {f"{k[0]}/{k[1]}": v for k, v in r["table4"].items()} for n, r in results.items()
         }

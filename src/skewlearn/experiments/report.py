@@ -285,6 +285,10 @@ def _setup_text(rep: ExperimentReport) -> str:
             " Hyperparameters chosen once per dataset and method, by the inner search on the "
             "training part of repetition 0, fold 0, and used for every run."
         )
+    own = [f"{e['name']} {e['search_metric']}" for e in d.get("estimators", [])
+           if e.get("search_metric")]  # fmt: skip
+    if own:
+        scope += " Estimators searched by their own metric: " + ", ".join(own) + "."
     text = (
         f"Protocol: {kind} ({extra}); seed {d.get('seed', '?')}; {len(rep.rows)} tasks "
         f"finished; search metric {search.get('metric', '–')}, "

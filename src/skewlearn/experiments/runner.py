@@ -145,7 +145,7 @@ def expand_search_tasks(exp: Experiment) -> list[SearchTask]:
             estimator=est,
             protocol=exp.protocol,
             seed=exp.seed,
-            search_metric=exp.search_metric,
+            search_metric=est.search_metric or exp.search_metric,
             inner_splits=exp.inner_splits,
         )
         for ds in exp.datasets
@@ -163,6 +163,7 @@ def _tuned(est: EstimatorSpec, params: dict) -> EstimatorSpec:
         params=est.params,
         grid={k: [v] for k, v in sorted(params.items())},
         search_from=est.search_from,
+        search_metric=est.search_metric,
     )
 
 
@@ -197,7 +198,7 @@ def expand_tasks(exp: Experiment, searches: dict | None = None) -> list[Task]:
                             fold=fold,
                             seed=exp.seed,
                             metrics=exp.metrics,
-                            search_metric=exp.search_metric,
+                            search_metric=est.search_metric or exp.search_metric,
                             inner_splits=exp.inner_splits,
                             curves=exp.curves,
                             tuned_by=tuned_by,
