@@ -287,3 +287,79 @@ def test_warm_start_cache_is_the_feature_product_of_its_alpha():
     assert np.array_equal(alpha, nearest[1]) and u is nearest[3]
     # the copy handed out is not the kept array (the solve overwrites it)
     assert alpha is not nearest[1]
+
+
+@pytest.mark.parametrize("mu", [[0.0, 0.7, 0.3], [0.6, 0.0, 0.4], [0.0, 1.0, 0.0]])
+def test_zero_weight_blocks_are_skipped_and_the_solve_is_the_reduced_svm(mu):
+    """A solve at a face of the simplex reads only the blocks with μ_m > 0 (one or two
+    column ranges): its decision function is scikit-learn's LinearSVC on those blocks
+    alone, and g still has every block, ‖Φ_mᵀ(α∘y)‖², zero-weight ones included."""
+    X, y = _data(n=150)
+    mu = np.array(mu)
+    _, Z, ypm, upper, obj = _objective(X, y, C=2.0, tol=1e-9)
+    lo, hi = obj._column_ranges(mu)
+    keep = np.repeat(mu > 0, obj.sizes)
+    assert sum(b - a for a, b in zip(lo, hi)) == keep.sum()
+    _, g, (alpha, beta, b, *_) = obj(mu)
+    assert (beta[~keep] == 0).all()
+    Zs = Z[:, keep] * np.sqrt(np.repeat(mu, obj.sizes)[keep])
+    ref = LinearSVC(loss="hinge", dual=True, C=2.0, tol=1e-9, max_iter=1_000_000).fit(Zs, ypm)
+    np.testing.assert_allclose(Z @ beta + b, ref.decision_function(Zs), atol=1e-4)
+    u = Z.T @ (alpha * ypm)
+    blocks = [u[a:c] @ u[a:c] for a, c in itertools.pairwise(obj.starts)]
+    np.testing.assert_allclose(g, blocks, rtol=1e-12)
+
+
+def test_loose_descent_solves_then_a_converged_final_solve():
+    """With a descent tolerance the solves are loose until a stopping test passes; that
+    point is then solved again at the final tolerance, and the stop is decided on it."""
+    X, y = _data(n=300)
+    mn, Z, ypm, upper, _ = _objective(X, y)
+    obj = LinearSVMObjective(
+        Z, mn.block_sizes_, ypm, upper, 1.0, 1e-6, 100_000, seed_state(0), descent_tol=0.5
+    )
+    tols, mus = [], []
+
+    def recording(mu):
+        tols.append(obj.tol)
+        mus.append(mu.copy())
+        return obj(mu)
+
+    recording.tighten = obj.tighten
+    recording.dual_constant = obj.dual_constant
+    res = reduced_gradient_mkl(recording, 3, max_iter=30, tol=1e-2)
+    assert tols[0] == 0.5 and tols[-1] == 1e-6
+    k = tols.index(1e-6)
+    assert k >= 2 and all(t == 1e-6 for t in tols[k:])
+    # re-solved at a μ the descent had reached (the current point, not a probe)
+    assert any(np.array_equal(mus[k], m) for m in mus[:k])
+    # the returned SVM is converged: its primal–dual gap is that of a tight solve
+    J, state = res["J"], res["state"]
+    dual = obj.dual_constant(state) - 0.5 * res["mu"] @ res["g"]
+    assert J - dual <= 1e-4 * J
+    assert res["gap_history"][-1] <= 1e-2 * J
+    assert res["objective_history"][-1] == J
+    # the same answer as tight solves throughout, within the certified tolerance
+    *_, tight = _objective(X, y, tol=1e-6)
+    ref = reduced_gradient_mkl(tight, 3, max_iter=30, tol=1e-2)
+    assert abs(J - ref["J"]) <= 1e-2 * ref["J"]
+
+
+def test_descent_svm_tol_option():
+    X, y = _data(n=300)
+    kw = {"kernels": KERNELS, "n_landmarks": 15, "random_state": 0, "tol": 1e-3}
+    loose = MultiNystroemMKL(descent_svm_tol=0.5, svm_tol=1e-6, **kw).fit(X, y)
+    tight = MultiNystroemMKL(descent_svm_tol=None, svm_tol=1e-6, **kw).fit(X, y)
+    # both stop with a certified gap; their μ are near-optimal for the same J
+    exact = _exact_objective(tight, X, y, 1.0)
+    J_loose, J_tight = exact(loose.mu_)[0], exact(tight.mu_)[0]
+    assert abs(J_loose - J_tight) <= 1e-3 * J_tight
+    assert loose.duality_gap_ <= 1e-3 * loose.objective_history_[-1]
+    # the final SVM of the loose run is the converged SVM at its μ (LinearSVC reference)
+    fm = loose.feature_map_
+    Zs = fm._features(X) * np.sqrt(np.repeat(loose.mu_, fm.block_sizes_))
+    ref = LinearSVC(loss="hinge", dual=True, class_weight="balanced", tol=1e-9, max_iter=10**6)
+    ref.fit(Zs, y)
+    np.testing.assert_allclose(loose.decision_function(X), ref.decision_function(Zs), atol=1e-3)
+    with pytest.raises(ValueError, match="descent_svm_tol"):
+        MultiNystroemMKL(descent_svm_tol=0.0).fit(X, y)

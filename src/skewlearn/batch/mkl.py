@@ -54,6 +54,7 @@ References
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -76,7 +77,9 @@ MU_ZERO = 1e-12
 
 # --------------------------------------------------------------------------- linear SVM
 @njit(**NJIT)
-def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, rng_state):
+def _dcd_hinge(
+    Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, rng_state, col_lo, col_hi
+):
     """Dual coordinate descent with shrinking for the hinge-loss linear SVM on features
     ``z_i = √colw ∘ Z_i`` plus a constant feature ``s`` (Hsieh et al. 2008, Algorithm 3).
 
@@ -91,8 +94,15 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
     shrunk active set of ``a`` rows counts ``a / n``: late passes over a few free
     coordinates are cheap, and at large C the solve needs many of them). Returns the
     number of passes and whether the tolerance was reached.
+
+    Only the columns in the ranges ``[col_lo[j], col_hi[j])`` are read: blocks with
+    ``colw = 0`` (kernels at weight 0) add exactly 0 to every score and update, so leaving
+    them out changes nothing but the summation order, and a solve at a face of the simplex
+    (Algorithm 1's boundary probes) reads fewer columns per coordinate.
     """
     n, R = Z.shape
+    nr = len(col_lo)
+    full = nr == 1 and col_lo[0] == 0 and col_hi[0] == R
     order = np.arange(n)
     active = n
     pg_max_old = np.inf
@@ -115,8 +125,15 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
                 k += 1
                 continue
             f = bias[0] * s
-            for r in range(R):
-                f += beta[r] * Z[i, r]
+            if full:
+                for r in range(R):
+                    f += beta[r] * Z[i, r]
+            for j in range(0 if full else nr):
+                # slices (views) of the row, not Z[i, r] over a range: this vectorises
+                zi = Z[i, col_lo[j] : col_hi[j]]
+                bj = beta[col_lo[j] : col_hi[j]]
+                for r in range(zi.shape[0]):
+                    f += bj[r] * zi[r]
             G = y[i] * f - 1.0
             a = alpha[i]
             PG = 0.0
@@ -142,8 +159,15 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
                 new = min(max(a - G / qdiag[i], 0.0), upper[i])
                 d = (new - a) * y[i]
                 alpha[i] = new
-                for r in range(R):
-                    beta[r] += d * colw[r] * Z[i, r]
+                if full:
+                    for r in range(R):
+                        beta[r] += d * colw[r] * Z[i, r]
+                for j in range(0 if full else nr):
+                    zi = Z[i, col_lo[j] : col_hi[j]]
+                    bj = beta[col_lo[j] : col_hi[j]]
+                    cj = colw[col_lo[j] : col_hi[j]]
+                    for r in range(zi.shape[0]):
+                        bj[r] += d * cj[r] * zi[r]
                 bias[0] += d * s
             k += 1
         if pg_max - pg_min <= tol:
@@ -172,6 +196,9 @@ class LinearSVMObjective:
         Box constraints :math:`C_i` (class costs).
     intercept_scaling, tol, max_epochs, rng_state
         Of the dual coordinate descent.
+    descent_tol : float or None
+        Looser tolerance of the solves made until :meth:`tighten` is called (``None`` or
+        ≤ ``tol``: every solve at ``tol``); see :func:`reduced_gradient_mkl`.
 
     ``self(mu)`` returns ``(J, g, state)`` with :math:`g_m = \\|\\Phi_m^T(\\alpha\\circ y)\\|^2
     = -2\\,\\partial J/\\partial\\mu_m` and ``state = (alpha, beta, b, epochs, S)``; ``J`` is
@@ -181,18 +208,25 @@ class LinearSVMObjective:
     last few ``μ`` evaluated (:meth:`_warm_start`).
     """
 
-    def __init__(self, Z, block_sizes, y, upper, intercept_scaling, tol, max_epochs, rng_state):
+    def __init__(
+        self, Z, block_sizes, y, upper, intercept_scaling, tol, max_epochs, rng_state,
+        descent_tol=None,
+    ):  # fmt: skip
         self.Z = Z
         self.sizes = np.asarray(block_sizes)
         self.starts = np.concatenate([[0], np.cumsum(self.sizes)])
         self.y = y
         self.upper = upper
         self.s = float(intercept_scaling)
-        self.tol = float(tol)
+        self.final_tol = float(tol)
+        self.tol = max(self.final_tol, float(descent_tol or 0.0))
         self.max_epochs = int(max_epochs)
         self.rng_state = rng_state
-        sq = Z * Z
-        self.block_sqnorms = np.add.reduceat(sq, self.starts[:-1], axis=1)
+        # per-row squared norm of each block, without an n × R temporary
+        pairs = itertools.pairwise(self.starts)
+        self.block_sqnorms = np.stack(
+            [np.einsum("ij,ij->i", Z[:, a:b], Z[:, a:b]) for a, b in pairs], axis=1
+        )
         self.alpha = np.zeros(Z.shape[0])
         self.u = np.zeros(Z.shape[1])  # Φ^T(α∘y) of self.alpha
         self._starts: list[tuple] = []  # recent (μ, α, converged, Φ^T(α∘y))
@@ -220,6 +254,27 @@ class LinearSVMObjective:
         _, a, u = done[int(np.argmin(dist))]
         return a.copy(), u
 
+    def tighten(self) -> bool:
+        """Switch the later solves from the descent tolerance to the final one; ``True``
+        if that changed anything (the caller then re-solves at its current ``μ``)."""
+        if self.tol <= self.final_tol:
+            return False
+        self.tol = self.final_tol
+        return True
+
+    def _column_ranges(self, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Column ranges of the blocks with ``μ_m > 0`` (adjacent blocks merged)."""
+        lo: list[int] = []
+        hi: list[int] = []
+        for m in np.flatnonzero(mu > 0):
+            a, b = int(self.starts[m]), int(self.starts[m + 1])
+            if hi and hi[-1] == a:
+                hi[-1] = b
+            else:
+                lo.append(a)
+                hi.append(b)
+        return np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64)
+
     def block_norms(self, v: np.ndarray) -> np.ndarray:
         """:math:`\\|v_m\\|^2` per block of a length-R vector."""
         return np.add.reduceat(v * v, self.starts[:-1])
@@ -231,9 +286,10 @@ class LinearSVMObjective:
         ay = alpha * self.y
         beta = colw * u
         bias = np.array([self.s * ay.sum()])
+        col_lo, col_hi = self._column_ranges(mu)
         epochs, converged = _dcd_hinge(
             self.Z, colw, self.y, self.upper, qdiag, alpha, beta, bias, self.s, self.tol,
-            self.max_epochs, self.rng_state,
+            self.max_epochs, self.rng_state, col_lo, col_hi,
         )  # fmt: skip
         ay = alpha * self.y
         u = self.Z.T @ ay  # Φ^T(α∘y), recomputed exactly
@@ -363,20 +419,45 @@ def reduced_gradient_mkl(
     at the same μ instead. Returns a dict with ``mu``, ``J``, ``g``, ``state``, ``n_iter``,
     ``objective_history`` (J after each iteration, first entry at μ = 1/M),
     ``gap_history`` (duality gap at each of those points), ``n_evaluations``.
+
+    Inexact solves: an objective with a ``tighten()`` method (:class:`LinearSVMObjective`
+    with a ``descent_tol``) solves loosely during the descent. When a stopping test passes
+    on such a solve, ``tighten()`` switches to the final tolerance, the SVM at the same μ is
+    solved again (warm-started; it replaces the point's J in the history) and the test is
+    repeated on it; if it no longer passes the descent continues with tight solves. So the
+    returned μ and SVM always come from a solve at the final tolerance, and the duality
+    gap of the stop is that solve's.
     """
     mu = np.full(n_kernels, 1.0 / n_kernels)
     J, g, state = objective(mu)
     n_eval = 1
     history, gaps = [float(J)], []
     n_iter = 1  # iterations of the outer loop; each has J(μ) and its gradient
+    tighten = getattr(objective, "tighten", None)
+
+    def refine() -> bool:
+        # a stop decided on a descent-tolerance solve: redo that solve at the final tolerance
+        nonlocal J, g, state, n_eval
+        if tighten is None or not tighten():
+            return False
+        J, g, state = objective(mu)
+        n_eval += 1
+        history[-1] = float(J)
+        return True
+
     while True:
         gap = mkl_duality_gap(objective, mu, J, g, state)
+        if (gap <= tol * abs(J) or n_iter >= max_iter) and refine():
+            gap = mkl_duality_gap(objective, mu, J, g, state)
         gaps.append(gap)
         if gap <= tol * abs(J) or n_iter >= max_iter:
             break
         D, top = reduced_direction(mu, -0.5 * g)
         if not (D < 0).any():
             if svm_gap(objective, mu, J, g, state) <= 0.5 * tol * abs(J):
+                if refine():
+                    gaps.pop()
+                    continue
                 break
             # μ is optimal for this α, but the SVM is not solved: continue its solve
             J, g, state = objective(mu)
@@ -423,6 +504,8 @@ def reduced_gradient_mkl(
         history.append(float(J))
         n_iter += 1
         if start is not None and np.array_equal(mu, start):
+            if refine():
+                continue
             gaps.append(mkl_duality_gap(objective, mu, J, g, state))
             break
     return {
@@ -521,6 +604,12 @@ class MultiNystroemMKL(BatchClassifier):
     svm_tol : float > 0, default=1e-2
         Stop each SVM solve when the projected-gradient range ≤ ``svm_tol`` (liblinear's
         default for this solver is 0.1, scikit-learn ``LinearSVC``'s 1e-4).
+    descent_svm_tol : float > 0 or None, default=0.1
+        Looser ``svm_tol`` for the solves made while the MKL descends (liblinear's default
+        for this solver). The solve at which a stopping test passes is redone at
+        ``svm_tol`` and the test repeated on it (the descent continues with tight solves if
+        it fails), so ``mu_``, the SVM and ``duality_gap_`` come from a converged solve.
+        ``None`` (or a value ≤ ``svm_tol``): every solve at ``svm_tol``.
     svm_max_epochs : int ≥ 1, default=200
         Cap on the work of each solve, in full passes over the rows (a pass over a shrunk
         active set of ``a`` rows counts ``a / n``). The solves are warm-started, so a capped
@@ -582,6 +671,7 @@ class MultiNystroemMKL(BatchClassifier):
         **_MKL_CONSTRAINTS,
         "intercept_scaling": [Interval(numbers.Real, 0, None, closed="neither")],
         "svm_tol": [Interval(numbers.Real, 0, None, closed="neither")],
+        "descent_svm_tol": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "svm_max_epochs": [Interval(numbers.Integral, 1, None, closed="left")],
         "n_jobs": [numbers.Integral, None],
         "random_state": ["random_state"],
@@ -605,6 +695,7 @@ class MultiNystroemMKL(BatchClassifier):
         max_iter: int = 20,
         tol: float = 0.01,
         svm_tol: float = 1e-2,
+        descent_svm_tol: float | None = 0.1,
         svm_max_epochs: int = 200,
         n_jobs: int | None = None,
         random_state=None,
@@ -621,6 +712,7 @@ class MultiNystroemMKL(BatchClassifier):
         self.max_iter = max_iter
         self.tol = tol
         self.svm_tol = svm_tol
+        self.descent_svm_tol = descent_svm_tol
         self.svm_max_epochs = svm_max_epochs
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -645,7 +737,7 @@ class MultiNystroemMKL(BatchClassifier):
         Z = np.ascontiguousarray(fm._features(X))
         objective = LinearSVMObjective(
             Z, fm.block_sizes_, y, upper, self.intercept_scaling, self.svm_tol,
-            self.svm_max_epochs, seed_state(rs),
+            self.svm_max_epochs, seed_state(rs), self.descent_svm_tol,
         )  # fmt: skip
         res = reduced_gradient_mkl(objective, len(fm.kernel_params_), self.max_iter, self.tol)
         _, beta, b, *_ = res["state"]

@@ -204,9 +204,20 @@ def kernel_block(X, L: np.ndarray, spec: dict) -> np.ndarray:
     return G
 
 
+#: Rows per chunk in :func:`map_features`.
+CHUNK_ROWS = 4096
+
+
 def map_features(X, spec: dict, landmarks: np.ndarray, normalization: np.ndarray) -> np.ndarray:
-    """:math:`\\Phi(X) = K(X, L)\\, U_k \\Lambda_k^{-1/2}`."""
-    return kernel_block(X, landmarks, spec) @ normalization
+    """:math:`\\Phi(X) = K(X, L)\\, U_k \\Lambda_k^{-1/2}`, a chunk of ``CHUNK_ROWS`` rows
+    at a time: the n × m kernel block is never held whole (a chunk's stays in cache; at
+    100,000 rows, first writes to fresh memory were a third of the maps' CPU time)."""
+    n = X.shape[0]
+    out = np.empty((n, normalization.shape[1]))
+    for r0 in range(0, n, CHUNK_ROWS):
+        r1 = min(r0 + CHUNK_ROWS, n)
+        np.matmul(kernel_block(X[r0:r1], landmarks, spec), normalization, out=out[r0:r1])
+    return out
 
 
 def _check_sampling_y(est, y, n_samples):
