@@ -363,3 +363,27 @@ def test_descent_svm_tol_option():
     np.testing.assert_allclose(loose.decision_function(X), ref.decision_function(Zs), atol=1e-3)
     with pytest.raises(ValueError, match="descent_svm_tol"):
         MultiNystroemMKL(descent_svm_tol=0.0).fit(X, y)
+
+
+def test_probe_stops_once_its_dual_proves_that_J_went_up():
+    """Algorithm 1's boundary probe only asks whether J(μ_b) ≥ J: its solve stops as soon as
+    the dual value of its α exceeds J (weak duality: then J(μ_b) > J), and is not kept as
+    a warm start. With a threshold above J(μ_b) it is the ordinary solve."""
+    X, y = _data(n=300)
+    *_, obj = _objective(X, y, tol=1e-8)
+    mu0, mu_b = np.full(3, 1 / 3), np.array([0.0, 0.0, 1.0])
+    J0 = obj(mu0)[0]
+    *_, ref = _objective(X, y, tol=1e-8)
+    J_b_exact, _, st_exact = ref(mu_b)
+    assert J_b_exact > J0  # the probe's answer: J went up
+    kept = list(obj._starts)
+    J_b, g_b, st = obj(mu_b, stop_above=J0)
+    assert st[3] < st_exact[3]  # fewer passes than the full solve
+    dual = obj.dual_constant(st) - 0.5 * mu_b @ g_b
+    assert J0 < dual <= J_b_exact + 1e-9 <= J_b + 1e-9  # the certificate, and J_b an upper bound
+    assert obj._starts == kept
+    # a threshold above J(μ_b) never fires: the ordinary solve
+    *_, again = _objective(X, y, tol=1e-8)
+    again(mu0)
+    J_full = again(mu_b, stop_above=J_b_exact + 1.0)[0]
+    np.testing.assert_allclose(J_full, J_b_exact, rtol=1e-6)

@@ -78,8 +78,9 @@ MU_ZERO = 1e-12
 # --------------------------------------------------------------------------- linear SVM
 @njit(**NJIT)
 def _dcd_hinge(
-    Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, rng_state, col_lo, col_hi
-):
+    Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, rng_state, col_lo, col_hi,
+    stop_above,
+):  # fmt: skip
     """Dual coordinate descent with shrinking for the hinge-loss linear SVM on features
     ``z_i = √colw ∘ Z_i`` plus a constant feature ``s`` (Hsieh et al. 2008, Algorithm 3).
 
@@ -99,6 +100,12 @@ def _dcd_hinge(
     ``colw = 0`` (kernels at weight 0) add exactly 0 to every score and update, so leaving
     them out changes nothing but the summation order, and a solve at a face of the simplex
     (Algorithm 1's boundary probes) reads fewer columns per coordinate.
+
+    ``stop_above``: the solve also stops after a pass whose dual value
+    :math:`\\sum_i\\alpha_i - \\tfrac12\\|w\\|^2 - \\tfrac12 b_w^2` (``b_w = bias``, the
+    constant feature's weight) exceeds it — a certificate that the SVM's optimum, hence
+    :math:`J`, is above ``stop_above`` (``inf``: never). Returns (passes, converged,
+    stopped above).
     """
     n, R = Z.shape
     nr = len(col_lo)
@@ -110,6 +117,8 @@ def _dcd_hinge(
     passes = 0
     work = 0  # coordinates visited; the cap is max_epochs full passes' worth
     converged = False
+    above = False
+    check_above = stop_above < np.inf
     while work < max_epochs * n:
         passes += 1
         work += max(active, 1)
@@ -170,6 +179,16 @@ def _dcd_hinge(
                         bj[r] += d * cj[r] * zi[r]
                 bias[0] += d * s
             k += 1
+        if check_above:
+            dual = -0.5 * bias[0] * bias[0]
+            for i in range(n):
+                dual += alpha[i]
+            for j in range(nr):
+                for r in range(col_lo[j], col_hi[j]):
+                    dual -= 0.5 * beta[r] * beta[r] / colw[r]
+            if dual > stop_above:
+                above = True
+                break
         if pg_max - pg_min <= tol:
             if active == n:
                 converged = True
@@ -180,7 +199,7 @@ def _dcd_hinge(
             continue
         pg_max_old = pg_max if pg_max > 0.0 else np.inf
         pg_min_old = pg_min if pg_min < 0.0 else -np.inf
-    return passes, converged
+    return passes, converged, above
 
 
 class LinearSVMObjective:
@@ -279,7 +298,14 @@ class LinearSVMObjective:
         """:math:`\\|v_m\\|^2` per block of a length-R vector."""
         return np.add.reduceat(v * v, self.starts[:-1])
 
-    def __call__(self, mu: np.ndarray):
+    #: ``self(mu, stop_above=J)`` is supported (see :func:`reduced_gradient_mkl`).
+    stops_above = True
+
+    def __call__(self, mu: np.ndarray, stop_above: float = np.inf):
+        """``(J, g, state)`` at ``mu``; with a finite ``stop_above`` the solve may end as
+        soon as its dual value proves :math:`J(\\mu) >` ``stop_above``: then ``J`` and ``g``
+        are those of that partial ``α`` (``J`` still the primal value, above the
+        certificate) and the solve is not kept as a warm start."""
         colw = np.repeat(mu, self.sizes)
         qdiag = self.block_sqnorms @ mu + self.s * self.s
         alpha, u = self._warm_start(mu)
@@ -287,17 +313,18 @@ class LinearSVMObjective:
         beta = colw * u
         bias = np.array([self.s * ay.sum()])
         col_lo, col_hi = self._column_ranges(mu)
-        epochs, converged = _dcd_hinge(
+        epochs, converged, above = _dcd_hinge(
             self.Z, colw, self.y, self.upper, qdiag, alpha, beta, bias, self.s, self.tol,
-            self.max_epochs, self.rng_state, col_lo, col_hi,
+            self.max_epochs, self.rng_state, col_lo, col_hi, float(stop_above),
         )  # fmt: skip
         ay = alpha * self.y
         u = self.Z.T @ ay  # Φ^T(α∘y), recomputed exactly
-        self.alpha, self.u = alpha, u
-        self._starts = [
-            *self._starts[-(self.KEEP - 1) :],
-            (mu.copy(), alpha.copy(), converged, u),
-        ]
+        if not above:
+            self.alpha, self.u = alpha, u
+            self._starts = [
+                *self._starts[-(self.KEEP - 1) :],
+                (mu.copy(), alpha.copy(), converged, u),
+            ]
         self.epochs.append(int(epochs))
         g = self.block_norms(u)
         beta = colw * u
@@ -346,6 +373,10 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     best = min((0.0, *at_zero), (step_max, *at_max), key=lambda t: t[1])
     with np.errstate(invalid="ignore"):
         d_max = -0.5 * float(D @ at_max[1])
+    if np.isfinite(d_max) and d_max <= 0.0 and at_max[0] > at_zero[0]:
+        # J rose along a convex segment, so its slope at the end is positive: a slope ≤ 0
+        # there is an artefact of an inexact solve (e.g. a stopped probe); bisect instead
+        d_max = np.inf
     if not d0 < 0.0 or (np.isfinite(d_max) and d_max <= 0.0):
         return (*best, 0)
     lo, d_lo, hi, d_hi = 0.0, d0, step_max, d_max
@@ -474,7 +505,12 @@ def reduced_gradient_mkl(
             mu_b = mu + step_max * D
             mu_b[neg[np.argmin(ratios)]] = 0.0
             mu_b = _project(np.maximum(mu_b, 0.0))
-            J_b, g_b, st_b = objective(mu_b)
+            if getattr(objective, "stops_above", False):
+                # the probe only asks whether J went up: its solve may stop once its dual
+                # proves J(μ_b) > J (then J_b, g_b are of that partial solve)
+                J_b, g_b, st_b = objective(mu_b, stop_above=J)
+            else:
+                J_b, g_b, st_b = objective(mu_b)
             n_eval += 1
             if J_b >= J:
                 break
