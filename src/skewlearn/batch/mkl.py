@@ -455,9 +455,10 @@ def reduced_gradient_mkl(
     with a ``descent_tol``) solves loosely during the descent. When a stopping test passes
     on such a solve, ``tighten()`` switches to the final tolerance, the SVM at the same μ is
     solved again (warm-started; it replaces the point's J in the history) and the test is
-    repeated on it; if it no longer passes the descent continues with tight solves. So the
-    returned μ and SVM always come from a solve at the final tolerance, and the duality
-    gap of the stop is that solve's.
+    repeated on it; if it no longer passes the descent continues with tight solves. An
+    iteration whose J comparisons were unreliable (SVM gap above ``tol/2`` · J, see above)
+    also switches to the final tolerance. So the returned μ and SVM always come from a
+    solve at the final tolerance, and the duality gap of the stop is that solve's.
     """
     mu = np.full(n_kernels, 1.0 / n_kernels)
     J, g, state = objective(mu)
@@ -490,7 +491,10 @@ def reduced_gradient_mkl(
                     gaps.pop()
                     continue
                 break
-            # μ is optimal for this α, but the SVM is not solved: continue its solve
+            # μ is optimal for this α, but the SVM is not solved: continue its solve (at
+            # the final tolerance: a loose solve is what made the comparisons unreliable)
+            if tighten is not None:
+                tighten()
             J, g, state = objective(mu)
             n_eval += 1
             history.append(float(J))
@@ -533,7 +537,10 @@ def reduced_gradient_mkl(
                 J, g, state = J_new, g_new, st_new
         if np.array_equal(mu, start) and svm_gap(objective, mu, J, g, state) > 0.5 * tol * abs(J):
             # no step, but the SVM at μ is not solved well enough to trust the comparisons
-            # of J (its own gap is most of the MKL gap): continue its solve at the same μ
+            # of J (its own gap is most of the MKL gap): continue its solve at the same μ,
+            # at the final tolerance
+            if tighten is not None:
+                tighten()
             J, g, state = objective(mu)
             n_eval += 1
             start = None
