@@ -29,19 +29,25 @@ n × n matrix. The reduced gradient (Eqs. 19–21) fixes the largest weight
            D_{\\hat m} = -\\sum_{m \\ne \\hat m} D_m ,
 
 first as far as the objective keeps decreasing while weights hit zero (the inner loop of
-Algorithm 1), then by a line search on the last segment (:func:`line_search`: the slope
-:math:`-\\tfrac12 D^T g` comes free with every solve, so a few secant steps on it replace
-SimpleMKL's golden-section search). It stops when the
-MKL duality gap :math:`J + \\tfrac12 \\max_m g_m - \\sum_i \\alpha_i` (with the intercept's
-term; :func:`mkl_duality_gap`), :math:`g_m = -2\\, \\partial J/\\partial \\mu_m`, falls below
-``tol`` · J (SimpleMKL's criterion; ``J`` is the SVM's primal value, so the gap includes the
-SVM's own), when no descent direction is left, or when the line search finds no decrease.
+Algorithm 1; each such boundary probe only asks whether J went up, so its solve stops as
+soon as its dual value proves it, by weak duality), then by a line search on the last
+segment (:func:`line_search`: the slope :math:`-\\tfrac12 D^T g` comes free with every
+solve, so a few secant steps on it replace SimpleMKL's golden-section search). It stops
+when the MKL duality gap :math:`J + \\tfrac12 \\max_m g_m - \\sum_i \\alpha_i` (with the
+intercept's term; :func:`mkl_duality_gap`), :math:`g_m = -2\\, \\partial J/\\partial \\mu_m`,
+falls below ``tol`` · J (SimpleMKL's criterion; ``J`` is the SVM's primal value, so the gap
+includes the SVM's own), when no descent direction is left, or when the line search finds
+no decrease.
 
 The linear SVM is solved by dual coordinate descent (Hsieh et al., 2008 [3]_, the
 algorithm of liblinear's hinge-loss solver, so the intercept is the regularised weight of a
 constant feature ``intercept_scaling``, as in scikit-learn's ``LinearSVC``), warm-started
 from the previous ``α`` at every evaluation of :math:`J`: successive weights differ little,
-so most solves take a few epochs.
+so most solves take a few epochs. The solves are loose (``descent_svm_tol``) while the MKL
+descends; the point where a stopping test passes is solved again at ``svm_tol`` and the
+test repeated on that solve (inexact inner solves that tighten at the end, as in
+SimpleMKL-type codes), so the returned μ, SVM and gap are those of a converged solve.
+Blocks at weight 0 are left out of the coordinate descent.
 
 References
 ----------
