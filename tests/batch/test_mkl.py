@@ -387,3 +387,24 @@ def test_probe_stops_once_its_dual_proves_that_J_went_up():
     again(mu0)
     J_full = again(mu_b, stop_above=J_b_exact + 1.0)[0]
     np.testing.assert_allclose(J_full, J_b_exact, rtol=1e-6)
+
+
+def test_line_search_bisects_when_a_stopped_probe_reports_a_wrong_end_slope():
+    """J rose from γ = 0 to the far end of a convex segment, so its slope there is > 0; a
+    stopped probe's partial α can report a slope ≤ 0, which must not end the search."""
+    from skewlearn.batch.mkl import line_search
+
+    c = np.array([1.0, 4.0])
+
+    def objective(mu):  # J = Σ c/μ, minimised on the simplex at μ ∝ √c = (1/3, 2/3)
+        return float(np.sum(c / mu)), 2.0 * c / mu**2, None
+
+    mu = np.array([0.2, 0.8])
+    D = np.array([1.0, -1.0])
+    at_zero = objective(mu)
+    J_max = objective(mu + 0.75 * D)[0]  # μ = (0.95, 0.05): J is higher there
+    assert J_max > at_zero[0]
+    wrong = (J_max, np.array([1.0, 0.0]), None)  # slope −½ Dᵀg = −0.5 < 0
+    gamma, J, *_, count = line_search(objective, mu, D, 0.75, at_zero, wrong, slope_tol=1e-3)
+    assert count > 0 and J < at_zero[0]
+    np.testing.assert_allclose(mu + gamma * D, [1 / 3, 2 / 3], atol=0.02)
