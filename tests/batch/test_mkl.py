@@ -287,3 +287,124 @@ def test_warm_start_cache_is_the_feature_product_of_its_alpha():
     assert np.array_equal(alpha, nearest[1]) and u is nearest[3]
     # the copy handed out is not the kept array (the solve overwrites it)
     assert alpha is not nearest[1]
+
+
+@pytest.mark.parametrize("mu", [[0.0, 0.7, 0.3], [0.6, 0.0, 0.4], [0.0, 1.0, 0.0]])
+def test_zero_weight_blocks_are_skipped_and_the_solve_is_the_reduced_svm(mu):
+    """A solve at a face of the simplex reads only the blocks with μ_m > 0 (one or two
+    column ranges): its decision function is scikit-learn's LinearSVC on those blocks
+    alone, and g still has every block, ‖Φ_mᵀ(α∘y)‖², zero-weight ones included."""
+    X, y = _data(n=150)
+    mu = np.array(mu)
+    _, Z, ypm, upper, obj = _objective(X, y, C=2.0, tol=1e-9)
+    lo, hi = obj._column_ranges(mu)
+    keep = np.repeat(mu > 0, obj.sizes)
+    assert sum(b - a for a, b in zip(lo, hi)) == keep.sum()
+    _, g, (alpha, beta, b, *_) = obj(mu)
+    assert (beta[~keep] == 0).all()
+    Zs = Z[:, keep] * np.sqrt(np.repeat(mu, obj.sizes)[keep])
+    ref = LinearSVC(loss="hinge", dual=True, C=2.0, tol=1e-9, max_iter=1_000_000).fit(Zs, ypm)
+    np.testing.assert_allclose(Z @ beta + b, ref.decision_function(Zs), atol=1e-4)
+    u = Z.T @ (alpha * ypm)
+    blocks = [u[a:c] @ u[a:c] for a, c in itertools.pairwise(obj.starts)]
+    np.testing.assert_allclose(g, blocks, rtol=1e-12)
+
+
+def test_loose_descent_solves_then_a_converged_final_solve():
+    """With a descent tolerance the solves are loose until a stopping test passes; that
+    point is then solved again at the final tolerance, and the stop is decided on it."""
+    X, y = _data(n=300)
+    mn, Z, ypm, upper, _ = _objective(X, y)
+    obj = LinearSVMObjective(
+        Z, mn.block_sizes_, ypm, upper, 1.0, 1e-6, 100_000, seed_state(0), descent_tol=0.5
+    )
+    tols, mus = [], []
+
+    def recording(mu):
+        tols.append(obj.tol)
+        mus.append(mu.copy())
+        return obj(mu)
+
+    recording.tighten = obj.tighten
+    recording.dual_constant = obj.dual_constant
+    res = reduced_gradient_mkl(recording, 3, max_iter=30, tol=1e-2)
+    assert tols[0] == 0.5 and tols[-1] == 1e-6
+    k = tols.index(1e-6)
+    assert k >= 2 and all(t == 1e-6 for t in tols[k:])
+    # re-solved at a μ the descent had reached (the current point, not a probe)
+    assert any(np.array_equal(mus[k], m) for m in mus[:k])
+    # the returned SVM is converged: its primal–dual gap is that of a tight solve
+    J, state = res["J"], res["state"]
+    dual = obj.dual_constant(state) - 0.5 * res["mu"] @ res["g"]
+    assert J - dual <= 1e-4 * J
+    assert res["gap_history"][-1] <= 1e-2 * J
+    assert res["objective_history"][-1] == J
+    # the same answer as tight solves throughout, within the certified tolerance
+    *_, tight = _objective(X, y, tol=1e-6)
+    ref = reduced_gradient_mkl(tight, 3, max_iter=30, tol=1e-2)
+    assert abs(J - ref["J"]) <= 1e-2 * ref["J"]
+
+
+def test_descent_svm_tol_option():
+    X, y = _data(n=300)
+    kw = {"kernels": KERNELS, "n_landmarks": 15, "random_state": 0, "tol": 1e-3}
+    loose = MultiNystroemMKL(descent_svm_tol=0.5, svm_tol=1e-6, **kw).fit(X, y)
+    tight = MultiNystroemMKL(descent_svm_tol=None, svm_tol=1e-6, **kw).fit(X, y)
+    # both stop with a certified gap; their μ are near-optimal for the same J
+    exact = _exact_objective(tight, X, y, 1.0)
+    J_loose, J_tight = exact(loose.mu_)[0], exact(tight.mu_)[0]
+    assert abs(J_loose - J_tight) <= 1e-3 * J_tight
+    assert loose.duality_gap_ <= 1e-3 * loose.objective_history_[-1]
+    # the final SVM of the loose run is the converged SVM at its μ (LinearSVC reference)
+    fm = loose.feature_map_
+    Zs = fm._features(X) * np.sqrt(np.repeat(loose.mu_, fm.block_sizes_))
+    ref = LinearSVC(loss="hinge", dual=True, class_weight="balanced", tol=1e-9, max_iter=10**6)
+    ref.fit(Zs, y)
+    np.testing.assert_allclose(loose.decision_function(X), ref.decision_function(Zs), atol=1e-3)
+    with pytest.raises(ValueError, match="descent_svm_tol"):
+        MultiNystroemMKL(descent_svm_tol=0.0).fit(X, y)
+
+
+def test_probe_stops_once_its_dual_proves_that_J_went_up():
+    """Algorithm 1's boundary probe only asks whether J(μ_b) ≥ J: its solve stops as soon as
+    the dual value of its α exceeds J (weak duality: then J(μ_b) > J), and is not kept as
+    a warm start. With a threshold above J(μ_b) it is the ordinary solve."""
+    X, y = _data(n=300)
+    *_, obj = _objective(X, y, tol=1e-8)
+    mu0, mu_b = np.full(3, 1 / 3), np.array([0.0, 0.0, 1.0])
+    J0 = obj(mu0)[0]
+    *_, ref = _objective(X, y, tol=1e-8)
+    J_b_exact, _, st_exact = ref(mu_b)
+    assert J_b_exact > J0  # the probe's answer: J went up
+    kept = list(obj._starts)
+    J_b, g_b, st = obj(mu_b, stop_above=J0)
+    assert st[3] < st_exact[3]  # fewer passes than the full solve
+    dual = obj.dual_constant(st) - 0.5 * mu_b @ g_b
+    assert J0 < dual <= J_b_exact + 1e-9 <= J_b + 1e-9  # the certificate, and J_b an upper bound
+    assert obj._starts == kept
+    # a threshold above J(μ_b) never fires: the ordinary solve
+    *_, again = _objective(X, y, tol=1e-8)
+    again(mu0)
+    J_full = again(mu_b, stop_above=J_b_exact + 1.0)[0]
+    np.testing.assert_allclose(J_full, J_b_exact, rtol=1e-6)
+
+
+def test_line_search_bisects_when_a_stopped_probe_reports_a_wrong_end_slope():
+    """J rose from γ = 0 to the far end of a convex segment, so its slope there is > 0; a
+    stopped probe's partial α can report a slope ≤ 0, which must not end the search."""
+    from skewlearn.batch.mkl import line_search
+
+    c = np.array([1.0, 4.0])
+
+    def objective(mu):  # J = Σ c/μ, minimised on the simplex at μ ∝ √c = (1/3, 2/3)
+        return float(np.sum(c / mu)), 2.0 * c / mu**2, None
+
+    mu = np.array([0.2, 0.8])
+    D = np.array([1.0, -1.0])
+    at_zero = objective(mu)
+    J_max = objective(mu + 0.75 * D)[0]  # μ = (0.95, 0.05): J is higher there
+    assert J_max > at_zero[0]
+    wrong = (J_max, np.array([1.0, 0.0]), None)  # slope −½ Dᵀg = −0.5 < 0
+    gamma, J, *_, count = line_search(objective, mu, D, 0.75, at_zero, wrong, slope_tol=1e-3)
+    assert count > 0 and J < at_zero[0]
+    np.testing.assert_allclose(mu + gamma * D, [1 / 3, 2 / 3], atol=0.02)

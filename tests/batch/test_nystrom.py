@@ -229,3 +229,24 @@ def test_feature_maps_run_on_a_dask_cluster_through_joblib():
     assert len(stream.data) >= 6  # 3 factorisations + 3 maps, at least
     np.testing.assert_array_equal(got, local.transform(X))
     np.testing.assert_array_equal(scores, clf.decision_function(X))
+
+
+def test_maps_in_row_chunks_and_in_place_equal_the_whole_product(monkeypatch):
+    """map_features works a chunk of rows at a time and, with one worker, writes into the
+    concatenation: the same values as the whole K(X, L) @ U Λ^{-1/2}, stacked."""
+    import skewlearn.batch.nystrom as ny
+
+    X, y = _data(n=100)
+    monkeypatch.setattr(ny, "CHUNK_ROWS", 7)
+    multi = MultiNystroem(kernels=[{"gamma": 0.7}, {"gamma": 2.0}], n_landmarks=12)
+    multi.set_params(random_state=3).fit(X, y)
+    whole = np.hstack(
+        [
+            naive_kernels.kernel_matrix(X, L, "rbf", gamma=spec["gamma"]) @ N
+            for spec, L, N in zip(multi.kernel_params_, multi.landmarks_, multi.normalization_)
+        ]
+    )
+    one = multi.set_params(n_jobs=1)._features(X)
+    two = multi.set_params(n_jobs=2)._features(X)
+    np.testing.assert_allclose(one, whole, rtol=1e-10, atol=1e-12)
+    np.testing.assert_array_equal(one, two)

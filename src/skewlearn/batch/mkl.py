@@ -29,19 +29,25 @@ n × n matrix. The reduced gradient (Eqs. 19–21) fixes the largest weight
            D_{\\hat m} = -\\sum_{m \\ne \\hat m} D_m ,
 
 first as far as the objective keeps decreasing while weights hit zero (the inner loop of
-Algorithm 1), then by a line search on the last segment (:func:`line_search`: the slope
-:math:`-\\tfrac12 D^T g` comes free with every solve, so a few secant steps on it replace
-SimpleMKL's golden-section search). It stops when the
-MKL duality gap :math:`J + \\tfrac12 \\max_m g_m - \\sum_i \\alpha_i` (with the intercept's
-term; :func:`mkl_duality_gap`), :math:`g_m = -2\\, \\partial J/\\partial \\mu_m`, falls below
-``tol`` · J (SimpleMKL's criterion; ``J`` is the SVM's primal value, so the gap includes the
-SVM's own), when no descent direction is left, or when the line search finds no decrease.
+Algorithm 1; each such boundary probe only asks whether J went up, so its solve stops as
+soon as its dual value proves it, by weak duality), then by a line search on the last
+segment (:func:`line_search`: the slope :math:`-\\tfrac12 D^T g` comes free with every
+solve, so a few secant steps on it replace SimpleMKL's golden-section search). It stops
+when the MKL duality gap :math:`J + \\tfrac12 \\max_m g_m - \\sum_i \\alpha_i` (with the
+intercept's term; :func:`mkl_duality_gap`), :math:`g_m = -2\\, \\partial J/\\partial \\mu_m`,
+falls below ``tol`` · J (SimpleMKL's criterion; ``J`` is the SVM's primal value, so the gap
+includes the SVM's own), when no descent direction is left, or when the line search finds
+no decrease.
 
 The linear SVM is solved by dual coordinate descent (Hsieh et al., 2008 [3]_, the
 algorithm of liblinear's hinge-loss solver, so the intercept is the regularised weight of a
 constant feature ``intercept_scaling``, as in scikit-learn's ``LinearSVC``), warm-started
 from the previous ``α`` at every evaluation of :math:`J`: successive weights differ little,
-so most solves take a few epochs.
+so most solves take a few epochs. The solves are loose (``descent_svm_tol``) while the MKL
+descends; the point where a stopping test passes is solved again at ``svm_tol`` and the
+test repeated on that solve (inexact inner solves that tighten at the end, as in
+SimpleMKL-type codes), so the returned μ, SVM and gap are those of a converged solve.
+Blocks at weight 0 are left out of the coordinate descent.
 
 References
 ----------
@@ -54,6 +60,7 @@ References
 
 from __future__ import annotations
 
+import itertools
 import numbers
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -76,7 +83,10 @@ MU_ZERO = 1e-12
 
 # --------------------------------------------------------------------------- linear SVM
 @njit(**NJIT)
-def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, rng_state):
+def _dcd_hinge(
+    Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, rng_state, col_lo, col_hi,
+    stop_above,
+):  # fmt: skip
     """Dual coordinate descent with shrinking for the hinge-loss linear SVM on features
     ``z_i = √colw ∘ Z_i`` plus a constant feature ``s`` (Hsieh et al. 2008, Algorithm 3).
 
@@ -91,8 +101,21 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
     shrunk active set of ``a`` rows counts ``a / n``: late passes over a few free
     coordinates are cheap, and at large C the solve needs many of them). Returns the
     number of passes and whether the tolerance was reached.
+
+    Only the columns in the ranges ``[col_lo[j], col_hi[j])`` are read: blocks with
+    ``colw = 0`` (kernels at weight 0) add exactly 0 to every score and update, so leaving
+    them out changes nothing but the summation order, and a solve at a face of the simplex
+    (Algorithm 1's boundary probes) reads fewer columns per coordinate.
+
+    ``stop_above``: the solve also stops after a pass whose dual value
+    :math:`\\sum_i\\alpha_i - \\tfrac12\\|w\\|^2 - \\tfrac12 b_w^2` (``b_w = bias``, the
+    constant feature's weight) exceeds it — a certificate that the SVM's optimum, hence
+    :math:`J`, is above ``stop_above`` (``inf``: never). Returns (passes, converged,
+    stopped above).
     """
     n, R = Z.shape
+    nr = len(col_lo)
+    full = nr == 1 and col_lo[0] == 0 and col_hi[0] == R
     order = np.arange(n)
     active = n
     pg_max_old = np.inf
@@ -100,6 +123,8 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
     passes = 0
     work = 0  # coordinates visited; the cap is max_epochs full passes' worth
     converged = False
+    above = False
+    check_above = stop_above < np.inf
     while work < max_epochs * n:
         passes += 1
         work += max(active, 1)
@@ -115,8 +140,15 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
                 k += 1
                 continue
             f = bias[0] * s
-            for r in range(R):
-                f += beta[r] * Z[i, r]
+            if full:
+                for r in range(R):
+                    f += beta[r] * Z[i, r]
+            for j in range(0 if full else nr):
+                # slices (views) of the row, not Z[i, r] over a range: this vectorises
+                zi = Z[i, col_lo[j] : col_hi[j]]
+                bj = beta[col_lo[j] : col_hi[j]]
+                for r in range(zi.shape[0]):
+                    f += bj[r] * zi[r]
             G = y[i] * f - 1.0
             a = alpha[i]
             PG = 0.0
@@ -142,10 +174,27 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
                 new = min(max(a - G / qdiag[i], 0.0), upper[i])
                 d = (new - a) * y[i]
                 alpha[i] = new
-                for r in range(R):
-                    beta[r] += d * colw[r] * Z[i, r]
+                if full:
+                    for r in range(R):
+                        beta[r] += d * colw[r] * Z[i, r]
+                for j in range(0 if full else nr):
+                    zi = Z[i, col_lo[j] : col_hi[j]]
+                    bj = beta[col_lo[j] : col_hi[j]]
+                    cj = colw[col_lo[j] : col_hi[j]]
+                    for r in range(zi.shape[0]):
+                        bj[r] += d * cj[r] * zi[r]
                 bias[0] += d * s
             k += 1
+        if check_above:
+            dual = -0.5 * bias[0] * bias[0]
+            for i in range(n):
+                dual += alpha[i]
+            for j in range(nr):
+                for r in range(col_lo[j], col_hi[j]):
+                    dual -= 0.5 * beta[r] * beta[r] / colw[r]
+            if dual > stop_above:
+                above = True
+                break
         if pg_max - pg_min <= tol:
             if active == n:
                 converged = True
@@ -156,7 +205,7 @@ def _dcd_hinge(Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, 
             continue
         pg_max_old = pg_max if pg_max > 0.0 else np.inf
         pg_min_old = pg_min if pg_min < 0.0 else -np.inf
-    return passes, converged
+    return passes, converged, above
 
 
 class LinearSVMObjective:
@@ -172,6 +221,9 @@ class LinearSVMObjective:
         Box constraints :math:`C_i` (class costs).
     intercept_scaling, tol, max_epochs, rng_state
         Of the dual coordinate descent.
+    descent_tol : float or None
+        Looser tolerance of the solves made until :meth:`tighten` is called (``None`` or
+        ≤ ``tol``: every solve at ``tol``); see :func:`reduced_gradient_mkl`.
 
     ``self(mu)`` returns ``(J, g, state)`` with :math:`g_m = \\|\\Phi_m^T(\\alpha\\circ y)\\|^2
     = -2\\,\\partial J/\\partial\\mu_m` and ``state = (alpha, beta, b, epochs, S)``; ``J`` is
@@ -181,18 +233,25 @@ class LinearSVMObjective:
     last few ``μ`` evaluated (:meth:`_warm_start`).
     """
 
-    def __init__(self, Z, block_sizes, y, upper, intercept_scaling, tol, max_epochs, rng_state):
+    def __init__(
+        self, Z, block_sizes, y, upper, intercept_scaling, tol, max_epochs, rng_state,
+        descent_tol=None,
+    ):  # fmt: skip
         self.Z = Z
         self.sizes = np.asarray(block_sizes)
         self.starts = np.concatenate([[0], np.cumsum(self.sizes)])
         self.y = y
         self.upper = upper
         self.s = float(intercept_scaling)
-        self.tol = float(tol)
+        self.final_tol = float(tol)
+        self.tol = max(self.final_tol, float(descent_tol or 0.0))
         self.max_epochs = int(max_epochs)
         self.rng_state = rng_state
-        sq = Z * Z
-        self.block_sqnorms = np.add.reduceat(sq, self.starts[:-1], axis=1)
+        # per-row squared norm of each block, without an n × R temporary
+        pairs = itertools.pairwise(self.starts)
+        self.block_sqnorms = np.stack(
+            [np.einsum("ij,ij->i", Z[:, a:b], Z[:, a:b]) for a, b in pairs], axis=1
+        )
         self.alpha = np.zeros(Z.shape[0])
         self.u = np.zeros(Z.shape[1])  # Φ^T(α∘y) of self.alpha
         self._starts: list[tuple] = []  # recent (μ, α, converged, Φ^T(α∘y))
@@ -220,28 +279,58 @@ class LinearSVMObjective:
         _, a, u = done[int(np.argmin(dist))]
         return a.copy(), u
 
+    def tighten(self) -> bool:
+        """Switch the later solves from the descent tolerance to the final one; ``True``
+        if that changed anything (the caller then re-solves at its current ``μ``)."""
+        if self.tol <= self.final_tol:
+            return False
+        self.tol = self.final_tol
+        return True
+
+    def _column_ranges(self, mu: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Column ranges of the blocks with ``μ_m > 0`` (adjacent blocks merged)."""
+        lo: list[int] = []
+        hi: list[int] = []
+        for m in np.flatnonzero(mu > 0):
+            a, b = int(self.starts[m]), int(self.starts[m + 1])
+            if hi and hi[-1] == a:
+                hi[-1] = b
+            else:
+                lo.append(a)
+                hi.append(b)
+        return np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64)
+
     def block_norms(self, v: np.ndarray) -> np.ndarray:
         """:math:`\\|v_m\\|^2` per block of a length-R vector."""
         return np.add.reduceat(v * v, self.starts[:-1])
 
-    def __call__(self, mu: np.ndarray):
+    #: ``self(mu, stop_above=J)`` is supported (see :func:`reduced_gradient_mkl`).
+    stops_above = True
+
+    def __call__(self, mu: np.ndarray, stop_above: float = np.inf):
+        """``(J, g, state)`` at ``mu``; with a finite ``stop_above`` the solve may end as
+        soon as its dual value proves :math:`J(\\mu) >` ``stop_above``: then ``J`` and ``g``
+        are those of that partial ``α`` (``J`` still the primal value, above the
+        certificate) and the solve is not kept as a warm start."""
         colw = np.repeat(mu, self.sizes)
         qdiag = self.block_sqnorms @ mu + self.s * self.s
         alpha, u = self._warm_start(mu)
         ay = alpha * self.y
         beta = colw * u
         bias = np.array([self.s * ay.sum()])
-        epochs, converged = _dcd_hinge(
+        col_lo, col_hi = self._column_ranges(mu)
+        epochs, converged, above = _dcd_hinge(
             self.Z, colw, self.y, self.upper, qdiag, alpha, beta, bias, self.s, self.tol,
-            self.max_epochs, self.rng_state,
+            self.max_epochs, self.rng_state, col_lo, col_hi, float(stop_above),
         )  # fmt: skip
         ay = alpha * self.y
         u = self.Z.T @ ay  # Φ^T(α∘y), recomputed exactly
-        self.alpha, self.u = alpha, u
-        self._starts = [
-            *self._starts[-(self.KEEP - 1) :],
-            (mu.copy(), alpha.copy(), converged, u),
-        ]
+        if not above:
+            self.alpha, self.u = alpha, u
+            self._starts = [
+                *self._starts[-(self.KEEP - 1) :],
+                (mu.copy(), alpha.copy(), converged, u),
+            ]
         self.epochs.append(int(epochs))
         g = self.block_norms(u)
         beta = colw * u
@@ -290,6 +379,10 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     best = min((0.0, *at_zero), (step_max, *at_max), key=lambda t: t[1])
     with np.errstate(invalid="ignore"):
         d_max = -0.5 * float(D @ at_max[1])
+    if np.isfinite(d_max) and d_max <= 0.0 and at_max[0] > at_zero[0]:
+        # J rose along a convex segment, so its slope at the end is positive: a slope ≤ 0
+        # there is an artefact of an inexact solve (e.g. a stopped probe); bisect instead
+        d_max = np.inf
     if not d0 < 0.0 or (np.isfinite(d_max) and d_max <= 0.0):
         return (*best, 0)
     lo, d_lo, hi, d_hi = 0.0, d0, step_max, d_max
@@ -363,22 +456,51 @@ def reduced_gradient_mkl(
     at the same μ instead. Returns a dict with ``mu``, ``J``, ``g``, ``state``, ``n_iter``,
     ``objective_history`` (J after each iteration, first entry at μ = 1/M),
     ``gap_history`` (duality gap at each of those points), ``n_evaluations``.
+
+    Inexact solves: an objective with a ``tighten()`` method (:class:`LinearSVMObjective`
+    with a ``descent_tol``) solves loosely during the descent. When a stopping test passes
+    on such a solve, ``tighten()`` switches to the final tolerance, the SVM at the same μ is
+    solved again (warm-started; it replaces the point's J in the history) and the test is
+    repeated on it; if it no longer passes the descent continues with tight solves. An
+    iteration whose J comparisons were unreliable (SVM gap above ``tol/2`` · J, see above)
+    also switches to the final tolerance. So the returned μ and SVM always come from a
+    solve at the final tolerance, and the duality gap of the stop is that solve's.
     """
     mu = np.full(n_kernels, 1.0 / n_kernels)
     J, g, state = objective(mu)
     n_eval = 1
     history, gaps = [float(J)], []
     n_iter = 1  # iterations of the outer loop; each has J(μ) and its gradient
+    tighten = getattr(objective, "tighten", None)
+
+    def refine() -> bool:
+        # a stop decided on a descent-tolerance solve: redo that solve at the final tolerance
+        nonlocal J, g, state, n_eval
+        if tighten is None or not tighten():
+            return False
+        J, g, state = objective(mu)
+        n_eval += 1
+        history[-1] = float(J)
+        return True
+
     while True:
         gap = mkl_duality_gap(objective, mu, J, g, state)
+        if (gap <= tol * abs(J) or n_iter >= max_iter) and refine():
+            gap = mkl_duality_gap(objective, mu, J, g, state)
         gaps.append(gap)
         if gap <= tol * abs(J) or n_iter >= max_iter:
             break
         D, top = reduced_direction(mu, -0.5 * g)
         if not (D < 0).any():
             if svm_gap(objective, mu, J, g, state) <= 0.5 * tol * abs(J):
+                if refine():
+                    gaps.pop()
+                    continue
                 break
-            # μ is optimal for this α, but the SVM is not solved: continue its solve
+            # μ is optimal for this α, but the SVM is not solved: continue its solve (at
+            # the final tolerance: a loose solve is what made the comparisons unreliable)
+            if tighten is not None:
+                tighten()
             J, g, state = objective(mu)
             n_eval += 1
             history.append(float(J))
@@ -393,7 +515,12 @@ def reduced_gradient_mkl(
             mu_b = mu + step_max * D
             mu_b[neg[np.argmin(ratios)]] = 0.0
             mu_b = _project(np.maximum(mu_b, 0.0))
-            J_b, g_b, st_b = objective(mu_b)
+            if getattr(objective, "stops_above", False):
+                # the probe only asks whether J went up: its solve may stop once its dual
+                # proves J(μ_b) > J (then J_b, g_b are of that partial solve)
+                J_b, g_b, st_b = objective(mu_b, stop_above=J)
+            else:
+                J_b, g_b, st_b = objective(mu_b)
             n_eval += 1
             if J_b >= J:
                 break
@@ -416,13 +543,18 @@ def reduced_gradient_mkl(
                 J, g, state = J_new, g_new, st_new
         if np.array_equal(mu, start) and svm_gap(objective, mu, J, g, state) > 0.5 * tol * abs(J):
             # no step, but the SVM at μ is not solved well enough to trust the comparisons
-            # of J (its own gap is most of the MKL gap): continue its solve at the same μ
+            # of J (its own gap is most of the MKL gap): continue its solve at the same μ,
+            # at the final tolerance
+            if tighten is not None:
+                tighten()
             J, g, state = objective(mu)
             n_eval += 1
             start = None
         history.append(float(J))
         n_iter += 1
         if start is not None and np.array_equal(mu, start):
+            if refine():
+                continue
             gaps.append(mkl_duality_gap(objective, mu, J, g, state))
             break
     return {
@@ -521,6 +653,12 @@ class MultiNystroemMKL(BatchClassifier):
     svm_tol : float > 0, default=1e-2
         Stop each SVM solve when the projected-gradient range ≤ ``svm_tol`` (liblinear's
         default for this solver is 0.1, scikit-learn ``LinearSVC``'s 1e-4).
+    descent_svm_tol : float > 0 or None, default=0.1
+        Looser ``svm_tol`` for the solves made while the MKL descends (liblinear's default
+        for this solver). The solve at which a stopping test passes is redone at
+        ``svm_tol`` and the test repeated on it (the descent continues with tight solves if
+        it fails), so ``mu_``, the SVM and ``duality_gap_`` come from a converged solve.
+        ``None`` (or a value ≤ ``svm_tol``): every solve at ``svm_tol``.
     svm_max_epochs : int ≥ 1, default=200
         Cap on the work of each solve, in full passes over the rows (a pass over a shrunk
         active set of ``a`` rows counts ``a / n``). The solves are warm-started, so a capped
@@ -582,6 +720,7 @@ class MultiNystroemMKL(BatchClassifier):
         **_MKL_CONSTRAINTS,
         "intercept_scaling": [Interval(numbers.Real, 0, None, closed="neither")],
         "svm_tol": [Interval(numbers.Real, 0, None, closed="neither")],
+        "descent_svm_tol": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "svm_max_epochs": [Interval(numbers.Integral, 1, None, closed="left")],
         "n_jobs": [numbers.Integral, None],
         "random_state": ["random_state"],
@@ -605,6 +744,7 @@ class MultiNystroemMKL(BatchClassifier):
         max_iter: int = 20,
         tol: float = 0.01,
         svm_tol: float = 1e-2,
+        descent_svm_tol: float | None = 0.1,
         svm_max_epochs: int = 200,
         n_jobs: int | None = None,
         random_state=None,
@@ -621,6 +761,7 @@ class MultiNystroemMKL(BatchClassifier):
         self.max_iter = max_iter
         self.tol = tol
         self.svm_tol = svm_tol
+        self.descent_svm_tol = descent_svm_tol
         self.svm_max_epochs = svm_max_epochs
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -645,7 +786,7 @@ class MultiNystroemMKL(BatchClassifier):
         Z = np.ascontiguousarray(fm._features(X))
         objective = LinearSVMObjective(
             Z, fm.block_sizes_, y, upper, self.intercept_scaling, self.svm_tol,
-            self.svm_max_epochs, seed_state(rs),
+            self.svm_max_epochs, seed_state(rs), self.descent_svm_tol,
         )  # fmt: skip
         res = reduced_gradient_mkl(objective, len(fm.kernel_params_), self.max_iter, self.tol)
         _, beta, b, *_ = res["state"]

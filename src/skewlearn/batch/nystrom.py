@@ -45,7 +45,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from scipy.linalg import eigh
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
@@ -204,9 +204,24 @@ def kernel_block(X, L: np.ndarray, spec: dict) -> np.ndarray:
     return G
 
 
-def map_features(X, spec: dict, landmarks: np.ndarray, normalization: np.ndarray) -> np.ndarray:
-    """:math:`\\Phi(X) = K(X, L)\\, U_k \\Lambda_k^{-1/2}`."""
-    return kernel_block(X, landmarks, spec) @ normalization
+#: Rows per chunk in :func:`map_features`.
+CHUNK_ROWS = 4096
+
+
+def map_features(
+    X, spec: dict, landmarks: np.ndarray, normalization: np.ndarray, out=None
+) -> np.ndarray:
+    """:math:`\\Phi(X) = K(X, L)\\, U_k \\Lambda_k^{-1/2}`, a chunk of ``CHUNK_ROWS`` rows
+    at a time: the n × m kernel block is never held whole (a chunk's stays in cache; at
+    100,000 rows, first writes to fresh memory were a third of the maps' CPU time).
+    Written into ``out`` (n × k, may be a column slice) if given."""
+    n = X.shape[0]
+    if out is None:
+        out = np.empty((n, normalization.shape[1]))
+    for r0 in range(0, n, CHUNK_ROWS):
+        r1 = min(r0 + CHUNK_ROWS, n)
+        np.matmul(kernel_block(X[r0:r1], landmarks, spec), normalization, out=out[r0:r1])
+    return out
 
 
 def _check_sampling_y(est, y, n_samples):
@@ -613,7 +628,21 @@ class MultiNystroem(
         )
 
     def _features(self, X) -> np.ndarray:
-        """Unscaled concatenation :math:`[\\Phi_1(X), \\dots, \\Phi_M(X)]`."""
+        """Unscaled concatenation :math:`[\\Phi_1(X), \\dots, \\Phi_M(X)]`.
+
+        With one joblib worker the maps are written straight into the concatenation
+        (at 100,000 rows × 450 columns the copy of :func:`numpy.hstack` into fresh memory
+        cost 0.8 CPU s); with more workers (threads, Dask) each map is computed apart and
+        then stacked. The values are the same either way (tested)."""
+        if effective_n_jobs(self.n_jobs) == 1:
+            starts = np.concatenate([[0], np.cumsum(self.block_sizes_)])
+            out = np.empty((X.shape[0], int(starts[-1])))
+            for m, spec in enumerate(self.kernel_params_):
+                map_features(
+                    X, spec, self.landmarks_[m], self.normalization_[m],
+                    out=out[:, starts[m] : starts[m + 1]],
+                )  # fmt: skip
+            return out
         return np.hstack(self._blocks(X))
 
     def transform(self, X) -> np.ndarray:
