@@ -9,14 +9,17 @@ import csv
 import numpy as np
 import pytest
 
+from skewlearn import datasets
 from skewlearn.batch.asls import LinearASLS
 from skewlearn.experiments import load_experiment
 from skewlearn.experiments.asls_results import (
     M_ROWS,
     R_COLUMNS,
     _paper3,
+    choices_markdown,
     comparison_markdown,
     figures,
+    search_choices,
     synthetic_1_to_10,
     table3_cells,
     table3_markdown,
@@ -64,6 +67,29 @@ def test_table6_reduced_rates_are_the_papers_by_dataset():
             seen[t.dataset.name] = t.estimator.params["reduced_rate"]
     assert seen == {d: paper[names.get(d, d)] for d in seen}
     assert set(seen) == {"phoneme", "vehicle3", "kc1", "satimage", "yeast4"}
+
+
+def test_table6_runs_the_papers_three_10_fold_cvs():
+    exp = load_experiment("asls_table6")
+    assert (exp.protocol.n_splits, exp.protocol.n_repeats) == (10, 3)
+    assert "one run" not in exp.description.lower()
+    folds = {(t.dataset.name, t.estimator.name, t.repetition, t.fold) for t in expand_tasks(exp)}
+    assert {(d, "KASLS_R", r, f) for d in ("yeast4", "kc1") for r in range(3)
+            for f in range(10)} <= folds  # fmt: skip
+
+
+def test_table6_yeast4_grid_is_the_widened_one_of_the_decision():
+    """docs/decisions.md (ASLS, session 3): ν down to 2⁻⁸, r+ up to 4 CR, σ up to 8·√d, with
+    CR and d taken from the dataset itself."""
+    X, y, _ = datasets.load("yeast4", scale=True)
+    _, counts = np.unique(y, return_counts=True)
+    cr, d = counts.max() / counts.min(), X.shape[1]
+    assert counts.min() == 51
+    est = load_experiment("asls_table6").estimators[0].for_dataset("yeast4")
+    assert est.name == "KASLS_R" and est.params["reduced_rate"] == 0.7
+    assert est.grid["nu"] == [2.0**-8, 2.0**-6, 2.0**-4, 1.0, 16.0, 256.0]
+    np.testing.assert_allclose(est.grid["r_pos"], cr * np.arange(1, 5), rtol=1e-5)
+    np.testing.assert_allclose(est.grid["sigma"], np.sqrt(d) * 2.0 ** np.arange(-2, 4), rtol=1e-4)
 
 
 def test_derived_paper_tables_copy_the_shipped_numbers():
@@ -193,3 +219,23 @@ def test_comparison_says_when_a_method_has_fewer_folds(tmp_path):
     assert "70.00 (0.00) [1 of 4 folds]" in svm
     lasls = next(line for line in md.splitlines() if line.startswith("| pima | LASLS"))
     assert "folds]" not in lasls and "75.10 (5.13)" in lasls
+
+
+def test_choices_count_the_chosen_values_and_the_edge_hits(tmp_path):
+    db = tmp_path / "t6.sqlite"
+    cands = [{"nu": nu, "sigma": 2.0} for nu in (0.25, 1.0, 4.0)]
+    with ResultStore(db) as store:
+        for fold, nu in enumerate([0.25, 0.25, 1.0, 4.0]):
+            row = _row("kc1", "KASLS_R", fold, {"gmean": 0.7})
+            row["params"] = {"nu": nu, "sigma": 2.0}
+            row["extra"] = {"search": {"params": cands, "scores": [0.5] * 3}}
+            store.write(row)
+        store.write(_row("kc1", "SVM-DEC", 0, {"gmean": 0.7}))  # no search: not listed
+    got = search_choices(db)
+    assert list(got) == [("kc1", "KASLS_R")]
+    assert got["kc1", "KASLS_R"] == {  # sigma had one value: not a searched parameter
+        "nu": {"grid": [0.25, 1.0, 4.0], "chosen": {0.25: 2, 1.0: 1, 4.0: 1}, "folds": 4}
+    }
+    assert choices_markdown(db).splitlines()[2] == (
+        "| kc1 | KASLS_R | nu | 0.25, 1, 4 | 0.25: 2, 1: 1, 4: 1 | 2/4 | 1/4 |"
+    )

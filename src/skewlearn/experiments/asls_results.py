@@ -9,6 +9,7 @@ from the results databases, with the published numbers beside ours, and draws Fi
     python -m skewlearn.experiments.asls_results figures docs/results/figures
     python -m skewlearn.experiments.asls_results tables --t3 t3.sqlite --t4 t4.sqlite \\
         --t5 t5.sqlite --t6 t6.sqlite > tables.md
+    python -m skewlearn.experiments.asls_results choices t6.sqlite   # chosen values, edge hits
 
 References
 ----------
@@ -35,8 +36,10 @@ from .store import ResultStore
 __all__ = [
     "R_COLUMNS",
     "boundary_figure",
+    "choices_markdown",
     "comparison_markdown",
     "loss_figure",
+    "search_choices",
     "synthetic_1_to_10",
     "table3_cells",
     "table3_markdown",
@@ -239,6 +242,54 @@ def comparison_markdown(db, paper_csv: str, reference: str, names: dict | None =
     return "\n".join(lines)
 
 
+def search_choices(db) -> dict[tuple[str, str], dict[str, dict]]:
+    """What the nested searches chose: ``{(dataset, method): {param: {"grid": sorted
+    values, "chosen": {value: folds}, "folds": n}}}`` for every searched parameter (more
+    than one candidate value). The grid is read from each row's stored candidates."""
+    grids: dict = defaultdict(lambda: defaultdict(set))
+    chosen: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
+    folds: dict = defaultdict(int)
+    for r in _rows(db):
+        search = r["extra"].get("search")
+        if not search:
+            continue
+        key = r["dataset"], r["method"]
+        folds[key] += 1
+        for cand in search["params"]:
+            for p, v in cand.items():
+                grids[key][p].add(v)
+        for p, v in r["params"].items():
+            chosen[key][p][v] += 1
+    out: dict = {}
+    for key, params in grids.items():
+        out[key] = {
+            p: {"grid": sorted(vals), "chosen": dict(chosen[key][p]), "folds": folds[key]}
+            for p, vals in sorted(params.items())
+            if len(vals) > 1
+        }
+    return out
+
+
+def choices_markdown(db) -> str:
+    """:func:`search_choices` as a table: per dataset, method and searched parameter, the
+    grid, how often each value was chosen, and how often the choice sat on the grid's lower
+    or upper edge."""
+    lines = [
+        "| dataset | method | parameter | grid | chosen (value: folds) | lower edge | upper edge |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for (d, meth), params in search_choices(db).items():
+        for p, c in params.items():
+            grid, n = c["grid"], c["folds"]
+            picks = ", ".join(f"{v:g}: {c['chosen'][v]}" for v in grid if v in c["chosen"])
+            lo, hi = c["chosen"].get(grid[0], 0), c["chosen"].get(grid[-1], 0)
+            lines.append(
+                f"| {d} | {meth} | {p} | {', '.join(f'{v:g}' for v in grid)} | {picks} "
+                f"| {lo}/{n} | {hi}/{n} |"
+            )
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------- figures
 def _figure(*args, **kwargs):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -356,10 +407,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("tables", help="Markdown of Tables III-VI from results databases")
     for t in ("t3", "t4", "t5", "t6"):
         p.add_argument(f"--{t}", metavar="DB", help=f"results database of asls_table{t[1]}")
+    p = sub.add_parser("choices", help="chosen hyperparameters and grid-edge hits of a database")
+    p.add_argument("db")
     args = parser.parse_args(argv)
     if args.command == "figures":
         for path in figures(args.outdir):
             print(path)
+        return 0
+    if args.command == "choices":
+        print(choices_markdown(args.db))
         return 0
     parts = []
     if args.t3:
