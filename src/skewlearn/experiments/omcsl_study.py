@@ -389,15 +389,21 @@ def steps_markdown(db, experiment: str = "omcsl_table3_tuned") -> str:
     return "\n".join(lines)
 
 
-def _means(db, experiment: str) -> dict:
+def _metric_values(db, experiment: str):
+    """``((dataset, method, metric), row, value)`` for every metric of every finished task."""
     from .store import ResultStore
 
     with ResultStore(db) as store:
         rows = store.rows(experiment)
-    acc: dict = {}
     for r in rows:
         for metric, v in r["metrics"].items():
-            acc.setdefault((r["dataset"], r["method"], metric), []).append(v)
+            yield (r["dataset"], r["method"], metric), r, v
+
+
+def _means(db, experiment: str) -> dict:
+    acc: dict = {}
+    for key, _, v in _metric_values(db, experiment):
+        acc.setdefault(key, []).append(v)
     return {k: (float(np.mean(v)), float(np.std(v)), len(v)) for k, v in acc.items()}
 
 
@@ -422,14 +428,9 @@ def table3_markdown(db, experiment: str = "omcsl_table3", rows: dict | None = No
 
 def _runs(db, experiment: str) -> dict:
     """``{(dataset, method, metric): {repetition: value}}`` of the finished tasks."""
-    from .store import ResultStore
-
-    with ResultStore(db) as store:
-        rows = store.rows(experiment)
     out: dict = {}
-    for r in rows:
-        for metric, v in r["metrics"].items():
-            out.setdefault((r["dataset"], r["method"], metric), {})[r["repetition"]] = v
+    for key, r, v in _metric_values(db, experiment):
+        out.setdefault(key, {})[r["repetition"]] = v
     return out
 
 
