@@ -113,9 +113,8 @@ def _dcd_hinge(
     :math:`J`, is above ``stop_above`` (``inf``: never). Returns (passes, converged,
     stopped above).
     """
-    n, R = Z.shape
+    n = Z.shape[0]
     nr = len(col_lo)
-    full = nr == 1 and col_lo[0] == 0 and col_hi[0] == R
     order = np.arange(n)
     active = n
     pg_max_old = np.inf
@@ -140,10 +139,7 @@ def _dcd_hinge(
                 k += 1
                 continue
             f = bias[0] * s
-            if full:
-                for r in range(R):
-                    f += beta[r] * Z[i, r]
-            for j in range(0 if full else nr):
+            for j in range(nr):
                 # slices (views) of the row, not Z[i, r] over a range: this vectorises
                 zi = Z[i, col_lo[j] : col_hi[j]]
                 bj = beta[col_lo[j] : col_hi[j]]
@@ -174,10 +170,7 @@ def _dcd_hinge(
                 new = min(max(a - G / qdiag[i], 0.0), upper[i])
                 d = (new - a) * y[i]
                 alpha[i] = new
-                if full:
-                    for r in range(R):
-                        beta[r] += d * colw[r] * Z[i, r]
-                for j in range(0 if full else nr):
+                for j in range(nr):
                     zi = Z[i, col_lo[j] : col_hi[j]]
                     bj = beta[col_lo[j] : col_hi[j]]
                     cj = colw[col_lo[j] : col_hi[j]]
