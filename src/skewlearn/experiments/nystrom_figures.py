@@ -124,7 +124,7 @@ def paired_counts(folds: dict, alpha: float = 0.05) -> list[dict]:
     """Per swept value, the datasets where multi-Nyström is significantly better or worse
     than Nyström: a paired t-test over the folds (same splits for both) at level ``alpha``.
     ``folds`` is ``sweep(...)["_folds"]``."""
-    from scipy import stats
+    from ..evaluation.stats import paired_ttest
 
     n = len(next(iter(folds.values()))["Nystrom"])
     out = []
@@ -134,8 +134,9 @@ def paired_counts(folds: dict, alpha: float = 0.05) -> list[dict]:
             a, b = np.asarray(per["multi-Nystrom"][i]), np.asarray(per["Nystrom"][i])
             if np.allclose(a, b):
                 continue
-            if stats.ttest_rel(a, b).pvalue < alpha:
-                (better if a.mean() > b.mean() else worse).append(d)
+            verdict = paired_ttest(a, b).significant(alpha)
+            if verdict:
+                (better if verdict > 0 else worse).append(d)
         out.append({"better": better, "worse": worse})
     return out
 
