@@ -87,3 +87,41 @@ def test_paired_counts_against_scipy_by_hand():
     assert out[0]["better"][0] == "a" and "b" in out[0]["worse"]
     assert "c" not in out[0]["better"] + out[0]["worse"]
     assert ("d" in out[0]["better"] + out[0]["worse"]) == expect_d
+
+
+def test_parts_run_separately_keep_their_results_and_protocols(monkeypatch, tmp_path):
+    import json
+
+    import skewlearn.experiments.nystrom_figures as nf
+
+    class Constant:
+        def __init__(self, sign):
+            self.sign = sign
+
+        def fit(self, X, y):
+            return self
+
+        def predict(self, X):
+            return np.full(len(X), self.sign)
+
+    y = np.array([1, -1, -1, -1, -1] * 4)
+    # both kinds predict the majority everywhere: G-mean 0, so multi-Nyström is "at or
+    # above" Nyström on every value and never significantly different
+    monkeypatch.setattr(nf, "make", lambda kind, m, r=None, seed=0: Constant(-1))
+    monkeypatch.setattr(nf, "_data", lambda name: (np.zeros((len(y), 2)), y))
+    common = ["--out", str(tmp_path), "--datasets", "toy", "--splits", "2"]
+    assert nf.main([*common, "--only", "landmarks", "--landmarks", "30", "--repeats", "2"]) == 0
+    assert nf.main([*common, "--only", "rank", "--ranks", "6", "15", "--repeats", "1"]) == 0
+    summary = json.loads((tmp_path / "nystrom_figures.json").read_text())
+    # the second run did not drop the first run's part
+    assert summary["landmarks"]["values"] == [30]
+    assert summary["rank"]["values"] == [6, 15]
+    assert np.array(summary["landmarks"]["folds"]["toy"]["Nystrom"]).shape == (1, 4)
+    assert np.array(summary["rank"]["folds"]["toy"]["Nystrom"]).shape == (2, 2)
+    # and each part keeps the protocol it was run with, not the last run's
+    parts = summary["protocol"]["parts"]
+    assert (parts["landmarks"]["repeats"], parts["rank"]["repeats"]) == (2, 1)
+    assert parts["rank"]["datasets"] == ["toy"]
+    assert [r["repeats"] for r in summary["runs"]] == [2, 1]
+    assert summary["rank"]["multi_at_or_above"] == [["toy"], ["toy"]]
+    assert summary["rank"]["paired"] == [{"better": [], "worse": []}] * 2
