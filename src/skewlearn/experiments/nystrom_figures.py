@@ -326,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parts[part] = {"splits": args.splits, "repeats": args.repeats,
                            "datasets": args.datasets}  # fmt: skip
     summary["protocol"] = {"C": C, "parts": parts}
-    if args.repeats < 10:
+    if args.repeats < 10 and todo & {"landmarks", "rank", "ablation"}:
         print(f"CUT: sweeps use {args.repeats} × stratified {args.splits}-fold CV (paper: 10 ×)")
     t_cpu, t_wall = time.process_time(), time.perf_counter()
     if "cd" in todo and args.db:
