@@ -125,3 +125,36 @@ def test_parts_run_separately_keep_their_results_and_protocols(monkeypatch, tmp_
     assert [r["repeats"] for r in summary["runs"]] == [2, 1]
     assert summary["rank"]["multi_at_or_above"] == [["toy"], ["toy"]]
     assert summary["rank"]["paired"] == [{"better": [], "worse": []}] * 2
+
+
+def test_timing_reports_the_median_of_repeated_fits_after_a_warm_up(monkeypatch):
+    from types import SimpleNamespace
+
+    import skewlearn
+    import skewlearn.experiments.nystrom_figures as nf
+
+    clock = [0.0]
+    # per method: a warm-up fit costing 100 (must not be counted), then three timed fits
+    costs = iter([100.0, 5.0, 1.0, 6.0] * 2 + [2.0, 9.0, 4.0] * 2)
+    fitted = []
+
+    class Fake:
+        def __init__(self, *a, **k):
+            pass
+
+        def fit(self, X, y):
+            fitted.append(len(y))
+            clock[0] += next(costs)
+            return self
+
+    y = np.array([1] * 8 + [-1] * 32)
+    monkeypatch.setattr(nf, "make", lambda *a, **k: Fake())
+    monkeypatch.setattr(skewlearn, "SimpleMKL", Fake)
+    monkeypatch.setattr(nf, "_data", lambda name: (np.zeros((len(y), 2)), y))
+    monkeypatch.setattr(nf, "time", SimpleNamespace(process_time=lambda: clock[0],
+                                                    perf_counter=lambda: clock[0]))  # fmt: skip
+    out = nf.timing(["toy"], [10, 20, 80], repeats=3)["toy"]
+    # 80 > 40 rows is skipped; one warm-up per method on the first size only
+    assert fitted == [10] * 8 + [20] * 6
+    assert out["multi-Nystrom"] == [(10, 5.0, 5.0), (20, 4.0, 4.0)]
+    assert out["MKSVM"] == [(10, 5.0, 5.0), (20, 4.0, 4.0)]
