@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from skewlearn.evaluation.stats import nemenyi_cd
 from skewlearn.experiments import run_experiment
@@ -158,3 +159,32 @@ def test_timing_reports_the_median_of_repeated_fits_after_a_warm_up(monkeypatch)
     assert fitted == [10] * 8 + [20] * 6
     assert out["multi-Nystrom"] == [(10, 5.0, 5.0), (20, 4.0, 4.0)]
     assert out["MKSVM"] == [(10, 5.0, 5.0), (20, 4.0, 4.0)]
+
+
+def test_default_sweeps_are_the_table_protocol_no_cut(monkeypatch, tmp_path, capsys):
+    import tomllib
+    from importlib import resources
+
+    import skewlearn.experiments.nystrom_figures as nf
+
+    cfg = tomllib.loads(
+        resources.files("skewlearn.experiments").joinpath("configs/nystrom_table2.toml").read_text()
+    )
+    seen = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_sweep(datasets, param, values, **kw):
+        seen.update(datasets=list(datasets), **kw)
+        raise Stop
+
+    monkeypatch.setattr(nf, "sweep", fake_sweep)
+    with pytest.raises(Stop):
+        nf.main(["--out", str(tmp_path), "--only", "rank"])
+    assert seen["datasets"] == cfg["datasets"]
+    assert (seen["repeats"], seen["splits"]) == (
+        cfg["protocol"]["n_repeats"],
+        cfg["protocol"]["n_splits"],
+    )
+    assert "CUT" not in capsys.readouterr().out
