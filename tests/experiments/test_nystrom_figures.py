@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from skewlearn.evaluation.stats import nemenyi_cd
 from skewlearn.experiments import run_experiment
@@ -87,3 +88,103 @@ def test_paired_counts_against_scipy_by_hand():
     assert out[0]["better"][0] == "a" and "b" in out[0]["worse"]
     assert "c" not in out[0]["better"] + out[0]["worse"]
     assert ("d" in out[0]["better"] + out[0]["worse"]) == expect_d
+
+
+def test_parts_run_separately_keep_their_results_and_protocols(monkeypatch, tmp_path):
+    import json
+
+    import skewlearn.experiments.nystrom_figures as nf
+
+    class Constant:
+        def __init__(self, sign):
+            self.sign = sign
+
+        def fit(self, X, y):
+            return self
+
+        def predict(self, X):
+            return np.full(len(X), self.sign)
+
+    y = np.array([1, -1, -1, -1, -1] * 4)
+    # both kinds predict the majority everywhere: G-mean 0, so multi-Nyström is "at or
+    # above" Nyström on every value and never significantly different
+    monkeypatch.setattr(nf, "make", lambda kind, m, r=None, seed=0: Constant(-1))
+    monkeypatch.setattr(nf, "_data", lambda name: (np.zeros((len(y), 2)), y))
+    common = ["--out", str(tmp_path), "--datasets", "toy", "--splits", "2"]
+    assert nf.main([*common, "--only", "landmarks", "--landmarks", "30", "--repeats", "2"]) == 0
+    assert nf.main([*common, "--only", "rank", "--ranks", "6", "15", "--repeats", "1"]) == 0
+    summary = json.loads((tmp_path / "nystrom_figures.json").read_text())
+    # the second run did not drop the first run's part
+    assert summary["landmarks"]["values"] == [30]
+    assert summary["rank"]["values"] == [6, 15]
+    assert np.array(summary["landmarks"]["folds"]["toy"]["Nystrom"]).shape == (1, 4)
+    assert np.array(summary["rank"]["folds"]["toy"]["Nystrom"]).shape == (2, 2)
+    # and each part keeps the protocol it was run with, not the last run's
+    parts = summary["protocol"]["parts"]
+    assert (parts["landmarks"]["repeats"], parts["rank"]["repeats"]) == (2, 1)
+    assert parts["rank"]["datasets"] == ["toy"]
+    assert [r["repeats"] for r in summary["runs"]] == [2, 1]
+    assert summary["rank"]["multi_at_or_above"] == [["toy"], ["toy"]]
+    assert summary["rank"]["paired"] == [{"better": [], "worse": []}] * 2
+
+
+def test_timing_reports_the_median_of_repeated_fits_after_a_warm_up(monkeypatch):
+    from types import SimpleNamespace
+
+    import skewlearn
+    import skewlearn.experiments.nystrom_figures as nf
+
+    clock = [0.0]
+    # per method: a warm-up fit costing 100 (must not be counted), then three timed fits
+    costs = iter([100.0, 5.0, 1.0, 6.0] * 2 + [2.0, 9.0, 4.0] * 2)
+    fitted = []
+
+    class Fake:
+        def __init__(self, *a, **k):
+            pass
+
+        def fit(self, X, y):
+            fitted.append(len(y))
+            clock[0] += next(costs)
+            return self
+
+    y = np.array([1] * 8 + [-1] * 32)
+    monkeypatch.setattr(nf, "make", lambda *a, **k: Fake())
+    monkeypatch.setattr(skewlearn, "SimpleMKL", Fake)
+    monkeypatch.setattr(nf, "_data", lambda name: (np.zeros((len(y), 2)), y))
+    monkeypatch.setattr(nf, "time", SimpleNamespace(process_time=lambda: clock[0],
+                                                    perf_counter=lambda: clock[0]))  # fmt: skip
+    out = nf.timing(["toy"], [10, 20, 80], repeats=3)["toy"]
+    # 80 > 40 rows is skipped; one warm-up per method on the first size only
+    assert fitted == [10] * 8 + [20] * 6
+    assert out["multi-Nystrom"] == [(10, 5.0, 5.0), (20, 4.0, 4.0)]
+    assert out["MKSVM"] == [(10, 5.0, 5.0), (20, 4.0, 4.0)]
+
+
+def test_default_sweeps_are_the_table_protocol_no_cut(monkeypatch, tmp_path, capsys):
+    import tomllib
+    from importlib import resources
+
+    import skewlearn.experiments.nystrom_figures as nf
+
+    cfg = tomllib.loads(
+        resources.files("skewlearn.experiments").joinpath("configs/nystrom_table2.toml").read_text()
+    )
+    seen = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_sweep(datasets, param, values, **kw):
+        seen.update(datasets=list(datasets), **kw)
+        raise Stop
+
+    monkeypatch.setattr(nf, "sweep", fake_sweep)
+    with pytest.raises(Stop):
+        nf.main(["--out", str(tmp_path), "--only", "rank"])
+    assert seen["datasets"] == cfg["datasets"]
+    assert (seen["repeats"], seen["splits"]) == (
+        cfg["protocol"]["n_repeats"],
+        cfg["protocol"]["n_splits"],
+    )
+    assert "CUT" not in capsys.readouterr().out
