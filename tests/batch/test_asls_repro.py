@@ -92,6 +92,30 @@ def test_table6_yeast4_grid_is_the_widened_one_of_the_decision():
     np.testing.assert_allclose(est.grid["sigma"], np.sqrt(d) * 2.0 ** np.arange(-2, 4), rtol=1e-4)
 
 
+@pytest.mark.parametrize("name", ["phoneme", "vehicle3", "kc1", "satimage"])
+def test_table6_grids_are_one_grid_computed_from_each_dataset(name):
+    """docs/decisions.md (ASLS, session 5): outside yeast4's widened KASLS_R grid, every dataset
+    searches σ = c·√d, c ∈ {¼, ½, 1, 2}; KASLS_R also ν ∈ {1/16, 1, 16, 256} × r+ ∈ {CR, 2CR};
+    SVM-DEC / SVM-SDC C− ∈ {1, 8, 64}; PSVM-DEC C− ∈ {¼, 4, 64} — CR and d from the data."""
+    X, y, _ = datasets.load(name, scale=True)
+    _, counts = np.unique(y, return_counts=True)
+    cr, d = counts.max() / counts.min(), X.shape[1]
+    sigmas = np.sqrt(d) * 2.0 ** np.arange(-2, 2)
+    exp = load_experiment("asls_table6")
+    specs = {e.name: e.for_dataset(name) for e in exp.estimators}
+    assert set(specs) == {"KASLS_R", "PSVM-DEC", "SVM-DEC", "SVM-SDC"}
+    # the one named cut: PSVM-DEC's N x N dense solve per candidate on satimage
+    assert (specs["PSVM-DEC"] is None) == (name == "satimage")
+    for est in (s for s in specs.values() if s is not None):
+        np.testing.assert_allclose(est.grid["sigma"], sigmas, rtol=1e-4)
+        if est.name == "KASLS_R":
+            assert est.grid["nu"] == [1 / 16, 1.0, 16.0, 256.0]
+            np.testing.assert_allclose(est.grid["r_pos"], [cr, 2 * cr], rtol=1e-4)
+        else:
+            expect = [0.25, 4.0, 64.0] if est.name == "PSVM-DEC" else [1.0, 8.0, 64.0]
+            assert est.grid["C_neg"] == expect
+
+
 def test_derived_paper_tables_copy_the_shipped_numbers():
     """configs/asls_table3_paper.csv and asls_table4_paper.csv (engine layout) hold the same
     numbers as the paper_results copies."""
