@@ -184,6 +184,10 @@ def kernel_transform(kind, gamma, degree, coef0, out, lo, hi):
 def kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, lo, hi, out):
     """``out[j] = k(x_i, buf[j])`` for ``lo <= j < hi``: batch row ``i`` against a block of
     buffer rows, in two vectorisable passes (distances or inner products, then the kernel).
+
+    The loops repeat :func:`_dense_part` / :func:`_csr_part` on purpose: routed through them
+    (one inlined call per buffer row) the kernel perceptron ran 55 % slower (0.41 → 0.64 CPU s
+    on 200k dense rows, session 4), so this hot loop keeps its own copy.
     """
     data, indices, indptr, d, sparse, bias = rows
     if sparse:

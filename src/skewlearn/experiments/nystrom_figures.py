@@ -304,6 +304,26 @@ def _save(fig, path: Path) -> None:
     print(f"wrote {path} ({path.stat().st_size // 1024} KB)")
 
 
+def _sweep_summary(res: dict, values: Sequence[int], label: str) -> dict:
+    """The JSON entry of a G-mean sweep (Fig. 2 or 3): its mean G-means, per-fold values,
+    the datasets where multi-Nyström is at or above Nyström and the paired t-test counts at
+    each value, which are also printed (``label`` formats a value, e.g. ``"{} landmarks"``)."""
+    folds = res.pop("_folds")
+    wins = at_or_above(res)
+    paired = paired_counts(folds)
+    for v, w, p in zip(values, wins, paired):
+        print(f"{label.format(v)}: multi-Nystrom >= Nystrom in mean G-mean on "
+              f"{len(w)} of {len(res)} datasets {w}; significantly better on "
+              f"{p['better']}, worse on {p['worse']} (paired t, 95 %)")  # fmt: skip
+    return {
+        "values": list(values),
+        "gmean": res,
+        "folds": folds,
+        "multi_at_or_above": wins,
+        "paired": paired,
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m skewlearn.experiments.nystrom_figures",
                                  description=__doc__.splitlines()[0])  # fmt: skip
@@ -365,32 +385,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         rank = args.landmark_rank or None
         res = sweep(args.datasets, "landmarks", args.landmarks, rank=rank, splits=args.splits,
                     repeats=args.repeats)  # fmt: skip
-        folds = res.pop("_folds")
-        wins = at_or_above(res)
-        paired = paired_counts(folds)
-        summary["landmarks"] = {"values": args.landmarks, "rank": rank, "gmean": res,
-                                "folds": folds, "multi_at_or_above": wins, "paired": paired,
-                                "splits": args.splits, "repeats": args.repeats}  # fmt: skip
-        for v, w, p in zip(args.landmarks, wins, paired):
-            print(f"{v} landmarks: multi-Nystrom >= Nystrom in mean G-mean on "
-                  f"{len(w)} of {len(res)} datasets {w}; significantly better on "
-                  f"{p['better']}, worse on {p['worse']} (paired t, 95 %)")  # fmt: skip
+        summary["landmarks"] = {**_sweep_summary(res, args.landmarks, "{} landmarks"),
+                                "rank": rank, "splits": args.splits,
+                                "repeats": args.repeats}  # fmt: skip
         what = "full rank" if rank is None else f"total rank {rank}"
         fig = _line_figure(res, args.landmarks, "landmarks in total", "G-mean",
                            f"G-mean against the number of landmarks ({what})")  # fmt: skip
         _save(fig, out / "nystrom_landmarks.png")
     if "rank" in todo:
         res = sweep(args.datasets, "rank", args.ranks, splits=args.splits, repeats=args.repeats)
-        folds = res.pop("_folds")
-        wins = at_or_above(res)
-        paired = paired_counts(folds)
-        summary["rank"] = {"values": args.ranks, "gmean": res, "folds": folds,
-                           "multi_at_or_above": wins, "paired": paired,
+        summary["rank"] = {**_sweep_summary(res, args.ranks, "total rank {}"),
                            "splits": args.splits, "repeats": args.repeats}  # fmt: skip
-        for v, w, p in zip(args.ranks, wins, paired):
-            print(f"total rank {v}: multi-Nystrom >= Nystrom in mean G-mean on "
-                  f"{len(w)} of {len(res)} datasets {w}; significantly better on "
-                  f"{p['better']}, worse on {p['worse']} (paired t, 95 %)")  # fmt: skip
         fig = _line_figure(res, args.ranks, "rank in total", "G-mean",
                            "G-mean against the rank (150 landmarks in total)")  # fmt: skip
         _save(fig, out / "nystrom_rank.png")
