@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -45,6 +47,61 @@ def test_opauc_four_samples_by_hand():
     np.testing.assert_allclose(clf.means_, [[2.0, 0.0], [0.0, 2.0]], atol=1e-15)
     np.testing.assert_allclose(clf.cov_[0], [[1.0, 0.0], [0.0, 0.0]], atol=1e-15)
     np.testing.assert_allclose(clf.cov_[1], [[0.0, 0.0], [0.0, 1.0]], atol=1e-15)
+    # steps at t2, t3, t4 with |x - c'|^2 = 2, 10, 13: eta (lam + |d|^2) = .25, 1.05, 1.35
+    np.testing.assert_allclose(clf.stability_, [0.0, 1.35], rtol=1e-14)
+    # at eta = .2 the factors are .5, 2.1, 2.7: the last two steps overshoot
+    with pytest.warns(RuntimeWarning, match=r"OPAUC: 2 of the 4 rows .*largest so far 2\.7"):
+        fast = OPAUC(eta=0.2, lam=0.5).fit(X4, Y4)
+    np.testing.assert_allclose(fast.stability_, [2.0, 2.7], rtol=1e-14)
+
+
+# --------------------------------------------------------------------------- step-size check
+def _unstable_steps(X, y, eta, lam):
+    """Count by brute force the steps with eta (lam + |x_t - c'|^2) > 2, c' the mean of
+    the other class's earlier rows, and the largest such factor."""
+    count, largest = 0, 0.0
+    for t in range(len(y)):
+        other = X[:t][y[:t] != y[t]]
+        if len(other) == 0:
+            continue
+        gain = eta * (lam + float(np.sum((X[t] - other.mean(axis=0)) ** 2)))
+        count += gain > 2.0
+        largest = max(largest, gain)
+    return count, largest
+
+
+def test_unstable_steps_are_counted_and_warned_about():
+    X, y = _stream(n=400, d=5, seed=7)
+    X[[50, 120, 121, 300]] *= 12.0  # four outlying rows, |x|^2 of a few hundred
+    eta, lam = 0.01, 1e-4
+    ref = _unstable_steps(X, y, eta, lam)
+    assert ref[0] >= 3  # the stream does contain unstable steps
+    clf = OPAUC(eta=eta, lam=lam)
+    with pytest.warns(RuntimeWarning, match=rf"OPAUC: {ref[0]} of the 400 rows") as rec:
+        clf.fit(X, y)
+    np.testing.assert_allclose(clf.stability_, ref, rtol=1e-12)
+    # the eta the warning names keeps every step of the same stream stable, and it is silent
+    suggested = float(str(rec[0].message).split("Lower eta to ")[1].split(" ")[0])
+    assert 0.99 * 2 * eta / ref[1] < suggested <= 2 * eta / ref[1]
+    assert _unstable_steps(X, y, suggested, lam)[0] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        stable = OPAUC(eta=suggested, lam=lam).fit(X, y)
+    assert stable.stability_[0] == 0
+
+
+def test_unstable_steps_accumulate_over_partial_fit_and_reset_on_fit():
+    X, y = _stream(n=300, d=5, seed=8)
+    X[[40, 200]] *= 15.0
+    clf = OPAUC()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for lo in range(0, 300, 100):
+            clf.partial_fit(X[lo : lo + 100], y[lo : lo + 100], classes=[-1, 1])
+        total = clf.stability_.copy()
+        np.testing.assert_allclose(total, _unstable_steps(X, y, 0.01, 1e-4), rtol=1e-12)
+        clf.fit(X[:30], y[:30])
+    np.testing.assert_allclose(clf.stability_, _unstable_steps(X[:30], y[:30], 0.01, 1e-4))
 
 
 # --------------------------------------------------------------------------- references

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import ClassVar
 
 import numpy as np
@@ -40,7 +41,9 @@ def _fill_gaussian(rng, out, scale):
 
 
 @njit(**NJIT)
-def _opauc_learn(w, counts, means, cov, sketch, ssum, rng, rows, y, scores, eta, lam, lowrank):
+def _opauc_learn(
+    w, counts, means, cov, sketch, ssum, rng, rows, y, scores, eta, lam, lowrank, stability
+):  # fmt: skip
     d = means.shape[1]
     x = np.empty(d + 1)  # the current row, densified once
     diff = np.empty(d)
@@ -89,9 +92,18 @@ def _opauc_learn(w, counts, means, cov, sketch, ssum, rng, rows, y, scores, eta,
         # lam w - y (x - c') + (x - c')(x - c')^T w + Gamma' w,  c', Gamma' of the other class
         co = means[opp]
         dw = 0.0
+        dd = 0.0
         for a in range(d):
             diff[a] = x[a] - co[a]
             dw += diff[a] * w[a]
+            dd += diff[a] * diff[a]
+        # the step's matrix lam I + d d^T + Gamma' has an eigenvalue >= lam + |d|^2
+        # (Gamma' is PSD): above 2 / eta the step overshoots along d and amplifies w there
+        gain = eta * (lam + dd)
+        if gain > 2.0:
+            stability[0] += 1.0
+        if gain > stability[1]:
+            stability[1] = gain
         for a in range(d):
             grad[a] = lam * w[a] - yt * diff[a] + diff[a] * dw
         if lowrank:
@@ -165,12 +177,22 @@ class OPAUC(OnlineLinearClassifier):
     (``intercept_`` is 0) and the score is :math:`w^T x`. ``threshold`` moves the cut of
     :meth:`predict` only.
 
+    **Step-size check.** The step multiplies the component of :math:`w` along
+    :math:`x_t - c` by :math:`1 - \\eta(\\lambda + \\|x_t - c\\|^2)` or less (:math:`\\Gamma` is
+    positive semi-definite); when :math:`\\eta(\\lambda + \\|x_t - c\\|^2) > 2` that factor is
+    below −1, the step overshoots and amplifies :math:`w`, and a few such rows (outliers
+    of standardised data) can blow :math:`w` up to 1e30 and beyond without any overflow,
+    leaving a meaningless ranking. Every learning call counts those steps
+    (``stability_``) and warns (``RuntimeWarning``) with the ``eta`` that would have kept
+    them stable.
+
     Parameters
     ----------
     eta : float, default=0.01
         Step size :math:`\\eta`, > 0. The step is stable when :math:`\\eta` times the
         largest eigenvalue of :math:`\\lambda I + (x - c)(x - c)^T + \\Gamma` stays below 2;
-        scale the features or lower ``eta`` for large ``‖x‖``. The paper tunes it by
+        scale the features or lower ``eta`` for large ``‖x‖`` (a warning names the rows
+        that break :math:`\\eta(\\lambda + \\|x - c\\|^2) \\le 2`). The paper tunes it by
         cross validation.
     lam : float, default=1e-4
         Regulariser :math:`\\lambda`, ≥ 0 (tuned by cross validation in the paper).
@@ -205,6 +227,9 @@ class OPAUC(OnlineLinearClassifier):
         :math:`[s^+, s^-]` (``covariance="low_rank"`` only).
     counts_ : ndarray of shape (4,)
         ``[seen, positives, negatives, steps]``.
+    stability_ : ndarray of shape (2,)
+        ``[steps with η(λ + ‖x − c‖²) > 2, largest η(λ + ‖x − c‖²) of any step]`` over
+        everything learned (see "Step-size check").
     rng_state_ : ndarray of shape (1,)
         Generator state (:mod:`skewlearn._rng`).
 
@@ -274,8 +299,10 @@ class OPAUC(OnlineLinearClassifier):
             self.sketch_ = np.zeros((2, n_features, int(self.rank)))
             self.sketch_sum_ = np.zeros((2, int(self.rank)))
         self.rng_state_ = self._new_rng()
+        self.stability_ = np.zeros(2)
 
     def _learn(self, rows, y, scores):
+        before = float(self.stability_[0])
         lowrank = self.covariance == "low_rank"
         d = self.means_.shape[1]
         _opauc_learn(
@@ -292,4 +319,22 @@ class OPAUC(OnlineLinearClassifier):
             float(self.eta),
             float(self.lam),
             lowrank,
+            self.stability_,
         )
+        unstable = int(self.stability_[0] - before)
+        if unstable:
+            gain = float(self.stability_[1])
+            bound = 2.0 * float(self.eta) / gain  # 2 / (lam + the largest |x - c|^2)
+            unit = 10.0 ** (math.floor(math.log10(bound)) - 2)
+            bound = math.floor(bound / unit) * unit  # rounded down: it stays a safe step
+            warnings.warn(
+                f"OPAUC: {unstable} of the {len(y)} rows of this call took an unstable "
+                f"step, eta * (lam + |x - c|^2) > 2 (largest so far {gain:.3g}; c is the other "
+                "class's mean): each such step overshoots and amplifies w along x - c, so "
+                "w may grow without bound and the ranking become meaningless. Lower eta "
+                f"to {bound:.3g} or less (2 / (lam + the largest |x - c|^2) so far, "
+                "rounded down) or scale the features so that outlying rows are small "
+                "(e.g. sklearn.preprocessing.MinMaxScaler).",
+                RuntimeWarning,
+                stacklevel=4,
+            )
