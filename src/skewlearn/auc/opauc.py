@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from typing import ClassVar
 
 import numpy as np
@@ -19,6 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_uniform
 from .._rows import row_dot, row_to_dense
+from .._stability import note_step_gain, warn_unstable_steps
 from ..base import OnlineClassifier, OnlineLinearClassifier
 
 __all__ = ["OPAUC"]
@@ -99,11 +99,7 @@ def _opauc_learn(
             dd += diff[a] * diff[a]
         # the step's matrix lam I + d d^T + Gamma' has an eigenvalue >= lam + |d|^2
         # (Gamma' is PSD): above 2 / eta the step overshoots along d and amplifies w there
-        gain = eta * (lam + dd)
-        if gain > 2.0:
-            stability[0] += 1.0
-        if gain > stability[1]:
-            stability[1] = gain
+        note_step_gain(stability, eta * (lam + dd))
         for a in range(d):
             grad[a] = lam * w[a] - yt * diff[a] + diff[a] * dw
         if lowrank:
@@ -321,20 +317,5 @@ class OPAUC(OnlineLinearClassifier):
             lowrank,
             self.stability_,
         )
-        unstable = int(self.stability_[0] - before)
-        if unstable:
-            gain = float(self.stability_[1])
-            bound = 2.0 * float(self.eta) / gain  # 2 / (lam + the largest |x - c|^2)
-            unit = 10.0 ** (math.floor(math.log10(bound)) - 2)
-            bound = math.floor(bound / unit) * unit  # rounded down: it stays a safe step
-            warnings.warn(
-                f"OPAUC: {unstable} of the {len(y)} rows of this call took an unstable "
-                f"step, eta * (lam + |x - c|^2) > 2 (largest so far {gain:.3g}; c is the other "
-                "class's mean): each such step overshoots and amplifies w along x - c, so "
-                "w may grow without bound and the ranking become meaningless. Lower eta "
-                f"to {bound:.3g} or less (2 / (lam + the largest |x - c|^2) so far, "
-                "rounded down) or scale the features so that outlying rows are small "
-                "(e.g. sklearn.preprocessing.MinMaxScaler).",
-                RuntimeWarning,
-                stacklevel=4,
-            )
+        gain = "eta * (lam + |x - c|^2) (c: the other class's mean)"
+        warn_unstable_steps(self, before, len(y), gain)

@@ -23,6 +23,7 @@ from sklearn.utils.metaestimators import available_if
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_dot, row_sqnorm
+from .._stability import note_step_gain, warn_unstable_steps
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 
 __all__ = ["ALMA", "OGD", "ROMMA", "PassiveAggressive", "Perceptron"]
@@ -42,6 +43,8 @@ def count_sample(counts, y):
 LOSSES = {"hinge": 0, "logistic": 1, "squared": 2}
 #: Step-size schedules: ``eta`` at every step, or ``eta / sqrt(t)`` (t = samples seen).
 SCHEDULES = {"constant": 0, "invsqrt": 1}
+#: The squared loss's step gain as the step-size warning prints it (:mod:`skewlearn._stability`).
+SQUARED_GAIN = "eta_t * |[x, 1]|^2 (squared loss; 1 is the intercept feature, if fitted)"
 
 
 @njit(**NJIT_INLINE)
@@ -280,12 +283,14 @@ class PassiveAggressive(OnlineLinearClassifier):
 
 # --------------------------------------------------------------------------- OGD
 @njit(**NJIT)
-def _ogd_learn(w, counts, rows, y, scores, eta, schedule, loss, alpha):
+def _ogd_learn(w, counts, rows, y, scores, eta, schedule, loss, alpha, stability):
     for i in range(y.shape[0]):
         f = row_dot(w, rows, i)
         scores[i] = f
         count_sample(counts, y[i])
         eta_t = step_size(eta, schedule, counts[0])
+        if loss == 2:  # the squared loss's step is stable iff eta_t |[x, 1]|^2 <= 2
+            note_step_gain(stability, eta_t * row_sqnorm(rows, i))
         g = loss_slope(loss, y[i] * f)
         if alpha > 0.0:
             shrink_features(w, 1.0 - eta_t * alpha)
@@ -333,6 +338,20 @@ class OGD(OnlineLinearClassifier):
     weights_, coef_, intercept_, counts_, classes_, pos_label_
         As in :class:`Perceptron`; ``counts_[3]`` counts steps with a non-zero loss
         gradient.
+    stability_ : ndarray of shape (2,)
+        ``[steps with gain > 2, largest gain]``, gain :math:`\\eta_t\\|[x_t, 1]\\|^2`,
+        over everything learned; ``loss="squared"`` only (zeros for the others).
+
+    Notes
+    -----
+    **Step-size check (squared loss).** The squared-loss step changes the row's own
+    error :math:`1 - z_t` by the factor :math:`1 - \\eta_t\\|[x_t, 1]\\|^2` (exactly so
+    with ``alpha = 0``): above :math:`\\eta_t\\|[x_t, 1]\\|^2 = 2` the step overshoots and
+    amplifies the weights (the LMS stability condition), and a few outlying rows can
+    blow them up to 1e100 without any overflow. Each learning call that takes such
+    steps warns (``RuntimeWarning``) and names an ``eta`` that keeps them stable (see
+    :mod:`skewlearn._stability`). The hinge and logistic steps are bounded and never
+    counted.
 
     References
     ----------
@@ -391,8 +410,10 @@ class OGD(OnlineLinearClassifier):
     def _allocate(self, n_features: int) -> None:
         check_decay(self.eta, self.alpha)
         super()._allocate(n_features)
+        self.stability_ = np.zeros(2)
 
     def _learn(self, rows, y, scores):
+        before = float(self.stability_[0])
         _ogd_learn(
             self.weights_,
             self.counts_,
@@ -403,7 +424,9 @@ class OGD(OnlineLinearClassifier):
             SCHEDULES[self.schedule],
             LOSSES[self.loss],
             float(self.alpha),
+            self.stability_,
         )
+        warn_unstable_steps(self, before, len(y), SQUARED_GAIN)
 
     def _is_logistic(self) -> bool:
         return self.loss == "logistic"

@@ -14,9 +14,10 @@ from numba import njit
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
-from .._rows import row_axpy, row_dot
+from .._rows import row_axpy, row_dot, row_sqnorm
+from .._stability import note_step_gain, warn_unstable_steps
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
-from .first_order import LOSSES, SCHEDULES, count_sample, loss_slope, step_size
+from .first_order import LOSSES, SCHEDULES, SQUARED_GAIN, count_sample, loss_slope, step_size
 
 __all__ = ["OFS", "TruncatedGradient"]
 
@@ -34,12 +35,16 @@ def _truncate_t1(w, alpha, theta):
 
 
 @njit(**NJIT)
-def _truncated_gradient_learn(w, counts, rows, y, scores, eta, schedule, loss, gravity, theta, K):
+def _truncated_gradient_learn(
+    w, counts, rows, y, scores, eta, schedule, loss, gravity, theta, K, stability
+):  # fmt: skip
     for i in range(y.shape[0]):
         f = row_dot(w, rows, i)
         scores[i] = f
         count_sample(counts, y[i])
         eta_t = step_size(eta, schedule, counts[0])
+        if loss == 2:  # the squared loss's step is stable iff eta_t |[x, 1]|^2 <= 2
+            note_step_gain(stability, eta_t * row_sqnorm(rows, i))
         g = loss_slope(loss, y[i] * f)
         if g != 0.0:
             row_axpy(eta_t * g * y[i], rows, i, w)
@@ -97,9 +102,16 @@ class TruncatedGradient(OnlineLinearClassifier):
     ----------
     weights_, coef_, intercept_, counts_, classes_, pos_label_
         As in :class:`~skewlearn.Perceptron`.
+    stability_ : ndarray of shape (2,)
+        ``[steps with gain > 2, largest gain]``, gain :math:`\\eta_i\\|[x_i, 1]\\|^2`,
+        over everything learned; ``loss="squared"`` only (zeros for the others).
 
     Notes
     -----
+    With the squared loss a step with :math:`\\eta_i\\|[x_i, 1]\\|^2 > 2` overshoots and
+    amplifies the weights (the LMS stability condition); each learning call that takes
+    such steps warns and names a stable ``eta``, as :class:`~skewlearn.OGD` does.
+
     The truncation visits all ``d`` weights every ``K`` steps (O(d / K) per sample, also on
     sparse input). A lazy version is exact only in real arithmetic; its rounding would
     depend on where the stream is split into batches, so we keep the eager one.
@@ -159,7 +171,12 @@ class TruncatedGradient(OnlineLinearClassifier):
         self.pos_label = pos_label
         self.random_state = random_state
 
+    def _allocate(self, n_features: int) -> None:
+        super()._allocate(n_features)
+        self.stability_ = np.zeros(2)
+
     def _learn(self, rows, y, scores):
+        before = float(self.stability_[0])
         _truncated_gradient_learn(
             self.weights_,
             self.counts_,
@@ -172,7 +189,9 @@ class TruncatedGradient(OnlineLinearClassifier):
             float(self.gravity),
             float(self.theta),
             int(self.K),
+            self.stability_,
         )
+        warn_unstable_steps(self, before, len(y), SQUARED_GAIN)
 
 
 # --------------------------------------------------------------------------- OFS
