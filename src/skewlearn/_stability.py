@@ -8,8 +8,9 @@ A gradient step on a squared loss multiplies the error along the row it learns f
 standardised data) can grow them to 1e30 and beyond without ever overflowing, which the
 finite-state checks of :mod:`skewlearn.base` cannot see. The compiled passes record each
 step's gain in a learner's ``stability_ = [steps with gain > 2, largest gain]`` with
-:func:`note_step_gain`; after the pass, :func:`warn_unstable_steps` warns if the call
-added such steps and names a step size that keeps all of them stable.
+:func:`note_step_gain`; after the pass, :func:`warn_unstable_steps` (called by
+:class:`skewlearn.base.OnlineClassifier` for every learner that sets ``_step_gain``) warns if
+the call added such steps and names a step size that keeps all of them stable.
 """
 
 from __future__ import annotations
@@ -62,5 +63,5 @@ def warn_unstable_steps(est, before: float, n_rows: int, gain: str) -> None:
         "rows are small (e.g. sklearn.preprocessing.MinMaxScaler). The counts are in "
         "stability_.",
         RuntimeWarning,
-        stacklevel=5,
+        stacklevel=4,  # warn_unstable_steps < OnlineClassifier._run < fit/partial_fit < caller
     )

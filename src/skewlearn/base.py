@@ -40,6 +40,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._config import NJIT
 from ._rng import seed_state
 from ._rows import as_rows, linear_scores
+from ._stability import warn_unstable_steps
 
 __all__ = ["BatchClassifier", "BinaryClassifier", "OnlineClassifier", "OnlineLinearClassifier"]
 
@@ -427,6 +428,11 @@ class OnlineClassifier(BinaryClassifier):
 
     Subclasses implement ``_allocate(n_features)``, ``_learn(rows, y, scores)`` and
     ``_scores(rows, out)`` (see the module docstring).
+
+    A learner whose step can overshoot sets ``_step_gain`` (its gain's formula as the
+    warning prints it): then ``stability_`` is allocated with the model, its compiled pass
+    records every step's gain there (:func:`skewlearn._stability.note_step_gain`), and each
+    learning call that adds unstable steps warns (:mod:`skewlearn._stability`).
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -434,6 +440,8 @@ class OnlineClassifier(BinaryClassifier):
         "fit_intercept": ["boolean"],
         "random_state": ["random_state"],
     }
+    #: The step gain's formula of a learner whose step can overshoot (None: bounded steps).
+    _step_gain: ClassVar[str | None] = None
 
     # ------------------------------------------------------------------ state hooks
     def _allocate(self, n_features: int) -> None:  # pragma: no cover - abstract
@@ -532,12 +540,19 @@ class OnlineClassifier(BinaryClassifier):
         if reset:
             self._set_classes(y, classes)
             self._allocate(X.shape[1])
+            if self._step_gain:
+                self.stability_ = np.zeros(2)
         else:
             self._check_classes(y, classes)
         ypm = self._signed_labels(y)
         rows = as_rows(X, self._uses_intercept())
         scores = np.empty(X.shape[0], dtype=np.float64)
-        self._learn(rows, ypm, scores)
+        if self._step_gain:
+            before = float(self.stability_[0])
+            self._learn(rows, ypm, scores)
+            warn_unstable_steps(self, before, X.shape[0], self._step_gain)
+        else:
+            self._learn(rows, ypm, scores)
         if not np.isfinite(scores).all():
             self._forget()
             raise ValueError(

@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_uniform
 from .._rows import row_dot, row_to_dense
-from .._stability import note_step_gain, warn_unstable_steps
+from .._stability import note_step_gain
 from ..base import OnlineClassifier, OnlineLinearClassifier
 
 __all__ = ["OPAUC"]
@@ -187,7 +187,7 @@ class OPAUC(OnlineLinearClassifier):
     eta : float, default=0.01
         Step size :math:`\\eta`, > 0. The step is stable when :math:`\\eta` times the
         largest eigenvalue of :math:`\\lambda I + (x - c)(x - c)^T + \\Gamma` stays below 2;
-        scale the features or lower ``eta`` for large ``‖x‖`` (a warning names the rows
+        scale the features or lower ``eta`` for large ``‖x‖`` (a warning counts the steps
         that break :math:`\\eta(\\lambda + \\|x - c\\|^2) \\le 2`). The paper tunes it by
         cross validation.
     lam : float, default=1e-4
@@ -267,6 +267,7 @@ class OPAUC(OnlineLinearClassifier):
         {"covariance": "low_rank", "rank": 3, "eta": 0.05, "lam": 0.01, "random_state": 0},
     ]
     _id_keys = ("covariance",)
+    _step_gain = "eta * (lam + |x - c|^2) (c: the other class's mean)"
 
     def __init__(
         self,
@@ -295,10 +296,8 @@ class OPAUC(OnlineLinearClassifier):
             self.sketch_ = np.zeros((2, n_features, int(self.rank)))
             self.sketch_sum_ = np.zeros((2, int(self.rank)))
         self.rng_state_ = self._new_rng()
-        self.stability_ = np.zeros(2)
 
     def _learn(self, rows, y, scores):
-        before = float(self.stability_[0])
         lowrank = self.covariance == "low_rank"
         d = self.means_.shape[1]
         _opauc_learn(
@@ -317,5 +316,3 @@ class OPAUC(OnlineLinearClassifier):
             lowrank,
             self.stability_,
         )
-        gain = "eta * (lam + |x - c|^2) (c: the other class's mean)"
-        warn_unstable_steps(self, before, len(y), gain)

@@ -23,7 +23,7 @@ from sklearn.utils.metaestimators import available_if
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_dot, row_sqnorm
-from .._stability import note_step_gain, warn_unstable_steps
+from .._stability import note_step_gain
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 
 __all__ = ["ALMA", "OGD", "ROMMA", "PassiveAggressive", "Perceptron"]
@@ -388,6 +388,7 @@ class OGD(OnlineLinearClassifier):
         {"loss": "squared", "eta": 0.05},
     ]
     _id_keys = ("loss",)
+    _step_gain = SQUARED_GAIN
 
     def __init__(
         self,
@@ -410,10 +411,8 @@ class OGD(OnlineLinearClassifier):
     def _allocate(self, n_features: int) -> None:
         check_decay(self.eta, self.alpha)
         super()._allocate(n_features)
-        self.stability_ = np.zeros(2)
 
     def _learn(self, rows, y, scores):
-        before = float(self.stability_[0])
         _ogd_learn(
             self.weights_,
             self.counts_,
@@ -426,7 +425,6 @@ class OGD(OnlineLinearClassifier):
             float(self.alpha),
             self.stability_,
         )
-        warn_unstable_steps(self, before, len(y), SQUARED_GAIN)
 
     def _is_logistic(self) -> bool:
         return self.loss == "logistic"

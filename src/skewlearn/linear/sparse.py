@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_dot, row_sqnorm
-from .._stability import note_step_gain, warn_unstable_steps
+from .._stability import note_step_gain
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 from .first_order import LOSSES, SCHEDULES, SQUARED_GAIN, count_sample, loss_slope, step_size
 
@@ -134,6 +134,7 @@ class TruncatedGradient(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    _step_gain = SQUARED_GAIN
 
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
@@ -171,12 +172,7 @@ class TruncatedGradient(OnlineLinearClassifier):
         self.pos_label = pos_label
         self.random_state = random_state
 
-    def _allocate(self, n_features: int) -> None:
-        super()._allocate(n_features)
-        self.stability_ = np.zeros(2)
-
     def _learn(self, rows, y, scores):
-        before = float(self.stability_[0])
         _truncated_gradient_learn(
             self.weights_,
             self.counts_,
@@ -191,7 +187,6 @@ class TruncatedGradient(OnlineLinearClassifier):
             int(self.K),
             self.stability_,
         )
-        warn_unstable_steps(self, before, len(y), SQUARED_GAIN)
 
 
 # --------------------------------------------------------------------------- OFS
