@@ -18,11 +18,11 @@ from collections import Counter, defaultdict
 import numpy as np
 from scipy.stats import ttest_rel
 
-DATASETS = [
-    "page-blocks0", "poker-8-9_vs_5", "abalone19", "yeast4", "yeast3", "abalone9-18",
-    "segment0", "vowel0",
-]  # fmt: skip
-METHODS = ["SVM", "Nystrom", "multi-Nystrom"]
+from skewlearn.experiments.config import load_experiment
+
+_EXPERIMENT = load_experiment("nystrom_table2_tuned_c")
+DATASETS = [d.name for d in _EXPERIMENT.datasets]
+METHODS = [e.name for e in _EXPERIMENT.estimators]
 
 
 def load(db: str) -> dict:

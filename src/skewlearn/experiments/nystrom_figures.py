@@ -325,14 +325,15 @@ def _sweep_summary(res: dict, values: Sequence[int], label: str) -> dict:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .config import load_experiment
+
+    table = load_experiment("nystrom_table2")  # the sweeps' defaults are the table's protocol
     ap = argparse.ArgumentParser(prog="python -m skewlearn.experiments.nystrom_figures",
                                  description=__doc__.splitlines()[0])  # fmt: skip
     ap.add_argument("--db", help="results of `skewlearn reproduce nystrom_table2` (CD diagram)")
     ap.add_argument("--out", default=".", help="folder of the PNG files and the JSON summary")
-    ap.add_argument("--datasets", nargs="+",
-                    default=["page-blocks0", "poker-8-9_vs_5", "abalone19", "yeast4", "yeast3",
-                             "abalone9-18", "segment0", "vowel0"],
-                    help="default: the eight datasets of nystrom_table2")  # fmt: skip
+    ap.add_argument("--datasets", nargs="+", default=[d.name for d in table.datasets],
+                    help="default: the datasets of nystrom_table2")  # fmt: skip
     ap.add_argument("--landmarks", nargs="+", type=int, default=[30, 60, 150, 300, 600])
     ap.add_argument("--landmark-rank", type=int, default=30,
                     help="total rank of the landmark sweep (Fig. 2); 0 = full rank")  # fmt: skip
@@ -341,8 +342,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--sizes", nargs="+", type=int, default=[500, 1000, 2000, 4000])
     ap.add_argument("--time-repeats", type=int, default=3,
                     help="timed fits per point of Fig. 4 (the median is plotted)")  # fmt: skip
-    ap.add_argument("--splits", type=int, default=5)
-    ap.add_argument("--repeats", type=int, default=10,
+    ap.add_argument("--splits", type=int, default=table.protocol.n_splits)
+    ap.add_argument("--repeats", type=int, default=table.protocol.n_repeats,
                     help="CV repetitions of the sweeps (the paper's 10; fewer: a cut)")  # fmt: skip
     ap.add_argument("--only", nargs="+",
                     choices=["cd", "landmarks", "rank", "time", "ablation"])  # fmt: skip
