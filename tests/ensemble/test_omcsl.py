@@ -4,6 +4,8 @@ the streaming metrics; the generic path against the fast path."""
 from __future__ import annotations
 
 import math
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -12,7 +14,7 @@ from sklearn.metrics import f1_score
 
 from skewlearn import OMCSL, CostSensitiveOGD, CostSensitivePA, PassiveAggressive
 from skewlearn._rng import rng_uniform, seed_state
-from skewlearn.metrics import HistogramPRAUC, HistogramROCAUC
+from skewlearn.metrics import HistogramPRAUC, HistogramROCAUC, pr_auc, roc_auc
 from tests import naive
 from tests.naive import omcsl as ref
 from tests.naive.cost_sensitive import cpa
@@ -72,18 +74,18 @@ def test_k1_equals_its_base_learner(loss, schedule, sparse):
 
 @pytest.mark.parametrize("measure", ["f1", "auroc", "auprc"])
 @pytest.mark.parametrize("selection", ["sample", "best"])
-@pytest.mark.parametrize("loss", ["hinge", "logistic"])
-def test_matches_slow_reference_of_algorithm_1(measure, selection, loss):
+@pytest.mark.parametrize(("loss", "scale"), [("hinge", 1.0), ("logistic", 1.0), ("hinge", 3.0)])
+def test_matches_slow_reference_of_algorithm_1(measure, selection, loss, scale):
     X, y = _stream(n=400, seed=2)
     ypm = np.where(y == 1, 1, -1)
     clf = OMCSL(
         n_learners=5, measure=measure, selection=selection, loss=loss, gamma=20.0, n_bins=16,
-        random_state=3,
+        score_scale=scale, random_state=3,
     )  # fmt: skip
     scores, trace = clf.test_then_train(X, y, return_trace=True)
     W, rscores, chosen, meas, p = ref.omcsl(
         naive.augment(X), ypm, K=5, measure=measure, gamma=20.0, loss=loss, n_bins=16,
-        uniforms=_uniforms(3, len(y) + 1), selection=selection,
+        uniforms=_uniforms(3, len(y) + 1), selection=selection, score_scale=scale,
     )  # fmt: skip
     np.testing.assert_allclose(clf.weights_, W, rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(trace.learner, chosen)
@@ -93,17 +95,22 @@ def test_matches_slow_reference_of_algorithm_1(measure, selection, loss):
     np.testing.assert_array_equal(trace.cost, clf.costs_[trace.learner])
 
 
-@pytest.mark.parametrize("measure", ["f1", "auroc", "auprc"])
-def test_measures_and_probabilities_at_every_step(measure):
-    """Row by row: M^j equals the batch F-measure / the histogram metric of learner j's
-    pre-update scores so far, and p equals the softmax of gamma * M."""
+@pytest.mark.parametrize(
+    ("measure", "scale"),
+    [("f1", 1.0), ("auroc", 1.0), ("auprc", 1.0), ("auroc", 4.0), ("auprc", 0.5)],
+)
+def test_measures_and_probabilities_at_every_step(measure, scale):
+    """Row by row: M^j equals the batch F-measure / the histogram metric (same scale) of
+    learner j's pre-update scores so far, and p equals the softmax of gamma * M."""
     X, y = _stream(n=250, seed=4, pos=0.2)
-    clf = OMCSL(n_learners=4, measure=measure, n_bins=25, gamma=30.0, random_state=0)
+    clf = OMCSL(
+        n_learners=4, measure=measure, n_bins=25, gamma=30.0, score_scale=scale, random_state=0
+    )
     clf.partial_fit(X[:1], y[:1], classes=[0, 1])
     past = [[0.0] for _ in range(4)]  # every learner starts at w = 0
     metrics = [
         {"auroc": HistogramROCAUC, "auprc": HistogramPRAUC}.get(measure, HistogramROCAUC)(
-            n_bins=25
+            n_bins=25, scale=scale
         ).update(y[0], 0.0)
         for _ in range(4)
     ]
@@ -207,3 +214,70 @@ def test_selects_a_sensible_cost_on_an_imbalanced_stream():
     _, trace = clf.test_then_train(X, y, return_trace=True)
     assert trace.leader_cost[-1000:].mean() > 0.5
     assert np.isclose(clf.probabilities_.sum(), 1.0)
+
+
+def _saturating_stream(n=2000, seed=0):
+    """Unscaled features (sd 30): constant-step OGD scores reach |f| ~ 10-100."""
+    rng = np.random.default_rng(seed)
+    X = 30.0 * rng.normal(size=(n, 5))
+    return X, (X[:, 0] + 20.0 * rng.normal(size=n) > 40.0).astype(int)
+
+
+@pytest.mark.parametrize("measure", ["auroc", "auprc"])
+def test_bin_errors_bound_the_distance_to_the_exact_measure(measure):
+    X, y = _saturating_stream(n=800)
+    for scale in (1.0, 30.0):
+        clf = OMCSL(n_learners=3, measure=measure, score_scale=scale, random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            clf.fit(X, y)
+        exact = roc_auc if measure == "auroc" else pr_auc
+        for j, cp in enumerate(clf.costs_):
+            # learner j is CostSensitiveOGD with its costs (test_k1_equals_its_base_learner)
+            f = CostSensitiveOGD(objective="weighted", c_pos=cp, c_neg=1 - cp).test_then_train(X, y)
+            table = (HistogramROCAUC if measure == "auroc" else HistogramPRAUC)(scale=scale)
+            table.update_many(y, f)
+            assert clf.bin_errors_[j] == table.bin_error()
+            assert abs(clf.measures_[j] - exact(y, f)) <= clf.bin_errors_[j] + 1e-12
+    assert OMCSL(measure="f1").fit(X, y).bin_errors_.tolist() == [0.0] * 9
+
+
+@pytest.mark.parametrize("measure", ["auroc", "auprc"])
+def test_saturated_tables_warn_and_name_a_scale_that_works(measure):
+    X, y = _saturating_stream()
+    clf = OMCSL(measure=measure, random_state=0)
+    with pytest.warns(RuntimeWarning, match="is saturated") as caught:
+        scores = clf.test_then_train(X, y)
+    (w,) = [c for c in caught if "saturated" in str(c.message)]
+    assert w.filename == __file__  # points at the caller's line
+    named = float(re.search(r"score_scale=([0-9.e+-]+) \(the median", str(w.message)).group(1))
+    assert named == pytest.approx(np.median(np.abs(scores)), rel=0.05)
+    share = re.search(r"saturated: (\d+)%", str(w.message)).group(1)
+    ends = clf.pos_table_[:, [0, -1]].sum() + clf.neg_table_[:, [0, -1]].sum()
+    assert int(share) == round(100 * ends / (9 * len(y)))
+    # at the named scale the scores spread over the bins: no warning, smaller bin errors
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        fixed = OMCSL(measure=measure, score_scale=named, random_state=0).fit(X, y)
+    assert fixed.bin_errors_.max() < 0.5 * clf.bin_errors_.max()
+    # the F-measure has no bins, and with 2 bins every bin is an end bin: never a warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        OMCSL(measure="f1", random_state=0).fit(X, y)
+        OMCSL(measure=measure, n_bins=2, random_state=0).fit(X, y)
+
+
+def test_saturation_warning_comes_once_per_model_and_after_100_rows():
+    X, y = _saturating_stream(n=1200)
+    clf = OMCSL(measure="auroc", n_learners=3, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        clf.partial_fit(X[:99], y[:99], classes=[0, 1])  # saturated, but only 99 rows
+    with pytest.warns(RuntimeWarning, match="saturated"):
+        clf.partial_fit(X[99:100], y[99:100])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for lo in range(100, 1200, 100):  # per-batch calls (River's learn_one): no repeats
+            clf.partial_fit(X[lo : lo + 100], y[lo : lo + 100])
+    with pytest.warns(RuntimeWarning, match="saturated"):
+        clf.fit(X, y)  # a new model

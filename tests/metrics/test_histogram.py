@@ -25,6 +25,39 @@ def stream(draw, max_size=80):
     return y, np.array(pool)[idx], draw(st.sampled_from([1, 2, 5, 20, 100]))
 
 
+@settings(max_examples=60, deadline=None)
+@given(stream(), st.sampled_from([0.05, 0.5, 3.0, 40.0]))
+def test_scale_bins_f_over_scale_and_keeps_the_bound(data, scale):
+    """scale = tau bins sigma(f / tau): the paper's rules on f / tau, the bound still holds."""
+    y, s, m = data
+    roc = HistogramROCAUC(n_bins=m, scale=scale).update_many(y, s)
+    prc = HistogramPRAUC(n_bins=m, scale=scale).update_many(y, s)
+    paper = PaperAUROC(m)
+    for t in range(len(y)):
+        paper.add(y[t], s[t] / scale)
+    assert [bin_of(v / scale, m) for v in s] == roc.bins(s).tolist()
+    assert _close(roc.get(), paper.get())
+    assert _close(prc.get(), paper_auprc(list(prc.pos_counts), list(prc.neg_counts)))
+    if len(set(y)) == 2:
+        assert abs(roc.get() - roc_auc(y, s)) <= roc.bin_error() + 1e-12
+    if (y == 1).any():
+        assert abs(prc.get() - pr_auc(y, s)) <= prc.bin_error() + 1e-12
+
+
+def test_large_scores_saturate_the_sigmoid_and_scale_restores_the_ranking():
+    # decision values of size ~100: sigma puts every one in the first or last of 100 bins
+    y = np.array([1, 0, 1, 0, 0, 1, 0, 0])
+    s = np.array([250.0, 120.0, 90.0, 60.0, -40.0, -70.0, -150.0, -300.0])
+    flat = HistogramROCAUC().update_many(y, s)
+    assert set(flat.bins(s).tolist()) == {0, 99}
+    # bin 0 holds -40, -70, -150, -300 (1 pos, 3 neg), bin 99 holds 250, 120, 90, 60
+    # (2 pos, 2 neg): 3 + 4 of the 15 pairs are tied
+    assert flat.bin_error() == pytest.approx((1 * 3 + 2 * 2) / (2 * 3 * 5))
+    spread = HistogramROCAUC(scale=100.0).update_many(y, s)
+    assert spread.bin_error() == 0.0 and spread.get() == pytest.approx(roc_auc(y, s))
+    assert abs(flat.get() - roc_auc(y, s)) > 0.05
+
+
 def _close(a, b):
     return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=1e-12, abs=1e-14)
 
@@ -131,6 +164,15 @@ def test_undefined_and_errors():
         roc.update(0, float("nan"))
     with pytest.raises(ValueError, match="same settings"):
         HistogramROCAUC(n_bins=10).merge(HistogramROCAUC(n_bins=20))
+    with pytest.raises(ValueError, match="same settings"):
+        HistogramROCAUC(scale=2.0).merge(HistogramROCAUC())
+    for bad in (0.0, -1.0, math.inf, math.nan):
+        with pytest.raises(ValueError, match="scale must be finite and > 0"):
+            HistogramPRAUC(scale=bad)
+    with pytest.raises(ValueError, match="scale must be a positive number"):
+        HistogramPRAUC(scale="10")
+    with pytest.raises(ValueError, match="Drop scale, or use transform='sigmoid'"):
+        HistogramROCAUC(transform="identity", scale=2.0)
     with pytest.raises(TypeError, match="same kind"):
         HistogramROCAUC().merge(HistogramPRAUC())
 

@@ -100,8 +100,10 @@ def omcsl(
     n_bins=100,
     uniforms=None,
     selection="sample",
+    score_scale=1.0,
 ):
-    """Algorithm 1 with the OGD step (3) on the loss (1), one sample at a time.
+    """Algorithm 1 with the OGD step (3) on the loss (1), one sample at a time; the tables
+    bin sigma(f / score_scale).
 
     ``uniforms`` are the draws used for sampling (one per sample, for the *next* sample's
     predictor; plus one before the first sample); the inverse-CDF rule picks the first j
@@ -149,11 +151,11 @@ def omcsl(
                     c[j] += 1
                 meas[j] = 2 * a[j] / c[j] if c[j] else 0.0
             elif measure == "auroc":
-                aurocs[j].add(yt, f[j])
+                aurocs[j].add(yt, f[j] / score_scale)
                 meas[j] = aurocs[j].get()
             else:
                 lp, ln = tables[j]
-                (lp if yt > 0 else ln)[bin_of(f[j], n_bins)] += 1
+                (lp if yt > 0 else ln)[bin_of(f[j] / score_scale, n_bins)] += 1
                 meas[j] = paper_auprc(list(lp), list(ln))
         m = np.array([0.0 if math.isnan(v) else v for v in meas])
         e = np.exp(gamma * m - np.max(gamma * m))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Mapping
 from typing import ClassVar, NamedTuple
 
@@ -33,7 +34,13 @@ from .._rows import linear_scores, row_dot
 from ..base import OnlineClassifier
 from ..linear.cost_sensitive import CostSensitiveOGD, CostSensitivePA, csogd_update
 from ..linear.first_order import SCHEDULES, count_sample, step_size
-from ..metrics.histogram import auroc_gain2, hist_auprc, score_bin
+from ..metrics.histogram import (
+    auprc_bin_error,
+    auroc_bin_error,
+    auroc_gain2,
+    hist_auprc,
+    score_bin,
+)
 
 __all__ = ["OMCSL", "SelectionTrace"]
 
@@ -91,10 +98,11 @@ def _leader(prob):
 
 @njit(**NJIT_INLINE)
 def _track_row(
-    f, y, counts, measure, gamma, transform, f1, pos_tab, neg_tab, u2, meas, prob, rng, sel, best
+    f, y, counts, measure, gamma, scale, f1, pos_tab, neg_tab, u2, meas, prob, rng, sel, best
 ):
     """Measures of the K learners after one more (label, pre-update score) pair, then
-    Eq. (2) and the next predictor. ``counts`` already count this sample."""
+    Eq. (2) and the next predictor. ``counts`` already count this sample; scores are
+    binned by :math:`\\sigma(f/\\tau)`, ``tau = scale``."""
     K = f.shape[0]
     n_bins = pos_tab.shape[1]
     positive = y > 0
@@ -107,7 +115,7 @@ def _track_row(
                 f1[j, 1] += 1
             meas[j] = 2.0 * f1[j, 0] / f1[j, 1] if f1[j, 1] > 0 else 0.0
         else:
-            b = score_bin(f[j], n_bins, transform)
+            b = score_bin(f[j] if scale == 1.0 else f[j] / scale, n_bins, 0)
             if positive:
                 if measure == 1:
                     u2[j] += auroc_gain2(neg_tab[j], b, True)
@@ -158,6 +166,7 @@ def _omcsl_linear_learn(
     loss,
     measure,
     gamma,
+    scale,
     f1,
     pos_tab,
     neg_tab,
@@ -183,8 +192,9 @@ def _omcsl_linear_learn(
             if csogd_update(W[j], rows, i, y[i], f[j], eta_t, rho, 2, loss):
                 counts[3] += 1
         _track_row(
-            f, y[i], counts, measure, gamma, 0, f1, pos_tab, neg_tab, u2, meas, prob, rng, sel, best
-        )
+            f, y[i], counts, measure, gamma, scale, f1, pos_tab, neg_tab, u2, meas, prob, rng, sel,
+            best,
+        )  # fmt: skip
 
 
 @njit(**NJIT)
@@ -197,6 +207,7 @@ def _omcsl_track(
     leader,
     measure,
     gamma,
+    scale,
     f1,
     pos_tab,
     neg_tab,
@@ -219,7 +230,7 @@ def _omcsl_track(
             counts,
             measure,
             gamma,
-            0,
+            scale,
             f1,
             pos_tab,
             neg_tab,
@@ -271,8 +282,9 @@ class OMCSL(OnlineClassifier):
     ``j``'s measure on its own pre-update scores of rows ``1..t-1``: the online F-measure
     :math:`2a_t/c_t` of Eq. (4) (predictions :math:`\\mathbb{I}(f > 0)`; 0 while
     :math:`c_t = 0`), or the histogram AUROC / AUPRC of ``n_bins`` bins over
-    :math:`\\sigma(f)` (:class:`~skewlearn.metrics.HistogramROCAUC`,
-    :class:`~skewlearn.metrics.HistogramPRAUC`; while a measure is undefined it is
+    :math:`\\sigma(f/\\tau)` (:math:`\\tau` = ``score_scale``, 1 in the paper;
+    :class:`~skewlearn.metrics.HistogramROCAUC`, :class:`~skewlearn.metrics.HistogramPRAUC`
+    with ``scale=tau``; while a measure is undefined it is
     undefined for every learner and counts 0, so :math:`p` is uniform).
     ``selection="best"`` takes the first learner of largest measure instead
     (:math:`\\gamma \\to \\infty`).
@@ -318,6 +330,17 @@ class OMCSL(OnlineClassifier):
         :math:`\\eta_t = \\eta` or :math:`\\eta/\\sqrt{t}` (Proposition 1).
     n_bins : int, default=100
         ``m``, the number of bins of the AUROC/AUPRC tables, >= 1.
+    score_scale : float, default=1.0
+        :math:`\\tau > 0`: the AUROC/AUPRC tables bin :math:`\\sigma(f/\\tau)`; 1 is the
+        paper's :math:`\\sigma(f)`. The constant-step learners' weights grow with the
+        stream, and once most :math:`|f|` exceed ~4.6 (:math:`\\sigma` within 1/100 of 0
+        or 1) nearly every score lands in the first or last bin: the measure then sees
+        little more than the sign of the score and no longer ranks the learners (on the
+        standardised OMCSL streams of docs/results/omcsl.md, :math:`|f|` is ~10²–10⁵).
+        Once at least half of the K learners' scores in the tables lie in an end bin
+        (judged after each learning call, from 100 rows on) a ``RuntimeWarning`` is raised,
+        once per model, naming a value: the median :math:`|f|` of that call's returned
+        scores. See :attr:`bin_errors_`.
     base_estimator : skewlearn online classifier or None, default=None
         Selects the generic path (see above); ``loss``, ``eta``, ``schedule`` and
         ``fit_intercept`` are then the base estimator's business and ignored.
@@ -350,6 +373,9 @@ class OMCSL(OnlineClassifier):
         ``selected_cost_`` is its :math:`c_+`.
     counts_ : ndarray of shape (4,)
         ``[seen, positives, negatives, learner updates]`` (updates: fast path only).
+    bin_errors_ : ndarray of shape (K,)
+        Bound on :math:`|M^j - \\text{exact measure}|` from each learner's tables (0 for
+        the F-measure, which is exact).
 
     References
     ----------
@@ -383,6 +409,7 @@ class OMCSL(OnlineClassifier):
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
         "schedule": [StrOptions(set(SCHEDULES))],
         "n_bins": [Interval(numbers.Integral, 1, None, closed="left")],
+        "score_scale": [Interval(numbers.Real, 0, None, closed="neither")],
         "base_estimator": [HasMethods(["test_then_train", "decision_function"]), None],
         "cost_params": [dict, None],
     }
@@ -390,6 +417,7 @@ class OMCSL(OnlineClassifier):
         {"random_state": 0},
         {"measure": "auroc", "loss": "logistic", "n_learners": 3, "n_bins": 20, "random_state": 0},
         {"measure": "auprc", "selection": "best", "n_learners": 4, "schedule": "invsqrt"},
+        {"measure": "auprc", "n_learners": 3, "score_scale": 5.0, "random_state": 0},
         {"base_estimator": CostSensitivePA(C=0.1), "n_learners": 3, "random_state": 0},
         {
             "base_estimator": CostSensitiveOGD(objective="weighted", loss="logistic"),
@@ -410,6 +438,7 @@ class OMCSL(OnlineClassifier):
         eta: float = 0.1,
         schedule: str = "constant",
         n_bins: int = 100,
+        score_scale: float = 1.0,
         base_estimator=None,
         cost_params: dict | None = None,
         fit_intercept: bool = True,
@@ -424,6 +453,7 @@ class OMCSL(OnlineClassifier):
         self.eta = eta
         self.schedule = schedule
         self.n_bins = n_bins
+        self.score_scale = score_scale
         self.base_estimator = base_estimator
         self.cost_params = cost_params
         self.fit_intercept = fit_intercept
@@ -492,6 +522,7 @@ class OMCSL(OnlineClassifier):
         self.u2_ = np.zeros(K, dtype=np.int64)
         self.measure_values_ = np.zeros(K)  # M^j, 0 while undefined (see measures_)
         self.probabilities_ = np.full(K, 1.0 / K)
+        self._saturation_warned = False  # see _warn_saturated
         self.selection_ = np.zeros(1, dtype=np.int64)
         self.selection_[0] = _first_pick(
             self.probabilities_, self.measure_values_, self.rng_state_, self.selection == "best"
@@ -504,6 +535,7 @@ class OMCSL(OnlineClassifier):
         common = (
             _MEASURES[self.measure],
             float(self.gamma),
+            float(self.score_scale),
             self.f1_counts_,
             self.pos_table_,
             self.neg_table_,
@@ -548,7 +580,49 @@ class OMCSL(OnlineClassifier):
     def _run(self, X, y, classes, reset, traced: bool = False):
         scores = super()._run(X, y, classes, reset)
         trace = self.__dict__.pop("_trace")
+        self._warn_saturated(scores)
         return (scores, trace) if traced else scores
+
+    #: Rows a model must have seen before its tables are judged saturated.
+    _SATURATION_MIN_ROWS: ClassVar[int] = 100
+
+    def _warn_saturated(self, scores: np.ndarray) -> None:
+        """Warn, once per model, when at least half of the K learners' scores counted in
+        the tables so far (at least 100 rows) lie in the first or last bin."""
+        n_bins = self.pos_table_.shape[1]
+        if (
+            self.measure == "f1"
+            or n_bins < 3
+            or self.counts_[0] < self._SATURATION_MIN_ROWS
+            or getattr(self, "_saturation_warned", False)
+        ):
+            return
+        ends = int(self.pos_table_[:, [0, -1]].sum() + self.neg_table_[:, [0, -1]].sum())
+        total = int(self.counts_[0]) * self.pos_table_.shape[0]
+        if 2 * ends < total:
+            return
+        self._saturation_warned = True
+        name = "AUROC" if self.measure == "auroc" else "AUPRC"
+        errors = self.bin_errors_
+        err = float(np.nanmax(errors)) if not np.isnan(errors).all() else math.nan
+        typical = float(np.median(np.abs(scores)))
+        advice = (
+            f"Set score_scale={float(f'{typical:.2g}')!r} (the median |score| of this call)"
+            if typical > 0.0
+            else "Set score_scale near the typical |score|"
+        )
+        warnings.warn(
+            f"{type(self).__name__}'s histogram {name} is saturated: {ends / total:.0%} of "
+            f"the {self.pos_table_.shape[0]} learners' scores so far fell in the first "
+            f"or last of the {n_bins} bins (sigma(f / score_scale) within 1/{n_bins} of 0 or "
+            f"1 at score_scale={self.score_scale!r}). The measure then sees little more than "
+            f"each score's sign: a learner's {name} may be off by up to {err:.3g} "
+            f"(bin_errors_), while a difference of 1/gamma = {1.0 / self.gamma:.3g} already "
+            f"changes its selection probability by a factor e. {advice}, or select by "
+            "measure='f1'.",
+            RuntimeWarning,
+            stacklevel=4,  # _warn_saturated < _run < fit/partial_fit/test_then_train < caller
+        )
 
     # ------------------------------------------------------------------ public API
     def test_then_train(self, X, y, classes=None, return_trace: bool = False):
@@ -586,6 +660,19 @@ class OMCSL(OnlineClassifier):
         if (self.measure == "auroc" and not (pos and neg)) or (self.measure == "auprc" and not pos):
             out[:] = math.nan
         return out
+
+    @property
+    def bin_errors_(self) -> np.ndarray:
+        """Bound on :math:`|M^j - \\text{exact measure}|` for each learner, from its tables
+        (:meth:`HistogramROCAUC.bin_error <skewlearn.metrics.HistogramROCAUC.bin_error>`,
+        :meth:`HistogramPRAUC.bin_error <skewlearn.metrics.HistogramPRAUC.bin_error>`);
+        NaN while the measure is undefined, 0 for the F-measure (Eq. (4) is exact)."""
+        check_is_fitted(self, "pos_table_")
+        K = self.pos_table_.shape[0]
+        if self.measure == "f1":
+            return np.zeros(K)
+        bound = auroc_bin_error if self.measure == "auroc" else auprc_bin_error
+        return np.array([bound(self.pos_table_[j], self.neg_table_[j]) for j in range(K)])
 
     @property
     def selected_(self) -> int:

@@ -94,13 +94,57 @@ def hist_auprc(pos, neg):
     return area / (2.0 * n_pos)
 
 
+def auroc_bin_error(pos: np.ndarray, neg: np.ndarray) -> float:
+    """Bound on |histogram AUROC − exact AUROC| from two tables (NaN while undefined):
+    :math:`\\frac{1}{2 N_+ N_-}\\sum_i L^+[i] L^-[i]` (see :class:`HistogramROCAUC`)."""
+    n_pos, n_neg = int(pos.sum()), int(neg.sum())
+    if n_pos == 0 or n_neg == 0:
+        return math.nan
+    return float(np.dot(pos, neg)) / (2.0 * n_pos * n_neg)
+
+
+def auprc_bin_error(pos: np.ndarray, neg: np.ndarray) -> float:
+    """Bound on |histogram AUPRC − exact AUPRC| from two tables (NaN before a positive):
+    :math:`\\sum_i w_i (P^{hi}_i - P^{lo}_i)` (see :class:`HistogramPRAUC`)."""
+    n_pos = int(pos.sum())
+    if n_pos == 0:
+        return math.nan
+    pos = pos[::-1]
+    neg = neg[::-1]
+    above_pos = np.cumsum(pos) - pos
+    above_neg = np.cumsum(neg) - neg
+    hi = (above_pos + pos) / np.maximum(above_pos + pos + above_neg, 1)
+    lo_den = above_pos + above_neg + neg
+    lo = np.where(lo_den > 0, above_pos / np.maximum(lo_den, 1), 1.0)
+    has = pos > 0
+    return float(np.sum(pos[has] * (hi[has] - lo[has])) / n_pos)
+
+
+def check_scale(scale, transform: str = "sigmoid") -> float:
+    """``scale`` as a float: finite and > 0, and 1 unless ``transform`` is the sigmoid."""
+    if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
+        raise ValueError(f"scale must be a positive number; got {scale!r}.")
+    scale = float(scale)
+    if not (math.isfinite(scale) and scale > 0.0):
+        raise ValueError(f"scale must be finite and > 0; got {scale!r}.")
+    if transform != "sigmoid" and scale != 1.0:
+        raise ValueError(
+            f"scale={scale!r} divides decision values before the sigmoid; with "
+            f"transform={transform!r} the scores are used as they are. Drop scale, or use "
+            "transform='sigmoid'."
+        )
+    return scale
+
+
 # --------------------------------------------------------------------------- metrics
 class _HistogramMetric(StreamingMetric):
     """Two count tables of ``n_bins`` bins over mapped scores (shared by both areas)."""
 
     requires_scores: ClassVar[bool] = True
 
-    def __init__(self, n_bins: int = 100, transform: str = "sigmoid", pos_label=1):
+    def __init__(
+        self, n_bins: int = 100, transform: str = "sigmoid", pos_label=1, scale: float = 1.0
+    ):
         if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
             raise ValueError(f"n_bins must be an integer >= 1; got {n_bins!r}.")
         if transform not in TRANSFORMS:
@@ -108,9 +152,11 @@ class _HistogramMetric(StreamingMetric):
                 f"transform must be one of {sorted(TRANSFORMS)}; got {transform!r}. Use "
                 "'sigmoid' for unbounded decision values, 'identity' for probabilities."
             )
+        scale = check_scale(scale, transform)
         super().__init__(pos_label)
         self.n_bins = int(n_bins)
         self.transform = transform
+        self.scale = scale
         self.pos_counts = np.zeros(self.n_bins, dtype=np.int64)
         self.neg_counts = np.zeros(self.n_bins, dtype=np.int64)
 
@@ -133,6 +179,8 @@ class _HistogramMetric(StreamingMetric):
                 "model output."
             )
         if self.transform == "sigmoid":
+            if self.scale != 1.0:
+                s = s / self.scale
             u = np.empty_like(s)
             pos = s >= 0
             u[pos] = 1.0 / (1.0 + np.exp(-s[pos]))
@@ -165,11 +213,16 @@ class _HistogramMetric(StreamingMetric):
         return self
 
     def _merge(self, other) -> None:
-        if other.n_bins != self.n_bins or other.transform != self.transform:
+        if (other.n_bins, other.transform, other.scale) != (
+            self.n_bins,
+            self.transform,
+            self.scale,
+        ):
             raise ValueError(
                 f"Cannot merge tables of n_bins={other.n_bins}, transform="
-                f"{other.transform!r} into n_bins={self.n_bins}, transform="
-                f"{self.transform!r}; build both metrics with the same settings."
+                f"{other.transform!r}, scale={other.scale!r} into n_bins={self.n_bins}, "
+                f"transform={self.transform!r}, scale={self.scale!r}; build both metrics "
+                "with the same settings."
             )
         self.pos_counts += other.pos_counts
         self.neg_counts += other.neg_counts
@@ -202,6 +255,12 @@ class HistogramROCAUC(_HistogramMetric):
         How scores are mapped to [0, 1]: the paper's :math:`\\sigma(f)` for decision values,
         or none for probabilities (then scores outside [0, 1] raise).
     pos_label : label, default=1
+    scale : float, default=1.0
+        With the sigmoid, scores are binned by :math:`\\sigma(f/\\tau)`, ``tau = scale``
+        (1: the paper's mapping). Decision values far above 1 in size (an unregularised
+        linear learner's grow with the stream) all land in the first or last bin, and the
+        area then sees little more than their sign (:meth:`bin_error` says how much is
+        lost); a ``scale`` near the typical ``|f|`` spreads them over the bins.
 
     References
     ----------
@@ -229,10 +288,7 @@ class HistogramROCAUC(_HistogramMetric):
 
     def bin_error(self) -> float:
         """Bound on ``|get() - exact AUROC|`` from the tables (NaN while undefined)."""
-        n_pos, n_neg = self.n_pos, self.n_neg
-        if n_pos == 0 or n_neg == 0:
-            return math.nan
-        return float(np.dot(self.pos_counts, self.neg_counts)) / (2.0 * n_pos * n_neg)
+        return auroc_bin_error(self.pos_counts, self.neg_counts)
 
 
 class HistogramPRAUC(_HistogramMetric):
@@ -263,7 +319,7 @@ class HistogramPRAUC(_HistogramMetric):
 
     Parameters
     ----------
-    n_bins, transform, pos_label
+    n_bins, transform, pos_label, scale
         As in :class:`HistogramROCAUC`.
 
     References
@@ -285,15 +341,4 @@ class HistogramPRAUC(_HistogramMetric):
 
     def bin_error(self) -> float:
         """Bound on ``|get() - exact AUPRC|`` from the tables (NaN before a positive)."""
-        n_pos = self.n_pos
-        if n_pos == 0:
-            return math.nan
-        pos = self.pos_counts[::-1]
-        neg = self.neg_counts[::-1]
-        above_pos = np.cumsum(pos) - pos
-        above_neg = np.cumsum(neg) - neg
-        hi = (above_pos + pos) / np.maximum(above_pos + pos + above_neg, 1)
-        lo_den = above_pos + above_neg + neg
-        lo = np.where(lo_den > 0, above_pos / np.maximum(lo_den, 1), 1.0)
-        has = pos > 0
-        return float(np.sum(pos[has] * (hi[has] - lo[has])) / n_pos)
+        return auprc_bin_error(self.pos_counts, self.neg_counts)
