@@ -335,8 +335,9 @@ class OMCSL(OnlineClassifier):
         paper's :math:`\\sigma(f)`. The constant-step learners' weights grow with the
         stream, and once most :math:`|f|` exceed ~4.6 (:math:`\\sigma` within 1/100 of 0
         or 1) nearly every score lands in the first or last bin: the measure then sees
-        little more than the sign of the score and no longer ranks the learners (on the
-        standardised OMCSL streams of docs/results/omcsl.md, :math:`|f|` is ~10²–10⁵).
+        little more than the sign of the score and may rank the learners wrongly (the
+        Table 3 streams of docs/results/omcsl.md: median :math:`|f|` 1.6–5.6 standardised,
+        40–1.7e5 unscaled; §4d there).
         Once at least half of the K learners' scores in the tables lie in an end bin
         (judged after each learning call, from 100 rows on) a ``RuntimeWarning`` is raised,
         once per model, naming a value: the median :math:`|f|` of that call's returned
