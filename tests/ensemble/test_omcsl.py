@@ -281,3 +281,19 @@ def test_saturation_warning_comes_once_per_model_and_after_100_rows():
             clf.partial_fit(X[lo : lo + 100], y[lo : lo + 100])
     with pytest.warns(RuntimeWarning, match="saturated"):
         clf.fit(X, y)  # a new model
+
+
+def test_no_saturation_warning_when_the_end_bins_do_not_mix_the_classes():
+    """Saturated but separated (positives in the last bin, negatives in the first): the
+    bin-error bound stays below 1/gamma, so the tables lose nothing the selection uses."""
+    rng = np.random.default_rng(0)
+    y = (rng.random(600) < 0.2).astype(int)
+    X = np.column_stack([np.where(y == 1, 50.0, -50.0), rng.normal(size=600)])
+    for measure in ("auroc", "auprc"):
+        clf = OMCSL(measure=measure, random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            clf.fit(X, y)
+        ends = clf.pos_table_[:, [0, -1]].sum() + clf.neg_table_[:, [0, -1]].sum()
+        assert ends > 0.9 * 9 * len(y)
+        assert clf.bin_errors_.max() <= 1 / clf.gamma

@@ -338,10 +338,10 @@ class OMCSL(OnlineClassifier):
         little more than the sign of the score and may rank the learners wrongly (the
         Table 3 streams of docs/results/omcsl.md: median :math:`|f|` 1.6–5.6 standardised,
         40–1.7e5 unscaled; §4d there).
-        Once at least half of the K learners' scores in the tables lie in an end bin
-        (judged after each learning call, from 100 rows on) a ``RuntimeWarning`` is raised,
-        once per model, naming a value: the median :math:`|f|` of that call's returned
-        scores. See :attr:`bin_errors_`.
+        Once at least half of the K learners' scores in the tables lie in an end bin and a
+        learner's bin-error bound (:attr:`bin_errors_`) exceeds :math:`1/\\gamma` (judged
+        after each learning call, from 100 rows on), a ``RuntimeWarning`` is raised, once
+        per model, naming a value: the median :math:`|f|` of that call's returned scores.
     base_estimator : skewlearn online classifier or None, default=None
         Selects the generic path (see above); ``loss``, ``eta``, ``schedule`` and
         ``fit_intercept`` are then the base estimator's business and ignored.
@@ -589,7 +589,8 @@ class OMCSL(OnlineClassifier):
 
     def _warn_saturated(self, scores: np.ndarray) -> None:
         """Warn, once per model, when at least half of the K learners' scores counted in
-        the tables so far (at least 100 rows) lie in the first or last bin."""
+        the tables so far (at least 100 rows) lie in the first or last bin and a learner's
+        bin-error bound exceeds 1/gamma."""
         n_bins = self.pos_table_.shape[1]
         if (
             self.measure == "f1"
@@ -602,10 +603,12 @@ class OMCSL(OnlineClassifier):
         total = int(self.counts_[0]) * self.pos_table_.shape[0]
         if 2 * ends < total:
             return
-        self._saturation_warned = True
-        name = "AUROC" if self.measure == "auroc" else "AUPRC"
         errors = self.bin_errors_
         err = float(np.nanmax(errors)) if not np.isnan(errors).all() else math.nan
+        if not err > 1.0 / self.gamma:  # the bins cost less than Eq. (2) can resolve
+            return
+        self._saturation_warned = True
+        name = "AUROC" if self.measure == "auroc" else "AUPRC"
         typical = float(np.median(np.abs(scores)))
         advice = (
             f"Set score_scale={float(f'{typical:.2g}')!r} (the median |score| of this call)"
