@@ -1,0 +1,84 @@
+"""A supplement to Table 2 of docs/results/nystrom.md beside Table 2 itself: the tuned-C run
+(§2b, ``nystrom_table2_tuned_c``) or the tuned-rank run (§2c, ``nystrom_table2_tuned_rank``).
+
+For G-mean, AUC and F1: each method's mean over the 50 folds in the supplement (Table 2's value
+in brackets), multi-Nyström − Nyström with the paired t-test p over the folds, and how often
+multi-Nyström is at or above Nyström; then the value of each tuned parameter that the inner
+search chose, counted over the folds. The experiment is read from the supplement's database;
+both databases must hold the same folds (same seed and protocol).
+
+    python tools/nystrom_supplement.py tuned_c.sqlite nystrom_table2.sqlite
+    python tools/nystrom_supplement.py tuned_rank.sqlite nystrom_table2.sqlite
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from collections import Counter, defaultdict
+
+import numpy as np
+from scipy.stats import ttest_rel
+
+from skewlearn.experiments.config import load_experiment
+
+
+def load(db: str) -> dict:
+    """``{(dataset, method): {(repetition, fold): (params, metrics)}}``."""
+    out: dict = defaultdict(dict)
+    rows = sqlite3.connect(db).execute(
+        "select dataset, method, repetition, fold, params, metrics from results"
+    )
+    for ds, method, rep, fold, params, metrics in rows:
+        out[(ds, method)][(rep, fold)] = (json.loads(params), json.loads(metrics))
+    return out
+
+
+def main(tuned_db: str, fixed_db: str) -> None:
+    (name,) = (
+        sqlite3.connect(tuned_db).execute("select distinct experiment from results").fetchone()
+    )
+    experiment = load_experiment(name)
+    datasets = [d.name for d in experiment.datasets]
+    methods = [e.name for e in experiment.estimators]
+    tuned_params = sorted({k for e in experiment.estimators for k in e.grid})
+    tuned, fixed = load(tuned_db), load(fixed_db)
+    for metric in ["gmean", "roc_auc", "f1"]:
+        print(f"\n### {metric}: {name} (Table 2 in brackets)\n")
+        print("| dataset | " + " | ".join(methods) + " | multi - Nystrom (paired t p) |")
+        print("|---" * (len(methods) + 2) + "|")
+        at_or_above, significant = 0, Counter()
+        for ds in datasets:
+            folds = sorted(tuned[(ds, "Nystrom")])
+            cells, values = [], {}
+            for method in methods:
+                t = np.array([tuned[(ds, method)][k][1][metric] for k in folds])
+                f = np.array([fixed[(ds, method)][k][1][metric] for k in folds])
+                values[method] = t
+                cells.append(f"{t.mean():.3f} ({f.mean():.3f})")
+            diff = values["multi-Nystrom"] - values["Nystrom"]
+            p = ttest_rel(values["multi-Nystrom"], values["Nystrom"]).pvalue if diff.any() else 1.0
+            at_or_above += values["multi-Nystrom"].mean() >= values["Nystrom"].mean()
+            if p < 0.05:
+                significant["better" if diff.mean() > 0 else "worse"] += 1
+            cells.append(f"{diff.mean():+.4f} ({p:.2g})")
+            print(f"| {ds} | " + " | ".join(cells) + " |")
+        print(
+            f"\nmulti >= Nystrom (mean {metric}): {at_or_above} of {len(datasets)}; "
+            f"significantly better / worse: {significant['better']} / {significant['worse']}"
+        )
+    for param in tuned_params:
+        print(f"\n### chosen {param} (count over the folds)\n")
+        print("| dataset | " + " | ".join(methods) + " |")
+        print("|---" * (len(methods) + 1) + "|")
+        for ds in datasets:
+            row = []
+            for method in methods:
+                counts = Counter(v[0][param] for v in tuned[(ds, method)].values())
+                row.append(", ".join(f"{c:g}: {n}" for c, n in sorted(counts.items())))
+            print(f"| {ds} | " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:3])
