@@ -1,0 +1,87 @@
+"""The scaled-tau supplement of docs/results/omcsl.md (§4d): OMCSL selected by histogram AUROC /
+AUPRC with score_scale = tau against score_scale = 1 and against OCS1/OCS2, on the test AUROC
+and AUPRC of the 25 splits of ``omcsl_table3_scaled``.
+
+Per (stream, loss, column): the means over the splits, OMCSL(tau) − OMCSL(1) with the paired
+t-test p, and OMCSL(tau) − the better of OCS1/OCS2 with its p; then how many of the 8 cells per
+column OMCSL is ahead of both OCS1 and OCS2 with each scale. With a second database (the
+``omcsl_table3`` run), the rows the two files share must be equal split by split.
+
+    python tools/omcsl_scaled.py omcsl_scaled.sqlite [omcsl_table3.sqlite]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from collections import defaultdict
+
+import numpy as np
+from scipy.stats import ttest_rel
+
+from skewlearn.experiments.config import load_experiment
+
+_EXPERIMENT = load_experiment("omcsl_table3_scaled")
+DATASETS = [d.name for d in _EXPERIMENT.datasets]
+COLUMNS = {"roc_auc": "AUROC", "pr_auc": "AUPRC"}
+
+
+def load(db: str) -> dict:
+    """``{(dataset, method): {repetition: metrics}}``."""
+    out: dict = defaultdict(dict)
+    rows = sqlite3.connect(db).execute("select dataset, method, repetition, metrics from results")
+    for ds, method, rep, metrics in rows:
+        out[(ds, method)][rep] = json.loads(metrics)
+    return out
+
+
+def _values(res: dict, ds: str, method: str, metric: str) -> np.ndarray:
+    runs = res[(ds, method)]
+    return np.array([runs[r][metric] for r in sorted(runs)])
+
+
+def _p(a: np.ndarray, b: np.ndarray) -> float:
+    return float(ttest_rel(a, b).pvalue) if np.any(a != b) else 1.0
+
+
+def main(db: str, table3_db: str | None = None) -> None:
+    res = load(db)
+    if table3_db is not None:
+        ref = load(table3_db)
+        shared = [k for k in res if k in ref]
+        same = all(res[k] == ref[k] for k in shared)
+        print(f"rows shared with {table3_db}: {len(shared)} (dataset, method) pairs, equal: {same}")
+    for metric, col in COLUMNS.items():
+        print(f"\n### test {col}, mean over 25 splits\n")
+        print(
+            "| stream | loss | OMCSL τ=1 | OMCSL τ | τ − 1 (p) | OCS1 | OCS2 "
+            "| OMCSL τ − better OCS (p) |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
+        ahead = {"1": 0, "tau": 0}
+        for ds in DATASETS:
+            for loss in ("h", "l"):
+                one = _values(res, ds, f"OMCSL-{col}-{loss}", metric)
+                tau = _values(res, ds, f"OMCSL-{col}-{loss}-scaled", metric)
+                ocs = {k: _values(res, ds, f"{k}-{loss}", metric) for k in ("OCS1", "OCS2")}
+                best = max(ocs, key=lambda k: ocs[k].mean())
+                ahead["1"] += one.mean() > max(v.mean() for v in ocs.values())
+                ahead["tau"] += tau.mean() > max(v.mean() for v in ocs.values())
+                print(
+                    f"| {ds} | {loss} | {one.mean():.4f} | {tau.mean():.4f} "
+                    f"| {tau.mean() - one.mean():+.4f} ({_p(tau, one):.2g}) "
+                    f"| {ocs['OCS1'].mean():.4f} | {ocs['OCS2'].mean():.4f} "
+                    f"| {tau.mean() - ocs[best].mean():+.4f} ({_p(tau, ocs[best]):.2g}) |"
+                )
+        n = 2 * len(DATASETS)
+        print(
+            f"\nOMCSL ahead of OCS1 and OCS2 on {col}: τ = 1 in {ahead['1']} of {n} cells, "
+            f"scaled τ in {ahead['tau']} of {n}"
+        )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) not in (2, 3):
+        sys.exit(__doc__)
+    main(*sys.argv[1:3])
