@@ -249,3 +249,68 @@ def test_readme_quickstart_command(capsys):
     assert all(r["auc"] > 0.65 for r in out["results"])
     assert main(["datasets", "pima", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["rows"] == 768
+
+
+def _stops(capsys, argv):
+    """A learner refusing the data: exit status 1, one line per failure, no traceback."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 1
+    return capsys.readouterr()
+
+
+def test_stream_reports_a_learner_that_stops_in_one_line(capsys):
+    out = _stops(
+        capsys, ["stream", CSV, "--model", "OPAUC", "--param", "eta=1000", "--no-progress"]
+    )
+    err = out.err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("skewlearn stream: OPAUC stopped: ")
+    assert "overflowed" in err[0] and "--scale standard" in err[0]
+    assert out.out == ""
+
+
+def test_compare_reports_a_learner_that_stops_and_goes_on_with_the_others(capsys):
+    argv = ["compare", CSV, "--models", "AROW,OPAUC", "--param", "OPAUC.eta=1000", "--no-progress"]
+    assert main(argv) == 1  # the exit status of the console script
+    out = capsys.readouterr()
+    table = out.out.splitlines()
+    assert table[3].split()[0] == "AROW" and table[3].split()[1] != "nan"
+    assert table[4].split() == ["OPAUC"] + ["nan"] * 6
+    assert table[5].startswith("OPAUC stopped on this data")
+    err = out.err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("skewlearn compare: OPAUC stopped: ")
+    assert main([*argv, "--format", "json"]) == 1
+    arow, opauc = json.loads(capsys.readouterr().out)["results"]
+    assert opauc["auc"] is None and "overflowed" in opauc["error"] and "error" not in arow
+    X, y, _ = load(CSV)
+    assert arow["auc"] == prequential(AROW(random_state=0), X, y).final["auc"]
+
+
+def test_a_reading_error_while_streaming_is_a_usage_error_not_the_learners(
+    tmp_path, capsys, monkeypatch
+):
+    """The scan before streaming parses every line, so a malformed line fails early; a
+    reading error met later (the file changed after the scan) must still exit 2 as a data
+    error, not 1 as a learner that stopped."""
+    import skewlearn.datasets as ds
+
+    p = tmp_path / "late.svm"
+    p.write_text("".join(f"{1 if i % 3 == 0 else -1} 1:{i}\n" for i in range(20)))
+    real = ds.iter_chunks
+
+    class Changed:
+        def __init__(self, chunks):
+            self._chunks = chunks
+
+        def __getattr__(self, name):
+            return getattr(self._chunks, name)
+
+        def __iter__(self):
+            for k, chunk in enumerate(self._chunks):
+                if k == 2:
+                    raise ValueError("late.svm, line 9: value 'x' of index 1 is not a number.")
+                yield chunk
+
+    monkeypatch.setattr(ds, "iter_chunks", lambda *a, **k: Changed(real(*a, **k)))
+    argv = ["stream", str(p), "--model", "Perceptron", "--chunk-size", "4", "--no-progress"]
+    _fails(capsys, argv, "late.svm, line 9: value 'x' of index 1 is not a number.")

@@ -16,7 +16,10 @@ whole. ``--auc-bins M`` replaces the exact AUC (8 bytes a row) by the M-bin hist
 AUROC, for streams too long to keep a score per row. Every command takes ``--format json`` for
 machine-readable output. A usage error (unknown model, parameter or dataset) prints one
 line naming the valid choices and exits with status 2; a benchmark set that cannot be
-fetched (no network on first use) exits with status 1.
+fetched (no network on first use) exits with status 1. A learner that stops on the data
+(e.g. its updates overflow on unscaled features) prints its message in one line and exits
+with status 1; ``compare`` prints that line, shows the learner's row as ``nan`` and still
+runs and reports the other learners.
 """
 
 from __future__ import annotations
@@ -40,6 +43,12 @@ _DATASET_COLUMNS = ("name", "rows", "features", "positives", "imbalance_ratio", 
 
 class UsageError(Exception):
     """A mistake in the command line; reported in one line with exit status 2."""
+
+
+class LearnerError(Exception):
+    """A learner refused the data (its ValueError, e.g. an overflow that asks for scaled
+    features); reported in one line with exit status 1. ``compare`` reports it for that
+    model and goes on with the others."""
 
 
 # --------------------------------------------------------------------------- models
@@ -205,20 +214,53 @@ def _order(y: np.ndarray, shuffle: bool, seed: int | None) -> np.ndarray | None:
     return np.random.default_rng(seed).permutation(len(y))
 
 
+class _ReaderErrorsAsUsage:
+    """A :class:`~skewlearn.datasets.ChunkedFile` whose reading errors (a malformed line)
+    become :class:`UsageError`, so a ValueError that leaves ``prequential`` is the
+    learner's. Attributes (``classes``, ``n_rows``, ...) are the file's."""
+
+    def __init__(self, chunks):
+        self._chunks = chunks
+
+    def __getattr__(self, name: str):
+        return getattr(self._chunks, name)
+
+    def __iter__(self):
+        it = iter(self._chunks)
+        while True:
+            try:
+                item = next(it)
+            except StopIteration:
+                return
+            except ValueError as exc:
+                raise UsageError(" ".join(str(exc).split())) from exc
+            yield item
+
+
 def _run(est, X, y, args, progress: bool, checkpoints):
     from sklearn.base import clone
 
     from .evaluation.prequential import prequential
 
     if y is None:  # X is a ChunkedFile: one chunk at a time from disk
+        X = _ReaderErrorsAsUsage(X)
         classes = X.classes
         X0, y0 = next(iter(X))
         k = min(len(y0), 8)
     else:
         classes = np.unique(y)
         X0, y0, k = X, y, min(len(y), 8)
+    name = type(est).__name__
+    hint = "" if args.scale else " (to scale them here: --scale standard)"
+    if not args.scale and y is None:
+        hint = " (to scale them here: --scale standard, which reads the whole file into memory)"
     # Compile (or load from numba's disk cache) before timing, on a throw-away copy.
-    clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
+    try:
+        clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
+    except ValueError as exc:
+        message = " ".join(str(exc).split())
+        hint = hint if "Scale the features" in message else ""
+        raise LearnerError(f"{name} stopped: {message}{hint}") from exc
     del X0, y0
     try:
         return prequential(
@@ -232,10 +274,10 @@ def _run(est, X, y, args, progress: bool, checkpoints):
             keep_scores=False,
             auc_bins=args.auc_bins,
         )
-    except ValueError as exc:
-        if y is None:  # a malformed line met while streaming the file
-            raise UsageError(" ".join(str(exc).split())) from exc
-        raise
+    except ValueError as exc:  # the learner's: reading errors are UsageErrors by now
+        message = " ".join(str(exc).split())
+        hint = hint if "Scale the features" in message else ""
+        raise LearnerError(f"{name} stopped: {message}{hint}") from exc
 
 
 def _progress(args) -> bool:
@@ -370,9 +412,28 @@ def _cmd_compare(args) -> int:
     models = [(c.__name__, _build(c, params[c.__name__], args.seed)) for c in classes]
 
     X, y, meta = _load_or_stream(args)
-    rows = []
+    rows, failed = [], []
     for name, est in models:
-        res = _run(est, X, y, args, _progress(args), 1)
+        try:
+            res = _run(est, X, y, args, _progress(args), 1)
+        except LearnerError as exc:  # report it, go on with the other models
+            print(f"skewlearn compare: {exc}", file=sys.stderr)
+            failed.append(name)
+            nan = float("nan")
+            rows.append(
+                {
+                    "model": name,
+                    "auc": nan,
+                    "f1": nan,
+                    "gmean": nan,
+                    "mistakes": nan,
+                    "mistake_rate": nan,
+                    "rows_per_s": nan,
+                    "params": _changed(est),
+                    "error": str(exc),
+                }
+            )
+            continue
         f = res.final
         rows.append(
             {
@@ -396,10 +457,13 @@ def _cmd_compare(args) -> int:
                 "results": rows,
             }
         )
-        return 0
+        return 1 if failed else 0
     print(_headline(meta, args))
-    print(format_table([{k: v for k, v in r.items() if k != "params"} for r in rows]))
-    return 0
+    columns = ["model", "auc", "f1", "gmean", "mistakes", "mistake_rate", "rows_per_s"]
+    print(format_table(rows, columns))
+    if failed:
+        print(f"{', '.join(failed)} stopped on this data (nan above); see the message(s) above.")
+    return 1 if failed else 0
 
 
 # --------------------------------------------------------------------------- parser
@@ -522,6 +586,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"skewlearn {args.command}: data error: {' '.join(str(exc).split())}", file=sys.stderr
         )
+        raise SystemExit(1) from None
+    except LearnerError as exc:
+        print(f"skewlearn {args.command}: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
 
 
