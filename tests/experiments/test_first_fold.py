@@ -53,7 +53,14 @@ def test_one_search_per_dataset_and_method_shared_by_every_run(first_file, tmp_p
     db = tmp_path / "first.db"
     out = run_experiment(exp, db, n_jobs=1, progress=False)
     n = 2 * 2 * 3 * 4
-    assert out == {"tasks": n, "skipped": 0, "ran": n, "searches": 4, "searches_ran": 4}
+    assert out == {
+        "tasks": n,
+        "skipped": 0,
+        "ran": n,
+        "failed": 0,
+        "searches": 4,
+        "searches_ran": 4,
+    }
     rows, found = _rows(db)
     chosen = {(s["dataset"], s["method"]): s["params"] for s in found}
     for r in rows:
@@ -77,7 +84,14 @@ def test_one_search_per_dataset_and_method_shared_by_every_run(first_file, tmp_p
             assert (r["params"], r["metrics"]) == plain[r["dataset"], r["method"]]
     # a second run finds the searches and the tasks in the database
     again = run_experiment(exp, db, n_jobs=1, progress=False)
-    assert again == {"tasks": n, "skipped": n, "ran": 0, "searches": 4, "searches_ran": 0}
+    assert again == {
+        "tasks": n,
+        "skipped": n,
+        "ran": 0,
+        "failed": 0,
+        "searches": 4,
+        "searches_ran": 0,
+    }
 
 
 def test_the_report_names_the_cuts_and_lists_the_chosen_parameters(first_file, tmp_path):

@@ -45,7 +45,7 @@ def test_same_numbers_in_process_local_processes_and_dask(toy_file, tmp_path):
         out = run_experiment(
             exp, tmp_path / "dask.db", scheduler=cluster.scheduler_address, progress=False
         )
-    assert out == {"tasks": n, "skipped": 0, "ran": n}
+    assert out == {"tasks": n, "skipped": 0, "ran": n, "failed": 0}
     seq = _results(tmp_path / "seq.db")
     assert len(seq) == n
     assert _results(tmp_path / "loky.db") == seq

@@ -91,16 +91,30 @@ def _run(args, experiment) -> tuple:
     cut = ""
     if repeats is not None and repeats < exp.protocol.n_repeats:
         cut = f" (CUT: {repeats} of the protocol's {exp.protocol.n_repeats} repetitions)"
+    failed = ""
+    if out["failed"]:
+        failed = f", {out['failed']} failed (no result; the next run tries them again)"
     print(
         f"{exp.name}{cut}: {out['tasks']} tasks, {out['skipped']} already done, {out['ran']} "
-        f"run now; results in {db}"
+        f"run now{failed}; results in {db}"
     )
+    from .report import failure_summary
+
+    for line in failure_summary(_failures(db, exp.name)):
+        print(f"failed: {line}", file=sys.stderr)
     return exp, db
 
 
+def _failures(db: Path, name: str) -> list[dict]:
+    from .store import ResultStore
+
+    with ResultStore(db) as store:
+        return store.failures(name)
+
+
 def _cmd_run(args) -> int:
-    _run(args, args.experiment)
-    return 0
+    exp, db = _run(args, args.experiment)
+    return 1 if _failures(db, exp.name) else 0
 
 
 def _cmd_report(args) -> int:
@@ -151,7 +165,7 @@ def _cmd_reproduce(args) -> int:
     out = Path(args.html) if args.html else Path(f"{exp.name}.html")
     out.write_text(to_html(reports))
     print(f"HTML report: {out}")
-    return 0
+    return 1 if _failures(db, exp.name) else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

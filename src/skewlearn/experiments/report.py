@@ -59,6 +59,8 @@ class ExperimentReport:
     tables: list[MetricTable]
     #: Shared searches (``search.scope = "first_fold"``), rows of the ``searches`` table.
     searches: list[dict] = field(default_factory=list)
+    #: Tasks that failed (rows of the ``failures`` table): missing from the tables.
+    failures: list[dict] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- paper tables
@@ -162,6 +164,7 @@ def build_reports(
         definitions = store.experiments()
         rows = store.rows(experiment)
         searches = store.searches(experiment)
+        failures = store.failures(experiment)
     finally:
         if not isinstance(db, ResultStore):
             store.close()
@@ -179,8 +182,24 @@ def build_reports(
         metrics = definition.get("metrics") or sorted({m for r in exp_rows for m in r["metrics"]})
         tables = [_table(m, exp_rows, definition) for m in metrics]
         found = [s for s in searches if s["experiment"] == name]
-        reports.append(ExperimentReport(name, definition, exp_rows, tables, found))
+        failed = [f for f in failures if f["experiment"] == name]
+        reports.append(ExperimentReport(name, definition, exp_rows, tables, found, failed))
     return reports
+
+
+def failure_summary(failures: list[dict], width: int = 240) -> list[str]:
+    """One line per (method, dataset) of the failed tasks, in order of appearance:
+    ``"OPAUC on pima: 3 tasks, ValueError: ..."`` with the first task's error (cut at
+    ``width`` characters; the others are in the database's ``failures`` table)."""
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for f in failures:
+        groups[f["method"], f["dataset"]].append(f["error"])
+    out = []
+    for (method, dataset), errors in groups.items():
+        text = errors[0] if len(errors[0]) <= width else errors[0][: width - 1] + "…"
+        n = len(errors)
+        out.append(f"{method} on {dataset}: {n} task{'s' * (n != 1)}, {text}")
+    return out
 
 
 # --------------------------------------------------------------------------- formatting
@@ -297,6 +316,11 @@ def _setup_text(rep: ExperimentReport) -> str:
     )
     if d.get("cuts"):
         text += " Cuts from the paper's protocol: " + "; ".join(d["cuts"]) + "."
+    if rep.failures:
+        text += (
+            f" FAILED, missing from the tables ({len(rep.failures)} tasks; a re-run tries "
+            "them again): " + "; ".join(failure_summary(rep.failures)) + "."
+        )
     return text
 
 

@@ -366,6 +366,32 @@ def run_task(task: Task) -> dict[str, Any]:
     }
 
 
+def run_task_or_failure(task: Task) -> dict[str, Any]:
+    """:func:`run_task`, or a failure row when the learner refuses the data.
+
+    A ``ValueError`` from the task (the library's way of saying "this data, these settings":
+    an overflow on unscaled features, one class in a training part, ...) becomes
+    ``{"failed": True, "error": "<type>: <message>", ...}`` so that one diverging method
+    does not stop a run of hundreds of tasks; any other exception is a bug and propagates.
+    """
+    try:
+        return run_task(task)
+    except ValueError as exc:
+        return {
+            "failed": True,
+            "task_key": task.key,
+            "experiment": task.experiment,
+            "dataset": task.dataset.name,
+            "method": task.estimator.name,
+            "repetition": task.repetition,
+            "fold": task.fold,
+            "seed": task_seed(task.seed, task.dataset.name, task.repetition, task.fold),
+            "error": f"{type(exc).__name__}: {' '.join(str(exc).split())}",
+            "host": f"{socket.gethostname()}:{os.getpid()}",
+            "finished_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        }
+
+
 # --------------------------------------------------------------------------- the run
 @contextlib.contextmanager
 def _backend(scheduler) -> Iterator[None]:
@@ -445,7 +471,9 @@ def run_experiment(
     Returns
     -------
     dict
-        ``{"tasks": all tasks, "skipped": already in the database, "ran": run now}``;
+        ``{"tasks": all tasks, "skipped": already in the database, "ran": run now,
+        "failed": run now and refused by the learner}`` (failed tasks are kept in the
+        database's ``failures`` table, with their error, and tried again by the next run);
         with ``search.scope = "first_fold"`` also ``"searches"`` (shared searches) and
         ``"searches_ran"`` (run now; the others were found in the database).
     """
@@ -470,7 +498,7 @@ def run_experiment(
             tasks = [t for t in tasks if t.repetition < repeats]
         done = store.finished_keys()
         pending = [t for t in tasks if t.key not in done]
-        ran = 0
+        ran = failed = 0
         with (
             _backend(scheduler),
             tqdm(
@@ -483,13 +511,19 @@ def run_experiment(
             ) as bar,
         ):
             if pending:
-                for row in _parallel(n_jobs, scheduler)(delayed(run_task)(t) for t in pending):
-                    ran += store.write(row)
+                jobs = (delayed(run_task_or_failure)(t) for t in pending)
+                for row in _parallel(n_jobs, scheduler)(jobs):
+                    if row.get("failed"):
+                        store.write_failure(row)
+                        failed += 1
+                    else:
+                        ran += store.write(row)
                     bar.update(1)
         return {
             "tasks": len(tasks),
             "skipped": len(tasks) - len(pending),
             "ran": ran,
+            "failed": failed,
             **counts,
         }
     finally:

@@ -1,4 +1,5 @@
-"""The results database: one SQLite row per finished task.
+"""The results database: one SQLite row per finished task (and one per failed task, kept
+apart in ``failures``).
 
 The runner writes each task's row from the parent process as soon as the result streams
 back, in its own transaction, in WAL mode. A run killed at any moment — even with
@@ -43,6 +44,18 @@ CREATE TABLE IF NOT EXISTS experiments (
     name TEXT NOT NULL UNIQUE,
     definition TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS failures (
+    task_key TEXT NOT NULL UNIQUE,
+    experiment TEXT NOT NULL,
+    dataset TEXT NOT NULL,
+    method TEXT NOT NULL,
+    repetition INTEGER NOT NULL,
+    fold INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    error TEXT NOT NULL,
+    host TEXT,
+    finished_at TEXT
+);
 CREATE TABLE IF NOT EXISTS searches (
     search_key TEXT NOT NULL UNIQUE,
     experiment TEXT NOT NULL,
@@ -68,6 +81,21 @@ _SEARCH_COLUMNS = (
     "extra",
     "wall_time",
     "cpu_time",
+    "host",
+    "finished_at",
+)
+
+#: Columns of the ``failures`` table: a task whose learner refused its data (a ValueError,
+#: e.g. an overflow on unscaled features). Not a result: a re-run tries the task again.
+_FAILURE_COLUMNS = (
+    "task_key",
+    "experiment",
+    "dataset",
+    "method",
+    "repetition",
+    "fold",
+    "seed",
+    "error",
     "host",
     "finished_at",
 )
@@ -149,7 +177,23 @@ class ResultStore:
                 f"VALUES ({', '.join('?' * len(_COLUMNS))})",
                 values,
             )
+            self._con.execute("DELETE FROM failures WHERE task_key = ?", (row["task_key"],))
         return cur.rowcount == 1
+
+    def write_failure(self, row: Mapping[str, Any]) -> None:
+        """Record (or replace) a task that failed; its key stays out of
+        :meth:`finished_keys`, so a re-run tries it again."""
+        values = [row.get(c) for c in _FAILURE_COLUMNS]
+        with self._con:
+            self._con.execute(
+                f"INSERT OR REPLACE INTO failures ({', '.join(_FAILURE_COLUMNS)}) "
+                f"VALUES ({', '.join('?' * len(_FAILURE_COLUMNS))})",
+                values,
+            )
+
+    def failures(self, experiment: str | None = None) -> list[dict[str, Any]]:
+        """The failed tasks (no result row), optionally of one experiment."""
+        return self._select("failures", _FAILURE_COLUMNS, (), experiment)
 
     def write_search(self, row: Mapping[str, Any]) -> bool:
         """Insert one shared search's row (``search.scope = "first_fold"``); False if it
