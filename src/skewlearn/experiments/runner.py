@@ -299,8 +299,7 @@ def run_search(task: SearchTask) -> dict[str, Any]:
         "extra": {"search": search, "n_train": len(train)},
         "wall_time": time.perf_counter() - t0,
         "cpu_time": time.process_time() - c0,
-        "host": f"{socket.gethostname()}:{os.getpid()}",
-        "finished_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        **_provenance(),
     }
 
 
@@ -347,13 +346,7 @@ def run_task(task: Task) -> dict[str, Any]:
         extra["tuned_by"] = task.tuned_by
     extra["cpu_time"] = time.process_time() - c0
     return {
-        "task_key": task.key,
-        "experiment": task.experiment,
-        "dataset": task.dataset.name,
-        "method": task.estimator.name,
-        "repetition": task.repetition,
-        "fold": task.fold,
-        "seed": seed,
+        **_task_identity(task),
         "params": params,
         "metrics": out["metrics"],
         "extra": extra,
@@ -361,6 +354,25 @@ def run_task(task: Task) -> dict[str, Any]:
         "score_time": out["score_time"],
         "wall_time": time.perf_counter() - t0,
         **_versions(),
+        **_provenance(),
+    }
+
+
+def _task_identity(task: Task) -> dict[str, Any]:
+    """The columns that name a task in the results and failures tables."""
+    return {
+        "task_key": task.key,
+        "experiment": task.experiment,
+        "dataset": task.dataset.name,
+        "method": task.estimator.name,
+        "repetition": task.repetition,
+        "fold": task.fold,
+        "seed": task_seed(task.seed, task.dataset.name, task.repetition, task.fold),
+    }
+
+
+def _provenance() -> dict[str, str]:
+    return {
         "host": f"{socket.gethostname()}:{os.getpid()}",
         "finished_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
     }
@@ -379,16 +391,9 @@ def run_task_or_failure(task: Task) -> dict[str, Any]:
     except ValueError as exc:
         return {
             "failed": True,
-            "task_key": task.key,
-            "experiment": task.experiment,
-            "dataset": task.dataset.name,
-            "method": task.estimator.name,
-            "repetition": task.repetition,
-            "fold": task.fold,
-            "seed": task_seed(task.seed, task.dataset.name, task.repetition, task.fold),
+            **_task_identity(task),
             "error": f"{type(exc).__name__}: {' '.join(str(exc).split())}",
-            "host": f"{socket.gethostname()}:{os.getpid()}",
-            "finished_at": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            **_provenance(),
         }
 
 

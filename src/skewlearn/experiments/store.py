@@ -18,15 +18,18 @@ from typing import Any
 
 __all__ = ["ResultStore"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS results (
+#: The columns that name a task, shared by the results and failures tables.
+_TASK_DDL = """
     task_key TEXT NOT NULL UNIQUE,
     experiment TEXT NOT NULL,
     dataset TEXT NOT NULL,
     method TEXT NOT NULL,
     repetition INTEGER NOT NULL,
     fold INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
+    seed INTEGER NOT NULL,"""
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS results ({_TASK_DDL}
     params TEXT NOT NULL,
     metrics TEXT NOT NULL,
     extra TEXT NOT NULL,
@@ -44,14 +47,7 @@ CREATE TABLE IF NOT EXISTS experiments (
     name TEXT NOT NULL UNIQUE,
     definition TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS failures (
-    task_key TEXT NOT NULL UNIQUE,
-    experiment TEXT NOT NULL,
-    dataset TEXT NOT NULL,
-    method TEXT NOT NULL,
-    repetition INTEGER NOT NULL,
-    fold INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
+CREATE TABLE IF NOT EXISTS failures ({_TASK_DDL}
     error TEXT NOT NULL,
     host TEXT,
     finished_at TEXT
@@ -87,27 +83,11 @@ _SEARCH_COLUMNS = (
 
 #: Columns of the ``failures`` table: a task whose learner refused its data (a ValueError,
 #: e.g. an overflow on unscaled features). Not a result: a re-run tries the task again.
-_FAILURE_COLUMNS = (
-    "task_key",
-    "experiment",
-    "dataset",
-    "method",
-    "repetition",
-    "fold",
-    "seed",
-    "error",
-    "host",
-    "finished_at",
-)
+_TASK_COLUMNS = ("task_key", "experiment", "dataset", "method", "repetition", "fold", "seed")
+_FAILURE_COLUMNS = (*_TASK_COLUMNS, "error", "host", "finished_at")
 
 _COLUMNS = (
-    "task_key",
-    "experiment",
-    "dataset",
-    "method",
-    "repetition",
-    "fold",
-    "seed",
+    *_TASK_COLUMNS,
     "params",
     "metrics",
     "extra",
