@@ -297,3 +297,20 @@ def test_no_saturation_warning_when_the_end_bins_do_not_mix_the_classes():
         ends = clf.pos_table_[:, [0, -1]].sum() + clf.neg_table_[:, [0, -1]].sum()
         assert ends > 0.9 * 9 * len(y)
         assert clf.bin_errors_.max() <= 1 / clf.gamma
+
+
+def test_generic_path_with_a_kernel_learner():
+    """OMCSL over NORMA (a kernel learner with class costs): K = 1 is NORMA with c+ = 3/4,
+    c- = 1/4, and with K = 3 every learner scores as its NORMA run alone."""
+    from skewlearn import NORMA
+
+    X, y = _stream(n=300, seed=7)
+    base = NORMA(budget=40, eta=0.3, gamma=0.3)
+    one = OMCSL(base_estimator=base, n_learners=1, random_state=0).test_then_train(X, y)
+    alone = NORMA(budget=40, eta=0.3, gamma=0.3, c_pos=0.75, c_neg=0.25).test_then_train(X, y)
+    np.testing.assert_array_equal(one, alone)
+    clf = OMCSL(base_estimator=base, n_learners=3, measure="auroc", random_state=0)
+    scores, trace = clf.test_then_train(X, y, return_trace=True)
+    for j, c in enumerate(clf.costs_):
+        s = NORMA(budget=40, eta=0.3, gamma=0.3, c_pos=c, c_neg=1 - c).test_then_train(X, y)
+        np.testing.assert_array_equal(scores[trace.learner == j], s[trace.learner == j])

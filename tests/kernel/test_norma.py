@@ -53,6 +53,29 @@ def test_hand_computed_intercept():
     assert clf.intercept_ == pytest.approx(-0.5)
 
 
+def test_hand_computed_class_costs():
+    # as HAND with c+ = .8, c- = .2: a new term is eta c_y y.
+    # t1: x=1,  y=+1. f=0: sigma=1, add (1, .4).                           f(x) = .4x
+    # t2: x=2,  y=+1. f=.8 < 1: sigma=1; decay (1, .36), add (2, .4).      f(x) = 1.16x
+    # t3: x=-1, y=-1. f=-1.16, y f = 1.16: sigma=0; decay (1, .324), (2, .36). f(x) = 1.044x
+    # t4: x=.5, y=-1. f=.522: sigma=1; decay (1, .2916), (2, .324), add (.5, -.1); budget 2
+    #     drops (1, .2916): terms (2, .324), (.5, -.1).                    f(x) = .598x
+    clf = NORMA(c_pos=0.8, c_neg=0.2, **HAND)
+    scores = clf.test_then_train(HAND_X, HAND_Y, classes=[0, 1])
+    np.testing.assert_allclose(scores, [0.0, 0.8, -1.16, 0.522], atol=1e-15)
+    np.testing.assert_allclose(clf.decision_function([[1.0]]), [0.598], atol=1e-15)
+    assert clf.counts_[3] == 3
+    # pos_label flips which class is +1, so c_pos follows the label, not the value 1
+    flipped = NORMA(c_pos=0.8, c_neg=0.2, pos_label=0, **HAND)
+    got = flipped.test_then_train(HAND_X, 1 - HAND_Y, classes=[0, 1])
+    np.testing.assert_allclose(got, -scores, atol=1e-15)
+
+
+def test_class_costs_need_a_fixed_margin():
+    with pytest.raises(ValueError, match="need a fixed margin"):
+        NORMA(nu=0.3, c_pos=2.0).fit(HAND_X, HAND_Y)
+
+
 def test_zero_margin_from_scratch_never_updates():
     # sigma_t = [y f(x) < rho] is strict (the paper's rule): with rho = 0 and f_1 = 0 no
     # step ever fires, so the model stays at 0.
@@ -69,8 +92,9 @@ def test_zero_margin_from_scratch_never_updates():
         {"eta": 0.3, "lam": 0.1, "budget": 6},
         {"eta": 0.5, "lam": 0.05, "budget": 5, "nu": 0.2, "fit_intercept": True},
         {"eta": 0.8, "lam": 0.5, "budget": None, "eta_schedule": "inverse_sqrt", "rho": 0.5},
+        {"eta": 0.4, "lam": 0.1, "budget": 6, "c_pos": 0.9, "c_neg": 0.15, "fit_intercept": True},
     ],
-    ids=["fixed-rho", "nu-intercept", "unbounded-invsqrt"],
+    ids=["fixed-rho", "nu-intercept", "unbounded-invsqrt", "costs-intercept"],
 )
 def test_matches_naive(params, kernel, extra, sparse):
     X, y = _toy(sparse_zeros=sparse)

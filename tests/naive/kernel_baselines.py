@@ -129,11 +129,14 @@ def norma(
     budget=None,
     schedule="constant",
     fit_intercept=False,
+    c_pos=1.0,
+    c_neg=1.0,
     **kp,
 ):
     """NORMA with the hinge (soft-margin) loss, Kivinen et al. (2004), classification:
-    f <- (1 - eta lam) f + eta sigma y k(x, .), sigma = [y f(x) < rho]; b <- b + eta sigma y;
-    nu given: rho <- rho + eta (nu - sigma). Truncation keeps the ``budget`` newest terms.
+    f <- (1 - eta lam) f + eta c_y sigma y k(x, .), sigma = [y f(x) < rho];
+    b <- b + eta c_y sigma y (c_y: the class cost, 1 in the paper); nu given:
+    rho <- rho + eta (nu - sigma). Truncation keeps the ``budget`` newest terms.
     Returns ``(terms, b, rho, scores)``."""
 
     def kern(a, b):
@@ -147,11 +150,12 @@ def norma(
         sigma = 1.0 if yt * f < rho else 0.0
         terms = [[sv, (1 - eta_t * lam) * a] for sv, a in terms]
         if sigma:
-            terms.append([x.copy(), eta_t * yt])
+            c = c_pos if yt > 0 else c_neg
+            terms.append([x.copy(), eta_t * c * yt])
             if budget is not None and len(terms) > budget:
                 terms.pop(0)
             if fit_intercept:
-                b += eta_t * yt
+                b += eta_t * c * yt
         if nu is not None:
             rho += eta_t * (nu - sigma)
     return terms, b, rho, np.array(scores)

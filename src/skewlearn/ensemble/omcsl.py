@@ -303,8 +303,9 @@ class OMCSL(OnlineClassifier):
       and Eq. (2). O(K·nnz) per row, plus O(K·n_bins) for AUPRC.
     * ``base_estimator`` given (generic path): K clones of any skewlearn online learner
       that takes class costs as parameters (``cost_params`` names them), e.g.
-      ``CostSensitiveOGD(objective="weighted")`` or :class:`~skewlearn.CostSensitivePA`
-      (as of this writing no kernel learner takes class costs). Per batch, each clone runs
+      ``CostSensitiveOGD(objective="weighted")``, :class:`~skewlearn.CostSensitivePA`,
+      or the kernel learner :class:`~skewlearn.NORMA` (``c_pos``/``c_neg``, a budget of
+      support vectors per learner). Per batch, each clone runs
       its own compiled ``test_then_train``; since learning never depends on the
       selection, the selection pass then replays the batch row by row over the K
       pre-update scores. Results are therefore exact per sample and independent of the

@@ -38,6 +38,8 @@ def _norma_learn(
     nu,
     adapt_rho,
     intercept,
+    c_pos,
+    c_neg,
     kind,
     gamma,
     degree,
@@ -59,12 +61,13 @@ def _norma_learn(
         for j in range(m):
             alpha[j] *= decay
         if sigma > 0.0:
+            step = eta * (c_pos if yt > 0 else c_neg) * yt
             # truncation: a full buffer overwrites its oldest term (FIFO)
             slot, replaced = segment_offer(1, seg, 0, rng)
             store_row(rows, i, sv, slot)
-            alpha[slot] = eta * yt
+            alpha[slot] = step
             if intercept:
-                offsets[0] += eta * yt
+                offsets[0] += step
             counts[3] += 1
         if adapt_rho:
             offsets[1] += eta * (nu - sigma)
@@ -76,18 +79,22 @@ class NORMA(_KernelExpansionClassifier):
     classification with the (soft-margin) hinge loss.
 
     Stochastic gradient descent in the RKHS on
-    :math:`\\tfrac{\\lambda}{2}\\|f\\|^2 + \\max(0, \\rho - y f(x)) \\ [- \\nu\\rho]`. With
-    :math:`\\sigma_t = 1` if :math:`y_t f_t(x_t) < \\rho` and 0 otherwise, the update of the
-    classification section of [1]_ is
+    :math:`\\tfrac{\\lambda}{2}\\|f\\|^2 + c_y\\max(0, \\rho - y f(x)) \\ [- \\nu\\rho]`.
+    With :math:`\\sigma_t = 1` if :math:`y_t f_t(x_t) < \\rho` and 0 otherwise, the update
+    of the classification section of [1]_ is
 
     .. math::
 
-        f_{t+1} = (1 - \\eta_t\\lambda) f_t + \\eta_t \\sigma_t y_t k(x_t, \\cdot),
-        \\qquad b \\leftarrow b + \\eta_t \\sigma_t y_t ,
+        f_{t+1} = (1 - \\eta_t\\lambda) f_t + \\eta_t c_{y_t} \\sigma_t y_t k(x_t, \\cdot),
+        \\qquad b \\leftarrow b + \\eta_t c_{y_t} \\sigma_t y_t ,
 
     i.e. every coefficient decays by :math:`(1 - \\eta_t\\lambda)` and the new one is
-    :math:`\\alpha_t = \\eta_t\\sigma_t y_t`. The margin :math:`\\rho` is fixed (``nu=None``;
-    :math:`\\rho = 1` is the hinge loss), or adapted by the ν-setting of [1]_,
+    :math:`\\alpha_t = \\eta_t c_{y_t} \\sigma_t y_t`. The class costs :math:`c_+, c_-`
+    (``c_pos``, ``c_neg``; 1 and 1 in [1]_) weight the loss of each class, as the
+    cost-sensitive OGD learners do (Wang, Zhao and Hoi, 2014), so that NORMA can serve as
+    :class:`~skewlearn.OMCSL`'s base learner (``OMCSL(base_estimator=NORMA())``).
+    The margin :math:`\\rho` is fixed (``nu=None``; :math:`\\rho = 1` is the hinge loss),
+    or adapted by the ν-setting of [1]_,
 
     .. math::  \\rho \\leftarrow \\rho + \\eta_t (\\nu - \\sigma_t),
 
@@ -117,6 +124,10 @@ class NORMA(_KernelExpansionClassifier):
     fit_intercept : bool, default=False
         Learn the offset :math:`b` of [1]_ (KOIL's experiments, like the other kernel
         learners here, use none).
+    c_pos, c_neg : float, default=1.0
+        Class costs :math:`c_+` (``pos_label``) and :math:`c_-`, > 0. Only with a fixed
+        margin (``nu=None``): the ν-setting's adaptation of :math:`\\rho` assumes equal
+        costs.
     {kernel}
     pos_label : label, default=None
     random_state : int, RandomState or None, default=None
@@ -164,11 +175,14 @@ class NORMA(_KernelExpansionClassifier):
         "nu": [Interval(numbers.Real, 0, 1, closed="right"), None],
         "eta_schedule": [StrOptions(set(_SCHEDULES))],
         "budget": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "c_pos": [Interval(numbers.Real, 0, None, closed="neither")],
+        "c_neg": [Interval(numbers.Real, 0, None, closed="neither")],
     }
     _test_params: ClassVar[list[dict]] = [
         {"budget": 20, "eta": 0.5},
         {"budget": 10, "nu": 0.3, "fit_intercept": True, "eta_schedule": "inverse_sqrt"},
         {"budget": None, "kernel": "poly", "gamma": 0.5, "degree": 2, "eta": 0.05},
+        {"budget": 20, "eta": 0.5, "c_pos": 0.6, "c_neg": 0.4},
     ]
     _id_keys = ("kernel", "nu")
 
@@ -181,6 +195,8 @@ class NORMA(_KernelExpansionClassifier):
         eta_schedule: str = "constant",
         budget: int | None = 100,
         fit_intercept: bool = False,
+        c_pos: float = 1.0,
+        c_neg: float = 1.0,
         kernel: str = "rbf",
         gamma: float = 1.0,
         degree: int = 3,
@@ -195,6 +211,8 @@ class NORMA(_KernelExpansionClassifier):
         self.eta_schedule = eta_schedule
         self.budget = budget
         self.fit_intercept = fit_intercept
+        self.c_pos = c_pos
+        self.c_neg = c_neg
         self.kernel = kernel
         self.gamma = gamma
         self.degree = degree
@@ -208,6 +226,12 @@ class NORMA(_KernelExpansionClassifier):
                 f"eta * lam must be < 1 so the decay factor 1 - eta*lam stays positive; got "
                 f"eta={self.eta!r}, lam={self.lam!r} (product {self.eta * self.lam!r}). "
                 "Lower eta or lam."
+            )
+        if self.nu is not None and (float(self.c_pos), float(self.c_neg)) != (1.0, 1.0):
+            raise ValueError(
+                f"Class costs (c_pos={self.c_pos!r}, c_neg={self.c_neg!r}) need a fixed "
+                f"margin: the nu-setting (nu={self.nu!r}) adapts rho for equal costs, so "
+                "c_pos and c_neg must be 1 when nu is set. Use nu=None to weight the classes."
             )
         super()._allocate(n_features)
         self.offsets_ = np.array([0.0, float(self.rho)])
@@ -231,6 +255,8 @@ class NORMA(_KernelExpansionClassifier):
             0.0 if self.nu is None else float(self.nu),
             self.nu is not None,
             bool(self.fit_intercept),
+            float(self.c_pos),
+            float(self.c_neg),
             *self._kernel_args(),
         )
 
