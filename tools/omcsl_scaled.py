@@ -18,8 +18,8 @@ import sys
 from collections import defaultdict
 
 import numpy as np
-from scipy.stats import ttest_rel
 
+from skewlearn.evaluation.stats import paired_ttest
 from skewlearn.experiments.config import load_experiment
 
 _EXPERIMENT = load_experiment("omcsl_table3_scaled")
@@ -39,10 +39,6 @@ def load(db: str) -> dict:
 def _values(res: dict, ds: str, method: str, metric: str) -> np.ndarray:
     runs = res[(ds, method)]
     return np.array([runs[r][metric] for r in sorted(runs)])
-
-
-def _p(a: np.ndarray, b: np.ndarray) -> float:
-    return float(ttest_rel(a, b).pvalue) if np.any(a != b) else 1.0
 
 
 def main(db: str, table3_db: str | None = None) -> None:
@@ -68,11 +64,12 @@ def main(db: str, table3_db: str | None = None) -> None:
                 best = max(ocs, key=lambda k: ocs[k].mean())
                 ahead["1"] += one.mean() > max(v.mean() for v in ocs.values())
                 ahead["tau"] += tau.mean() > max(v.mean() for v in ocs.values())
+                vs_one, vs_best = paired_ttest(tau, one), paired_ttest(tau, ocs[best])
                 print(
                     f"| {ds} | {loss} | {one.mean():.4f} | {tau.mean():.4f} "
-                    f"| {tau.mean() - one.mean():+.4f} ({_p(tau, one):.2g}) "
+                    f"| {vs_one.mean_diff:+.4f} ({vs_one.pvalue:.2g}) "
                     f"| {ocs['OCS1'].mean():.4f} | {ocs['OCS2'].mean():.4f} "
-                    f"| {tau.mean() - ocs[best].mean():+.4f} ({_p(tau, ocs[best]):.2g}) |"
+                    f"| {vs_best.mean_diff:+.4f} ({vs_best.pvalue:.2g}) |"
                 )
         n = 2 * len(DATASETS)
         print(

@@ -250,19 +250,10 @@ def _run(est, X, y, args, progress: bool, checkpoints):
     else:
         classes = np.unique(y)
         X0, y0, k = X, y, min(len(y), 8)
-    name = type(est).__name__
-    hint = "" if args.scale else " (to scale them here: --scale standard)"
-    if not args.scale and y is None:
-        hint = " (to scale them here: --scale standard, which reads the whole file into memory)"
-    # Compile (or load from numba's disk cache) before timing, on a throw-away copy.
     try:
+        # Compile (or load from numba's disk cache) before timing, on a throw-away copy.
         clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
-    except ValueError as exc:
-        message = " ".join(str(exc).split())
-        hint = hint if "Scale the features" in message else ""
-        raise LearnerError(f"{name} stopped: {message}{hint}") from exc
-    del X0, y0
-    try:
+        del X0, y0
         return prequential(
             est,
             X,
@@ -276,8 +267,10 @@ def _run(est, X, y, args, progress: bool, checkpoints):
         )
     except ValueError as exc:  # the learner's: reading errors are UsageErrors by now
         message = " ".join(str(exc).split())
-        hint = hint if "Scale the features" in message else ""
-        raise LearnerError(f"{name} stopped: {message}{hint}") from exc
+        if "Scale the features" in message and not args.scale:
+            whole = ", which reads the whole file into memory" if y is None else ""
+            message += f" (to scale them here: --scale standard{whole})"
+        raise LearnerError(f"{type(est).__name__} stopped: {message}") from exc
 
 
 def _progress(args) -> bool:
@@ -390,6 +383,10 @@ def _changed(est) -> dict[str, Any]:
     return {k: v for k, v in est.get_params().items() if default.get(k) != v}
 
 
+#: The final figures of each learner that ``compare`` reports.
+_COMPARE_COLUMNS = ("auc", "f1", "gmean", "mistakes", "mistake_rate", "rows_per_s")
+
+
 def _cmd_compare(args) -> int:
     from .evaluation.prequential import format_table
 
@@ -415,38 +412,14 @@ def _cmd_compare(args) -> int:
     rows, failed = [], []
     for name, est in models:
         try:
-            res = _run(est, X, y, args, _progress(args), 1)
+            final = _run(est, X, y, args, _progress(args), 1).final
+            row = {"model": name, **{k: final[k] for k in _COMPARE_COLUMNS}}
         except LearnerError as exc:  # report it, go on with the other models
             print(f"skewlearn compare: {exc}", file=sys.stderr)
             failed.append(name)
-            nan = float("nan")
-            rows.append(
-                {
-                    "model": name,
-                    "auc": nan,
-                    "f1": nan,
-                    "gmean": nan,
-                    "mistakes": nan,
-                    "mistake_rate": nan,
-                    "rows_per_s": nan,
-                    "params": _changed(est),
-                    "error": str(exc),
-                }
-            )
-            continue
-        f = res.final
-        rows.append(
-            {
-                "model": name,
-                "auc": f["auc"],
-                "f1": f["f1"],
-                "gmean": f["gmean"],
-                "mistakes": f["mistakes"],
-                "mistake_rate": f["mistake_rate"],
-                "rows_per_s": f["rows_per_s"],
-                "params": _changed(est),
-            }
-        )
+            row = {"model": name, **dict.fromkeys(_COMPARE_COLUMNS, float("nan"))}
+            row["error"] = str(exc)
+        rows.append({**row, "params": _changed(est)})
     if args.format == "json":
         _print_json(
             {
@@ -459,8 +432,7 @@ def _cmd_compare(args) -> int:
         )
         return 1 if failed else 0
     print(_headline(meta, args))
-    columns = ["model", "auc", "f1", "gmean", "mistakes", "mistake_rate", "rows_per_s"]
-    print(format_table(rows, columns))
+    print(format_table(rows, ["model", *_COMPARE_COLUMNS]))
     if failed:
         print(f"{', '.join(failed)} stopped on this data (nan above); see the message(s) above.")
     return 1 if failed else 0

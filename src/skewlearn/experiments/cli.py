@@ -74,6 +74,8 @@ def _db_for(args, exp) -> Path:
 
 
 def _run(args, experiment) -> tuple:
+    """Run ``experiment`` into its database, print the counts and a line per failed method
+    and dataset; returns ``(experiment, db path, failures)``."""
     from .config import load_experiment
     from .runner import run_experiment
 
@@ -99,22 +101,18 @@ def _run(args, experiment) -> tuple:
         f"run now{failed}; results in {db}"
     )
     from .report import failure_summary
-
-    for line in failure_summary(_failures(db, exp.name)):
-        print(f"failed: {line}", file=sys.stderr)
-    return exp, db
-
-
-def _failures(db: Path, name: str) -> list[dict]:
     from .store import ResultStore
 
     with ResultStore(db) as store:
-        return store.failures(name)
+        failures = store.failures(exp.name)
+    for line in failure_summary(failures):
+        print(f"failed: {line}", file=sys.stderr)
+    return exp, db, failures
 
 
 def _cmd_run(args) -> int:
-    exp, db = _run(args, args.experiment)
-    return 1 if _failures(db, exp.name) else 0
+    _exp, _db, failures = _run(args, args.experiment)
+    return 1 if failures else 0
 
 
 def _cmd_report(args) -> int:
@@ -158,14 +156,14 @@ def _cmd_reproduce(args) -> int:
         return 2
     from .report import build_reports, to_html, to_markdown
 
-    exp, db = _run(args, CONFIGS / f"{args.name}.toml")
+    exp, db, failures = _run(args, CONFIGS / f"{args.name}.toml")
     reports = build_reports(db, exp.name)
     # our table beside the paper's, the markers, win/tie/loss and the named cuts
     print(to_markdown(reports))
     out = Path(args.html) if args.html else Path(f"{exp.name}.html")
     out.write_text(to_html(reports))
     print(f"HTML report: {out}")
-    return 1 if _failures(db, exp.name) else 0
+    return 1 if failures else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

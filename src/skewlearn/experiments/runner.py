@@ -307,7 +307,8 @@ def run_task(task: Task) -> dict[str, Any]:
     """Run one task and return its database row (called in the worker)."""
     t0, c0 = time.perf_counter(), time.process_time()
     X, y = load_dataset(task.dataset)
-    seed = task_seed(task.seed, task.dataset.name, task.repetition, task.fold)
+    identity = _task_identity(task)
+    seed = identity["seed"]
     est = task.estimator.build()
     if "random_state" in est.get_params() and "random_state" not in task.estimator.params:
         est.set_params(random_state=seed)
@@ -346,7 +347,7 @@ def run_task(task: Task) -> dict[str, Any]:
         extra["tuned_by"] = task.tuned_by
     extra["cpu_time"] = time.process_time() - c0
     return {
-        **_task_identity(task),
+        **identity,
         "params": params,
         "metrics": out["metrics"],
         "extra": extra,

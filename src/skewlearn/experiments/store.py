@@ -81,9 +81,10 @@ _SEARCH_COLUMNS = (
     "finished_at",
 )
 
+#: The columns that name a task (``_TASK_DDL``).
+_TASK_COLUMNS = ("task_key", "experiment", "dataset", "method", "repetition", "fold", "seed")
 #: Columns of the ``failures`` table: a task whose learner refused its data (a ValueError,
 #: e.g. an overflow on unscaled features). Not a result: a re-run tries the task again.
-_TASK_COLUMNS = ("task_key", "experiment", "dataset", "method", "repetition", "fold", "seed")
 _FAILURE_COLUMNS = (*_TASK_COLUMNS, "error", "host", "finished_at")
 
 _COLUMNS = (
