@@ -99,3 +99,57 @@ def test_only_value_errors_become_failures(monkeypatch, diverges):
     monkeypatch.setattr(runner_mod, "run_task", broken)
     with pytest.raises(TypeError, match="a bug"):
         runner_mod.run_task_or_failure(task)
+
+
+# A shared search (search.scope = "first_fold") whose every candidate overflows: the refit of
+# the best (all nan) candidate raises the learner's ValueError.
+SEARCH_FAILS = DIVERGES.replace(
+    "[protocol]", '[search]\nscope = "first_fold"\ninner_splits = 2\n\n[protocol]'
+).replace("params = {eta = 1000.0}", "grid = {eta = [1000.0, 2000.0]}") + textwrap.dedent(
+    """
+    [[estimators]]
+    name = "OPAUC-2"
+    class = "OPAUC"
+    params = {lam = 0.01}
+    search_from = "OPAUC"
+    """
+)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.filterwarnings("ignore:One or more of the test scores are non-finite")
+def test_a_failed_shared_search_is_recorded_and_its_tasks_are_not_run(tmp_path, capsys):
+    path = tmp_path / "search_fails.toml"
+    path.write_text(SEARCH_FAILS)
+    exp = load_experiment(path)
+    db = tmp_path / "r.sqlite"
+    out = run_experiment(exp, db, n_jobs=1, progress=False)
+    # 3 Perceptron tasks ran; OPAUC's and OPAUC-2's (which borrows OPAUC's search) did not
+    assert out == {
+        "tasks": 9, "skipped": 0, "ran": 3, "failed": 0,
+        "searches": 1, "searches_ran": 0, "searches_failed": 1, "not_run": 6,
+    }  # fmt: skip
+    (search_task,) = runner_mod.expand_search_tasks(exp)
+    with ResultStore(db) as store:
+        assert {r["method"] for r in store.rows()} == {"Perceptron"}
+        assert store.searches() == []
+        (failure,) = store.failures("diverges")
+        assert failure["task_key"] == search_task.key
+        assert (failure["method"], failure["dataset"], failure["repetition"]) == ("OPAUC", "a", 0)
+        assert failure["error"].startswith("the shared hyperparameter search failed")
+        assert ": ValueError: OPAUC produced non-finite" in failure["error"]
+    # the CLI says so and exits 1; the re-run tries the search again
+    assert exp_main(["run", str(path), "--db", str(db), "--jobs", "1", "--no-progress"]) == 1
+    printed = capsys.readouterr()
+    assert "9 tasks, 3 already done, 0 run now, 6 not run because 1 shared search(es)" in (
+        printed.out
+    )
+    assert printed.err.strip().startswith("failed: OPAUC on a: 1 task, the shared hyperparameter")
+    # once the search has a result (e.g. a fixed learner), its failure is gone
+    with ResultStore(db) as store:
+        row = {
+            "search_key": search_task.key, "experiment": "diverges", "dataset": "a",
+            "method": "OPAUC", "params": {"eta": 1000.0}, "extra": {},
+        }  # fmt: skip
+        assert store.write_search(row)
+        assert store.failures() == []

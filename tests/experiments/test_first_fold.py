@@ -60,6 +60,8 @@ def test_one_search_per_dataset_and_method_shared_by_every_run(first_file, tmp_p
         "failed": 0,
         "searches": 4,
         "searches_ran": 4,
+        "searches_failed": 0,
+        "not_run": 0,
     }
     rows, found = _rows(db)
     chosen = {(s["dataset"], s["method"]): s["params"] for s in found}
@@ -91,6 +93,8 @@ def test_one_search_per_dataset_and_method_shared_by_every_run(first_file, tmp_p
         "failed": 0,
         "searches": 4,
         "searches_ran": 0,
+        "searches_failed": 0,
+        "not_run": 0,
     }
 
 

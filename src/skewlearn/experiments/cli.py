@@ -96,6 +96,11 @@ def _run(args, experiment) -> tuple:
     failed = ""
     if out["failed"]:
         failed = f", {out['failed']} failed (no result; the next run tries them again)"
+    if out.get("searches_failed"):
+        failed += (
+            f", {out['not_run']} not run because {out['searches_failed']} shared "
+            "search(es) failed (the next run tries them again)"
+        )
     print(
         f"{exp.name}{cut}: {out['tasks']} tasks, {out['skipped']} already done, {out['ran']} "
         f"run now{failed}; results in {db}"

@@ -390,12 +390,39 @@ def run_task_or_failure(task: Task) -> dict[str, Any]:
     try:
         return run_task(task)
     except ValueError as exc:
+        return {"failed": True, **_task_identity(task), "error": _one_line(exc), **_provenance()}
+
+
+def run_search_or_failure(task: SearchTask) -> dict[str, Any]:
+    """:func:`run_search`, or a failure row when the search raised a ``ValueError``: every
+    candidate failed (scikit-learn's ``All the ... fits failed``), or the refit of the
+    chosen one did (the learner's own error, e.g. an overflow).
+
+    The row goes to the ``failures`` table under the search's key (repetition 0, fold 0:
+    the split the search runs on), and the tasks that would use the search are not run:
+    running them with their untuned grid would silently change the protocol.
+    """
+    try:
+        return run_search(task)
+    except ValueError as exc:
         return {
             "failed": True,
-            **_task_identity(task),
-            "error": f"{type(exc).__name__}: {' '.join(str(exc).split())}",
+            "task_key": task.key,
+            "experiment": task.experiment,
+            "dataset": task.dataset.name,
+            "method": task.estimator.name,
+            "repetition": 0,
+            "fold": 0,
+            "seed": task_seed(task.seed, task.dataset.name, 0, 0),
+            "error": "the shared hyperparameter search failed, so no task of this method "
+            f"on this dataset ran: {_one_line(exc)}",
             **_provenance(),
         }
+
+
+def _one_line(exc: Exception) -> str:
+    """``"<type>: <message>"`` on one line (the failures table's ``error``)."""
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
 # --------------------------------------------------------------------------- the run
@@ -423,14 +450,17 @@ def _backend(scheduler) -> Iterator[None]:
 
 
 def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
-    """Run the shared searches not yet in ``store``; return ``{(dataset, method): (key,
-    params)}`` and the counts ``{"searches", "searches_ran"}``."""
+    """Run the shared searches not yet in ``store``. Returns ``{(dataset, method): (key,
+    params)}`` of the searches that succeeded, the set of ``(dataset, method)`` whose
+    search failed (recorded in the failures table), and the counts ``{"searches",
+    "searches_ran", "searches_failed"}``."""
     from joblib import delayed
     from tqdm.auto import tqdm
 
     found = {r["search_key"]: r for r in store.searches(exp.name)}
     pending = [t for t in search_tasks if t.key not in found]
     ran = 0
+    failed: set[tuple[str, str]] = set()
     with (
         _backend(scheduler),
         tqdm(
@@ -442,14 +472,22 @@ def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
         ) as bar,
     ):
         if pending:
-            for row in _parallel(n_jobs, scheduler)(delayed(run_search)(t) for t in pending):
-                ran += store.write_search(row)
-                found[row["search_key"]] = row
+            jobs = (delayed(run_search_or_failure)(t) for t in pending)
+            for row in _parallel(n_jobs, scheduler)(jobs):
+                if row.get("failed"):
+                    store.write_failure(row)
+                    failed.add((row["dataset"], row["method"]))
+                else:
+                    ran += store.write_search(row)
+                    found[row["search_key"]] = row
                 bar.update(1)
     chosen = {
-        (t.dataset.name, t.estimator.name): (t.key, found[t.key]["params"]) for t in search_tasks
+        (t.dataset.name, t.estimator.name): (t.key, found[t.key]["params"])
+        for t in search_tasks
+        if t.key in found
     }
-    return chosen, {"searches": len(search_tasks), "searches_ran": ran}
+    counts = {"searches": len(search_tasks), "searches_ran": ran, "searches_failed": len(failed)}
+    return chosen, failed, counts
 
 
 def run_experiment(
@@ -480,8 +518,10 @@ def run_experiment(
         ``{"tasks": all tasks, "skipped": already in the database, "ran": run now,
         "failed": run now and refused by the learner}`` (failed tasks are kept in the
         database's ``failures`` table, with their error, and tried again by the next run);
-        with ``search.scope = "first_fold"`` also ``"searches"`` (shared searches) and
-        ``"searches_ran"`` (run now; the others were found in the database).
+        with ``search.scope = "first_fold"`` also ``"searches"`` (shared searches),
+        ``"searches_ran"`` (run now; the others were found in the database),
+        ``"searches_failed"`` (every candidate failed; recorded in ``failures`` and tried
+        again by the next run) and ``"not_run"`` (tasks whose shared search failed).
     """
     from joblib import delayed
     from tqdm.auto import tqdm
@@ -492,18 +532,29 @@ def run_experiment(
         store.save_experiment(exp.name, exp.as_dict())
         if scheduler is None:
             scheduler = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+        if repeats is not None and repeats < 1:
+            raise ValueError(f"repeats must be >= 1; got {repeats}.")
         searches = None
+        no_search: set[tuple[str, str]] = set()
         counts: dict[str, int] = {}
         search_tasks = expand_search_tasks(exp)
         if search_tasks:
-            searches, counts = _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress)
+            searches, no_search, counts = _run_searches(
+                exp, search_tasks, store, n_jobs, scheduler, progress
+            )
         tasks = expand_tasks(exp, searches)
         if repeats is not None:
-            if repeats < 1:
-                raise ValueError(f"repeats must be >= 1; got {repeats}.")
             tasks = [t for t in tasks if t.repetition < repeats]
         done = store.finished_keys()
-        pending = [t for t in tasks if t.key not in done]
+        # tasks whose shared search failed are not run (their failure row says why)
+        blocked = [
+            t for t in tasks if (t.dataset.name, t.estimator.search_from or t.estimator.name)
+            in no_search
+        ]  # fmt: skip
+        if search_tasks:
+            counts["not_run"] = len(blocked)
+        blocked_keys = {t.key for t in blocked}
+        pending = [t for t in tasks if t.key not in done and t.key not in blocked_keys]
         ran = failed = 0
         with (
             _backend(scheduler),
@@ -527,7 +578,7 @@ def run_experiment(
                     bar.update(1)
         return {
             "tasks": len(tasks),
-            "skipped": len(tasks) - len(pending),
+            "skipped": len(tasks) - len(pending) - len(blocked),
             "ran": ran,
             "failed": failed,
             **counts,

@@ -84,7 +84,9 @@ _SEARCH_COLUMNS = (
 #: The columns that name a task (``_TASK_DDL``).
 _TASK_COLUMNS = ("task_key", "experiment", "dataset", "method", "repetition", "fold", "seed")
 #: Columns of the ``failures`` table: a task whose learner refused its data (a ValueError,
-#: e.g. an overflow on unscaled features). Not a result: a re-run tries the task again.
+#: e.g. an overflow on unscaled features), or a shared search (``search.scope =
+#: "first_fold"``, keyed by its search key) whose every candidate failed. Not a result: a
+#: re-run tries it again.
 _FAILURE_COLUMNS = (*_TASK_COLUMNS, "error", "host", "finished_at")
 
 _COLUMNS = (
@@ -189,6 +191,8 @@ class ResultStore:
                 f"VALUES ({', '.join('?' * len(_SEARCH_COLUMNS))})",
                 values,
             )
+            # a search that failed before (recorded under its key) has now succeeded
+            self._con.execute("DELETE FROM failures WHERE task_key = ?", (row["search_key"],))
         return cur.rowcount == 1
 
     def searches(self, experiment: str | None = None) -> list[dict[str, Any]]:
