@@ -94,7 +94,7 @@ def test_missing_values(reader, tmp_path):
     if reader is read_arff:
         path = tmp_path / "missing.arff"
         path.write_text((DATA / "missing.dat").read_text().replace("<null>", "?"))
-    with pytest.raises(ValueError, match=r"line 7: missing value '\?' in x.*missing='drop'"):
+    with pytest.raises(ValueError, match=r"line 7: missing value '\?' in 'x' \(column .*'drop'"):
         reader(path)
     X, y, meta = reader(path, missing="drop")
     np.testing.assert_array_equal(X, [[0.5, 0.5], [1.0, 0.0]])
@@ -125,8 +125,12 @@ def test_csv_options(tmp_path):
         read_csv(p, label_column="lab")
     q = tmp_path / "noh.csv"
     q.write_text("1,2,a\n3,,b\n")
-    with pytest.raises(ValueError, match=r"line 2: missing value '' in x2"):
+    with pytest.raises(ValueError, match=r"line 2: missing value '' in 'x2' \(column 2\)"):
         read_csv(q, header=False)
+    trailing = tmp_path / "trailing.csv"  # a delimiter at the end of every line
+    trailing.write_text("a,b,y,\n1,2,yes,\n")
+    with pytest.raises(ValueError, match=r"line 2: missing value '' in column 4 \(no name\)"):
+        read_csv(trailing)
     X, y, meta = read_csv(q, header=False, missing="drop")
     assert X.tolist() == [[1.0, 2.0]] and meta["n_dropped"] == 1
 
@@ -181,7 +185,8 @@ MALFORMED = [
     (".svm", "1 1:2 3:1 1:4\n", r"line 1: index 1 appears twice"),
     (".svm", "1 1.5:2\n", r"line 1: index '1.5' is not an integer"),
     (".svm", "1:2 3:4\n", r"line 1: the line starts with '1:2' instead of a label"),
-    (".svm", "pos 1:2\n", r"label 'pos' of data row 1 is not a number"),
+    (".svm", "# c\n\npos 1:2\n", r"line 3: label 'pos' is not a number\. LIBSVM"),
+    (".svm", "1 1:2\n99999999999999999999 1:1\n", r"line 2: .* not a number that fits in int64"),
     # non-numeric tokens
     (".svm", "1 1:abc\n", r"line 1: value 'abc' of index 1 is not a finite number"),
     (".svm", "1 1:nan\n", r"line 1: value 'nan' of index 1 is not a finite number"),
@@ -202,6 +207,16 @@ MALFORMED = [
         r"line 5: label 'q' is not one of the declared classes",
     ),
     # headers
+    (
+        ".dat",
+        "@relation r\n@attribute a real\n@attribute c {p, n}\n@outputs cls\n@data\n1, p\n",
+        r"@outputs names 'cls', which no @attribute declares \(attributes: a, c\)",
+    ),
+    (
+        ".dat",
+        "@relation r\n@attribute a real\n@attribute c {p, n}\n@outputs a, c\n@data\n1, p\n",
+        r"@outputs names 2 attributes \(a, c\). Pass label_column=",
+    ),
     (".dat", "@relation r\n@attribute a strange\n@data\n1\n", r"line 2: attribute 'a' has type"),
     (".arff", "@relation r\n@attribute a date\n@data\n", r"line 2: attribute 'a' has type 'date'"),
     (".dat", "@relation r\n@attribute a real\n1, 2\n", r"line 3: unexpected header line"),
@@ -225,6 +240,17 @@ def test_malformed(suffix, content, pattern, tmp_path):
     with pytest.raises(ValueError, match=pattern) as info:
         read(path)
     assert path in str(info.value)  # every message names the file
+
+
+def test_labels_beyond_int64_stay_exact_strings(tmp_path):
+    """As float64, 2**63 and 2**63 + 1 would be one label; as strings they stay apart."""
+    p = tmp_path / "big.csv"
+    p.write_text(f"a,y\n1,{2**63}\n2,{2**63 + 1}\n3,0\n")
+    _, y, _ = read_csv(p)
+    assert y.tolist() == [str(2**63), str(2**63 + 1), "0"]
+    p.write_text(f"a,y\n1,{2**63 - 1}\n2,{-(2**63)}\n")  # the int64 range's ends
+    _, y, _ = read_csv(p)
+    assert y.dtype == np.int64 and y.tolist() == [2**63 - 1, -(2**63)]
 
 
 def test_bom_and_crlf_everywhere(tmp_path):

@@ -113,6 +113,21 @@ def test_load_file_maps_minority_to_plus_one(tmp_path):
     np.testing.assert_array_equal(y, [-1, 1, -1])
 
 
+def test_load_passes_reader_options_for_files_only(tmp_path):
+    """The readers' errors tell users to pass format= or missing=; load accepts both."""
+    odd = tmp_path / "x.data"
+    odd.write_text("a,label\n1,no\n?,yes\n3,no\n4,yes\n5,no\n")
+    with pytest.raises(ValueError, match="Pass format="):
+        load(odd)
+    with pytest.raises(ValueError, match="missing='drop'"):
+        load(odd, format="csv")
+    X, y, meta = load(odd, format="csv", missing="drop")
+    np.testing.assert_array_equal(X.ravel(), [1, 3, 4, 5])
+    assert y.tolist() == [-1, -1, 1, -1] and meta["n_dropped"] == 1
+    with pytest.raises(TypeError, match="missing: reader options apply to file paths only"):
+        load("pima", missing="drop")
+
+
 def test_scaling_options():
     X0, _, _ = load(DATA / "toy.csv")
     X, _, meta = load(DATA / "toy.csv", scale=True)

