@@ -72,6 +72,9 @@ def test_expand_grid_is_the_product():
     grid = expand_grid({"b": [1, 2, 3], "a": "2^[0:1]"})
     assert len(grid) == 6
     assert grid[0] == {"a": 1.0, "b": 1} and grid[-1] == {"a": 2.0, "b": 3}
+    # a 1-D array is a list of values, not one value (np.logspace is how users write grids)
+    assert expand_grid({"C": np.logspace(-1, 1, 3)}) == [{"C": 0.1}, {"C": 1.0}, {"C": 10.0}]
+    assert expand_grid({"C": [10, 1]}) == [{"C": 10}, {"C": 1}]  # the order given
 
 
 # ----------------------------------------------------------------------------- seeds
@@ -200,6 +203,24 @@ def test_nested_search_matches_a_hand_loop():
     np.testing.assert_allclose(best.coef_, LogisticRegression(**params).fit(X, y).coef_)
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_nested_search_refuses_to_choose_when_every_candidate_scores_nan():
+    """4 positives and 5 inner folds: one inner fold has none, so ROC AUC is undefined there
+    and every candidate's mean is NaN; GridSearchCV alone would refit the first one."""
+    X, y = _data(60, seed=4)
+    y = np.full(60, -1)
+    y[:4] = 1
+    with pytest.raises(
+        ValueError, match=r"every one of the 3 candidates scored NaN.*\{-1: 56, 1: 4\}"
+    ):
+        nested_search(LogisticRegression(), {"C": [0.1, 1.0, 10.0]}, X, y, inner_splits=5)
+    # with 4 inner folds every fold has a positive, and the search chooses
+    _, params, search = nested_search(
+        LogisticRegression(), {"C": [0.1, 1.0, 10.0]}, X, y, inner_splits=4
+    )
+    assert all(v is not None for v in search["scores"])
+
+
 def test_evaluate_split_searches_on_the_training_part_only():
     X, y = _data(150, seed=2)
     train, test = KFold(n_splits=3).split(y, 0, "toy", 0, 1)
@@ -224,6 +245,30 @@ def test_prequential_run_scores_each_row_before_learning():
     sens = np.mean(pred[y[:30] == 1] == 1)
     spec = np.mean(pred[y[:30] == -1] == -1)
     assert out["stream"]["gmean"][2] == pytest.approx(np.sqrt(sens * spec))
+
+
+def test_prequential_curve_is_nan_where_a_label_metric_is_undefined():
+    """The first positive arrives at row 41: G-mean, sensitivity and balanced accuracy are
+    undefined on the shorter prefixes (NaN on the curve, like the ranking metrics), and
+    defined after it; specificity is defined throughout."""
+    X, y = _data(200, seed=5)
+    first = int(np.flatnonzero(y == 1)[0])
+    order = np.r_[
+        np.flatnonzero(y == -1)[:40],
+        first,
+        np.setdiff1d(np.arange(200), np.r_[np.flatnonzero(y == -1)[:40], first]),
+    ]
+    names = ["gmean", "sensitivity", "balanced_accuracy", "roc_auc", "specificity"]
+    out = prequential_run(Perceptron(), X, y, names, order=order, checkpoints=10)
+    assert out["stream"]["position"][:3] == [20, 40, 60]
+    for m in names:
+        curve = out["stream"][m]
+        if m == "specificity":  # defined on negatives alone: it still counts
+            assert all(np.isfinite(v) for v in curve), m
+            continue
+        assert all(np.isnan(v) for v in curve[:2]), m
+        assert all(np.isfinite(v) for v in curve[2:]), m
+        assert curve[-1] == pytest.approx(out["metrics"][m])
 
 
 def test_prequential_needs_test_then_train():

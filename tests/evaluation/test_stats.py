@@ -79,6 +79,22 @@ def test_win_tie_loss_counts_datasets():
     assert win_tie_loss(runs, ["R1"])["M"] == (1, 1, 0)
     with pytest.raises(ValueError, match=r"reference method\(s\) \['KOIL'\]"):
         win_tie_loss(runs, ["KOIL"])
+    assert win_tie_loss(runs, "R1") == win_tie_loss(runs, ["R1"])  # one name, not letters
+
+
+def test_a_failed_run_or_a_missing_reference_is_not_a_tie():
+    ok = {"ref": {"d": [0.9, 0.91, 0.92, 0.9]}, "m": {"d": [0.1, 0.12, 0.11, 0.1]}}
+    # a dataset only the method has: not compared, neither marked nor counted
+    runs = {"ref": ok["ref"], "m": {**ok["m"], "e": [0.5, 0.6, 0.7]}}
+    assert significance_markers(runs, ["ref"]) == {("m", "d"): "●"}
+    assert win_tie_loss(runs, ["ref"]) == {"m": (1, 0, 0)}
+    # a NaN run (a failed task) would make the t-test's p NaN, i.e. "not significant"
+    for bad in ({"ref": {"d": [0.9, 0.91, np.nan, 0.9]}, "m": ok["m"]},
+                {"ref": ok["ref"], "m": {"d": [0.1, np.inf, 0.11, 0.1]}}):  # fmt: skip
+        with pytest.raises(ValueError, match=r"on d: the runs hold NaN or inf"):
+            significance_markers(bad, ["ref"])
+        with pytest.raises(ValueError, match=r"on d: the runs hold NaN or inf"):
+            win_tie_loss(bad, ["ref"])
 
 
 @pytest.mark.parametrize("ties", [False, True])
@@ -119,3 +135,5 @@ def test_nemenyi_table_is_the_studentized_range():
             assert nemenyi_q(k, alpha) == pytest.approx(q, abs=0.0015)
     with pytest.raises(ValueError, match="2 to 20 methods"):
         nemenyi_q(21)
+    with pytest.raises(ValueError, match="n_datasets must be >= 1; got 0"):
+        nemenyi_cd(4, 0)

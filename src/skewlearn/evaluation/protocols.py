@@ -78,7 +78,8 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
 
     ``"2^[-10:10]"`` is :math:`2^{-10}, 2^{-9}, \\dots, 2^{10}` (21 values, both ends
     included, as in the papers' ``2^[-10:10]``); ``"2^[-10:10:2]"`` steps the exponent by 2;
-    any positive base works (``"10^[-3:3]"``). A list (or a single scalar) is taken as is.
+    any positive base works (``"10^[-3:3]"``). A list, tuple or 1-D array (or a single
+    scalar) is taken as is.
 
     Parameters
     ----------
@@ -94,6 +95,8 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
     [1.0, 100.0, 10000.0]
     >>> parse_grid([1, 3])
     [1, 3]
+    >>> parse_grid(np.array([0.5, 2.0]))
+    [0.5, 2.0]
     """
     if isinstance(spec, str):
         m = _RANGE.match(spec)
@@ -111,6 +114,8 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
                 f"(got base={base:g}, a={a}, b={b}, step={step})."
             )
         return [base**k for k in range(a, b + 1, step)]
+    if isinstance(spec, np.ndarray) and spec.ndim == 1:
+        spec = spec.tolist()  # a 1-D array is a list of values (np.logspace(...))
     if isinstance(spec, Sequence) and not isinstance(spec, str | bytes):
         values = list(spec)
         if not values:
@@ -386,10 +391,18 @@ def prequential_run(
         values = []
         for p in positions:
             yp = y[:p]
-            if m.needs_scores and (np.all(yp == 1) or np.all(yp != 1)):
-                values.append(float("nan"))
-            else:
-                values.append(_score([m], yp, scores[:p], pred[:p])[m.name])
+            if np.all(yp == 1) or np.all(yp != 1):
+                # a prefix with one class: ranking metrics, G-mean, sensitivity, ... are
+                # undefined there (NaN on the curve), the others still count
+                if m.needs_scores:
+                    values.append(float("nan"))
+                    continue
+                try:
+                    values.append(_score([m], yp, scores[:p], pred[:p])[m.name])
+                except ValueError:
+                    values.append(float("nan"))
+                continue
+            values.append(_score([m], yp, scores[:p], pred[:p])[m.name])
         curve[m.name] = values
     return {
         "metrics": _score(metrics, y, scores, pred),
@@ -413,7 +426,9 @@ def nested_search(
 
     Every candidate of :func:`expand_grid` ``(grid)`` is scored by the mean of ``metric``
     over ``inner_splits`` folds (shuffled with ``seed``); the best (first in grid order on a
-    tie) is refit on all of ``X, y``.
+    tie) is refit on all of ``X, y``. A candidate whose fit fails, or whose metric is
+    undefined on an inner fold, scores NaN and is never chosen; when every candidate scores
+    NaN this raises ``ValueError``.
 
     Returns
     -------
@@ -447,6 +462,17 @@ def nested_search(
     t0 = time.perf_counter()
     search.fit(X, y)
     scores = np.asarray(search.cv_results_["mean_test_score"], dtype=float)
+    if not np.isfinite(scores).any():
+        # GridSearchCV would refit the first candidate as if it had won
+        labels, counts = np.unique(np.asarray(y), return_counts=True)
+        raise ValueError(
+            f"every one of the {len(candidates)} candidates scored NaN on the "
+            f"{inner_splits} inner folds ({metric.name}), so the search cannot choose. "
+            f"The training part's classes have {dict(zip(labels.tolist(), counts.tolist()))} "
+            f"rows: with fewer than {inner_splits} of a class an inner fold lacks it and "
+            f"{metric.name} is undefined there; otherwise every fit failed (see the warnings). "
+            "Use fewer inner_splits, another search metric, or a grid the learner accepts."
+        )
     return (
         search.best_estimator_,
         dict(search.best_params_),

@@ -98,7 +98,11 @@ Runs = Mapping[str, Mapping[str, Sequence[float]]]  # method -> dataset -> runs
 
 
 def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
-    """(method, dataset) -> list of +1/-1/0: reference better / worse / tie, per reference."""
+    """(method, dataset) -> list of +1/-1/0: reference better / worse / tie, per reference
+    that has the dataset. A (method, dataset) that no reference has is left out: it was
+    not compared, which is not a tie."""
+    if isinstance(references, str):
+        references = [references]
     missing = [r for r in references if r not in runs]
     if missing:
         raise ValueError(
@@ -113,8 +117,17 @@ def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
             for ref in references:
                 if dataset not in runs[ref]:
                     continue
+                for who, v in ((method, values), (ref, runs[ref][dataset])):
+                    if not np.isfinite(np.asarray(v, dtype=float)).all():
+                        raise ValueError(
+                            f"{who} on {dataset}: the runs hold NaN or inf, so the paired "
+                            "t-test cannot decide (it would count as a tie). Drop the "
+                            "failed runs from every method (keep the runs all methods "
+                            "have), or fix them."
+                        )
                 verdicts.append(paired_ttest(runs[ref][dataset], values).significant(alpha))
-            out[method, dataset] = verdicts
+            if verdicts:
+                out[method, dataset] = verdicts
     return out
 
 
@@ -138,8 +151,9 @@ def significance_markers(
     Returns
     -------
     dict
-        ``{(method, dataset): marker}`` for every non-reference method; ``""`` = no
-        reference differs significantly.
+        ``{(method, dataset): marker}`` for every non-reference method and every dataset
+        some reference has; ``""`` = no reference differs significantly. Runs with NaN
+        raise ``ValueError`` (a failed run is not a tie).
 
     Examples
     --------
@@ -167,7 +181,8 @@ def win_tie_loss(
     """Per non-reference method, (win, tie, loss) counts over datasets, for the references.
 
     Win: at least one reference is significantly better than the method on that dataset;
-    loss: none is better and at least one is significantly worse; tie: otherwise.
+    loss: none is better and at least one is significantly worse; tie: otherwise. A dataset
+    no reference has is not counted.
 
     Examples
     --------
@@ -303,4 +318,6 @@ def nemenyi_cd(k: int, n_datasets: int, alpha: float = 0.05) -> float:
     >>> round(nemenyi_cd(4, 14), 2)
     1.25
     """
+    if n_datasets < 1:
+        raise ValueError(f"n_datasets must be >= 1; got {n_datasets}.")
     return nemenyi_q(k, alpha) * math.sqrt(k * (k + 1) / (6.0 * n_datasets))
