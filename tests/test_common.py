@@ -12,7 +12,7 @@ import pickle
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from sklearn.base import clone
+from sklearn.base import clone, is_classifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from skewlearn._discovery import all_estimators
@@ -136,3 +136,13 @@ def test_label_types_and_pos_label(est):
     flipped.fit(X, np.array(["b", "a"])[y])
     np.testing.assert_allclose(flipped.decision_function(X), -ref, rtol=1e-12, atol=1e-12)
     assert (flipped.predict(X) == np.array(["b", "a"])[(ref > 0).astype(int)]).mean() > 0.99
+
+
+@pytest.mark.parametrize("est", [e for e in INSTANCES if is_classifier(e)], ids=_ids)
+def test_one_class_error_names_a_fix_the_estimator_has(est):
+    """Only online learners have partial_fit(classes=...); a batch learner's message must not
+    send the user there."""
+    X, _ = _stream(seed=6)
+    with pytest.raises(ValueError, match="needs both classes to start") as info:
+        clone(est).fit(X, np.ones(len(X)))
+    assert ("partial_fit" in str(info.value)) == hasattr(est, "partial_fit")

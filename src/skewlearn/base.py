@@ -322,10 +322,16 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             found = np.unique(y)
             if len(found) != 2:
                 if len(found) < 2:
+                    hint = (
+                        "Pass classes=[negative, positive] to partial_fit on the first call, "
+                        "or fit on data with both classes."
+                        if hasattr(self, "partial_fit")
+                        else "Fit on data with both classes (with class-stratified splits "
+                        "when the positives are rare)."
+                    )
                     raise ValueError(
                         f"{type(self).__name__} needs both classes to start: y contains one class, "
-                        f"{_label_list(found)}. Pass classes=[negative, positive] to "
-                        "partial_fit on the first call, or fit on data with both classes."
+                        f"{_label_list(found)}. {hint}"
                     )
                 raise ValueError(self._multiclass_message(found))
             classes = found

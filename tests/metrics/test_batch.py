@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -182,8 +184,20 @@ def test_errors():
         balanced_accuracy([1, 1], [1, 1])
     with pytest.raises(ValueError, match="method must be one of"):
         pr_auc([0, 1], [0.1, 0.2], method="interp")
-    with pytest.raises(ValueError, match="beta must be a real number > 0"):
+    with pytest.raises(ValueError, match="beta must be a finite real number > 0"):
         fbeta([0, 1], [0, 1], beta=0)
+    with pytest.raises(ValueError, match="beta must be a finite real number > 0"):
+        fbeta([0, 1], [0, 1], beta=math.inf)  # it would give NaN
+    # ints against strings: no label can match, so f1 would be 0 where it is 1 (scikit-learn
+    # also refuses: "Mix of label input types")
+    for t, p in (
+        ([0, 1, 1, 0], ["0", "1", "1", "0"]),
+        (np.array(["a", "b"], dtype=object), [1, 0]),
+    ):
+        for metric in (f1, gmean, confusion_counts):
+            with pytest.raises(ValueError, match=r"holds (number|string)s and y_pred"):
+                metric(t, p)
+    assert f1([True, False, True], [1, 0, 1]) == 1.0  # bools are numbers
     with pytest.raises(ValueError, match="empty"):
         roc_auc([], [])
     with pytest.raises(ValueError, match="one-dimensional"):

@@ -128,6 +128,14 @@ def test_windowed_merge_pickle_and_errors():
         assert clone.get() == whole.get()
     m = WindowedROCAUC(5, pos_label="yes").update_many(["yes", "no", "no"], [0.9, 0.1, 0.95])
     assert m.get() == pytest.approx(0.5)
+    # merging replays the other window's samples; with string labels too
+    for cls, ref in (
+        (WindowedROCAUC, skm.roc_auc_score),
+        (WindowedPRAUC, skm.average_precision_score),
+    ):
+        a = cls(4, pos_label="b").update_many(["a", "b", "a"], [0.1, 0.9, 0.4])
+        a.merge(cls(4, pos_label="b").update_many(["a", "b"], [0.5, 0.3]))
+        assert a.get() == pytest.approx(ref([1, 0, 0, 1], [0.9, 0.4, 0.5, 0.3]))
     assert math.isnan(WindowedPRAUC(3).update_many([0, 0], [0.1, 0.2]).get())
     with pytest.raises(ValueError, match="window must be an integer >= 1"):
         WindowedROCAUC(0)

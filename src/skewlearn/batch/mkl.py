@@ -71,7 +71,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT
 from .._rng import rng_int, seed_state
-from ..base import BatchClassifier
+from ..base import BatchClassifier, _label_list
 from ..kernels import kernel_matrix
 from .nystrom import MultiNystroem, resolve_kernels
 
@@ -582,8 +582,9 @@ def class_costs(est, y: np.ndarray) -> np.ndarray:
         known = {est.pos_label_, est._neg_label()}
         if not labels <= known:
             raise ValueError(
-                f"class_weight keys {sorted(map(repr, labels))} must be class labels "
-                f"{sorted(map(repr, known))}; use a dict keyed by the labels of y."
+                f"class_weight keys [{_label_list(sorted(labels, key=repr))}] must be class "
+                f"labels [{_label_list(sorted(known, key=repr))}]; use a dict keyed by the "
+                "labels of y."
             )
         wp = float(cw.get(est.pos_label_, 1.0))
         wn = float(cw.get(est._neg_label(), 1.0))

@@ -23,6 +23,7 @@ All pair counts are exact integers; the only rounding is the final division.
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import NamedTuple
 
@@ -143,11 +144,32 @@ def _score_inputs(y_true, y_score, pos_label) -> tuple[np.ndarray, np.ndarray]:
     return _positives(y_true, pos), scores
 
 
+def _label_kind(a: np.ndarray) -> str:
+    """ "number", "string" or "other" (objects of mixed or other types)."""
+    if a.dtype.kind in "biuf":
+        return "number"
+    if a.dtype.kind in "US":
+        return "string"
+    if a.dtype.kind == "O" and len(a):
+        if all(isinstance(v, str) for v in a):
+            return "string"
+        if all(isinstance(v, numbers.Number) for v in a):
+            return "number"
+    return "other"
+
+
 def _label_inputs(y_true, y_pred, pos_label) -> tuple[np.ndarray, np.ndarray]:
     """Validate and return ``(true_is_pos, pred_is_pos)``."""
     y_true = _as_1d(y_true, "y_true")
     y_pred = _as_1d(y_pred, "y_pred")
     _check_lengths(y_true, y_pred, "y_pred")
+    kinds = {name: _label_kind(a) for name, a in (("y_true", y_true), ("y_pred", y_pred))}
+    if {"number", "string"} <= set(kinds.values()):
+        raise ValueError(
+            f"y_true holds {kinds['y_true']}s and y_pred {kinds['y_pred']}s, so no label "
+            "of one can equal a label of the other (scikit-learn: 'Mix of label input "
+            "types'). Convert one to the other's type, e.g. y_pred.astype(int)."
+        )
     labels = np.unique(np.concatenate([np.unique(y_true), np.unique(y_pred)]))
     pos = _resolve_pos_label(labels, pos_label)
     return _positives(y_true, pos), _positives(y_pred, pos)
@@ -262,8 +284,11 @@ def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None) -> float:
     >>> round(fbeta([1, 1, 0, 0], [1, 0, 1, 0], beta=2.0), 4)
     0.5
     """
-    if not (isinstance(beta, numbers.Real) and beta > 0):
-        raise ValueError(f"beta must be a real number > 0; got {beta!r}.")
+    if not (isinstance(beta, numbers.Real) and 0 < beta < math.inf):
+        raise ValueError(
+            f"beta must be a finite real number > 0; got {beta!r} (for recall alone, use "
+            "sensitivity)."
+        )
     return _fbeta_from(confusion_counts(y_true, y_pred, pos_label=pos_label), float(beta))
 
 

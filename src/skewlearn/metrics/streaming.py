@@ -247,8 +247,8 @@ class FBeta(Confusion):
     """
 
     def __init__(self, beta: float = 1.0, pos_label=1):
-        if not beta > 0:
-            raise ValueError(f"beta must be a real number > 0; got {beta!r}.")
+        if not 0 < beta < math.inf:
+            raise ValueError(f"beta must be a finite real number > 0; got {beta!r}.")
         super().__init__(pos_label)
         self.beta = float(beta)
 
@@ -576,6 +576,10 @@ class _Window(StreamingMetric):
 
     def update_many(self, y, values):
         is_pos, scores = _checked_scores(y, values, self)
+        return self._update_mask(is_pos, scores)
+
+    def _update_mask(self, is_pos: np.ndarray, scores: np.ndarray):
+        """:meth:`update_many` on checked input: ``is_pos`` (bool) and float scores."""
         if len(scores) == 0:
             return self
         if len(scores) > self.window:
@@ -624,12 +628,7 @@ class _Window(StreamingMetric):
         # the window of the concatenated stream (self first, then other) is the last
         # `window` samples of both
         is_pos, scores = other.values()
-        self.update_many(np.where(is_pos, self.pos_label, _not(self.pos_label)), scores)
-
-
-def _not(label):
-    """A label different from ``label`` (for replaying negatives)."""
-    return 0 if _same_label(label, 1) else (1 if not _same_label(label, 0) else -1)
+        self._update_mask(is_pos, scores)  # masks, not labels: any pos_label type
 
 
 class WindowedROCAUC(_Window):
@@ -639,7 +638,7 @@ class WindowedROCAUC(_Window):
     window's other class (as in :class:`ROCAUC`), and the oldest sample leaving it
     removes its pairs the same way, so each step is two rank queries on the window's
     sorted class arrays (O(log W)) and two block moves of at most W values (a sorted
-    insertion and deletion). Batches of at least ``window / 8`` samples instead run
+    insertion and deletion). Batches of at least ``window / 4`` samples instead run
     through Fenwick trees over the ranks of the window's and the batch's values,
     O((W + b) log(W + b)) per batch, i.e. O(log W) per sample. ``2U`` is an exact
     integer: after every update the value equals the batch AUC of the window's scores.
@@ -673,7 +672,7 @@ class WindowedPRAUC(_Window):
 
     The window's scores of each class are kept sorted under insertion and deletion
     exactly as in :class:`WindowedROCAUC` (O(log W) searches and a block move per sample,
-    or Fenwick trees for batches of at least ``window / 8``); ``get()`` walks the two
+    or Fenwick trees for batches of at least ``window / 4``); ``get()`` walks the two
     sorted arrays once, O(W). After every update the value equals scikit-learn's
     ``average_precision_score`` of the window. NaN while the window has no positive.
 
