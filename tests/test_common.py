@@ -146,3 +146,18 @@ def test_one_class_error_names_a_fix_the_estimator_has(est):
     with pytest.raises(ValueError, match="needs both classes to start") as info:
         clone(est).fit(X, np.ones(len(X)))
     assert ("partial_fit" in str(info.value)) == hasattr(est, "partial_fit")
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_a_later_batch_with_labels_of_another_type_is_refused(est):
+    """ "0"/"1" after 0/1 looks binary once merged with the classes, but every row would be
+    learned as the negative class; the first call already refuses such a mismatch."""
+    X, y = _stream(seed=7)
+    a = clone(est).partial_fit(X[:50], y[:50], classes=[0, 1])
+    before = pickle.dumps(a)
+    with pytest.raises(ValueError, match=r"labels \['0', '1'\] are not the classes"):
+        a.partial_fit(X[50:], y[50:].astype(str))
+    assert pickle.dumps(a) == before  # refused before learning anything
+    b = clone(est).partial_fit(X[:50], y[:50].astype(str), classes=["0", "1"])
+    with pytest.raises(ValueError, match=r"labels \[0, 1\] are not the classes"):
+        b.partial_fit(X[50:], y[50:])

@@ -382,6 +382,13 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             labels = np.union1d(self.classes_, unknown)
             if len(labels) > 2:
                 raise ValueError(self._multiclass_message(labels, later=True))
+            # e.g. "0"/"1" after 0/1: the union looks binary, but every row would be
+            # learned as the negative class
+            raise ValueError(
+                f"this batch's labels [{_label_list(np.unique(y))}] are not the classes of "
+                f"earlier calls [{_label_list(self.classes_)}] (numbers against strings?). "
+                "Convert y to the classes' type, or call fit to start a new model."
+            )
 
     def _multiclass_message(self, labels, later: bool = False) -> str:
         where = "this batch brings" if later else "y has"
@@ -473,7 +480,8 @@ class OnlineClassifier(BinaryClassifier):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training rows. Sparse input is converted to CSR and never densified.
+            Training rows. Sparse input is converted to CSR and never densified (kernel
+            learners copy the rows they keep as support vectors into a dense buffer).
         y : array-like of shape (n_samples,)
             Labels; exactly two distinct values.
 
@@ -544,8 +552,14 @@ class OnlineClassifier(BinaryClassifier):
         check_classification_targets(y)
         self._check_magnitude(X)
         if reset:
-            self._set_classes(y, classes)
-            self._allocate(X.shape[1])
+            try:
+                self._set_classes(y, classes)
+                self._allocate(X.shape[1])
+            except ValueError:
+                # a refused setting (checked against the data in _allocate) leaves the
+                # learner unfitted, so the corrected call starts cleanly
+                self._forget()
+                raise
             if self._step_gain:
                 self.stability_ = np.zeros(2)
         else:
@@ -595,7 +609,8 @@ class OnlineLinearClassifier(OnlineClassifier):
 
     @property
     def coef_(self) -> np.ndarray:
-        """Weights of the features, shape (1, n_features), for ``pos_label`` as positive."""
+        """Weights of the features, shape (1, n_features), with ``classes_[1]`` as the
+        positive side (scikit-learn's convention, the sign of :meth:`decision_function`)."""
         check_is_fitted(self, "weights_")
         w = self.weights_[None, :-1]
         return w if self._pos_is_last() else -w

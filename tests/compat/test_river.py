@@ -10,7 +10,7 @@ from river import metrics as rmetrics
 from river.checks import check_estimator
 from sklearn.metrics import f1_score, roc_auc_score
 
-from skewlearn import KOIL, OGD, OMCSL, CostSensitivePA
+from skewlearn import KOIL, OAM, OGD, OMCSL, CostSensitivePA
 from skewlearn.compat.river import RiverClassifier, RiverMetric
 from skewlearn.metrics import F1, ROCAUC, Confusion, HistogramPRAUC, MistakeRate
 
@@ -54,6 +54,28 @@ def test_learn_one_and_learn_many_equal_partial_fit():
     )
     assert list(many.predict_many(frame)) == [bool(v) for v in ref.predict(X)]
     assert model.predict_one(rows[0][0]) == bool(ref.predict(X[:1])[0])
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [KOIL(budget_pos=30, budget_neg=30, threshold=0.3, random_state=0), OAM(threshold=-5.0)],
+    ids=["KOIL", "OAM"],
+)
+def test_predictions_follow_the_learners_threshold(estimator):
+    """predict_one/many agree with the learner's predict, which cuts at its threshold, and
+    p > 1/2 exactly there."""
+    rows, keys, X, y = _phishing()
+    model = RiverClassifier(estimator, seed=1)
+    for x, t in rows:
+        model.learn_one(x, t)
+    frame = pd.DataFrame([x for x, _ in rows])
+    expected = [bool(v) for v in model.model.predict(X)]
+    s = model.model.decision_function(X)
+    assert (s > 0).tolist() != expected  # the threshold matters on this stream
+    assert list(model.predict_many(frame)) == expected
+    assert [model.predict_one(x) for x, _ in rows] == expected
+    assert ((model.predict_proba_many(frame)[True] > 0.5).tolist()) == expected
+    assert [model.predict_proba_one(x)[True] > 0.5 for x, _ in rows] == expected
 
 
 def test_feature_order_new_keys_ignored_missing_zero():

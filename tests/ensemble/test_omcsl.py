@@ -314,3 +314,25 @@ def test_generic_path_with_a_kernel_learner():
     for j, c in enumerate(clf.costs_):
         s = NORMA(budget=40, eta=0.3, gamma=0.3, c_pos=c, c_neg=1 - c).test_then_train(X, y)
         np.testing.assert_array_equal(scores[trace.learner == j], s[trace.learner == j])
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_a_member_that_overflows_discards_the_whole_ensemble():
+    """A member's overflow discards that member; OMCSL must go with it rather than restart
+    one learner while the others keep their history."""
+    from sklearn.exceptions import NotFittedError
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3)) * 100
+    y = (X[:, 0] > 50).astype(int)
+    est = OMCSL(
+        base_estimator=CostSensitiveOGD(objective="weighted", eta=1e305),
+        n_learners=3,
+        random_state=0,
+    )
+    est.partial_fit(X[:3], y[:3], classes=[0, 1])
+    with pytest.raises(ValueError, match=r"OMCSL's learner \d .*overflowed.*whole OMCSL model"):
+        est.partial_fit(X[3:], y[3:])
+    assert not hasattr(est, "estimators_") and not hasattr(est, "classes_")
+    with pytest.raises(NotFittedError):
+        est.predict(X[:1])

@@ -337,3 +337,20 @@ def test_invalid_parameters(cls, params, match):
     X, y = _circles(n=60)
     with pytest.raises(ValueError, match=match):
         cls(**params).fit(X, y)
+
+
+def test_a_large_dense_support_vector_buffer_warns(monkeypatch):
+    """Sparse rows are stored dense as SVs: the learner says so when the buffer gets big
+    (threshold lowered here from 1 GiB to 10 kB; the buffer below is at least
+    INITIAL_CAPACITY × 200 × 8 B)."""
+    import scipy.sparse as sp
+
+    from skewlearn import KernelPerceptron
+    from skewlearn.kernel import budget
+
+    X = sp.random(40, 200, density=0.02, format="csr", random_state=0)
+    y = np.arange(40) % 2
+    KernelPerceptron().fit(X, y)  # under the default threshold, no warning
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 10_000)
+    with pytest.warns(RuntimeWarning, match=r"\d+ dense rows of 200 features.*smaller budget"):
+        KernelPerceptron().fit(X, y)

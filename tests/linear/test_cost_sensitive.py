@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
 
 from skewlearn import CostSensitiveOGD, CostSensitivePA, PassiveAggressive
 from tests import naive
@@ -175,3 +176,33 @@ def test_cpa_bad_hyperparameters():
         CostSensitivePA(c_pos=0).fit(X, y)
     with pytest.raises(ValueError, match="'update' parameter"):
         CostSensitivePA(update="max").fit(X, y)
+
+
+def test_a_setting_refused_on_the_first_call_leaves_the_learner_unfitted():
+    """The cost check runs when the model is allocated, after the classes are known; a
+    refused first call must not leave a half-fitted object behind."""
+    from sklearn.exceptions import NotFittedError
+
+    from skewlearn import NORMA, OGD, OMCSL, Perceptron
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = (X[:, 0] > 0).astype(int)
+    for est, fix in (
+        (CostSensitiveOGD(objective="weighted", variant="I"), {"variant": "II"}),
+        (OGD(alpha=2.0), {"alpha": 0.5}),
+        (NORMA(eta=1.0, lam=2.0), {"lam": 0.5}),
+        (
+            OMCSL(base_estimator=Perceptron(), random_state=0),
+            {"base_estimator": CostSensitiveOGD(objective="weighted")},
+        ),
+    ):
+        with pytest.raises(ValueError):
+            est.partial_fit(X, y)
+        assert not hasattr(est, "classes_") and not hasattr(est, "n_features_in_")
+        with pytest.raises(NotFittedError):
+            est.predict(X[:1])
+        est.set_params(**fix).partial_fit(X, y)
+        np.testing.assert_array_equal(
+            est.decision_function(X), clone(est).fit(X, y).decision_function(X)
+        )

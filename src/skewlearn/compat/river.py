@@ -47,11 +47,13 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     ``learn_one(x, y)`` is ``partial_fit`` on one row; ``learn_many(X, y)`` one
     ``partial_fit`` on the whole frame, which gives the same model (skewlearn's
     partial_fit-in-pieces contract). ``predict_proba_one`` returns
-    :math:`\\{c_0: 1 - p, c_1: p\\}` with :math:`p = \\sigma(\\text{decision\\_function})`:
-    the logistic probability for logistic learners, otherwise a monotone squashing of the
-    score (not a calibrated probability, but enough for River's ROC AUC, and
-    :math:`p > \\tfrac12` exactly when the learner predicts :math:`c_1`). Before the first
-    ``learn_one`` the probabilities are ½ each and ``predict_one`` returns :math:`c_0`.
+    :math:`\\{c_0: 1 - p, c_1: p\\}` with :math:`p = \\sigma(f - t)`, :math:`f` the
+    ``decision_function`` and :math:`t` the learner's ``threshold`` (KOIL, OAM, OPAUC; 0 for
+    the others): the logistic probability for logistic learners, otherwise a monotone
+    squashing of the score (not a calibrated probability, but enough for River's ROC AUC,
+    and :math:`p > \\tfrac12` exactly when the learner's ``predict`` gives :math:`c_1`).
+    Before the first ``learn_one`` the probabilities are ½ each and ``predict_one`` returns
+    :math:`c_0`.
 
     Parameters
     ----------
@@ -162,7 +164,10 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         return self._model is not None and hasattr(self._model, "classes_")
 
     def _decision(self, M: np.ndarray) -> np.ndarray:
-        return self._model.decision_function(M)
+        """The score minus the learner's ``threshold``: > 0 exactly where ``predict`` gives
+        the positive class."""
+        threshold = getattr(self._model, "threshold", None)
+        return self._model.decision_function(M) - (0.0 if threshold is None else threshold)
 
     # ------------------------------------------------------------------ River API
     def learn_one(self, x: dict, y: Hashable) -> None:

@@ -87,7 +87,10 @@ class OFO(OnlineLinearClassifier):
     Attributes
     ----------
     weights_, coef_, intercept_, counts_, classes_, pos_label_
-        As in :class:`~skewlearn.OGD`.
+        As in :class:`~skewlearn.OGD`: the logistic model :math:`w`, so
+        ``X @ coef_.T + intercept_`` is :math:`w^T x`, **not** the decision value
+        :math:`\\sigma(w^T x) - \\tau`: a row is predicted positive iff
+        :math:`w^T x > \\operatorname{logit}(\\tau)`, not iff :math:`w^T x > 0`.
     f_counts_ : ndarray of shape (2,)
         ``[a_t, b_t]``.
     threshold_ : float

@@ -568,7 +568,17 @@ class OMCSL(OnlineClassifier):
             X = _rows_to_matrix(rows)
             S = np.empty((n, len(self.estimators_)), dtype=np.float64)
             for j, est in enumerate(self.estimators_):
-                S[:, j] = est.test_then_train(X, y, classes=[-1.0, 1.0])
+                try:
+                    S[:, j] = est.test_then_train(X, y, classes=[-1.0, 1.0])
+                except ValueError as exc:
+                    # the member discarded itself; the ensemble must not go on with one
+                    # learner restarted and the others keeping their history
+                    cost = float(self.costs_[j])
+                    self._forget()
+                    raise ValueError(
+                        f"OMCSL's learner {j} (c+ = {cost:.4g}) stopped: {exc} The whole "
+                        "OMCSL model was discarded with it."
+                    ) from exc
             _omcsl_track(S, self.counts_, y, scores, chosen, leader, *common)
         self._trace = (chosen, leader)
 

@@ -44,6 +44,8 @@ Python helpers: :func:`policy_code`, :func:`new_segments`, :func:`allocate_buffe
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from numba import njit
 
@@ -79,14 +81,32 @@ def new_segments(capacities) -> np.ndarray:
     return seg
 
 
+#: Buffer size above which :func:`allocate_buffers` warns (bytes).
+LARGE_BUFFER = 2**30
+
+
 def allocate_buffers(capacities, n_features: int, caches: bool = True) -> dict:
     """Fresh state arrays ``{"sv", "alpha", "seg", "gram", "fsv"}`` (see module doc).
 
-    With ``caches=False``, ``gram`` is ``(0, 0)`` and ``fsv`` is ``(0,)``.
+    With ``caches=False``, ``gram`` is ``(0, 0)`` and ``fsv`` is ``(0,)``. Warns
+    (``RuntimeWarning``) when ``sv`` and ``gram`` together pass :data:`LARGE_BUFFER`: the
+    SVs are dense, so sparse high-dimensional rows (text, hashed features) cost
+    ``capacity × n_features × 8`` bytes however few non-zeros they hold.
     """
     seg = new_segments(capacities)
     total = int(seg[:, CAPACITY].sum())
     m = total if caches else 0
+    size = 8 * (total * int(n_features) + m * m)
+    if size > LARGE_BUFFER:
+        warnings.warn(
+            f"the support-vector buffer takes {size / 2**30:.1f} GiB ({total} dense rows of "
+            f"{n_features} features{f' and a {m} × {m} Gram cache' if m else ''}). "
+            "Support vectors are stored dense, even from sparse input; use a smaller "
+            "budget, or reduce the features (e.g. sklearn.random_projection or "
+            "TruncatedSVD) before a kernel learner.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     return {
         "sv": np.zeros((total, n_features), dtype=np.float64),
         "alpha": np.zeros(total, dtype=np.float64),
