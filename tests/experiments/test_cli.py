@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+import pytest
+
 from skewlearn.experiments import ResultStore
 from skewlearn.experiments.cli import main, register, shipped_experiments
 
@@ -62,5 +64,76 @@ def test_repeats_cuts_the_protocol_and_a_later_run_adds_the_rest(toy_file, tmp_p
         assert len(s) == 18
     assert main(args) == 0
     assert "36 tasks, 18 already done, 18 run now" in capsys.readouterr().out
-    assert main([*args, "--repeats", "0"]) == 2
-    assert "repeats must be >= 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:  # argparse refuses it: a usage error
+        main([*args, "--repeats", "0"])
+    assert info.value.code == 2
+    assert "--repeats: must be >= 1, got 0" in capsys.readouterr().err
+
+
+def test_the_main_command_line_gives_one_line_and_exit_2_for_user_errors(tmp_path, capsys):
+    """Through `skewlearn` (not only the standalone module): no traceback."""
+    from skewlearn.cli import main as skewlearn
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'name = "x"\ndatasets = ["a"]\nmetrics = ["auc"]\n[[estimators]]\nclass = "OGD"\n'
+    )
+    cases = [
+        (["run", str(tmp_path / "missing.toml")], "experiment file"),
+        (["run", str(bad)], "metrics[0]: unknown metric 'auc'"),
+        (["report", str(bad)], "is not an SQLite database"),
+    ]
+    for argv, message in cases:
+        assert skewlearn(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith(f"skewlearn {argv[0]}: error: ") and message in err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_report_refuses_a_foreign_database_without_touching_it(tmp_path, capsys):
+    import hashlib
+    import sqlite3
+
+    foreign = tmp_path / "app.db"
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE users (name TEXT)")
+    con.commit()
+    con.close()
+    before = hashlib.sha256(foreign.read_bytes()).hexdigest()
+    assert main(["report", str(foreign)]) == 2
+    assert "holds no skewlearn results" in capsys.readouterr().err
+    assert hashlib.sha256(foreign.read_bytes()).hexdigest() == before
+    assert not (tmp_path / "app.db-wal").exists()
+    empty = tmp_path / "empty.sqlite"
+    ResultStore(empty).close()  # our schema, no experiment yet
+    assert main(["report", str(empty)]) == 2
+    assert "holds no experiment results or failures yet" in capsys.readouterr().err
+
+
+def test_report_shows_the_definition_run_last_under_a_reused_name(toy_file, tmp_path, capsys):
+    """A changed experiment re-run under the same name: the old rows stay (and resume a
+    later run of the old file) but the report, counts and exports show the new ones."""
+    db = tmp_path / "r.sqlite"
+    run = ["--jobs", "1", "--db", str(db), "--no-progress"]
+    assert main(["run", str(toy_file), *run]) == 0
+    changed = tmp_path / "changed.toml"
+    changed.write_text(
+        toy_file.read_text().replace('grid = {C = "2^[-2:1]"}', "params = {C = 0.05}")
+    )
+    assert main(["run", str(changed), *run]) == 0
+    assert "36 tasks, 24 already done, 12 run now" in capsys.readouterr().out
+    with ResultStore(db) as s:
+        assert len(s.rows(current=False)) == 48 and len(s.rows()) == 36
+        # the grid's C is recorded per task; the fixed one is not a searched parameter
+        assert {tuple(r["params"]) for r in s.rows() if r["method"] == "PA"} == {()}
+        assert s.n_earlier("toy") == 12
+    csv = tmp_path / "r.csv"
+    assert main(["report", str(db), "--csv", str(csv)]) == 0
+    out = capsys.readouterr().out
+    assert "36 tasks finished" in out and "Not shown: 12 result rows of an earlier" in out
+    assert len(csv.read_text().splitlines()) == 37
+    # the old file resumes from its rows and becomes the one shown
+    assert main(["run", str(toy_file), *run]) == 0
+    assert "36 tasks, 36 already done, 0 run now" in capsys.readouterr().out
+    with ResultStore(db) as s:
+        assert {tuple(r["params"]) for r in s.rows() if r["method"] == "PA"} == {("C",)}

@@ -153,3 +153,20 @@ def test_a_failed_shared_search_is_recorded_and_its_tasks_are_not_run(tmp_path, 
         }  # fmt: skip
         assert store.write_search(row)
         assert store.failures() == []
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_an_experiment_whose_every_task_failed_is_still_reported(tmp_path):
+    path = tmp_path / "only_fails.toml"
+    path.write_text(
+        DIVERGES.replace('reference = ["Perceptron"]', 'reference = ["OPAUC"]').replace(
+            '[[estimators]]\nname = "Perceptron"\nclass = "Perceptron"\n', ""
+        )
+    )
+    db = tmp_path / "r.sqlite"
+    out = run_experiment(path, db, n_jobs=1, progress=False)
+    assert out["ran"] == 0 and out["failed"] == 3
+    (rep,) = build_reports(db)
+    assert rep.rows == [] and len(rep.failures) == 3
+    assert "FAILED, missing from the tables (3 tasks" in to_markdown([rep])
+    assert build_reports(db, "diverges")[0].name == "diverges"

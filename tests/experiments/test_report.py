@@ -86,7 +86,7 @@ def test_html_is_one_self_contained_file(db):
 
 
 def test_unknown_experiment_is_named(db):
-    with pytest.raises(ValueError, match=r"no results for experiment 'nope'.*'toy'"):
+    with pytest.raises(ValueError, match=r"no results or failures for experiment 'nope'.*'toy'"):
         build_reports(db, "nope")
 
 

@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import argparse
+import functools
+import sqlite3
 import sys
 import tomllib
 from collections.abc import Sequence
@@ -30,8 +32,48 @@ def shipped_experiments() -> dict[str, str]:
     return out
 
 
+def _n_jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if n == 0:
+        raise argparse.ArgumentTypeError(
+            "0 workers cannot run anything; give -1 (all cores) or N >= 1"
+        )
+    return n
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
+    return n
+
+
+#: A user's mistake (a bad experiment file, a missing or foreign database, an unwritable
+#: output path): one line and exit status 2, not a traceback.
+_USER_ERRORS = (ValueError, OSError, ImportError, sqlite3.DatabaseError)
+
+
+def _user_errors(func):
+    @functools.wraps(func)
+    def run(args) -> int:
+        try:
+            return func(args)
+        except _USER_ERRORS as err:
+            print(f"skewlearn {args.command}: error: {' '.join(str(err).split())}",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+
+    return run
+
+
 def _add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", "-j", type=int, default=-1,
+    p.add_argument("--jobs", "-j", type=_n_jobs, default=-1,
                    help="local worker processes (-1: all cores; 1: no subprocesses)")  # fmt: skip
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler address, e.g. tcp://host:8786 "
@@ -39,7 +81,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=None, metavar="PATH",
                    help="SQLite results database (default: <experiment name>.sqlite)")  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument("--repeats", type=int, default=None, metavar="N",
+    p.add_argument("--repeats", type=_positive, default=None, metavar="N",
                    help="cut: run only the first N repetitions of the protocol (a later "
                         "run without it adds the others)")  # fmt: skip
 
@@ -49,7 +91,7 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("run", help="run an experiment file (resumes a killed run)")
     p.add_argument("experiment", help="experiment TOML file (or the name of a shipped one)")
     _add_run_options(p)
-    p.set_defaults(func=_cmd_run)
+    p.set_defaults(func=_user_errors(_cmd_run))
 
     p = subparsers.add_parser("report", help="tables, statistics and figures from a results DB")
     p.add_argument("db", help="SQLite results database written by `run`")
@@ -58,7 +100,7 @@ def register(subparsers) -> None:
     p.add_argument("--experiment", help="only this experiment of the database")
     p.add_argument("--csv", metavar="OUT", help="also export one row per task to CSV")
     p.add_argument("--parquet", metavar="OUT", help="also export to parquet (needs pyarrow)")
-    p.set_defaults(func=_cmd_report)
+    p.set_defaults(func=_user_errors(_cmd_report))
 
     p = subparsers.add_parser(
         "reproduce", help="run a shipped paper reproduction (lists them without NAME)"
@@ -66,7 +108,7 @@ def register(subparsers) -> None:
     p.add_argument("name", nargs="?", help="reproduction to run")
     _add_run_options(p)
     p.add_argument("--html", metavar="OUT", help="HTML report (default: <name>.html)")
-    p.set_defaults(func=_cmd_reproduce)
+    p.set_defaults(func=_user_errors(_cmd_reproduce))
 
 
 def _db_for(args, exp) -> Path:
@@ -120,6 +162,24 @@ def _cmd_run(args) -> int:
     return 1 if failures else 0
 
 
+def _check_results_db(path: str) -> None:
+    """Refuse, without writing to it, a file that is not a database `run` wrote (opening
+    it as a :class:`ResultStore` would add our tables and switch it to WAL)."""
+    try:
+        con = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+        try:
+            tables = {n for (n,) in con.execute("SELECT name FROM sqlite_master")}
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as err:
+        raise ValueError(f"{path} is not an SQLite database ({err}).") from None
+    if "results" not in tables or "experiments" not in tables:
+        raise ValueError(
+            f"{path} holds no skewlearn results (no results table); give the database "
+            "that `skewlearn run` or `reproduce` wrote (--db)."
+        )
+
+
 def _cmd_report(args) -> int:
     from .report import build_reports, to_html, to_markdown
     from .store import ResultStore
@@ -128,7 +188,10 @@ def _cmd_report(args) -> int:
         print(f"error: no results database at {args.db!r}; run an experiment first.",
               file=sys.stderr)  # fmt: skip
         return 2
+    _check_results_db(args.db)
     reports = build_reports(args.db, args.experiment)
+    if not reports:
+        raise ValueError(f"{args.db} holds no experiment results or failures yet.")
     md = to_markdown(reports)
     if args.md:
         Path(args.md).write_text(md)
@@ -176,11 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="skewlearn", description=__doc__.splitlines()[0])
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except (ValueError, FileNotFoundError, ImportError) as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+    return args.func(args)
 
 
 if __name__ == "__main__":  # pragma: no cover

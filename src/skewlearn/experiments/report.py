@@ -61,6 +61,8 @@ class ExperimentReport:
     searches: list[dict] = field(default_factory=list)
     #: Tasks that failed (rows of the ``failures`` table): missing from the tables.
     failures: list[dict] = field(default_factory=list)
+    #: Result rows of earlier definitions of this experiment name (left out).
+    n_earlier: int = 0
 
 
 # --------------------------------------------------------------------------- paper tables
@@ -165,15 +167,18 @@ def build_reports(
         rows = store.rows(experiment)
         searches = store.searches(experiment)
         failures = store.failures(experiment)
+        by_exp: dict[str, list[dict]] = defaultdict(list)
+        for r in rows:
+            by_exp[r["experiment"]].append(r)
+        for f in failures:  # an experiment whose every task failed is reported too
+            by_exp.setdefault(f["experiment"], [])
+        earlier = {name: store.n_earlier(name) for name in by_exp}
     finally:
         if not isinstance(db, ResultStore):
             store.close()
-    by_exp: dict[str, list[dict]] = defaultdict(list)
-    for r in rows:
-        by_exp[r["experiment"]].append(r)
     if experiment is not None and experiment not in by_exp:
         raise ValueError(
-            f"no results for experiment {experiment!r} in the database; it holds "
+            f"no results or failures for experiment {experiment!r} in the database; it holds "
             f"{sorted(definitions) or 'no experiments'}."
         )
     reports = []
@@ -183,7 +188,9 @@ def build_reports(
         tables = [_table(m, exp_rows, definition) for m in metrics]
         found = [s for s in searches if s["experiment"] == name]
         failed = [f for f in failures if f["experiment"] == name]
-        reports.append(ExperimentReport(name, definition, exp_rows, tables, found, failed))
+        reports.append(
+            ExperimentReport(name, definition, exp_rows, tables, found, failed, earlier[name])
+        )
     return reports
 
 
@@ -320,6 +327,11 @@ def _setup_text(rep: ExperimentReport) -> str:
         text += (
             f" FAILED, missing from the tables ({len(rep.failures)} tasks; a re-run tries "
             "them again): " + "; ".join(failure_summary(rep.failures)) + "."
+        )
+    if rep.n_earlier:
+        text += (
+            f" Not shown: {rep.n_earlier} result rows of an earlier definition of "
+            f"{rep.name!r} in this database (this report shows the definition run last)."
         )
     return text
 

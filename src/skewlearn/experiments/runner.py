@@ -457,7 +457,7 @@ def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
     from joblib import delayed
     from tqdm.auto import tqdm
 
-    found = {r["search_key"]: r for r in store.searches(exp.name)}
+    found = {r["search_key"]: r for r in store.searches(exp.name, current=False)}
     pending = [t for t in search_tasks if t.key not in found]
     ran = 0
     failed: set[tuple[str, str]] = set()
@@ -543,6 +543,9 @@ def run_experiment(
                 exp, search_tasks, store, n_jobs, scheduler, progress
             )
         tasks = expand_tasks(exp, searches)
+        # what this definition reads back: rows of an earlier definition of the same name
+        # stay in the database (and resume it) but leave the reports
+        store.set_keys(exp.name, [t.key for t in tasks] + [t.key for t in search_tasks])
         if repeats is not None:
             tasks = [t for t in tasks if t.repetition < repeats]
         done = store.finished_keys()

@@ -52,6 +52,11 @@ CREATE TABLE IF NOT EXISTS failures ({_TASK_DDL}
     host TEXT,
     finished_at TEXT
 );
+CREATE TABLE IF NOT EXISTS experiment_keys (
+    experiment TEXT NOT NULL,
+    key TEXT NOT NULL,
+    UNIQUE (experiment, key)
+);
 CREATE TABLE IF NOT EXISTS searches (
     search_key TEXT NOT NULL UNIQUE,
     experiment TEXT NOT NULL,
@@ -65,6 +70,12 @@ CREATE TABLE IF NOT EXISTS searches (
     finished_at TEXT
 );
 """
+
+#: The latest definition's rows: an experiment with no recorded keys (a database from
+#: before session 8) shows all its rows.
+_CURRENT = """ AND (
+    NOT EXISTS (SELECT 1 FROM experiment_keys k WHERE k.experiment = r.experiment)
+    OR r.{key} IN (SELECT k.key FROM experiment_keys k WHERE k.experiment = r.experiment))"""
 
 #: Columns of the ``searches`` table: one hyperparameter search shared by the runs of a
 #: (dataset, method) when an experiment has ``search.scope = "first_fold"``.
@@ -174,9 +185,12 @@ class ResultStore:
                 values,
             )
 
-    def failures(self, experiment: str | None = None) -> list[dict[str, Any]]:
-        """The failed tasks (no result row), optionally of one experiment."""
-        return self._select("failures", _FAILURE_COLUMNS, (), experiment)
+    def failures(
+        self, experiment: str | None = None, *, current: bool = True
+    ) -> list[dict[str, Any]]:
+        """The failed tasks (no result row), optionally of one experiment (``current``: see
+        :meth:`rows`)."""
+        return self._select("failures", _FAILURE_COLUMNS, (), experiment, current)
 
     def write_search(self, row: Mapping[str, Any]) -> bool:
         """Insert one shared search's row (``search.scope = "first_fold"``); False if it
@@ -195,19 +209,26 @@ class ResultStore:
             self._con.execute("DELETE FROM failures WHERE task_key = ?", (row["search_key"],))
         return cur.rowcount == 1
 
-    def searches(self, experiment: str | None = None) -> list[dict[str, Any]]:
-        """Every shared search's row (JSON decoded), optionally of one experiment."""
-        return self._select("searches", _SEARCH_COLUMNS, ("params", "extra"), experiment)
+    def searches(
+        self, experiment: str | None = None, *, current: bool = True
+    ) -> list[dict[str, Any]]:
+        """Every shared search's row (JSON decoded), optionally of one experiment
+        (``current``: see :meth:`rows`)."""
+        return self._select("searches", _SEARCH_COLUMNS, ("params", "extra"), experiment, current)
 
     def _select(
-        self, table: str, columns, json_columns, experiment: str | None
+        self, table: str, columns, json_columns, experiment: str | None, current: bool = True
     ) -> list[dict[str, Any]]:
-        """The rows of ``table`` in insertion order, ``json_columns`` decoded."""
-        sql = f"SELECT {', '.join(columns)} FROM {table}"
+        """The rows of ``table`` in insertion order, ``json_columns`` decoded; with
+        ``current``, only the tasks and searches of each experiment's latest definition
+        (see :meth:`set_keys`)."""
+        sql = f"SELECT {', '.join(columns)} FROM {table} AS r WHERE 1"
         args: tuple = ()
         if experiment is not None:
-            sql += " WHERE experiment = ?"
+            sql += " AND experiment = ?"
             args = (experiment,)
+        if current:
+            sql += _CURRENT.format(key="search_key" if table == "searches" else "task_key")
         out = []
         for values in self._con.execute(sql + " ORDER BY rowid", args):
             row = dict(zip(columns, values))
@@ -215,6 +236,24 @@ class ResultStore:
                 row[c] = json.loads(row[c])
             out.append(row)
         return out
+
+    def set_keys(self, name: str, keys: Iterable[str]) -> None:
+        """Record the task and search keys of the definition of ``name`` being run: rows
+        of an earlier definition under the same name (left in the database, and still
+        used to resume) are then left out of :meth:`rows`, :meth:`failures`,
+        :meth:`searches`, the reports and the exports."""
+        with self._con:
+            self._con.execute("DELETE FROM experiment_keys WHERE experiment = ?", (name,))
+            self._con.executemany(
+                "INSERT OR IGNORE INTO experiment_keys (experiment, key) VALUES (?, ?)",
+                ((name, k) for k in keys),
+            )
+
+    def n_earlier(self, experiment: str) -> int:
+        """Result rows of ``experiment`` from earlier definitions (not shown)."""
+        return self._con.execute(
+            "SELECT COUNT(*) FROM results WHERE experiment = ?", (experiment,)
+        ).fetchone()[0] - len(self.rows(experiment))
 
     def save_experiment(self, name: str, definition: Mapping[str, Any]) -> None:
         """Store (or replace) the definition of an experiment, for reports from the DB alone."""
@@ -236,9 +275,14 @@ class ResultStore:
             for n, d in self._con.execute("SELECT name, definition FROM experiments")
         }
 
-    def rows(self, experiment: str | None = None) -> list[dict[str, Any]]:
-        """Every row (JSON columns decoded), optionally of one experiment, in insertion order."""
-        return self._select("results", _COLUMNS, _JSON, experiment)
+    def rows(self, experiment: str | None = None, *, current: bool = True) -> list[dict[str, Any]]:
+        """Every row (JSON columns decoded), optionally of one experiment, in insertion order.
+
+        With ``current`` (the default), an experiment re-run under the same name with
+        another definition shows only the tasks of the definition run last
+        (:meth:`set_keys`); ``current=False`` gives every row.
+        """
+        return self._select("results", _COLUMNS, _JSON, experiment, current)
 
     def __len__(self) -> int:
         return self._con.execute("SELECT COUNT(*) FROM results").fetchone()[0]
