@@ -29,7 +29,7 @@ def test_run_then_report(toy_file, tmp_path, capsys):
 
 def test_errors_exit_2_with_a_message(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
-    bad.write_text('name = "x"\ndatasets = ["a"]\n[[estimators]]\nclass = "Nope"\n')
+    bad.write_text('name = "x"\ndatasets = ["pima"]\n[[estimators]]\nclass = "Nope"\n')
     assert main(["run", str(bad), "--no-progress"]) == 2
     assert "estimators[0].class: unknown estimator 'Nope'" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "none.sqlite")]) == 2
@@ -76,7 +76,7 @@ def test_the_main_command_line_gives_one_line_and_exit_2_for_user_errors(tmp_pat
 
     bad = tmp_path / "bad.toml"
     bad.write_text(
-        'name = "x"\ndatasets = ["a"]\nmetrics = ["auc"]\n[[estimators]]\nclass = "OGD"\n'
+        'name = "x"\ndatasets = ["pima"]\nmetrics = ["auc"]\n[[estimators]]\nclass = "OGD"\n'
     )
     cases = [
         (["run", str(tmp_path / "missing.toml")], "experiment file"),

@@ -276,6 +276,49 @@ def _check_keys(table: Mapping, allowed: set[str], path: str) -> None:
 SCALES = ("standard", "minmax")
 
 
+def _table(value: Any, path: str, what: str = "a table {key = value, ...}") -> dict:
+    """``value`` as a dict, or an error naming where a table was expected."""
+    if not isinstance(value, Mapping):
+        _fail(path, f"expected {what}; got {type(value).__name__} {value!r}.")
+    return dict(value)
+
+
+def _registered_or_file(source: str, path: str) -> None:
+    """A bare dataset name must be a registered one (or an existing file): caught here,
+    not as one failed task per fold and method."""
+    import os
+
+    from ..datasets import list_datasets
+
+    names = list_datasets()
+    if source in names or os.sep in source or "/" in source or os.path.exists(source):
+        return
+    import difflib
+
+    close = difflib.get_close_matches(source, names, n=3)
+    hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
+    _fail(
+        path,
+        f"{source!r} is neither a registered dataset nor a file.{hint} `skewlearn datasets` "
+        "lists the names; a file needs its path (with a '/').",
+    )
+
+
+def _generator_params(generator: str, params: dict, path: str) -> None:
+    import inspect
+
+    import sklearn.datasets
+
+    sig = inspect.signature(getattr(sklearn.datasets, generator))
+    valid = set(sig.parameters)
+    unknown = sorted(set(params) - valid)
+    if unknown:
+        _fail(
+            f"{path}.params",
+            f"{generator} has no parameter(s) {unknown}; its parameters are {sorted(valid)}.",
+        )
+
+
 def _scale_value(value: Any, path: str) -> bool | str:
     if isinstance(value, bool) or value in SCALES:
         return value
@@ -285,6 +328,7 @@ def _scale_value(value: Any, path: str) -> bool | str:
 def _dataset(item: Any, i: int, scale: bool | str) -> DatasetSpec:
     path = f"datasets[{i}]"
     if isinstance(item, str):
+        _registered_or_file(item, path)
         return DatasetSpec(name=Path(item).stem if "/" in item else item, source=item, scale=scale)
     if not isinstance(item, Mapping):
         _fail(path, f"expected a name or a table, got {type(item).__name__}.")
@@ -292,22 +336,32 @@ def _dataset(item: Any, i: int, scale: bool | str) -> DatasetSpec:
     if "name" not in item:
         _fail(path, "a dataset table needs a 'name'.")
     generator = item.get("generator")
+    params = _table(item.get("params", {}), f"{path}.params")
     if generator is not None:
         import sklearn.datasets
 
-        if not generator.startswith("make_") or not hasattr(sklearn.datasets, generator):
+        if (
+            not isinstance(generator, str)
+            or not generator.startswith("make_")
+            or not hasattr(sklearn.datasets, generator)
+        ):
             _fail(
                 f"{path}.generator",
                 f"{generator!r} is not a scikit-learn generator; use e.g. 'make_classification'.",
             )
+        _generator_params(generator, params, path)
     source = item.get("source", item.get("path"))
     if generator is None and source is None:
         source = item["name"]
+    if generator is None:
+        if not isinstance(source, str):
+            _fail(f"{path}.source", f"must be a dataset name or a file path; got {source!r}.")
+        _registered_or_file(source, f"{path}.source")
     return DatasetSpec(
         name=str(item["name"]),
         source=source,
         generator=generator,
-        params=dict(item.get("params", {})),
+        params=params,
         scale=_scale_value(item.get("scale", scale), f"{path}.scale"),
     )
 
@@ -327,13 +381,14 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
         cls = resolve_estimator(item["class"])
     except ExperimentError as err:
         _fail(f"{path}.class", str(err))
-    params = dict(item.get("params", {}))
-    grid = dict(item.get("grid", {}))
+    params = _table(item.get("params", {}), f"{path}.params")
+    grid = _table(item.get("grid", {}), f"{path}.grid")
     try:
         valid = set(cls().get_params())
     except TypeError:
         valid = set(cls(**params).get_params())
     _check_params(cls, valid, params, grid, path)
+    _check_values(cls, params, grid, path)
     by_dataset = {}
     changes = item.get("by_dataset", {})
     if not isinstance(changes, Mapping):
@@ -343,8 +398,10 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
         if not isinstance(change, Mapping):
             _fail(where, "expected a table with 'params', 'grid' and/or 'skip'.")
         _check_keys(change, {"params", "grid", "skip"}, where)
-        ds_params, ds_grid = dict(change.get("params", {})), dict(change.get("grid", {}))
+        ds_params = _table(change.get("params", {}), f"{where}.params")
+        ds_grid = _table(change.get("grid", {}), f"{where}.grid")
         _check_params(cls, valid, ds_params, ds_grid, where)
+        _check_values(cls, {**params, **ds_params}, {**grid, **ds_grid}, where)
         by_dataset[str(ds)] = {"params": ds_params, "grid": ds_grid,
                                "skip": bool(change.get("skip", False))}  # fmt: skip
     search_from = item.get("search_from")
@@ -387,6 +444,27 @@ def _check_params(cls: type, valid: set, params: dict, grid: dict, path: str) ->
             raise ExperimentError(str(err)) from err
 
 
+def _check_values(cls: type, params: dict, grid: dict, path: str) -> None:
+    """Each fixed value, and each grid value with the fixed ones, passes the estimator's
+    own parameter validation (scikit-learn's ``_parameter_constraints``): a ``C = -1``
+    is refused here, not as a failed task per fold (or a silently skipped grid point)."""
+    try:
+        est = cls(**params)
+    except (TypeError, ValueError) as err:
+        _fail(f"{path}.params", f"{cls.__name__} refuses these parameters: {err}")
+    check = getattr(est, "_validate_params", None)
+    if check is None:
+        return
+    cases = [(f"{path}.params", {})]
+    cases += [(f"{path}.grid.{k}", {k: v}) for k, values in grid.items() for v in values]
+    for where, change in cases:
+        try:
+            est.set_params(**params, **change)
+            check()
+        except ValueError as err:  # InvalidParameterError is a ValueError
+            _fail(where, str(err))
+
+
 def _protocol(table: Any):
     if not isinstance(table, Mapping):
         _fail("protocol", "expected a table such as [protocol] kind = 'kfold'.")
@@ -398,12 +476,18 @@ def _protocol(table: Any):
     _check_keys(table, fields | {"kind"}, "protocol")
     kwargs = {k: v for k, v in table.items() if k != "kind"}
     for k in ("n_splits", "n_repeats", "checkpoints"):
-        if k in kwargs and (not isinstance(kwargs[k], int) or kwargs[k] < 1):
-            _fail(f"protocol.{k}", f"must be a positive integer; got {kwargs[k]!r}.")
+        v = kwargs.get(k)
+        if k in kwargs and (not isinstance(v, int) or isinstance(v, bool) or v < 1):
+            _fail(f"protocol.{k}", f"must be a positive integer; got {v!r}.")
     if kind == "kfold" and kwargs.get("n_splits", 5) < 2:
         _fail("protocol.n_splits", f"needs at least 2 folds; got {kwargs['n_splits']}.")
-    if "test_size" in kwargs and not 0 < kwargs["test_size"] < 1:
-        _fail("protocol.test_size", f"must be a fraction in (0, 1); got {kwargs['test_size']}.")
+    if "test_size" in kwargs:
+        v = kwargs["test_size"]
+        if not isinstance(v, int | float) or isinstance(v, bool) or not 0 < v < 1:
+            _fail("protocol.test_size", f"must be a fraction in (0, 1); got {v!r}.")
+    for k in ("stratified", "shuffle"):
+        if k in kwargs and not isinstance(kwargs[k], bool):
+            _fail(f"protocol.{k}", f"must be true or false; got {kwargs[k]!r}.")
     return cls(**kwargs)
 
 
@@ -453,9 +537,21 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     _check_keys(data, _TOP_KEYS, "<top level>")
     if "name" not in data:
         _fail("name", "missing: every experiment needs a name (it keys the results).")
+    if not isinstance(data["name"], str) or not data["name"].strip():
+        _fail("name", f"must be a non-empty string; got {data['name']!r}.")
+    if not isinstance(data.get("description", ""), str):
+        _fail("description", "must be a string.")
     for key in ("datasets", "estimators"):
         if not data.get(key):
             _fail(key, "missing or empty.")
+        if not isinstance(data[key], list):
+            _fail(
+                key,
+                f"must be a list (e.g. {key} = [\"pima\"] or [[{key}]] tables); got "
+                f"{type(data[key]).__name__} {data[key]!r}.",
+            )
+    if not isinstance(data.get("curves", True), bool):
+        _fail("curves", f"must be true or false; got {data['curves']!r}.")
     seed = data.get("seed", 0)
     if not isinstance(seed, int) or seed < 0:
         _fail("seed", f"must be a non-negative integer; got {seed!r}.")
@@ -479,14 +575,14 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     if isinstance(metrics, str) or not metrics:
         _fail("metrics", "must be a non-empty list of metric names.")
     metrics = tuple(_metric(m, f"metrics[{i}]") for i, m in enumerate(metrics))
-    search = data.get("search", {})
+    search = _table(data.get("search", {}), "search", "a table [search]")
     _check_keys(search, {"metric", "inner_splits", "scope"}, "search")
     scope = search.get("scope", "every_fold")
     if scope not in SEARCH_SCOPES:
         _fail("search.scope", f"{scope!r} is not one of {list(SEARCH_SCOPES)}.")
     search_metric = _metric(search.get("metric", metrics[0]), "search.metric")
     inner = search.get("inner_splits", 5)
-    if not isinstance(inner, int) or inner < 2:
+    if not isinstance(inner, int) or isinstance(inner, bool) or inner < 2:
         _fail("search.inner_splits", f"must be an integer >= 2; got {inner!r}.")
     protocol = _protocol(data.get("protocol", {}))
     if isinstance(protocol, Prequential):
