@@ -314,3 +314,46 @@ def test_a_reading_error_while_streaming_is_a_usage_error_not_the_learners(
     monkeypatch.setattr(ds, "iter_chunks", lambda *a, **k: Changed(real(*a, **k)))
     argv = ["stream", str(p), "--model", "Perceptron", "--chunk-size", "4", "--no-progress"]
     _fails(capsys, argv, "late.svm, line 9: value 'x' of index 1 is not a number.")
+
+
+def test_file_options_no_header_and_positive_class(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 2))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=120) > 0.8, "fraud", "ok")
+    nohdr = tmp_path / "nohdr.csv"
+    nohdr.write_text("".join(f"{a:.4f},{b:.4f},{int(t == 'fraud')}\n" for (a, b), t in zip(X, y)))
+    with pytest.warns(UserWarning, match=r"holds only numbers.*--no-header"):
+        assert main(["stream", str(nohdr), "--model", "Perceptron", "--no-progress"]) == 0
+    assert "nohdr.csv: 119 rows" in capsys.readouterr().out  # the first row became the names
+    assert main(["stream", str(nohdr), "--model", "Perceptron", "--no-header", "--shuffle"]) == 0
+    assert "nohdr.csv: 120 rows" in capsys.readouterr().out
+    three = tmp_path / "three.csv"
+    labels = np.array(["a", "b", "c"])[rng.integers(0, 3, 120)]
+    three.write_text("x1,x2,label\n" + "".join(f"{a},{b},{t}\n" for (a, b), t in zip(X, labels)))
+    with pytest.raises(SystemExit):
+        main(["stream", str(three), "--model", "Perceptron"])
+    err = capsys.readouterr().err
+    assert "3 classes" in err and "pass --positive-class to make" in err  # not positive_class=
+    for extra in ([], ["--shuffle"]):  # streamed from disk, and loaded whole
+        argv = ["stream", str(three), "--model", "Perceptron", "--positive-class", "b", *extra]
+        assert main([*argv, "--format", "json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["positive_class"] == "b"
+    assert main(["stream", str(three), "--model", "Perceptron", "--positive-class", "b"]) == 0
+    assert "positive class 'b'" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["stream", "pima", "--model", "Perceptron", "--positive-class", "1"])
+    assert "apply to data files" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["stream", "pima", "--model", "Perceptron", "--no-header"])
+
+
+def test_output_records_scaling_and_the_histogram_auc(capsys):
+    argv = ["stream", "pima", "--model", "AROW", "--scale", "minmax", "--auc-bins", "50"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "features scaled (minmax) over the whole set" in out
+    assert "AUC from a 50-bin histogram" in out and "final: AUC (histogram, 50 bins)" in out
+    assert main([*argv, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scale"] == "minmax" and out["auc"] == "histogram, 50 bins"

@@ -29,6 +29,7 @@ import ast
 import json
 import math
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -143,15 +144,49 @@ def _print_json(obj: Any) -> None:
 
 
 # --------------------------------------------------------------------------- data
-def _load(data: str, scale: str | None):
+#: The readers' keyword arguments that have a command-line option, for their messages.
+_CLI_WORDS = {"positive_class=": "--positive-class", "header=False": "--no-header"}
+
+
+def _cli_message(exc: Exception) -> str:
+    """A reader's message on one line, naming the options as the command line spells them."""
+    text = " ".join(str(exc).split())
+    for python, cli in _CLI_WORDS.items():
+        text = text.replace(python, cli)
+    return text.replace(" (command line: --no-header)", "")
+
+
+def _file_options(data: str, args) -> dict[str, Any]:
+    """``positive_class`` / ``header`` from ``--positive-class`` / ``--no-header``."""
+    from . import datasets
+
+    opts: dict[str, Any] = {}
+    if args.positive_class is None and not args.no_header:
+        return opts
+    if data in datasets.list_datasets():
+        raise UsageError(
+            f"--positive-class and --no-header apply to data files; {data!r} is a registered "
+            "dataset whose positive class and format are fixed."
+        )
+    if args.positive_class is not None:
+        opts["positive_class"] = _parse_value(args.positive_class)
+    if args.no_header:
+        base = data[:-3] if data.lower().endswith(".gz") else data
+        if not base.lower().endswith(".csv"):
+            raise UsageError("--no-header applies to CSV files (.csv).")
+        opts["header"] = False
+    return opts
+
+
+def _load(data: str, scale: str | None, options: dict[str, Any] | None = None):
     from . import datasets
 
     try:
-        return datasets.load(data, scale=scale or False)
+        return datasets.load(data, scale=scale or False, **(options or {}))
     except FileNotFoundError as exc:
         raise UsageError(f"no data file {data!r}: {exc}") from exc
     except ValueError as exc:
-        raise UsageError(" ".join(str(exc).split())) from exc
+        raise UsageError(_cli_message(exc)) from exc
 
 
 _CHUNKED_EXTENSIONS = (".svm", ".libsvm", ".svmlight", ".txt", ".csv", ".dat")
@@ -170,9 +205,9 @@ def _chunked(data: str, args):
     if not os.path.isfile(data) or not base.lower().endswith(_CHUNKED_EXTENSIONS):
         return None
     try:
-        return datasets.iter_chunks(data, chunk_size=args.chunk_size)
+        return datasets.iter_chunks(data, chunk_size=args.chunk_size, **_file_options(data, args))
     except ValueError as exc:
-        raise UsageError(" ".join(str(exc).split())) from exc
+        raise UsageError(_cli_message(exc)) from exc
 
 
 def _keep_pandas_out(args) -> None:
@@ -251,8 +286,11 @@ def _run(est, X, y, args, progress: bool, checkpoints):
         classes = np.unique(y)
         X0, y0, k = X, y, min(len(y), 8)
     try:
-        # Compile (or load from numba's disk cache) before timing, on a throw-away copy.
-        clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
+        # Compile (or load from numba's disk cache) before timing, on a throw-away copy
+        # (whose warnings the real run gives again, on all the rows).
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
         del X0, y0
         return prequential(
             est,
@@ -281,12 +319,43 @@ def _pct(x: float) -> str:
     return "nan" if math.isnan(x) else f"{100 * x:.2f}%"
 
 
+def _run_settings(args) -> dict[str, Any]:
+    """What the JSON output records of how the stream was run."""
+    return {
+        "shuffle": args.shuffle,
+        "seed": args.seed,
+        "chunk_size": args.chunk_size,
+        "scale": args.scale,
+        "auc": "exact" if args.auc_bins is None else f"histogram, {args.auc_bins} bins",
+        "positive_class": _parse_value(args.positive_class) if args.positive_class else None,
+        "header": not args.no_header,
+    }
+
+
+def _auc_name(args) -> str:
+    return "AUC" if args.auc_bins is None else f"AUC (histogram, {args.auc_bins} bins)"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _headline(meta: dict[str, Any], args) -> str:
     order = f"shuffled (seed {args.seed})" if args.shuffle else "file order"
+    if args.scale:
+        order += f", features scaled ({args.scale}) over the whole set"
+    if args.auc_bins is not None:
+        order += f"; AUC from a {args.auc_bins}-bin histogram (approximate)"
+    features = _plural(meta["n_features"], "feature")
+    if meta["n_rows"] is None:  # one pass, no counting scan (--positive-class on a file)
+        return (
+            f"{meta['name']}: rows and positives counted while streaming, {features}, "
+            f"positive class {meta['positive_class']!r}; {order}"
+        )
     return (
-        f"{meta['name']}: {meta['n_rows']} rows, {meta['n_features']} features, "
-        f"{meta['n_positives']} positives (imbalance ratio {meta['imbalance_ratio']:.2f}); "
-        f"{order}"
+        f"{meta['name']}: {_plural(meta['n_rows'], 'row')}, {features}, "
+        f"{_plural(meta['n_positives'], 'positive')} (imbalance ratio "
+        f"{meta['imbalance_ratio']:.2f}); {order}"
     )
 
 
@@ -346,9 +415,7 @@ def _cmd_stream(args) -> int:
                 "data": _data_summary(meta),
                 "model": cls.__name__,
                 "params": est.get_params(),
-                "shuffle": args.shuffle,
-                "seed": args.seed,
-                "chunk_size": args.chunk_size,
+                **_run_settings(args),
                 "checkpoints": res.checkpoints,
                 "final": final,
             }
@@ -358,7 +425,8 @@ def _cmd_stream(args) -> int:
     print(f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in sorted(_changed(est).items()))})")
     print(format_table(res.checkpoints, _RUN_COLUMNS))
     print(
-        f"final: AUC {final['auc']:.4f}  F1 {final['f1']:.4f}  G-mean {final['gmean']:.4f}  "
+        f"final: {_auc_name(args)} {final['auc']:.4f}  F1 {final['f1']:.4f}  "
+        f"G-mean {final['gmean']:.4f}  "
         f"mistakes {final['mistakes']} ({_pct(final['mistake_rate'])})  "
         f"rows/s {final['rows_per_s']:,.0f}"
     )
@@ -371,7 +439,7 @@ def _load_or_stream(args):
     stream = _chunked(args.data, args)
     if stream is not None:
         return stream, None, stream.meta
-    X, y, meta = _load(args.data, args.scale)
+    X, y, meta = _load(args.data, args.scale, _file_options(args.data, args))
     perm = _order(y, args.shuffle, args.seed)
     if perm is not None:
         X, y = X[perm], y[perm]
@@ -424,9 +492,7 @@ def _cmd_compare(args) -> int:
         _print_json(
             {
                 "data": _data_summary(meta),
-                "shuffle": args.shuffle,
-                "seed": args.seed,
-                "chunk_size": args.chunk_size,
+                **_run_settings(args),
                 "results": rows,
             }
         )
@@ -501,6 +567,18 @@ def build_parser() -> argparse.ArgumentParser:
             help="scale the features over the whole set first (default: as stored)",
         )
         p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        p.add_argument(
+            "--positive-class",
+            metavar="LABEL",
+            default=None,
+            help="data files: the label that becomes +1, the others -1 (default: the minority "
+            "class of a two-class file)",
+        )
+        p.add_argument(
+            "--no-header",
+            action="store_true",
+            help="CSV files: the first line is data, not column names",
+        )
         p.add_argument(
             "--auc-bins",
             type=_bins,

@@ -192,6 +192,17 @@ MALFORMED = [
     (".svm", "1 1:nan\n", r"line 1: value 'nan' of index 1 is not a finite number"),
     (".csv", "a,label\n1,p\nx1,n\n", r"line 3: non-numeric value 'x1' for numeric attribute 'a'"),
     (
+        ".csv",
+        "a,label\n1,p\nnan,n\n",
+        r"line 3: value 'nan' for .*'a' \(column 1\) is not a finite",
+    ),
+    (".csv", "a,label\n1e400,p\n", r"line 2: value '1e400' .* is not a finite number"),
+    (
+        ".dat",
+        "@relation r\n@attribute a real\n@attribute c {p, n}\n@data\n-inf, p\n",
+        r"line 5: value '-inf' for numeric attribute 'a' \(column 1\) is not a finite number",
+    ),
+    (
         ".dat",
         "@relation r\n@attribute a real\n@attribute c {p, n}\n@data\n1, p\nz, n\n",
         r"line 6: non-numeric value 'z' for numeric attribute 'a'",
@@ -240,6 +251,18 @@ def test_malformed(suffix, content, pattern, tmp_path):
     with pytest.raises(ValueError, match=pattern) as info:
         read(path)
     assert path in str(info.value)  # every message names the file
+
+
+def test_a_numeric_header_line_warns_that_it_is_probably_data(tmp_path):
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "nohdr.csv"
+    p.write_text("1.5,2,0\n3,4,1\n5,6,0\n")
+    for read_it in (read_csv, lambda q: list(iter_chunks(q, positive_class=1))):
+        with pytest.warns(UserWarning, match=r"first line \(1.5, 2, 0\) holds only numbers"):
+            read_it(p)
+    X, _, _ = read_csv(p, header=False)  # no warning when told
+    assert X.shape == (3, 2)
 
 
 def test_labels_beyond_int64_stay_exact_strings(tmp_path):

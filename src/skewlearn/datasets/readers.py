@@ -32,6 +32,7 @@ import io
 import math
 import os
 import re
+import warnings
 import zlib
 from collections.abc import Sequence
 from typing import Any
@@ -124,6 +125,14 @@ def _parse_labels(tokens: Sequence[str]) -> np.ndarray:
     return np.asarray(list(tokens), dtype=str)
 
 
+def _is_float(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
 def _huge_int(token: str) -> bool:
     """Whether ``token`` is an integer outside int64."""
     try:
@@ -131,6 +140,20 @@ def _huge_int(token: str) -> bool:
     except ValueError:
         return False
     return not _INT64[0] <= v <= _INT64[1]
+
+
+def _warn_numeric_header(path: str, names: Sequence[str]) -> None:
+    """Warn when the header line of a CSV file holds only numbers: most likely the file
+    has no header, and its first data row is being used as column names (and lost)."""
+    if names and all(_number(n) is not None for n in names):
+        warnings.warn(
+            f"{path}: the first line ({', '.join(names[:6])}{', ...' if len(names) > 6 else ''}) "
+            "holds only numbers, so it is probably a data row, but it is read as the column "
+            "names and is not a row of the data. If the file has no header line, pass "
+            "header=False (command line: --no-header).",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def _check_missing(missing: str) -> None:
@@ -275,6 +298,15 @@ def _tabulate(
             for r, row in enumerate(rows):
                 v = _number(row[j])
                 if v is None:
+                    if _is_float(row[j]):  # nan, inf, 1e400: a number, but not finite
+                        raise _fail(
+                            path,
+                            linenos[r],
+                            f"value {row[j]!r} for numeric attribute {att.name!r} (column "
+                            f"{j + 1}) is not a finite number",
+                            "Replace it with a finite value, or write it as a missing value "
+                            "('?') and pass missing='drop'.",
+                        )
                     raise _fail(
                         path,
                         linenos[r],
@@ -742,6 +774,8 @@ def read_csv(
             start = reader.line_num + 1
     except csv.Error as exc:
         raise _fail(path, reader.line_num, f"malformed CSV ({exc})", "Fix the quoting.") from None
+    if header and names is not None:
+        _warn_numeric_header(path, names)
     if header and names is not None and len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise _fail(path, 1, f"column name {dup!r} appears twice", "Give columns unique names.")

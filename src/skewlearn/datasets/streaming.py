@@ -61,6 +61,7 @@ from .readers import (
     _sniff_delimiter,
     _split_quoted,
     _tabulate,
+    _warn_numeric_header,
     read_libsvm,
 )
 
@@ -814,6 +815,7 @@ class ChunkedFile:
             raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
         if header:
             names = first_row
+            _warn_numeric_header(path, names)
             if len(set(names)) != len(names):
                 dup = next(n for n in names if names.count(n) > 1)
                 raise _fail(

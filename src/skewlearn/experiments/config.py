@@ -547,7 +547,7 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
         if not isinstance(data[key], list):
             _fail(
                 key,
-                f"must be a list (e.g. {key} = [\"pima\"] or [[{key}]] tables); got "
+                f'must be a list (e.g. {key} = ["pima"] or [[{key}]] tables); got '
                 f"{type(data[key]).__name__} {data[key]!r}.",
             )
     if not isinstance(data.get("curves", True), bool):
