@@ -189,6 +189,11 @@ def test_data_fetch_error_exits_1(capsys, monkeypatch):
     ("argv", "match"),
     [
         (["stream", CSV, "--model", "nope"], "unknown model 'nope'; online models: ALMA, AROW"),
+        (
+            ["stream", CSV, "--model", "Perceptrn"],
+            "unknown model 'Perceptrn'; did you mean 'Perceptron'",
+        ),
+        (["datasets", "Pima"], "unknown dataset 'Pima'; did you mean 'pima'?"),
         (["stream", CSV, "--model", "linearasls"], "LinearASLS is a batch learner"),
         (
             ["stream", CSV, "--model", "AROW", "--param", "q=1"],

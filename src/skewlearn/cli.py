@@ -84,7 +84,19 @@ def _find_model(name: str) -> type:
             f"{every[name.lower()]} is a batch learner and cannot be streamed; online models: "
             f"{', '.join(online)}."
         )
-    raise UsageError(f"unknown model {name!r}; online models: {', '.join(online)}.")
+    raise UsageError(
+        f"unknown model {name!r};{_did_you_mean(name, list(online))} online models: "
+        f"{', '.join(online)}."
+    )
+
+
+def _did_you_mean(name: str, choices: list[str]) -> str:
+    """`` Did you mean 'X'?`` for the closest choices (ignoring case), or ``""``."""
+    import difflib
+
+    lower = {c.lower(): c for c in choices}
+    close = difflib.get_close_matches(name.lower(), list(lower), n=3, cutoff=0.6)
+    return f" did you mean {', '.join(repr(lower[c]) for c in close)}?" if close else ""
 
 
 def _parse_value(text: str) -> Any:
@@ -368,7 +380,10 @@ def _cmd_datasets(args) -> int:
     known = set(datasets.list_datasets())
     for name in names:
         if name not in known:
-            raise UsageError(f"unknown dataset {name!r}; valid names: {', '.join(sorted(known))}.")
+            raise UsageError(
+                f"unknown dataset {name!r};{_did_you_mean(name, sorted(known))} valid names: "
+                f"{', '.join(sorted(known))}."
+            )
     rows = [_data_summary(datasets.describe(name)) for name in names]
     if args.format == "json":
         _print_json(rows)

@@ -120,3 +120,19 @@ def test_html_renders_in_headless_chromium(db, tmp_path):
     assert img.shape[:2] == (1600, 1200)
     ink = np.mean(np.any(img < 0.9, axis=-1))  # share of non-white pixels
     assert 0.01 < ink < 0.9
+
+
+def test_friedman_note_names_the_datasets_missing_a_method(tmp_path):
+    """PA skipped on dataset b: two methods and two datasets, but only one dataset has every
+    method, so the test is not run, and the note says why."""
+    import tomllib
+
+    from skewlearn.experiments.config import parse_experiment
+
+    data = tomllib.loads(TOY)
+    data["protocol"]["n_repeats"] = 1
+    data["estimators"][2]["by_dataset"] = {"b": {"skip": True}}
+    db = tmp_path / "skip.sqlite"
+    run_experiment(parse_experiment(data), db, n_jobs=1, progress=False)
+    md = to_markdown(build_reports(db))
+    assert "needs at least 2 datasets where every method has results; 1 of the 2 have" in md

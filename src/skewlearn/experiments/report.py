@@ -143,6 +143,11 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
             t.cd = nemenyi_cd(k, n)
         if n < len(datasets):
             t.friedman_note = f"over the {n} datasets where every method has results"
+    elif k >= 2 and len(datasets) >= 2:
+        t.friedman_note = (
+            f"needs at least 2 datasets where every method has results; {n} of the "
+            f"{len(datasets)} have"
+        )
     else:
         t.friedman_note = "needs at least 2 methods and 2 datasets"
     paper = definition.get("paper")
@@ -319,7 +324,7 @@ def _setup_text(rep: ExperimentReport) -> str:
         f"Protocol: {kind} ({extra}); seed {d.get('seed', '?')}; {len(rep.rows)} tasks "
         f"finished; search metric {search.get('metric', '–')}, "
         f"{search.get('inner_splits', '–')} inner folds.{scope} "
-        f"Versions: {v}. Hosts: {', '.join(hosts)}."
+        f"Versions: {v or '–'}. Hosts: {', '.join(hosts) or '–'}."
     )
     if d.get("cuts"):
         text += " Cuts from the paper's protocol: " + "; ".join(d["cuts"]) + "."
