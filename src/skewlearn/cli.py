@@ -570,9 +570,14 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="K=V",
             help="model parameter (value parsed as a Python literal, else a string)",
         )
-        p.add_argument("--chunk-size", type=_positive_int, default=1000, help="rows per pass")
         p.add_argument(
-            "--seed", type=int, default=0, help="random_state of the models and shuffle seed"
+            "--chunk-size", type=_positive_int, default=1000, help="rows per pass (default 1000)"
+        )
+        p.add_argument(
+            "--seed",
+            type=int,
+            default=0,
+            help="random_state of the models and shuffle seed (default 0)",
         )
         p.add_argument("--shuffle", action="store_true", help="shuffle the rows (with --seed)")
         p.add_argument(
@@ -606,7 +611,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("stream", help="prequential run of one online learner")
     stream_options(p)
     p.add_argument("--model", required=True, help="online model class name (case-insensitive)")
-    p.add_argument("--checkpoints", type=_positive_int, default=10, help="number of report rows")
+    p.add_argument(
+        "--checkpoints", type=_positive_int, default=10, help="number of report rows (default 10)"
+    )
     p.set_defaults(func=_cmd_stream)
 
     p = sub.add_parser("compare", help="several online learners on the same stream")

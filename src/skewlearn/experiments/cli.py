@@ -185,8 +185,8 @@ def _cmd_report(args) -> int:
     from .store import ResultStore
 
     if not Path(args.db).is_file():
-        print(f"error: no results database at {args.db!r}; run an experiment first.",
-              file=sys.stderr)  # fmt: skip
+        print(f"skewlearn report: error: no results database at {args.db!r}; run an "
+              "experiment first.", file=sys.stderr)  # fmt: skip
         return 2
     _check_results_db(args.db)
     reports = build_reports(args.db, args.experiment)
@@ -219,7 +219,7 @@ def _cmd_reproduce(args) -> int:
             print(f"{name:28s} {desc}")
         return 0
     if args.name not in shipped:
-        print(f"error: no shipped reproduction {args.name!r}; choose one of: "
+        print(f"skewlearn reproduce: error: no shipped reproduction {args.name!r}; choose one of: "
               f"{', '.join(shipped) or '(none)'}.", file=sys.stderr)  # fmt: skip
         return 2
     from .report import build_reports, to_html, to_markdown
