@@ -210,6 +210,10 @@ def test_data_fetch_error_exits_1(capsys, monkeypatch):
         (["compare", CSV, "--models", ","], "at least one model"),
         (["stream", "no-such-set", "--model", "AROW"], "Unknown dataset 'no-such-set'"),
         (["stream", str(DATA / "missing.csv"), "--model", "AROW"], "no data file"),
+        (
+            ["stream", str(DATA / "cli_stream.svm"), "--model", "AROW", "--no-header"],
+            "applies to CSV",
+        ),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(capsys, argv, match):
@@ -362,3 +366,9 @@ def test_output_records_scaling_and_the_histogram_auc(capsys):
     assert main([*argv, "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["scale"] == "minmax" and out["auc"] == "histogram, 50 bins"
+
+
+def test_an_unknown_extension_names_the_known_ones_not_a_python_keyword(tmp_path, capsys):
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("a\tb\n1\t0\n2\t1\n")
+    _fails(capsys, ["stream", str(tsv), "--model", "AROW"], "one of the known extensions ['.arff'")

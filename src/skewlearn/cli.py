@@ -28,6 +28,7 @@ import argparse
 import ast
 import json
 import math
+import re
 import sys
 import warnings
 from collections.abc import Sequence
@@ -165,6 +166,12 @@ def _cli_message(exc: Exception) -> str:
     text = " ".join(str(exc).split())
     for python, cli in _CLI_WORDS.items():
         text = text.replace(python, cli)
+    # the command line has no format option: the extension decides
+    text = re.sub(
+        r"Pass format= one of \[[^]]*\] \(known extensions: (\[[^]]*\]), also \.gz\)\.",
+        r"Give the file one of the known extensions \1 (also with .gz).",
+        text,
+    )
     return text.replace(" (command line: --no-header)", "")
 
 
