@@ -575,7 +575,9 @@ def build_parser() -> argparse.ArgumentParser:
             nargs="+",
             default=[],
             metavar="K=V",
-            help="model parameter (value parsed as a Python literal, else a string)",
+            help="model parameters (values parsed as Python literals, else strings); for "
+            "compare, prefix the model: AROW.r=0.1. --param takes every K=V after it, so give "
+            "DATA first",
         )
         p.add_argument(
             "--chunk-size", type=_positive_int, default=1000, help="rows per pass (default 1000)"
