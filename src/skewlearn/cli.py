@@ -528,13 +528,9 @@ def _cmd_compare(args) -> int:
 
 # --------------------------------------------------------------------------- parser
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+    from .experiments.cli import positive_int
+
+    return positive_int(text)
 
 
 def _bins(text: str) -> int:

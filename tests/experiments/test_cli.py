@@ -67,7 +67,7 @@ def test_repeats_cuts_the_protocol_and_a_later_run_adds_the_rest(toy_file, tmp_p
     with pytest.raises(SystemExit) as info:  # argparse refuses it: a usage error
         main([*args, "--repeats", "0"])
     assert info.value.code == 2
-    assert "--repeats: must be >= 1, got 0" in capsys.readouterr().err
+    assert "--repeats: expected a positive integer, got '0'" in capsys.readouterr().err
 
 
 def test_the_main_command_line_gives_one_line_and_exit_2_for_user_errors(tmp_path, capsys):

@@ -32,11 +32,16 @@ def shipped_experiments() -> dict[str, str]:
     return out
 
 
-def _n_jobs(text: str) -> int:
+def _int(text: str) -> int:
+    """An integer command-line value (argparse's type), with a message saying so."""
     try:
-        n = int(text)
+        return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+
+
+def _n_jobs(text: str) -> int:
+    n = _int(text)
     if n == 0:
         raise argparse.ArgumentTypeError(
             "0 workers cannot run anything; give -1 (all cores) or N >= 1"
@@ -44,13 +49,11 @@ def _n_jobs(text: str) -> int:
     return n
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+def positive_int(text: str) -> int:
+    """An integer >= 1 (argparse's type)."""
+    n = _int(text)
     if n < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {n}")
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
     return n
 
 
@@ -81,7 +84,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", default=None, metavar="PATH",
                    help="SQLite results database (default: <experiment name>.sqlite)")  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument("--repeats", type=_positive, default=None, metavar="N",
+    p.add_argument("--repeats", type=positive_int, default=None, metavar="N",
                    help="cut: run only the first N repetitions of the protocol (a later "
                         "run without it adds the others)")  # fmt: skip
 
