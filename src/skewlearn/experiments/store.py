@@ -251,9 +251,10 @@ class ResultStore:
 
     def n_earlier(self, experiment: str) -> int:
         """Result rows of ``experiment`` from earlier definitions (not shown)."""
-        return self._con.execute(
-            "SELECT COUNT(*) FROM results WHERE experiment = ?", (experiment,)
-        ).fetchone()[0] - len(self.rows(experiment))
+        count = "SELECT COUNT(*) FROM results AS r WHERE experiment = ?"
+        every = self._con.execute(count, (experiment,)).fetchone()[0]
+        shown = self._con.execute(count + _CURRENT.format(key="task_key"), (experiment,))
+        return every - shown.fetchone()[0]
 
     def save_experiment(self, name: str, definition: Mapping[str, Any]) -> None:
         """Store (or replace) the definition of an experiment, for reports from the DB alone."""
