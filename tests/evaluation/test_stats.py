@@ -137,3 +137,20 @@ def test_nemenyi_table_is_the_studentized_range():
         nemenyi_q(21)
     with pytest.raises(ValueError, match="n_datasets must be >= 1; got 0"):
         nemenyi_cd(4, 0)
+
+
+def test_run_keyed_mappings_pair_on_shared_runs():
+    """Mappings run id -> value pair each method with each reference on the ids both have;
+    the same values as position-paired lists give the same verdicts."""
+    ref = {1: 0.9, 2: 0.91, 3: 0.92, 4: 0.9}
+    m = {2: 0.72, 3: 0.71, 4: 0.7, 5: 0.1}  # run 1 missing, run 5 the reference lacks
+    keyed = significance_markers({"ref": {"d": ref}, "m": {"d": m}}, ["ref"])
+    listed = significance_markers(
+        {"ref": {"d": [0.91, 0.92, 0.9]}, "m": {"d": [0.72, 0.71, 0.7]}}, ["ref"]
+    )
+    assert keyed == listed == {("m", "d"): "●"}
+    one_shared = {"ref": {"d": ref}, "m": {"d": {4: 0.7, 9: 0.1}}}
+    assert significance_markers(one_shared, ["ref"]) == {}
+    assert win_tie_loss(one_shared, ["ref"]) == {}
+    with pytest.raises(TypeError, match="got a mix"):
+        win_tie_loss({"ref": {"d": ref}, "m": {"d": [0.7, 0.7, 0.7]}}, ["ref"])

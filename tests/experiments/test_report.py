@@ -136,3 +136,50 @@ def test_friedman_note_names_the_datasets_missing_a_method(tmp_path):
     run_experiment(parse_experiment(data), db, n_jobs=1, progress=False)
     md = to_markdown(build_reports(db))
     assert "needs at least 2 datasets where every method has results; 1 of the 2 have" in md
+
+
+def test_a_skipped_method_leaves_the_markers_of_the_others(tmp_path):
+    """PA skipped on dataset b: Perceptron on b is still compared with the reference Ridge,
+    over the runs those two share (it was compared on none before session 9)."""
+    import tomllib
+
+    from skewlearn.experiments.config import parse_experiment
+
+    data = tomllib.loads(TOY)
+    data["estimators"][2]["by_dataset"] = {"b": {"skip": True}}
+    db = tmp_path / "skip.sqlite"
+    run_experiment(parse_experiment(data), db, n_jobs=1, progress=False)
+    (rep,) = build_reports(db)
+    t = next(t for t in rep.tables if t.metric == "roc_auc")
+    res = stats.ttest_rel(
+        _runs(rep, "roc_auc", "Ridge", "b"), _runs(rep, "roc_auc", "Perceptron", "b")
+    )
+    assert ("Perceptron", "b") in t.marker
+    assert t.marker["Perceptron", "b"] == (
+        ("●" if res.statistic > 0 else "▲") if res.pvalue < 0.05 else ""
+    )
+    assert ("PA", "b") not in t.marker and ("PA", "a") in t.marker
+    assert sum(t.wtl["Perceptron"]) == 2 and sum(t.wtl["PA"]) == 1
+
+
+def test_each_pair_uses_the_runs_both_have():
+    """A run one method lacks (or scores NaN on) drops only that run from its own pairings."""
+    from skewlearn.experiments.report import _cell, _table
+
+    rng = np.random.default_rng(0)
+    ref = rng.normal(0.9, 0.01, 6)
+    good = ref - 0.2 + rng.normal(0, 0.01, 6)
+    rows = []
+    for i in range(6):
+        key = {"dataset": "d", "repetition": i // 3, "fold": i % 3}
+        rows.append({**key, "method": "R", "metrics": {"auc": ref[i]}})
+        rows.append({**key, "method": "M", "metrics": {"auc": good[i]}})
+        if i < 2:  # N has two runs only; the first scores NaN, so it shares one run with R
+            rows.append({**key, "method": "N", "metrics": {"auc": np.nan if i == 0 else 0.1}})
+    t = _table("auc", rows, {"reference": ["R"]})
+    assert t.marker == {("M", "d"): "●"}
+    assert t.wtl == {"M": (1, 0, 0)}
+    # N's one finite run has a mean but no spread: no "± 0.000", and no warning
+    assert t.mean["d", "N"] == 0.1 and np.isnan(t.std["d", "N"])
+    assert _cell(t, "d", "N") == "0.100"
+    assert _cell(t, "d", "M") == f"{good.mean():.3f} ± {good.std(ddof=1):.3f} ●"

@@ -23,7 +23,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,13 +94,34 @@ def paired_ttest(a, b) -> TTestResult:
     return TTestResult(float(t), p, mean)
 
 
-Runs = Mapping[str, Mapping[str, Sequence[float]]]  # method -> dataset -> runs
+# method -> dataset -> runs: a sequence (paired by position across methods) or a mapping
+# run id -> value (paired on the run ids the two methods share)
+Runs = Mapping[str, Mapping[str, Sequence[float] | Mapping[Hashable, float]]]
+
+
+def _paired(method_runs, ref_runs) -> tuple[list[float], list[float]] | None:
+    """The (reference, method) values to pair, or None when they share fewer than 2 runs.
+
+    Sequences pair by position; mappings keyed by run id (e.g. ``(repetition, fold)``)
+    pair on the ids both have, so a run one method lacks does not drop the others."""
+    if isinstance(method_runs, Mapping) or isinstance(ref_runs, Mapping):
+        if not (isinstance(method_runs, Mapping) and isinstance(ref_runs, Mapping)):
+            raise TypeError(
+                "runs must be all sequences (paired by position) or all mappings from a "
+                "run id to its value (paired on shared ids); got a mix."
+            )
+        keys = sorted(set(method_runs) & set(ref_runs))
+        if len(keys) < 2:
+            return None
+        return [ref_runs[k] for k in keys], [method_runs[k] for k in keys]
+    return list(ref_runs), list(method_runs)
 
 
 def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
     """(method, dataset) -> list of +1/-1/0: reference better / worse / tie, per reference
-    that has the dataset. A (method, dataset) that no reference has is left out: it was
-    not compared, which is not a tie."""
+    that has the dataset. A (method, dataset) that no reference has (or, with run-keyed
+    mappings, shares fewer than 2 runs with) is left out: it was not compared, which is
+    not a tie."""
     if isinstance(references, str):
         references = [references]
     missing = [r for r in references if r not in runs]
@@ -117,7 +138,10 @@ def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
             for ref in references:
                 if dataset not in runs[ref]:
                     continue
-                for who, v in ((method, values), (ref, runs[ref][dataset])):
+                pair = _paired(values, runs[ref][dataset])
+                if pair is None:
+                    continue
+                for who, v in ((ref, pair[0]), (method, pair[1])):
                     if not np.isfinite(np.asarray(v, dtype=float)).all():
                         raise ValueError(
                             f"{who} on {dataset}: the runs hold NaN or inf, so the paired "
@@ -125,7 +149,7 @@ def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
                             "failed runs from every method (keep the runs all methods "
                             "have), or fix them."
                         )
-                verdicts.append(paired_ttest(runs[ref][dataset], values).significant(alpha))
+                verdicts.append(paired_ttest(*pair).significant(alpha))
             if verdicts:
                 out[method, dataset] = verdicts
     return out
@@ -142,8 +166,10 @@ def significance_markers(
 
     Parameters
     ----------
-    runs : mapping method -> dataset -> per-run values (paired by run across methods;
-        higher is better)
+    runs : mapping method -> dataset -> per-run values, higher is better: a sequence
+        (paired by position across methods) or a mapping run id -> value (each method is
+        paired with each reference on the run ids the two share; fewer than 2 shared
+        runs = not compared)
     references : the reference methods (e.g. ``["KOIL_RS++", "KOIL_FIFO++"]``)
     alpha : significance level of the two-sided paired t-tests, default 0.05
     symbols : (all references better, some better, all worse, some worse)
@@ -182,7 +208,7 @@ def win_tie_loss(
 
     Win: at least one reference is significantly better than the method on that dataset;
     loss: none is better and at least one is significantly worse; tie: otherwise. A dataset
-    no reference has is not counted.
+    no reference has is not counted. ``runs`` is as in :func:`significance_markers`.
 
     Examples
     --------

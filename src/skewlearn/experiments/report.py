@@ -115,21 +115,19 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
         for d in datasets:
             vals = np.array(list(runs[m][d].values()), dtype=float)
             if len(vals):
-                t.mean[d, m] = float(np.nanmean(vals)) if np.isfinite(vals).any() else math.nan
-                t.std[d, m] = float(np.nanstd(vals, ddof=1)) if len(vals) > 1 else 0.0
+                finite = vals[np.isfinite(vals)]
+                t.mean[d, m] = float(finite.mean()) if len(finite) else math.nan
+                # one finite run has no spread to show (it is not a spread of 0)
+                t.std[d, m] = float(finite.std(ddof=1)) if len(finite) > 1 else math.nan
                 t.n_runs[d, m] = len(vals)
-    # paired runs: the (repetition, fold) keys every method has on that dataset
-    paired: dict[str, dict[str, list[float]]] = defaultdict(dict)
-    for d in datasets:
-        common = set.intersection(*(set(runs[m][d]) for m in methods)) if methods else set()
-        keys = sorted(common)
-        if len(keys) < 2:
-            continue
-        for m in methods:
-            vals = [runs[m][d][k] for k in keys]
-            if all(math.isfinite(v) for v in vals):
-                paired[m][d] = vals
-    if len(methods) > 1 and all(r in paired for r in reference):
+    # paired runs: each method meets each reference on the (repetition, fold) keys where
+    # both have a finite value, so a run one method lacks (skipped, failed, undefined
+    # metric) does not remove the markers of the others on that dataset
+    paired = {
+        m: {d: {k: v for k, v in runs[m][d].items() if math.isfinite(v)} for d in datasets}
+        for m in methods
+    }
+    if len(methods) > 1:
         t.marker = significance_markers(paired, reference)
         t.wtl = win_tie_loss(paired, reference)
     complete = [
@@ -224,7 +222,8 @@ def _num(v: float | None) -> str:
 def _cell(t: MetricTable, d: str, m: str) -> str:
     if (d, m) not in t.mean:
         return "–"
-    s = f"{_num(t.mean[d, m])} ± {_num(t.std[d, m])}"
+    mean, std = t.mean[d, m], t.std[d, m]
+    s = f"{_num(mean)} ± {_num(std)}" if math.isfinite(std) else _num(mean)
     mark = t.marker.get((m, d), "")
     return f"{s} {mark}".rstrip()
 
