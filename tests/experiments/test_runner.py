@@ -10,6 +10,7 @@ import textwrap
 import time
 
 import numpy as np
+import pytest
 
 from skewlearn.experiments import (
     ResultStore,
@@ -67,6 +68,41 @@ def test_scheduler_from_environment(toy_file, tmp_path, monkeypatch):
         assert len(s) == len(expand_tasks(exp))
         # the dask workers ran in this process (processes=False): the host says so
         assert {r["host"].rsplit(":", 1)[1] for r in s.rows()} == {str(os.getpid())}
+
+
+def test_a_given_client_is_used_and_a_one_thread_cluster_runs_the_tasks(toy_file, tmp_path):
+    """The tasks run on the worker of the Client passed, not on another cluster's (the
+    default client) nor in this process (joblib's dask backend ran a one-thread cluster's
+    tasks here, sequentially)."""
+    from distributed import Client, LocalCluster
+
+    exp = load_experiment(toy_file)
+    kw = {"n_workers": 1, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
+    with LocalCluster(**kw) as ca, LocalCluster(**kw) as cb, Client(cb) as b, Client(ca) as a:
+        (pid_b,) = b.run(os.getpid).values()
+        assert pid_b not in a.run(os.getpid).values()
+        run_experiment(exp, tmp_path / "b.db", scheduler=b, progress=False, repeats=1)
+    with ResultStore(tmp_path / "b.db") as s:
+        assert len(s) == len(expand_tasks(exp)) // 2
+        assert {r["host"].rsplit(":", 1)[1] for r in s.rows()} == {str(pid_b)}
+    assert _results(tmp_path / "b.db").items() <= _seq_results(exp, tmp_path).items()
+
+
+def _seq_results(exp, tmp_path):
+    run_experiment(exp, tmp_path / "seq.db", n_jobs=1, progress=False, repeats=1)
+    return _results(tmp_path / "seq.db")
+
+
+def test_a_scheduler_without_workers_or_unreachable_says_so(toy_file, tmp_path, monkeypatch):
+    from distributed import LocalCluster
+
+    monkeypatch.setattr(runner_mod, "WORKER_TIMEOUT", 2)
+    exp = load_experiment(toy_file)
+    with LocalCluster(n_workers=0, dashboard_address=None) as cluster:
+        with pytest.raises(TimeoutError, match=r"has no worker after 2 s\. Start one"):
+            run_experiment(exp, tmp_path / "x.db", scheduler=cluster.scheduler_address)
+    with pytest.raises(OSError, match=r"cannot reach the Dask scheduler at .tcp://127\.0\.0\.1:9."):
+        run_experiment(exp, tmp_path / "y.db", scheduler="tcp://127.0.0.1:9")
 
 
 def test_dataset_is_loaded_once_per_process(toy_file, monkeypatch):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import os
 import sqlite3
 import sys
 import tomllib
@@ -77,7 +78,9 @@ def _user_errors(func):
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", "-j", type=_n_jobs, default=-1,
-                   help="local worker processes (-1: all cores; 1: no subprocesses)")  # fmt: skip
+                   help="local worker processes (-1: all cores; 1: no subprocesses); "
+                        "not used with a Dask scheduler, whose worker threads take the "
+                        "tasks")  # fmt: skip
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="Dask scheduler address, e.g. tcp://host:8786 "
                         "(default: $DASK_SCHEDULER_ADDRESS, else local processes)")  # fmt: skip
@@ -127,6 +130,10 @@ def _run(args, experiment) -> tuple:
     exp = load_experiment(experiment)
     db = _db_for(args, exp)
     repeats = getattr(args, "repeats", None)
+    if args.jobs != -1 and (args.scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS")):
+        print(f"skewlearn {args.command}: note: --jobs {args.jobs} is not used on a Dask "
+              "cluster; its worker threads decide how many tasks run at once.",
+              file=sys.stderr)  # fmt: skip
     out = run_experiment(
         exp,
         db,

@@ -1,11 +1,12 @@
-"""Run an experiment: expand it into tasks, farm them out with joblib, store each result.
+"""Run an experiment: expand it into tasks, farm them out, store each result.
 
 A task is (dataset, estimator with its parameters and grid, repetition, fold, seed). Tasks
-go through :class:`joblib.Parallel` — local processes (loky) by default, a Dask cluster
-when a scheduler address is given (``scheduler=`` or the ``DASK_SCHEDULER_ADDRESS``
-environment variable) through joblib's dask backend. Results stream back unordered and the
-parent writes each one to the results database at once, so a killed run resumes where it
-stopped. Each worker process loads a dataset once and keeps it for its later tasks.
+go to local processes through :class:`joblib.Parallel` (loky) by default, or, when a
+scheduler is given (``scheduler=`` an address or a ``distributed.Client``, or the
+``DASK_SCHEDULER_ADDRESS`` environment variable), to a Dask cluster's workers as one future
+each (every worker thread takes tasks; ``n_jobs`` is then not used). Results stream back
+unordered and the parent writes each one to the results database at once, so a killed run
+resumes where it stopped. Each worker process loads a dataset once and keeps it for its later tasks.
 """
 
 from __future__ import annotations
@@ -121,16 +122,27 @@ def _needs_search(est: EstimatorSpec) -> bool:
     return est.search_from is None and any(len(v) > 1 for v in est.grid.values())
 
 
-def _parallel(n_jobs: int | None, scheduler: str | None):
-    """A joblib ``Parallel`` giving results in completion order, one task per dispatch; on
-    a Dask cluster, every worker."""
-    from joblib import Parallel
+def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
+    """``fn(task)`` for every task, in completion order: joblib (``n_jobs`` local
+    processes) without a Dask client; with one, a future per task on the cluster's
+    workers, however many threads they have (joblib's dask backend runs everything in
+    this process when the cluster has a single thread)."""
+    if client is None:
+        from joblib import Parallel, delayed
 
-    return Parallel(
-        n_jobs=n_jobs if scheduler is None else -1,
-        return_as="generator_unordered",
-        batch_size=1,
-    )
+        yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered", batch_size=1)(
+            delayed(fn)(t) for t in tasks
+        )
+        return
+    from distributed import as_completed
+
+    futures = client.map(fn, list(tasks), pure=False)
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+            future.release()
+    finally:  # an interrupted run leaves nothing queued on the cluster
+        client.cancel(futures)
 
 
 def expand_search_tasks(exp: Experiment) -> list[SearchTask]:
@@ -426,15 +438,16 @@ def _one_line(exc: Exception) -> str:
 
 
 # --------------------------------------------------------------------------- the run
-@contextlib.contextmanager
-def _backend(scheduler) -> Iterator[None]:
-    """joblib's dask backend on ``scheduler`` (an address or a distributed.Client), or
-    nothing (joblib's default, loky processes)."""
-    if scheduler is None:
-        yield
-        return
-    import joblib
+WORKER_TIMEOUT = 60  # seconds to wait for a Dask worker to join before giving up
 
+
+@contextlib.contextmanager
+def _backend(scheduler) -> Iterator[Any]:
+    """The ``distributed.Client`` to run on (``scheduler`` itself, or one connected to
+    that address for the duration), or None for local joblib processes."""
+    if scheduler is None:
+        yield None
+        return
     try:
         from distributed import Client
     except ImportError as err:  # pragma: no cover - distributed is a test dependency
@@ -442,11 +455,31 @@ def _backend(scheduler) -> Iterator[None]:
             "Running on a Dask cluster needs dask.distributed: pip install 'dask[distributed]'."
         ) from err
     if isinstance(scheduler, Client):
-        with joblib.parallel_config(backend="dask", wait_for_workers_timeout=60):
-            yield
+        _wait_for_workers(scheduler)
+        yield scheduler
         return
-    with Client(scheduler), joblib.parallel_config(backend="dask", wait_for_workers_timeout=60):
-        yield
+    try:
+        client = Client(scheduler, timeout=WORKER_TIMEOUT // 2)
+    except (OSError, TimeoutError) as err:
+        raise OSError(
+            f"cannot reach the Dask scheduler at {scheduler!r}: {err}. Check the address "
+            "(tcp://host:8786) and that `dask scheduler` is running there, or leave "
+            "--scheduler/DASK_SCHEDULER_ADDRESS unset to run on local processes."
+        ) from err
+    with client:
+        _wait_for_workers(client)
+        yield client
+
+
+def _wait_for_workers(client) -> None:
+    try:
+        client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+    except TimeoutError as err:
+        raise TimeoutError(
+            f"the Dask scheduler at {client.scheduler.address} has no worker after "
+            f"{WORKER_TIMEOUT} s. Start one (`dask worker {client.scheduler.address}`), "
+            "or run without a scheduler to use local processes."
+        ) from err
 
 
 def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
@@ -454,7 +487,6 @@ def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
     params)}`` of the searches that succeeded, the set of ``(dataset, method)`` whose
     search failed (recorded in the failures table), and the counts ``{"searches",
     "searches_ran", "searches_failed"}``."""
-    from joblib import delayed
     from tqdm.auto import tqdm
 
     found = {r["search_key"]: r for r in store.searches(exp.name, current=False)}
@@ -462,7 +494,7 @@ def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
     ran = 0
     failed: set[tuple[str, str]] = set()
     with (
-        _backend(scheduler),
+        _backend(scheduler) as client,
         tqdm(
             total=len(search_tasks),
             initial=len(search_tasks) - len(pending),
@@ -472,8 +504,7 @@ def _run_searches(exp, search_tasks, store, n_jobs, scheduler, progress):
         ) as bar,
     ):
         if pending:
-            jobs = (delayed(run_search_or_failure)(t) for t in pending)
-            for row in _parallel(n_jobs, scheduler)(jobs):
+            for row in _results(run_search_or_failure, pending, n_jobs, client):
                 if row.get("failed"):
                     store.write_failure(row)
                     failed.add((row["dataset"], row["method"]))
@@ -505,9 +536,11 @@ def run_experiment(
     ----------
     experiment : Experiment, or a TOML path / shipped name
     db : path of the SQLite results database (or an open :class:`ResultStore`)
-    n_jobs : local worker processes (joblib's meaning: -1 = all cores; 1 = in-process)
-    scheduler : Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``;
-        default ``DASK_SCHEDULER_ADDRESS`` when set, else local processes
+    n_jobs : local worker processes (joblib's meaning: -1 = all cores; 1 = in-process);
+        not used on a Dask cluster, where every worker thread takes tasks
+    scheduler : Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``
+        (used as given); default ``DASK_SCHEDULER_ADDRESS`` when set, else local
+        processes. Waits up to ``WORKER_TIMEOUT`` s for a first worker.
     progress : show a tqdm progress bar (rate and ETA)
     repeats : run only repetitions ``0 … repeats-1`` of the protocol (an explicit cut of the
         compute; the tasks keep their keys, so a later run without it adds the rest)
@@ -523,7 +556,6 @@ def run_experiment(
         ``"searches_failed"`` (every candidate failed; recorded in ``failures`` and tried
         again by the next run) and ``"not_run"`` (tasks whose shared search failed).
     """
-    from joblib import delayed
     from tqdm.auto import tqdm
 
     exp = experiment if isinstance(experiment, Experiment) else load_experiment(experiment)
@@ -560,7 +592,7 @@ def run_experiment(
         pending = [t for t in tasks if t.key not in done and t.key not in blocked_keys]
         ran = failed = 0
         with (
-            _backend(scheduler),
+            _backend(scheduler) as client,
             tqdm(
                 total=len(tasks),
                 initial=len(tasks) - len(pending),
@@ -571,8 +603,7 @@ def run_experiment(
             ) as bar,
         ):
             if pending:
-                jobs = (delayed(run_task_or_failure)(t) for t in pending)
-                for row in _parallel(n_jobs, scheduler)(jobs):
+                for row in _results(run_task_or_failure, pending, n_jobs, client):
                     if row.get("failed"):
                         store.write_failure(row)
                         failed += 1
