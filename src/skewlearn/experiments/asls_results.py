@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from .config import PAPER_RESULTS
-from .store import ResultStore
+from .store import experiment_rows
 
 __all__ = [
     "R_COLUMNS",
@@ -57,9 +57,8 @@ def _read_csv(name: str) -> list[dict]:
         return list(csv.DictReader(line for line in fh if not line.startswith("#")))
 
 
-def _rows(db) -> list[dict]:
-    with ResultStore(db) as store:
-        return store.rows()
+def _rows(db, experiment: str | None) -> list[dict]:
+    return experiment_rows(db, experiment)
 
 
 def _per_fold(rows, metric: str) -> dict[tuple[str, str], dict[tuple[int, int], float]]:
@@ -85,7 +84,7 @@ def _pct(mean: float, std: float | None = None) -> str:
 # --------------------------------------------------------------------------- Table III
 def table3_cells(db) -> dict[tuple[str, str, str], float]:
     """``{(method, m+, r+ column): mean G-mean}`` of an ``asls_table3`` database."""
-    folds = _per_fold(_rows(db), "gmean")
+    folds = _per_fold(_rows(db, "asls_table3"), "gmean")
     out = {}
     for (_d, label), runs in folds.items():
         method, r, m = label.split()
@@ -162,7 +161,7 @@ def table3_markdown(db) -> str:
 # --------------------------------------------------------------------------- Table IV
 def table4_markdown(db) -> str:
     """Table IV: G-mean and training time of KASLS_R by reduced rate, and full KASLS."""
-    rows = _rows(db)
+    rows = _rows(db, "asls_table4")
     gm = _per_fold(rows, "gmean")
     times: dict[str, list[float]] = defaultdict(list)
     for r in rows:
@@ -205,12 +204,14 @@ def _paired_p(a: dict, b: dict) -> float:
     return float(ttest_rel(diff, np.zeros_like(diff)).pvalue)
 
 
-def comparison_markdown(db, paper_csv: str, reference: str, names: dict | None = None) -> str:
+def comparison_markdown(
+    db, paper_csv: str, reference: str, names: dict | None = None, experiment: str | None = None
+) -> str:
     """Tables V/VI: per dataset and method, G-mean, F-measure and AUC (%), ours beside the
     paper's; ``*`` marks a significant difference from ``reference`` (two-sided paired t-test
     over the folds at 5%, as the paper's asterisk)."""
     names = names or {}
-    rows = _rows(db)
+    rows = _rows(db, experiment)
     metrics = (("gmean", "gmean"), ("f1", "fmeasure"), ("roc_auc", "auc"))
     folds = {m: _per_fold(rows, m) for m, _ in metrics}
     paper = {(r["dataset"], r["method"]): r for r in _read_csv(paper_csv)}
@@ -242,14 +243,15 @@ def comparison_markdown(db, paper_csv: str, reference: str, names: dict | None =
     return "\n".join(lines)
 
 
-def search_choices(db) -> dict[tuple[str, str], dict[str, dict]]:
+def search_choices(db, experiment: str | None = None) -> dict[tuple[str, str], dict[str, dict]]:
     """What the nested searches chose: ``{(dataset, method): {param: {"grid": sorted
     values, "chosen": {value: folds}, "folds": n}}}`` for every searched parameter (more
-    than one candidate value). The grid is read from each row's stored candidates."""
+    than one candidate value). The grid is read from each row's stored candidates.
+    ``experiment`` may be omitted when the database holds only one."""
     grids: dict = defaultdict(lambda: defaultdict(set))
     chosen: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
     folds: dict = defaultdict(int)
-    for r in _rows(db):
+    for r in _rows(db, experiment):
         search = r["extra"].get("search")
         if not search:
             continue
@@ -270,7 +272,7 @@ def search_choices(db) -> dict[tuple[str, str], dict[str, dict]]:
     return out
 
 
-def choices_markdown(db) -> str:
+def choices_markdown(db, experiment: str | None = None) -> str:
     """:func:`search_choices` as a table: per dataset, method and searched parameter, the
     grid, how often each value was chosen, and how often the choice sat on the grid's lower
     or upper edge."""
@@ -278,7 +280,7 @@ def choices_markdown(db) -> str:
         "| dataset | method | parameter | grid | chosen (value: folds) | lower edge | upper edge |",
         "|---|---|---|---|---|---|---|",
     ]
-    for (d, meth), params in search_choices(db).items():
+    for (d, meth), params in search_choices(db, experiment).items():
         for p, c in params.items():
             grid, n = c["grid"], c["folds"]
             picks = ", ".join(f"{v:g}: {c['chosen'][v]}" for v in grid if v in c["chosen"])
@@ -409,13 +411,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument(f"--{t}", metavar="DB", help=f"results database of asls_table{t[1]}")
     p = sub.add_parser("choices", help="chosen hyperparameters and grid-edge hits of a database")
     p.add_argument("db")
+    p.add_argument("--experiment", help="the experiment (needed when the database holds several)")
     args = parser.parse_args(argv)
+    if args.command == "tables" and not any((args.t3, args.t4, args.t5, args.t6)):
+        parser.error("tables: give at least one database (--t3, --t4, --t5 or --t6).")
+    try:
+        return _main(args)
+    except ValueError as err:  # a missing, foreign or mixed database: one line, no traceback
+        parser.exit(2, f"{parser.prog} {args.command}: error: {err}\n")
+
+
+def _main(args) -> int:
     if args.command == "figures":
         for path in figures(args.outdir):
             print(path)
         return 0
     if args.command == "choices":
-        print(choices_markdown(args.db))
+        print(choices_markdown(args.db, args.experiment))
         return 0
     parts = []
     if args.t3:
@@ -426,13 +438,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         names = {"vehicle3": "vehicle", "yeast4": "yeast", "abalone19": "abalone"}
         parts += [
             "## Table V",
-            comparison_markdown(args.t5, "asls_table5_linear.csv", "LASLS", names),
+            comparison_markdown(args.t5, "asls_table5_linear.csv", "LASLS", names, "asls_table5"),
         ]
     if args.t6:
         names = {"vehicle3": "vehicle", "yeast4": "yeast"}
         parts += [
             "## Table VI",
-            comparison_markdown(args.t6, "asls_table6_kernel.csv", "KASLS_R", names),
+            comparison_markdown(args.t6, "asls_table6_kernel.csv", "KASLS_R", names, "asls_table6"),
         ]
     print("\n\n".join(parts))
     return 0

@@ -172,33 +172,11 @@ def _cmd_run(args) -> int:
     return 1 if failures else 0
 
 
-def _check_results_db(path: str) -> None:
-    """Refuse, without writing to it, a file that is not a database `run` wrote (opening
-    it as a :class:`ResultStore` would add our tables and switch it to WAL)."""
-    try:
-        con = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
-        try:
-            tables = {n for (n,) in con.execute("SELECT name FROM sqlite_master")}
-        finally:
-            con.close()
-    except sqlite3.DatabaseError as err:
-        raise ValueError(f"{path} is not an SQLite database ({err}).") from None
-    if "results" not in tables or "experiments" not in tables:
-        raise ValueError(
-            f"{path} holds no skewlearn results (no results table); give the database "
-            "that `skewlearn run` or `reproduce` wrote (--db)."
-        )
-
-
 def _cmd_report(args) -> int:
     from .report import build_reports, to_html, to_markdown
-    from .store import ResultStore
+    from .store import ResultStore, check_results_db
 
-    if not Path(args.db).is_file():
-        print(f"skewlearn report: error: no results database at {args.db!r}; run an "
-              "experiment first.", file=sys.stderr)  # fmt: skip
-        return 2
-    _check_results_db(args.db)
+    check_results_db(args.db)
     reports = build_reports(args.db, args.experiment)
     if not reports:
         raise ValueError(f"{args.db} holds no experiment results or failures yet.")

@@ -93,11 +93,11 @@ def chosen_params(exp, datasets: Sequence[str], db: str | Path | None = None) ->
     for KOIL_RS++ — from the results database ``db`` when it holds them, otherwise by
     running that search (:func:`~skewlearn.experiments.runner.run_search`) here."""
     from .runner import SearchTask, run_search
-    from .store import ResultStore
+    from .store import ResultStore, check_results_db
 
     found: dict[str, dict] = {}
-    if db is not None and Path(db).is_file():
-        with ResultStore(db) as store:
+    if db is not None:
+        with ResultStore(check_results_db(db)) as store:
             for row in store.searches(exp.name):
                 if row["method"] == "KOIL_RS++":
                     found[row["dataset"]] = row["params"]
@@ -124,6 +124,8 @@ def _runs(exp, name: str, n_repeats: int):
     from ..evaluation.protocols import task_seed
     from .runner import load_dataset
 
+    if n_repeats < 1:
+        raise ValueError(f"n_repeats must be a positive number of CV repetitions; got {n_repeats}.")
     X, y = load_dataset(_dataset(exp, name))
     runs = []
     for rep in range(n_repeats):
@@ -151,6 +153,8 @@ def _auc(y, scores) -> float:
 def policy_study(exp, name: str, params: dict, n_repeats: int = 4, ticks: int = 15) -> dict:
     """Figure 1 on one dataset: ``{"samples": [...], label: [mean test AUC at each tick]}``
     and ``"final"``: ``{label: [AUC of each run after the whole stream]}``."""
+    if ticks < 1:
+        raise ValueError(f"ticks must be a positive number of points on the curve; got {ticks}.")
     X, y, runs = _runs(exp, name, n_repeats)
     n_train = len(runs[0][2])
     positions = np.unique(np.linspace(0, n_train, ticks + 1).astype(int)[1:])
@@ -214,6 +218,8 @@ def k_study(exp, name: str, params: dict, n_repeats: int = 4, ks=None) -> dict:
 def _grid_figure(n: int):
     from .plots import _figure
 
+    if n < 1:
+        raise ValueError("nothing to plot: the results hold no dataset.")
     cols = min(n, 2)
     rows = -(-n // cols)
     fig = _figure(figsize=(5.2 * cols, 3.3 * rows))
@@ -371,6 +377,8 @@ def must_show(db: str | Path, experiment: str = EXPERIMENT) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .cli import positive_int
+
     ap = argparse.ArgumentParser(
         prog="python -m skewlearn.experiments.koil_figures",
         description="KOIL's Figures 1-3 (update policies, buffer size, k) as PNG files.",
@@ -378,15 +386,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--datasets", nargs="+", default=list(DATASETS))
     ap.add_argument("--db", default=None, help="koil_table1 results database (chosen C, gamma)")
     ap.add_argument("--out", default="docs/results/figures", help="directory for the PNGs")
-    ap.add_argument("--repeats", type=int, default=4, help="repetitions of the 5-fold CV")
+    ap.add_argument("--repeats", type=positive_int, default=4, help="repetitions of the 5-fold CV")
     ap.add_argument("--figures", nargs="*", default=["1", "2", "3"], choices=["1", "2", "3"])
     ap.add_argument(
         "--checklist", action="store_true", help="print the Must-show checks from --db first"
     )
     args = ap.parse_args(argv)
+    if args.checklist and not args.db:
+        ap.error("--checklist needs --db, the koil_table1 results database")
+    if args.db:
+        from .store import check_results_db
+
+        try:
+            check_results_db(args.db)
+        except ValueError as err:
+            ap.error(str(err))
     if args.checklist:
-        if not args.db or not Path(args.db).is_file():
-            ap.error("--checklist needs --db, the koil_table1 results database")
         print(must_show(args.db) + "\n")
         if not args.figures:
             return 0

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -222,27 +223,43 @@ def timing(
     return out
 
 
-def cd_summary(db: str | Path, metrics: Sequence[str] = ("gmean", "f1", "roc_auc")) -> dict:
-    """Per metric: methods, datasets, mean scores, average ranks, Friedman and Nemenyi CD."""
-    from ..evaluation.stats import friedman_test, nemenyi_cd
-    from .store import ResultStore
+def cd_summary(
+    db: str | Path,
+    metrics: Sequence[str] = ("gmean", "f1", "roc_auc"),
+    experiment: str = "nystrom_table2",
+) -> dict:
+    """Per metric: methods, datasets, mean scores, average ranks, Friedman and Nemenyi CD.
 
-    with ResultStore(db) as store:
-        rows = store.rows()
+    Reads the rows of ``experiment`` only (:func:`~skewlearn.experiments.store.experiment_rows`).
+    The ranks need every method on every dataset, so a dataset where some method has no
+    finite result is left out and listed under ``"incomplete"``; fewer than 2 complete
+    datasets, or fewer than 2 methods, is a ``ValueError``."""
+    from ..evaluation.stats import friedman_test, nemenyi_cd
+    from .store import experiment_rows
+
+    rows = experiment_rows(db, experiment)
     out = {}
     for metric in metrics:
         table: dict = {}
         for r in rows:
-            table.setdefault(r["dataset"], {}).setdefault(r["method"], []).append(
-                r["metrics"][metric]
-            )
-        datasets = sorted(table)
+            v = r["metrics"].get(metric)
+            if v is not None and math.isfinite(v):
+                table.setdefault(r["dataset"], {}).setdefault(r["method"], []).append(v)
         methods = sorted({m for d in table.values() for m in d})
+        datasets = sorted(d for d in table if set(table[d]) == set(methods))
+        incomplete = sorted(set(table) - set(datasets))
+        if len(methods) < 2 or len(datasets) < 2:
+            raise ValueError(
+                f"{metric}: the Friedman test and the CD diagram need at least 2 methods and 2 "
+                f"datasets where every method has results; {db} has {len(methods)} method(s) "
+                f"and {len(datasets)} such dataset(s) (incomplete: {incomplete or 'none'})."
+            )
         scores = np.array([[np.mean(table[d][m]) for m in methods] for d in datasets])
         fr = friedman_test(scores)
         out[metric] = {
             "methods": methods,
             "datasets": datasets,
+            "incomplete": incomplete,
             "scores": scores.tolist(),
             "runs": {d: {m: len(table[d][m]) for m in methods} for d in datasets},
             "ranks": dict(zip(methods, np.asarray(fr.ranks).tolist())),
@@ -348,6 +365,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+",
                     choices=["cd", "landmarks", "rank", "time", "ablation"])  # fmt: skip
     args = ap.parse_args(argv)
+    if args.only and "cd" in args.only and not args.db:
+        ap.error("--only cd needs --db (the results of `skewlearn reproduce nystrom_table2`).")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     todo = set(args.only or ["cd", "landmarks", "rank", "time", "ablation"])
@@ -374,9 +393,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "cd" in todo and args.db:
         from .plots import cd_diagram
 
-        cd = cd_summary(args.db)
+        try:
+            cd = cd_summary(args.db)
+        except ValueError as err:  # a missing, foreign or incomplete database
+            ap.exit(2, f"{ap.prog}: error: {err}\n")
         summary["cd"] = cd
         for metric, s in cd.items():
+            if s["incomplete"]:
+                print(f"{metric}: left out, some method has no result: {s['incomplete']}")
             print(f"{metric}: ranks {s['ranks']}, Friedman chi2 {s['friedman_chi2']:.2f} "
                   f"(p {s['friedman_p']:.3g}), F_F {s['iman_davenport_F']:.2f} "
                   f"(p {s['iman_davenport_p']:.3g}), CD {s['cd']:.2f}")  # fmt: skip

@@ -106,6 +106,8 @@ def best_fixed_cost(y, S, costs, measure: str) -> tuple[float, np.ndarray]:
 def selected_cost(leader_cost, last: int = 5000) -> float:
     """:math:`\\hat c_+`: the mean of the leader's :math:`c_+` over the last ``last`` rows
     (all rows of a shorter stream)."""
+    if isinstance(last, bool) or not isinstance(last, int | np.integer) or last < 1:
+        raise ValueError(f"last must be a positive number of rows; got {last!r}.")
     leader_cost = np.asarray(leader_cost, dtype=np.float64)
     if len(leader_cost) == 0:
         raise ValueError("leader_cost is empty; run OMCSL on at least one row first.")
@@ -125,7 +127,8 @@ def online_curve(y, scores, measure: str, checkpoints: np.ndarray) -> np.ndarray
         tp = np.cumsum(pos & (s > 0))
         den = np.cumsum(pos) + np.cumsum(s > 0)
         idx = np.asarray(checkpoints) - 1
-        return np.where(den[idx] > 0, 2.0 * tp[idx] / np.maximum(den[idx], 1), 0.0)
+        # no positive seen or predicted yet: F = 0/0, undefined (NaN), not 0
+        return np.where(den[idx] > 0, 2.0 * tp[idx] / np.maximum(den[idx], 1), np.nan)
     if measure == "auroc":
         m, lo = ROCAUC(), 0
         for k, hi in enumerate(checkpoints):

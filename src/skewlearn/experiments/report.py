@@ -25,7 +25,7 @@ from ..evaluation.stats import (
     significance_markers,
     win_tie_loss,
 )
-from .store import ResultStore
+from .store import ResultStore, check_results_db
 
 __all__ = ["ExperimentReport", "MetricTable", "build_reports", "to_html", "to_markdown"]
 
@@ -164,7 +164,7 @@ def build_reports(
     db: str | Path | ResultStore, experiment: str | None = None
 ) -> list[ExperimentReport]:
     """One :class:`ExperimentReport` per experiment in the database (or just ``experiment``)."""
-    store = db if isinstance(db, ResultStore) else ResultStore(db)
+    store = db if isinstance(db, ResultStore) else ResultStore(check_results_db(db))
     try:
         definitions = store.experiments()
         rows = store.rows(experiment)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ResultStore"]
+__all__ = ["ResultStore", "check_results_db", "experiment_rows"]
 
 #: The columns that name a task, shared by the results and failures tables.
 _TASK_DDL = """
@@ -333,3 +333,57 @@ class ResultStore:
     def write_many(self, rows: Iterable[Mapping[str, Any]]) -> int:
         """Write several rows (each in its own transaction); returns how many were new."""
         return sum(self.write(r) for r in rows)
+
+
+def check_results_db(path: str | Path) -> Path:
+    """``path`` as a Path when it is a results database `skewlearn run` wrote; otherwise a
+    ``ValueError`` that says what it is, without creating or changing the file (opening a
+    :class:`ResultStore` on it would create it, add our tables and switch it to WAL)."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(
+            f"no results database at {str(path)!r}; give the file that `skewlearn run` or "
+            "`skewlearn reproduce` wrote (--db), or run the experiment first."
+        )
+    try:
+        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        try:
+            tables = {n for (n,) in con.execute("SELECT name FROM sqlite_master")}
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as err:
+        raise ValueError(f"{path} is not an SQLite database ({err}).") from None
+    if "results" not in tables or "experiments" not in tables:
+        raise ValueError(
+            f"{path} holds no skewlearn results (no results table); give the database "
+            "that `skewlearn run` or `reproduce` wrote (--db)."
+        )
+    return path
+
+
+def experiment_rows(path: str | Path, experiment: str | None = None) -> list[dict[str, Any]]:
+    """The result rows of ``experiment`` (its definition run last) in an existing results
+    database. When the database holds one experiment under another name (a renamed copy
+    of the file), or ``experiment`` is None and it holds just one, that one's. Anything
+    else is a ``ValueError`` naming what the database holds, so rows of several
+    experiments are never pooled into one table."""
+    with ResultStore(check_results_db(path)) as store:
+        sql = "SELECT DISTINCT experiment FROM results ORDER BY experiment"
+        names = [n for (n,) in store._con.execute(sql)]
+        if experiment not in names:
+            if len(names) != 1:
+                want = (
+                    f"no results of experiment {experiment!r}"
+                    if experiment
+                    else f"{len(names)} experiments, so name one"
+                )
+                raise ValueError(
+                    f"{path} holds {want}; it holds {names or 'no results yet'}."
+                    + (
+                        f" Give the database of `skewlearn reproduce {experiment}`."
+                        if experiment
+                        else ""
+                    )
+                )
+            (experiment,) = names
+        return store.rows(experiment)
