@@ -5,6 +5,7 @@ Run: python tools/gen_algorithms_md.py  (tests/test_docs.py checks the file is c
 
 from __future__ import annotations
 
+import argparse
 import inspect
 import re
 import sys
@@ -88,8 +89,12 @@ def render() -> str:
 
 
 if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true",
+                    help="exit 1 when docs/algorithms.md is not current; write nothing")  # fmt: skip
+    args = ap.parse_args()
     target = Path(__file__).resolve().parents[1] / "docs" / "algorithms.md"
     text = render()
-    if "--check" in sys.argv:
+    if args.check:
         sys.exit(0 if target.read_text(encoding="utf-8") == text else 1)
     target.write_text(text, encoding="utf-8")

@@ -13,37 +13,33 @@ both databases must hold the same folds (same seed and protocol).
 
 from __future__ import annotations
 
-import json
-import sqlite3
-import sys
+import argparse
 from collections import Counter, defaultdict
 
 import numpy as np
 
 from skewlearn.evaluation.stats import paired_ttest
 from skewlearn.experiments.config import load_experiment
+from skewlearn.experiments.store import experiment_rows
 
 
-def load(db: str) -> dict:
-    """``{(dataset, method): {(repetition, fold): (params, metrics)}}``."""
+def load(db: str, experiment: str | None = None) -> tuple[str, dict]:
+    """The experiment's name and ``{(dataset, method): {(repetition, fold): (params,
+    metrics)}}`` (``experiment`` may be omitted when the database holds only one)."""
     out: dict = defaultdict(dict)
-    rows = sqlite3.connect(db).execute(
-        "select dataset, method, repetition, fold, params, metrics from results"
-    )
-    for ds, method, rep, fold, params, metrics in rows:
-        out[(ds, method)][(rep, fold)] = (json.loads(params), json.loads(metrics))
-    return out
+    rows = experiment_rows(db, experiment)
+    for r in rows:
+        out[(r["dataset"], r["method"])][(r["repetition"], r["fold"])] = (r["params"], r["metrics"])
+    return (rows[0]["experiment"] if rows else experiment), out
 
 
 def main(tuned_db: str, fixed_db: str) -> None:
-    (name,) = (
-        sqlite3.connect(tuned_db).execute("select distinct experiment from results").fetchone()
-    )
+    name, tuned = load(tuned_db)
+    _, fixed = load(fixed_db, "nystrom_table2")
     experiment = load_experiment(name)
     datasets = [d.name for d in experiment.datasets]
     methods = [e.name for e in experiment.estimators]
     tuned_params = sorted({k for e in experiment.estimators for k in e.grid})
-    tuned, fixed = load(tuned_db), load(fixed_db)
     for metric in ["gmean", "roc_auc", "f1"]:
         print(f"\n### {metric}: {name} (Table 2 in brackets)\n")
         print("| dataset | " + " | ".join(methods) + " | multi - Nystrom (paired t p) |")
@@ -81,4 +77,13 @@ def main(tuned_db: str, fixed_db: str) -> None:
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:3])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("supplement_db", help="database of the tuned-C or tuned-rank run")
+    ap.add_argument("table2_db", help="database of `skewlearn reproduce nystrom_table2`")
+    args = ap.parse_args()
+    try:
+        main(args.supplement_db, args.table2_db)
+    except ValueError as err:
+        ap.exit(2, f"{ap.prog}: error: {err}\n")

@@ -20,7 +20,7 @@ without the rows of ||x||^2 > 100.
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 import numpy as np
@@ -103,9 +103,19 @@ def opauc() -> None:
 
 
 if __name__ == "__main__":
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("step", help="does a smaller step size let OMCSL's learners reach OCS1?")
+    p.add_argument("dataset")
+    p.add_argument("repeats", type=int)
+    p.add_argument("loss", nargs="?", default="hinge", choices=["hinge", "logistic"])
+    sub.add_parser("opauc", help="why OPAUC with eta = 0.01 is unstable on flights and shuttle")
+    args = ap.parse_args()
     c0, t0 = time.process_time(), time.perf_counter()
-    if sys.argv[1] == "step":
-        step(sys.argv[2], int(sys.argv[3]), *sys.argv[4:])
+    if args.command == "step":
+        step(args.dataset, args.repeats, args.loss)
     else:
         opauc()
     print(f"CPU {time.process_time() - c0:.1f} s, wall {time.perf_counter() - t0:.1f} s")

@@ -50,7 +50,7 @@ EXP = load_experiment("omcsl_table3")
 SPECS = {d.name: d for d in EXP.datasets}
 LOSSES = ("hinge", "logistic")
 #: ``--unscaled``: the streams as loaded, without the experiment's standardisation.
-UNSCALED = "--unscaled" in sys.argv
+UNSCALED = False
 
 
 def _split(name: str, rep: int):
@@ -140,12 +140,22 @@ def scales() -> None:
 
 
 if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("report", help="saturation per stream and loss")
+    p.add_argument("repeats", type=int, nargs="?", default=3)
+    p.add_argument("--unscaled", action="store_true",
+                   help="the streams without the table's standardisation")  # fmt: skip
+    sub.add_parser("scales", help="the score_scale of the omcsl_table3_scaled supplement")
+    args = ap.parse_args()
+    UNSCALED = getattr(args, "unscaled", False)
     t0 = time.process_time()
-    args = [a for a in sys.argv[1:] if a != "--unscaled"]
-    if args and args[0] == "report":
-        report(int(args[1]) if len(args) > 1 else 3)
-    elif args == ["scales"] and not UNSCALED:
-        scales()
+    if args.command == "report":
+        report(args.repeats)
     else:
-        sys.exit(__doc__)
+        scales()
     print(f"({time.process_time() - t0:.1f} CPU-s)", file=sys.stderr)

@@ -12,27 +12,25 @@ column OMCSL is ahead of both OCS1 and OCS2 with each scale. With a second datab
 
 from __future__ import annotations
 
-import json
-import sqlite3
-import sys
+import argparse
 from collections import defaultdict
 
 import numpy as np
 
 from skewlearn.evaluation.stats import paired_ttest
 from skewlearn.experiments.config import load_experiment
+from skewlearn.experiments.store import experiment_rows
 
 _EXPERIMENT = load_experiment("omcsl_table3_scaled")
 DATASETS = [d.name for d in _EXPERIMENT.datasets]
 COLUMNS = {"roc_auc": "AUROC", "pr_auc": "AUPRC"}
 
 
-def load(db: str) -> dict:
-    """``{(dataset, method): {repetition: metrics}}``."""
+def load(db: str, experiment: str) -> dict:
+    """``{(dataset, method): {repetition: metrics}}`` of ``experiment`` in ``db``."""
     out: dict = defaultdict(dict)
-    rows = sqlite3.connect(db).execute("select dataset, method, repetition, metrics from results")
-    for ds, method, rep, metrics in rows:
-        out[(ds, method)][rep] = json.loads(metrics)
+    for r in experiment_rows(db, experiment):
+        out[(r["dataset"], r["method"])][r["repetition"]] = r["metrics"]
     return out
 
 
@@ -42,9 +40,9 @@ def _values(res: dict, ds: str, method: str, metric: str) -> np.ndarray:
 
 
 def main(db: str, table3_db: str | None = None) -> None:
-    res = load(db)
+    res = load(db, "omcsl_table3_scaled")
     if table3_db is not None:
-        ref = load(table3_db)
+        ref = load(table3_db, "omcsl_table3")
         shared = [k for k in res if k in ref]
         same = all(res[k] == ref[k] for k in shared)
         print(f"rows shared with {table3_db}: {len(shared)} (dataset, method) pairs, equal: {same}")
@@ -79,6 +77,13 @@ def main(db: str, table3_db: str | None = None) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (2, 3):
-        sys.exit(__doc__)
-    main(*sys.argv[1:3])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("db", help="database of `skewlearn reproduce omcsl_table3_scaled`")
+    ap.add_argument("table3_db", nargs="?", help="database of the omcsl_table3 run (optional)")
+    args = ap.parse_args()
+    try:
+        main(args.db, args.table3_db)
+    except ValueError as err:
+        ap.exit(2, f"{ap.prog}: error: {err}\n")
