@@ -183,3 +183,25 @@ def test_each_pair_uses_the_runs_both_have():
     assert t.mean["d", "N"] == 0.1 and np.isnan(t.std["d", "N"])
     assert _cell(t, "d", "N") == "0.100"
     assert _cell(t, "d", "M") == f"{good.mean():.3f} ± {good.std(ddof=1):.3f} ●"
+
+
+def test_setup_line_names_the_search_only_when_there_is_one(db, tmp_path):
+    import tomllib
+
+    from skewlearn.experiments.config import parse_experiment
+
+    assert "search metric roc_auc, 3 inner folds" in to_markdown(build_reports(db))
+    data = tomllib.loads(TOY)
+    data["protocol"]["n_repeats"] = 1
+    for e in data["estimators"]:
+        e.pop("grid", None)
+    data["estimators"][2]["by_dataset"] = {"b": {"grid": {"C": [0.5]}}}
+    plain = tmp_path / "plain.sqlite"
+    run_experiment(parse_experiment(data), plain, n_jobs=1, progress=False)
+    md = to_markdown(build_reports(plain))
+    assert "no hyperparameter search (every grid has one value)" in md
+    assert "inner folds" not in md
+    from skewlearn.experiments.report import _has_search
+
+    data["estimators"][2]["by_dataset"] = {"b": {"grid": {"C": [0.5, 1.0]}}}
+    assert _has_search(parse_experiment(data).as_dict())

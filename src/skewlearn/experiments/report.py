@@ -298,6 +298,18 @@ def to_markdown(reports: list[ExperimentReport]) -> str:
     return "\n".join(out)
 
 
+def _has_search(definition: dict) -> bool:
+    """Whether some estimator (or a per-dataset override of it) has a grid of more than
+    one candidate, i.e. whether the search settings were used at all."""
+    for e in definition.get("estimators", []):
+        grids = [e.get("grid") or {}] + [
+            (o or {}).get("grid") or {} for o in (e.get("by_dataset") or {}).values()
+        ]
+        if any(len(v) > 1 for g in grids for v in g.values() if isinstance(v, list)):
+            return True
+    return False
+
+
 def _setup_text(rep: ExperimentReport) -> str:
     d = rep.definition
     proto = d.get("protocol", {})
@@ -319,10 +331,14 @@ def _setup_text(rep: ExperimentReport) -> str:
            if e.get("search_metric")]  # fmt: skip
     if own:
         scope += " Estimators searched by their own metric: " + ", ".join(own) + "."
+    searched = (
+        f"search metric {search.get('metric', '–')}, {search.get('inner_splits', '–')} inner folds"
+    )
+    if not _has_search(d):
+        searched, scope = "no hyperparameter search (every grid has one value)", ""
     text = (
         f"Protocol: {kind} ({extra}); seed {d.get('seed', '?')}; {len(rep.rows)} tasks "
-        f"finished; search metric {search.get('metric', '–')}, "
-        f"{search.get('inner_splits', '–')} inner folds.{scope} "
+        f"finished; {searched}.{scope} "
         f"Versions: {v or '–'}. Hosts: {', '.join(hosts) or '–'}."
     )
     if d.get("cuts"):
