@@ -352,7 +352,7 @@ def test_file_options_no_header_and_positive_class(tmp_path, capsys):
     assert "positive class 'b'" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["stream", "pima", "--model", "Perceptron", "--positive-class", "1"])
-    assert "apply to data files" in capsys.readouterr().err
+    assert "--positive-class applies to data files" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["stream", "pima", "--model", "Perceptron", "--no-header"])
 
@@ -372,3 +372,55 @@ def test_an_unknown_extension_names_the_known_ones_not_a_python_keyword(tmp_path
     tsv = tmp_path / "t.tsv"
     tsv.write_text("a\tb\n1\t0\n2\t1\n")
     _fails(capsys, ["stream", str(tsv), "--model", "AROW"], "one of the known extensions ['.arff'")
+
+
+def test_file_options_label_column_nominal_columns_and_missing(tmp_path, capsys):
+    """The reader options a CSV needs have command-line flags, the readers' messages name
+    them, and the dropped rows are counted in the headline and the JSON (streamed from
+    disk and loaded whole alike)."""
+    rng = np.random.default_rng(1)
+    n = 60
+    colour = rng.choice(["red", "blue", "?"], size=n, p=[0.5, 0.4, 0.1])
+    label = np.where(rng.random(n) < 0.3, "yes", "no")
+    f = tmp_path / "mixed.csv"
+    f.write_text(
+        "target,colour,size\n"
+        + "".join(f"{t},{c},{rng.normal():.3f}\n" for t, c in zip(label, colour))
+    )
+    n_missing = int((colour == "?").sum())
+    assert n_missing > 0
+    _fails(capsys, ["stream", str(f), "--model", "AROW"], "non-numeric value")
+    _fails(capsys, ["stream", str(f), "--model", "AROW", "--label-column", "target"],
+           "pass --nominal-columns COL,COL to one-hot encode")  # fmt: skip
+    argv = ["--label-column", "target", "--nominal-columns", "colour"]
+    _fails(capsys, ["stream", str(f), "--model", "AROW", *argv], "Pass --missing drop to drop")
+    argv += ["--missing", "drop"]
+    finals = []
+    for extra in ([], ["--shuffle"]):
+        out = _json(capsys, ["stream", str(f), "--model", "AROW", *argv, *extra])
+        finals.append(out["final"])
+        assert out["data"]["rows"] == n - n_missing and out["data"]["dropped"] == n_missing
+        assert out["data"]["features"] == 3  # colour=blue, colour=red, size
+        assert (out["label_column"], out["nominal_columns"], out["missing"]) == (
+            "target", "colour", "drop"
+        )  # fmt: skip
+        assert main(["compare", str(f), "--models", "AROW,OGD", *argv, *extra]) == 0
+        head = capsys.readouterr().out.splitlines()[0]
+        assert f"{n - n_missing} rows ({n_missing} more rows dropped for a missing value)" in head
+    # an index works as well as a name, and the same rows come out
+    by_index = _json(capsys, ["stream", str(f), "--model", "AROW", "--label-column", "0",
+                              "--nominal-columns", "1", "--missing", "drop"])  # fmt: skip
+    timing = {"rows_per_s", "seconds"}
+    assert {k: v for k, v in by_index["final"].items() if k not in timing} == {
+        k: v for k, v in finals[0].items() if k not in timing
+    }
+    _fails(capsys, ["stream", str(f), "--model", "AROW", "--label-column", "nope"],
+           "no column named 'nope'; columns are ['target', 'colour', 'size']. Pass "
+           "--label-column one of them")  # fmt: skip
+    svm = str(DATA / "cli_stream.svm")
+    _fails(capsys, ["stream", svm, "--model", "AROW", "--missing", "drop"],
+           "--missing applies to ARFF, CSV, KEEL files, not to LIBSVM")  # fmt: skip
+    _fails(capsys, ["stream", "pima", "--model", "AROW", "--nominal-columns", "a"],
+           "--nominal-columns applies to data files")  # fmt: skip
+    _fails(capsys, ["stream", str(f), "--model", "AROW", "--nominal-columns", ","],
+           "--nominal-columns needs column names")  # fmt: skip

@@ -158,7 +158,19 @@ def _print_json(obj: Any) -> None:
 
 # --------------------------------------------------------------------------- data
 #: The readers' keyword arguments that have a command-line option, for their messages.
-_CLI_WORDS = {"positive_class=": "--positive-class", "header=False": "--no-header"}
+_CLI_WORDS = {
+    "positive_class=": "--positive-class",
+    "header=False": "--no-header",
+    "nominal_columns=[...]": "--nominal-columns COL,COL",
+    "missing='drop'": "--missing drop",
+}
+#: The reader options of the command line, and the file formats each applies to.
+_FILE_FLAGS = {
+    "no_header": ("--no-header", "header", {"csv"}),
+    "label_column": ("--label-column", "label_column", {"csv", "keel", "arff"}),
+    "nominal_columns": ("--nominal-columns", "nominal_columns", {"csv"}),
+    "missing": ("--missing", "missing", {"csv", "keel", "arff"}),
+}
 
 
 def _cli_message(exc: Exception) -> str:
@@ -166,6 +178,8 @@ def _cli_message(exc: Exception) -> str:
     text = " ".join(str(exc).split())
     for python, cli in _CLI_WORDS.items():
         text = text.replace(python, cli)
+    text = re.sub(r"label_column=(?=[^\s.,;])", "--label-column ", text)
+    text = text.replace("label_column=", "--label-column")
     # the command line has no format option: the extension decides
     text = re.sub(
         r"Pass format= one of \[[^]]*\] \(known extensions: (\[[^]]*\]), also \.gz\)\.",
@@ -175,25 +189,54 @@ def _cli_message(exc: Exception) -> str:
     return text.replace(" (command line: --no-header)", "")
 
 
-def _file_options(data: str, args) -> dict[str, Any]:
-    """``positive_class`` / ``header`` from ``--positive-class`` / ``--no-header``."""
-    from . import datasets
+def _column(text: str) -> int | str:
+    """A column given on the command line: an integer index, else a name."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
 
-    opts: dict[str, Any] = {}
-    if args.positive_class is None and not args.no_header:
-        return opts
+
+def _file_options(data: str, args) -> dict[str, Any]:
+    """The reader options of a data file from ``--positive-class``, ``--no-header``,
+    ``--label-column``, ``--nominal-columns`` and ``--missing``; a flag the file's format
+    (or a registered dataset) does not take is a :class:`UsageError`."""
+    import os
+
+    from . import datasets
+    from .datasets.readers import _EXTENSIONS
+
+    given = [f for f in _FILE_FLAGS if getattr(args, f, None) not in (None, False)]
+    if args.positive_class is None and not given:
+        return {}
+    flags = ["--positive-class"] * (args.positive_class is not None)
+    flags += [_FILE_FLAGS[f][0] for f in given]
     if data in datasets.list_datasets():
         raise UsageError(
-            f"--positive-class and --no-header apply to data files; {data!r} is a registered "
-            "dataset whose positive class and format are fixed."
+            f"{', '.join(flags)} appl{'y' if len(flags) > 1 else 'ies'} to data files; {data!r} "
+            "is a registered dataset whose "
+            "positive class and format are fixed."
         )
+    opts: dict[str, Any] = {}
     if args.positive_class is not None:
         opts["positive_class"] = _parse_value(args.positive_class)
-    if args.no_header:
-        base = data[:-3] if data.lower().endswith(".gz") else data
-        if not base.lower().endswith(".csv"):
-            raise UsageError("--no-header applies to CSV files (.csv).")
-        opts["header"] = False
+    base = data[:-3] if data.lower().endswith(".gz") else data
+    fmt = _EXTENSIONS.get(os.path.splitext(base)[1].lower())
+    for f in given:
+        flag, keyword, formats = _FILE_FLAGS[f]
+        if fmt is not None and fmt not in formats:
+            kinds = ", ".join(sorted(k.upper() if k != "keel" else "KEEL" for k in formats))
+            raise UsageError(f"{flag} applies to {kinds} files, not to {fmt.upper()} files.")
+        value = getattr(args, f)
+        if f == "no_header":
+            value = False
+        elif f == "label_column":
+            value = _column(value)
+        elif f == "nominal_columns":
+            value = [_column(c.strip()) for c in value.split(",") if c.strip()]
+            if not value:
+                raise UsageError("--nominal-columns needs column names or indices, e.g. a,b,3.")
+        opts[keyword] = value
     return opts
 
 
@@ -259,6 +302,7 @@ def _data_summary(meta: dict[str, Any]) -> dict[str, Any]:
         "positives": meta.get("n_positives"),
         "imbalance_ratio": meta.get("imbalance_ratio"),
         "source": meta.get("source"),
+        **({"dropped": meta["n_dropped"]} if "n_dropped" in meta else {}),
     }
 
 
@@ -348,6 +392,9 @@ def _run_settings(args) -> dict[str, Any]:
         "auc": "exact" if args.auc_bins is None else f"histogram, {args.auc_bins} bins",
         "positive_class": _parse_value(args.positive_class) if args.positive_class else None,
         "header": not args.no_header,
+        "label_column": args.label_column,
+        "nominal_columns": args.nominal_columns,
+        "missing": args.missing or "error",
     }
 
 
@@ -366,13 +413,16 @@ def _headline(meta: dict[str, Any], args) -> str:
     if args.auc_bins is not None:
         order += f"; AUC from a {args.auc_bins}-bin histogram (approximate)"
     features = _plural(meta["n_features"], "feature")
+    dropped = ""
+    if meta.get("n_dropped"):
+        dropped = f" ({_plural(meta['n_dropped'], 'more row')} dropped for a missing value)"
     if meta["n_rows"] is None:  # one pass, no counting scan (--positive-class on a file)
         return (
-            f"{meta['name']}: rows and positives counted while streaming, {features}, "
+            f"{meta['name']}: rows and positives counted while streaming{dropped}, {features}, "
             f"positive class {meta['positive_class']!r}; {order}"
         )
     return (
-        f"{meta['name']}: {_plural(meta['n_rows'], 'row')}, {features}, "
+        f"{meta['name']}: {_plural(meta['n_rows'], 'row')}{dropped}, {features}, "
         f"{_plural(meta['n_positives'], 'positive')} (imbalance ratio "
         f"{meta['imbalance_ratio']:.2f}); {order}"
     )
@@ -431,6 +481,7 @@ def _cmd_stream(args) -> int:
     X, y, meta = _load_or_stream(args)
     res = _run(est, X, y, args, _progress(args), args.checkpoints)
     final = res.final
+    meta = _after_pass(X, meta)
     if args.format == "json":
         _print_json(
             {
@@ -466,6 +517,12 @@ def _load_or_stream(args):
     if perm is not None:
         X, y = X[perm], y[perm]
     return X, y, meta
+
+
+def _after_pass(X, meta: dict[str, Any]) -> dict[str, Any]:
+    """A streamed file's summary once it has been read (rows dropped for a missing value
+    are only counted while reading); data in memory keeps its ``meta``."""
+    return X.meta if hasattr(X, "meta") else meta
 
 
 def _changed(est) -> dict[str, Any]:
@@ -510,6 +567,7 @@ def _cmd_compare(args) -> int:
             row = {"model": name, **dict.fromkeys(_COMPARE_COLUMNS, float("nan"))}
             row["error"] = str(exc)
         rows.append({**row, "params": _changed(est)})
+    meta = _after_pass(X, meta)
     if args.format == "json":
         _print_json(
             {
@@ -603,6 +661,26 @@ def build_parser() -> argparse.ArgumentParser:
             "--no-header",
             action="store_true",
             help="CSV files: the first line is data, not column names",
+        )
+        p.add_argument(
+            "--label-column",
+            metavar="COL",
+            default=None,
+            help="CSV, KEEL and ARFF files: the label column, by name or index (default: the "
+            "last column, or KEEL's @outputs)",
+        )
+        p.add_argument(
+            "--nominal-columns",
+            metavar="COL,COL",
+            default=None,
+            help="CSV files: feature columns (names or indices) to one-hot encode",
+        )
+        p.add_argument(
+            "--missing",
+            choices=("error", "drop"),
+            default=None,
+            help="CSV, KEEL and ARFF files: what to do with rows that have a missing value "
+            "(default: error)",
         )
         p.add_argument(
             "--auc-bins",

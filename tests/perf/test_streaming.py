@@ -216,6 +216,32 @@ def test_missing_drop_matches_load_rows(tmp_path):
     assert len(yc) == len(y) == 30
 
 
+@pytest.mark.parametrize("nominal", [False, True])
+@pytest.mark.parametrize("positive_class", [None, "yes"])
+def test_n_dropped_counts_one_pass_however_often_the_file_is_read(
+    nominal, positive_class, tmp_path
+):
+    """``n_dropped`` is the rows of one pass (as ``load``'s meta), not a running total over
+    the counting pass and every iteration (it grew by 2 per pass before session 9)."""
+    rows = ["x,c,label"] + [
+        f"{i}.5,{'ab'[i % 2]},{'yes' if i % 5 == 0 else 'no'}" for i in range(30)
+    ]
+    rows.insert(12, "1.5,?,yes")
+    rows.insert(20, "2.5,,no")
+    p = tmp_path / "m.csv"
+    p.write_text("\n".join(rows) + "\n")
+    opts = {"missing": "drop", "positive_class": positive_class}
+    opts["nominal_columns"] = ["c"] if nominal else None
+    if not nominal:
+        p.write_text(p.read_text().replace(",a,", ",1,").replace(",b,", ",2,"))
+    _, _, meta = load(p, **{k: v for k, v in opts.items() if v is not None})
+    assert meta["n_dropped"] == 2
+    stream = iter_chunks(p, 4, **opts)
+    for _ in range(3):
+        _gather(stream)
+        assert stream.n_dropped == stream.meta["n_dropped"] == 2
+
+
 def test_input_errors(tmp_path):
     p = tmp_path / "t.svm"
     p.write_text("1 1:1\n-1 2:1\n")

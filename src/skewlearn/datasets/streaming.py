@@ -391,6 +391,9 @@ class ChunkedFile:
         ``[-1, 1]``, the labels of ``y`` (pass it to ``partial_fit``).
     n_rows, n_positives : int or None
         Known after the counting pass; None when it was skipped.
+    n_dropped : int
+        Rows dropped for a missing value (``missing="drop"``) in the last complete pass
+        over the file (the counting pass or an iteration); every pass drops the same rows.
     label_counts : dict or None
         Rows per original label (counting pass only).
     feature_names : list of str
@@ -460,6 +463,7 @@ class ChunkedFile:
         self.n_positives: int | None = None
         self.label_counts: dict | None = None
         self.n_dropped = 0
+        self._dropping = 0  # rows dropped so far in the current pass
         self._user_n_features = n_features
         self._tmp: str | None = None
         if fmt == "libsvm":
@@ -482,6 +486,11 @@ class ChunkedFile:
 
     # ------------------------------------------------------------------ public
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
+        self._dropping = 0
+        yield from self._chunks()
+        self.n_dropped = self._dropping  # a complete pass
+
+    def _chunks(self) -> Iterator[tuple[Any, np.ndarray]]:
         size = self.chunk_size
         if self.format == "libsvm":
             for (data, indices, indptr), labels in self._pieces(self.n_features, size):
@@ -523,12 +532,14 @@ class ChunkedFile:
             "path": self.path,
             "format": self.format,
             "feature_names": list(self.feature_names),
+            "n_dropped": self.n_dropped,
             "chunk_size": self.chunk_size,
         }
 
     # ------------------------------------------------------------------ labels
     def _scan(self, positive_class) -> None:
         """One counting pass: labels, rows, largest LIBSVM index, nominal categories."""
+        self._dropping = 0
         counts: dict[Any, int] = {}
         n_rows = 0
         if self.format == "libsvm":
@@ -574,6 +585,7 @@ class ChunkedFile:
             for t, v in zip(toks, values):
                 typed[v] = typed.get(v, 0) + counts[t]
         self.n_rows = n_rows
+        self.n_dropped = self._dropping
         self.label_counts = typed
         classes = np.unique(np.asarray(list(typed)))
         where = os.path.basename(self.path)
@@ -868,7 +880,7 @@ class ChunkedFile:
         row = [c.strip() for c in row]
         if self.missing == "drop" and len(row) == self.width:
             if any(t in _MISSING or t == "" for t in row):
-                self.n_dropped += 1
+                self._dropping += 1
                 return None
         X, _, _ = _tabulate(
             [row],
@@ -1221,8 +1233,7 @@ class ChunkedFile:
         if self.missing == "drop":
             keep = [r for r, row in enumerate(rows) if not any(is_missing(t) for t in row)]
             if len(keep) != len(rows):
-                if collect:
-                    self.n_dropped += len(rows) - len(keep)
+                self._dropping += len(rows) - len(keep)
                 rows = [rows[r] for r in keep]
                 linenos = [linenos[r] for r in keep]
             if not rows:
