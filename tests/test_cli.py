@@ -424,3 +424,26 @@ def test_file_options_label_column_nominal_columns_and_missing(tmp_path, capsys)
            "--nominal-columns applies to data files")  # fmt: skip
     _fails(capsys, ["stream", str(f), "--model", "AROW", "--nominal-columns", ","],
            "--nominal-columns needs column names")  # fmt: skip
+
+
+def test_data_after_param_is_data(capsys):
+    """``--param`` takes every word after it; a last word without ``=`` is DATA (argparse
+    gave it to --param, and stream said DATA was missing)."""
+    first = _json(capsys, ["stream", CSV, "--model", "AROW", "--param", "r=0.5"])
+    last = _json(capsys, ["stream", "--model", "AROW", "--param", "r=0.5", CSV])
+    assert last["data"] == first["data"] and last["params"]["r"] == 0.5
+    assert last["final"]["mistakes"] == first["final"]["mistakes"]
+    out = _json(
+        capsys, ["compare", "--models", "AROW,OGD", "--param", "AROW.r=0.5", "OGD.eta=0.1", CSV]
+    )
+    assert [r["params"].get(k) for r, k in zip(out["results"], "r eta".split())] == [0.5, 0.1]
+    for argv in (
+        ["stream", "--model", "AROW", "--param", "r=0.5"],
+        ["compare", "--models", "AROW"],
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert f"skewlearn {argv[0]}: error: the following arguments are required: DATA" in err
+        assert "[DATA]" not in err  # the usage line shows DATA as required

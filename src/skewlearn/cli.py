@@ -598,6 +598,18 @@ def _bins(text: str) -> int:
     return value
 
 
+def _data_after_params(parser: argparse.ArgumentParser, args) -> None:
+    """``--param`` takes every word after it, so in ``stream --param C=1 pima`` argparse
+    hands DATA to ``--param``: a last word without ``=`` is DATA when none was given."""
+    if getattr(args, "command", None) not in ("stream", "compare") or args.data is not None:
+        return
+    if args.param and "=" not in args.param[-1]:
+        args.data = args.param.pop()
+        return
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    sub.choices[args.command].error("the following arguments are required: DATA")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``skewlearn`` command."""
     from . import __version__
@@ -622,7 +634,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_models)
 
     def stream_options(p):
-        p.add_argument("data", metavar="DATA", help="benchmark name or data file path")
+        # optional for argparse only: "--param K=V DATA" is read back below (_data_after_params)
+        p.add_argument("data", metavar="DATA", nargs="?", help="benchmark name or data file path")
         p.add_argument(
             "--param",
             action="extend",
@@ -630,8 +643,7 @@ def build_parser() -> argparse.ArgumentParser:
             default=[],
             metavar="K=V",
             help="model parameters (values parsed as Python literals, else strings); for "
-            "compare, prefix the model: AROW.r=0.1. --param takes every K=V after it, so give "
-            "DATA first",
+            "compare, prefix the model: AROW.r=0.1",
         )
         p.add_argument(
             "--chunk-size", type=_positive_int, default=1000, help="rows per pass (default 1000)"
@@ -703,6 +715,9 @@ def build_parser() -> argparse.ArgumentParser:
     stream_options(p)
     p.add_argument("--models", required=True, help="comma-separated model class names")
     p.set_defaults(func=_cmd_compare)
+    for name in ("stream", "compare"):  # DATA is required (see _data_after_params)
+        p = sub.choices[name]
+        p.usage = p.format_usage().removeprefix("usage: ").strip().replace("[DATA]", "DATA")
 
     from .experiments.cli import register as register_experiment_commands
 
@@ -723,6 +738,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    _data_after_params(parser, args)
     if argv is None:
         _keep_pandas_out(args)
     from .datasets import DataFetchError
