@@ -256,6 +256,21 @@ def test_romma_three_samples_by_hand():
     np.testing.assert_allclose(agg.weights_, np.array([1.0, 9.0, 3.0]) / 13, rtol=1e-13)
 
 
+def test_aggressive_romma_takes_the_shortest_vector_when_c_would_be_negative():
+    """w_1 = [1, 0]; x = [.6, .3], y = +1: f = .6 in (0, 1) and |x|^2 |w|^2 = .45 <= .6, so
+    c_t = (.45 - .6) / .09 = -5/3 < 0. The closed form gives [1, 4/3] (|w|^2 = 25/9); the
+    smallest w with w.x >= 1 and w.w_1 >= 1 is x / |x|^2 = [4/3, 2/3] (|w|^2 = 20/9), whose
+    w.w_1 = 4/3 >= 1 (Li & Long's aggressive case)."""
+    X, y = np.array([[1.0, 0.0], [0.6, 0.3]]), np.array([1, 1])
+    agg = ROMMA(aggressive=True, fit_intercept=False).partial_fit(X, y, classes=[-1, 1])
+    w = agg.coef_.ravel()
+    np.testing.assert_allclose(w, [4 / 3, 2 / 3], rtol=1e-14)
+    assert w @ X[1] == pytest.approx(1.0) and w @ [1.0, 0.0] >= 1.0
+    # plain ROMMA makes no mistake at t = 2
+    plain = ROMMA(fit_intercept=False).partial_fit(X, y, classes=[-1, 1])
+    np.testing.assert_allclose(plain.coef_.ravel(), [1.0, 0.0])
+
+
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("fit_intercept", [True, False])
 @pytest.mark.parametrize("aggressive", [False, True])

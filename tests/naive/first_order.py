@@ -61,8 +61,8 @@ def romma(Xa, y, aggressive=False):
         if (yt * f >= 1.0) if aggressive else (yt * f > 0.0):
             continue
         xx, ww = x @ x, w @ w
-        if ww == 0.0:
-            if xx > 0.0:
+        if ww == 0.0 or (aggressive and yt * f >= xx * ww):
+            if xx > 0.0:  # the smallest w with y w.x >= 1 (it meets w.w_t >= |w_t|^2 here)
                 w = yt * x / xx
             continue
         den = xx * ww - f * f

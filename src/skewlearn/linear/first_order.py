@@ -597,7 +597,12 @@ def _romma_learn(w, counts, rows, y, scores, aggressive):
         ww = 0.0
         for j in range(w.shape[0]):
             ww += w[j] * w[j]
-        if ww == 0.0:  # first update: the smallest w with y w^T x >= 1
+        if ww == 0.0 or (aggressive and margin >= xx * ww):
+            # the first update, and aggressive ROMMA when 0 < y f < 1 with y f >= |x|^2 |w|^2
+            # (c_t <= 0): the smallest w with y w^T x >= 1 is y x / |x|^2, which meets
+            # w^T w_t >= |w_t|^2 already (Li & Long's aggressive case)
+            for j in range(w.shape[0]):
+                w[j] = 0.0
             row_axpy(y[i] / xx, rows, i, w)
             counts[3] += 1
             continue
@@ -626,9 +631,12 @@ class ROMMA(OnlineLinearClassifier):
         d_t = \\frac{\\|w_t\\|^2 (y_t - f)}{\\|x_t\\|^2\\|w_t\\|^2 - f^2},
 
     and :math:`w_{t+1} = y_t x_t / \\|x_t\\|^2` when :math:`w_t = 0` (only the first
-    constraint). ROMMA updates on mistakes (:math:`y_t f \\le 0`); aggressive ROMMA whenever
-    :math:`y_t f < 1`. ``x`` includes the constant intercept feature. If ``x_t`` is
-    parallel to ``w_t`` (zero denominator) the step is skipped, as in LIBOL.
+    constraint), and also, in aggressive ROMMA, when :math:`y_t f \\ge \\|x_t\\|^2
+    \\|w_t\\|^2` (then :math:`c_t \\le 0` and the second constraint is inactive at the
+    smallest vector meeting the first). ROMMA updates on mistakes (:math:`y_t f \\le 0`);
+    aggressive ROMMA whenever :math:`y_t f < 1`. ``x`` includes the constant intercept
+    feature. If ``x_t`` is parallel to ``w_t`` (zero denominator) the step is skipped, as in
+    LIBOL.
 
     Parameters
     ----------
