@@ -267,6 +267,12 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         check_magnitude(self, X, "squared norms would overflow float64 and the model would "
                         "become inf/NaN")  # fmt: skip
 
+    #: What to do when the updates overflow float64 (the end of that error message).
+    _overflow_fix: ClassVar[str] = (
+        "Scale the features (e.g. sklearn.preprocessing.StandardScaler) or use smaller step "
+        "sizes/aggressiveness (eta, C, gamma), then call fit again."
+    )
+
     def _check_finite_state(self, X) -> None:
         """After learning: refuse (and forget) a model whose state overflowed.
 
@@ -288,9 +294,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         raise ValueError(
             f"{type(self).__name__}'s state ({', '.join(bad)}) became non-finite (inf or "
             f"NaN) while learning from inputs up to |x| = {_max_abs(X):.3g}: the updates "
-            "overflowed float64. Scale the features (e.g. sklearn.preprocessing."
-            "StandardScaler) or use smaller step sizes/aggressiveness (eta, C, gamma), "
-            "then call fit again; the broken model was discarded."
+            f"overflowed float64. {self._overflow_fix} The broken model was discarded."
         )
 
     def _forget(self) -> None:
@@ -578,9 +582,7 @@ class OnlineClassifier(BinaryClassifier):
             raise ValueError(
                 f"{type(self).__name__} produced non-finite scores (inf or NaN) while "
                 f"learning from inputs up to |x| = {_max_abs(X):.3g}: the updates overflowed "
-                "float64. Scale the features (e.g. sklearn.preprocessing.StandardScaler) or "
-                "use smaller step sizes/aggressiveness (eta, C, gamma), then call fit "
-                "again; the broken model was discarded."
+                f"float64. {self._overflow_fix} The broken model was discarded."
             )
         self._check_finite_state(X)
         return scores if self._pos_is_last() else -scores

@@ -283,6 +283,22 @@ def test_romma_matches_numpy_reference(aggressive, fit_intercept, sparse):
     np.testing.assert_allclose(scores, ref, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_romma_overflow_on_noise_names_the_cause_not_scaling(aggressive):
+    """|w| grows at every ROMMA update (w.w_t >= |w_t|^2); on random labels it passes 1e308
+    within 20,000 rows, scaled or not (standard or 10x). The error says so instead of the
+    generic advice to scale the features."""
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(20_000, 2)), rng.choice([-1, 1], size=20_000)
+    for scale in (1.0, 10.0):
+        with pytest.raises(ValueError, match="scaling the features only slows") as exc:
+            ROMMA(aggressive=aggressive).fit(scale * X, y)
+        assert "Scale the features" not in str(exc.value)
+    # other learners keep the generic advice
+    with pytest.raises(ValueError, match=r"Scale the features \(e\.g\. sklearn"):
+        OGD(loss="squared", eta=100.0).fit(X, y)
+
+
 def test_romma_bad_hyperparameters():
     X, y = _random_stream()
     with pytest.raises(ValueError, match="'aggressive' parameter of ROMMA must be an instance"):

@@ -636,7 +636,9 @@ class ROMMA(OnlineLinearClassifier):
     smallest vector meeting the first). ROMMA updates on mistakes (:math:`y_t f \\le 0`);
     aggressive ROMMA whenever :math:`y_t f < 1`. ``x`` includes the constant intercept
     feature. If ``x_t`` is parallel to ``w_t`` (zero denominator) the step is skipped, as in
-    LIBOL.
+    LIBOL. Since :math:`w_{t+1}^T w_t \\ge \\|w_t\\|^2`, ``|w|`` never shrinks; on data
+    that no hyperplane separates it grows geometrically and can overflow float64 on long
+    noisy streams (the error then says so): ROMMA is for (nearly) separable data.
 
     Parameters
     ----------
@@ -675,6 +677,12 @@ class ROMMA(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _overflow_fix: ClassVar[str] = (
+        "ROMMA's |w| grows at every update (w.w_t >= |w_t|^2), geometrically on data that "
+        "no hyperplane separates with margin (Li & Long analyse separable data); scaling "
+        "the features only slows that down. On noisy data use PassiveAggressive, ALMA or "
+        "AROW."
+    )
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "aggressive": ["boolean"],
