@@ -363,17 +363,16 @@ def check_results_db(path: str | Path) -> Path:
 
 def experiment_rows(path: str | Path, experiment: str | None = None) -> list[dict[str, Any]]:
     """The result rows of ``experiment`` (its definition run last) in an existing results
-    database. When the database holds just one experiment and ``experiment`` is None or
-    a prefix of its name (``nystrom_table2`` for ``nystrom_table2_tuned_c``), that one's.
-    Anything else is a ``ValueError`` naming what the database holds, so rows of several
-    experiments are never pooled into one table, nor one experiment's rows read as
-    another's."""
+    database. When the database holds just one experiment, that one's whatever its name
+    (your own definition of a table, or a supplement such as ``nystrom_table2_tuned_c``).
+    A database with several experiments and none named ``experiment`` (or ``experiment``
+    None) is a ``ValueError`` naming what it holds, so rows of several experiments are
+    never pooled into one table."""
     with ResultStore(check_results_db(path)) as store:
         sql = "SELECT DISTINCT experiment FROM results ORDER BY experiment"
         names = [n for (n,) in store._con.execute(sql)]
         if experiment not in names:
-            lone = names[0] if len(names) == 1 else None
-            if lone is None or (experiment and not lone.startswith(experiment)):
+            if len(names) != 1:
                 want = (
                     f"no results of experiment {experiment!r}"
                     if experiment
