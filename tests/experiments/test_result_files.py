@@ -129,3 +129,42 @@ def test_online_f_measure_is_undefined_before_any_positive():
     got = study.online_curve(y, s, "f1", np.arange(1, 6))
     assert np.isnan(got[:2]).all()
     np.testing.assert_allclose(got[2:], [0.0, 0.0, 2 * 1 / (2 + 2)])
+
+
+def test_a_path_with_uri_characters_is_read_not_created(tmp_path):
+    """'#', '?' and '%41' in a path used to end the SQLite URI early (a stray empty file,
+    then "holds no skewlearn results") or be decoded."""
+    for name in ("run#1.sqlite", "a?b.sqlite", "c%41.sqlite"):
+        db = tmp_path / name
+        run_experiment(_experiment("toy", estimators=1), db, n_jobs=1, progress=False)
+        before = sorted(p.name for p in tmp_path.iterdir())
+        assert len(experiment_rows(db, "toy")) == 2 * 3
+        assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_run_killed_during_its_searches_keeps_the_earlier_definition(tmp_path, monkeypatch):
+    """The new definition and its keys are saved together after the shared searches, so
+    a report read after a run killed during them shows the earlier definition, not the
+    earlier rows under the new settings."""
+    from skewlearn.experiments import runner as runner_mod
+    from skewlearn.experiments.store import ResultStore
+
+    db = tmp_path / "k.sqlite"
+    first = _experiment("toy", estimators=1)
+    run_experiment(first, db, n_jobs=1, progress=False)
+    data = tomllib.loads(TOY)
+    data["protocol"]["n_repeats"] = 1
+    data["estimators"] = data["estimators"][:1]
+    data["metrics"] = ["pr_auc"]
+    data["search"]["scope"] = "first_fold"
+
+    def killed(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner_mod, "_run_searches", killed)
+    with pytest.raises(KeyboardInterrupt):
+        run_experiment(parse_experiment(data), db, n_jobs=1, progress=False)
+    with ResultStore(db) as store:
+        assert store.experiments()["toy"]["metrics"] == ["roc_auc", "gmean"]
+    (rep,) = build_reports(db)
+    assert [t.metric for t in rep.tables] == ["roc_auc", "gmean"] and len(rep.rows) == 6

@@ -450,3 +450,14 @@ def test_memory_map_off_reads_the_same_rows_without_mapping(suffix, tmp_path, mo
         np.testing.assert_array_equal(ya, yb)
     with pytest.raises(AssertionError, match="must not map"):
         list(iter_chunks(p, chunk_size=70, block_bytes=1024))
+
+
+def test_a_positive_class_absent_from_the_file_is_refused_after_the_pass(tmp_path):
+    """With positive_class given the counting pass is skipped, so the check comes at the
+    end of the first pass (every row was read as negative, silently, before session 9)."""
+    p = tmp_path / "pc.csv"
+    p.write_text("a,b,y\n1,2,p\n3,4,n\n5,6,n\n")
+    with pytest.raises(ValueError, match="positive class 'Pos' does not occur"):
+        _gather(iter_chunks(p, 2, positive_class="Pos"))
+    _, y = _gather(iter_chunks(p, 2, positive_class="p"))
+    assert y.tolist() == [1, -1, -1]

@@ -487,8 +487,18 @@ class ChunkedFile:
     # ------------------------------------------------------------------ public
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
         self._dropping = 0
-        yield from self._chunks()
+        positives = 0
+        for X, y in self._chunks():
+            positives += int(np.count_nonzero(y == 1))
+            yield X, y
         self.n_dropped = self._dropping  # a complete pass
+        if positives == 0 and not self.scanned:
+            # without the counting pass nothing checked that positive_class occurs
+            raise ValueError(
+                f"{os.path.basename(self.path)}: positive class {self.positive_class!r} does "
+                "not occur in the file (every row was negative); check the label's spelling "
+                "and type (e.g. 1 or '1')."
+            )
 
     def _chunks(self) -> Iterator[tuple[Any, np.ndarray]]:
         size = self.chunk_size

@@ -561,7 +561,6 @@ def run_experiment(
     exp = experiment if isinstance(experiment, Experiment) else load_experiment(experiment)
     store = db if isinstance(db, ResultStore) else ResultStore(db)
     try:
-        store.save_experiment(exp.name, exp.as_dict())
         if scheduler is None:
             scheduler = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
         if repeats is not None and repeats < 1:
@@ -576,7 +575,10 @@ def run_experiment(
             )
         tasks = expand_tasks(exp, searches)
         # what this definition reads back: rows of an earlier definition of the same name
-        # stay in the database (and resume it) but leave the reports
+        # stay in the database (and resume it) but leave the reports. The definition and
+        # its keys are saved together, after the searches, so a run killed during them
+        # leaves the earlier definition's report as it was.
+        store.save_experiment(exp.name, exp.as_dict())
         store.set_keys(exp.name, [t.key for t in tasks] + [t.key for t in search_tasks])
         if repeats is not None:
             tasks = [t for t in tasks if t.repetition < repeats]

@@ -75,7 +75,8 @@ CREATE TABLE IF NOT EXISTS searches (
 #: before session 8) shows all its rows.
 _CURRENT = """ AND (
     NOT EXISTS (SELECT 1 FROM experiment_keys k WHERE k.experiment = r.experiment)
-    OR r.{key} IN (SELECT k.key FROM experiment_keys k WHERE k.experiment = r.experiment))"""
+    OR EXISTS (SELECT 1 FROM experiment_keys k
+               WHERE k.experiment = r.experiment AND k.key = r.{key}))"""
 
 #: Columns of the ``searches`` table: one hyperparameter search shared by the runs of a
 #: (dataset, method) when an experiment has ``search.scope = "first_fold"``.
@@ -346,7 +347,8 @@ def check_results_db(path: str | Path) -> Path:
             "`skewlearn reproduce` wrote (--db), or run the experiment first."
         )
     try:
-        con = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+        # as_uri() percent-escapes '#', '?' and '%' in the path
+        con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
         try:
             tables = {n for (n,) in con.execute("SELECT name FROM sqlite_master")}
         finally:
