@@ -161,3 +161,31 @@ def test_a_later_batch_with_labels_of_another_type_is_refused(est):
     b = clone(est).partial_fit(X[:50], y[:50].astype(str), classes=["0", "1"])
     with pytest.raises(ValueError, match=r"labels \[0, 1\] are not the classes"):
         b.partial_fit(X[50:], y[50:])
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_set_params_between_partial_fit_calls_is_refused_not_ignored(est):
+    """A setting changed after the model started (a budget, a covariance form, an invalid
+    C) was silently ignored, used unvalidated, or crashed the compiled update; now the next
+    call refuses it, learns nothing, and fit starts over with it."""
+    X, y = _stream(seed=3)
+    a = clone(est).partial_fit(X[:50], y[:50], classes=[0, 1])
+    before = pickle.dumps(a)
+    name = next(iter(a.get_params(deep=False)))
+    old = a.get_params(deep=False)[name]
+    a.set_params(**{name: _Other()})
+    for call in (a.partial_fit, a.test_then_train):
+        with pytest.raises(ValueError, match=rf"{name}=.* changed \(set_params\) after the"):
+            call(X[50:], y[50:])
+    a.set_params(**{name: old})
+    assert pickle.dumps(a) == before  # refused before learning anything
+    a.partial_fit(X[50:], y[50:])  # the original value is fine again
+
+
+class _Other:
+    """A parameter value equal to nothing else."""
+
+    def __eq__(self, other):
+        return False
+
+    __hash__ = object.__hash__

@@ -297,6 +297,24 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             f"overflowed float64. {self._overflow_fix} The broken model was discarded."
         )
 
+    def _check_params_unchanged(self) -> None:
+        """Refuse a later ``partial_fit``/``test_then_train`` after ``set_params`` changed a
+        setting: the running model was built with the old one (its buffers, budgets,
+        covariance form, learners, validated values), so the new one would be ignored,
+        used unvalidated, or crash the compiled update."""
+        before = getattr(self, "_started_with", None)
+        if before is None:  # a model pickled before session 9
+            return
+        now = self.get_params(deep=False)
+        changed = [k for k in now if not _same_param(before.get(k), now[k])]
+        if changed:
+            shown = ", ".join(f"{k}={before.get(k)!r} -> {now[k]!r}" for k in changed)
+            raise ValueError(
+                f"{type(self).__name__}: {shown} changed (set_params) after the model started "
+                "learning; a running model keeps the settings it started with. Call fit, or "
+                "partial_fit on sklearn.base.clone(model), to start over with the new ones."
+            )
+
     def _forget(self) -> None:
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
             delattr(self, name)
@@ -542,6 +560,8 @@ class OnlineClassifier(BinaryClassifier):
     def _run(self, X, y, classes, reset: bool) -> np.ndarray:
         if reset:
             self._validate_params()
+        else:
+            self._check_params_unchanged()
         X, y = validate_data(
             self,
             X,
@@ -564,6 +584,7 @@ class OnlineClassifier(BinaryClassifier):
                 # learner unfitted, so the corrected call starts cleanly
                 self._forget()
                 raise
+            self._started_with = self.get_params(deep=False)
             if self._step_gain:
                 self.stability_ = np.zeros(2)
         else:
@@ -586,6 +607,15 @@ class OnlineClassifier(BinaryClassifier):
             )
         self._check_finite_state(X)
         return scores if self._pos_is_last() else -scores
+
+
+def _same_param(a, b) -> bool:
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # arrays and the like
+        return False
 
 
 class OnlineLinearClassifier(OnlineClassifier):
