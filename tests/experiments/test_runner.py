@@ -24,6 +24,17 @@ from skewlearn.experiments import runner as runner_mod
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+@pytest.fixture(autouse=True)
+def _keep_environment():
+    """A process LocalCluster writes OPENBLAS_NUM_THREADS=1, PYTHONHASHSEED and more into
+    this process's os.environ; later tests' subprocesses would inherit them (the
+    cross-process determinism test then compared 1-thread BLAS with this process's)."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
 def _results(db):
     with ResultStore(db) as s:
         return {r["task_key"]: (r["metrics"], r["params"]) for r in s.rows()}
