@@ -487,12 +487,12 @@ class ChunkedFile:
     # ------------------------------------------------------------------ public
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
         self._dropping = 0
-        positives = 0
+        seen_positive = self.scanned  # the counting pass already checked it occurs
         for X, y in self._chunks():
-            positives += int(np.count_nonzero(y == 1))
+            seen_positive = seen_positive or bool((y == 1).any())
             yield X, y
         self.n_dropped = self._dropping  # a complete pass
-        if positives == 0 and not self.scanned:
+        if not seen_positive:
             # without the counting pass nothing checked that positive_class occurs
             raise ValueError(
                 f"{os.path.basename(self.path)}: positive class {self.positive_class!r} does "

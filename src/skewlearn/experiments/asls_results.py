@@ -57,10 +57,6 @@ def _read_csv(name: str) -> list[dict]:
         return list(csv.DictReader(line for line in fh if not line.startswith("#")))
 
 
-def _rows(db, experiment: str | None) -> list[dict]:
-    return experiment_rows(db, experiment)
-
-
 def _per_fold(rows, metric: str) -> dict[tuple[str, str], dict[tuple[int, int], float]]:
     out: dict = defaultdict(dict)
     for r in rows:
@@ -84,7 +80,7 @@ def _pct(mean: float, std: float | None = None) -> str:
 # --------------------------------------------------------------------------- Table III
 def table3_cells(db) -> dict[tuple[str, str, str], float]:
     """``{(method, m+, r+ column): mean G-mean}`` of an ``asls_table3`` database."""
-    folds = _per_fold(_rows(db, "asls_table3"), "gmean")
+    folds = _per_fold(experiment_rows(db, "asls_table3"), "gmean")
     out = {}
     for (_d, label), runs in folds.items():
         method, r, m = label.split()
@@ -161,7 +157,7 @@ def table3_markdown(db) -> str:
 # --------------------------------------------------------------------------- Table IV
 def table4_markdown(db) -> str:
     """Table IV: G-mean and training time of KASLS_R by reduced rate, and full KASLS."""
-    rows = _rows(db, "asls_table4")
+    rows = experiment_rows(db, "asls_table4")
     gm = _per_fold(rows, "gmean")
     times: dict[str, list[float]] = defaultdict(list)
     for r in rows:
@@ -211,7 +207,7 @@ def comparison_markdown(
     paper's; ``*`` marks a significant difference from ``reference`` (two-sided paired t-test
     over the folds at 5%, as the paper's asterisk)."""
     names = names or {}
-    rows = _rows(db, experiment)
+    rows = experiment_rows(db, experiment)
     metrics = (("gmean", "gmean"), ("f1", "fmeasure"), ("roc_auc", "auc"))
     folds = {m: _per_fold(rows, m) for m, _ in metrics}
     paper = {(r["dataset"], r["method"]): r for r in _read_csv(paper_csv)}
@@ -251,7 +247,7 @@ def search_choices(db, experiment: str | None = None) -> dict[tuple[str, str], d
     grids: dict = defaultdict(lambda: defaultdict(set))
     chosen: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
     folds: dict = defaultdict(int)
-    for r in _rows(db, experiment):
+    for r in experiment_rows(db, experiment):
         search = r["extra"].get("search")
         if not search:
             continue

@@ -375,18 +375,15 @@ def experiment_rows(path: str | Path, experiment: str | None = None) -> list[dic
         names = [n for (n,) in store._con.execute(sql)]
         if experiment not in names:
             if len(names) != 1:
-                want = (
-                    f"no results of experiment {experiment!r}"
-                    if experiment
-                    else f"{len(names)} experiments, so name one"
-                )
-                raise ValueError(
-                    f"{path} holds {want}; it holds {names or 'no results yet'}."
-                    + (
-                        f" Give the database of `skewlearn reproduce {experiment}`."
-                        if experiment
-                        else ""
+                if experiment is None:
+                    raise ValueError(
+                        f"{path} holds {len(names)} experiments, so name one; it holds "
+                        f"{names or 'no results yet'}."
                     )
+                raise ValueError(
+                    f"{path} holds no results of experiment {experiment!r}; it holds "
+                    f"{names or 'no results yet'}. Give the database of `skewlearn reproduce "
+                    f"{experiment}`."
                 )
             (experiment,) = names
         return store.rows(experiment)
