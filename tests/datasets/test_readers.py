@@ -187,6 +187,7 @@ MALFORMED = [
     (".svm", "1:2 3:4\n", r"line 1: the line starts with '1:2' instead of a label"),
     (".svm", "# c\n\npos 1:2\n", r"line 3: label 'pos' is not a number\. LIBSVM"),
     (".svm", "1 1:2\n99999999999999999999 1:1\n", r"line 2: .* not a number that fits in int64"),
+    (".svm", "0.5 1:2\n99999999999999999999 1:1\n", r"line 2: .* not a number that fits in int64"),
     # non-numeric tokens
     (".svm", "1 1:abc\n", r"line 1: value 'abc' of index 1 is not a finite number"),
     (".svm", "1 1:nan\n", r"line 1: value 'nan' of index 1 is not a finite number"),
@@ -207,6 +208,12 @@ MALFORMED = [
         "@relation r\n@attribute a real\n@attribute c {p, n}\n@data\n1, p\nz, n\n",
         r"line 6: non-numeric value 'z' for numeric attribute 'a'",
     ),
+    (  # Python's float() takes '1_000'; a data file does not
+        ".arff",
+        "@relation r\n@attribute a real\n@attribute c {p,n}\n@data\n1,p\n1_000,n\n",
+        r"line 6: non-numeric value '1_000' for numeric attribute 'a'",
+    ),
+    (".csv", "a,label\n1,p\n1_000,n\n", r"line 3: non-numeric value '1_000' for numeric attribute"),
     (
         ".arff",
         "@relation r\n@attribute a {u,v}\n@attribute c {p,n}\n@data\nu,p\nw,n\n",
@@ -271,6 +278,9 @@ def test_labels_beyond_int64_stay_exact_strings(tmp_path):
     p.write_text(f"a,y\n1,{2**63}\n2,{2**63 + 1}\n3,0\n")
     _, y, _ = read_csv(p)
     assert y.tolist() == [str(2**63), str(2**63 + 1), "0"]
+    p.write_text(f"a,y\n1,0.5\n2,{2**63}\n3,{2**63 + 1}\n")  # a float label comes first
+    _, y, _ = read_csv(p)
+    assert y.tolist() == ["0.5", str(2**63), str(2**63 + 1)]
     p.write_text(f"a,y\n1,{2**63 - 1}\n2,{-(2**63)}\n")  # the int64 range's ends
     _, y, _ = read_csv(p)
     assert y.dtype == np.int64 and y.tolist() == [2**63 - 1, -(2**63)]

@@ -103,8 +103,8 @@ _INT64 = (-(2**63), 2**63 - 1)
 def _parse_labels(tokens: Sequence[str]) -> np.ndarray:
     """Labels as int64 if all are integers, float64 if all are numbers, else str.
 
-    An integer beyond int64 keeps every label a string: as a float it could merge with a
-    neighbouring label (2**63 and 2**63 + 1 are the same float64).
+    An integer beyond int64 keeps every label a string, wherever it stands in the file: as a
+    float it could merge with a neighbouring label (2**63 and 2**63 + 1 are the same float64).
     """
     ints = []
     for t in tokens:
@@ -119,6 +119,8 @@ def _parse_labels(tokens: Sequence[str]) -> np.ndarray:
         ints.append(v)
     else:
         return np.asarray(ints, dtype=np.int64)
+    if any(_huge_int(t) for t in tokens):
+        return np.asarray(list(tokens), dtype=str)
     floats = [_number(t) for t in tokens]
     if all(v is not None for v in floats):
         return np.asarray(floats, dtype=np.float64)
@@ -126,6 +128,9 @@ def _parse_labels(tokens: Sequence[str]) -> np.ndarray:
 
 
 def _is_float(token: str) -> bool:
+    """Whether ``token`` is a number to ``float`` (finite or not); '1_000' is not one."""
+    if "_" in token:
+        return False
     try:
         float(token)
     except ValueError:
@@ -1028,6 +1033,14 @@ def read(
         See the reader.
     """
     path = os.fspath(path)
+    key = _format_of(path, format)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{path}: no such file.")
+    return _READERS[key](path, **kwargs)
+
+
+def _format_of(path: str, format: str | None) -> str:
+    """The reader key for ``path``: ``format`` if given, else from the extension."""
     if format is None:
         base = path[:-3] if path.lower().endswith(".gz") else path
         ext = os.path.splitext(base)[1].lower()
@@ -1040,6 +1053,16 @@ def read(
     key = str(format).lower()
     if key not in _READERS:
         raise ValueError(f"format must be one of {sorted(_READERS)}; got {format!r}.")
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"{path}: no such file.")
-    return _READERS[key](path, **kwargs)
+    return key
+
+
+def _read_options(path: str | os.PathLike, format: str | None = None) -> list[str]:
+    """The keyword options :func:`read` accepts for ``path`` (``format`` and its reader's).
+
+    Raises ValueError when the format cannot be told from the extension or ``format``.
+    """
+    import inspect
+
+    reader = _READERS[_format_of(os.fspath(path), format)]
+    params = inspect.signature(reader).parameters.values()
+    return ["format"] + [p.name for p in params if p.kind is p.KEYWORD_ONLY]
