@@ -74,6 +74,9 @@ def test_toy_file_parses(toy_file):
         ({"curves": "no"}, r"curves: must be true or false; got 'no'"),
         ({"name": 5}, r"name: must be a non-empty string; got 5"),
         ({"description": {"a": 1}}, r"description: must be a string"),
+        ({"seed": True}, r"seed: must be a non-negative integer; got True"),
+        ({"datasets": [{"name": "p", "source": "pima", "params": {"bogus": 1}}]},
+         r"datasets\[0\]\.params: 'pima' is a registered dataset .* Remove params"),
     ],
 )  # fmt: skip
 def test_errors_name_the_key_path(change, match):
@@ -118,3 +121,24 @@ def test_shipped_reproductions_are_valid():
             "omcsl_table3_scaled",
         }
         assert exp.paper is None or exp.paper.path.is_file()
+
+
+def test_a_data_files_params_are_its_reading_options(tmp_path):
+    """They were accepted and ignored; now they reach the reader, and unknown ones are
+    refused before the run."""
+    import numpy as np
+
+    from skewlearn.experiments.runner import load_dataset
+
+    p = tmp_path / "claims.data"  # an extension no reader claims
+    p.write_text("fraud,a,b\nyes,1,2\nno,3,?\nno,5,6\nno,7,8\n")
+    ds = {"name": "c", "source": str(p)}
+    with pytest.raises(ExperimentError, match=r"datasets\[0\]\.params: .*Set format = one of"):
+        parse_experiment(_toy(datasets=[{**ds, "params": {"missing": "drop"}}]))
+    with pytest.raises(ExperimentError, match=r"unknown option\(s\) \['sparse'\] .*'missing'"):
+        parse_experiment(_toy(datasets=[{**ds, "params": {"format": "csv", "sparse": True}}]))
+    opts = {"format": "csv", "label_column": "fraud", "missing": "drop", "positive_class": "no"}
+    exp = parse_experiment(_toy(datasets=[{**ds, "params": opts}]))
+    X, y = load_dataset(exp.datasets[0])
+    np.testing.assert_array_equal(X, [[1.0, 2.0], [5.0, 6.0], [7.0, 8.0]])
+    assert y.tolist() == [-1, 1, 1]  # "no" is +1 as asked, though it is the majority

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._hints import did_you_mean
 from ..evaluation.protocols import METRICS, KFold, Prequential, RandomSplits, parse_grid
 
 __all__ = [
@@ -257,7 +258,8 @@ def resolve_estimator(name: str) -> type:
         if isinstance(obj, type):
             return obj
     raise ExperimentError(
-        f"unknown estimator {name!r}: give a skewlearn estimator ({', '.join(found)}) or a "
+        f"unknown estimator {name!r}.{did_you_mean(name, found)} Give a skewlearn estimator "
+        f"({', '.join(found)}) or a "
         "dotted class path such as 'sklearn.linear_model.LogisticRegression'."
     )
 
@@ -293,15 +295,36 @@ def _registered_or_file(source: str, path: str) -> None:
     names = list_datasets()
     if source in names or os.sep in source or "/" in source or os.path.exists(source):
         return
-    import difflib
-
-    close = difflib.get_close_matches(source, names, n=3)
-    hint = f" Did you mean {', '.join(map(repr, close))}?" if close else ""
     _fail(
         path,
-        f"{source!r} is neither a registered dataset nor a file.{hint} `skewlearn datasets` "
+        f"{source!r} is neither a registered dataset nor a file."
+        f"{did_you_mean(source, names)} `skewlearn datasets` "
         "lists the names; a file needs its path (with a '/').",
     )
+
+
+def _file_params(source: str, params: dict, path: str) -> None:
+    """A data file's ``params`` are its reading options (and ``positive_class``); a
+    registered dataset has none."""
+    from ..datasets import list_datasets
+    from ..datasets.readers import _read_options
+
+    if source in list_datasets():
+        _fail(
+            path,
+            f"{source!r} is a registered dataset whose positive class and reading settings "
+            "are fixed; params apply to generators and data files only. Remove params.",
+        )
+    try:
+        allowed = ["positive_class", *_read_options(source, params.get("format"))]
+    except ValueError as exc:
+        _fail(path, str(exc).replace("Pass format=", "Set format ="))
+    unknown = sorted(set(params) - set(allowed))
+    if unknown:
+        _fail(
+            path,
+            f"unknown option(s) {unknown} for the data file {source!r}; its options are {allowed}.",
+        )
 
 
 def _generator_params(generator: str, params: dict, path: str) -> None:
@@ -357,6 +380,8 @@ def _dataset(item: Any, i: int, scale: bool | str) -> DatasetSpec:
         if not isinstance(source, str):
             _fail(f"{path}.source", f"must be a dataset name or a file path; got {source!r}.")
         _registered_or_file(source, f"{path}.source")
+        if params:
+            _file_params(source, params, f"{path}.params")
     return DatasetSpec(
         name=str(item["name"]),
         source=source,
@@ -493,7 +518,11 @@ def _protocol(table: Any):
 
 def _metric(name: Any, path: str) -> str:
     if name not in METRICS:
-        _fail(path, f"unknown metric {name!r}; choose one of {', '.join(METRICS)}.")
+        _fail(
+            path,
+            f"unknown metric {name!r}.{did_you_mean(name, METRICS)} Choose one of "
+            f"{', '.join(METRICS)}.",
+        )
     return name
 
 
@@ -553,7 +582,7 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     if not isinstance(data.get("curves", True), bool):
         _fail("curves", f"must be true or false; got {data['curves']!r}.")
     seed = data.get("seed", 0)
-    if not isinstance(seed, int) or seed < 0:
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         _fail("seed", f"must be a non-negative integer; got {seed!r}.")
     scale = _scale_value(data.get("scale", False), "scale")
     datasets = tuple(_dataset(d, i, scale) for i, d in enumerate(data["datasets"]))

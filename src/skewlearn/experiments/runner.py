@@ -258,7 +258,7 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray, np.ndarray]:
                 f"dataset {spec.name!r} needs skewlearn.datasets.load, which this build lacks; "
                 "use a generator dataset instead."
             )
-        X, y, _meta = datasets.load(spec.source, scale=spec.scale)
+        X, y, _meta = datasets.load(spec.source, scale=spec.scale, **spec.params)
         y = np.asarray(y)
     _DATASETS[key] = (X, y)
     return X, y
