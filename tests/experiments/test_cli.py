@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from skewlearn.experiments import ResultStore
+from skewlearn.experiments import ResultStore, load_experiment
 from skewlearn.experiments.cli import main, register, shipped_experiments
 
 
@@ -137,3 +137,31 @@ def test_report_shows_the_definition_run_last_under_a_reused_name(toy_file, tmp_
     assert "36 tasks, 36 already done, 0 run now" in capsys.readouterr().out
     with ResultStore(db) as s:
         assert {tuple(r["params"]) for r in s.rows() if r["method"] == "PA"} == {("C",)}
+
+
+def test_report_of_a_changed_definition_not_run_yet_counts_the_hidden_rows(
+    toy_file, tmp_path, capsys, monkeypatch
+):
+    """Killed after the new definition's keys are saved but before its first task: the
+    report said the database held nothing; it names the experiment and the hidden rows."""
+    import skewlearn.experiments.runner as runner
+
+    db = tmp_path / "r.sqlite"
+    run = ["--jobs", "1", "--db", str(db), "--no-progress"]
+    assert main(["run", str(toy_file), *run]) == 0
+    changed = tmp_path / "changed.toml"
+    changed.write_text(toy_file.read_text().replace("n_splits = 3", "n_splits = 4"))
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_task_or_failure", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_experiment(load_experiment(changed), db, n_jobs=1, progress=False)
+    capsys.readouterr()
+    for argv in (["report", str(db)], ["report", str(db), "--experiment", "toy"]):
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+        assert "# Experiment `toy`" in out and "0 tasks finished" in out
+        assert "Not shown: 36 result rows of an earlier definition of 'toy'" in out
+        assert "| dataset |" not in out and "Time per task" not in out  # no empty tables

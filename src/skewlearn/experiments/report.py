@@ -175,7 +175,11 @@ def build_reports(
             by_exp[r["experiment"]].append(r)
         for f in failures:  # an experiment whose every task failed is reported too
             by_exp.setdefault(f["experiment"], [])
-        earlier = {name: store.n_earlier(name) for name in by_exp}
+        names = [experiment] if experiment is not None else sorted(definitions)
+        earlier = {name: store.n_earlier(name) for name in {*by_exp, *names}}
+        for name in names:  # a changed definition that has no results yet: say what is hidden
+            if earlier[name]:
+                by_exp.setdefault(name, [])
     finally:
         if not isinstance(db, ResultStore):
             store.close()
@@ -188,7 +192,8 @@ def build_reports(
     for name, exp_rows in by_exp.items():
         definition = definitions.get(name, {})
         metrics = definition.get("metrics") or sorted({m for r in exp_rows for m in r["metrics"]})
-        tables = [_table(m, exp_rows, definition) for m in metrics]
+        # no rows (every task failed, or a changed definition not run yet): no empty tables
+        tables = [_table(m, exp_rows, definition) for m in metrics] if exp_rows else []
         found = [s for s in searches if s["experiment"] == name]
         failed = [f for f in failures if f["experiment"] == name]
         reports.append(
@@ -294,7 +299,8 @@ def to_markdown(reports: list[ExperimentReport]) -> str:
             out.append("")
             out.append(_friedman_text(t) + "\n")
         out.append(_searches_markdown(rep))
-        out.append(_timing_markdown(rep))
+        if rep.rows:
+            out.append(_timing_markdown(rep))
     return "\n".join(out)
 
 
@@ -575,10 +581,13 @@ def to_html(reports: list[ExperimentReport], *, figures: bool = True) -> str:
                         parts.append(_img(fig, f"sensitivity of {m} to {p}"))
         if rep.searches:
             parts.append(_html_searches(rep))
-        parts.append("<h2>Time per task (s)</h2><table><thead><tr><th>method</th>"
-                     "<th>fit (incl. search)</th><th>task</th></tr></thead><tbody>")  # fmt: skip
-        for m, (fit, wall) in _timings(rep).items():
-            parts.append(f"<tr><td>{e(m)}</td><td>{fit:.4f}</td><td>{wall:.4f}</td></tr>")
-        parts.append("</tbody></table>")
+        if rep.rows:
+            parts.append(
+                "<h2>Time per task (s)</h2><table><thead><tr><th>method</th>"
+                "<th>fit (incl. search)</th><th>task</th></tr></thead><tbody>"
+            )
+            for m, (fit, wall) in _timings(rep).items():
+                parts.append(f"<tr><td>{e(m)}</td><td>{fit:.4f}</td><td>{wall:.4f}</td></tr>")
+            parts.append("</tbody></table>")
     parts.append("</body></html>")
     return "\n".join(parts)
