@@ -169,7 +169,7 @@ def test_datasets_command_uses_the_registry(capsys, monkeypatch):
             "source": "pkg==1.0:data/small.dat",
         }
     ]
-    _fails(capsys, ["datasets", "huge"], "unknown dataset 'huge'; valid names: small, tiny.")
+    _fails(capsys, ["datasets", "huge"], "unknown dataset 'huge'. Valid names: small, tiny.")
 
 
 def test_data_fetch_error_exits_1(capsys, monkeypatch):
@@ -188,12 +188,12 @@ def test_data_fetch_error_exits_1(capsys, monkeypatch):
 @pytest.mark.parametrize(
     ("argv", "match"),
     [
-        (["stream", CSV, "--model", "nope"], "unknown model 'nope'; online models: ALMA, AROW"),
+        (["stream", CSV, "--model", "nope"], "unknown model 'nope'. Online models: ALMA, AROW"),
         (
             ["stream", CSV, "--model", "Perceptrn"],
-            "unknown model 'Perceptrn'; did you mean 'Perceptron'",
+            "unknown model 'Perceptrn'. Did you mean 'Perceptron'",
         ),
-        (["datasets", "Pima"], "unknown dataset 'Pima'; did you mean 'pima'?"),
+        (["datasets", "Pima"], "unknown dataset 'Pima'. Did you mean 'pima'?"),
         (["stream", CSV, "--model", "linearasls"], "LinearASLS is a batch learner"),
         (
             ["stream", CSV, "--model", "AROW", "--param", "q=1"],

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+from ._hints import did_you_mean
+
 __all__ = ["main"]
 
 #: Checkpoint columns shown in tables (timing in learning seconds is left to JSON).
@@ -86,18 +88,8 @@ def _find_model(name: str) -> type:
             f"{', '.join(online)}."
         )
     raise UsageError(
-        f"unknown model {name!r};{_did_you_mean(name, list(online))} online models: "
-        f"{', '.join(online)}."
+        f"unknown model {name!r}.{did_you_mean(name, online)} Online models: {', '.join(online)}."
     )
-
-
-def _did_you_mean(name: str, choices: list[str]) -> str:
-    """`` Did you mean 'X'?`` for the closest choices (ignoring case), or ``""``."""
-    import difflib
-
-    lower = {c.lower(): c for c in choices}
-    close = difflib.get_close_matches(name.lower(), list(lower), n=3, cutoff=0.6)
-    return f" did you mean {', '.join(repr(lower[c]) for c in close)}?" if close else ""
 
 
 def _parse_value(text: str) -> Any:
@@ -438,7 +430,7 @@ def _cmd_datasets(args) -> int:
     for name in names:
         if name not in known:
             raise UsageError(
-                f"unknown dataset {name!r};{_did_you_mean(name, sorted(known))} valid names: "
+                f"unknown dataset {name!r}.{did_you_mean(name, sorted(known))} Valid names: "
                 f"{', '.join(sorted(known))}."
             )
     rows = [_data_summary(datasets.describe(name)) for name in names]

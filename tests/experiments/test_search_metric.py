@@ -111,7 +111,8 @@ def test_files_without_it_keep_their_task_keys():
     [
         (
             lambda t: t.replace('search_metric = "f1"', 'search_metric = "auc"'),
-            r"estimators\[4\].search_metric: unknown metric 'auc'; choose one of",
+            r"estimators\[4\].search_metric: unknown metric 'auc'\. "
+            r"Did you mean 'pr_auc' or 'roc_auc'\? Choose",
         ),
         (
             lambda t: t.replace(

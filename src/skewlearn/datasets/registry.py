@@ -34,7 +34,6 @@ svmguide2 and the full poker set.
 
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +41,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._hints import did_you_mean
 from . import cache
 from .readers import read, read_arff, read_csv, read_keel
 
@@ -214,11 +214,9 @@ def list_datasets() -> list[str]:
 def _entry(name: str) -> _Entry:
     if name in _REGISTRY:
         return _REGISTRY[name]
-    close = difflib.get_close_matches(str(name), list(_REGISTRY), n=3, cutoff=0.5)
-    hint = f" Did you mean {' or '.join(map(repr, close))}?" if close else ""
     raise ValueError(
-        f"Unknown dataset {name!r}.{hint} Valid names: {', '.join(_REGISTRY)}; or pass the "
-        "path of a data file."
+        f"Unknown dataset {name!r}.{did_you_mean(name, _REGISTRY)} Valid names: "
+        f"{', '.join(_REGISTRY)}; or pass the path of a data file."
     )
 
 

@@ -181,7 +181,12 @@ def get_metric(name: str) -> Metric:
     0.7071...
     """
     if name not in _NEEDS_SCORES:
-        raise ValueError(f"unknown metric {name!r}; choose one of {', '.join(METRICS)}.")
+        from .._hints import did_you_mean  # here: task_seed's test loads this file alone
+
+        raise ValueError(
+            f"unknown metric {name!r}.{did_you_mean(name, METRICS)} Choose one of "
+            f"{', '.join(METRICS)}."
+        )
     from .. import metrics as _metrics
 
     return Metric(name, getattr(_metrics, name), _NEEDS_SCORES[name])
