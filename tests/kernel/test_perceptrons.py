@@ -1,5 +1,6 @@
 import math
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -350,7 +351,9 @@ def test_a_large_dense_support_vector_buffer_warns(monkeypatch):
 
     X = sp.random(40, 200, density=0.02, format="csr", random_state=0)
     y = np.arange(40) % 2
-    KernelPerceptron().fit(X, y)  # under the default threshold, no warning
+    with warnings.catch_warnings():  # under the default threshold, no warning
+        warnings.simplefilter("error", RuntimeWarning)
+        KernelPerceptron().fit(X, y)
     monkeypatch.setattr(budget, "LARGE_BUFFER", 10_000)
     with pytest.warns(RuntimeWarning, match=r"\d+ dense rows of 200 features.*smaller budget"):
         KernelPerceptron().fit(X, y)
