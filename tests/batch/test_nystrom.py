@@ -250,3 +250,66 @@ def test_maps_in_row_chunks_and_in_place_equal_the_whole_product(monkeypatch):
     two = multi.set_params(n_jobs=2)._features(X)
     np.testing.assert_allclose(one, whole, rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(one, two)
+
+
+def _zeros_data(n=200, d=5, seed=1):
+    """Features with many zeros, a zero row, and as CSR with explicitly stored zeros."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = (X[:, 0] + 0.7 * rng.normal(size=n) > 1.0).astype(int)
+    X[:, 3] = np.where(rng.random(n) < 0.6, 0.0, X[:, 3])
+    X[5] = 0.0
+    A = sp.csr_matrix(X)
+    A.data[::3] = 0.0  # stored zeros
+    return A.toarray(), A, y
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem])
+def test_sparse_with_stored_zeros_transforms_like_dense(cls):
+    # an eigenvector's sign used to follow LAPACK's rounding: this CSR and the same dense
+    # data gave one transform column of opposite sign (a difference of 1.29). atol as in
+    # test_sparse_equals_dense: at the smallest eigenvalues an ulp of gamma moves the small
+    # entries by ~1e-11 (the eigenvectors' own conditioning, not a sign)
+    Xd, A, y = _zeros_data()
+    est = cls(n_landmarks=10, random_state=0)
+    a = est.fit(Xd, y).transform(Xd)
+    b = est.fit(A, y).transform(A)
+    np.testing.assert_allclose(b, a, rtol=1e-9, atol=1e-10)
+
+
+def test_eigenvector_signs_follow_the_largest_entry_not_lapack(monkeypatch):
+    """Each column of U (hence of U Λ^{-1/2}) has its largest-|entry| positive, whatever
+    sign scipy's eigh returns: flipping eigh's columns changes nothing, bit for bit."""
+    import skewlearn.batch.nystrom as ny
+
+    Xd, _, y = _zeros_data()
+    est = StratifiedNystroem(n_landmarks=10, random_state=0).fit(Xd, y)
+    N = est.normalization_
+    top = np.argmax(np.abs(N), axis=0)
+    assert np.all(N[top, np.arange(N.shape[1])] > 0)
+    want = est.transform(Xd)
+
+    real_eigh = ny.eigh
+
+    def flipped_eigh(*args, **kwargs):
+        vals, vecs = real_eigh(*args, **kwargs)
+        return vals, vecs * np.where(np.arange(vecs.shape[1]) % 2, -1.0, 1.0)
+
+    monkeypatch.setattr(ny, "eigh", flipped_eigh)
+    again = StratifiedNystroem(n_landmarks=10, random_state=0).fit(Xd, y)
+    np.testing.assert_array_equal(again.transform(Xd), want)
+    multi = MultiNystroem(kernels=[{"gamma": est.gamma_}], n_landmarks=10, random_state=0)
+    np.testing.assert_array_equal(multi.fit(Xd, y).transform(Xd), want)
+    # ties go to the first index
+    np.testing.assert_array_equal(ny.fix_signs(np.array([[-0.5], [0.5]])), [[0.5], [-0.5]])
+
+
+def test_a_one_ulp_change_of_gamma_does_not_flip_features():
+    Xd, _, y = _zeros_data()
+    g = StratifiedNystroem(n_landmarks=10, random_state=0).fit(Xd, y).gamma_
+    out = [
+        StratifiedNystroem(n_landmarks=10, gamma=gg, random_state=0).fit(Xd, y).transform(Xd)
+        for gg in (g, np.nextafter(g, 0.0), np.nextafter(g, 1.0))
+    ]
+    np.testing.assert_allclose(out[1], out[0], rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(out[2], out[0], rtol=1e-9, atol=1e-10)
