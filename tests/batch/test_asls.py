@@ -396,6 +396,20 @@ def test_svmsdc_is_smote_then_costed_svc():
     assert SVMSDC().fit(Xb, yb).pipeline_.named_steps["smote"] == "passthrough"
 
 
+@pytest.mark.parametrize("offset", [1e4, 1e6, 1e8])
+def test_sigma_scale_of_sparse_input_equals_dense(offset):
+    # sigma = sqrt(d Var X); for CSR the variance was E[x^2] - E[x]^2, which cancels:
+    # at 1e8 it was <= 0 and sigma silently became 1
+    rng = np.random.default_rng(0)
+    X = offset + rng.normal(size=(200, 4))
+    y = (X[:, 0] - offset > 1.0).astype(int)
+    want = np.sqrt(X.shape[1] * np.var(X))
+    for est in (SVMDEC(), SVMSDC(random_state=0)):
+        assert est.fit(sp.csr_matrix(X), y).sigma_ == pytest.approx(want, rel=1e-12)
+    # the dense path is unchanged: X.var() itself
+    assert asls_module._resolve_sigma("scale", X) == np.sqrt(X.shape[1] * X.var())
+
+
 # =========================================================================== errors
 @pytest.mark.parametrize(
     ("est", "match"),

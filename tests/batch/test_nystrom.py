@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from skewlearn import MultiNystroem, StratifiedNystroem
-from skewlearn.batch.nystrom import draw_landmarks, stratified_counts
+from skewlearn import MultiNystroem, MultiNystroemMKL, StratifiedNystroem
+from skewlearn.batch.nystrom import draw_landmarks, scale_gamma, stratified_counts
+from skewlearn.kernels import data_variance
 from tests.naive import kernels as naive_kernels
 from tests.naive import nystrom as naive
 
@@ -135,6 +136,49 @@ def test_default_kernels_are_three_gaussians_around_scale():
     np.testing.assert_allclose(
         [k["gamma"] for k in mn.kernel_params_], [scale / 4, scale, 4 * scale]
     )
+
+
+def _offset_data(offset, n=300, d=4, seed=0):
+    """Rows of N(offset, 1) (no zeros: E[x^2] - E[x]^2 cancels to nothing at 1e8)."""
+    rng = np.random.default_rng(seed)
+    X = offset + rng.normal(size=(n, d))
+    return X, (X[:, 0] - offset > 1.0).astype(int)
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e6, 1e8])
+def test_sparse_scale_variance_equals_dense_for_offset_features(offset):
+    X, _ = _offset_data(offset)
+    A = sp.csr_matrix(X)
+    want = np.var(A.toarray())
+    assert data_variance(A) == pytest.approx(want, rel=1e-12)
+    assert scale_gamma(A) == pytest.approx(scale_gamma(X), rel=1e-12)
+    assert data_variance(X) == X.var()  # the dense path is X.var() itself
+    # duplicate (unsummed) entries: the last row holds column 3 three times (v, 2.5, -2.5)
+    dup = sp.csr_matrix(
+        (np.r_[A.data, [2.5, -2.5]], np.r_[A.indices, [3, 3]], np.r_[A.indptr[:-1], A.nnz + 2]),
+        shape=A.shape,
+    )
+    assert not dup.has_canonical_format
+    assert data_variance(dup) == pytest.approx(want, rel=1e-12)
+    # implicit and stored zeros count as entries of value 0
+    Z = sp.csr_matrix(np.where(np.arange(X.shape[0])[:, None] % 3 == 0, 0.0, X))
+    Z.data[::5] = 0.0
+    assert data_variance(Z) == pytest.approx(np.var(Z.toarray()), rel=1e-12)
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e8])
+def test_sparse_and_dense_fits_get_the_same_scale_gamma(offset):
+    X, y = _offset_data(offset)
+    want = 1.0 / (X.shape[1] * np.var(X))
+    A = sp.csr_matrix(X)
+    ny = StratifiedNystroem(n_landmarks=20, random_state=0).fit(A, y)
+    assert ny.gamma_ == pytest.approx(want, rel=1e-12)
+    mn = MultiNystroem(n_landmarks=10, random_state=0).fit(A, y)
+    got = [k["gamma"] for k in mn.kernel_params_]
+    np.testing.assert_allclose(got, [want / 4, want, 4 * want], rtol=1e-12)
+    mkl = MultiNystroemMKL(n_landmarks=10, max_iter=1, random_state=0).fit(A, y)
+    got = [k["gamma"] for k in mkl.feature_map_.kernel_params_]
+    np.testing.assert_allclose(got, [want / 4, want, 4 * want], rtol=1e-12)
 
 
 @pytest.mark.parametrize(

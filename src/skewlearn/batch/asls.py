@@ -37,6 +37,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from ..base import BatchClassifier, _max_abs, _scan_values
+from ..kernels import data_variance
 
 __all__ = [
     "SVMDEC",
@@ -427,11 +428,7 @@ def _balanced_ratio(t: np.ndarray) -> float:
 
 def _resolve_sigma(sigma, X) -> float:
     if isinstance(sigma, str):  # "scale": σ² = d·Var(X), scikit-learn's gamma="scale"
-        if sp.issparse(X):
-            var = X.multiply(X).mean() - X.mean() ** 2
-        else:
-            var = X.var()
-        s2 = X.shape[1] * var
+        s2 = X.shape[1] * data_variance(X)  # sparse: two-pass, equal to the dense value
         return float(np.sqrt(s2)) if s2 > 0 else 1.0
     return float(sigma)
 

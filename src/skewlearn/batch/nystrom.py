@@ -56,7 +56,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import VersionedPickleMixin
 from ..base import check_magnitude as _check_magnitude
-from ..kernels import KERNEL_CODES, kernel_code, kernel_matrix
+from ..kernels import KERNEL_CODES, data_variance, kernel_code, kernel_matrix
 
 __all__ = ["MultiNystroem", "StratifiedNystroem", "nystroem_linear_svm"]
 
@@ -108,12 +108,12 @@ def draw_landmarks(n_samples: int, n_landmarks: int, sampling: str, y, rng) -> n
 
 
 def scale_gamma(X) -> float:
-    """scikit-learn's ``gamma="scale"``: :math:`1 / (d \\cdot \\mathrm{Var}(X))`, 1/d if Var = 0."""
-    if sp.issparse(X):
-        mean = X.mean()
-        var = X.multiply(X).mean() - mean * mean
-    else:
-        var = X.var()
+    """scikit-learn's ``gamma="scale"``: :math:`1 / (d \\cdot \\mathrm{Var}(X))`, 1/d if Var = 0.
+
+    Var is over all entries (:func:`skewlearn.kernels.data_variance`: for sparse ``X`` the
+    implicit zeros count, computed in two passes so that it equals the dense value).
+    """
+    var = data_variance(X)
     d = X.shape[1]
     return 1.0 / (d * var) if var > 0 else 1.0 / d
 
