@@ -410,6 +410,30 @@ def test_sigma_scale_of_sparse_input_equals_dense(offset):
     assert asls_module._resolve_sigma("scale", X) == np.sqrt(X.shape[1] * X.var())
 
 
+@pytest.mark.parametrize("cls", [SVMDEC, SVMSDC])
+def test_svm_baselines_score_either_layout_after_either_fit(cls, monkeypatch):
+    # a dense fit refused sparse input at predict time (scikit-learn's "cannot use sparse
+    # input in 'SVC' trained on dense data"); every other sparse-capable learner takes it
+    X, y = _problem(n=120, seed=17)
+    X[np.abs(X) < 0.5] = 0.0
+    A = sp.csr_matrix(X)
+    A.data[::4] = 0.0  # and stored zeros
+    Xd = A.toarray()
+    params = {"random_state": 0} if cls is SVMSDC else {}
+    dense = cls(**params).fit(Xd, y)
+    sparse = cls(**params).fit(A, y)
+    assert not sp.issparse(dense.svc_.support_vectors_)
+    assert sp.issparse(sparse.svc_.support_vectors_)
+    want = dense.decision_function(Xd)
+    np.testing.assert_allclose(dense.decision_function(A), want, rtol=1e-9)
+    np.testing.assert_array_equal(dense.predict(A), dense.predict(Xd))
+    np.testing.assert_allclose(sparse.decision_function(Xd), sparse.decision_function(A), rtol=1e-9)
+    np.testing.assert_array_equal(sparse.predict(Xd), sparse.predict(A))
+    # densified in blocks of rows: 7 rows of 4 features per block, same scores
+    monkeypatch.setattr(asls_module, "_PASS_BYTES", 8 * 4 * 7)
+    np.testing.assert_array_equal(dense.decision_function(A), dense.decision_function(Xd))
+
+
 # =========================================================================== errors
 @pytest.mark.parametrize(
     ("est", "match"),

@@ -1172,7 +1172,21 @@ class SVMDEC(BatchClassifier):
         self.support_ratio_ = len(self.svc_.support_) / X.shape[0]
 
     def _decision(self, X):
-        return self.svc_.decision_function(X)
+        """libsvm's scores, with ``X`` in the layout the SVC was trained on: scikit-learn's
+        ``SVC`` refuses sparse input after a dense fit, so sparse ``X`` is densified then
+        (in blocks of rows of about ``_PASS_BYTES``), and dense ``X`` is passed as CSR after
+        a sparse fit. libsvm scores each row alone, so the scores equal those of the same
+        rows in the training layout."""
+        svc = self.svc_
+        if sp.issparse(svc.support_vectors_):
+            return svc.decision_function(sp.csr_matrix(X))
+        if not sp.issparse(X):
+            return svc.decision_function(X)
+        rows = max(1, _PASS_BYTES // (8 * X.shape[1]))
+        blocks = [
+            svc.decision_function(X[lo : lo + rows].toarray()) for lo in range(0, X.shape[0], rows)
+        ]
+        return np.concatenate(blocks) if blocks else np.empty(0)
 
 
 class SVMSDC(SVMDEC):
@@ -1289,6 +1303,3 @@ class SVMSDC(SVMDEC):
         self.svc_ = self.pipeline_.named_steps["svc"]
         self.n_iter_ = int(self.svc_.n_iter_[0])
         self.support_ratio_ = len(self.svc_.support_) / (n_pos_after + n_neg)
-
-    def _decision(self, X):
-        return self.svc_.decision_function(X)
