@@ -434,6 +434,42 @@ def test_svm_baselines_score_either_layout_after_either_fit(cls, monkeypatch):
     np.testing.assert_array_equal(dense.decision_function(A), dense.decision_function(Xd))
 
 
+@pytest.mark.parametrize(
+    "est",
+    [
+        ProximalSVMDEC(kernel="rbf", C_pos=3.0),
+        ProximalSVMDEC(kernel="poly", degree=2),
+        ProximalSVMDEC(),
+        KernelASLS(sigma=2.0),
+        KernelASLS(reduced_rate=0.3, random_state=0),
+    ],
+    ids=["psvm-rbf", "psvm-poly", "psvm-linear", "kasls", "kasls-r"],
+)
+def test_a_rows_score_does_not_depend_on_its_batch_or_layout(est, monkeypatch):
+    # K(X, basis) @ w went through BLAS, whose blocking and vector paths depend on the
+    # number of rows and the alignment: scores moved by ~1e-16 between X[:50] and X,
+    # or C and Fortran order (docs/reliability.md promises bit-identical layouts)
+    monkeypatch.setattr(asls_module, "_PASS_BYTES", 8 * 240 * 13)  # blocks of 13 rows
+    X, y = _problem(n=240, d=5, seed=1)
+    est.fit(X, y)
+    rng = np.random.default_rng(2)
+    Z = rng.normal(size=(101, 5))
+    want = est.decision_function(Z)
+    raw = np.empty(Z.size + 1)  # a copy 8 bytes off the usual alignment
+    shifted = raw[1:].reshape(Z.shape)
+    shifted[...] = Z
+    wide = np.zeros((101, 10))
+    wide[:, ::2] = Z
+    for other in (np.asfortranarray(Z), shifted, wide[:, ::2], Z.tolist()):
+        np.testing.assert_array_equal(est.decision_function(other), want)
+    for lo, hi in [(0, 50), (0, 1), (12, 14), (7, 101)]:
+        np.testing.assert_array_equal(est.decision_function(Z[lo:hi]), want[lo:hi])
+    for i in range(0, 101, 10):
+        np.testing.assert_array_equal(est.decision_function(Z[i : i + 1]), want[i : i + 1])
+    refit = type(est)(**est.get_params()).fit(np.asfortranarray(X), y)
+    np.testing.assert_array_equal(refit.decision_function(Z), want)
+
+
 # =========================================================================== errors
 @pytest.mark.parametrize(
     ("est", "match"),
