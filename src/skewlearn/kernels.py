@@ -75,6 +75,36 @@ def gamma_from_sigma(sigma: float) -> float:
     return 1.0 / (2.0 * float(sigma) * float(sigma))
 
 
+def data_variance(X) -> float:
+    """Variance of all ``n · d`` entries of ``X`` (scikit-learn's ``gamma="scale"`` uses it).
+
+    Dense ``X``: ``X.var()``. Sparse ``X``: the same quantity with the implicit zeros
+    counted, computed in two passes over the stored values: the mean
+    :math:`m = \\sum v / (n d)`, then
+    :math:`(\\sum_{\\text{stored}} (v - m)^2 + (n d - \\mathrm{nnz})\\, m^2) / (n d)`.
+    The one-pass :math:`E[x^2] - E[x]^2` (scikit-learn's ``SVC`` on sparse input)
+    cancels catastrophically when the values carry an offset (at 1e8 it turns a variance
+    of 1 into 0 or a negative number); the two-pass form agrees with the dense
+    ``X.var()`` to rounding. Duplicate stored entries are summed first.
+
+    >>> import scipy.sparse as sp
+    >>> X = np.array([[1e8 + 1.0, 0.0], [1e8 - 1.0, 0.0]])
+    >>> bool(data_variance(sp.csr_matrix(X)) == X.var())
+    True
+    """
+    if not sp.issparse(X):
+        return X.var()
+    X = sp.csr_matrix(X)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    size = X.shape[0] * X.shape[1]
+    data = X.data
+    mean = data.sum() / size
+    dev = data - mean
+    return (np.sum(dev * dev) + (size - data.size) * (mean * mean)) / size
+
+
 @njit(**NJIT_INLINE)
 def kernel_from_parts(kind, gamma, degree, coef0, dot, sqdist):
     """Kernel value from the inner product ``dot`` and the squared distance ``sqdist``

@@ -396,6 +396,80 @@ def test_svmsdc_is_smote_then_costed_svc():
     assert SVMSDC().fit(Xb, yb).pipeline_.named_steps["smote"] == "passthrough"
 
 
+@pytest.mark.parametrize("offset", [1e4, 1e6, 1e8])
+def test_sigma_scale_of_sparse_input_equals_dense(offset):
+    # sigma = sqrt(d Var X); for CSR the variance was E[x^2] - E[x]^2, which cancels:
+    # at 1e8 it was <= 0 and sigma silently became 1
+    rng = np.random.default_rng(0)
+    X = offset + rng.normal(size=(200, 4))
+    y = (X[:, 0] - offset > 1.0).astype(int)
+    want = np.sqrt(X.shape[1] * np.var(X))
+    for est in (SVMDEC(), SVMSDC(random_state=0)):
+        assert est.fit(sp.csr_matrix(X), y).sigma_ == pytest.approx(want, rel=1e-12)
+    # the dense path is unchanged: X.var() itself
+    assert asls_module._resolve_sigma("scale", X) == np.sqrt(X.shape[1] * X.var())
+
+
+@pytest.mark.parametrize("cls", [SVMDEC, SVMSDC])
+def test_svm_baselines_score_either_layout_after_either_fit(cls, monkeypatch):
+    # a dense fit refused sparse input at predict time (scikit-learn's "cannot use sparse
+    # input in 'SVC' trained on dense data"); every other sparse-capable learner takes it
+    X, y = _problem(n=120, seed=17)
+    X[np.abs(X) < 0.5] = 0.0
+    A = sp.csr_matrix(X)
+    A.data[::4] = 0.0  # and stored zeros
+    Xd = A.toarray()
+    params = {"random_state": 0} if cls is SVMSDC else {}
+    dense = cls(**params).fit(Xd, y)
+    sparse = cls(**params).fit(A, y)
+    assert not sp.issparse(dense.svc_.support_vectors_)
+    assert sp.issparse(sparse.svc_.support_vectors_)
+    want = dense.decision_function(Xd)
+    np.testing.assert_allclose(dense.decision_function(A), want, rtol=1e-9)
+    np.testing.assert_array_equal(dense.predict(A), dense.predict(Xd))
+    np.testing.assert_allclose(sparse.decision_function(Xd), sparse.decision_function(A), rtol=1e-9)
+    np.testing.assert_array_equal(sparse.predict(Xd), sparse.predict(A))
+    # densified in blocks of rows: 7 rows of 4 features per block, same scores
+    monkeypatch.setattr(asls_module, "_PASS_BYTES", 8 * 4 * 7)
+    np.testing.assert_array_equal(dense.decision_function(A), dense.decision_function(Xd))
+
+
+@pytest.mark.parametrize(
+    "est",
+    [
+        ProximalSVMDEC(kernel="rbf", C_pos=3.0),
+        ProximalSVMDEC(kernel="poly", degree=2),
+        ProximalSVMDEC(),
+        KernelASLS(sigma=2.0),
+        KernelASLS(reduced_rate=0.3, random_state=0),
+    ],
+    ids=["psvm-rbf", "psvm-poly", "psvm-linear", "kasls", "kasls-r"],
+)
+def test_a_rows_score_does_not_depend_on_its_batch_or_layout(est, monkeypatch):
+    # K(X, basis) @ w went through BLAS, whose blocking and vector paths depend on the
+    # number of rows and the alignment: scores moved by ~1e-16 between X[:50] and X,
+    # or C and Fortran order (docs/reliability.md promises bit-identical layouts)
+    monkeypatch.setattr(asls_module, "_PASS_BYTES", 8 * 240 * 13)  # blocks of 13 rows
+    X, y = _problem(n=240, d=5, seed=1)
+    est.fit(X, y)
+    rng = np.random.default_rng(2)
+    Z = rng.normal(size=(101, 5))
+    want = est.decision_function(Z)
+    raw = np.empty(Z.size + 1)  # a copy 8 bytes off the usual alignment
+    shifted = raw[1:].reshape(Z.shape)
+    shifted[...] = Z
+    wide = np.zeros((101, 10))
+    wide[:, ::2] = Z
+    for other in (np.asfortranarray(Z), shifted, wide[:, ::2], Z.tolist()):
+        np.testing.assert_array_equal(est.decision_function(other), want)
+    for lo, hi in [(0, 50), (0, 1), (12, 14), (7, 101)]:
+        np.testing.assert_array_equal(est.decision_function(Z[lo:hi]), want[lo:hi])
+    for i in range(0, 101, 10):
+        np.testing.assert_array_equal(est.decision_function(Z[i : i + 1]), want[i : i + 1])
+    refit = type(est)(**est.get_params()).fit(np.asfortranarray(X), y)
+    np.testing.assert_array_equal(refit.decision_function(Z), want)
+
+
 # =========================================================================== errors
 @pytest.mark.parametrize(
     ("est", "match"),

@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from skewlearn import MultiNystroem, StratifiedNystroem
-from skewlearn.batch.nystrom import draw_landmarks, stratified_counts
+from skewlearn import MultiNystroem, MultiNystroemMKL, StratifiedNystroem
+from skewlearn.batch.nystrom import draw_landmarks, scale_gamma, stratified_counts
+from skewlearn.kernels import data_variance
 from tests.naive import kernels as naive_kernels
 from tests.naive import nystrom as naive
 
@@ -137,6 +138,49 @@ def test_default_kernels_are_three_gaussians_around_scale():
     )
 
 
+def _offset_data(offset, n=300, d=4, seed=0):
+    """Rows of N(offset, 1) (no zeros: E[x^2] - E[x]^2 cancels to nothing at 1e8)."""
+    rng = np.random.default_rng(seed)
+    X = offset + rng.normal(size=(n, d))
+    return X, (X[:, 0] - offset > 1.0).astype(int)
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e6, 1e8])
+def test_sparse_scale_variance_equals_dense_for_offset_features(offset):
+    X, _ = _offset_data(offset)
+    A = sp.csr_matrix(X)
+    want = np.var(A.toarray())
+    assert data_variance(A) == pytest.approx(want, rel=1e-12)
+    assert scale_gamma(A) == pytest.approx(scale_gamma(X), rel=1e-12)
+    assert data_variance(X) == X.var()  # the dense path is X.var() itself
+    # duplicate (unsummed) entries: the last row holds column 3 three times (v, 2.5, -2.5)
+    dup = sp.csr_matrix(
+        (np.r_[A.data, [2.5, -2.5]], np.r_[A.indices, [3, 3]], np.r_[A.indptr[:-1], A.nnz + 2]),
+        shape=A.shape,
+    )
+    assert not dup.has_canonical_format
+    assert data_variance(dup) == pytest.approx(want, rel=1e-12)
+    # implicit and stored zeros count as entries of value 0
+    Z = sp.csr_matrix(np.where(np.arange(X.shape[0])[:, None] % 3 == 0, 0.0, X))
+    Z.data[::5] = 0.0
+    assert data_variance(Z) == pytest.approx(np.var(Z.toarray()), rel=1e-12)
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e8])
+def test_sparse_and_dense_fits_get_the_same_scale_gamma(offset):
+    X, y = _offset_data(offset)
+    want = 1.0 / (X.shape[1] * np.var(X))
+    A = sp.csr_matrix(X)
+    ny = StratifiedNystroem(n_landmarks=20, random_state=0).fit(A, y)
+    assert ny.gamma_ == pytest.approx(want, rel=1e-12)
+    mn = MultiNystroem(n_landmarks=10, random_state=0).fit(A, y)
+    got = [k["gamma"] for k in mn.kernel_params_]
+    np.testing.assert_allclose(got, [want / 4, want, 4 * want], rtol=1e-12)
+    mkl = MultiNystroemMKL(n_landmarks=10, max_iter=1, random_state=0).fit(A, y)
+    got = [k["gamma"] for k in mkl.feature_map_.kernel_params_]
+    np.testing.assert_allclose(got, [want / 4, want, 4 * want], rtol=1e-12)
+
+
 @pytest.mark.parametrize(
     "params,match",
     [
@@ -250,3 +294,66 @@ def test_maps_in_row_chunks_and_in_place_equal_the_whole_product(monkeypatch):
     two = multi.set_params(n_jobs=2)._features(X)
     np.testing.assert_allclose(one, whole, rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(one, two)
+
+
+def _zeros_data(n=200, d=5, seed=1):
+    """Features with many zeros, a zero row, and as CSR with explicitly stored zeros."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    y = (X[:, 0] + 0.7 * rng.normal(size=n) > 1.0).astype(int)
+    X[:, 3] = np.where(rng.random(n) < 0.6, 0.0, X[:, 3])
+    X[5] = 0.0
+    A = sp.csr_matrix(X)
+    A.data[::3] = 0.0  # stored zeros
+    return A.toarray(), A, y
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem])
+def test_sparse_with_stored_zeros_transforms_like_dense(cls):
+    # an eigenvector's sign used to follow LAPACK's rounding: this CSR and the same dense
+    # data gave one transform column of opposite sign (a difference of 1.29). atol as in
+    # test_sparse_equals_dense: at the smallest eigenvalues an ulp of gamma moves the small
+    # entries by ~1e-11 (the eigenvectors' own conditioning, not a sign)
+    Xd, A, y = _zeros_data()
+    est = cls(n_landmarks=10, random_state=0)
+    a = est.fit(Xd, y).transform(Xd)
+    b = est.fit(A, y).transform(A)
+    np.testing.assert_allclose(b, a, rtol=1e-9, atol=1e-10)
+
+
+def test_eigenvector_signs_follow_the_largest_entry_not_lapack(monkeypatch):
+    """Each column of U (hence of U Λ^{-1/2}) has its largest-|entry| positive, whatever
+    sign scipy's eigh returns: flipping eigh's columns changes nothing, bit for bit."""
+    import skewlearn.batch.nystrom as ny
+
+    Xd, _, y = _zeros_data()
+    est = StratifiedNystroem(n_landmarks=10, random_state=0).fit(Xd, y)
+    N = est.normalization_
+    top = np.argmax(np.abs(N), axis=0)
+    assert np.all(N[top, np.arange(N.shape[1])] > 0)
+    want = est.transform(Xd)
+
+    real_eigh = ny.eigh
+
+    def flipped_eigh(*args, **kwargs):
+        vals, vecs = real_eigh(*args, **kwargs)
+        return vals, vecs * np.where(np.arange(vecs.shape[1]) % 2, -1.0, 1.0)
+
+    monkeypatch.setattr(ny, "eigh", flipped_eigh)
+    again = StratifiedNystroem(n_landmarks=10, random_state=0).fit(Xd, y)
+    np.testing.assert_array_equal(again.transform(Xd), want)
+    multi = MultiNystroem(kernels=[{"gamma": est.gamma_}], n_landmarks=10, random_state=0)
+    np.testing.assert_array_equal(multi.fit(Xd, y).transform(Xd), want)
+    # ties go to the first index
+    np.testing.assert_array_equal(ny.fix_signs(np.array([[-0.5], [0.5]])), [[0.5], [-0.5]])
+
+
+def test_a_one_ulp_change_of_gamma_does_not_flip_features():
+    Xd, _, y = _zeros_data()
+    g = StratifiedNystroem(n_landmarks=10, random_state=0).fit(Xd, y).gamma_
+    out = [
+        StratifiedNystroem(n_landmarks=10, gamma=gg, random_state=0).fit(Xd, y).transform(Xd)
+        for gg in (g, np.nextafter(g, 0.0), np.nextafter(g, 1.0))
+    ]
+    np.testing.assert_allclose(out[1], out[0], rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(out[2], out[0], rtol=1e-9, atol=1e-10)

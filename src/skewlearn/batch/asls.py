@@ -31,12 +31,14 @@ from typing import ClassVar
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 from scipy.linalg.blas import dsyrk
 from scipy.linalg.lapack import dpotrf, dpotrs
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from ..base import BatchClassifier, _max_abs, _scan_values
+from ..kernels import data_variance
 
 __all__ = [
     "SVMDEC",
@@ -427,11 +429,7 @@ def _balanced_ratio(t: np.ndarray) -> float:
 
 def _resolve_sigma(sigma, X) -> float:
     if isinstance(sigma, str):  # "scale": σ² = d·Var(X), scikit-learn's gamma="scale"
-        if sp.issparse(X):
-            var = X.multiply(X).mean() - X.mean() ** 2
-        else:
-            var = X.var()
-        s2 = X.shape[1] * var
+        s2 = X.shape[1] * data_variance(X)  # sparse: two-pass, equal to the dense value
         return float(np.sqrt(s2)) if s2 > 0 else 1.0
     return float(sigma)
 
@@ -528,6 +526,85 @@ def _kernel(X, Y, kernel: str, sigma: float, degree: int, coef0: float, out=None
     out = _Gram(Y, kernel, sigma, degree, coef0)(X, out)
     if kernel == "rbf" and X is Y:
         np.fill_diagonal(out, 1.0)
+    return out
+
+
+#: Compiled helpers of the scores: no fast-math flags, so that LLVM keeps every sum in the
+#: order written (no reassociation, no fused multiply-add) and a row's value cannot depend
+#: on how the loops were vectorised for the other rows.
+_ROWWISE = {"cache": True, "nogil": True}
+
+
+@njit(**_ROWWISE)
+def _row_products(X, Yt, out):
+    """``out[i, j] = Σ_k X[i, k] Yt[k, j]``, summed over ``k = 0, 1, …`` for every entry."""
+    n, d = X.shape
+    for i in range(n):
+        row = out[i]
+        row[:] = 0.0
+        for k in range(d):
+            x = X[i, k]
+            yk = Yt[k]
+            for j in range(row.shape[0]):
+                row[j] += x * yk[j]
+
+
+@njit(**_ROWWISE)
+def _row_sums(K, w, b, out):
+    """``out[i] = Σ_j K[i, j] w[j] + b``, summed over ``j = 0, 1, …``."""
+    for i in range(K.shape[0]):
+        row = K[i]
+        s = 0.0
+        for j in range(row.shape[0]):
+            s += row[j] * w[j]
+        out[i] = s + b
+
+
+def _scores(X, Y, w, b: float, kernel: str, sigma: float, degree: int, coef0: float):
+    """``f(x) = Σ_j w_j k(x, Y_j) + b`` for every row of ``X`` (``Y=None``: ``X w + b``).
+
+    Each row's score is computed from that row alone in a fixed order, so it is the same
+    to the last bit whether the row is scored alone, in a slice or in the whole set, and
+    whatever the memory layout of ``X``: a BLAS product (``K(X, Y) @ w``) is not — its
+    blocking and vector paths change with the number of rows and the alignment of the
+    arrays, which moved scores by ~1e-16. The kernel is that of :class:`_Gram` in its
+    distance form (``‖x‖² + ‖y‖² − 2xᵀy``, clipped at 0, times ``−γ``; poly
+    ``(γ xᵀy + c₀)^p``), computed for blocks of rows of about ``_PASS_BYTES``; its elementwise
+    steps are NumPy's, whose values do not depend on their position in the block.
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    out = np.empty(X.shape[0])
+    if Y is None:
+        _row_sums(X, np.ascontiguousarray(w), float(b), out)
+        return out
+    Y = np.ascontiguousarray(Y, dtype=np.float64)
+    Yt = np.ascontiguousarray(Y.T)
+    w = np.ascontiguousarray(w)
+    gamma = _gamma(sigma)
+    (n, d), m = X.shape, Y.shape[0]
+    rows = max(1, _PASS_BYTES // (8 * max(m, 1)))
+    buf = np.empty((min(rows, n), m))
+    if kernel == "rbf":  # squared norms, each summed in feature order
+        sq_x, sq_y = np.empty((n, 1)), np.empty((1, m))
+        _row_sums(X * X, np.ones(d), 0.0, sq_x[:, 0])
+        _row_sums(Y * Y, np.ones(d), 0.0, sq_y[0])
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        for lo in range(0, n, rows):
+            hi = min(lo + rows, n)
+            G = buf[: hi - lo]
+            _row_products(X[lo:hi], Yt, G)
+            if kernel == "rbf":
+                G *= -2.0
+                G += sq_x[lo:hi]
+                G += sq_y
+                np.maximum(G, 0.0, out=G)
+                G *= -gamma
+                np.exp(G, out=G)
+            elif kernel == "poly":
+                G *= gamma
+                G += float(coef0)
+                np.power(G, int(degree), out=G)
+            _row_sums(G, w, float(b), out[lo:hi])
     return out
 
 
@@ -926,7 +1003,10 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
     def _decision(self, X):
         if len(self.support_) == 0:
             return np.full(X.shape[0], self.intercept_)
-        return self._gram(X, self.support_vectors_) @ self.dual_coef_ + self.intercept_
+        return _scores(
+            X, self.support_vectors_, self.dual_coef_, self.intercept_, self.kernel,
+            self.sigma_, int(self.degree), float(self.coef0),
+        )  # fmt: skip
 
 
 # =========================================================================== baselines
@@ -1026,13 +1106,6 @@ class ProximalSVMDEC(BatchClassifier):
         self.coef0 = coef0
         self.pos_label = pos_label
 
-    def _features(self, X):
-        if self.kernel == "linear":
-            return X
-        return _kernel(
-            X, self.basis_, self.kernel, self.sigma_, int(self.degree), float(self.coef0)
-        )
-
     def _fit_binary(self, X, y):
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
@@ -1051,7 +1124,10 @@ class ProximalSVMDEC(BatchClassifier):
         self.weights_ = _primal_stages(features, cost, y, cost, np.inf, 1, fix)[0]
 
     def _decision(self, X):
-        return self._features(X) @ self.weights_[:-1] + self.weights_[-1]
+        return _scores(
+            X, self.basis_, self.weights_[:-1], self.weights_[-1], self.kernel, self.sigma_,
+            int(self.degree), float(self.coef0),
+        )  # fmt: skip
 
 
 class SVMDEC(BatchClassifier):
@@ -1175,7 +1251,21 @@ class SVMDEC(BatchClassifier):
         self.support_ratio_ = len(self.svc_.support_) / X.shape[0]
 
     def _decision(self, X):
-        return self.svc_.decision_function(X)
+        """libsvm's scores, with ``X`` in the layout the SVC was trained on: scikit-learn's
+        ``SVC`` refuses sparse input after a dense fit, so sparse ``X`` is densified then
+        (in blocks of rows of about ``_PASS_BYTES``), and dense ``X`` is passed as CSR after
+        a sparse fit. libsvm scores each row alone, so the scores equal those of the same
+        rows in the training layout."""
+        svc = self.svc_
+        if sp.issparse(svc.support_vectors_):
+            return svc.decision_function(sp.csr_matrix(X))
+        if not sp.issparse(X):
+            return svc.decision_function(X)
+        rows = max(1, _PASS_BYTES // (8 * X.shape[1]))
+        blocks = [
+            svc.decision_function(X[lo : lo + rows].toarray()) for lo in range(0, X.shape[0], rows)
+        ]
+        return np.concatenate(blocks) if blocks else np.empty(0)
 
 
 class SVMSDC(SVMDEC):
@@ -1292,6 +1382,3 @@ class SVMSDC(SVMDEC):
         self.svc_ = self.pipeline_.named_steps["svc"]
         self.n_iter_ = int(self.svc_.n_iter_[0])
         self.support_ratio_ = len(self.svc_.support_) / (n_pos_after + n_neg)
-
-    def _decision(self, X):
-        return self.svc_.decision_function(X)

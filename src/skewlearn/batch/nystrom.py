@@ -29,7 +29,9 @@ avoid ill-conditioning; ``jitter`` is that :math:`\\varepsilon`. The pseudo-inve
 root then keeps the top-``k`` eigenvalues above ``max(λ) · 1e-12`` (smaller ones, and any
 negative rounding noise, are dropped, so a map can have fewer than ``k`` columns;
 ``n_components_`` says how many). The eigenpairs come from :func:`scipy.linalg.eigh`
-restricted to the top ``k`` (``subset_by_index``).
+restricted to the top ``k`` (``subset_by_index``); each eigenvector's sign is then fixed
+(largest-magnitude entry positive, :func:`fix_signs`), so that the features do not flip sign
+with rounding-level changes of ``W``.
 
 References
 ----------
@@ -54,7 +56,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import VersionedPickleMixin
 from ..base import check_magnitude as _check_magnitude
-from ..kernels import KERNEL_CODES, kernel_code, kernel_matrix
+from ..kernels import KERNEL_CODES, data_variance, kernel_code, kernel_matrix
 
 __all__ = ["MultiNystroem", "StratifiedNystroem", "nystroem_linear_svm"]
 
@@ -106,12 +108,12 @@ def draw_landmarks(n_samples: int, n_landmarks: int, sampling: str, y, rng) -> n
 
 
 def scale_gamma(X) -> float:
-    """scikit-learn's ``gamma="scale"``: :math:`1 / (d \\cdot \\mathrm{Var}(X))`, 1/d if Var = 0."""
-    if sp.issparse(X):
-        mean = X.mean()
-        var = X.multiply(X).mean() - mean * mean
-    else:
-        var = X.var()
+    """scikit-learn's ``gamma="scale"``: :math:`1 / (d \\cdot \\mathrm{Var}(X))`, 1/d if Var = 0.
+
+    Var is over all entries (:func:`skewlearn.kernels.data_variance`: for sparse ``X`` the
+    implicit zeros count, computed in two passes so that it equals the dense value).
+    """
+    var = data_variance(X)
     d = X.shape[1]
     return 1.0 / (d * var) if var > 0 else 1.0 / d
 
@@ -147,7 +149,8 @@ def nystroem_normalization(W: np.ndarray, rank: int, jitter: float) -> tuple:
     """:math:`U_k \\Lambda_k^{-1/2}` of :math:`W + \\varepsilon I` and the kept eigenvalues.
 
     Top-``rank`` eigenpairs by :func:`scipy.linalg.eigh` (``subset_by_index``); eigenvalues
-    at or below ``max(λ) · EIG_RTOL`` are dropped (largest first in the result).
+    at or below ``max(λ) · EIG_RTOL`` are dropped (largest first in the result); the sign
+    of each eigenvector is fixed by :func:`fix_signs`.
     """
     m = W.shape[0]
     Wj = W + jitter * np.eye(m) if jitter > 0 else W
@@ -159,7 +162,23 @@ def nystroem_normalization(W: np.ndarray, rank: int, jitter: float) -> tuple:
     if not keep.any():
         keep = vals > 0
     vals, vecs = vals[keep], vecs[:, keep]
-    return vecs / np.sqrt(vals), vals
+    return fix_signs(vecs) / np.sqrt(vals), vals
+
+
+def fix_signs(vecs: np.ndarray) -> np.ndarray:
+    """The columns of ``vecs`` with their signs fixed: each column's largest-magnitude entry
+    is made positive (the first such entry when several tie), as in scikit-learn's
+    ``svd_flip``.
+
+    An eigenvector's sign is arbitrary (LAPACK's choice can change with a 1-ulp change of
+    the matrix), and a flipped column flips the matching feature column of every map.
+
+    >>> fix_signs(np.array([[0.6, 0.8], [-0.8, 0.6]]))
+    array([[-0.6,  0.8],
+           [ 0.8,  0.6]])
+    """
+    top = np.argmax(np.abs(vecs), axis=0)
+    return vecs * np.where(vecs[top, np.arange(vecs.shape[1])] < 0, -1.0, 1.0)
 
 
 def fit_map(X, y, spec: dict, n_landmarks: int, rank, sampling: str, jitter: float, rng):
