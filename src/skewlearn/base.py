@@ -147,6 +147,14 @@ def check_magnitude(est, X, consequence: str) -> None:
         )
 
 
+def decision_cut(estimator) -> float:
+    """The score above which ``estimator`` predicts its positive class: its ``threshold``
+    (KOIL, OAM, OPAUC) when set, else 0. Every protocol that turns scores into labels uses
+    this, so a learner is scored with the rule of its own ``predict``."""
+    threshold = getattr(estimator, "threshold", None)
+    return 0.0 if threshold is None else float(threshold)
+
+
 class VersionedPickleMixin:
     """Pickles carry ``_skewlearn_version``; a pickle from another major.minor version
     refuses to load, saying which version saved it and how to proceed. Used by every
@@ -227,9 +235,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
             Labels from ``classes_``.
         """
-        raw = self._raw_scores(X)
-        threshold = getattr(self, "threshold", None)
-        pos = raw > (0.0 if threshold is None else threshold)
+        pos = self._raw_scores(X) > decision_cut(self)
         return np.where(pos, self.pos_label_, self._neg_label())
 
     # ------------------------------------------------------------------ driver

@@ -275,3 +275,53 @@ def test_prequential_needs_test_then_train():
     X, y = _data(30)
     with pytest.raises(TypeError, match=r"no test_then_train.*'kfold'"):
         prequential_run(LogisticRegression(), X, y, ["roc_auc"])
+
+
+@pytest.mark.parametrize("threshold", [0.5, -0.3])
+def test_prequential_threshold_metrics_use_the_learners_predict_rule(threshold):
+    """OAM, KOIL and OPAUC cut predict at their threshold; the prequential protocols cut at
+    0 whatever it was, so one configured learner got two decision rules (k-fold uses
+    predict). Reference: each row predicted by predict() of the model of the rows before."""
+    from sklearn.base import clone
+
+    from skewlearn import OAM
+    from skewlearn.evaluation import prequential
+    from skewlearn.metrics import f1, gmean
+
+    X, y = _data(300, seed=2)
+    est = OAM(threshold=threshold, random_state=0)
+    m = clone(est).partial_fit(X[:1], y[:1], classes=[-1, 1])
+    first = 1 if 0.0 > threshold else -1  # row 0: the unfitted model scores 0
+    pred = [first]
+    for i in range(1, len(y)):
+        pred.append(m.predict(X[i : i + 1])[0])
+        m.partial_fit(X[i : i + 1], y[i : i + 1])
+    pred = np.array(pred)
+    scores = clone(est).test_then_train(X, y, classes=[-1, 1])
+    assert not np.array_equal(pred, np.where(scores > 0, 1, -1))  # the cut matters here
+    out = prequential_run(est, X, y, ["f1", "gmean"])
+    assert out["metrics"]["f1"] == pytest.approx(f1(y, pred), rel=1e-12)
+    assert out["metrics"]["gmean"] == pytest.approx(gmean(y, pred), rel=1e-12)
+    res = prequential(clone(est), X, y, chunk_size=64, classes=[-1, 1])
+    assert res.final["f1"] == pytest.approx(f1(y, pred), rel=1e-12)
+    assert res.final["gmean"] == pytest.approx(gmean(y, pred), rel=1e-12)
+
+
+def test_protocols_name_their_label_and_class_requirements():
+    from skewlearn.evaluation import prequential
+
+    X, y = _data(60, seed=1)
+    with pytest.raises(ValueError, match=r"takes labels in \{-1, \+1\} .*y holds \[0\]"):
+        prequential_run(Perceptron(), X, np.where(y == 1, 1, 0), ["f1"])
+    ys = y.copy()
+    ys[:20] = -1
+    chunks = ((X[i : i + 20], ys[i : i + 20]) for i in range(0, 60, 20))
+    with pytest.raises(ValueError, match=r"first chunk holds one class \(\[-1\]\).*prequential\("):
+        prequential(Perceptron(), chunks)
+    # a checkpoint that cuts the first chunk into one-class pieces is fine: the classes
+    # come from the whole chunk
+    ys[0] = 1
+    chunks = ((X[i : i + 20], ys[i : i + 20]) for i in range(0, 60, 20))
+    res = prequential(Perceptron(), chunks, checkpoints=[1, 2, 60])
+    ref = prequential(Perceptron(), X, ys, checkpoints=[1, 2, 60])
+    np.testing.assert_array_equal(res.scores, ref.scores)

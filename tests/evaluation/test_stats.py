@@ -154,3 +154,24 @@ def test_run_keyed_mappings_pair_on_shared_runs():
     assert win_tie_loss(one_shared, ["ref"]) == {}
     with pytest.raises(TypeError, match="got a mix"):
         win_tie_loss({"ref": {"d": ref}, "m": {"d": [0.7, 0.7, 0.7]}}, ["ref"])
+
+
+def test_inputs_the_tests_cannot_use_are_named():
+    """A NaN cell made every average rank and p-value NaN without a word; unequal run
+    counts and a float k gave internal errors that named nothing."""
+    from skewlearn.evaluation.stats import (
+        average_ranks,
+        friedman_test,
+        nemenyi_cd,
+        significance_markers,
+    )
+
+    scores = np.array([[0.9, 0.8, 0.7], [0.85, np.nan, 0.6], [0.88, 0.81, 0.75]])
+    for f in (friedman_test, average_ranks):
+        with pytest.raises(ValueError, match=r"NaN \(1 cells; first at dataset row 1, method"):
+            f(scores)
+    with pytest.raises(ValueError, match=r"m on d has 2 runs and r has 3; .*mappings keyed"):
+        significance_markers({"r": {"d": [1, 2, 3]}, "m": {"d": [1, 2]}}, ["r"])
+    with pytest.raises(ValueError, match=r"k must be an integer; got 3.0"):
+        nemenyi_cd(3.0, 5)
+    assert nemenyi_cd(np.int64(4), 14) == nemenyi_cd(4, 14)

@@ -24,6 +24,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array, column_or_1d
 
+from ..base import decision_cut
 from ..metrics.streaming import F1, ROCAUC, Confusion, GMean, StreamingMetric
 
 __all__ = ["PrequentialResult", "prequential"]
@@ -195,7 +196,8 @@ def prequential(
 
     For each chunk the learner scores every row with the model of the rows before it,
     then learns from it, in one compiled pass (``estimator.test_then_train``). The
-    prediction of a row is its ``pos_label`` when the score of ``pos_label`` is > 0.
+    prediction of a row is its ``pos_label`` when the score of ``pos_label`` is above the
+    learner's ``threshold`` (0 if it has none), as in its ``predict``.
 
     Parameters
     ----------
@@ -342,6 +344,14 @@ def prequential(
     try:
         for Xc, yc in chunks:
             yc = np.asarray(yc).reshape(-1)
+            if classes is None and pos is None and not hasattr(estimator, "classes_"):
+                classes = np.unique(yc)  # a checkpoint may cut the first chunk into pieces
+                if len(classes) < 2:
+                    raise ValueError(
+                        f"the first chunk holds one class ({classes.tolist()}), so the learner "
+                        "cannot know the other; pass prequential(..., classes=[negative, "
+                        "positive])."
+                    )
             lo = 0
             while lo < len(yc):
                 hi = len(yc)
@@ -355,12 +365,13 @@ def prequential(
                 if pos is None:
                     pos = getattr(estimator, "pos_label_", estimator.classes_[1])
                     sign = 1.0 if estimator.classes_[1] == pos else -1.0
+                    cut = decision_cut(estimator)
                 s = np.asarray(s, dtype=np.float64)
                 if keep_scores:
                     all_scores.append(s)
                 raw = sign * s
                 ypm = np.where(yp == pos, 1, -1)
-                pred = np.where(raw > 0, 1, -1)
+                pred = np.where(raw > cut, 1, -1)
                 confusion.update_many(ypm, pred)
                 for m in named.values():
                     m.update_many(ypm, raw if m.requires_scores else pred)

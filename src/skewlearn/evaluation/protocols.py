@@ -192,8 +192,11 @@ def get_metric(name: str) -> Metric:
     return Metric(name, getattr(_metrics, name), _NEEDS_SCORES[name])
 
 
-def _predict_from_scores(scores: np.ndarray) -> np.ndarray:
-    return np.where(scores > 0, 1, -1)
+def _predict_from_scores(scores: np.ndarray, estimator) -> np.ndarray:
+    """``predict``'s rule on ±1 scores: +1 above the learner's threshold (0 if it has none)."""
+    from ..base import decision_cut  # here: task_seed's test loads this file alone
+
+    return np.where(scores > decision_cut(estimator), 1, -1)
 
 
 # --------------------------------------------------------------------------- protocols
@@ -372,7 +375,8 @@ def prequential_run(
 
     Uses ``estimator.test_then_train``: each row's score is the one the model gave it
     before learning from it. The metrics are computed over all those pre-update scores
-    (threshold metrics from ``score > 0``, i.e. ``predict``'s rule); ``curve`` holds each
+    (threshold metrics from ``score > threshold``, 0 if the learner has none, i.e.
+    ``predict``'s rule); ``curve`` holds each
     metric over the prefix of the stream at ``checkpoints`` evenly spaced positions.
     """
     if not hasattr(estimator, "test_then_train"):
@@ -384,11 +388,18 @@ def prequential_run(
     metrics = [get_metric(m) if isinstance(m, str) else m for m in metrics]
     if order is not None:
         X, y = X[order], y[order]
+    bad = np.setdiff1d(np.unique(y), [-1, 1])
+    if len(bad):
+        raise ValueError(
+            f"prequential_run takes labels in {{-1, +1}} (+1 the positive class), as the "
+            f"experiment runner's datasets have; y holds {bad[:5].tolist()}. Map them first, "
+            "e.g. np.where(y == positive, 1, -1)."
+        )
     est = clone(estimator)
     t0 = time.perf_counter()
     scores = np.asarray(est.test_then_train(X, y, classes=np.array([-1, 1])), dtype=float)
     t1 = time.perf_counter()
-    pred = _predict_from_scores(scores)
+    pred = _predict_from_scores(scores, est)
     n = len(y)
     positions = np.unique(np.linspace(0, n, checkpoints + 1).astype(int)[1:])
     curve: dict[str, list] = {"position": positions.tolist()}

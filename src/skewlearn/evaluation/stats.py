@@ -23,6 +23,7 @@ References
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -149,6 +150,13 @@ def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
                             "failed runs from every method (keep the runs all methods "
                             "have), or fix them."
                         )
+                if len(pair[0]) != len(pair[1]):
+                    raise ValueError(
+                        f"{method} on {dataset} has {len(pair[1])} runs and {ref} has "
+                        f"{len(pair[0])}; sequences pair by position, so they need equal "
+                        "lengths. Pass mappings keyed by run id (e.g. (repetition, fold)) "
+                        "to pair the runs both have."
+                    )
                 verdicts.append(paired_ttest(*pair).significant(alpha))
             if verdicts:
                 out[method, dataset] = verdicts
@@ -236,6 +244,13 @@ def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     if scores.ndim != 2:
         raise ValueError(
             f"scores must be a 2-d array (datasets × methods); got shape {scores.shape}."
+        )
+    if np.isnan(scores).any():
+        i, j = np.argwhere(np.isnan(scores))[0]
+        raise ValueError(
+            f"scores hold NaN ({int(np.isnan(scores).sum())} cells; first at dataset row {i}, "
+            f"method column {j}): a missing result has no rank. Drop that dataset or method "
+            "(or re-run it) before ranking."
         )
     ranked = _st.rankdata(-scores if higher_is_better else scores, axis=1)
     return ranked.mean(axis=0)
@@ -344,6 +359,9 @@ def nemenyi_cd(k: int, n_datasets: int, alpha: float = 0.05) -> float:
     >>> round(nemenyi_cd(4, 14), 2)
     1.25
     """
+    for name, v in (("k", k), ("n_datasets", n_datasets)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+            raise ValueError(f"{name} must be an integer; got {v!r}.")
     if n_datasets < 1:
         raise ValueError(f"n_datasets must be >= 1; got {n_datasets}.")
     return nemenyi_q(k, alpha) * math.sqrt(k * (k + 1) / (6.0 * n_datasets))
