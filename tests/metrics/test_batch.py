@@ -204,3 +204,34 @@ def test_errors():
         roc_auc(np.zeros((3, 2)), np.zeros(3))
     with pytest.raises(TypeError, match="y_score must hold numbers"):
         roc_auc([0, 1], ["a", "b"])
+
+
+@pytest.mark.parametrize(
+    "scores",
+    [
+        np.array([2**53, 2**53 + 1, 2**53 + 2, 2**53 + 3, 2**53 + 1], dtype=np.int64),
+        np.array([2**63, 2**63 + 1, 2**63 + 2, 2**63 + 3, 2**63 + 1], dtype=np.uint64),
+        np.array([10**30, 10**30 + 1, 10**30 + 2, 10**30 + 3, 10**30 + 1], dtype=object),
+        1 + np.array([0, 2, 4, 2**60, 2], dtype=np.longdouble) * np.longdouble(2) ** -61,
+    ],
+    ids=["int64", "uint64", "python-int", "longdouble"],
+)
+def test_scores_float64_cannot_tell_apart_are_ranked_exactly(scores):
+    """2**53 and 2**53 + 1 are one float64, so casting made distinct scores a tie (e.g.
+    nanosecond timestamps). scikit-learn ranks them exactly; so do we, by their ranks."""
+    if scores.dtype == np.longdouble and np.finfo(np.longdouble).nmant < 60:
+        pytest.skip("long double is float64 on this platform")  # e.g. ARM, Windows
+    y = np.array([0, 1, 0, 1, 1])
+    ranks = np.array([0, 1, 2, 3, 1])  # the same order and ties, as small numbers
+    assert len(np.unique(scores.astype(np.float64))) < 4  # the cast does merge
+    assert roc_auc(y, scores) == roc_auc(y, ranks) == skm.roc_auc_score(y, ranks) == 4 / 6
+    assert pr_auc(y, scores) == pr_auc(y, ranks) == skm.average_precision_score(y, ranks)
+
+
+def test_numeric_strings_are_not_scores():
+    """'0.9' cast to a float silently; scikit-learn refuses text as y_score, and so do we."""
+    for text in (np.array(["0.9", "0.1"]), np.array([b"0.9", b"0.1"]), ["0.9", 0.1]):
+        with pytest.raises(TypeError, match=r"y_score must hold numbers \(.*\); got strings"):
+            roc_auc([1, 0], text)
+        with pytest.raises(TypeError, match="got strings"):
+            pr_auc([1, 0], text)

@@ -181,3 +181,18 @@ def test_pickle_and_pos_label():
     m = HistogramROCAUC(pos_label="yes").update_many(["yes", "no", "no"], [2.0, -1.0, 3.0])
     assert m.get() == pytest.approx(0.5)
     assert pickle.loads(pickle.dumps(m)).get() == m.get()
+
+
+def test_auroc_of_tables_past_int64_products_does_not_wrap():
+    """O(m) memory whatever the stream's length: tables of ~1e10 rows (as merging many
+    chunked evaluations gives) made the int64 dot wrap and get() came out negative."""
+    m = HistogramROCAUC(n_bins=4, transform="identity")
+    m.update_many([0, 0, 1, 1, 0, 1], [0.1, 0.6, 0.6, 0.9, 0.3, 0.2])
+    k = 3_000_000_000
+    m.pos_counts *= k
+    m.neg_counts *= k
+    pos, neg = [int(v) for v in m.pos_counts], [int(v) for v in m.neg_counts]
+    u2 = sum(p * (2 * sum(neg[:b]) + neg[b]) for b, p in enumerate(pos))  # exact ints
+    assert m.get() == pytest.approx(u2 / (2 * sum(pos) * sum(neg)), rel=1e-15)
+    ties = sum(p * q for p, q in zip(pos, neg))
+    assert m.bin_error() == pytest.approx(ties / (2 * sum(pos) * sum(neg)), rel=1e-15)

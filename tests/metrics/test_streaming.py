@@ -159,3 +159,48 @@ def test_errors():
         FBeta(beta=-1)
     assert issubclass(ROCAUC, StreamingMetric) and ROCAUC.requires_scores
     assert not F1.requires_scores
+
+
+def test_update_takes_a_length_one_array_and_refuses_more():
+    """m.update(y[i], model.decision_function(X[i:i + 1])) is the natural loop: ROCAUC
+    crashed on the length-1 array and Confusion counted [1] as a negative prediction."""
+    from skewlearn.metrics import PRAUC, HistogramROCAUC
+
+    for m in (ROCAUC(), PRAUC(), HistogramROCAUC()):
+        a, b = type(m)(), type(m)()
+        for yt, s in [(1, 0.9), (0, 0.2), (1, 0.1), (0, 0.4)]:
+            a.update(yt, s)
+            b.update(np.array([yt]), np.array([s]))
+        assert a.get() == b.get()
+        with pytest.raises(ValueError, match="update takes one score; got 2 values"):
+            type(m)().update(1, np.array([0.1, 0.2]))
+    for m in (Confusion(), F1()):
+        m.update(1, [1]).update([0], np.array([1])).update(np.array([1]), 0)
+    assert m.get() == pytest.approx(skm.f1_score([1, 0, 1], [1, 1, 0]))
+    c = Confusion().update(1, [1]).update([0], np.array([1])).update(np.array([1]), 0)
+    assert c.get() == ConfusionCounts(tp=1, fp=1, tn=0, fn=1)
+    with pytest.raises(ValueError, match="update takes one predicted label; got 2"):
+        Confusion().update(1, [1, 0])
+
+
+def test_streaming_ranking_refuses_scores_float64_would_merge():
+    """The exact metrics keep float64 scores; integers beyond 2**53 would silently tie, so
+    they are refused with the fix (the batch metrics rank them exactly instead)."""
+    from skewlearn.metrics import PRAUC
+
+    big = np.array([2**53, 2**53 + 1], dtype=np.int64)
+    for m in (ROCAUC(), PRAUC()):
+        with pytest.raises(ValueError, match=r"beyond 2\*\*53 .*Subtract a common offset"):
+            m.update_many([0, 1], big)
+        with pytest.raises(ValueError, match=r"beyond 2\*\*53"):
+            m.update(1, 2**60 + 1)
+        m.update_many([0, 1], big - 2**53)  # the fix: offsets are small, and exact
+        assert m.get() == 1.0
+    with pytest.raises(TypeError, match="got strings"):
+        ROCAUC().update_many([0, 1], np.array(["0.2", "0.9"]))
+
+
+def test_fbeta_refuses_a_beta_that_is_not_a_number():
+    for beta in ("2", True, 0, -1.0, math.inf):
+        with pytest.raises(ValueError, match="beta must be a finite real number > 0"):
+            FBeta(beta=beta)

@@ -122,18 +122,65 @@ def _positives(y: np.ndarray, pos) -> np.ndarray:
     return np.asarray(y == pos, dtype=bool).reshape(len(y))
 
 
+def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
+    """``values`` as float64 scores for a ranking metric, which needs only their order.
+
+    Strings (even numeric ones such as "0.9") are refused: they are predicted labels or
+    unparsed text, as scikit-learn says. Integers beyond 2**53 (e.g. nanosecond timestamps)
+    and long doubles can merge in float64 (2**53 and 2**53 + 1 are one float); then, with
+    ``exact_ranks``, their dense ranks are returned instead (same order, same ties, so
+    the same AUC), else a ValueError says what to do.
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind in "USV" or (
+        arr.dtype.kind == "O" and any(isinstance(v, str | bytes) for v in arr.ravel())
+    ):
+        raise TypeError(
+            f"{name} must hold numbers (decision values or probabilities); got "
+            f"{'strings' if arr.dtype.kind != 'V' else arr.dtype}. Pass scores, not predicted "
+            "labels (convert text with astype(float) if it really holds scores)."
+        )
+    try:
+        scores = arr.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{name} must hold numbers (decision values or probabilities); got dtype "
+            f"{arr.dtype}. Pass scores, not predicted labels."
+        ) from exc
+    if _float64_keeps_ties(arr, scores):
+        return scores
+    if exact_ranks:
+        _, ranks = np.unique(arr, return_inverse=True)
+        return ranks.reshape(arr.shape).astype(np.float64)
+    raise ValueError(
+        f"{name} holds integers beyond 2**53 (or long doubles) that float64 cannot tell "
+        "apart, so distinct scores would count as ties. Subtract a common offset first (e.g. "
+        "the first timestamp), or use the batch roc_auc / pr_auc, which rank them exactly."
+    )
+
+
+def _float64_keeps_ties(arr: np.ndarray, scores: np.ndarray) -> bool:
+    """Whether distinct values of ``arr`` stay distinct as float64 ``scores``."""
+    kind = arr.dtype.kind
+    if kind in "iu":
+        return arr.size == 0 or (-(2**53) <= int(arr.min()) and int(arr.max()) <= 2**53)
+    if kind == "f" and arr.dtype.itemsize > 8:  # long double: as many distinct values
+        return len(np.unique(arr)) == len(np.unique(scores))
+    if kind == "O":  # Python ints of any size
+        return all(
+            -(2**53) <= v <= 2**53
+            for v in arr.ravel()
+            if isinstance(v, int | np.integer) and not isinstance(v, bool)
+        )
+    return True
+
+
 def _score_inputs(y_true, y_score, pos_label) -> tuple[np.ndarray, np.ndarray]:
     """Validate and return ``(is_pos, scores)``."""
     y_true = _as_1d(y_true, "y_true")
     y_score = _as_1d(y_score, "y_score")
     _check_lengths(y_true, y_score, "y_score")
-    try:
-        scores = np.asarray(y_score, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"y_score must hold numbers (decision values or probabilities); got dtype "
-            f"{y_score.dtype}. Pass scores, not predicted labels."
-        ) from exc
+    scores = _score_array(y_score, "y_score", exact_ranks=True)
     if np.isnan(scores).any():
         raise ValueError(
             f"y_score contains NaN at {int(np.isnan(scores).sum())} position(s) (first at "
@@ -262,6 +309,14 @@ def confusion_counts(y_true, y_pred, *, pos_label=None) -> ConfusionCounts:
     return _counts(*_label_inputs(y_true, y_pred, pos_label))
 
 
+def _check_beta(beta) -> None:
+    if isinstance(beta, bool) or not (isinstance(beta, numbers.Real) and 0 < beta < math.inf):
+        raise ValueError(
+            f"beta must be a finite real number > 0; got {beta!r} (for recall alone, use "
+            "sensitivity)."
+        )
+
+
 def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None) -> float:
     """F-beta measure :math:`\\frac{(1+\\beta^2)\\,TP}{(1+\\beta^2)\\,TP + \\beta^2 FN + FP}`.
 
@@ -284,11 +339,7 @@ def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None) -> float:
     >>> round(fbeta([1, 1, 0, 0], [1, 0, 1, 0], beta=2.0), 4)
     0.5
     """
-    if not (isinstance(beta, numbers.Real) and 0 < beta < math.inf):
-        raise ValueError(
-            f"beta must be a finite real number > 0; got {beta!r} (for recall alone, use "
-            "sensitivity)."
-        )
+    _check_beta(beta)
     return _fbeta_from(confusion_counts(y_true, y_pred, pos_label=pos_label), float(beta))
 
 

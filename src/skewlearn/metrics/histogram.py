@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from .._config import NJIT_INLINE
-from .streaming import StreamingMetric, _paired
+from .streaming import StreamingMetric, _one, _paired
 
 __all__ = ["HistogramPRAUC", "HistogramROCAUC"]
 
@@ -100,7 +100,8 @@ def auroc_bin_error(pos: np.ndarray, neg: np.ndarray) -> float:
     n_pos, n_neg = int(pos.sum()), int(neg.sum())
     if n_pos == 0 or n_neg == 0:
         return math.nan
-    return float(np.dot(pos, neg)) / (2.0 * n_pos * n_neg)
+    # in float64: the int64 dot wraps once the products pass 9.2e18 (~4e9 balanced rows)
+    return float(np.dot(pos.astype(np.float64), neg)) / (2.0 * n_pos * n_neg)
 
 
 def auprc_bin_error(pos: np.ndarray, neg: np.ndarray) -> float:
@@ -197,8 +198,8 @@ class _HistogramMetric(StreamingMetric):
         return np.minimum((u * self.n_bins).astype(np.int64), self.n_bins - 1)
 
     def update(self, y, value):
-        b = int(self.bins([value])[0])
-        if self._positive(y).item():
+        b = int(self.bins([_one(value, "score")])[0])
+        if self._positive(np.asarray([_one(y, "label")])).item():
             self.pos_counts[b] += 1
         else:
             self.neg_counts[b] += 1
@@ -283,8 +284,9 @@ class HistogramROCAUC(_HistogramMetric):
         if n_pos == 0 or n_neg == 0:
             return math.nan
         below = np.cumsum(self.neg_counts) - self.neg_counts
-        u2 = int(np.dot(self.pos_counts, 2 * below + self.neg_counts))
-        return u2 / (2.0 * n_pos * n_neg)
+        # float64: exact below 2**53, and no int64 wrap-around (2 N+ N- > 9.2e18) beyond
+        u2 = np.dot(self.pos_counts.astype(np.float64), 2 * below + self.neg_counts)
+        return float(u2) / (2.0 * n_pos * n_neg)
 
     def bin_error(self) -> float:
         """Bound on ``|get() - exact AUROC|`` from the tables (NaN while undefined)."""

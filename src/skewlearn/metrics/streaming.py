@@ -48,8 +48,10 @@ from ._exact import (
 )
 from .batch import (
     ConfusionCounts,
+    _check_beta,
     _fbeta_from,
     _gmean_from,
+    _score_array,
 )
 
 __all__ = [
@@ -79,8 +81,10 @@ class StreamingMetric:
         self.pos_label = pos_label
 
     def update(self, y, value) -> StreamingMetric:
-        """Add one sample: true label ``y`` and its score or predicted label."""
-        return self.update_many(np.asarray([y]), np.asarray([value]))
+        """Add one sample: true label ``y`` and its score or predicted label (a scalar,
+        or an array or list of length 1)."""
+        what = "score" if self.requires_scores else "predicted label"
+        return self.update_many(np.asarray([_one(y, "label")]), np.asarray([_one(value, what)]))
 
     def update_many(self, y, values) -> StreamingMetric:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -121,6 +125,19 @@ def _same_label(a, b) -> bool:
         return a is b
 
 
+def _one(value, what: str):
+    """One sample's ``value``, also from a length-1 array or list (e.g. the output of
+    ``decision_function(X[i:i + 1])``); several values are an error, not a silent miss."""
+    if np.ndim(value) == 0:
+        return value
+    arr = np.asarray(value).reshape(-1)
+    if arr.size != 1:
+        raise ValueError(
+            f"update takes one {what}; got {arr.size} values. Use update_many for a batch."
+        )
+    return arr[0]
+
+
 def _paired(y, values, name: str) -> tuple[np.ndarray, np.ndarray]:
     y = np.asarray(y).reshape(-1)
     values = np.asarray(values).reshape(-1)
@@ -155,8 +172,8 @@ class Confusion(StreamingMetric):
         self.tp = self.fp = self.tn = self.fn = 0
 
     def update(self, y, value) -> Confusion:
-        t = _same_label(y, self.pos_label)
-        p = _same_label(value, self.pos_label)
+        t = _same_label(_one(y, "label"), self.pos_label)
+        p = _same_label(_one(value, "predicted label"), self.pos_label)
         if t:
             if p:
                 self.tp += 1
@@ -247,8 +264,7 @@ class FBeta(Confusion):
     """
 
     def __init__(self, beta: float = 1.0, pos_label=1):
-        if not 0 < beta < math.inf:
-            raise ValueError(f"beta must be a finite real number > 0; got {beta!r}.")
+        _check_beta(beta)
         super().__init__(pos_label)
         self.beta = float(beta)
 
@@ -374,7 +390,7 @@ class _SortedRuns:
 def _checked_scores(y, values, metric) -> tuple[np.ndarray, np.ndarray]:
     """``(is_pos, scores)`` of a batch; NaN scores raise."""
     y, values = _paired(y, values, "y_score")
-    scores = np.asarray(values, dtype=np.float64)
+    scores = _score_array(values, "y_score", exact_ranks=False)
     if np.isnan(scores).any():
         raise ValueError(
             "y_score contains NaN; a ranking metric needs comparable scores. Check the "
@@ -433,7 +449,12 @@ class ROCAUC(StreamingMetric):
         return self._neg.size
 
     def update(self, y, value) -> ROCAUC:
-        s = float(value)
+        if isinstance(value, float):  # the common case (np.float64 too), kept fast
+            s = value
+        else:
+            s = float(_score_array(_one(value, "score"), "y_score", exact_ranks=False))
+        if np.ndim(y):
+            y = _one(y, "label")
         if s != s:
             raise ValueError(
                 "y_score is NaN; a ranking metric needs comparable scores. Check the model output."
