@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -171,3 +173,44 @@ def test_exact_auprc_and_windowed_auroc_as_river_metrics():
             assert wap.get() == pytest.approx(
                 average_precision_score(truth[-200:], probs[-200:]), rel=1e-12
             )
+
+
+def test_learn_many_reads_a_missing_cell_as_a_missing_key():
+    """A frame built from dicts with different keys holds NaN where a key is missing;
+    learn_many crashed on it ("X contains NaN") while learn_one counts the key as 0."""
+    rows = [{"a": 1.0, "b": 0.5}, {"a": -1.0}, {"a": 0.8, "b": -0.2}, {"a": -0.9, "b": 0.1}]
+    ys = [True, False, True, False]
+    one = RiverClassifier(CostSensitivePA())
+    for x, t in zip(rows, ys):
+        one.learn_one(x, t)
+    many = RiverClassifier(CostSensitivePA())
+    many.learn_many(pd.DataFrame(rows), pd.Series(ys))
+    np.testing.assert_array_equal(many.model.weights_, one.model.weights_)
+    q = pd.DataFrame([{"a": 0.3}, {"a": 0.3, "b": 0.0}])
+    p = many.predict_proba_many(q)[True]
+    assert p[0] == p[1] == one.predict_proba_one({"a": 0.3})[True]
+    assert list(many.predict_many(q)) == [one.predict_one({"a": 0.3})] * 2
+
+
+def test_a_cloned_metric_has_seen_no_data():
+    """River's clone contract ("not been updated with any data"), which River's Metrics,
+    SuccessiveHalving and evaluation tracks rely on; the wrapper's clone copied the counts."""
+    from river.metrics.base import Metrics
+
+    m = RiverMetric(ROCAUC())
+    for yt, p in [(True, 0.9), (False, 0.1), (True, 0.2), (False, 0.6)]:
+        m.update(yt, p)
+    c = m.clone()
+    assert c.metric.n_pos == c.metric.n_neg == 0 and math.isnan(c.get())
+    assert m.get() == 0.75  # the original keeps its counts
+    c.update(True, 0.3)
+    c.update(False, 0.4)
+    assert c.get() == 0.0 and m.get() == 0.75
+    f = RiverMetric(F1())
+    f.update(True, True)
+    assert f.clone().metric.get() == F1().get()
+    assert RiverMetric(F1(), pos_val="yes").clone().pos_val == "yes"
+    both = Metrics([RiverMetric(ROCAUC())])
+    both.update(True, 0.9)
+    both.update(False, 0.1)
+    assert math.isnan(both.clone()[0].get())

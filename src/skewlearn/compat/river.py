@@ -11,12 +11,15 @@ Feature dicts become vectors in a fixed feature order learnt at the first ``lear
 ``learn_many`` call (or given as ``features``): a skewlearn model has a fixed number of
 weights. Keys that were not in that order are **ignored** (River's convention that models
 "work fine when new features appear"; River's own estimator checks require it), and
-missing keys count as 0, as in River's linear models. Pass ``features`` to fix the order
-up front.
+missing keys count as 0, as in River's linear models. In the frames of ``learn_many`` /
+``predict_many`` a NaN cell is a missing key (a frame built from dicts of different keys
+holds NaN there), so it counts as 0 too and both paths learn the same model. Pass
+``features`` to fix the order up front.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Hashable, Sequence
 
@@ -26,7 +29,7 @@ from river import base as river_base
 from river.metrics.base import BinaryMetric
 from sklearn.base import clone
 
-from ..base import OnlineClassifier
+from ..base import OnlineClassifier, decision_cut
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric
 
 __all__ = ["RiverClassifier", "RiverMetric"]
@@ -133,7 +136,9 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             ) from None
 
     def _matrix(self, X: pd.DataFrame) -> np.ndarray:
-        return X.reindex(columns=list(self._order), fill_value=0.0).to_numpy(dtype=np.float64)
+        # a NaN cell is a key missing from that row's dict: 0, as in learn_one
+        X = X.reindex(columns=list(self._order), fill_value=0.0)
+        return X.fillna(0.0).to_numpy(dtype=np.float64)
 
     def _codes(self, y) -> np.ndarray:
         y = list(y)
@@ -165,9 +170,8 @@ class RiverClassifier(river_base.MiniBatchClassifier):
 
     def _decision(self, M: np.ndarray) -> np.ndarray:
         """The score minus the learner's ``threshold``: > 0 exactly where ``predict`` gives
-        the positive class."""
-        threshold = getattr(self._model, "threshold", None)
-        return self._model.decision_function(M) - (0.0 if threshold is None else threshold)
+        the positive class (``pos_label`` is ``classes_[1]`` here: :meth:`_learner`)."""
+        return self._model.decision_function(M) - decision_cut(self._model)
 
     # ------------------------------------------------------------------ River API
     def learn_one(self, x: dict, y: Hashable) -> None:
@@ -262,7 +266,16 @@ class RiverMetric(BinaryMetric):
                 "set pos_val here."
             )
         self.metric = metric
+        # River's clone deep-copies the parameters, and this one holds the counts
+        self._fresh = copy.deepcopy(metric)
         super().__init__(cm=None, pos_val=pos_val)
+
+    def clone(self, new_params: dict | None = None, include_attributes: bool = False):
+        """A new wrapper around the metric as it was given, not updated with any data
+        (River's ``clone`` contract; deep-copying ``metric`` would copy its counts)."""
+        params = {"metric": copy.deepcopy(self._fresh), "pos_val": self.pos_val}
+        params.update(new_params or {})
+        return type(self)(**params)
 
     @property
     def requires_labels(self) -> bool:
