@@ -280,7 +280,9 @@ def test_warm_start_cache_is_the_feature_product_of_its_alpha():
     assert res["n_evaluations"] >= 3 and len(obj._starts) >= 3
     for _mu, alpha, converged, u in obj._starts:
         assert converged
-        assert np.array_equal(u, Z.T @ (alpha * ypm))
+        # the same sum as BLAS's Z.T @ (α∘y) (rows with α_i = 0 skipped), to rounding
+        ref = Z.T @ (alpha * ypm)
+        np.testing.assert_allclose(u, ref, rtol=0, atol=1e-12 * np.abs(ref).max())
     mu = np.array([0.2, 0.3, 0.5])
     alpha, u = obj._warm_start(mu)
     nearest = min(obj._starts, key=lambda t: np.abs(t[0] - mu).sum())
@@ -408,3 +410,109 @@ def test_line_search_bisects_when_a_stopped_probe_reports_a_wrong_end_slope():
     gamma, J, *_, count = line_search(objective, mu, D, 0.75, at_zero, wrong, slope_tol=1e-3)
     assert count > 0 and J < at_zero[0]
     np.testing.assert_allclose(mu + gamma * D, [1 / 3, 2 / 3], atol=0.02)
+
+
+# --------------------------------------------------------------------------- DCD solver
+def _kkt_range(Zs, ypm, upper, alpha, w, b):
+    """max PG − min PG (0 included) of the hinge-loss dual, computed directly in numpy."""
+    G = ypm * (Zs @ w + b) - 1.0
+    PG = np.where(alpha <= 0, np.minimum(G, 0), np.where(alpha >= upper, np.maximum(G, 0), G))
+    return max(PG.max(), 0.0) - min(PG.min(), 0.0)
+
+
+def _liblinear_dual(Zs, ypm, upper, s, alpha):
+    """Σα − ½‖Σ α_i y_i [z_i, s]‖²: the dual that liblinear's hinge-loss solver maximises."""
+    v = np.c_[Zs, np.full(len(ypm), s)].T @ (alpha * ypm)
+    return alpha.sum() - 0.5 * v @ v
+
+
+@pytest.mark.parametrize(
+    ("mu", "C", "s", "weights"),
+    [
+        ([0.2, 0.5, 0.3], 1.0, 1.0, (1.0, 1.0)),
+        ([0.0, 0.7, 0.3], 10.0, 1.0, (5.0, 1.0)),  # a zero-weight block, unequal costs
+        ([0.5, 0.5, 0.0], 100.0, 2.0, (3.0, 0.5)),  # large C: many free α, long shrunk tail
+        ([1.0, 0.0, 0.0], 0.1, 0.5, (1.0, 1.0)),
+    ],
+)
+def test_dcd_gradient_pass_and_shrinking_match_liblinear(mu, C, s, weights):
+    """The coordinate descent (shrinking, with a pass over every row at a fixed w as the
+    stopping test and to rebuild the active set) solves liblinear's problem: same decision
+    function and dual value as scikit-learn's LinearSVC (liblinear) with per-class costs,
+    the projected-gradient range of the returned α, recomputed in numpy, is ≤ the tolerance,
+    and the primal J it reports (margins taken from that final pass) is the primal at w."""
+    X, y = _data(n=250, seed=3)
+    mu = np.array(mu)
+    mn = MultiNystroem(kernels=KERNELS, n_landmarks=15, random_state=1).fit(X, y)
+    Z = mn._features(X)
+    ypm = np.where(y == 1, 1.0, -1.0)
+    upper = np.where(ypm > 0, C * weights[0], C * weights[1])
+    tol = 1e-6
+    obj = LinearSVMObjective(Z, mn.block_sizes_, ypm, upper, s, tol, 10**6, seed_state(2))
+    J, g, (alpha, beta, b, *_) = obj(mu)
+    keep = np.repeat(mu > 0, obj.sizes)
+    Zs = Z[:, keep] * np.sqrt(np.repeat(mu, obj.sizes)[keep])
+    w = np.sqrt(np.repeat(mu, obj.sizes)[keep]) * (Z[:, keep].T @ (alpha * ypm))
+    assert _kkt_range(Zs, ypm, upper, alpha, w, b) <= tol * (1 + 1e-6)
+    ref = LinearSVC(
+        loss="hinge", dual=True, C=C, class_weight={1.0: weights[0], -1.0: weights[1]},
+        intercept_scaling=s, tol=1e-10, max_iter=10**7,
+    ).fit(Zs, ypm)  # fmt: skip
+    np.testing.assert_allclose(Z @ beta + b, ref.decision_function(Zs), atol=1e-4)
+    # our dual value equals the primal value of liblinear's w (LinearSVC does not expose
+    # its α): strong duality, both solves within their tolerances
+    P_ref = (
+        0.5 * ref.coef_[0] @ ref.coef_[0]
+        + 0.5 * (ref.intercept_[0] / s) ** 2
+        + upper @ (np.maximum(1 - ypm * ref.decision_function(Zs), 0))
+    )
+    D = _liblinear_dual(Zs, ypm, upper, s, alpha)
+    np.testing.assert_allclose(D, P_ref, rtol=1e-6)
+    np.testing.assert_allclose(J, naive.svm_primal(Zs, ypm, upper, w, b, s), rtol=1e-10)
+
+
+def test_dcd_warm_start_continues_to_the_same_solution():
+    """A solve warm-started from another μ's α (the first pass is then a gradient pass that
+    rebuilds the active set) ends at the same SVM as a cold solve, and a start that is
+    already optimal is certified by that single pass."""
+    X, y = _data(n=300, seed=4)
+    *_, obj = _objective(X, y, C=10.0, tol=1e-7)
+    *_, cold = _objective(X, y, C=10.0, tol=1e-7)
+    mu0, mu1 = np.array([0.6, 0.2, 0.2]), np.array([0.1, 0.3, 0.6])
+    obj(mu0)
+    J_warm, _, (_, beta_w, b_w, *_) = obj(mu1)
+    J_cold, _, (_, beta_c, b_c, *_) = cold(mu1)
+    np.testing.assert_allclose(J_warm, J_cold, rtol=1e-7)
+    np.testing.assert_allclose(obj.Z @ beta_w + b_w, cold.Z @ beta_c + b_c, atol=1e-4)
+    obj(mu1)  # warm start at the solution itself
+    assert obj.epochs[-1] == 1
+
+
+def test_line_search_returns_the_point_that_meets_the_slope_test():
+    """With inexact solves the values of J near the minimiser are noise; the search stops
+    at the first point whose slope is within ``slope_tol`` of 0 and returns it (it lowered
+    J), not an earlier point whose J was lower only by the noise of its solve."""
+    from skewlearn.batch.mkl import line_search
+
+    c = np.array([1.0, 4.0])
+    calls = []
+
+    def objective(mu):  # J = Σ c/μ, minimiser μ ∝ √c = (1/3, 2/3); J reported 0.1 low
+        calls.append(mu.copy())  # left of μ_0 = 0.34 (the noise of an inexact solve)
+        J = float(np.sum(c / mu)) - (0.1 if mu[0] > 0.34 else 0.0)
+        return J, 2.0 * c / mu**2, len(calls)
+
+    mu = np.array([0.6, 0.4])
+    D = np.array([-1.0, 1.0])
+    at_zero = objective(mu)
+    calls.clear()
+    at_max = objective(mu + 0.5 * D)  # μ = (0.1, 0.9)
+    calls.clear()
+    gamma, J, g, st, count = line_search(objective, mu, D, 0.5, at_zero, at_max, slope_tol=0.05)
+    d = [-0.5 * float(D @ (2.0 * c / m**2)) for m in calls]
+    d0 = -0.5 * float(D @ at_zero[1])
+    assert count == len(calls) >= 2 and abs(d[-1]) <= 0.05 * abs(d0)
+    reported = [objective(m)[0] for m in list(calls)]
+    assert min(reported[:-1]) < reported[-1]  # an earlier point reported a lower J ...
+    assert st == count  # ... but the point that met the slope test is returned
+    np.testing.assert_allclose(mu + gamma * D, [1 / 3, 2 / 3], atol=0.01)

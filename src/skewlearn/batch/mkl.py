@@ -83,9 +83,56 @@ MU_ZERO = 1e-12
 
 # --------------------------------------------------------------------------- linear SVM
 @njit(**NJIT)
+def _feature_product(Z, v, out):
+    """``out = Z.T @ v`` in row order, skipping the rows where ``v_i = 0`` (most rows of
+    an SVM's ``α∘y`` are 0; a BLAS product reads them all)."""
+    out[:] = 0.0
+    for i in range(Z.shape[0]):
+        vi = v[i]
+        if vi != 0.0:
+            zi = Z[i]
+            for r in range(zi.shape[0]):
+                out[r] += vi * zi[r]
+    return out
+
+
+@njit(**NJIT)
+def _gradient_pass(Z, y, upper, qdiag, alpha, beta, b, col_lo, col_hi, G):
+    """``G_i = y_i (Z_i · beta + b) - 1`` for every row (in order, ``w`` fixed) and the
+    largest and smallest projected gradient, both taken with 0 included: the range is then
+    ≤ ``tol`` exactly when every :math:`|PG_i| \\le` ``tol`` with one sign, and in practice
+    (some row at a bound with PG = 0) it is liblinear's range. Rows with ``qdiag = 0``
+    are left out of the extremes (as in the coordinate descent)."""
+    n = Z.shape[0]
+    nr = len(col_lo)
+    pg_max = 0.0
+    pg_min = 0.0
+    for i in range(n):
+        f = b
+        for j in range(nr):
+            zi = Z[i, col_lo[j] : col_hi[j]]
+            bj = beta[col_lo[j] : col_hi[j]]
+            for r in range(zi.shape[0]):
+                f += bj[r] * zi[r]
+        g = y[i] * f - 1.0
+        G[i] = g
+        a = alpha[i]
+        if qdiag[i] <= 0.0:
+            continue
+        if a <= 0.0:
+            pg_min = min(pg_min, g)
+        elif a >= upper[i]:
+            pg_max = max(pg_max, g)
+        else:
+            pg_max = max(pg_max, g)
+            pg_min = min(pg_min, g)
+    return pg_max, pg_min
+
+
+@njit(**NJIT)
 def _dcd_hinge(
     Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, rng_state, col_lo, col_hi,
-    stop_above,
+    stop_above, grad,
 ):  # fmt: skip
     """Dual coordinate descent with shrinking for the hinge-loss linear SVM on features
     ``z_i = √colw ∘ Z_i`` plus a constant feature ``s`` (Hsieh et al. 2008, Algorithm 3).
@@ -96,11 +143,18 @@ def _dcd_hinge(
     :math:`G_i = y_i w^T z_i - 1`. Keeps ``beta = colw ∘ Σ α_i y_i Z_i`` (the score is
     ``Z_i · beta + bias·s``) and ``bias = s Σ α_i y_i``. Coordinates at a bound whose
     gradient points outside by more than last pass's projected-gradient range are shrunk
-    (left out); the solve stops when the projected-gradient range over all coordinates is
-    ≤ ``tol`` or after ``max_epochs`` full passes' worth of coordinate visits (a pass over a
-    shrunk active set of ``a`` rows counts ``a / n``: late passes over a few free
-    coordinates are cheap, and at large C the solve needs many of them). Returns the
-    number of passes and whether the tolerance was reached.
+    (left out). When the range over the active set is ≤ ``tol`` (and at a warm start),
+    a *gradient pass* (:func:`_gradient_pass`) computes every ``G_i`` at the current, fixed
+    ``w`` without updating: the solve stops if the projected-gradient range over all
+    coordinates is ≤ ``tol`` there; otherwise the active set is rebuilt from those
+    gradients by the same shrinking rule (liblinear instead unshrinks everything and makes
+    two updating passes over all rows). It also stops after ``max_epochs`` full passes'
+    worth of coordinate visits (a gradient pass counts 1, a pass over a shrunk active set
+    of ``a`` rows ``a / n``: late passes over a few free coordinates are cheap, and at
+    large C the solve needs many of them). From ``α = 0`` the first gradient pass is
+    skipped (every ``G_i = -1``). When the solve converged, ``grad`` holds the ``G_i`` of
+    the final gradient pass, i.e. at the returned ``w`` (``1 - G_i`` is row i's margin
+    term).
 
     Only the columns in the ranges ``[col_lo[j], col_hi[j])`` are read: blocks with
     ``colw = 0`` (kernels at weight 0) add exactly 0 to every score and update, so leaving
@@ -115,8 +169,9 @@ def _dcd_hinge(
     """
     n = Z.shape[0]
     nr = len(col_lo)
-    order = np.arange(n)
-    active = n
+    order = np.empty(n, dtype=np.int64)  # the active rows are order[:active]
+    active = 0
+    check = True  # next pass: the gradient of every row at the current w
     pg_max_old = np.inf
     pg_min_old = -np.inf
     passes = 0
@@ -124,8 +179,45 @@ def _dcd_hinge(
     converged = False
     above = False
     check_above = stop_above < np.inf
+    cold = True
+    for i in range(n):
+        if alpha[i] != 0.0:
+            cold = False
+            break
+    if cold:  # w = 0: every G_i = −1, no pass needed to know it; all rows active
+        for i in range(n):
+            if qdiag[i] > 0.0:
+                order[active] = i
+                active += 1
+        check = False
     while work < max_epochs * n:
         passes += 1
+        if check:
+            # all rows, w fixed: the stopping test on the exact projected gradients, and
+            # the active set (liblinear's shrinking rule with this pass's extremes)
+            work += n
+            pg_max, pg_min = _gradient_pass(
+                Z, y, upper, qdiag, alpha, beta, bias[0] * s, col_lo, col_hi, grad
+            )
+            if pg_max - pg_min <= tol:
+                converged = True
+                break
+            pg_max_old = pg_max if pg_max > 0.0 else np.inf
+            pg_min_old = pg_min if pg_min < 0.0 else -np.inf
+            active = 0
+            for i in range(n):
+                if qdiag[i] <= 0.0:
+                    continue
+                if alpha[i] <= 0.0:
+                    if grad[i] > pg_max_old:
+                        continue
+                elif alpha[i] >= upper[i]:
+                    if grad[i] < pg_min_old:
+                        continue
+                order[active] = i
+                active += 1
+            check = False
+            continue
         work += max(active, 1)
         for k in range(active - 1, 0, -1):
             j = rng_int(rng_state, k + 1)
@@ -135,9 +227,6 @@ def _dcd_hinge(
         k = 0
         while k < active:
             i = order[k]
-            if qdiag[i] <= 0.0:
-                k += 1
-                continue
             f = bias[0] * s
             for j in range(nr):
                 # slices (views) of the row, not Z[i, r] over a range: this vectorises
@@ -189,12 +278,7 @@ def _dcd_hinge(
                 above = True
                 break
         if pg_max - pg_min <= tol:
-            if active == n:
-                converged = True
-                break
-            active = n  # converged on the active set: check every coordinate again
-            pg_max_old = np.inf
-            pg_min_old = -np.inf
+            check = True  # converged on the active set: test every row
             continue
         pg_max_old = pg_max if pg_max > 0.0 else np.inf
         pg_min_old = pg_min if pg_min < 0.0 else -np.inf
@@ -312,12 +396,13 @@ class LinearSVMObjective:
         beta = colw * u
         bias = np.array([self.s * ay.sum()])
         col_lo, col_hi = self._column_ranges(mu)
+        grad = np.empty(self.Z.shape[0])
         epochs, converged, above = _dcd_hinge(
             self.Z, colw, self.y, self.upper, qdiag, alpha, beta, bias, self.s, self.tol,
-            self.max_epochs, self.rng_state, col_lo, col_hi, float(stop_above),
+            self.max_epochs, self.rng_state, col_lo, col_hi, float(stop_above), grad,
         )  # fmt: skip
         ay = alpha * self.y
-        u = self.Z.T @ ay  # Φ^T(α∘y), recomputed exactly
+        u = _feature_product(self.Z, ay, np.empty(self.Z.shape[1]))  # Φ^T(α∘y), recomputed
         if not above:
             self.alpha, self.u = alpha, u
             self._starts = [
@@ -329,7 +414,11 @@ class LinearSVMObjective:
         beta = colw * u
         wb = self.s * ay.sum()
         b = wb * self.s
-        margins = 1.0 - self.y * (self.Z @ beta + b)
+        if converged:
+            # the solve's last pass computed every y_i w·z_i − 1 at its final w
+            margins = -grad
+        else:
+            margins = 1.0 - self.y * (self.Z @ beta + b)
         J = 0.5 * float(mu @ g) + 0.5 * wb * wb + float(self.upper @ np.maximum(margins, 0.0))
         return J, g, (alpha, beta, b, int(epochs), float(alpha.sum()) - 0.5 * wb * wb)
 
@@ -394,6 +483,8 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
         with np.errstate(invalid="ignore"):
             d = -0.5 * float(D @ g)
         if abs(d) <= slope_tol * abs(d0):
+            if J < at_zero[0]:
+                best = (gamma, J, g, st)
             break
         if d < 0.0:
             lo, d_lo = gamma, d
