@@ -226,6 +226,9 @@ def test_scores_float64_cannot_tell_apart_are_ranked_exactly(scores):
     assert len(np.unique(scores.astype(np.float64))) < 4  # the cast does merge
     assert roc_auc(y, scores) == roc_auc(y, ranks) == skm.roc_auc_score(y, ranks) == 4 / 6
     assert pr_auc(y, scores) == pr_auc(y, ranks) == skm.average_precision_score(y, ranks)
+    with_nan = np.array([*scores[:4], np.nan], dtype=object)  # ranks must not hide a NaN
+    with pytest.raises(ValueError, match="y_score contains NaN at 1 position"):
+        roc_auc(y, with_nan)
 
 
 def test_numeric_strings_are_not_scores():

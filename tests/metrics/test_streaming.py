@@ -196,8 +196,13 @@ def test_streaming_ranking_refuses_scores_float64_would_merge():
             m.update(1, 2**60 + 1)
         m.update_many([0, 1], big - 2**53)  # the fix: offsets are small, and exact
         assert m.get() == 1.0
-    with pytest.raises(TypeError, match="got strings"):
-        ROCAUC().update_many([0, 1], np.array(["0.2", "0.9"]))
+    from skewlearn.metrics import HistogramPRAUC, HistogramROCAUC
+
+    for m in (ROCAUC(), PRAUC(), HistogramROCAUC(), HistogramPRAUC()):
+        with pytest.raises(TypeError, match="got strings"):
+            m.update_many([0, 1], np.array(["0.2", "0.9"]))
+        with pytest.raises(TypeError, match="got strings"):
+            m.update(1, "0.9")
 
 
 def test_fbeta_refuses_a_beta_that_is_not_a_number():

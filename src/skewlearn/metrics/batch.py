@@ -131,15 +131,7 @@ def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
     ``exact_ranks``, their dense ranks are returned instead (same order, same ties, so
     the same AUC), else a ValueError says what to do.
     """
-    arr = np.asarray(values)
-    if arr.dtype.kind in "USV" or (
-        arr.dtype.kind == "O" and any(isinstance(v, str | bytes) for v in arr.ravel())
-    ):
-        raise TypeError(
-            f"{name} must hold numbers (decision values or probabilities); got "
-            f"{'strings' if arr.dtype.kind != 'V' else arr.dtype}. Pass scores, not predicted "
-            "labels (convert text with astype(float) if it really holds scores)."
-        )
+    arr = _refuse_text(np.asarray(values), name)
     try:
         scores = arr.astype(np.float64)
     except (TypeError, ValueError) as exc:
@@ -147,8 +139,8 @@ def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
             f"{name} must hold numbers (decision values or probabilities); got dtype "
             f"{arr.dtype}. Pass scores, not predicted labels."
         ) from exc
-    if _float64_keeps_ties(arr, scores):
-        return scores
+    if np.isnan(scores).any() or _float64_keeps_ties(arr, scores):
+        return scores  # NaN (or None): the caller names it; ranks would hide it
     if exact_ranks:
         _, ranks = np.unique(arr, return_inverse=True)
         return ranks.reshape(arr.shape).astype(np.float64)
@@ -157,6 +149,20 @@ def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
         "apart, so distinct scores would count as ties. Subtract a common offset first (e.g. "
         "the first timestamp), or use the batch roc_auc / pr_auc, which rank them exactly."
     )
+
+
+def _refuse_text(arr: np.ndarray, name: str) -> np.ndarray:
+    """``arr`` unless it holds text (or raw bytes): a score is a number, and '0.9' read as
+    one would hide predicted labels or an unparsed column (scikit-learn refuses them)."""
+    if arr.dtype.kind in "USV" or (
+        arr.dtype.kind == "O" and any(isinstance(v, str | bytes) for v in arr.ravel())
+    ):
+        raise TypeError(
+            f"{name} must hold numbers (decision values or probabilities); got "
+            f"{'strings' if arr.dtype.kind != 'V' else arr.dtype}. Pass scores, not predicted "
+            "labels (convert text with astype(float) if it really holds scores)."
+        )
+    return arr
 
 
 def _float64_keeps_ties(arr: np.ndarray, scores: np.ndarray) -> bool:

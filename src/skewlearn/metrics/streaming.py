@@ -125,10 +125,14 @@ def _same_label(a, b) -> bool:
         return a is b
 
 
+#: Types ``_one`` passes through without numpy (a per-row ``update`` must stay cheap).
+_SCALARS = (int, float, str, bytes, bool, np.generic)
+
+
 def _one(value, what: str):
     """One sample's ``value``, also from a length-1 array or list (e.g. the output of
     ``decision_function(X[i:i + 1])``); several values are an error, not a silent miss."""
-    if np.ndim(value) == 0:
+    if isinstance(value, _SCALARS) or np.ndim(value) == 0:
         return value
     arr = np.asarray(value).reshape(-1)
     if arr.size != 1:
@@ -453,7 +457,7 @@ class ROCAUC(StreamingMetric):
             s = value
         else:
             s = float(_score_array(_one(value, "score"), "y_score", exact_ranks=False))
-        if np.ndim(y):
+        if not isinstance(y, _SCALARS):
             y = _one(y, "label")
         if s != s:
             raise ValueError(
