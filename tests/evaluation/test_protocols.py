@@ -277,8 +277,9 @@ def test_prequential_needs_test_then_train():
         prequential_run(LogisticRegression(), X, y, ["roc_auc"])
 
 
+@pytest.mark.parametrize("pos_label", [None, -1])
 @pytest.mark.parametrize("threshold", [0.5, -0.3])
-def test_prequential_threshold_metrics_use_the_learners_predict_rule(threshold):
+def test_prequential_threshold_metrics_use_the_learners_predict_rule(threshold, pos_label):
     """OAM, KOIL and OPAUC cut predict at their threshold; the prequential protocols cut at
     0 whatever it was, so one configured learner got two decision rules (k-fold uses
     predict). Reference: each row predicted by predict() of the model of the rows before."""
@@ -289,21 +290,23 @@ def test_prequential_threshold_metrics_use_the_learners_predict_rule(threshold):
     from skewlearn.metrics import f1, gmean
 
     X, y = _data(300, seed=2)
-    est = OAM(threshold=threshold, random_state=0)
+    est = OAM(threshold=threshold, pos_label=pos_label, random_state=0)
     m = clone(est).partial_fit(X[:1], y[:1], classes=[-1, 1])
-    first = 1 if 0.0 > threshold else -1  # row 0: the unfitted model scores 0
+    pos = 1 if pos_label is None else pos_label  # the threshold cuts the score of pos
+    first = pos if 0.0 > threshold else -pos  # row 0: the unfitted model scores 0
     pred = [first]
     for i in range(1, len(y)):
         pred.append(m.predict(X[i : i + 1])[0])
         m.partial_fit(X[i : i + 1], y[i : i + 1])
     pred = np.array(pred)
     scores = clone(est).test_then_train(X, y, classes=[-1, 1])
-    assert not np.array_equal(pred, np.where(scores > 0, 1, -1))  # the cut matters here
+    assert not np.array_equal(pred, np.where(pos * scores > 0, pos, -pos))  # the cut matters
     out = prequential_run(est, X, y, ["f1", "gmean"])
     assert out["metrics"]["f1"] == pytest.approx(f1(y, pred), rel=1e-12)
     assert out["metrics"]["gmean"] == pytest.approx(gmean(y, pred), rel=1e-12)
     res = prequential(clone(est), X, y, chunk_size=64, classes=[-1, 1])
-    assert res.final["f1"] == pytest.approx(f1(y, pred), rel=1e-12)
+    # prequential's F1 is that of the learner's pos_label; prequential_run's that of +1
+    assert res.final["f1"] == pytest.approx(f1(y, pred, pos_label=pos), rel=1e-12)
     assert res.final["gmean"] == pytest.approx(gmean(y, pred), rel=1e-12)
 
 
@@ -325,3 +328,6 @@ def test_protocols_name_their_label_and_class_requirements():
     res = prequential(Perceptron(), chunks, checkpoints=[1, 2, 60])
     ref = prequential(Perceptron(), X, ys, checkpoints=[1, 2, 60])
     np.testing.assert_array_equal(res.scores, ref.scores)
+    # an empty first chunk is skipped, as before
+    chunks = [(X[:0], ys[:0])] + [(X[i : i + 20], ys[i : i + 20]) for i in range(0, 60, 20)]
+    np.testing.assert_array_equal(prequential(Perceptron(), chunks).scores, ref.scores)

@@ -344,7 +344,7 @@ def prequential(
     try:
         for Xc, yc in chunks:
             yc = np.asarray(yc).reshape(-1)
-            if classes is None and pos is None and not hasattr(estimator, "classes_"):
+            if len(yc) and classes is None and pos is None and not hasattr(estimator, "classes_"):
                 classes = np.unique(yc)  # a checkpoint may cut the first chunk into pieces
                 if len(classes) < 2:
                     raise ValueError(

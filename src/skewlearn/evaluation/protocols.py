@@ -193,10 +193,14 @@ def get_metric(name: str) -> Metric:
 
 
 def _predict_from_scores(scores: np.ndarray, estimator) -> np.ndarray:
-    """``predict``'s rule on ±1 scores: +1 above the learner's threshold (0 if it has none)."""
+    """``predict``'s rule on the scores of a learner fitted with classes ±1: its
+    ``pos_label_`` where the score *of that label* is above the learner's threshold (0 if
+    it has none), the other label elsewhere."""
     from ..base import decision_cut  # here: task_seed's test loads this file alone
 
-    return np.where(scores > decision_cut(estimator), 1, -1)
+    pos = getattr(estimator, "pos_label_", 1)
+    raw = scores if pos == 1 else -scores  # decision_function scores classes_[1] = +1
+    return np.where(raw > decision_cut(estimator), pos, -pos)
 
 
 # --------------------------------------------------------------------------- protocols
