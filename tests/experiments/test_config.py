@@ -137,6 +137,11 @@ def test_a_data_files_params_are_its_reading_options(tmp_path):
         parse_experiment(_toy(datasets=[{**ds, "params": {"missing": "drop"}}]))
     with pytest.raises(ExperimentError, match=r"unknown option\(s\) \['sparse'\] .*'missing'"):
         parse_experiment(_toy(datasets=[{**ds, "params": {"format": "csv", "sparse": True}}]))
+    txt = tmp_path / "claims.txt"  # .txt is LIBSVM by extension: say how to read it as CSV
+    txt.write_text(p.read_text())
+    with pytest.raises(ExperimentError, match=r"\['label_column'\] .*set format \(e\.g\. format"):
+        parse_experiment(_toy(datasets=[{"name": "t", "source": str(txt),
+                                         "params": {"label_column": "fraud"}}]))  # fmt: skip
     opts = {"format": "csv", "label_column": "fraud", "missing": "drop", "positive_class": "no"}
     exp = parse_experiment(_toy(datasets=[{**ds, "params": opts}]))
     X, y = load_dataset(exp.datasets[0])

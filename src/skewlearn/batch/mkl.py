@@ -455,7 +455,10 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     (bisection while an end has no finite slope), and the search stops when
     :math:`|J'(\\gamma)| \\le` ``slope_tol`` · :math:`|J'(0)|` (a strong Wolfe condition) or
     after ``max_evals`` evaluations. ``at_zero``, ``at_max`` are ``(J, g, state)`` at the
-    ends. Returns the best evaluated ``(γ, J, g, state)`` and the number of evaluations.
+    ends. Returns ``(γ, J, g, state)`` and the number of evaluations: the point that met
+    the slope test when it lowered ``J`` below ``J(0)`` (with inexact solves, the ``J`` of
+    nearby points differ by less than each solve's own gap, so "lowest ``J``" there picks
+    noise), otherwise the evaluated point with the lowest ``J``.
     """
     d0 = -0.5 * float(D @ at_zero[1])
     best = min((0.0, *at_zero), (step_max, *at_max), key=lambda t: t[1])

@@ -271,8 +271,10 @@ class RiverMetric(BinaryMetric):
         super().__init__(cm=None, pos_val=pos_val)
 
     def clone(self, new_params: dict | None = None, include_attributes: bool = False):
-        """A new wrapper around the metric as it was given, not updated with any data
-        (River's ``clone`` contract; deep-copying ``metric`` would copy its counts)."""
+        """A new wrapper around the metric as it was given (so give a fresh one), not
+        updated with any data since: River's ``clone`` contract; deep-copying ``metric``
+        would copy its counts. ``new_params`` replace ``metric`` / ``pos_val``;
+        ``include_attributes`` has nothing to copy here and is ignored."""
         params = {"metric": copy.deepcopy(self._fresh), "pos_val": self.pos_val}
         params.update(new_params or {})
         return type(self)(**params)

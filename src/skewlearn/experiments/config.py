@@ -321,9 +321,16 @@ def _file_params(source: str, params: dict, path: str) -> None:
         _fail(path, str(exc).replace("Pass format=", "Set format ="))
     unknown = sorted(set(params) - set(allowed))
     if unknown:
+        hint = (
+            ""
+            if "format" in params
+            else ' The format comes from the extension; set format (e.g. format = "csv") '
+            "if the file is not in that format."
+        )
         _fail(
             path,
-            f"unknown option(s) {unknown} for the data file {source!r}; its options are {allowed}.",
+            f"unknown option(s) {unknown} for the data file {source!r}; its options are "
+            f"{allowed}.{hint}",
         )
 
 

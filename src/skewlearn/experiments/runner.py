@@ -233,7 +233,8 @@ def _minority_positive(y) -> np.ndarray:
 
 
 def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray, np.ndarray]:
-    """``(X, y)`` of a dataset spec, y in {-1, +1} with the minority class +1; cached."""
+    """``(X, y)`` of a dataset spec, y in {-1, +1} with the minority class +1 (or, for a
+    data file, its ``positive_class`` param); cached."""
     key = json.dumps(spec.as_dict(), sort_keys=True)
     if key in _DATASETS:
         return _DATASETS[key]
