@@ -69,7 +69,7 @@ import numpy as np
 from numba import njit
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from .._config import NJIT
+from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, seed_state
 from ..base import BatchClassifier, _label_list
 from ..kernels import kernel_matrix
@@ -96,6 +96,20 @@ def _feature_product(Z, v, out):
     return out
 
 
+@njit(**NJIT_INLINE)
+def _row_score(Z, i, beta, b, col_lo, col_hi):
+    """``b + Z_i · beta`` over the column ranges ``[col_lo[j], col_hi[j])`` (the blocks of
+    nonzero weight). Slices (views) of the row, not ``Z[i, r]`` over a range: this
+    vectorises."""
+    f = b
+    for j in range(len(col_lo)):
+        zi = Z[i, col_lo[j] : col_hi[j]]
+        bj = beta[col_lo[j] : col_hi[j]]
+        for r in range(zi.shape[0]):
+            f += bj[r] * zi[r]
+    return f
+
+
 @njit(**NJIT)
 def _gradient_pass(Z, y, upper, qdiag, alpha, beta, b, col_lo, col_hi, G):
     """``G_i = y_i (Z_i · beta + b) - 1`` for every row (in order, ``w`` fixed) and the
@@ -104,17 +118,10 @@ def _gradient_pass(Z, y, upper, qdiag, alpha, beta, b, col_lo, col_hi, G):
     (some row at a bound with PG = 0) it is liblinear's range. Rows with ``qdiag = 0``
     are left out of the extremes (as in the coordinate descent)."""
     n = Z.shape[0]
-    nr = len(col_lo)
     pg_max = 0.0
     pg_min = 0.0
     for i in range(n):
-        f = b
-        for j in range(nr):
-            zi = Z[i, col_lo[j] : col_hi[j]]
-            bj = beta[col_lo[j] : col_hi[j]]
-            for r in range(zi.shape[0]):
-                f += bj[r] * zi[r]
-        g = y[i] * f - 1.0
+        g = y[i] * _row_score(Z, i, beta, b, col_lo, col_hi) - 1.0
         G[i] = g
         a = alpha[i]
         if qdiag[i] <= 0.0:
@@ -227,14 +234,7 @@ def _dcd_hinge(
         k = 0
         while k < active:
             i = order[k]
-            f = bias[0] * s
-            for j in range(nr):
-                # slices (views) of the row, not Z[i, r] over a range: this vectorises
-                zi = Z[i, col_lo[j] : col_hi[j]]
-                bj = beta[col_lo[j] : col_hi[j]]
-                for r in range(zi.shape[0]):
-                    f += bj[r] * zi[r]
-            G = y[i] * f - 1.0
+            G = y[i] * _row_score(Z, i, beta, bias[0] * s, col_lo, col_hi) - 1.0
             a = alpha[i]
             PG = 0.0
             if a <= 0.0:
