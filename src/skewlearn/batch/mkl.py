@@ -136,6 +136,26 @@ def _gradient_pass(Z, y, upper, qdiag, alpha, beta, b, col_lo, col_hi, G):
     return pg_max, pg_min
 
 
+@njit(**NJIT_INLINE)
+def _active_rows(order, grad, alpha, upper, qdiag, pg_max_old, pg_min_old):
+    """Write into ``order[:active]`` the rows, in index order, that liblinear's shrinking
+    rule keeps given every gradient ``grad`` (rows with ``qdiag = 0`` never move and are
+    left out); returns ``active``."""
+    active = 0
+    for i in range(order.shape[0]):
+        if qdiag[i] <= 0.0:
+            continue
+        if alpha[i] <= 0.0:
+            if grad[i] > pg_max_old:
+                continue
+        elif alpha[i] >= upper[i]:
+            if grad[i] < pg_min_old:
+                continue
+        order[active] = i
+        active += 1
+    return active
+
+
 @njit(**NJIT)
 def _dcd_hinge(
     Z, colw, y, upper, qdiag, alpha, beta, bias, s, tol, max_epochs, rng_state, col_lo, col_hi,
@@ -191,11 +211,9 @@ def _dcd_hinge(
         if alpha[i] != 0.0:
             cold = False
             break
-    if cold:  # w = 0: every G_i = −1, no pass needed to know it; all rows active
-        for i in range(n):
-            if qdiag[i] > 0.0:
-                order[active] = i
-                active += 1
+    if cold:  # w = 0: every G_i = −1, no pass needed to know it; no row is shrunk
+        grad[:] = -1.0
+        active = _active_rows(order, grad, alpha, upper, qdiag, pg_max_old, pg_min_old)
         check = False
     while work < max_epochs * n:
         passes += 1
@@ -211,18 +229,7 @@ def _dcd_hinge(
                 break
             pg_max_old = pg_max if pg_max > 0.0 else np.inf
             pg_min_old = pg_min if pg_min < 0.0 else -np.inf
-            active = 0
-            for i in range(n):
-                if qdiag[i] <= 0.0:
-                    continue
-                if alpha[i] <= 0.0:
-                    if grad[i] > pg_max_old:
-                        continue
-                elif alpha[i] >= upper[i]:
-                    if grad[i] < pg_min_old:
-                        continue
-                order[active] = i
-                active += 1
+            active = _active_rows(order, grad, alpha, upper, qdiag, pg_max_old, pg_min_old)
             check = False
             continue
         work += max(active, 1)
