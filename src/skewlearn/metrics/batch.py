@@ -139,7 +139,7 @@ def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
             f"{name} must hold numbers (decision values or probabilities); got dtype "
             f"{arr.dtype}. Pass scores, not predicted labels."
         ) from exc
-    if np.isnan(scores).any() or _float64_keeps_ties(arr, scores):
+    if _float64_keeps_ties(arr, scores) or np.isnan(scores).any():
         return scores  # NaN (or None): the caller names it; ranks would hide it
     if exact_ranks:
         _, ranks = np.unique(arr, return_inverse=True)

@@ -126,7 +126,7 @@ def _same_label(a, b) -> bool:
 
 
 #: Types ``_one`` passes through without numpy (a per-row ``update`` must stay cheap).
-_SCALARS = (int, float, str, bytes, bool, np.generic)
+_SCALARS = (int, float, str, bytes, np.generic)
 
 
 def _one(value, what: str):
@@ -457,8 +457,7 @@ class ROCAUC(StreamingMetric):
             s = value
         else:
             s = float(_score_array(_one(value, "score"), "y_score", exact_ranks=False))
-        if not isinstance(y, _SCALARS):
-            y = _one(y, "label")
+        y = _one(y, "label")
         if s != s:
             raise ValueError(
                 "y_score is NaN; a ranking metric needs comparable scores. Check the model output."
