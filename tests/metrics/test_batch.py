@@ -238,3 +238,90 @@ def test_numeric_strings_are_not_scores():
             roc_auc([1, 0], text)
         with pytest.raises(TypeError, match="got strings"):
             pr_auc([1, 0], text)
+
+
+# --------------------------------------------------------------------------- sample weights
+_weight = st.sampled_from([0.0, 0.25, 1.0, 2.0, 3.5, 1e3])
+
+
+@settings(max_examples=200, deadline=None)
+@given(scored(), st.data())
+def test_weighted_ranking_metrics_equal_sklearn(data, draw):
+    y, s = data
+    w = np.array(draw.draw(st.lists(_weight, min_size=len(y), max_size=len(y))))
+    w[0] = w[-1] = 1.0  # a negative and a positive of weight > 0 (scored() puts them there)
+    assert roc_auc(y, s, sample_weight=w) == pytest.approx(
+        skm.roc_auc_score(y, s, sample_weight=w), rel=1e-12, abs=1e-15
+    )
+    assert pr_auc(y, s, sample_weight=w) == pytest.approx(
+        skm.average_precision_score(y, s, sample_weight=w), rel=1e-12, abs=1e-15
+    )
+    prec, rec, _ = skm.precision_recall_curve(y, s, sample_weight=w)
+    assert pr_auc(y, s, method="trapezoid", sample_weight=w) == pytest.approx(
+        skm.auc(rec, prec), rel=1e-12, abs=1e-15
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(predicted(), st.data())
+def test_weighted_label_metrics_equal_sklearn_and_imblearn(data, draw):
+    y, p = data
+    w = np.array(draw.draw(st.lists(_weight, min_size=len(y), max_size=len(y))))
+    w[0] = w[-1] = 1.0
+    tn, fp, fn, tp = skm.confusion_matrix(y, p, labels=[0, 1], sample_weight=w).ravel()
+    assert confusion_counts(y, p, sample_weight=w) == pytest.approx((tp, fp, tn, fn))
+    kw = {"sample_weight": w}
+    assert f1(y, p, **kw) == pytest.approx(skm.f1_score(y, p, zero_division=0, **kw))
+    assert fbeta(y, p, beta=2.0, **kw) == pytest.approx(
+        skm.fbeta_score(y, p, beta=2.0, zero_division=0, **kw)
+    )
+    assert precision(y, p, **kw) == pytest.approx(skm.precision_score(y, p, zero_division=0, **kw))
+    assert sensitivity(y, p, **kw) == pytest.approx(sensitivity_score(y, p, **kw))
+    # Not imbalanced-learn's specificity_score / geometric_mean_score here: with weights
+    # (0.14) they count TN as n_samples - (weighted sums), mixing rows and weights (0.75
+    # against its 0.667 on y=[0,1,0,0,1], p=[1,1,0,0,1], w=[1,1,3,0,1]). The negative
+    # class's recall is the specificity, in scikit-learn.
+    tnr = skm.recall_score(y, p, pos_label=0, **kw)
+    assert specificity(y, p, **kw) == pytest.approx(tnr)
+    assert gmean(y, p, **kw) == pytest.approx(math.sqrt(skm.recall_score(y, p, **kw) * tnr))
+    assert balanced_accuracy(y, p, **kw) == pytest.approx(skm.balanced_accuracy_score(y, p, **kw))
+
+
+def test_integer_weights_equal_repeated_rows_and_zero_removes():
+    """Against the unweighted metric on expanded data: exact, not only close."""
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 40)
+    y[:2] = 0, 1
+    s = rng.integers(0, 6, 40).astype(float)  # many ties
+    p = rng.integers(0, 2, 40)
+    w = rng.integers(0, 4, 40)
+    w[:2] = 1
+    rows = np.repeat(np.arange(40), w)
+    assert roc_auc(y, s, sample_weight=w) == roc_auc(y[rows], s[rows])
+    assert pr_auc(y, s, sample_weight=w) == pytest.approx(pr_auc(y[rows], s[rows]), rel=1e-15)
+    assert confusion_counts(y, p, sample_weight=w) == confusion_counts(y[rows], p[rows])
+    assert gmean(y, p, sample_weight=w) == gmean(y[rows], p[rows])
+    # weights of 1 give the unweighted values; the unweighted counts stay ints
+    assert roc_auc(y, s, sample_weight=np.ones(40)) == roc_auc(y, s)
+    assert isinstance(confusion_counts(y, p).tp, int)
+
+
+def test_sample_weight_errors():
+    y, s = [0, 1, 1], [0.1, 0.5, 0.3]
+    with pytest.raises(ValueError, match="one weight per sample; got 2 weights for 3"):
+        roc_auc(y, s, sample_weight=[1, 1])
+    with pytest.raises(ValueError, match=r"finite and >= 0; 1 weight\(s\).*-1.0 at index 2"):
+        pr_auc(y, s, sample_weight=[1, 1, -1])
+    with pytest.raises(ValueError, match=r"finite and >= 0.*nan at index 0"):
+        f1(y, [0, 1, 0], sample_weight=[np.nan, 1, 1])
+    with pytest.raises(ValueError, match="inf at index 1"):
+        gmean(y, [0, 1, 0], sample_weight=[1, np.inf, 1])
+    with pytest.raises(TypeError, match="sample_weight must hold numbers"):
+        roc_auc(y, s, sample_weight=["1", "1", "1"])
+    # all the positives weigh 0: as undefined as having none
+    with pytest.raises(ValueError, match="no positive sample of weight > 0"):
+        roc_auc(y, s, sample_weight=[1, 0, 0])
+    with pytest.raises(ValueError, match="no positive sample of weight > 0"):
+        pr_auc(y, s, sample_weight=[1, 0, 0])
+    with pytest.raises(ValueError, match="no negative sample of weight > 0"):
+        gmean(y, [0, 1, 0], sample_weight=[0, 1, 1])

@@ -19,6 +19,13 @@ in the 0/0 case without any positive, true or predicted.
 ROC AUC counts ties between a positive and a negative score as ½ and runs in
 O(n log n): one sort, then per distinct score the number of negatives strictly below it.
 All pair counts are exact integers; the only rounding is the final division.
+
+**Sample weights.** Every function takes ``sample_weight=None``: finite, non-negative
+weights, one per sample (scikit-learn's meaning). The counts become sums of weights
+(floats): TP is the total weight of the true positives, and so on; a ROC pair
+(positive i, negative j) weighs :math:`w_i w_j`; precision and recall on the PR curve
+are ratios of weight sums. A weight of 0 removes a sample, and integer weights equal
+repeating the rows. Without weights the integer counts above are kept.
 """
 
 from __future__ import annotations
@@ -45,12 +52,13 @@ __all__ = [
 
 
 class ConfusionCounts(NamedTuple):
-    """Counts of a binary confusion matrix (positive = ``pos_label``)."""
+    """Counts of a binary confusion matrix (positive = ``pos_label``): ints, or float sums
+    of weights when a metric is given ``sample_weight``."""
 
-    tp: int
-    fp: int
-    tn: int
-    fn: int
+    tp: int | float
+    fp: int | float
+    tn: int | float
+    fn: int | float
 
 
 # --------------------------------------------------------------------------- validation
@@ -77,6 +85,31 @@ def _check_lengths(y_true: np.ndarray, other: np.ndarray, other_name: str) -> No
         )
     if len(y_true) == 0:
         raise ValueError("y_true is empty; a metric needs at least one sample.")
+
+
+def _weights(sample_weight, n: int) -> np.ndarray | None:
+    """``sample_weight`` as finite, non-negative float64 of length ``n``; None stays None."""
+    if sample_weight is None:
+        return None
+    w = _refuse_text(_as_1d(sample_weight, "sample_weight"), "sample_weight")
+    if len(w) != n:
+        raise ValueError(
+            f"sample_weight must hold one weight per sample; got {len(w)} weights for {n} samples."
+        )
+    try:
+        w = w.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"sample_weight must hold numbers; got dtype {w.dtype}. Pass one number per sample."
+        ) from exc
+    bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
+    if len(bad):
+        raise ValueError(
+            f"sample_weight must be finite and >= 0; {len(bad)} weight(s) are not (first "
+            f"{float(w[bad[0]])!r} at index {int(bad[0])}). Give such samples weight 0 to leave "
+            "them out, or fix the weights."
+        )
+    return w
 
 
 def _is_one(label) -> bool:
@@ -181,8 +214,10 @@ def _float64_keeps_ties(arr: np.ndarray, scores: np.ndarray) -> bool:
     return True
 
 
-def _score_inputs(y_true, y_score, pos_label) -> tuple[np.ndarray, np.ndarray]:
-    """Validate and return ``(is_pos, scores)``."""
+def _score_inputs(
+    y_true, y_score, pos_label, sample_weight=None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Validate and return ``(is_pos, scores, weights)``."""
     y_true = _as_1d(y_true, "y_true")
     y_score = _as_1d(y_score, "y_score")
     _check_lengths(y_true, y_score, "y_score")
@@ -193,8 +228,9 @@ def _score_inputs(y_true, y_score, pos_label) -> tuple[np.ndarray, np.ndarray]:
             f"index {int(np.flatnonzero(np.isnan(scores))[0])}); a ranking metric needs "
             "comparable scores. Check the model output."
         )
+    w = _weights(sample_weight, len(y_true))
     pos = _resolve_pos_label(np.unique(y_true), pos_label)
-    return _positives(y_true, pos), scores
+    return _positives(y_true, pos), scores, w
 
 
 def _label_kind(a: np.ndarray) -> str:
@@ -211,8 +247,10 @@ def _label_kind(a: np.ndarray) -> str:
     return "other"
 
 
-def _label_inputs(y_true, y_pred, pos_label) -> tuple[np.ndarray, np.ndarray]:
-    """Validate and return ``(true_is_pos, pred_is_pos)``."""
+def _label_inputs(
+    y_true, y_pred, pos_label, sample_weight=None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Validate and return ``(true_is_pos, pred_is_pos, weights)``."""
     y_true = _as_1d(y_true, "y_true")
     y_pred = _as_1d(y_pred, "y_pred")
     _check_lengths(y_true, y_pred, "y_pred")
@@ -223,33 +261,43 @@ def _label_inputs(y_true, y_pred, pos_label) -> tuple[np.ndarray, np.ndarray]:
             "of one can equal a label of the other (scikit-learn: 'Mix of label input "
             "types'). Convert one to the other's type, e.g. y_pred.astype(int)."
         )
+    w = _weights(sample_weight, len(y_true))
     labels = np.unique(np.concatenate([np.unique(y_true), np.unique(y_pred)]))
     pos = _resolve_pos_label(labels, pos_label)
-    return _positives(y_true, pos), _positives(y_pred, pos)
+    return _positives(y_true, pos), _positives(y_pred, pos), w
 
 
 # --------------------------------------------------------------------------- counting
-def _pair_count2(is_pos: np.ndarray, scores: np.ndarray) -> int:
+def _pair_count2(is_pos: np.ndarray, scores: np.ndarray, w: np.ndarray | None = None):
     """Twice the Mann-Whitney count: 2·#{(p, n): s_p > s_n} + #{(p, n): s_p = s_n}.
 
     One stable sort, then per group of equal scores: its positives times the negatives
-    strictly below it (×2) plus its positives times its own negatives (a tie, ×1).
+    strictly below it (×2) plus its positives times its own negatives (a tie, ×1). An
+    exact int; with weights ``w`` each pair counts :math:`w_p w_n` and the sum is a float.
     """
     n = len(scores)
     if n == 0:
         return 0
     order = np.argsort(scores, kind="stable")
     s = scores[order]
-    p = is_pos[order].astype(np.int64)
     starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
-    pos_g = np.add.reduceat(p, starts)
-    cnt_g = np.diff(np.append(starts, n))
-    neg_g = cnt_g - pos_g
+    if w is None:
+        pos_g = np.add.reduceat(is_pos[order].astype(np.int64), starts)
+        neg_g = np.diff(np.append(starts, n)) - pos_g
+    else:
+        pos_w = np.where(is_pos, w, 0.0)[order]
+        pos_g = np.add.reduceat(pos_w, starts)
+        neg_g = np.add.reduceat(w[order] - pos_w, starts)
     neg_below = np.cumsum(neg_g) - neg_g
-    return int(np.sum(2 * neg_below * pos_g + pos_g * neg_g))
+    total = np.sum(2 * neg_below * pos_g + pos_g * neg_g)
+    return int(total) if w is None else float(total)
 
 
-def _counts(t: np.ndarray, p: np.ndarray) -> ConfusionCounts:
+def _counts(t: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> ConfusionCounts:
+    if w is not None:
+        return ConfusionCounts(
+            *(float(np.sum(w, where=m)) for m in (t & p, ~t & p, ~t & ~p, t & ~p))
+        )
     tp = int(np.count_nonzero(t & p))
     fp = int(np.count_nonzero(~t & p))
     fn = int(np.count_nonzero(t & ~p))
@@ -259,13 +307,13 @@ def _counts(t: np.ndarray, p: np.ndarray) -> ConfusionCounts:
 def _need(c: ConfusionCounts, positives: bool, negatives: bool, metric: str) -> None:
     if positives and c.tp + c.fn == 0:
         raise ValueError(
-            f"{metric} is undefined: y_true has no positive sample (pos_label). "
+            f"{metric} is undefined: y_true has no positive sample (pos_label) of weight > 0. "
             "Pass pos_label if the positive class is another label, or evaluate on data "
             "with both classes."
         )
     if negatives and c.tn + c.fp == 0:
         raise ValueError(
-            f"{metric} is undefined: y_true has no negative sample. "
+            f"{metric} is undefined: y_true has no negative sample of weight > 0. "
             "Evaluate on data with both classes."
         )
 
@@ -291,7 +339,7 @@ def _gmean_from(c: ConfusionCounts) -> float:
 
 
 # --------------------------------------------------------------------------- public
-def confusion_counts(y_true, y_pred, *, pos_label=None) -> ConfusionCounts:
+def confusion_counts(y_true, y_pred, *, pos_label=None, sample_weight=None) -> ConfusionCounts:
     """Counts ``(tp, fp, tn, fn)`` of a binary prediction.
 
     Parameters
@@ -300,11 +348,13 @@ def confusion_counts(y_true, y_pred, *, pos_label=None) -> ConfusionCounts:
         True and predicted labels (any type, at most two distinct values together).
     pos_label : label, default=None
         The positive class; None means the larger label (see the module docstring).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights; the counts become sums of weights.
 
     Returns
     -------
     ConfusionCounts
-        A named tuple ``(tp, fp, tn, fn)`` of ints.
+        A named tuple ``(tp, fp, tn, fn)`` of ints, or of floats with ``sample_weight``.
 
     Examples
     --------
@@ -312,7 +362,7 @@ def confusion_counts(y_true, y_pred, *, pos_label=None) -> ConfusionCounts:
     >>> confusion_counts(["a", "b", "b", "a"], ["a", "b", "a", "b"])
     ConfusionCounts(tp=1, fp=1, tn=1, fn=1)
     """
-    return _counts(*_label_inputs(y_true, y_pred, pos_label))
+    return _counts(*_label_inputs(y_true, y_pred, pos_label, sample_weight))
 
 
 def _check_beta(beta) -> None:
@@ -323,7 +373,7 @@ def _check_beta(beta) -> None:
         )
 
 
-def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None) -> float:
+def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None, sample_weight=None) -> float:
     """F-beta measure :math:`\\frac{(1+\\beta^2)\\,TP}{(1+\\beta^2)\\,TP + \\beta^2 FN + FP}`.
 
     0 when there is no true positive (scikit-learn's ``zero_division=0``).
@@ -334,6 +384,8 @@ def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None) -> float:
     beta : float, default=1.0
         Weight of recall, > 0.
     pos_label : label, default=None
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights; TP, FP and FN become sums of weights.
 
     Returns
     -------
@@ -346,10 +398,13 @@ def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None) -> float:
     0.5
     """
     _check_beta(beta)
-    return _fbeta_from(confusion_counts(y_true, y_pred, pos_label=pos_label), float(beta))
+    return _fbeta_from(
+        confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight),
+        float(beta),
+    )
 
 
-def f1(y_true, y_pred, *, pos_label=None) -> float:
+def f1(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     """F1 measure :math:`2TP / (2TP + FP + FN)`; 0 without a true positive.
 
     Examples
@@ -358,10 +413,12 @@ def f1(y_true, y_pred, *, pos_label=None) -> float:
     >>> f1([1, 1, 0, 0], [1, 0, 1, 0])
     0.5
     """
-    return _fbeta_from(confusion_counts(y_true, y_pred, pos_label=pos_label), 1.0)
+    return _fbeta_from(
+        confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight), 1.0
+    )
 
 
-def precision(y_true, y_pred, *, pos_label=None) -> float:
+def precision(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     """Precision :math:`TP / (TP + FP)`; 0 when nothing is predicted positive.
 
     Examples
@@ -370,11 +427,11 @@ def precision(y_true, y_pred, *, pos_label=None) -> float:
     >>> precision([1, 1, 0, 0], [1, 1, 1, 0])
     0.6666666666666666
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
     return c.tp / (c.tp + c.fp) if c.tp + c.fp else 0.0
 
 
-def sensitivity(y_true, y_pred, *, pos_label=None) -> float:
+def sensitivity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     """Sensitivity (recall, true positive rate) :math:`TP / (TP + FN)`.
 
     Raises ValueError when ``y_true`` has no positive.
@@ -385,12 +442,12 @@ def sensitivity(y_true, y_pred, *, pos_label=None) -> float:
     >>> sensitivity([1, 1, 0, 0], [1, 0, 0, 0])
     0.5
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
     _need(c, True, False, "sensitivity")
     return _tpr(c)
 
 
-def specificity(y_true, y_pred, *, pos_label=None) -> float:
+def specificity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     """Specificity (true negative rate) :math:`TN / (TN + FP)`.
 
     Raises ValueError when ``y_true`` has no negative.
@@ -401,12 +458,12 @@ def specificity(y_true, y_pred, *, pos_label=None) -> float:
     >>> specificity([1, 0, 0, 0], [1, 1, 0, 0])
     0.6666666666666666
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
     _need(c, False, True, "specificity")
     return _tnr(c)
 
 
-def gmean(y_true, y_pred, *, pos_label=None) -> float:
+def gmean(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     """Geometric mean of sensitivity and specificity, :math:`\\sqrt{TPR \\cdot TNR}`.
 
     Equals imbalanced-learn's ``geometric_mean_score`` on binary data. Raises ValueError
@@ -418,12 +475,12 @@ def gmean(y_true, y_pred, *, pos_label=None) -> float:
     >>> gmean([1, 1, 0, 0], [1, 0, 0, 0])
     0.7071067811865476
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
     _need(c, True, True, "G-mean")
     return _gmean_from(c)
 
 
-def balanced_accuracy(y_true, y_pred, *, pos_label=None) -> float:
+def balanced_accuracy(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     """Balanced accuracy :math:`(TPR + TNR) / 2`.
 
     Raises ValueError unless ``y_true`` holds both classes.
@@ -434,12 +491,12 @@ def balanced_accuracy(y_true, y_pred, *, pos_label=None) -> float:
     >>> balanced_accuracy([1, 1, 0, 0], [1, 0, 0, 0])
     0.75
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
     _need(c, True, True, "balanced accuracy")
     return 0.5 * (_tpr(c) + _tnr(c))
 
 
-def roc_auc(y_true, y_score, *, pos_label=None) -> float:
+def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None) -> float:
     """Area under the ROC curve: the probability that a random positive outscores a random
     negative, ties counted ½,
 
@@ -457,6 +514,9 @@ def roc_auc(y_true, y_score, *, pos_label=None) -> float:
     y_score : array-like of shape (n_samples,)
         Scores, higher = more positive. NaN is rejected; ±inf are ranked.
     pos_label : label, default=None
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights: the pair (i, j) counts :math:`w_i w_j` and the
+        denominator becomes :math:`W_+ W_-`, the classes' total weights (as scikit-learn).
 
     Returns
     -------
@@ -468,32 +528,54 @@ def roc_auc(y_true, y_score, *, pos_label=None) -> float:
     >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.4, 0.8])   # the tie at 0.4 counts 1/2
     0.875
     """
-    is_pos, scores = _score_inputs(y_true, y_score, pos_label)
-    n_pos = int(np.count_nonzero(is_pos))
-    n_neg = len(is_pos) - n_pos
+    is_pos, scores, w = _score_inputs(y_true, y_score, pos_label, sample_weight)
+    if w is None:
+        n_pos = int(np.count_nonzero(is_pos))
+        n_neg = len(is_pos) - n_pos
+    else:
+        n_pos = float(np.sum(w, where=is_pos))
+        n_neg = float(np.sum(w, where=~is_pos))
     if n_pos == 0 or n_neg == 0:
         raise ValueError(
             "ROC AUC is undefined when y_true holds only one class "
-            f"({'no positive' if n_pos == 0 else 'no negative'} sample among {len(is_pos)}). "
+            f"({'no positive' if n_pos == 0 else 'no negative'} sample"
+            f"{'' if w is None else ' of weight > 0'} among {len(is_pos)}). "
             "Evaluate on data with both classes."
         )
-    return _pair_count2(is_pos, scores) / (2.0 * n_pos * n_neg)
+    return _pair_count2(is_pos, scores, w) / (2.0 * n_pos * n_neg)
 
 
-def _pr_curve(is_pos: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Precision and recall at each distinct threshold, from the highest score down."""
+def _pr_curve(
+    is_pos: np.ndarray, scores: np.ndarray, w: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Precision and recall at each distinct threshold, from the highest score down.
+
+    With weights ``w`` the counts are weight sums; a threshold above which all weight is
+    0 has precision 1 (scikit-learn's convention; its recall is 0, so it adds no area).
+    """
     order = np.argsort(-scores, kind="stable")
     s = scores[order]
     ends = np.flatnonzero(np.concatenate((s[1:] != s[:-1], [True])))
-    tps = np.cumsum(is_pos[order], dtype=np.int64)[ends]
-    predicted = ends + 1
-    return tps / predicted, tps / tps[-1]
+    if w is None:
+        tps = np.cumsum(is_pos[order], dtype=np.int64)[ends]
+        return tps / (ends + 1), tps / tps[-1]
+    tps = np.cumsum(np.where(is_pos, w, 0.0)[order])[ends]
+    predicted = np.cumsum(w[order])[ends]
+    prec = np.divide(tps, predicted, out=np.ones_like(tps), where=predicted > 0)
+    return prec, tps / tps[-1]
 
 
 _PR_METHODS = ("average_precision", "trapezoid")
 
 
-def pr_auc(y_true, y_score, *, pos_label=None, method: str = "average_precision") -> float:
+def pr_auc(
+    y_true,
+    y_score,
+    *,
+    pos_label=None,
+    method: str = "average_precision",
+    sample_weight=None,
+) -> float:
     """Area under the precision-recall curve.
 
     With thresholds at the distinct scores, from the highest down, precision :math:`P_k`
@@ -514,6 +596,8 @@ def pr_auc(y_true, y_score, *, pos_label=None, method: str = "average_precision"
     y_score : array-like of shape (n_samples,)
     pos_label : label, default=None
     method : {"average_precision", "trapezoid"}, default="average_precision"
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights; true and predicted positives become weight sums.
 
     Returns
     -------
@@ -527,13 +611,14 @@ def pr_auc(y_true, y_score, *, pos_label=None, method: str = "average_precision"
     """
     if method not in _PR_METHODS:
         raise ValueError(f"method must be one of {_PR_METHODS}; got {method!r}.")
-    is_pos, scores = _score_inputs(y_true, y_score, pos_label)
-    if not is_pos.any():
+    is_pos, scores, w = _score_inputs(y_true, y_score, pos_label, sample_weight)
+    if not (is_pos.any() if w is None else np.sum(w, where=is_pos) > 0):
         raise ValueError(
-            "PR AUC is undefined when y_true has no positive sample (recall has no "
-            "denominator). Pass pos_label if the positive class is another label."
+            "PR AUC is undefined when y_true has no positive sample"
+            f"{'' if w is None else ' of weight > 0'} (recall has no denominator). Pass "
+            "pos_label if the positive class is another label."
         )
-    prec, rec = _pr_curve(is_pos, scores)
+    prec, rec = _pr_curve(is_pos, scores, w)
     if method == "average_precision":
         return float(np.sum(np.diff(rec, prepend=0.0) * prec))
     return float(np.trapezoid(np.concatenate(([1.0], prec)), np.concatenate(([0.0], rec))))
