@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn import metrics as skm
 
 from skewlearn import AROW, PassiveAggressive, Perceptron
@@ -447,3 +448,102 @@ def test_data_after_param_is_data(capsys):
         err = capsys.readouterr().err
         assert f"skewlearn {argv[0]}: error: the following arguments are required: DATA" in err
         assert "[DATA]" not in err  # the usage line shows DATA as required
+
+
+# --------------------------------------------------------------------------- cv
+def _cv(capsys, argv, status=0):
+    assert main(["cv", *argv, "--format", "json"]) == status
+    return json.loads(capsys.readouterr().out)
+
+
+def test_cv_equals_fitting_each_fold_by_hand(capsys):
+    """Every fold refitted here and scored by scikit-learn / imbalanced-learn."""
+    from imblearn.metrics import geometric_mean_score
+    from sklearn.base import clone
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from skewlearn import SVMDEC
+    from skewlearn.evaluation.protocols import KFold
+
+    argv = [CSV, "--models", "AROW,SVMDEC", "--param", "SVMDEC.C_pos=5.0", "--folds", "3"]
+    out = _cv(capsys, [*argv, "--repeats", "2", "--scale", "standard", "--seed", "4"])
+    X, y, meta = load(CSV)
+    assert out["data"]["positives"] == 36 and (out["folds"], out["repeats"]) == (3, 2)
+    split = KFold(n_splits=3, n_repeats=2)
+    for row, est in zip(out["results"], (AROW(random_state=4), SVMDEC(C_pos=5.0))):
+        auc, gm = [], []
+        for rep in range(2):
+            for fold in range(3):
+                train, test = split.split(y, 4, meta["name"], rep, fold)
+                assert np.count_nonzero(y[test] == 1) == 12  # stratified: 36 / 3
+                model = clone(make_pipeline(StandardScaler(), est)).fit(X[train], y[train])
+                auc.append(skm.roc_auc_score(y[test], model.decision_function(X[test])))
+                gm.append(geometric_mean_score(y[test], model.predict(X[test])))
+        assert row["roc_auc"] == pytest.approx(np.mean(auc), rel=1e-12)
+        assert row["roc_auc_std"] == pytest.approx(np.std(auc, ddof=1), rel=1e-9)
+        assert row["gmean"] == pytest.approx(np.mean(gm), rel=1e-12)
+    assert out["results"][1]["params"] == {"C_pos": 5.0}
+    # parallel folds give the same numbers
+    again = _cv(capsys, [*argv, "--repeats", "2", "--scale", "standard", "--seed", "4",
+                         "--jobs", "2"])  # fmt: skip
+    for a, b in zip(out["results"], again["results"]):
+        assert {k: v for k, v in a.items() if k != "fit_s"} == {
+            k: v for k, v in b.items() if k != "fit_s"
+        }
+
+
+def test_cv_table_and_a_sparse_file(capsys):
+    assert main(["cv", SVM, "--models", "OGD,LinearASLS", "--metrics", "gmean,f1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("cli_stream.svm: 240 rows, 4 features, 36 positives; 1 × ")
+    assert lines[1].split() == ["model", "gmean", "f1", "fit_s"]
+    assert lines[3].split()[0] == "OGD" and lines[3].split()[2] == "±"
+    # on CSR input (folds are seeded by the dataset's name, so a .csv copy splits otherwise)
+    from sklearn.base import clone
+
+    from skewlearn import OGD
+    from skewlearn.evaluation.protocols import KFold
+
+    out = _cv(capsys, [SVM, "--models", "OGD", "--metrics", "roc_auc"])
+    X, y, meta = load(SVM)
+    assert sp.issparse(X)
+    auc = []
+    for fold in range(5):
+        train, test = KFold().split(y, 0, meta["name"], 0, fold)
+        model = clone(OGD(random_state=0)).fit(X[train], y[train])
+        auc.append(skm.roc_auc_score(y[test], model.decision_function(X[test])))
+    assert out["results"][0]["roc_auc"] == pytest.approx(np.mean(auc), rel=1e-12)
+
+
+def test_cv_reports_a_learner_that_fails_and_goes_on(capsys):
+    argv = [CSV, "--models", "AROW,OPAUC", "--param", "OPAUC.eta=1000"]
+    assert main(["cv", *argv]) == 1
+    out = capsys.readouterr()
+    assert out.err.startswith("skewlearn cv: OPAUC stopped: ") and "overflowed" in out.err
+    assert out.out.splitlines()[-1].startswith("OPAUC stopped on this data")
+    arow, opauc = _cv(capsys, argv, status=1)["results"]
+    assert opauc["roc_auc"] is None and "overflowed" in opauc["error"]
+    assert arow["roc_auc"] > 0.5 and "error" not in arow
+
+
+@pytest.mark.parametrize(
+    ("argv", "match"),
+    [
+        (["cv", CSV, "--models", "Nope"], "unknown model 'Nope'. Models: ALMA, AROW"),
+        (["cv", CSV, "--models", "LinearASL"], "Did you mean 'LinearASLS'"),
+        (["cv", CSV, "--models", "AROW", "--metrics", "gmaen"], "Did you mean 'gmean'"),
+        (["cv", CSV, "--models", "AROW", "--param", "r=1"], "cv needs MODEL.r=value"),
+        (["cv", CSV, "--models", "AROW", "--folds", "40"], "the smaller class has 36. Use"),
+        (["cv", SVM, "--models", "AROW", "--scale", "minmax"], "would make the sparse"),
+        (["cv", CSV, "--models", "AROW", "--metrics", ","], "at least one metric"),
+    ],
+)
+def test_cv_usage_errors(capsys, argv, match):
+    _fails(capsys, argv, match)
+
+
+def test_cv_needs_two_folds(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["cv", CSV, "--models", "AROW", "--folds", "1"])
+    assert exc.value.code == 2 and "expected an integer >= 2" in capsys.readouterr().err

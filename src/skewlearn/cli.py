@@ -6,6 +6,7 @@
     skewlearn models                         the estimators, online and batch
     skewlearn stream DATA --model NAME       prequential run of one online learner
     skewlearn compare DATA --models A,B,...  the same stream, several learners side by side
+    skewlearn cv DATA --models A,B,...       stratified k-fold test scores, any learner
 
 ``DATA`` is a benchmark name (``skewlearn datasets``) or the path of a data file
 (KEEL .dat, LIBSVM, CSV, ARFF). LIBSVM, CSV and KEEL files (also .gz) are read in chunks
@@ -19,7 +20,8 @@ line naming the valid choices and exits with status 2; a benchmark set that cann
 fetched (no network on first use) exits with status 1. A learner that stops on the data
 (e.g. its updates overflow on unscaled features) prints its message in one line and exits
 with status 1; ``compare`` prints that line, shows the learner's row as ``nan`` and still
-runs and reports the other learners.
+runs and reports the other learners. ``cv`` does the same for a learner whose fit
+fails.
 """
 
 from __future__ import annotations
@@ -89,6 +91,17 @@ def _find_model(name: str) -> type:
         )
     raise UsageError(
         f"unknown model {name!r}.{did_you_mean(name, online)} Online models: {', '.join(online)}."
+    )
+
+
+def _find_estimator(name: str) -> type:
+    """Any estimator, online or batch, by case-insensitive class name."""
+    every = _estimators(online_only=False)
+    by_lower = {k.lower(): v for k, v in every.items()}
+    if name.lower() in by_lower:
+        return by_lower[name.lower()]
+    raise UsageError(
+        f"unknown model {name!r}.{did_you_mean(name, every)} Models: {', '.join(every)}."
     )
 
 
@@ -526,27 +539,33 @@ def _changed(est) -> dict[str, Any]:
 _COMPARE_COLUMNS = ("auc", "f1", "gmean", "mistakes", "mistake_rate", "rows_per_s")
 
 
-def _cmd_compare(args) -> int:
-    from .evaluation.prequential import format_table
-
+def _models(args, find) -> list[tuple[str, Any]]:
+    """``[(name, estimator)]`` of ``--models`` (classes looked up by ``find``), each with
+    its ``--param MODEL.key=value`` settings and ``--seed`` as its ``random_state``."""
     names = [n.strip() for n in args.models.split(",") if n.strip()]
     if not names:
         raise UsageError("--models needs at least one model name, e.g. --models Perceptron,AROW.")
-    classes = [_find_model(n) for n in names]
+    classes = [find(n) for n in names]
     lower = {c.__name__.lower(): c.__name__ for c in classes}
     params: dict[str, dict[str, Any]] = {c.__name__: {} for c in classes}
     for prefix, key, value in _parse_params(args.param):
         if not prefix:
             raise UsageError(
-                f"--param {key}=...: compare needs MODEL.{key}=value (one of {', '.join(params)})."
+                f"--param {key}=...: {args.command} needs MODEL.{key}=value (one of "
+                f"{', '.join(params)})."
             )
         if prefix.lower() not in lower:
             raise UsageError(
                 f"--param {prefix}.{key}: {prefix!r} is not among --models ({', '.join(params)})."
             )
         params[lower[prefix.lower()]][key] = value
-    models = [(c.__name__, _build(c, params[c.__name__], args.seed)) for c in classes]
+    return [(c.__name__, _build(c, params[c.__name__], args.seed)) for c in classes]
 
+
+def _cmd_compare(args) -> int:
+    from .evaluation.prequential import format_table
+
+    models = _models(args, _find_model)
     X, y, meta = _load_or_stream(args)
     rows, failed = [], []
     for name, est in models:
@@ -576,11 +595,133 @@ def _cmd_compare(args) -> int:
     return 1 if failed else 0
 
 
+def _with_scaler(est, scale: str | None, sparse: bool):
+    """``est`` behind a scaler fitted on each training part (none without ``scale``)."""
+    if scale is None:
+        return est
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler, StandardScaler
+
+    if scale == "minmax" and sparse:
+        raise UsageError(
+            "--scale minmax would make the sparse features dense; use --scale standard "
+            "(without centring on sparse data) or no scaling."
+        )
+    scaler = StandardScaler(with_mean=not sparse) if scale == "standard" else MinMaxScaler()
+    return make_pipeline(scaler, est)
+
+
+def _cv_task(est, X, y, split, metrics, seed: int, name: str, rep: int, fold: int):
+    """One fold of one model: its test metrics, or the learner's error message."""
+    from .evaluation.protocols import evaluate_split
+
+    train, test = split.split(y, seed, name, rep, fold)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the same warning k times; the errors are kept
+            res = evaluate_split(est, X, y, train, test, metrics, seed=seed)
+    except ValueError as exc:
+        return {"error": " ".join(str(exc).split())}
+    return {"metrics": res["metrics"], "fit_time": res["fit_time"]}
+
+
+def _cmd_cv(args) -> int:
+    import scipy.sparse as sp
+    from joblib import Parallel, delayed
+
+    from .evaluation.prequential import format_table
+    from .evaluation.protocols import METRICS, KFold
+
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    for m in metrics:
+        if m not in METRICS:
+            raise UsageError(
+                f"unknown metric {m!r} in --metrics.{did_you_mean(m, METRICS)} Choose from "
+                f"{', '.join(METRICS)}."
+            )
+    if not metrics:
+        raise UsageError("--metrics needs at least one metric, e.g. --metrics gmean,roc_auc.")
+    models = _models(args, _find_estimator)
+    X, y, meta = _load(args.data, None, _file_options(args.data, args))
+    smallest = int(min(np.count_nonzero(y == 1), np.count_nonzero(y != 1)))
+    if smallest < args.folds:
+        raise UsageError(
+            f"--folds {args.folds} needs at least {args.folds} rows of each class; the "
+            f"smaller class has {smallest}. Use --folds {max(smallest, 2)} or more data."
+        )
+    split = KFold(n_splits=args.folds, n_repeats=args.repeats)
+    pipes = [(n, _with_scaler(e, args.scale, sp.issparse(X))) for n, e in models]
+    tasks = [(n, r, f) for n, _ in pipes for r in range(args.repeats) for f in range(args.folds)]
+    done = Parallel(n_jobs=args.jobs)(
+        delayed(_cv_task)(dict(pipes)[n], X, y, split, metrics, args.seed, meta["name"], r, f)
+        for n, r, f in tasks
+    )
+    rows, failed = [], []
+    for name, est in models:
+        runs = [d for (n, _, _), d in zip(tasks, done) if n == name]
+        errors = [d["error"] for d in runs if "error" in d]
+        row: dict[str, Any] = {"model": name}
+        for m in metrics:  # a model that failed on any fold has no mean
+            values = np.array([d["metrics"][m] for d in runs if not errors], dtype=float)
+            row[m] = float(values.mean()) if len(values) else float("nan")
+            row[f"{m}_std"] = float(values.std(ddof=1)) if len(values) > 1 else float("nan")
+        row["fit_s"] = float(sum(d.get("fit_time", 0.0) for d in runs)) / len(runs)
+        if errors:
+            print(f"skewlearn cv: {name} stopped: {errors[0]}", file=sys.stderr)
+            failed.append(name)
+            row["error"] = errors[0]
+        rows.append({**row, "params": _changed(est)})
+    if args.format == "json":
+        _print_json(
+            {
+                "data": _data_summary(meta),
+                "folds": args.folds,
+                "repeats": args.repeats,
+                "seed": args.seed,
+                "scale": args.scale,
+                "results": rows,
+            }
+        )
+        return 1 if failed else 0
+    scaled = f", features scaled ({args.scale}) on each training part" if args.scale else ""
+    print(
+        f"{meta['name']}: {_plural(meta['n_rows'], 'row')}, "
+        f"{_plural(meta['n_features'], 'feature')}, {_plural(meta['n_positives'], 'positive')}; "
+        f"{args.repeats} × stratified {args.folds}-fold (seed {args.seed}){scaled}; "
+        "mean ± std over the folds"
+    )
+    shown = [
+        {
+            "model": r["model"],
+            **{m: _mean_std(r[m], r[f"{m}_std"]) for m in metrics},
+            "fit_s": round(r["fit_s"], 4),
+        }
+        for r in rows
+    ]
+    print(format_table(shown, ["model", *metrics, "fit_s"]))
+    if failed:
+        print(f"{', '.join(failed)} stopped on this data; see the message(s) above.")
+    return 1 if failed else 0
+
+
+def _mean_std(mean: float, std: float) -> str:
+    if math.isnan(mean):
+        return "nan"
+    return f"{mean:.4f}" if math.isnan(std) else f"{mean:.4f} ± {std:.4f}"
+
+
 # --------------------------------------------------------------------------- parser
 def _positive_int(text: str) -> int:
     from .experiments.cli import positive_int
 
     return positive_int(text)
+
+
+def _folds(text: str) -> int:
+    value = _positive_int(text)
+    if value < 2:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 2, got {text!r}")
+    return value
 
 
 def _bins(text: str) -> int:
@@ -593,7 +734,7 @@ def _bins(text: str) -> int:
 def _data_after_params(parser: argparse.ArgumentParser, args) -> None:
     """``--param`` takes every word after it, so in ``stream --param C=1 pima`` argparse
     hands DATA to ``--param``: a last word without ``=`` is DATA when none was given."""
-    if getattr(args, "command", None) not in ("stream", "compare") or args.data is not None:
+    if getattr(args, "command", None) not in ("stream", "compare", "cv") or args.data is not None:
         return
     if args.param and "=" not in args.param[-1]:
         args.data = args.param.pop()
@@ -625,7 +766,7 @@ def build_parser() -> argparse.ArgumentParser:
     common_output(p)
     p.set_defaults(func=_cmd_models)
 
-    def stream_options(p):
+    def data_options(p, seed_help: str, scale_help: str):
         # optional for argparse only: "--param K=V DATA" is read back below (_data_after_params)
         p.add_argument("data", metavar="DATA", nargs="?", help="benchmark name or data file path")
         p.add_argument(
@@ -634,26 +775,11 @@ def build_parser() -> argparse.ArgumentParser:
             nargs="+",
             default=[],
             metavar="K=V",
-            help="model parameters (values parsed as Python literals, else strings); for "
-            "compare, prefix the model: AROW.r=0.1",
+            help="model parameters (values parsed as Python literals, else strings); with "
+            "--models, prefix the model: AROW.r=0.1",
         )
-        p.add_argument(
-            "--chunk-size", type=_positive_int, default=1000, help="rows per pass (default 1000)"
-        )
-        p.add_argument(
-            "--seed",
-            type=int,
-            default=0,
-            help="random_state of the models and shuffle seed (default 0)",
-        )
-        p.add_argument("--shuffle", action="store_true", help="shuffle the rows (with --seed)")
-        p.add_argument(
-            "--scale",
-            choices=("standard", "minmax"),
-            default=None,
-            help="scale the features over the whole set first (default: as stored)",
-        )
-        p.add_argument("--no-progress", action="store_true", help="no progress bar")
+        p.add_argument("--seed", type=int, default=0, help=seed_help)
+        p.add_argument("--scale", choices=("standard", "minmax"), default=None, help=scale_help)
         p.add_argument(
             "--positive-class",
             metavar="LABEL",
@@ -686,6 +812,19 @@ def build_parser() -> argparse.ArgumentParser:
             help="CSV, KEEL and ARFF files: what to do with rows that have a missing value "
             "(default: error)",
         )
+        common_output(p)
+
+    def stream_options(p):
+        data_options(
+            p,
+            "random_state of the models and shuffle seed (default 0)",
+            "scale the features over the whole set first (default: as stored)",
+        )
+        p.add_argument(
+            "--chunk-size", type=_positive_int, default=1000, help="rows per pass (default 1000)"
+        )
+        p.add_argument("--shuffle", action="store_true", help="shuffle the rows (with --seed)")
+        p.add_argument("--no-progress", action="store_true", help="no progress bar")
         p.add_argument(
             "--auc-bins",
             type=_bins,
@@ -693,7 +832,6 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="M",
             help="histogram AUROC with M bins (bounded memory) instead of the exact AUC",
         )
-        common_output(p)
 
     p = sub.add_parser("stream", help="prequential run of one online learner")
     stream_options(p)
@@ -707,7 +845,32 @@ def build_parser() -> argparse.ArgumentParser:
     stream_options(p)
     p.add_argument("--models", required=True, help="comma-separated model class names")
     p.set_defaults(func=_cmd_compare)
-    for name in ("stream", "compare"):  # DATA is required (see _data_after_params)
+
+    p = sub.add_parser("cv", help="stratified k-fold test scores of any learners")
+    data_options(
+        p,
+        "random_state of the models and seed of the folds (default 0)",
+        "scale the features on each training part (default: as stored)",
+    )
+    p.add_argument(
+        "--models", required=True, help="comma-separated model class names, online or batch"
+    )
+    p.add_argument(
+        "--folds", type=_folds, default=5, help="folds of the stratified k-fold (default 5)"
+    )
+    p.add_argument(
+        "--repeats", type=_positive_int, default=1, help="repetitions, each reshuffled (default 1)"
+    )
+    p.add_argument(
+        "--metrics",
+        default="roc_auc,pr_auc,f1,gmean",
+        help="comma-separated test metrics (default roc_auc,pr_auc,f1,gmean)",
+    )
+    p.add_argument(
+        "--jobs", type=_positive_int, default=1, help="folds fitted in parallel (default 1)"
+    )
+    p.set_defaults(func=_cmd_cv)
+    for name in ("stream", "compare", "cv"):  # DATA is required (see _data_after_params)
         p = sub.choices[name]
         p.usage = p.format_usage().removeprefix("usage: ").strip().replace("[DATA]", "DATA")
 
