@@ -44,16 +44,17 @@ _COVARIANCES = {"diag", "full"}
 
 
 # --------------------------------------------------------------------------- helpers
+# The helpers index ``rows[0]`` in place rather than naming it: a named array is a counted
+# reference, incremented and decremented around every inlined call (see skewlearn._rows).
 @njit(**NJIT_INLINE)
 def _cov_times_row(S, rows, i, z):
     """``z ← Σ [x_i, b]`` for a full symmetric ``Σ``; O(nnz · d)."""
-    data = rows[0]
     d = rows[3]
     bias = rows[5]
     z[:] = 0.0
     start, stop = row_span(rows, i)
     for p in range(start, stop):
-        xj = data[p]
+        xj = rows[0][p]
         if xj != 0.0:
             j = row_col(rows, p, start)
             for k in range(d + 1):
@@ -84,26 +85,24 @@ def _full_axpy(a, z, w):
 @njit(**NJIT_INLINE)
 def _diag_mean_step(a, s, rows, i, w):
     """``w ← w + a · diag(s) [x_i, b]`` over the non-zeros of the row."""
-    data = rows[0]
     d = rows[3]
     bias = rows[5]
     start, stop = row_span(rows, i)
     for p in range(start, stop):
         j = row_col(rows, p, start)
-        w[j] += a * s[j] * data[p]
+        w[j] += a * s[j] * rows[0][p]
     w[d] += a * s[d] * bias
 
 
 @njit(**NJIT_INLINE)
 def _diag_precision_step(s, rows, i, kappa):
     """``1/s_j ← 1/s_j + κ x_j²`` on the non-zeros (written without reciprocals)."""
-    data = rows[0]
     d = rows[3]
     bias = rows[5]
     start, stop = row_span(rows, i)
     for p in range(start, stop):
         j = row_col(rows, p, start)
-        x = data[p]
+        x = rows[0][p]
         if x != 0.0 and s[j] > 0.0:  # a product of non-zero finite factors: never inf * 0
             s[j] = s[j] / (1.0 + kappa * x * x * s[j])
     if bias != 0.0 and s[d] > 0.0:
@@ -113,13 +112,12 @@ def _diag_precision_step(s, rows, i, kappa):
 @njit(**NJIT_INLINE)
 def _diag_nherd_step(s, rows, i, C):
     """NHERD's diagonal rule ``s_j ← s_j / (1 + C x_j² s_j)²`` on the non-zeros."""
-    data = rows[0]
     d = rows[3]
     bias = rows[5]
     start, stop = row_span(rows, i)
     for p in range(start, stop):
         j = row_col(rows, p, start)
-        x = data[p]
+        x = rows[0][p]
         if x != 0.0 and s[j] > 0.0:  # never inf * 0 (see _diag_precision_step)
             q = 1.0 + C * x * x * s[j]
             s[j] = s[j] / (q * q)
@@ -139,13 +137,12 @@ _MAX_SHRINK = 1.0 - 1e-6
 @njit(**NJIT_INLINE)
 def _row_absdot(z, rows, i):
     """``Σ_j |x_j z_j|`` over ``[x_i, b]``: the scale of the rounding error of ``xᵀz``."""
-    data = rows[0]
     d = rows[3]
     bias = rows[5]
     acc = 0.0
     start, stop = row_span(rows, i)
     for p in range(start, stop):
-        acc += abs(data[p] * z[row_col(rows, p, start)])
+        acc += abs(rows[0][p] * z[row_col(rows, p, start)])
     return acc + abs(bias * z[d])
 
 
