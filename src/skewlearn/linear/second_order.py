@@ -35,7 +35,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_col, row_dot, row_span, row_wdot
-from ..base import FLOAT32_ROWS, OnlineLinearClassifier
+from ..base import FLOAT32_ROWS, OnlineLinearClassifier, warn_large_matrices
 from .first_order import count_sample
 
 __all__ = ["AROW", "CW", "IELLIP", "NAROW", "NHERD", "SCW", "SOP"]
@@ -310,6 +310,7 @@ class _GaussianLinear(OnlineLinearClassifier):
         super()._allocate(n_features)
         a = float(self._initial_variance())
         if self.covariance == "full":
+            warn_large_matrices(self, 1, n_features + 1, "diag")
             self.covariance_ = a * np.eye(n_features + 1)
         else:
             self.covariance_ = np.full(n_features + 1, a)
@@ -344,8 +345,9 @@ _COMMON_ATTRIBUTES = """
 
 _COVARIANCE_DOC = """covariance : {"diag", "full"}, default="diag"
         ``"full"`` keeps the whole ``(d+1)×(d+1)`` matrix (O(d²) per update, the
-        papers' algorithm); ``"diag"`` keeps its diagonal (O(nnz) per sample, the
-        setting for high-dimensional or sparse data)."""
+        papers' algorithm; a ``RuntimeWarning`` when it passes 1 GiB); ``"diag"`` keeps
+        its diagonal (O(nnz) per sample, the setting for high-dimensional or sparse
+        data)."""
 
 
 def _fill_doc(cls) -> None:
@@ -766,6 +768,7 @@ class SOP(OnlineLinearClassifier):
         super()._allocate(n_features)
         self.v_ = np.zeros(n_features + 1)
         if self.covariance == "full":
+            warn_large_matrices(self, 1, n_features + 1, "diag")
             self.covariance_ = np.eye(n_features + 1) / float(self.a)
         else:
             self.covariance_ = np.full(n_features + 1, 1.0 / float(self.a))
@@ -1064,6 +1067,7 @@ class IELLIP(OnlineLinearClassifier):
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
         if self.covariance == "full":
+            warn_large_matrices(self, 1, n_features + 1, "diag")
             self.covariance_ = float(self.a) * np.eye(n_features + 1)
         else:
             self.covariance_ = np.full(n_features + 1, float(self.a))
