@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from scipy.special import ndtr
+from scipy.special import ndtr, ndtri
 
 from skewlearn import AROW, CW, IELLIP, NAROW, NHERD, SCW, SOP
 from tests import naive
@@ -427,3 +427,25 @@ def test_scw_on_tiny_rows_equals_the_rescaled_problem(variant, c):
         b.fit(X * c, y)
         np.testing.assert_allclose(b.weights_, a.weights_, rtol=1e-9)
         np.testing.assert_allclose(b.covariance_, a.covariance_, rtol=1e-9, atol=1e-12)
+
+
+def test_cw_step_near_the_double_root_is_no_update_not_nan():
+    """Lemma 1's discriminant (1 + 2φM)² − 8φ(M − φV) equals (1 − 2φM)² + 8φ²V ≥ 0, but it
+    was computed by cancellation: with M ≈ 1/(2φ) and V ≲ 1e-13 it came out negative,
+    γ = NaN passed the ``γ ≤ 0`` test and the model became NaN (discarded with an
+    "overflow" error). There the constraint M ≥ φV holds, so the exact γ is negative (no
+    update): the reference evaluates the cancellation-free form."""
+    from skewlearn.linear.second_order import _CW, _coefficients
+
+    phi = float(ndtri(0.7))
+    rng = np.random.default_rng(0)
+    hit = 0
+    for _ in range(5000):
+        M = 1.0 / (2.0 * phi) * (1.0 + 1e-15 * rng.normal())
+        V = 10.0 ** rng.uniform(-25, -12)
+        b1 = 1.0 + 2.0 * phi * M
+        hit += b1 * b1 - 8.0 * phi * (M - phi * V) < 0.0
+        exact = (-b1 + np.sqrt((1.0 - 2.0 * phi * M) ** 2 + 8.0 * phi**2 * V)) / (4 * phi * V)
+        assert exact < 0.0
+        assert _coefficients(_CW, M, V, phi, 0.0) == (0.0, 0.0, 0.0)
+    assert hit > 100  # the cancelled discriminant was negative this often

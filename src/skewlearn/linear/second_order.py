@@ -206,7 +206,12 @@ def _coefficients(kind, m, v, p1, p2):
     phi = p1
     if kind == _CW:  # Dredze et al. 2008, Lemma 1
         b1 = 1.0 + 2.0 * phi * m
-        gamma = (-b1 + math.sqrt(b1 * b1 - 8.0 * phi * (m - phi * v))) / (4.0 * phi * v)
+        disc = b1 * b1 - 8.0 * phi * (m - phi * v)
+        if disc < 0.0:
+            # rounding: the exact value (1 - 2φm)² + 8φ²v ≥ 0 is then ~0, so m ≈ 1/(2φ) and
+            # v ≈ 0, where the constraint m ≥ φv holds and γ < 0 (no update), not NaN
+            return 0.0, 0.0, 0.0
+        gamma = (-b1 + math.sqrt(disc)) / (4.0 * phi * v)
         if gamma <= 0.0:
             return 0.0, 0.0, 0.0
         kappa = 2.0 * gamma * phi
