@@ -45,7 +45,10 @@ def warn_unstable_steps(est, before: float, n_rows: int, gain: str) -> None:
     learning call of ``n_rows`` rows that just ran.
 
     The gains are proportional to ``est.eta``, so ``2 * eta / largest gain``, rounded
-    down, is a step size at which every step seen so far would have been stable.
+    down, is a step size at which every step seen so far would have been stable. A gain
+    that overflowed float64 (a row whose squared distance or norm is inf, from values
+    near the accepted magnitude limit) leaves no such step size: the warning then asks
+    for scaling only.
     ``gain`` is the gain's formula as the message prints it.
     """
     stability = est.stability_
@@ -53,15 +56,23 @@ def warn_unstable_steps(est, before: float, n_rows: int, gain: str) -> None:
     if unstable <= 0:
         return
     largest = float(stability[1])
-    safe = _round_down(2.0 * float(est.eta) / largest)
+    safe = 2.0 * float(est.eta) / largest
+    if safe > 0.0:  # 0 when the gain overflowed float64 (inf) or the ratio underflowed
+        fix = (
+            f"Lower eta to {_round_down(safe):.3g} or less (2 * eta / the largest value so "
+            "far, rounded down) or scale the features so that outlying rows are small"
+        )
+    else:
+        fix = (
+            "The gain overflowed float64, so no step size can keep such a row stable: "
+            "scale the features first"
+        )
     warnings.warn(
         f"{type(est).__name__}: {unstable} of the {n_rows} rows of this call took an "
         f"unstable step, {gain} > 2 (largest so far {largest:.3g}): each such step "
         "overshoots and amplifies the weights, so they may grow without bound and the "
-        f"scores become meaningless. Lower eta to {safe:.3g} or less (2 * eta / the "
-        "largest value so far, rounded down) or scale the features so that outlying "
-        "rows are small (e.g. sklearn.preprocessing.MinMaxScaler). The counts are in "
-        "stability_.",
+        f"scores become meaningless. {fix} (e.g. sklearn.preprocessing.MinMaxScaler). "
+        "The counts are in stability_.",
         RuntimeWarning,
         stacklevel=4,  # warn_unstable_steps < OnlineClassifier._run < fit/partial_fit < caller
     )

@@ -28,6 +28,7 @@ models carry ``_skewlearn_version`` and refuse to load under another major.minor
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, ClassVar
 
 import numpy as np
@@ -144,6 +145,30 @@ def check_magnitude(est, X, consequence: str) -> None:
             f"{type(est).__name__} accepts with {X.shape[1]} features: {consequence}. Scale "
             "the features first, e.g. with sklearn.preprocessing.StandardScaler or "
             "MaxAbsScaler."
+        )
+
+
+#: Size (bytes) of a learner's d × d matrix state above which it warns, as support-vector
+#: buffers do above :data:`skewlearn.kernel.budget.LARGE_BUFFER`.
+LARGE_STATE = 2**30
+
+
+def warn_large_matrices(est, count: int, n: int, alternative: str) -> None:
+    """Warn (``RuntimeWarning``) when ``est``'s ``count`` dense ``n × n`` float64 matrices
+    (``covariance="full"``) pass :data:`LARGE_STATE`: every step updates all of them
+    (O(n²) time per sample), and high-dimensional input (text, hashed or one-hot
+    features) would otherwise exhaust memory or run for hours without a word. The
+    message names ``alternative``, the setting that avoids the matrices."""
+    size = 8 * count * n * n
+    if size > LARGE_STATE:
+        what = f"a {n} × {n} matrix" if count == 1 else f"{count} {n} × {n} matrices"
+        warnings.warn(
+            f"{type(est).__name__}(covariance='full') keeps {what} ({size / 2**30:.1f} GiB) "
+            "and updates every entry at every step (O(d²) time per sample). For input with "
+            f"this many features use covariance={alternative!r}, or reduce the features "
+            "first (e.g. sklearn.random_projection or TruncatedSVD).",
+            RuntimeWarning,
+            stacklevel=5,  # here < _allocate < OnlineClassifier._run < fit/partial_fit < caller
         )
 
 
@@ -586,9 +611,10 @@ class OnlineClassifier(BinaryClassifier):
             try:
                 self._set_classes(y, classes)
                 self._allocate(X.shape[1])
-            except ValueError:
-                # a refused setting (checked against the data in _allocate) leaves the
-                # learner unfitted, so the corrected call starts cleanly
+            except Exception:
+                # a refused setting (checked against the data in _allocate), a memory
+                # error or a size warning turned into an error leaves the learner
+                # unfitted, so the corrected call starts cleanly
                 self._forget()
                 raise
             self._started_with = self.get_params(deep=False)

@@ -214,3 +214,20 @@ def test_a_cloned_metric_has_seen_no_data():
     both.update(True, 0.9)
     both.update(False, 0.1)
     assert math.isnan(both.clone()[0].get())
+
+
+def test_text_cells_in_a_frame_get_the_same_hint_as_in_a_dict():
+    """learn_many / predict_many / predict_proba_many raised pandas' bare "could not convert
+    string to float" where learn_one names the fix (encode categorical features)."""
+    model = RiverClassifier(OGD())
+    frame = pd.DataFrame({"a": [1.0, 2.0], "b": ["red", "blue"]})
+    for call in (
+        lambda: model.learn_many(frame, pd.Series([True, False])),
+        lambda: model.learn_one({"a": "red"}, True),
+    ):
+        with pytest.raises(ValueError, match=r"must be a number.*OneHotEncoder"):
+            call()
+    model.learn_many(frame[["a"]], pd.Series([True, False]))
+    for call in (model.predict_many, model.predict_proba_many):
+        with pytest.raises(ValueError, match=r"must be a number.*OneHotEncoder"):
+            call(frame.rename(columns={"b": "a", "a": "b"}))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from scipy.special import ndtr
+from scipy.special import ndtr, ndtri
 
 from skewlearn import AROW, CW, IELLIP, NAROW, NHERD, SCW, SOP
 from tests import naive
@@ -382,3 +382,70 @@ def test_bad_hyperparameters_are_named(cls, params, match):
     X, y = _stream(n=20)
     with pytest.raises(ValueError, match=match):
         cls(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("variant", ["scw1", "scw2"])
+@pytest.mark.parametrize("covariance", ["diag", "full"])
+@pytest.mark.parametrize("scale", [1e60, 0.9], ids=["1e60", "near-limit"])
+def test_scw_on_huge_values_matches_an_extended_precision_reference(variant, covariance, scale):
+    """Accepted input with |x| from ~1e52 (SCW-II: α²v², n·v·n overflow) or near the accepted
+    limit (SCW-I: α²v²φ² + 4v in √u overflows) raised a bare ZeroDivisionError from the
+    compiled step (√u = 0). The printed formulas are homogeneous, so where they overflow
+    they are evaluated on rescaled arguments; the reference runs the printed formulas in
+    80-bit long double, whose exponent range holds them. One feature and no intercept:
+    the full covariance is then 1 × 1 and the diagonal reference applies to both."""
+    from skewlearn.base import max_abs_value
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(60, 1))
+    x[[0, np.argmax(np.abs(x))]] = x[[np.argmax(np.abs(x)), 0]]  # the largest row first
+    y = np.where(x[:, 0] + 0.5 * rng.normal(size=60) > 0.3, 1, -1)
+    c = scale if scale > 1 else scale * max_abs_value(1) / np.abs(x).max()
+    X = x * c
+    clf = SCW(variant=variant, covariance=covariance, fit_intercept=False)
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    w, S, ref_scores = ref.scw(X.astype(np.longdouble), y, variant=variant, full=False)
+    assert clf.counts_[3] > 5  # several steps were taken
+    np.testing.assert_allclose(scores, ref_scores.astype(float), rtol=1e-9)
+    np.testing.assert_allclose(clf.weights_[:1], w.astype(float), rtol=1e-9)
+    np.testing.assert_allclose(np.ravel(clf.covariance_)[:1], S.astype(float), rtol=1e-9)
+
+
+@pytest.mark.parametrize("variant", ["scw1", "scw2"])
+@pytest.mark.parametrize("c", [1e-60, 1e-150])
+def test_scw_on_tiny_rows_equals_the_rescaled_problem(variant, c):
+    """Rows scaled by c with C scaled by 1/c (SCW-I) or 1/c² (SCW-II) learn the same mean
+    and covariance as the unscaled problem (α(m, v, n) = α(m/√s, v/s, n/s)/√s). At
+    c = 1e-150 SCW-II's 2(n² + n v φ²) underflowed to 0 and the compiled step raised
+    ZeroDivisionError; at c = 1e-60 its φ²m²v² + 4nv(n + vφ²) underflowed and the step
+    was silently wrong (the covariance off by 0.99)."""
+    X, y = _stream(n=100, d=3, seed=4)
+    k = 1 if variant == "scw1" else 2
+    for cov in ("diag", "full"):
+        a = SCW(variant=variant, covariance=cov, fit_intercept=False).fit(X, y)
+        b = SCW(variant=variant, covariance=cov, fit_intercept=False, C=1.0 / c**k)
+        b.fit(X * c, y)
+        np.testing.assert_allclose(b.weights_, a.weights_, rtol=1e-9)
+        np.testing.assert_allclose(b.covariance_, a.covariance_, rtol=1e-9, atol=1e-12)
+
+
+def test_cw_step_near_the_double_root_is_no_update_not_nan():
+    """Lemma 1's discriminant (1 + 2φM)² − 8φ(M − φV) equals (1 − 2φM)² + 8φ²V ≥ 0, but it
+    was computed by cancellation: with M ≈ 1/(2φ) and V ≲ 1e-13 it came out negative,
+    γ = NaN passed the ``γ ≤ 0`` test and the model became NaN (discarded with an
+    "overflow" error). There the constraint M ≥ φV holds, so the exact γ is negative (no
+    update): the reference evaluates the cancellation-free form."""
+    from skewlearn.linear.second_order import _CW, _coefficients
+
+    phi = float(ndtri(0.7))
+    rng = np.random.default_rng(0)
+    hit = 0
+    for _ in range(5000):
+        M = 1.0 / (2.0 * phi) * (1.0 + 1e-15 * rng.normal())
+        V = 10.0 ** rng.uniform(-25, -12)
+        b1 = 1.0 + 2.0 * phi * M
+        hit += b1 * b1 - 8.0 * phi * (M - phi * V) < 0.0
+        exact = (-b1 + np.sqrt((1.0 - 2.0 * phi * M) ** 2 + 8.0 * phi**2 * V)) / (4 * phi * V)
+        assert exact < 0.0
+        assert _coefficients(_CW, M, V, phi, 0.0) == (0.0, 0.0, 0.0)
+    assert hit > 100  # the cancelled discriminant was negative this often

@@ -162,3 +162,12 @@ def test_ofs_bad_hyperparameters():
         OFS(n_selected=0).fit(X, y)
     with pytest.raises(ValueError, match="'lam' parameter"):
         OFS(lam=0.0).fit(X, y)
+
+
+def test_selected_features_before_fit_is_not_fitted():
+    """Like every other fitted attribute (KOIL.support_vectors_, coef_, ...); it raised
+    "'OFS' object has no attribute 'weights_'"."""
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError, match="OFS instance is not fitted yet"):
+        OFS().selected_features_  # noqa: B018

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from skewlearn import OGD, TruncatedGradient
+from skewlearn import OGD, OPAUC, TruncatedGradient
 from skewlearn._stability import _round_down
+from skewlearn.base import max_abs_value
 
 # |[x, 1]|^2 = 2, 6, 2 (intercept feature included)
 X3 = np.array([[1.0, 0.0], [2.0, 1.0], [0.0, 1.0]])
@@ -115,3 +116,23 @@ def test_round_down_never_rounds_up():
         r = _round_down(x)
         assert r <= x and r > x * 0.99
     assert _round_down(0.00108780843) == pytest.approx(0.00108)
+
+
+@pytest.mark.parametrize(
+    "est",
+    [OGD(loss="squared", eta=10.0), TruncatedGradient(loss="squared", eta=10.0), OPAUC()],
+    ids=["ogd", "tg", "opauc"],
+)
+def test_an_overflowing_gain_warns_and_asks_for_scaling(est):
+    """Values just inside the accepted magnitude make the gain (eta_t |[x, 1]|^2, or OPAUC's
+    eta (lam + |x - c|^2)) overflow to inf; naming a step size then divided by inf and
+    ``math.log10(0)`` raised a bare "math domain error" instead of the warning and the
+    overflow error."""
+    big = 0.9 * max_abs_value(2)
+    X = np.array([[big, 0.0], [-big, 0.0], [big, 0.0]])
+    with (
+        pytest.warns(RuntimeWarning, match=r"largest so far inf\).* overflowed float64.*scale"),
+        pytest.raises(ValueError, match="non-finite"),
+    ):
+        est.fit(X, np.array([1, 0, 1]))
+    assert not hasattr(est, "weights_")  # the overflowed model was discarded

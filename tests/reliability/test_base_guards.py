@@ -96,3 +96,43 @@ def test_saved_models_carry_the_version_and_refuse_another_minor(dump, tmp_path,
         match=rf"saved by skewlearn {saved}.*{int(major) + 1}\.0\.0 is installed.*Refit.*pip",
     ):
         load()
+
+
+@pytest.mark.parametrize(
+    ("name", "full", "alternative"),
+    [
+        ("OPAUC", {}, {"covariance": "low_rank", "rank": 3, "random_state": 0}),
+        ("AROW", {"covariance": "full"}, {"covariance": "diag"}),
+        ("SOP", {"covariance": "full"}, {"covariance": "diag"}),
+        ("IELLIP", {"covariance": "full"}, {"covariance": "diag"}),
+    ],
+)
+def test_a_large_full_covariance_warns_and_names_the_alternative(
+    monkeypatch, name, full, alternative
+):
+    """covariance='full' keeps d × d matrices (OPAUC two) updated in O(d²) per sample; on
+    text-like input that silently exhausted memory or ran for hours. Like a large
+    support-vector buffer, it now warns with the setting that avoids them (threshold
+    lowered here from 1 GiB to 10 kB: 41² × 8 B = 13 kB, OPAUC 2 × 40² × 8 B = 26 kB). A
+    warning turned into an error leaves the learner unfitted."""
+    import warnings
+
+    import skewlearn.base as base
+
+    cls = getattr(skewlearn, name)
+    X = np.random.default_rng(0).normal(size=(20, 40))
+    y = np.arange(20) % 2
+    with warnings.catch_warnings():  # under the default threshold, no warning
+        warnings.simplefilter("error", RuntimeWarning)
+        cls(**full).fit(X, y)
+    monkeypatch.setattr(base, "LARGE_STATE", 10_000)
+    named = alternative["covariance"]
+    with pytest.warns(RuntimeWarning, match=rf"{name}\(covariance='full'\).*'{named}'"):
+        cls(**full).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        cls(**alternative).fit(X, y)  # the named alternative does not warn
+        est = cls(**full)
+        with pytest.raises(RuntimeWarning):
+            est.fit(X, y)
+    assert not hasattr(est, "classes_")  # not left half-fitted

@@ -19,7 +19,7 @@ from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_uniform
 from .._rows import row_dot, row_to_dense
 from .._stability import note_step_gain
-from ..base import OnlineClassifier, OnlineLinearClassifier
+from ..base import OnlineClassifier, OnlineLinearClassifier, warn_large_matrices
 
 __all__ = ["OPAUC"]
 
@@ -193,7 +193,8 @@ class OPAUC(OnlineLinearClassifier):
     lam : float, default=1e-4
         Regulariser :math:`\\lambda`, ≥ 0 (tuned by cross validation in the paper).
     covariance : {"full", "low_rank"}, default="full"
-        Keep :math:`\\Gamma^\\pm` exactly (``d × d`` each) or sketched with rank ``rank``.
+        Keep :math:`\\Gamma^\\pm` exactly (``d × d`` each; a ``RuntimeWarning`` when the
+        two pass 1 GiB) or sketched with rank ``rank``.
     rank : int, default=50
         Sketch size :math:`\\tau` ≥ 1 of ``covariance="low_rank"``.
     threshold : float or None, default=None
@@ -291,6 +292,7 @@ class OPAUC(OnlineLinearClassifier):
         super()._allocate(n_features)
         self.means_ = np.zeros((2, n_features))
         if self.covariance == "full":
+            warn_large_matrices(self, 2, n_features, "low_rank")
             self.cov_ = np.zeros((2, n_features, n_features))
         else:
             self.sketch_ = np.zeros((2, n_features, int(self.rank)))

@@ -126,19 +126,26 @@ class RiverClassifier(river_base.MiniBatchClassifier):
                     "from a non-empty feature dict first."
                 )
 
+    @staticmethod
+    def _not_a_number(err: Exception) -> ValueError:
+        return ValueError(
+            f"Every feature value must be a number; {err}. Encode categorical features "
+            "first (e.g. river.preprocessing.OneHotEncoder)."
+        )
+
     def _row(self, x: dict) -> np.ndarray:
         try:
             return np.array([[float(x.get(f, 0.0)) for f in self._order]], dtype=np.float64)
         except (TypeError, ValueError) as err:
-            raise ValueError(
-                f"Every feature value must be a number; {err}. Encode categorical features "
-                "first (e.g. river.preprocessing.OneHotEncoder)."
-            ) from None
+            raise self._not_a_number(err) from None
 
     def _matrix(self, X: pd.DataFrame) -> np.ndarray:
         # a NaN cell is a key missing from that row's dict: 0, as in learn_one
         X = X.reindex(columns=list(self._order), fill_value=0.0)
-        return X.fillna(0.0).to_numpy(dtype=np.float64)
+        try:
+            return X.fillna(0.0).to_numpy(dtype=np.float64)
+        except (TypeError, ValueError) as err:
+            raise self._not_a_number(err) from None
 
     def _codes(self, y) -> np.ndarray:
         y = list(y)

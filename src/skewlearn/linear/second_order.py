@@ -35,7 +35,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_col, row_dot, row_span, row_wdot
-from ..base import FLOAT32_ROWS, OnlineLinearClassifier
+from ..base import FLOAT32_ROWS, OnlineLinearClassifier, warn_large_matrices
 from .first_order import count_sample
 
 __all__ = ["AROW", "CW", "IELLIP", "NAROW", "NHERD", "SCW", "SOP"]
@@ -151,11 +151,24 @@ def _row_absdot(z, rows, i):
 _AROW, _CW, _SCW1, _SCW2, _NAROW, _NHERD = 0, 1, 2, 3, 4, 5
 
 
+#: SCW's closed forms are evaluated as printed for v (n) in this range, where their cubic
+#: terms neither overflow nor underflow; outside it, on rescaled arguments (same value).
+_MODERATE_LO, _MODERATE_HI = 1e-75, 1e75
+
+
 @njit(**NJIT_INLINE)
 def _sqrt_u(alpha, v, phi):
-    """``√u = ½(−αvφ + √(α²v²φ² + 4v))`` in the cancellation-free form ``2v/(αvφ + √·)``."""
+    """``√u = ½(−αvφ + √(α²v²φ² + 4v))`` in the cancellation-free form ``2v/(αvφ + √·)``.
+
+    For ``v`` outside [1e-75, 1e75], or where ``α²v²φ² + 4v`` overflows, the same number
+    with ``√v`` factored out, ``2√v/(α√vφ + √(α²vφ² + 4))``."""
     a = alpha * v * phi
-    return 2.0 * v / (a + math.sqrt(a * a + 4.0 * v))
+    t = a * a + 4.0 * v
+    if _MODERATE_LO <= v <= _MODERATE_HI and t < math.inf:
+        return 2.0 * v / (a + math.sqrt(t))
+    rv = math.sqrt(v)
+    b = alpha * rv * phi
+    return 2.0 * rv / (b + math.sqrt(b * b + 4.0))
 
 
 @njit(**NJIT_INLINE)
@@ -190,7 +203,12 @@ def _coefficients(kind, m, v, p1, p2):
     phi = p1
     if kind == _CW:  # Dredze et al. 2008, Lemma 1
         b1 = 1.0 + 2.0 * phi * m
-        gamma = (-b1 + math.sqrt(b1 * b1 - 8.0 * phi * (m - phi * v))) / (4.0 * phi * v)
+        disc = b1 * b1 - 8.0 * phi * (m - phi * v)
+        if disc < 0.0:
+            # rounding: the exact value (1 - 2φm)² + 8φ²v ≥ 0 is then ~0, so m ≈ 1/(2φ) and
+            # v ≈ 0, where the constraint m ≥ φv holds and γ < 0 (no update), not NaN
+            return 0.0, 0.0, 0.0
+        gamma = (-b1 + math.sqrt(disc)) / (4.0 * phi * v)
         if gamma <= 0.0:
             return 0.0, 0.0, 0.0
         kappa = 2.0 * gamma * phi
@@ -198,18 +216,39 @@ def _coefficients(kind, m, v, p1, p2):
     # SCW-I / SCW-II (Wang, Zhao, Hoi 2012, Propositions 1 and 2); p2 = C
     if phi * math.sqrt(v) - m <= 0.0:
         return 0.0, 0.0, 0.0
+    # Both α are homogeneous, α(m, v, n) = α(m/√s, v/s, n/s)/√s for any s > 0. Where the
+    # printed formula would overflow or underflow (its terms are cubic in v and n), i.e.
+    # for v (SCW-I) or n (SCW-II) outside [1e-75, 1e75] or a non-finite term, it is
+    # evaluated at s = v (SCW-I) or s = n (SCW-II).
     if kind == _SCW1:
         psi = 1.0 + 0.5 * phi * phi
         zeta = 1.0 + phi * phi
-        alpha = (-m * psi + math.sqrt(0.25 * m * m * phi**4 + v * phi * phi * zeta)) / (v * zeta)
+        rad = 0.25 * m * m * phi**4 + v * phi * phi * zeta
+        den = v * zeta
+        if _MODERATE_LO <= v <= _MODERATE_HI and rad < math.inf:
+            alpha = (-m * psi + math.sqrt(rad)) / den
+        else:
+            rv = math.sqrt(v)
+            ms = m / rv
+            alpha = (-ms * psi + math.sqrt(0.25 * ms * ms * phi**4 + phi * phi * zeta)) / zeta / rv
         alpha = min(p2, alpha)
     else:
         n = v + 0.5 / p2
-        gam = phi * math.sqrt(phi * phi * m * m * v * v + 4.0 * n * v * (n + v * phi * phi))
-        alpha = (-(2.0 * m * n + phi * phi * m * v) + gam) / (2.0 * (n * n + n * v * phi * phi))
+        rad = phi * phi * m * m * v * v + 4.0 * n * v * (n + v * phi * phi)
+        den = 2.0 * (n * n + n * v * phi * phi)
+        if _MODERATE_LO <= n <= _MODERATE_HI and rad < math.inf and den < math.inf:
+            alpha = (-(2.0 * m * n + phi * phi * m * v) + phi * math.sqrt(rad)) / den
+        else:
+            rn = math.sqrt(n)
+            ms = m / rn
+            vs = v / n
+            gam = phi * math.sqrt(phi * phi * ms * ms * vs * vs + 4.0 * vs * (1.0 + vs * phi * phi))
+            alpha = (-(2.0 * ms + phi * phi * ms * vs) + gam) / (2.0 * (1.0 + vs * phi * phi)) / rn
     if alpha <= 0.0:
         return 0.0, 0.0, 0.0
     su = _sqrt_u(alpha, v, phi)
+    if not su > 0.0:  # u underflowed: no variance is left along x (κ → ∞, β → 1/v)
+        return alpha, math.inf, 1.0 / v
     return alpha, alpha * phi / su, alpha * phi / (su + v * alpha * phi)
 
 
@@ -273,6 +312,7 @@ class _GaussianLinear(OnlineLinearClassifier):
         super()._allocate(n_features)
         a = float(self._initial_variance())
         if self.covariance == "full":
+            warn_large_matrices(self, 1, n_features + 1, "diag")
             self.covariance_ = a * np.eye(n_features + 1)
         else:
             self.covariance_ = np.full(n_features + 1, a)
@@ -307,8 +347,9 @@ _COMMON_ATTRIBUTES = """
 
 _COVARIANCE_DOC = """covariance : {"diag", "full"}, default="diag"
         ``"full"`` keeps the whole ``(d+1)×(d+1)`` matrix (O(d²) per update, the
-        papers' algorithm); ``"diag"`` keeps its diagonal (O(nnz) per sample, the
-        setting for high-dimensional or sparse data)."""
+        papers' algorithm; a ``RuntimeWarning`` when it passes 1 GiB); ``"diag"`` keeps
+        its diagonal (O(nnz) per sample, the setting for high-dimensional or sparse
+        data)."""
 
 
 def _fill_doc(cls) -> None:
@@ -729,6 +770,7 @@ class SOP(OnlineLinearClassifier):
         super()._allocate(n_features)
         self.v_ = np.zeros(n_features + 1)
         if self.covariance == "full":
+            warn_large_matrices(self, 1, n_features + 1, "diag")
             self.covariance_ = np.eye(n_features + 1) / float(self.a)
         else:
             self.covariance_ = np.full(n_features + 1, 1.0 / float(self.a))
@@ -1027,6 +1069,7 @@ class IELLIP(OnlineLinearClassifier):
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
         if self.covariance == "full":
+            warn_large_matrices(self, 1, n_features + 1, "diag")
             self.covariance_ = float(self.a) * np.eye(n_features + 1)
         else:
             self.covariance_ = np.full(n_features + 1, float(self.a))

@@ -12,6 +12,7 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_dot, row_sqnorm
@@ -341,4 +342,5 @@ class OFS(OnlineLinearClassifier):
     @property
     def selected_features_(self) -> np.ndarray:
         """Indices of the features whose weight is non-zero (at most ``n_selected``)."""
+        check_is_fitted(self, "weights_")
         return np.flatnonzero(self.weights_[:-1])
