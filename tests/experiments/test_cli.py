@@ -37,6 +37,18 @@ def test_errors_exit_2_with_a_message(tmp_path, capsys):
     assert "no shipped reproduction 'no_such_table'" in capsys.readouterr().err
 
 
+def test_a_value_of_the_wrong_type_exits_2_without_a_traceback(tmp_path, capsys):
+    """``class = 3`` (a number, not a name) was a TypeError from inside the validator."""
+    from skewlearn.cli import main as skewlearn
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\ndatasets = ["pima"]\n[[estimators]]\nclass = 3\n')
+    assert skewlearn(["run", str(bad), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("skewlearn run: error: estimators[0].class: must be an estimator")
+    assert len(err.splitlines()) == 1
+
+
 def test_reproduce_lists_the_shipped_files(capsys):
     assert main(["reproduce"]) == 0
     out = capsys.readouterr().out
