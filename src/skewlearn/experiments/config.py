@@ -131,11 +131,12 @@ class EstimatorSpec:
         change = self.by_dataset.get(dataset, {})
         if change.get("skip", False):
             return None
+        params, grid = _per_dataset(self.params, self.grid, change)
         return EstimatorSpec(
             name=self.name,
             cls=self.cls,
-            params={**self.params, **change.get("params", {})},
-            grid={**self.grid, **change.get("grid", {})},
+            params=params,
+            grid=grid,
             search_from=self.search_from,
             search_metric=self.search_metric,
         )
@@ -143,6 +144,16 @@ class EstimatorSpec:
     def build(self):
         """A fresh estimator with the fixed parameters."""
         return resolve_estimator(self.cls)(**self.params)
+
+
+def _per_dataset(params: dict, grid: dict, change: Mapping) -> tuple[dict, dict]:
+    """The params and grid on one dataset: its ``change`` replaces the common entries of
+    the same name, whether they were fixed or searched (a per-dataset ``params.C`` fixes a
+    commonly searched ``C`` there, a per-dataset ``grid.C`` searches a commonly fixed one)."""
+    ds_params, ds_grid = change.get("params", {}), change.get("grid", {})
+    params = {k: v for k, v in params.items() if k not in ds_grid}
+    grid = {k: v for k, v in grid.items() if k not in ds_params}
+    return {**params, **ds_params}, {**grid, **ds_grid}
 
 
 @dataclass(frozen=True)
@@ -455,7 +466,7 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
         ds_params = _table(change.get("params", {}), f"{where}.params")
         ds_grid = _table(change.get("grid", {}), f"{where}.grid")
         _check_params(cls, valid, ds_params, ds_grid, where)
-        _check_values(cls, {**params, **ds_params}, {**grid, **ds_grid}, where)
+        _check_values(cls, *_per_dataset(params, grid, change), where)
         by_dataset[str(ds)] = {"params": ds_params, "grid": ds_grid,
                                "skip": bool(change.get("skip", False))}  # fmt: skip
     search_from = item.get("search_from")
@@ -483,7 +494,15 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
 
 
 def _check_params(cls: type, valid: set, params: dict, grid: dict, path: str) -> None:
-    """Every key a parameter of ``cls``; the grid's ranges parsed in place."""
+    """Every key a parameter of ``cls``, none both fixed and searched; the grid's ranges
+    parsed in place."""
+    both = sorted(set(params) & set(grid))
+    if both:
+        _fail(
+            f"{path}.grid.{both[0]}",
+            f"{both[0]!r} is in both params and grid; a parameter is either fixed or "
+            "searched: remove it from one of them.",
+        )
     for where, keys in (("params", params), ("grid", grid)):
         for k in keys:
             if k not in valid:
