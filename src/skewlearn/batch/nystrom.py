@@ -115,7 +115,16 @@ def scale_gamma(X) -> float:
     """
     var = data_variance(X)
     d = X.shape[1]
-    return 1.0 / (d * var) if var > 0 else 1.0 / d
+    if not var > 0:
+        return 1.0 / d
+    with np.errstate(over="ignore"):
+        gamma = float(1.0 / (d * var))
+    if not np.isfinite(gamma):
+        raise ValueError(
+            f'gamma="scale" = 1/(d·Var X) overflows float64: the features\' variance is {var:.3g}. '
+            "Scale the features (e.g. sklearn.preprocessing.StandardScaler) or give gamma."
+        )
+    return gamma
 
 
 def resolve_kernel(spec: dict, X) -> dict:
@@ -135,8 +144,16 @@ def resolve_kernel(spec: dict, X) -> dict:
     kernel_code(out["kernel"])
     if out["gamma"] is None:
         out["gamma"] = scale_gamma(X)
-    if not isinstance(out["gamma"], numbers.Real) or not out["gamma"] > 0:
-        raise ValueError(f"gamma in kernel spec {spec!r} must be a real number > 0 or None.")
+    gamma, degree, coef0 = out["gamma"], out["degree"], out["coef0"]
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not 0 < gamma < np.inf:
+        raise ValueError(f"gamma in kernel spec {spec!r} must be a finite real number > 0 or None.")
+    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 1:
+        raise ValueError(
+            f"degree in kernel spec {spec!r} must be an integer >= 1 (the exponent of the "
+            "polynomial kernel)."
+        )
+    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(coef0):
+        raise ValueError(f"coef0 in kernel spec {spec!r} must be a finite real number.")
     return {
         "kernel": out["kernel"],
         "gamma": float(out["gamma"]),
