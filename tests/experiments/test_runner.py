@@ -195,3 +195,24 @@ def test_prequential_experiment_stores_the_stream(tmp_path):
     stream = rows[0]["extra"]["stream"]
     assert stream["position"][-1] == 300 and len(stream["f1"]) == 10
     assert np.isclose(stream["roc_auc"][-1], rows[0]["metrics"]["roc_auc"])
+
+
+def test_a_balanced_generator_takes_the_larger_label_as_positive_like_a_file(tmp_path):
+    """Session 11: on a class tie the runner made the *smaller* label +1 for a generator
+    dataset, while ``datasets.load`` makes the larger one +1 for the same labels in a file
+    (scikit-learn's ``classes_[1]``)."""
+    import sklearn.datasets
+
+    from skewlearn.datasets import load
+    from skewlearn.experiments.config import DatasetSpec
+    from skewlearn.experiments.runner import load_dataset
+
+    params = {"n_samples": 40, "n_features": 4, "n_informative": 2, "random_state": 0}
+    _, labels = sklearn.datasets.make_classification(**params)
+    assert (labels == 0).sum() == (labels == 1).sum()
+    path = tmp_path / "tie.csv"
+    path.write_text("a,label\n" + "".join(f"{i},{c}\n" for i, c in enumerate(labels)))
+    _, y_file, meta = load(path)
+    assert meta["positive_class"] == 1
+    _, y = load_dataset(DatasetSpec(name="tie", generator="make_classification", params=params))
+    np.testing.assert_array_equal(y, y_file)

@@ -225,10 +225,12 @@ _DATASETS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _minority_positive(y) -> np.ndarray:
+    """``y`` as ±1 with the minority label +1; on a tie the larger label (``classes_[1]``),
+    the rule of :func:`skewlearn.datasets.load` for a file."""
     values, counts = np.unique(y, return_counts=True)
     if len(values) != 2:
         raise ValueError(f"a dataset must have two classes; got {len(values)}: {values}.")
-    minority = values[np.argmin(counts)]
+    minority = values[1] if counts[0] == counts[1] else values[np.argmin(counts)]
     return np.where(y == minority, 1, -1)
 
 
