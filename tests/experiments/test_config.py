@@ -109,6 +109,15 @@ def test_errors_name_the_key_path(change, match):
         parse_experiment(_toy(**change))
 
 
+@pytest.mark.parametrize("cls", ["LinearASLS", "sklearn.linear_model.LogisticRegression"])
+def test_prequential_refuses_a_learner_without_test_then_train(cls):
+    """Session 11: it was accepted, then every task raised TypeError (a traceback)."""
+    data = _toy(protocol={"kind": "prequential"}, reference=["X"])
+    data["estimators"] = [{"name": "X", "class": cls}]
+    with pytest.raises(ExperimentError, match=r"estimators\[0\]\.class: .* has no test_then_train"):
+        parse_experiment(data)
+
+
 def test_prequential_refuses_a_grid_search():
     data = _toy(protocol={"kind": "prequential"})
     with pytest.raises(ExperimentError, match=r"estimators\[0\]\.grid: the prequential"):

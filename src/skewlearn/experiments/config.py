@@ -692,6 +692,15 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
                     "fixed params, or use the 'kfold' / 'split' protocol.",
                 )
     _check_search_from(estimators, labels, scope, protocol)
+    if isinstance(protocol, Prequential):
+        for i, e in enumerate(estimators):
+            if not hasattr(resolve_estimator(e.cls), "test_then_train"):
+                _fail(
+                    f"estimators[{i}].class",
+                    f"{e.cls} has no test_then_train method, so it cannot run the "
+                    "prequential protocol; use an online skewlearn learner, or the 'kfold' / "
+                    "'split' protocol for batch learners.",
+                )
     cuts = data.get("cuts", [])
     if not isinstance(cuts, list | tuple) or not all(isinstance(c, str) for c in cuts):
         _fail("cuts", "must be a list of strings, one per cut from the paper's protocol.")
