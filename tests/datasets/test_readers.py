@@ -502,3 +502,28 @@ def test_numbered_names_behave_like_the_list(tmp_path):
     with pytest.raises(IndexError):
         names[3]
     assert NumberedNames(0, 1) == [] and NumberedNames(0, 0) == NumberedNames(0, 1)
+
+
+@pytest.mark.parametrize("suffix", [".arff", ".dat"])
+def test_quoted_categories_after_a_comma_and_blank(tmp_path, suffix):
+    """Session 11: `{'a b', c, 'd,e'}` kept the blank before a quoted category
+    (' d,e', ' tested neg'), so the data's 'd,e' was "not one of its categories"; Weka
+    files often quote class values such as {'>50K', '<=50K'}."""
+    from skewlearn.datasets import iter_chunks
+
+    header = "@relation r\n@attribute a real [0, 9]\n@attribute col {'a b', c, 'd,e'}\n"
+    header += "@attribute class {'>50K', '<=50K'}\n"
+    if suffix == ".dat":
+        header += "@inputs a, col\n@outputs class\n"
+    body = "@data\n1.5, 'a b', '>50K'\n2,c,'<=50K'\n3, 'd,e' , '<=50K'\n4,'d,e','<=50K'\n"
+    p = tmp_path / f"quoted{suffix}"
+    p.write_text(header + body)
+    X, y, meta = read(p)
+    assert meta["nominal"] == {"col": ["a b", "c", "d,e"]}
+    assert meta["feature_names"] == ["a", "col=a b", "col=c", "col=d,e"]
+    np.testing.assert_array_equal(X[:, 1:], [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]])
+    assert y.tolist() == [">50K", "<=50K", "<=50K", "<=50K"]
+    if suffix == ".dat":
+        (chunk,) = list(iter_chunks(p))
+        np.testing.assert_array_equal(chunk[0], X)
+        assert chunk[1].tolist() == [1, -1, -1, -1]

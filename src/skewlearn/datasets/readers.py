@@ -265,6 +265,8 @@ def _split_quoted(line: str, sep: str = ",") -> list[str] | None:
             else:
                 buf.append(c)
         elif c in "'\"":
+            if not was_quoted and not "".join(buf).strip():
+                buf = []  # blanks before an opening quote (`a, 'b c'`) are not the value's
             quote, was_quoted = c, True
         elif c == sep:
             token = "".join(buf)
