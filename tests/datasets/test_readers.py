@@ -527,3 +527,24 @@ def test_quoted_categories_after_a_comma_and_blank(tmp_path, suffix):
         (chunk,) = list(iter_chunks(p))
         np.testing.assert_array_equal(chunk[0], X)
         assert chunk[1].tolist() == [1, -1, -1, -1]
+
+
+@pytest.mark.parametrize(
+    ("nominal", "match"),
+    [
+        (["nope"], r"nominal_columns=\[\.\.\.\] names 'nope', but no column has that name"),
+        ([99], r"nominal_columns=\[\.\.\.\] holds 99, out of range for 3 columns"),
+    ],
+)
+def test_a_bad_nominal_column_is_named_as_such_not_as_label_column(tmp_path, nominal, match):
+    """Session 11: the messages said "Pass label_column= one of them" (the CLI: "Pass
+    --label-column ...") for a wrong nominal_columns entry."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "t.csv"
+    p.write_text("a,b,y\n1,x,0\n2,z,1\n")
+    for reader in (lambda: read_csv(p, nominal_columns=nominal),
+                   lambda: list(iter_chunks(p, nominal_columns=nominal))):  # fmt: skip
+        with pytest.raises(ValueError, match=match) as info:
+            reader()
+        assert "label_column" not in str(info.value)

@@ -444,24 +444,40 @@ def _tabulate(
     return np.ascontiguousarray(X, dtype=np.float64), _parse_labels(label_tokens), meta
 
 
-def _label_position(label_column: int | str | None, names: list[str], path: str) -> int:
+def _label_position(
+    label_column: int | str | None, names: list[str], path: str, option: str = "label_column"
+) -> int:
+    """The index of the column ``label_column`` (a name or an index, negative from the end)
+    names; ``option`` is the reader argument it came from, for the messages
+    (``"label_column"`` or ``"nominal_columns"``)."""
     if label_column is None:
         return len(names) - 1
+    label = option == "label_column"
     if isinstance(label_column, str):
         if label_column not in names:
             raise ValueError(
                 f"{path}: no column named {label_column!r}; columns are {names}. "
                 "Pass label_column= one of them or an integer index."
+                if label
+                else f"{path}: {option}=[...] names {label_column!r}, but no column has that "
+                f"name; columns are {names}. Give names among them or integer indices."
             )
         return names.index(label_column)
     if isinstance(label_column, (int, np.integer)) and not isinstance(label_column, bool):
         if not -len(names) <= label_column < len(names):
             raise ValueError(
-                f"{path}: label_column={label_column} is out of range for {len(names)} columns. "
-                "Pass a valid index or name."
+                f"{path}: label_column={label_column} is out of range for {len(names)} "
+                "columns. Pass a valid index or name."
+                if label
+                else f"{path}: {option}=[...] holds {label_column}, out of range for "
+                f"{len(names)} columns. Give names or indices among them."
             )
         return int(label_column) % len(names)
-    raise TypeError(f"label_column must be a column name or an integer; got {label_column!r}.")
+    raise TypeError(
+        f"{option} must be a column name or an integer; got {label_column!r}."
+        if option == "label_column"
+        else f"each entry of {option} must be a column name or an integer; got {label_column!r}."
+    )
 
 
 # --------------------------------------------------------------------------- KEEL / ARFF headers
@@ -876,7 +892,7 @@ def read_csv(
     label_index = _label_position(label_column, names, path)
     nominal_idx: list[int] = []
     for c in nominal_columns or ():
-        j = _label_position(c, names, path)
+        j = _label_position(c, names, path, "nominal_columns")
         if j == label_index:
             continue
         nominal_idx.append(j)

@@ -867,7 +867,7 @@ class ChunkedFile:
         self.label_index = _label_position(label_column, names, path)
         self._nominal_idx = []
         for c in nominal_columns or ():
-            j = _label_position(c, names, path)
+            j = _label_position(c, names, path, "nominal_columns")
             if j != self.label_index:
                 self._nominal_idx.append(j)
         self.attributes = [_Attribute(n, None, False) for n in names]
