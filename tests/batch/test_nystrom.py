@@ -389,3 +389,31 @@ def test_scale_gamma_that_overflows_asks_for_scaling():
         with pytest.raises(ValueError, match=r'gamma="scale" = 1/\(d·Var X\) overflows float64'):
             est.fit(X * 1e-155, y)
     assert np.isfinite(StratifiedNystroem(n_landmarks=10).fit(X * 1e-150, y).transform(X)).all()
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_an_overflowing_polynomial_kernel_is_named_at_fit_and_at_transform():
+    """Session 11: a poly kernel whose values overflow float64 failed in scipy's eigh
+    ("array must not contain infs or NaNs") or in SVC ("Input X contains infinity"), and
+    transform returned NaN features silently."""
+    from skewlearn import SimpleMKL
+
+    X, y = _data(n=40, d=3)
+    poly = {"kernel": "poly", "degree": 1000}
+    msg = r"overflowed float64 \(inf or NaN\) with the poly kernel \(gamma=.*, degree=1000"
+    for est in (
+        StratifiedNystroem(kernel="poly", degree=1000, n_landmarks=10),
+        MultiNystroem(kernels=[{"gamma": 1.0}, poly], n_landmarks=10),
+        MultiNystroemMKL(kernels=[poly], n_landmarks=10),
+        SimpleMKL(kernels=[{"gamma": 1.0}, poly]),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            est.fit(X, y)
+    small = StratifiedNystroem(kernel="poly", degree=50, n_landmarks=10, random_state=0)
+    mixed = MultiNystroem(kernels=[{"gamma": 1.0}, {**poly, "degree": 50}], n_landmarks=10)
+    for est, where in ((small, r"features of X"), (mixed, r"features of X \(kernel 1\)")):
+        est.fit(X, y)
+        assert np.isfinite(est.transform(X)).all()
+        with pytest.raises(ValueError, match=rf"The Nyström {where} overflowed .*degree=50"):
+            est.transform(X * 1e10)

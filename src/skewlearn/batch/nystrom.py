@@ -54,7 +54,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import VersionedPickleMixin
+from ..base import VersionedPickleMixin, _scan_values
 from ..base import check_magnitude as _check_magnitude
 from ..kernels import KERNEL_CODES, data_variance, kernel_code, kernel_matrix
 
@@ -204,11 +204,27 @@ def fit_map(X, y, spec: dict, n_landmarks: int, rank, sampling: str, jitter: flo
     return factor_subset(X, idx, spec, rank, jitter)
 
 
+def check_kernel_values(values: np.ndarray, spec: dict, what: str) -> None:
+    """A ValueError naming the kernel when ``values`` (kernel values, or features made
+    from them) are not all finite: a polynomial kernel overflows float64 at large
+    ``|gamma x'y + coef0|^degree`` (rbf values stay in [0, 1])."""
+    if not _scan_values(np.ravel(values, order="K"))[1]:
+        params = f"gamma={spec['gamma']:.3g}"
+        if spec["kernel"] == "poly":
+            params += f", degree={spec['degree']}, coef0={spec['coef0']:g}"
+        raise ValueError(
+            f"{what} overflowed float64 (inf or NaN) with the {spec['kernel']} kernel "
+            f"({params}). Scale the features (e.g. sklearn.preprocessing.StandardScaler), or "
+            "use a smaller degree, gamma or coef0."
+        )
+
+
 def factor_subset(X, idx: np.ndarray, spec: dict, rank, jitter: float) -> dict:
     """Nyström factors of the landmarks ``X[idx]``: a dict of the fitted arrays."""
     L = X[idx]
     L = L.toarray() if sp.issparse(L) else np.ascontiguousarray(L)
     W = kernel_matrix(L, L, spec["kernel"], spec["gamma"], spec["degree"], spec["coef0"])
+    check_kernel_values(W, spec, "The kernel matrix W of the landmarks")
     k = len(idx) if rank is None else min(int(rank), len(idx))
     norm, vals = nystroem_normalization(W, k, jitter)
     return {"indices": idx, "landmarks": L, "normalization": norm, "eigenvalues": vals}
@@ -461,7 +477,9 @@ class StratifiedNystroem(
         check_is_fitted(self, "normalization_")
         X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
         check_magnitude(self, X)
-        return map_features(X, self.kernel_params_, self.landmarks_, self.normalization_)
+        out = map_features(X, self.kernel_params_, self.landmarks_, self.normalization_)
+        check_kernel_values(out, self.kernel_params_, "The Nyström features of X")
+        return out
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -687,7 +705,13 @@ class MultiNystroem(
         X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
         check_magnitude(self, X)
         scale = np.repeat(np.sqrt(self.mu_), self.block_sizes_)
-        return self._features(X) * scale
+        out = self._features(X) * scale
+        if not _scan_values(out.ravel())[1]:  # name the first kernel that overflowed
+            starts = np.concatenate([[0], np.cumsum(self.block_sizes_)])
+            for m, spec in enumerate(self.kernel_params_):
+                block = out[:, starts[m] : starts[m + 1]]
+                check_kernel_values(block, spec, f"The Nyström features of X (kernel {m})")
+        return out
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
