@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 
 import pytest
@@ -125,6 +126,32 @@ def test_prequential_refuses_a_grid_search():
     data["estimators"] = [{"class": "Perceptron", "grid": {"eta": [0.5]}}]
     data["reference"] = ["Perceptron"]
     assert parse_experiment(data).protocol == Prequential()
+
+
+@pytest.mark.parametrize(
+    ("text", "paper", "missing"),
+    [
+        ("method,P\na,0.9\n", {}, ["dataset"]),
+        ("dataset,method,auc\na,P,0.9\n", {"layout": "long", "column": "roc_auc"},
+         ["roc_auc"]),
+        ("# a comment line\ndataset,auc\na,0.9\n", {"layout": "long", "column": "auc"},
+         ["method"]),
+    ],
+)  # fmt: skip
+def test_a_paper_table_without_its_columns_is_refused_before_the_run(tmp_path, text, paper,
+                                                                     missing):  # fmt: skip
+    """Session 11: it was accepted, the run finished, then the report died with a
+    KeyError traceback ('dataset')."""
+    from skewlearn.experiments.report import read_paper_table
+
+    table = tmp_path / "paper.csv"
+    table.write_text(text)
+    data = _toy(paper={"table": str(table), "metric": "roc_auc", **paper})
+    with pytest.raises(ExperimentError, match=rf"paper\.table: paper\.csv lacks the column\(s\) "
+                                              rf"{re.escape(str(missing))}"):  # fmt: skip
+        parse_experiment(data)
+    with pytest.raises(ValueError, match=r"lacks the column\(s\)"):
+        read_paper_table({"path": str(table), **paper})
 
 
 def test_shipped_paper_table_resolves():

@@ -603,6 +603,21 @@ def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTabl
     column = table.get("column")
     if column is not None and not isinstance(column, str):
         _fail("paper.column", f"must be a column name; got {column!r}.")
+    import csv
+
+    from .report import paper_table_missing
+
+    with open(found, newline="") as fh:
+        header = next(csv.reader(line for line in fh if not line.startswith("#")), [])
+    missing = paper_table_missing(header, {"layout": layout, "column": column})
+    if missing:
+        _fail(
+            "paper.table",
+            f"{found.name} lacks the column(s) {missing}; a {layout!r} table needs "
+            + ("'dataset' and one column per method" if layout == "wide"
+               else "'dataset', 'method' and the metric's column")
+            + ".",
+        )  # fmt: skip
     scale = table.get("scale", 1.0)
     if (
         isinstance(scale, bool)
