@@ -434,6 +434,33 @@ def test_svm_baselines_score_either_layout_after_either_fit(cls, monkeypatch):
     np.testing.assert_array_equal(dense.decision_function(A), dense.decision_function(Xd))
 
 
+def _with_repeats(X: np.ndarray) -> sp.csr_matrix:
+    """X as a CSR matrix that stores every value as two halves in the same column (legal
+    in SciPy: ``toarray`` and every product add them up)."""
+    n, d = X.shape
+    data = np.repeat(X.ravel() / 2.0, 2)
+    indices = np.repeat(np.tile(np.arange(d), n), 2)
+    A = sp.csr_matrix((data, indices, np.arange(0, 2 * n * d + 1, 2 * d)), shape=X.shape)
+    assert not A.has_canonical_format and np.array_equal(A.toarray(), X)
+    return A
+
+
+@pytest.mark.parametrize("cls", [SVMDEC, SVMSDC])
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_svm_baselines_read_repeated_csr_entries_as_their_sum(cls, kernel):
+    """Session 11: libsvm's sparse dot product assumes one entry per column, so a CSR
+    matrix with repeated entries (which SciPy sums) gave another model than its dense
+    equal (decision values moved by up to 0.9 in the probe that found it)."""
+    X, y = _problem(n=80, seed=5)
+    A = _with_repeats(X)
+    params = {"kernel": kernel, **({"random_state": 0} if cls is SVMSDC else {})}
+    want = cls(**params).fit(sp.csr_matrix(X), y)
+    got = cls(**params).fit(A, y)
+    np.testing.assert_allclose(got.decision_function(X), want.decision_function(X), atol=1e-9)
+    np.testing.assert_allclose(want.decision_function(A), want.decision_function(X), atol=1e-9)
+    assert got.sigma_ == want.sigma_
+
+
 @pytest.mark.parametrize(
     "est",
     [

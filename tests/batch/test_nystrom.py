@@ -357,3 +357,63 @@ def test_a_one_ulp_change_of_gamma_does_not_flip_features():
     ]
     np.testing.assert_allclose(out[1], out[0], rtol=1e-9, atol=1e-10)
     np.testing.assert_allclose(out[2], out[0], rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        ({"gamma": np.inf}, r"gamma in kernel spec .* must be a finite real number > 0"),
+        ({"kernel": "poly", "gamma": True}, r"gamma in kernel spec .* finite real number"),
+        ({"kernel": "poly", "degree": 2.5}, r"degree in kernel spec .* must be an integer >= 1"),
+        ({"kernel": "poly", "degree": 0}, r"degree in kernel spec .* must be an integer >= 1"),
+        ({"kernel": "poly", "degree": "2"}, r"degree in kernel spec .* must be an integer >= 1"),
+        ({"kernel": "poly", "coef0": np.nan}, r"coef0 in kernel spec .* finite real number"),
+        ({"kernel": "poly", "coef0": np.inf}, r"coef0 in kernel spec .* finite real number"),
+    ],
+)
+@pytest.mark.parametrize("cls", [MultiNystroem, MultiNystroemMKL])
+def test_kernel_specs_are_checked_like_stratified_nystroems_parameters(cls, spec, match):
+    """Session 11: a spec in ``kernels`` took values that StratifiedNystroem's own
+    parameters refuse: gamma=inf and coef0=nan/inf ended in scipy's "array must not
+    contain infs or NaNs", degree=2.5 was silently truncated to 2, degree 0 or -1 was a
+    constant or non-PSD kernel."""
+    X, y = _data(n=40, d=3)
+    with pytest.raises(ValueError, match=match):
+        cls(kernels=[spec], n_landmarks=10, random_state=0).fit(X, y)
+
+
+def test_scale_gamma_that_overflows_asks_for_scaling():
+    """Features so small that 1/(d·Var X) overflows: a message, not NaN features."""
+    X, y = _data(n=40, d=3)
+    for est in (StratifiedNystroem(n_landmarks=10), MultiNystroem(n_landmarks=10)):
+        with pytest.raises(ValueError, match=r'gamma="scale" = 1/\(d·Var X\) overflows float64'):
+            est.fit(X * 1e-155, y)
+    assert np.isfinite(StratifiedNystroem(n_landmarks=10).fit(X * 1e-150, y).transform(X)).all()
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+def test_an_overflowing_polynomial_kernel_is_named_at_fit_and_at_transform():
+    """Session 11: a poly kernel whose values overflow float64 failed in scipy's eigh
+    ("array must not contain infs or NaNs") or in SVC ("Input X contains infinity"), and
+    transform returned NaN features silently."""
+    from skewlearn import SimpleMKL
+
+    X, y = _data(n=40, d=3)
+    poly = {"kernel": "poly", "degree": 1000}
+    msg = r"overflowed float64 \(inf or NaN\) with the poly kernel \(gamma=.*, degree=1000"
+    for est in (
+        StratifiedNystroem(kernel="poly", degree=1000, n_landmarks=10),
+        MultiNystroem(kernels=[{"gamma": 1.0}, poly], n_landmarks=10),
+        MultiNystroemMKL(kernels=[poly], n_landmarks=10),
+        SimpleMKL(kernels=[{"gamma": 1.0}, poly]),
+    ):
+        with pytest.raises(ValueError, match=msg):
+            est.fit(X, y)
+    small = StratifiedNystroem(kernel="poly", degree=50, n_landmarks=10, random_state=0)
+    mixed = MultiNystroem(kernels=[{"gamma": 1.0}, {**poly, "degree": 50}], n_landmarks=10)
+    for est, where in ((small, r"features of X"), (mixed, r"features of X \(kernel 1\)")):
+        est.fit(X, y)
+        assert np.isfinite(est.transform(X)).all()
+        with pytest.raises(ValueError, match=rf"The Nyström {where} overflowed .*degree=50"):
+            est.transform(X * 1e10)

@@ -434,3 +434,117 @@ def test_corruption_gives_data_or_value_error(tmp_path, name, edits, gz):
     assert (X.data if sp.issparse(X) else X).dtype == np.float64
     assert np.isfinite(X.data if sp.issparse(X) else X).all()
     assert len(meta["feature_names"]) == X.shape[1]
+
+
+# session 11: column indices beyond int32, and the names of very many columns
+@pytest.mark.parametrize("index", ["2147483649", "4294967297", "99999999999999999999"])
+def test_an_index_beyond_int32_is_a_value_error_naming_the_line(tmp_path, index):
+    """The whole-file reader raised OverflowError (or, for 2**31, built 2**31 names and
+    was killed for memory); the compiled parser stored the index in int32, so it wrapped
+    negative and the counting pass found a wrong width ("exceeds n_features=1")."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "wide.svm"
+    p.write_text(f"1 1:2\n-1 3:1 {index}:3\n")
+    msg = rf"wide\.svm, line 2: index {index} is above 2147483647, the largest column index"
+    with pytest.raises(ValueError, match=msg):
+        read_libsvm(p)
+    for options in ({}, {"positive_class": 1}, {"positive_class": 1, "n_features": 2**40}):
+        with pytest.raises(ValueError, match=msg):
+            list(iter_chunks(p, **options))
+
+
+def test_the_largest_int32_index_is_read_and_names_cost_no_memory(tmp_path):
+    """2**31 - 1 (1-based) is the last index a CSR matrix holds; the ``x1 … xd`` names of
+    such a width were a list of d strings (2**24 columns: ~2.6 GB and 7 s for two rows)."""
+    import tracemalloc
+
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "hashed.svm"
+    p.write_text("1 1:2 2147483647:4\n-1 5:3\n")
+    tracemalloc.start()
+    try:
+        X, y, meta = read_libsvm(p)
+        X2, _, meta2 = load(p)
+        stream = iter_chunks(p)
+        chunks = list(stream)
+        stream_meta = stream.meta
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20e6
+    assert X.shape == X2.shape == chunks[0][0].shape == (2, 2147483647)
+    assert X[0, 2147483646] == 4.0 and X[1, 4] == 3.0 and X.nnz == 3
+    for names in (meta["feature_names"], meta2["feature_names"], stream_meta["feature_names"]):
+        assert len(names) == 2147483647
+        assert names[0] == "x1" and names[-1] == "x2147483647" and names[4:6] == ["x5", "x6"]
+        assert "x2147483647" in names and "x0" not in names and "x01" not in names
+    assert meta2["n_attributes"] == 2147483647
+
+
+def test_numbered_names_behave_like_the_list(tmp_path):
+    import json
+    import pickle
+
+    from skewlearn.datasets.readers import NumberedNames
+
+    p = tmp_path / "small.svm"
+    p.write_text("1 1:2 3:1\n-1 2:3\n")
+    plain = read_libsvm(p)[2]["feature_names"]
+    assert plain == ["x1", "x2", "x3"] and json.dumps(plain)  # a narrow file: a real list
+    names = NumberedNames(3, 1)
+    assert names == plain and plain == names and list(names) == plain and names != plain[:2]
+    assert names[1] == "x2" and names[-1] == "x3" and names[::2] == ["x1", "x3"]
+    assert [n for n in names] == plain and names.index("x3") == 2 and "x4" not in names
+    assert pickle.loads(pickle.dumps(names)) == names
+    assert NumberedNames(4, 0) == read_libsvm(p, zero_based=True)[2]["feature_names"]
+    with pytest.raises(IndexError):
+        names[3]
+    assert NumberedNames(0, 1) == [] and NumberedNames(0, 0) == NumberedNames(0, 1)
+
+
+@pytest.mark.parametrize("suffix", [".arff", ".dat"])
+def test_quoted_categories_after_a_comma_and_blank(tmp_path, suffix):
+    """Session 11: `{'a b', c, 'd,e'}` kept the blank before a quoted category
+    (' d,e', ' tested neg'), so the data's 'd,e' was "not one of its categories"; Weka
+    files often quote class values such as {'>50K', '<=50K'}."""
+    from skewlearn.datasets import iter_chunks
+
+    header = "@relation r\n@attribute a real [0, 9]\n@attribute col {'a b', c, 'd,e'}\n"
+    header += "@attribute class {'>50K', '<=50K'}\n"
+    if suffix == ".dat":
+        header += "@inputs a, col\n@outputs class\n"
+    body = "@data\n1.5, 'a b', '>50K'\n2,c,'<=50K'\n3, 'd,e' , '<=50K'\n4,'d,e','<=50K'\n"
+    p = tmp_path / f"quoted{suffix}"
+    p.write_text(header + body)
+    X, y, meta = read(p)
+    assert meta["nominal"] == {"col": ["a b", "c", "d,e"]}
+    assert meta["feature_names"] == ["a", "col=a b", "col=c", "col=d,e"]
+    np.testing.assert_array_equal(X[:, 1:], [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 1]])
+    assert y.tolist() == [">50K", "<=50K", "<=50K", "<=50K"]
+    if suffix == ".dat":
+        (chunk,) = list(iter_chunks(p))
+        np.testing.assert_array_equal(chunk[0], X)
+        assert chunk[1].tolist() == [1, -1, -1, -1]
+
+
+@pytest.mark.parametrize(
+    ("nominal", "match"),
+    [
+        (["nope"], r"nominal_columns=\[\.\.\.\] names 'nope', but no column has that name"),
+        ([99], r"nominal_columns=\[\.\.\.\] holds 99, out of range for 3 columns"),
+    ],
+)
+def test_a_bad_nominal_column_is_named_as_such_not_as_label_column(tmp_path, nominal, match):
+    """Session 11: the messages said "Pass label_column= one of them" (the CLI: "Pass
+    --label-column ...") for a wrong nominal_columns entry."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "t.csv"
+    p.write_text("a,b,y\n1,x,0\n2,z,1\n")
+    for reader in (lambda: read_csv(p, nominal_columns=nominal),
+                   lambda: list(iter_chunks(p, nominal_columns=nominal))):  # fmt: skip
+        with pytest.raises(ValueError, match=match) as info:
+            reader()
+        assert "label_column" not in str(info.value)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -94,6 +95,15 @@ def test_unknown_name_suggests_close_matches():
     with pytest.raises(ValueError, match=r"Valid names: .*sonar"):
         describe("nothing-like-it")
     assert list_datasets() == sorted(list_datasets())
+
+
+@pytest.mark.parametrize("name", ["train.csv", "pima.dat", "data.svm.gz", "x.ARFF"])
+def test_a_missing_file_name_is_not_called_an_unknown_dataset(name, tmp_path, monkeypatch):
+    """Session 11: a data file name without a '/' that does not exist (a typo, or the wrong
+    directory) got "Unknown dataset 'train.csv'" and the list of registered names."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match=rf"{re.escape(name)}: no such file"):
+        load(name)
 
 
 def test_load_file_maps_minority_to_plus_one(tmp_path):

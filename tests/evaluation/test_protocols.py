@@ -60,6 +60,9 @@ def test_parse_grid_ranges_include_both_ends():
         ("2^[3:1]", "a <= b"),
         ("2^[0:4:0]", "step > 0"),
         ([], "empty"),
+        # session 11: an OverflowError (a traceback in the CLI) and float()'s bare message
+        ("10^[0:400]", r"goes beyond the largest float"),
+        ("2.5.1^[0:2]", r"the base '2.5.1' of the range .* is not a number"),
     ],
 )
 def test_parse_grid_errors_name_the_key(spec, match):

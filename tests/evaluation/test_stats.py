@@ -109,6 +109,14 @@ def test_friedman_matches_scipy(ties):
     assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
 
 
+@pytest.mark.parametrize("shape", [(5, 1), (1, 4), (1, 1)])
+def test_friedman_of_one_method_or_one_dataset_says_so(shape):
+    """Session 11: one method (a single column) divided by zero in the tie correction."""
+    with pytest.raises(ValueError, match=r"needs k >= 2 methods and N >= 2 datasets; got "
+                                         rf"{shape[1]}, {shape[0]}"):  # fmt: skip
+        friedman_test(np.arange(float(shape[0] * shape[1])).reshape(shape))
+
+
 def test_friedman_demsar_worked_example():
     # Demšar (2006), section 3.2.4: average ranks 3.143, 2.000, 2.893, 1.964 on N = 14
     # give chi2_F = 9.28 and F_F = 3.69; F(3, 39) critical value at .05 is 2.85.

@@ -33,6 +33,35 @@ def test_params_and_grid_replace_the_common_ones_on_that_dataset_only():
     assert grids == {("a", 0.01), ("b", 5.0)}
 
 
+def test_a_per_dataset_entry_replaces_a_common_one_whether_fixed_or_searched(tmp_path):
+    """Session 11: a per-dataset ``params.alpha`` beside a common ``grid.alpha`` made the
+    validator call ``set_params(alpha=..., alpha=...)`` (a TypeError traceback); had it got
+    through, the runner would have applied the grid over the fixed value on that dataset."""
+    data = _toy({"b": {"params": {"alpha": 7.0}}})
+    data["estimators"].append({"name": "Ridge2", "class": "sklearn.linear_model.RidgeClassifier",
+                               "params": {"alpha": 2.0},
+                               "by_dataset": {"a": {"grid": {"alpha": [0.5, 5.0]}}}})  # fmt: skip
+    exp = parse_experiment(data)
+    ridge, ridge2 = exp.estimators[0], exp.estimators[-1]
+    assert ridge.for_dataset("b").params == {"alpha": 7.0}
+    assert ridge.for_dataset("b").grid == {}
+    assert ridge.for_dataset("a").grid == {"alpha": [0.01, 0.1, 1.0, 10.0]}
+    assert (ridge2.for_dataset("a").params, ridge2.for_dataset("a").grid) == (
+        {},
+        {"alpha": [0.5, 5.0]},
+    )
+    assert ridge2.for_dataset("b").params == {"alpha": 2.0} and ridge2.for_dataset("b").grid == {}
+    out = run_experiment(exp, tmp_path / "r.sqlite", n_jobs=1, progress=False)
+    assert out["failed"] == 0
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        rows = store.rows("toy")
+    searched = {(r["dataset"], r["method"]): r["params"] for r in rows}
+    assert searched[("b", "Ridge")] == {} and searched[("b", "Ridge2")] == {}
+    assert searched[("a", "Ridge2")]["alpha"] in (0.5, 5.0)
+    fixed = {(t.dataset.name, t.estimator.name): t.estimator.params for t in expand_tasks(exp)}
+    assert fixed[("b", "Ridge")] == {"alpha": 7.0} and fixed[("b", "Ridge2")] == {"alpha": 2.0}
+
+
 def test_skip_leaves_the_method_out_on_that_dataset(tmp_path):
     exp = parse_experiment(_toy({"a": {"skip": True}}))
     tasks = expand_tasks(exp)
@@ -63,6 +92,8 @@ def test_task_keys_of_files_without_by_dataset_are_unchanged():
         ({"a": {"grid": {"alpha": "2^[1,3]"}}}, r"by_dataset\.a\.grid\.alpha: cannot read"),
         ({"a": {"sigma": 1}}, r"by_dataset\.a: unknown key\(s\) \['sigma'\]"),
         ({"a": 3}, r"by_dataset\.a: expected a table"),
+        ({"a": {"params": {"alpha": 1.0}, "grid": {"alpha": [1.0, 2.0]}}},
+         r"by_dataset\.a\.grid\.alpha: 'alpha' is in both params and grid"),
     ],
 )  # fmt: skip
 def test_errors_name_the_key_path(by_dataset, match):

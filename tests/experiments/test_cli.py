@@ -37,6 +37,47 @@ def test_errors_exit_2_with_a_message(tmp_path, capsys):
     assert "no shipped reproduction 'no_such_table'" in capsys.readouterr().err
 
 
+def test_a_value_of_the_wrong_type_exits_2_without_a_traceback(tmp_path, capsys):
+    """``class = 3`` (a number, not a name) was a TypeError from inside the validator."""
+    from skewlearn.cli import main as skewlearn
+
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "x"\ndatasets = ["pima"]\n[[estimators]]\nclass = 3\n')
+    assert skewlearn(["run", str(bad), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("skewlearn run: error: estimators[0].class: must be an estimator")
+    assert len(err.splitlines()) == 1
+
+
+def test_report_outputs_go_into_new_directories_like_the_database(toy_file, tmp_path):
+    """Session 11: ``run --db new/dir/x.sqlite`` made the directory, but ``report --html
+    new/dir/r.html`` failed with "No such file or directory" (after printing the report)."""
+    db = tmp_path / "runs" / "toy.sqlite"
+    assert main(["run", str(toy_file), "-j", "1", "--db", str(db), "--no-progress",
+                 "--repeats", "1"]) == 0  # fmt: skip
+    out = tmp_path / "reports" / "2026"
+    args = ["report", str(db), "--html", str(out / "r.html"), "--md", str(out / "md" / "r.md")]
+    assert main([*args, "--csv", str(out / "csv" / "r.csv")]) == 0
+    assert (out / "r.html").read_text().count("<table>") == 3
+    assert "## roc_auc" in (out / "md" / "r.md").read_text()
+    assert (out / "csv" / "r.csv").read_text().startswith("task_key,")
+
+
+def test_reproduce_checks_its_html_path_before_running(tmp_path, monkeypatch, capsys):
+    """A reproduction runs for hours; an --html path that cannot be made failed only after."""
+    from skewlearn.experiments import cli
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("the experiment ran before the output path was checked")
+
+    monkeypatch.setattr(cli, "_run", must_not_run)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    html = blocker / "sub" / "r.html"  # its parent would have to be made inside a file
+    assert main(["reproduce", "asls_table3", "--html", str(html), "--no-progress"]) == 2
+    assert "skewlearn reproduce: error:" in capsys.readouterr().err
+
+
 def test_reproduce_lists_the_shipped_files(capsys):
     assert main(["reproduce"]) == 0
     out = capsys.readouterr().out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 
 import pytest
@@ -77,11 +78,45 @@ def test_toy_file_parses(toy_file):
         ({"seed": True}, r"seed: must be a non-negative integer; got True"),
         ({"datasets": [{"name": "p", "source": "pima", "params": {"bogus": 1}}]},
          r"datasets\[0\]\.params: 'pima' is a registered dataset .* Remove params"),
+        # session 11: values of the wrong type were TypeErrors (a traceback in the CLI)
+        ({"estimators": [{"class": 3}]},
+         r"estimators\[0\]\.class: must be an estimator class name .* got int 3"),
+        ({"estimators": [{"class": ["Perceptron"]}]},
+         r"estimators\[0\]\.class: must be an estimator class name .* got list"),
+        ({"estimators": [{"class": "collections.OrderedDict"}]},
+         r"estimators\[0\]\.class: 'collections.OrderedDict' is a class but not a"),
+        ({"cuts": 3}, r"cuts: must be a list of strings"),
+        ({"reference": 3}, r"reference: must be a list of strings, estimator names; got 3"),
+        ({"reference": [3]}, r"reference: must be a list of strings, estimator names; got \[3\]"),
+        ({"protocol": {"kind": ["kfold"]}}, r"protocol\.kind: \['kfold'\] is not one of"),
+        ({"paper": {"table": 3}}, r"paper\.table: must be the CSV file's name or path; got 3"),
+        ({"paper": {"table": "koil_table1_auc.csv", "scale": "x"}},
+         r"paper\.scale: must be a positive number .* got 'x'"),
+        ({"paper": {"table": "koil_table1_auc.csv", "methods": [1]}},
+         r"paper\.methods: expected a table"),
+        ({"paper": {"table": "koil_table1_auc.csv", "datasets": {"a": 1}}},
+         r"paper\.datasets\.a: must be the paper's name \(a string\); got 1"),
+        ({"paper": {"table": "koil_table1_auc.csv", "layout": "long", "column": 3}},
+         r"paper\.column: must be a column name; got 3"),
+        ({"estimators": [{"class": "PassiveAggressive", "params": {"C": 1.0},
+                          "grid": {"C": [0.5, 2.0]}}]},
+         r"estimators\[0\]\.grid\.C: 'C' is in both params and grid; .* remove it"),
+        ({"estimators": [{"class": "Perceptron", "by_dataset": {"a": {"skip": "no"}}}]},
+         r"estimators\[0\]\.by_dataset\.a\.skip: must be true or false; got 'no'"),
     ],
 )  # fmt: skip
 def test_errors_name_the_key_path(change, match):
     with pytest.raises(ExperimentError, match=match):
         parse_experiment(_toy(**change))
+
+
+@pytest.mark.parametrize("cls", ["LinearASLS", "sklearn.linear_model.LogisticRegression"])
+def test_prequential_refuses_a_learner_without_test_then_train(cls):
+    """Session 11: it was accepted, then every task raised TypeError (a traceback)."""
+    data = _toy(protocol={"kind": "prequential"}, reference=["X"])
+    data["estimators"] = [{"name": "X", "class": cls}]
+    with pytest.raises(ExperimentError, match=r"estimators\[0\]\.class: .* has no test_then_train"):
+        parse_experiment(data)
 
 
 def test_prequential_refuses_a_grid_search():
@@ -91,6 +126,32 @@ def test_prequential_refuses_a_grid_search():
     data["estimators"] = [{"class": "Perceptron", "grid": {"eta": [0.5]}}]
     data["reference"] = ["Perceptron"]
     assert parse_experiment(data).protocol == Prequential()
+
+
+@pytest.mark.parametrize(
+    ("text", "paper", "missing"),
+    [
+        ("method,P\na,0.9\n", {}, ["dataset"]),
+        ("dataset,method,auc\na,P,0.9\n", {"layout": "long", "column": "roc_auc"},
+         ["roc_auc"]),
+        ("# a comment line\ndataset,auc\na,0.9\n", {"layout": "long", "column": "auc"},
+         ["method"]),
+    ],
+)  # fmt: skip
+def test_a_paper_table_without_its_columns_is_refused_before_the_run(tmp_path, text, paper,
+                                                                     missing):  # fmt: skip
+    """Session 11: it was accepted, the run finished, then the report died with a
+    KeyError traceback ('dataset')."""
+    from skewlearn.experiments.report import read_paper_table
+
+    table = tmp_path / "paper.csv"
+    table.write_text(text)
+    data = _toy(paper={"table": str(table), "metric": "roc_auc", **paper})
+    with pytest.raises(ExperimentError, match=rf"paper\.table: paper\.csv lacks the column\(s\) "
+                                              rf"{re.escape(str(missing))}"):  # fmt: skip
+        parse_experiment(data)
+    with pytest.raises(ValueError, match=r"lacks the column\(s\)"):
+        read_paper_table({"path": str(table), **paper})
 
 
 def test_shipped_paper_table_resolves():

@@ -195,3 +195,58 @@ def test_prequential_experiment_stores_the_stream(tmp_path):
     stream = rows[0]["extra"]["stream"]
     assert stream["position"][-1] == 300 and len(stream["f1"]) == 10
     assert np.isclose(stream["roc_auc"][-1], rows[0]["metrics"]["roc_auc"])
+
+
+def test_a_balanced_generator_takes_the_larger_label_as_positive_like_a_file(tmp_path):
+    """Session 11: on a class tie the runner made the *smaller* label +1 for a generator
+    dataset, while ``datasets.load`` makes the larger one +1 for the same labels in a file
+    (scikit-learn's ``classes_[1]``)."""
+    import sklearn.datasets
+
+    from skewlearn.datasets import load
+    from skewlearn.experiments.config import DatasetSpec
+    from skewlearn.experiments.runner import load_dataset
+
+    params = {"n_samples": 40, "n_features": 4, "n_informative": 2, "random_state": 0}
+    _, labels = sklearn.datasets.make_classification(**params)
+    assert (labels == 0).sum() == (labels == 1).sum()
+    path = tmp_path / "tie.csv"
+    path.write_text("a,label\n" + "".join(f"{i},{c}\n" for i, c in enumerate(labels)))
+    _, y_file, meta = load(path)
+    assert meta["positive_class"] == 1
+    _, y = load_dataset(DatasetSpec(name="tie", generator="make_classification", params=params))
+    np.testing.assert_array_equal(y, y_file)
+
+
+def test_a_dense_only_learner_gets_a_libsvm_file_as_a_dense_matrix(tmp_path):
+    """Session 11: a LIBSVM file loads as CSR; KernelASLS (dense only) raised scikit-learn's
+    TypeError 'Sparse data was passed', which is not a task failure, so the whole run
+    died with a traceback. Now it gets a dense copy: the same numbers as the same table
+    read from a CSV file."""
+    from skewlearn.experiments import parse_experiment
+
+    rng = np.random.default_rng(0)
+    X = np.round(rng.normal(size=(60, 3)), 3)
+    X[X == 0] = 0.5  # every value stored, so both files have the same width
+    y = np.where(X[:, 0] + rng.normal(scale=0.5, size=60) > 0.8, 1, -1)
+    svm, csv = tmp_path / "t.svm", tmp_path / "t.csv"
+    svm.write_text("".join(f"{t} " + " ".join(f"{j + 1}:{v!r}" for j, v in enumerate(row)) + "\n"
+                           for row, t in zip(X.tolist(), y)))  # fmt: skip
+    csv.write_text("a,b,c,y\n" + "".join(",".join(map(repr, row)) + f",{t}\n"
+                                         for row, t in zip(X.tolist(), y)))  # fmt: skip
+    rows = {}
+    for path in (svm, csv):
+        exp = parse_experiment({
+            "name": "dense", "seed": 1, "metrics": ["roc_auc", "gmean"],
+            "datasets": [{"name": "d", "source": str(path)}],
+            "protocol": {"kind": "kfold", "n_splits": 3},
+            "estimators": [{"name": "K", "class": "KernelASLS"},
+                           {"name": "P", "class": "ProximalSVMDEC", "params": {"kernel": "rbf"}},
+                           {"name": "L", "class": "LinearASLS"}],
+        })  # fmt: skip
+        out = run_experiment(exp, tmp_path / f"{path.suffix[1:]}.sqlite", n_jobs=1,
+                             progress=False)  # fmt: skip
+        assert out["failed"] == 0 and out["ran"] == 9
+        with ResultStore(tmp_path / f"{path.suffix[1:]}.sqlite") as store:
+            rows[path.suffix] = {(r["method"], r["fold"]): r["metrics"] for r in store.rows()}
+    assert rows[".svm"] == rows[".csv"]

@@ -73,7 +73,7 @@ from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, seed_state
 from ..base import BatchClassifier, _label_list
 from ..kernels import kernel_matrix
-from .nystrom import MultiNystroem, resolve_kernels
+from .nystrom import MultiNystroem, check_kernel_values, resolve_kernels
 
 __all__ = ["MultiNystroemMKL", "SimpleMKL"]
 
@@ -998,6 +998,8 @@ class SimpleMKL(BatchClassifier):
         wn = float(upper[y < 0][0] / self.C)
         specs = resolve_kernels(self.kernels, X)
         Ks = [kernel_matrix(X, X, **spec) for spec in specs]
+        for m, (K, spec) in enumerate(zip(Ks, specs)):
+            check_kernel_values(K, spec, f"The kernel matrix of kernel {m}")
 
         def objective(mu):
             K = sum(w * Km for w, Km in zip(mu, Ks) if w > 0)

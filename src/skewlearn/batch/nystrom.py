@@ -54,7 +54,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..base import VersionedPickleMixin
+from ..base import VersionedPickleMixin, _scan_values
 from ..base import check_magnitude as _check_magnitude
 from ..kernels import KERNEL_CODES, data_variance, kernel_code, kernel_matrix
 
@@ -115,7 +115,16 @@ def scale_gamma(X) -> float:
     """
     var = data_variance(X)
     d = X.shape[1]
-    return 1.0 / (d * var) if var > 0 else 1.0 / d
+    if not var > 0:
+        return 1.0 / d
+    with np.errstate(over="ignore"):
+        gamma = float(1.0 / (d * var))
+    if not np.isfinite(gamma):
+        raise ValueError(
+            f'gamma="scale" = 1/(d·Var X) overflows float64: the features\' variance is {var:.3g}. '
+            "Scale the features (e.g. sklearn.preprocessing.StandardScaler) or give gamma."
+        )
+    return gamma
 
 
 def resolve_kernel(spec: dict, X) -> dict:
@@ -135,8 +144,16 @@ def resolve_kernel(spec: dict, X) -> dict:
     kernel_code(out["kernel"])
     if out["gamma"] is None:
         out["gamma"] = scale_gamma(X)
-    if not isinstance(out["gamma"], numbers.Real) or not out["gamma"] > 0:
-        raise ValueError(f"gamma in kernel spec {spec!r} must be a real number > 0 or None.")
+    gamma, degree, coef0 = out["gamma"], out["degree"], out["coef0"]
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not 0 < gamma < np.inf:
+        raise ValueError(f"gamma in kernel spec {spec!r} must be a finite real number > 0 or None.")
+    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 1:
+        raise ValueError(
+            f"degree in kernel spec {spec!r} must be an integer >= 1 (the exponent of the "
+            "polynomial kernel)."
+        )
+    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(coef0):
+        raise ValueError(f"coef0 in kernel spec {spec!r} must be a finite real number.")
     return {
         "kernel": out["kernel"],
         "gamma": float(out["gamma"]),
@@ -187,11 +204,27 @@ def fit_map(X, y, spec: dict, n_landmarks: int, rank, sampling: str, jitter: flo
     return factor_subset(X, idx, spec, rank, jitter)
 
 
+def check_kernel_values(values: np.ndarray, spec: dict, what: str) -> None:
+    """A ValueError naming the kernel when ``values`` (kernel values, or features made
+    from them) are not all finite: a polynomial kernel overflows float64 at large
+    ``|gamma x'y + coef0|^degree`` (rbf values stay in [0, 1])."""
+    if not _scan_values(np.ravel(values, order="K"))[1]:
+        params = f"gamma={spec['gamma']:.3g}"
+        if spec["kernel"] == "poly":
+            params += f", degree={spec['degree']}, coef0={spec['coef0']:g}"
+        raise ValueError(
+            f"{what} overflowed float64 (inf or NaN) with the {spec['kernel']} kernel "
+            f"({params}). Scale the features (e.g. sklearn.preprocessing.StandardScaler), or "
+            "use a smaller degree, gamma or coef0."
+        )
+
+
 def factor_subset(X, idx: np.ndarray, spec: dict, rank, jitter: float) -> dict:
     """Nyström factors of the landmarks ``X[idx]``: a dict of the fitted arrays."""
     L = X[idx]
     L = L.toarray() if sp.issparse(L) else np.ascontiguousarray(L)
     W = kernel_matrix(L, L, spec["kernel"], spec["gamma"], spec["degree"], spec["coef0"])
+    check_kernel_values(W, spec, "The kernel matrix W of the landmarks")
     k = len(idx) if rank is None else min(int(rank), len(idx))
     norm, vals = nystroem_normalization(W, k, jitter)
     return {"indices": idx, "landmarks": L, "normalization": norm, "eigenvalues": vals}
@@ -444,7 +477,9 @@ class StratifiedNystroem(
         check_is_fitted(self, "normalization_")
         X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
         check_magnitude(self, X)
-        return map_features(X, self.kernel_params_, self.landmarks_, self.normalization_)
+        out = map_features(X, self.kernel_params_, self.landmarks_, self.normalization_)
+        check_kernel_values(out, self.kernel_params_, "The Nyström features of X")
+        return out
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -670,7 +705,13 @@ class MultiNystroem(
         X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
         check_magnitude(self, X)
         scale = np.repeat(np.sqrt(self.mu_), self.block_sizes_)
-        return self._features(X) * scale
+        out = self._features(X) * scale
+        if not _scan_values(out.ravel())[1]:  # name the first kernel that overflowed
+            starts = np.concatenate([[0], np.cumsum(self.block_sizes_)])
+            for m, spec in enumerate(self.kernel_params_):
+                block = out[:, starts[m] : starts[m + 1]]
+                check_kernel_values(block, spec, f"The Nyström features of X (kernel {m})")
+        return out
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

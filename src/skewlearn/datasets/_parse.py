@@ -56,6 +56,8 @@ OK = 0
 CAREFUL = 1  # the line at ``pos`` needs the careful reader
 FULL = 2  # the table of hard values is full: convert them, then resume at ``pos``
 GROW = 3  # the entry arrays are full: enlarge them, then resume at ``pos``
+#: The largest 0-based column index (indices are int32); the same as ``readers.MAX_INDEX``.
+_MAX_INDEX = 2**31 - 2
 
 
 @intrinsic
@@ -356,7 +358,8 @@ def libsvm_block(
                 return n, nh0, lines, start, CAREFUL, maxidx
             i += 1
             k = idx - offset
-            if k < 0 or (n_features >= 0 and k >= n_features):
+            # beyond int32 (indices' type): the careful reader raises its message
+            if k < 0 or k > _MAX_INDEX or (n_features >= 0 and k >= n_features):
                 return n, nh0, lines, start, CAREFUL, maxidx
             v, j, kind, _ = _scan_number(p, i, end, size)
             c = buf[j]

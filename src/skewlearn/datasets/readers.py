@@ -46,6 +46,84 @@ _MISSING = frozenset({"?", "<null>"})
 _MISSING_CHOICES = ("error", "drop")
 
 
+#: The largest 0-based LIBSVM column index: CSR matrices (and the compiled parser) hold
+#: column indices as int32.
+MAX_INDEX = 2**31 - 2
+
+
+class NumberedNames(Sequence):
+    """The names ``x<offset>, x<offset+1>, …`` of ``n`` LIBSVM columns, made on demand.
+
+    A LIBSVM file can have millions of columns (hashed features) in a few rows; a list of
+    their names would take more memory and time than the data. This sequence behaves like
+    that list (``len``, indexing, slices, iteration, ``in``, ``==`` with a list) without
+    storing it; unlike a list it is read-only and not JSON-serialisable (``list(names)``
+    is). The readers use it above :data:`NAMES_AS_LIST` columns only.
+
+    >>> names = NumberedNames(3, 1)
+    >>> list(names), names[-1], names[:2], "x2" in names, names == ["x1", "x2", "x3"]
+    (['x1', 'x2', 'x3'], 'x3', ['x1', 'x2'], True, True)
+    """
+
+    __slots__ = ("n", "offset")
+
+    def __init__(self, n: int, offset: int) -> None:
+        self.n = int(n)
+        self.offset = int(offset)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [f"x{j + self.offset}" for j in range(*i.indices(self.n))]
+        j = i.__index__()
+        if j < 0:
+            j += self.n
+        if not 0 <= j < self.n:
+            raise IndexError(f"feature name index {i} out of range for {self.n} columns")
+        return f"x{j + self.offset}"
+
+    def __iter__(self):
+        return (f"x{j + self.offset}" for j in range(self.n))
+
+    def __contains__(self, name: object) -> bool:
+        if not (isinstance(name, str) and name[:1] == "x" and name[1:].isdigit()):
+            return False
+        return name == f"x{int(name[1:])}" and 0 <= int(name[1:]) - self.offset < self.n
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NumberedNames):
+            return self.n == other.n and (self.n == 0 or self.offset == other.offset)
+        if isinstance(other, Sequence) and not isinstance(other, str | bytes):
+            return len(other) == self.n and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, so unhashable like one
+
+    def __reduce__(self):
+        return (NumberedNames, (self.n, self.offset))
+
+    def __repr__(self) -> str:
+        if self.n <= 6:
+            return repr(list(self))
+        o, n = self.offset, self.n
+        return f"['x{o}', 'x{o + 1}', 'x{o + 2}', ..., 'x{o + n - 1}'] ({n} names)"
+
+
+#: Widths up to this get their LIBSVM names as a plain list (JSON, ``+`` and
+#: ``isinstance(names, list)`` keep working); wider files get :class:`NumberedNames`.
+NAMES_AS_LIST = 1 << 20
+
+
+def numbered_names(n: int, offset: int) -> list[str] | NumberedNames:
+    """``x<offset> … x<offset+n-1>``: a list up to :data:`NAMES_AS_LIST` columns (about
+    70 MB of strings there), a :class:`NumberedNames` beyond."""
+    if n <= NAMES_AS_LIST:
+        return [f"x{j + offset}" for j in range(n)]
+    return NumberedNames(n, offset)
+
+
 # --------------------------------------------------------------------------- helpers
 def _where(path: str, lineno: int | None) -> str:
     return f"{path}, line {lineno}" if lineno is not None else str(path)
@@ -187,6 +265,8 @@ def _split_quoted(line: str, sep: str = ",") -> list[str] | None:
             else:
                 buf.append(c)
         elif c in "'\"":
+            if not was_quoted and not "".join(buf).strip():
+                buf = []  # blanks before an opening quote (`a, 'b c'`) are not the value's
             quote, was_quoted = c, True
         elif c == sep:
             token = "".join(buf)
@@ -364,24 +444,40 @@ def _tabulate(
     return np.ascontiguousarray(X, dtype=np.float64), _parse_labels(label_tokens), meta
 
 
-def _label_position(label_column: int | str | None, names: list[str], path: str) -> int:
+def _label_position(
+    label_column: int | str | None, names: list[str], path: str, option: str = "label_column"
+) -> int:
+    """The index of the column ``label_column`` (a name or an index, negative from the end)
+    names; ``option`` is the reader argument it came from, for the messages
+    (``"label_column"`` or ``"nominal_columns"``)."""
     if label_column is None:
         return len(names) - 1
+    label = option == "label_column"
     if isinstance(label_column, str):
         if label_column not in names:
             raise ValueError(
                 f"{path}: no column named {label_column!r}; columns are {names}. "
                 "Pass label_column= one of them or an integer index."
+                if label
+                else f"{path}: {option}=[...] names {label_column!r}, but no column has that "
+                f"name; columns are {names}. Give names among them or integer indices."
             )
         return names.index(label_column)
     if isinstance(label_column, (int, np.integer)) and not isinstance(label_column, bool):
         if not -len(names) <= label_column < len(names):
             raise ValueError(
-                f"{path}: label_column={label_column} is out of range for {len(names)} columns. "
-                "Pass a valid index or name."
+                f"{path}: label_column={label_column} is out of range for {len(names)} "
+                "columns. Pass a valid index or name."
+                if label
+                else f"{path}: {option}=[...] holds {label_column}, out of range for "
+                f"{len(names)} columns. Give names or indices among them."
             )
         return int(label_column) % len(names)
-    raise TypeError(f"label_column must be a column name or an integer; got {label_column!r}.")
+    raise TypeError(
+        f"{option} must be a column name or an integer; got {label_column!r}."
+        if option == "label_column"
+        else f"each entry of {option} must be a column name or an integer; got {label_column!r}."
+    )
 
 
 # --------------------------------------------------------------------------- KEEL / ARFF headers
@@ -796,7 +892,7 @@ def read_csv(
     label_index = _label_position(label_column, names, path)
     nominal_idx: list[int] = []
     for c in nominal_columns or ():
-        j = _label_position(c, names, path)
+        j = _label_position(c, names, path, "nominal_columns")
         if j == label_index:
             continue
         nominal_idx.append(j)
@@ -929,6 +1025,14 @@ def read_libsvm(
             idx = int(idx_s) - offset
             if idx < 0:
                 raise _fail(path, lineno, f"index {idx_s} is below {offset}", fix_index + ".")
+            if idx > MAX_INDEX:
+                raise _fail(
+                    path,
+                    lineno,
+                    f"index {idx_s} is above {MAX_INDEX + offset}, the largest column index "
+                    "a sparse matrix with 32-bit indices can hold",
+                    "Renumber or re-hash the features into fewer columns.",
+                )
             if idx in row:
                 raise _fail(
                     path,
@@ -981,7 +1085,7 @@ def read_libsvm(
             "LIBSVM labels are numbers; fix the label.",
         )
     meta = {
-        "feature_names": [f"x{j + offset}" for j in range(d)],
+        "feature_names": numbered_names(d, offset),
         "nominal": {},
         "label_name": "label",
         "source": path,

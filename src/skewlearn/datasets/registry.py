@@ -43,7 +43,7 @@ import scipy.sparse as sp
 
 from .._hints import did_you_mean
 from . import cache
-from .readers import read, read_arff, read_csv, read_keel
+from .readers import _EXTENSIONS, read, read_arff, read_csv, read_keel
 
 __all__ = ["describe", "list_datasets", "load"]
 
@@ -403,6 +403,11 @@ def load(
         positive = positive_class
         display = os.path.basename(path)
     else:
+        base = name[:-3] if name.lower().endswith(".gz") else name
+        if os.path.splitext(base)[1].lower() in _EXTENSIONS:  # meant as a file
+            raise FileNotFoundError(
+                f"{name}: no such file (nor a registered dataset: `skewlearn datasets` lists them)."
+            )
         _entry(str(name))  # raises with suggestions
         raise AssertionError  # pragma: no cover
     y, positive = _binary(labels, positive, str(display))

@@ -51,6 +51,7 @@ from . import _parse
 from .readers import (
     _EXTENSIONS,
     _MISSING,
+    NumberedNames,
     _Attribute,
     _check_missing,
     _fail,
@@ -62,6 +63,7 @@ from .readers import (
     _split_quoted,
     _tabulate,
     _warn_numeric_header,
+    numbered_names,
     read_libsvm,
 )
 
@@ -397,6 +399,9 @@ class ChunkedFile:
     label_counts : dict or None
         Rows per original label (counting pass only).
     feature_names : list of str
+        LIBSVM files wider than 2**20 columns: a
+        :class:`~skewlearn.datasets.readers.NumberedNames` (``x1, x2, …`` made on demand,
+        so a hashed file's millions of columns cost no memory).
     scanned : bool
         Whether the counting pass was made.
     """
@@ -482,7 +487,7 @@ class ChunkedFile:
             self.positive_class = positive_class
         if self.format == "libsvm":
             offset = 0 if self.zero_based else 1
-            self.feature_names = [f"x{j + offset}" for j in range(self.n_features)]
+            self.feature_names = numbered_names(self.n_features, offset)
 
     # ------------------------------------------------------------------ public
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
@@ -541,7 +546,11 @@ class ChunkedFile:
             "source": self.path,
             "path": self.path,
             "format": self.format,
-            "feature_names": list(self.feature_names),
+            "feature_names": (
+                self.feature_names  # immutable and lazy: a hashed file has millions
+                if isinstance(self.feature_names, NumberedNames)
+                else list(self.feature_names)
+            ),
             "n_dropped": self.n_dropped,
             "chunk_size": self.chunk_size,
         }
@@ -858,7 +867,7 @@ class ChunkedFile:
         self.label_index = _label_position(label_column, names, path)
         self._nominal_idx = []
         for c in nominal_columns or ():
-            j = _label_position(c, names, path)
+            j = _label_position(c, names, path, "nominal_columns")
             if j != self.label_index:
                 self._nominal_idx.append(j)
         self.attributes = [_Attribute(n, None, False) for n in names]

@@ -105,7 +105,13 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
                 f"{name}: cannot read the range {spec!r}. Write 'base^[a:b]' or "
                 "'base^[a:b:step]' with integer exponents, e.g. '2^[-10:10]', or give a list."
             )
-        base = float(m["base"])
+        try:
+            base = float(m["base"])
+        except ValueError:
+            raise ValueError(
+                f"{name}: the base {m['base']!r} of the range {spec!r} is not a number; "
+                "write e.g. '2^[-10:10]' or '0.5^[0:4]'."
+            ) from None
         a, b = int(m["a"]), int(m["b"])
         step = int(m["step"]) if m["step"] else 1
         if base <= 0 or step <= 0 or b < a:
@@ -113,7 +119,13 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
                 f"{name}: the range {spec!r} needs base > 0, step > 0 and a <= b "
                 f"(got base={base:g}, a={a}, b={b}, step={step})."
             )
-        return [base**k for k in range(a, b + 1, step)]
+        try:
+            return [base**k for k in range(a, b + 1, step)]
+        except OverflowError:
+            raise ValueError(
+                f"{name}: the range {spec!r} goes beyond the largest float (about 1.8e308); "
+                "use smaller exponents."
+            ) from None
     if isinstance(spec, np.ndarray) and spec.ndim == 1:
         spec = spec.tolist()  # a 1-D array is a list of values (np.logspace(...))
     if isinstance(spec, Sequence) and not isinstance(spec, str | bytes):

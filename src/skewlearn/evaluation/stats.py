@@ -314,6 +314,8 @@ def friedman_test(scores, *, higher_is_better: bool = True) -> FriedmanResult:
     scores = np.asarray(scores, dtype=float)
     R = average_ranks(scores, higher_is_better=higher_is_better)
     N, k = scores.shape
+    if k < 2 or N < 2:  # before the tie correction, whose denominator is 0 at k = 1
+        return friedman_from_ranks(R, N)  # raises with the counts
     ranked = _st.rankdata(scores, axis=1)
     ties = 0.0
     for row in ranked:

@@ -117,6 +117,13 @@ def register(subparsers) -> None:
     p.set_defaults(func=_user_errors(_cmd_reproduce))
 
 
+def _output(path: str) -> Path:
+    """An output file's path, its directory created (as the results database's is)."""
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out
+
+
 def _db_for(args, exp) -> Path:
     return Path(args.db) if args.db else Path(f"{exp.name}.sqlite")
 
@@ -181,13 +188,15 @@ def _cmd_report(args) -> int:
     if not reports:
         raise ValueError(f"{args.db} holds no experiment results or failures yet.")
     md = to_markdown(reports)
+    outputs = {k: _output(getattr(args, k)) for k in ("md", "html", "csv", "parquet")
+               if getattr(args, k)}  # fmt: skip
     if args.md:
-        Path(args.md).write_text(md)
+        outputs["md"].write_text(md)
         print(f"Markdown report: {args.md}")
     elif not args.html:
         print(md)
     if args.html:
-        Path(args.html).write_text(to_html(reports))
+        outputs["html"].write_text(to_html(reports))
         print(f"HTML report: {args.html}")
     if args.csv or args.parquet:
         with ResultStore(args.db) as store:
@@ -212,11 +221,13 @@ def _cmd_reproduce(args) -> int:
         return 2
     from .report import build_reports, to_html, to_markdown
 
+    # the report's directory before the run, so a bad --html fails now, not after hours
+    out = _output(args.html) if args.html else None
     exp, db, failures = _run(args, CONFIGS / f"{args.name}.toml")
     reports = build_reports(db, exp.name)
     # our table beside the paper's, the markers, win/tie/loss and the named cuts
     print(to_markdown(reports))
-    out = Path(args.html) if args.html else Path(f"{exp.name}.html")
+    out = out or Path(f"{exp.name}.html")
     out.write_text(to_html(reports))
     print(f"HTML report: {out}")
     return 1 if failures else 0

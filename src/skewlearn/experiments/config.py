@@ -40,6 +40,7 @@ Example::
 from __future__ import annotations
 
 import importlib
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -130,11 +131,12 @@ class EstimatorSpec:
         change = self.by_dataset.get(dataset, {})
         if change.get("skip", False):
             return None
+        params, grid = _per_dataset(self.params, self.grid, change)
         return EstimatorSpec(
             name=self.name,
             cls=self.cls,
-            params={**self.params, **change.get("params", {})},
-            grid={**self.grid, **change.get("grid", {})},
+            params=params,
+            grid=grid,
             search_from=self.search_from,
             search_metric=self.search_metric,
         )
@@ -142,6 +144,16 @@ class EstimatorSpec:
     def build(self):
         """A fresh estimator with the fixed parameters."""
         return resolve_estimator(self.cls)(**self.params)
+
+
+def _per_dataset(params: dict, grid: dict, change: Mapping) -> tuple[dict, dict]:
+    """The params and grid on one dataset: its ``change`` replaces the common entries of
+    the same name, whether they were fixed or searched (a per-dataset ``params.C`` fixes a
+    commonly searched ``C`` there, a per-dataset ``grid.C`` searches a commonly fixed one)."""
+    ds_params, ds_grid = change.get("params", {}), change.get("grid", {})
+    params = {k: v for k, v in params.items() if k not in ds_grid}
+    grid = {k: v for k, v in grid.items() if k not in ds_params}
+    return {**params, **ds_params}, {**grid, **ds_grid}
 
 
 @dataclass(frozen=True)
@@ -247,6 +259,11 @@ def resolve_estimator(name: str) -> type:
     from .._discovery import all_estimators
 
     found = all_estimators()
+    if not isinstance(name, str):
+        raise ExperimentError(
+            f"must be an estimator class name (a string such as 'Perceptron'); got "
+            f"{type(name).__name__} {name!r}."
+        )
     if name in found:
         return found[name]
     if "." in name:
@@ -256,6 +273,11 @@ def resolve_estimator(name: str) -> type:
         except (ImportError, AttributeError) as err:
             raise ExperimentError(f"cannot import estimator class {name!r}: {err}") from err
         if isinstance(obj, type):
+            if not (hasattr(obj, "fit") and hasattr(obj, "get_params")):
+                raise ExperimentError(
+                    f"{name!r} is a class but not a scikit-learn estimator (it has no fit and "
+                    "get_params); give an estimator class."
+                )
             return obj
     raise ExperimentError(
         f"unknown estimator {name!r}.{did_you_mean(name, found)} Give a skewlearn estimator "
@@ -276,6 +298,15 @@ def _check_keys(table: Mapping, allowed: set[str], path: str) -> None:
 
 #: Accepted string values of ``scale`` (besides true / false).
 SCALES = ("standard", "minmax")
+
+
+def _strings(value: Any, path: str, what: str) -> list[str]:
+    """``value`` as a list of strings (one string is a list of one), or an error."""
+    if isinstance(value, str):
+        return [value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        _fail(path, f"must be a list of strings, {what}; got {value!r}.")
+    return list(value)
 
 
 def _table(value: Any, path: str, what: str = "a table {key = value, ...}") -> dict:
@@ -430,10 +461,12 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
         if not isinstance(change, Mapping):
             _fail(where, "expected a table with 'params', 'grid' and/or 'skip'.")
         _check_keys(change, {"params", "grid", "skip"}, where)
+        if not isinstance(change.get("skip", False), bool):
+            _fail(f"{where}.skip", f"must be true or false; got {change['skip']!r}.")
         ds_params = _table(change.get("params", {}), f"{where}.params")
         ds_grid = _table(change.get("grid", {}), f"{where}.grid")
         _check_params(cls, valid, ds_params, ds_grid, where)
-        _check_values(cls, {**params, **ds_params}, {**grid, **ds_grid}, where)
+        _check_values(cls, *_per_dataset(params, grid, change), where)
         by_dataset[str(ds)] = {"params": ds_params, "grid": ds_grid,
                                "skip": bool(change.get("skip", False))}  # fmt: skip
     search_from = item.get("search_from")
@@ -461,7 +494,15 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
 
 
 def _check_params(cls: type, valid: set, params: dict, grid: dict, path: str) -> None:
-    """Every key a parameter of ``cls``; the grid's ranges parsed in place."""
+    """Every key a parameter of ``cls``, none both fixed and searched; the grid's ranges
+    parsed in place."""
+    both = sorted(set(params) & set(grid))
+    if both:
+        _fail(
+            f"{path}.grid.{both[0]}",
+            f"{both[0]!r} is in both params and grid; a parameter is either fixed or "
+            "searched: remove it from one of them.",
+        )
     for where, keys in (("params", params), ("grid", grid)):
         for k in keys:
             if k not in valid:
@@ -501,7 +542,7 @@ def _protocol(table: Any):
     if not isinstance(table, Mapping):
         _fail("protocol", "expected a table such as [protocol] kind = 'kfold'.")
     kind = table.get("kind", "kfold")
-    if kind not in _PROTOCOLS:
+    if not isinstance(kind, str) or kind not in _PROTOCOLS:
         _fail("protocol.kind", f"{kind!r} is not one of {sorted(_PROTOCOLS)}.")
     cls = _PROTOCOLS[kind]
     fields = set(cls.__dataclass_fields__)
@@ -541,6 +582,8 @@ def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTabl
     if "table" not in table:
         _fail("paper.table", "missing: the CSV file of the paper's numbers.")
     name = table["table"]
+    if not isinstance(name, str):
+        _fail("paper.table", f"must be the CSV file's name or path; got {name!r}.")
     candidates = [Path(name), PAPER_RESULTS / name]
     if base is not None:
         candidates.insert(0, base / name)
@@ -557,14 +600,47 @@ def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTabl
         _fail("paper.layout", f"must be 'wide' or 'long'; got {layout!r}.")
     if layout == "long" and "column" not in table:
         _fail("paper.column", "a 'long' table needs the column holding the metric.")
+    column = table.get("column")
+    if column is not None and not isinstance(column, str):
+        _fail("paper.column", f"must be a column name; got {column!r}.")
+    import csv
+
+    from .report import paper_table_missing
+
+    with open(found, newline="") as fh:
+        header = next(csv.reader(line for line in fh if not line.startswith("#")), [])
+    missing = paper_table_missing(header, {"layout": layout, "column": column})
+    if missing:
+        _fail(
+            "paper.table",
+            f"{found.name} lacks the column(s) {missing}; a {layout!r} table needs "
+            + ("'dataset' and one column per method" if layout == "wide"
+               else "'dataset', 'method' and the metric's column")
+            + ".",
+        )  # fmt: skip
+    scale = table.get("scale", 1.0)
+    if (
+        isinstance(scale, bool)
+        or not isinstance(scale, int | float)
+        or not (math.isfinite(scale) and scale > 0)
+    ):
+        _fail("paper.scale", f"must be a positive number (0.01 for percentages); got {scale!r}.")
+    names = {}
+    for key in ("methods", "datasets"):
+        names[key] = _table(table.get(key, {}), f"paper.{key}", "a table {ours = 'paper's'}")
+        for ours, theirs in names[key].items():
+            if not isinstance(theirs, str):
+                _fail(
+                    f"paper.{key}.{ours}", f"must be the paper's name (a string); got {theirs!r}."
+                )
     return PaperTable(
         path=found,
         metric=metric,
         layout=layout,
-        column=table.get("column"),
-        scale=float(table.get("scale", 1.0)),
-        methods=dict(table.get("methods", {})),
-        datasets=dict(table.get("datasets", {})),
+        column=column,
+        scale=float(scale),
+        methods=names["methods"],
+        datasets=names["datasets"],
     )
 
 
@@ -631,12 +707,19 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
                     "fixed params, or use the 'kfold' / 'split' protocol.",
                 )
     _check_search_from(estimators, labels, scope, protocol)
+    if isinstance(protocol, Prequential):
+        for i, e in enumerate(estimators):
+            if not hasattr(resolve_estimator(e.cls), "test_then_train"):
+                _fail(
+                    f"estimators[{i}].class",
+                    f"{e.cls} has no test_then_train method, so it cannot run the "
+                    "prequential protocol; use an online skewlearn learner, or the 'kfold' / "
+                    "'split' protocol for batch learners.",
+                )
     cuts = data.get("cuts", [])
-    if isinstance(cuts, str) or not all(isinstance(c, str) for c in cuts):
+    if not isinstance(cuts, list | tuple) or not all(isinstance(c, str) for c in cuts):
         _fail("cuts", "must be a list of strings, one per cut from the paper's protocol.")
-    reference = data.get("reference", [labels[0]])
-    if isinstance(reference, str):
-        reference = [reference]
+    reference = _strings(data.get("reference", [labels[0]]), "reference", "estimator names")
     for i, r in enumerate(reference):
         if r not in labels:
             _fail(f"reference[{i}]", f"{r!r} is not an estimator name; choose among {labels}.")

@@ -66,10 +66,27 @@ class ExperimentReport:
 
 
 # --------------------------------------------------------------------------- paper tables
+def paper_table_missing(columns: list[str], paper: dict) -> list[str]:
+    """The columns a paper table of this layout needs that ``columns`` lacks: ``dataset``
+    (wide: one more column per method), or ``dataset``, ``method`` and the metric's
+    ``column`` (long)."""
+    need = ["dataset"]
+    if paper.get("layout", "wide") == "long":
+        need += ["method", paper.get("column")]
+    return [c for c in need if c not in columns]
+
+
 def read_paper_table(paper: dict) -> dict[tuple[str, str], tuple[float, float | None]]:
     """``{(paper dataset, paper method): (mean, std)}`` on our scale from a shipped CSV."""
     with open(paper["path"], newline="") as fh:
-        rows = list(csv.DictReader(line for line in fh if not line.startswith("#")))
+        reader = csv.DictReader(line for line in fh if not line.startswith("#"))
+        rows = list(reader)
+        missing = paper_table_missing(reader.fieldnames or [], paper)
+    if missing:
+        raise ValueError(
+            f"the paper table {paper['path']} lacks the column(s) {missing}; a "
+            f"{paper.get('layout', 'wide')!r} table needs them (see docs/experiments.md)."
+        )
     scale = float(paper.get("scale", 1.0))
 
     def num(v):

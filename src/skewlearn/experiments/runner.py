@@ -225,10 +225,12 @@ _DATASETS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _minority_positive(y) -> np.ndarray:
+    """``y`` as ±1 with the minority label +1; on a tie the larger label (``classes_[1]``),
+    the rule of :func:`skewlearn.datasets.load` for a file."""
     values, counts = np.unique(y, return_counts=True)
     if len(values) != 2:
         raise ValueError(f"a dataset must have two classes; got {len(values)}: {values}.")
-    minority = values[np.argmin(counts)]
+    minority = values[1] if counts[0] == counts[1] else values[np.argmin(counts)]
     return np.where(y == minority, 1, -1)
 
 
@@ -265,6 +267,24 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
+def _input_for(est, X):
+    """``X`` in a layout ``est`` takes: a LIBSVM file loads as a sparse matrix, which the
+    dense-only learners (KernelASLS, ProximalSVMDEC, SimpleMKL, ...: their scikit-learn
+    tags say so) refuse with a TypeError; they get a dense copy. Sparse-capable learners
+    get ``X`` unchanged."""
+    import scipy.sparse as sp
+
+    if not sp.issparse(X):
+        return X
+    from sklearn.utils import get_tags
+
+    try:
+        sparse_ok = get_tags(est).input_tags.sparse
+    except Exception:  # not a scikit-learn estimator with tags: leave X as it is
+        return X
+    return X if sparse_ok else X.toarray()
+
+
 # --------------------------------------------------------------------------- one task
 def _versions() -> dict[str, str]:
     import sklearn
@@ -293,6 +313,7 @@ def run_search(task: SearchTask) -> dict[str, Any]:
     est = task.estimator.build()
     if "random_state" in est.get_params() and "random_state" not in task.estimator.params:
         est.set_params(random_state=seed)
+    X = _input_for(est, X)
     train, _test = task.protocol.split(y, task.seed, task.dataset.name, 0, 0)
     _, params, search = nested_search(
         est,
@@ -325,6 +346,7 @@ def run_task(task: Task) -> dict[str, Any]:
     est = task.estimator.build()
     if "random_state" in est.get_params() and "random_state" not in task.estimator.params:
         est.set_params(random_state=seed)
+    X = _input_for(est, X)
     extra: dict[str, Any] = {}
     if isinstance(task.protocol, Prequential):
         order = task.protocol.order(len(y), task.seed, task.dataset.name, task.repetition)
