@@ -625,14 +625,11 @@ def _cv_task(est, X, y, split, metrics, seed: int, name: str, rep: int, fold: in
     return {"metrics": res["metrics"], "fit_time": res["fit_time"]}
 
 
-def _cmd_cv(args) -> int:
-    import scipy.sparse as sp
-    from joblib import Parallel, delayed
+def _cv_metrics(text: str) -> list[str]:
+    """The metric names of ``--metrics``, each one of the protocols' ``METRICS``."""
+    from .evaluation.protocols import METRICS
 
-    from .evaluation.prequential import format_table
-    from .evaluation.protocols import METRICS, KFold
-
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    metrics = [m.strip() for m in text.split(",") if m.strip()]
     for m in metrics:
         if m not in METRICS:
             raise UsageError(
@@ -641,6 +638,32 @@ def _cmd_cv(args) -> int:
             )
     if not metrics:
         raise UsageError("--metrics needs at least one metric, e.g. --metrics gmean,roc_auc.")
+    return metrics
+
+
+def _cv_summary(name: str, runs: list[dict], metrics: list[str]) -> dict[str, Any]:
+    """One model's row: mean and std of each metric over its folds, the mean fit time,
+    and the first error; a model that failed on any fold has no mean (nan)."""
+    errors = [d["error"] for d in runs if "error" in d]
+    row: dict[str, Any] = {"model": name}
+    for m in metrics:
+        values = np.array([d["metrics"][m] for d in runs if not errors], dtype=float)
+        row[m] = float(values.mean()) if len(values) else float("nan")
+        row[f"{m}_std"] = float(values.std(ddof=1)) if len(values) > 1 else float("nan")
+    row["fit_s"] = float(sum(d.get("fit_time", 0.0) for d in runs)) / len(runs)
+    if errors:
+        row["error"] = errors[0]
+    return row
+
+
+def _cmd_cv(args) -> int:
+    import scipy.sparse as sp
+    from joblib import Parallel, delayed
+
+    from .evaluation.prequential import format_table
+    from .evaluation.protocols import KFold
+
+    metrics = _cv_metrics(args.metrics)
     models = _models(args, _find_estimator)
     X, y, meta = _load(args.data, None, _file_options(args.data, args))
     smallest = int(min(np.count_nonzero(y == 1), np.count_nonzero(y != 1)))
@@ -650,26 +673,18 @@ def _cmd_cv(args) -> int:
             f"smaller class has {smallest}. Use --folds {max(smallest, 2)} or more data."
         )
     split = KFold(n_splits=args.folds, n_repeats=args.repeats)
-    pipes = [(n, _with_scaler(e, args.scale, sp.issparse(X))) for n, e in models]
-    tasks = [(n, r, f) for n, _ in pipes for r in range(args.repeats) for f in range(args.folds)]
+    pipes = {n: _with_scaler(e, args.scale, sp.issparse(X)) for n, e in models}
+    tasks = [(n, r, f) for n in pipes for r in range(args.repeats) for f in range(args.folds)]
     done = Parallel(n_jobs=args.jobs)(
-        delayed(_cv_task)(dict(pipes)[n], X, y, split, metrics, args.seed, meta["name"], r, f)
+        delayed(_cv_task)(pipes[n], X, y, split, metrics, args.seed, meta["name"], r, f)
         for n, r, f in tasks
     )
     rows, failed = [], []
     for name, est in models:
-        runs = [d for (n, _, _), d in zip(tasks, done) if n == name]
-        errors = [d["error"] for d in runs if "error" in d]
-        row: dict[str, Any] = {"model": name}
-        for m in metrics:  # a model that failed on any fold has no mean
-            values = np.array([d["metrics"][m] for d in runs if not errors], dtype=float)
-            row[m] = float(values.mean()) if len(values) else float("nan")
-            row[f"{m}_std"] = float(values.std(ddof=1)) if len(values) > 1 else float("nan")
-        row["fit_s"] = float(sum(d.get("fit_time", 0.0) for d in runs)) / len(runs)
-        if errors:
-            print(f"skewlearn cv: {name} stopped: {errors[0]}", file=sys.stderr)
+        row = _cv_summary(name, [d for (n, _, _), d in zip(tasks, done) if n == name], metrics)
+        if "error" in row:
+            print(f"skewlearn cv: {name} stopped: {row['error']}", file=sys.stderr)
             failed.append(name)
-            row["error"] = errors[0]
         rows.append({**row, "params": _changed(est)})
     if args.format == "json":
         _print_json(
@@ -717,14 +732,8 @@ def _positive_int(text: str) -> int:
     return positive_int(text)
 
 
-def _folds(text: str) -> int:
-    value = _positive_int(text)
-    if value < 2:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 2, got {text!r}")
-    return value
-
-
-def _bins(text: str) -> int:
+def _two_or_more(text: str) -> int:
+    """An integer >= 2 (``--folds``, ``--auc-bins``)."""
     value = _positive_int(text)
     if value < 2:
         raise argparse.ArgumentTypeError(f"expected an integer >= 2, got {text!r}")
@@ -827,7 +836,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--no-progress", action="store_true", help="no progress bar")
         p.add_argument(
             "--auc-bins",
-            type=_bins,
+            type=_two_or_more,
             default=None,
             metavar="M",
             help="histogram AUROC with M bins (bounded memory) instead of the exact AUC",
@@ -856,7 +865,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--models", required=True, help="comma-separated model class names, online or batch"
     )
     p.add_argument(
-        "--folds", type=_folds, default=5, help="folds of the stratified k-fold (default 5)"
+        "--folds", type=_two_or_more, default=5, help="folds of the stratified k-fold (default 5)"
     )
     p.add_argument(
         "--repeats", type=_positive_int, default=1, help="repetitions, each reshuffled (default 1)"
