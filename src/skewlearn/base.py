@@ -148,8 +148,8 @@ def check_magnitude(est, X, consequence: str) -> None:
         )
 
 
-#: Size (bytes) of a learner's d × d matrix state above which it warns, as support-vector
-#: buffers do above :data:`skewlearn.kernel.budget.LARGE_BUFFER`.
+#: Size (bytes) of a learner's state above which it warns: d × d matrices here, and the
+#: support-vector buffers (:data:`skewlearn.kernel.budget.LARGE_BUFFER` is this value).
 LARGE_STATE = 2**30
 
 

@@ -51,6 +51,7 @@ from numba import njit
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, rng_uniform
+from ..base import LARGE_STATE
 from ..kernels import kernel_buf_buf, kernel_row_to_buf
 
 __all__: list[str] = []  # helpers only
@@ -81,8 +82,9 @@ def new_segments(capacities) -> np.ndarray:
     return seg
 
 
-#: Buffer size above which :func:`allocate_buffers` warns (bytes).
-LARGE_BUFFER = 2**30
+#: Buffer size above which :func:`allocate_buffers` warns (bytes): the same 1 GiB as the
+#: linear learners' matrix state (:data:`skewlearn.base.LARGE_STATE`).
+LARGE_BUFFER = LARGE_STATE
 
 
 def allocate_buffers(capacities, n_features: int, caches: bool = True) -> dict:
