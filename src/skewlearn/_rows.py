@@ -27,14 +27,22 @@ from ._config import NJIT, NJIT_INLINE
 _EMPTY_INDEX = np.zeros(0, dtype=np.int32)
 
 
+def canonical(X):
+    """A sparse ``X`` in SciPy's canonical format (each row's repeated entries summed,
+    indices sorted), copied first so the caller's matrix is never changed. Canonical and
+    dense input are returned as they are. The compiled kernels, libsvm and the two-pass
+    variance all read a column at most once per row."""
+    if sp.issparse(X) and not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
+
+
 def as_rows(X, fit_intercept: bool) -> tuple:
     """Pack a validated float matrix (dense C-contiguous or CSR) into the kernel tuple."""
     bias = 1.0 if fit_intercept else 0.0
     if sp.issparse(X):
-        X = X.tocsr()
-        if not X.has_canonical_format:
-            X = X.copy()
-            X.sum_duplicates()
+        X = canonical(X.tocsr())
         return (X.data, X.indices, X.indptr, X.shape[1], True, bias)
     X = np.ascontiguousarray(X)
     return (X.reshape(-1), _EMPTY_INDEX, _EMPTY_INDEX, X.shape[1], False, bias)

@@ -43,7 +43,7 @@ import scipy.sparse as sp
 from numba import njit
 
 from ._config import NJIT, NJIT_INLINE
-from ._rows import as_rows
+from ._rows import as_rows, canonical
 
 __all__: list[str] = []  # helpers only; nothing exported at the package top level
 
@@ -94,10 +94,7 @@ def data_variance(X) -> float:
     """
     if not sp.issparse(X):
         return X.var()
-    X = sp.csr_matrix(X)
-    if not X.has_canonical_format:
-        X = X.copy()
-        X.sum_duplicates()
+    X = canonical(sp.csr_matrix(X))
     size = X.shape[0] * X.shape[1]
     data = X.data
     mean = data.sum() / size

@@ -37,6 +37,7 @@ from scipy.linalg.lapack import dpotrf, dpotrs
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
+from .._rows import canonical
 from ..base import BatchClassifier, _max_abs, _scan_values
 from ..kernels import data_variance
 
@@ -1130,17 +1131,6 @@ class ProximalSVMDEC(BatchClassifier):
         )  # fmt: skip
 
 
-def _summed(X):
-    """``X`` with repeated entries of a row summed, for libsvm: its sparse dot product walks
-    two rows' entries assuming each column appears once, so a CSR matrix holding a column
-    twice in a row (legal in SciPy, whose ``toarray`` adds them) gave a different model
-    from the dense matrix it stands for. Canonical input is returned as is."""
-    if sp.issparse(X) and not X.has_canonical_format:
-        X = X.copy()
-        X.sum_duplicates()
-    return X
-
-
 class SVMDEC(BatchClassifier):
     """SVM with different error costs (SVM-DEC, Veropoulos et al. [1]_).
 
@@ -1257,7 +1247,12 @@ class SVMDEC(BatchClassifier):
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
         self.sigma_ = _resolve_sigma(self.sigma, X)
-        self.svc_ = self._fit_svc(self._make_svc(c_pos, c_neg, self.sigma_), _summed(X), y)
+        self.svc_ = self._fit_svc(
+            # libsvm's sparse dot product assumes one entry per column in a row
+            self._make_svc(c_pos, c_neg, self.sigma_),
+            canonical(X),
+            y,
+        )
         self.n_iter_ = int(self.svc_.n_iter_[0])
         self.support_ratio_ = len(self.svc_.support_) / X.shape[0]
 
@@ -1269,7 +1264,7 @@ class SVMDEC(BatchClassifier):
         rows in the training layout."""
         svc = self.svc_
         if sp.issparse(svc.support_vectors_):
-            return svc.decision_function(_summed(sp.csr_matrix(X)))
+            return svc.decision_function(canonical(sp.csr_matrix(X)))
         if not sp.issparse(X):
             return svc.decision_function(X)
         rows = max(1, _PASS_BYTES // (8 * X.shape[1]))
@@ -1390,7 +1385,7 @@ class SVMSDC(SVMDEC):
         self.sigma_ = _resolve_sigma(self.sigma, X)
         svc = self._make_svc(c_pos, c_neg, self.sigma_)
         pipeline = Pipeline([("smote", smote), ("svc", svc)])
-        self.pipeline_ = self._fit_svc(pipeline, _summed(X), y)
+        self.pipeline_ = self._fit_svc(pipeline, canonical(X), y)
         self.svc_ = self.pipeline_.named_steps["svc"]
         self.n_iter_ = int(self.svc_.n_iter_[0])
         self.support_ratio_ = len(self.svc_.support_) / (n_pos_after + n_neg)
