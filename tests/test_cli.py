@@ -516,6 +516,24 @@ def test_cv_table_and_a_sparse_file(capsys):
     assert out["results"][0]["roc_auc"] == pytest.approx(np.mean(auc), rel=1e-12)
 
 
+def test_cv_gives_a_dense_only_learner_a_libsvm_file_densely(capsys):
+    """KernelASLS refuses sparse input; on a LIBSVM file it gets the rows as a dense copy
+    (as the experiment runner does), with the same scores as on the dense file's rows."""
+    from sklearn.base import clone
+
+    from skewlearn import KernelASLS
+    from skewlearn.evaluation.protocols import KFold
+
+    out = _cv(capsys, [SVM, "--models", "KernelASLS", "--metrics", "roc_auc", "--folds", "3"])
+    X, y, meta = load(SVM)
+    auc = []
+    for fold in range(3):
+        train, test = KFold(n_splits=3).split(y, 0, meta["name"], 0, fold)
+        model = clone(KernelASLS()).fit(X[train].toarray(), y[train])
+        auc.append(skm.roc_auc_score(y[test], model.decision_function(X[test].toarray())))
+    assert out["results"][0]["roc_auc"] == pytest.approx(np.mean(auc), rel=1e-12)
+
+
 def test_cv_reports_a_learner_that_fails_and_goes_on(capsys):
     argv = [CSV, "--models", "AROW,OPAUC", "--param", "OPAUC.eta=1000"]
     assert main(["cv", *argv]) == 1

@@ -662,6 +662,7 @@ def _cmd_cv(args) -> int:
 
     from .evaluation.prequential import format_table
     from .evaluation.protocols import KFold
+    from .experiments.runner import _input_for
 
     metrics = _cv_metrics(args.metrics)
     models = _models(args, _find_estimator)
@@ -673,10 +674,12 @@ def _cmd_cv(args) -> int:
             f"smaller class has {smallest}. Use --folds {max(smallest, 2)} or more data."
         )
     split = KFold(n_splits=args.folds, n_repeats=args.repeats)
-    pipes = {n: _with_scaler(e, args.scale, sp.issparse(X)) for n, e in models}
+    # dense-only learners get a LIBSVM file as a dense copy, as in the experiment runner
+    inputs = {n: _input_for(e, X) for n, e in models}
+    pipes = {n: _with_scaler(e, args.scale, sp.issparse(inputs[n])) for n, e in models}
     tasks = [(n, r, f) for n in pipes for r in range(args.repeats) for f in range(args.folds)]
     done = Parallel(n_jobs=args.jobs)(
-        delayed(_cv_task)(pipes[n], X, y, split, metrics, args.seed, meta["name"], r, f)
+        delayed(_cv_task)(pipes[n], inputs[n], y, split, metrics, args.seed, meta["name"], r, f)
         for n, r, f in tasks
     )
     rows, failed = [], []
