@@ -370,6 +370,27 @@ def test_proximal_svm_dec_matches_fung_mangasarian():
     assert ProximalSVMDEC().fit(X, y).C_pos_ == pytest.approx(64 / 16)
 
 
+def test_proximal_svm_dec_smw_form_on_wide_data():
+    """N < d + 1: "auto" solves the N-square SMW form (Eq. 9), equal to the primal
+    (d+1)-square one and to the direct formula; tall data stays primal."""
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(30, 120))
+    y = (X[:, 0] + 0.3 * rng.normal(size=30) > 0.8).astype(int)
+    d = np.where(y == 1, 1.0, -1.0)
+    cost = np.where(y == 1, 4.0, 0.5)
+    w, gamma = naive.proximal_svm_dec(X, d, cost)
+    auto = ProximalSVMDEC(C_pos=4.0, C_neg=0.5).fit(X, y)
+    primal = ProximalSVMDEC(C_pos=4.0, C_neg=0.5, solver="primal").fit(X, y)
+    assert auto.solver_ == "smw" and primal.solver_ == "primal"
+    np.testing.assert_allclose(auto.weights_, primal.weights_, rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(auto.decision_function(X), X @ w - gamma, rtol=1e-8)
+    tall = ProximalSVMDEC().fit(*_problem(n=80, seed=13))
+    assert tall.solver_ == "primal"
+    assert ProximalSVMDEC(kernel="rbf").fit(X, y).solver_ == "primal"
+    with pytest.raises(ValueError, match="solver='smw' is for kernel='linear'.*'auto'"):
+        ProximalSVMDEC(kernel="rbf", solver="smw").fit(X, y)
+
+
 def test_svmdec_is_svc_with_class_costs():
     X, y = _problem(n=120, seed=14)
     clf = SVMDEC(C_pos=6.0, C_neg=0.5, sigma=2.0).fit(X, y)

@@ -422,6 +422,43 @@ def _dual_stages(Q: np.ndarray, W, t, m, tol: float, max_stages: int, fix: str, 
     raise AssertionError("unreachable: max_stages >= 1")  # pragma: no cover
 
 
+def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: str = ""):
+    """Stages of a linear model on ``X̄ = [X, e]``, in one of two equal forms.
+
+    ``"primal"``: Eq. (8), a (d+1)-square system. ``"smw"``: its Sherman–Morrison–Woodbury
+    form, Eq. (9), N-square: :math:`\\bar\\omega = \\bar X'\\alpha` with
+    :math:`\\alpha = (\\bar X\\bar X' + W^{-1})^{-1}\\Gamma`. ``"auto"``: the smaller.
+    Returns ``(result, solver used)``, ``result`` as :func:`_primal_stages`'s. An SMW
+    matrix that is not numerically positive definite falls back to the primal form, with
+    a warning.
+    """
+    n, d = X.shape
+    if solver == "auto":
+        solver = "smw" if n < d + 1 else "primal"
+    if solver == "smw":
+        Q = X @ X.T
+        Q = Q.toarray() if sp.issparse(Q) else np.array(Q, dtype=np.float64)
+        Q += 1.0
+        result = _dual_stages(Q, W, t, m, tol, max_stages, fix, retry=False)
+        del Q
+        if result is not None:
+            alpha, tau, changes, converged = result
+            w = np.empty(d + 1)
+            w[:d] = X.T @ alpha
+            w[d] = alpha.sum()
+            return (w, tau, changes, converged), "smw"
+        warnings.warn(
+            "solver='smw': X̄X̄' + W⁻¹ of Eq. (9) is not numerically positive "
+            "definite (its condition exceeds float64's precision, e.g. features of "
+            "very different scales); solving the same model in the primal form, "
+            "Eq. (8), instead (solver_ = 'primal'). Scale the features (e.g. sklearn."
+            "preprocessing.StandardScaler) or use solver='primal' to avoid this.",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+    return _primal_stages(X, W, t, m, tol, max_stages, fix), "primal"
+
+
 def _balanced_ratio(t: np.ndarray) -> float:
     """Class ratio CR = N− / N+ (the paper's CR)."""
     n_pos = int(np.sum(t > 0))
@@ -770,37 +807,8 @@ class LinearASLS(_ASLSMixin, BatchClassifier):
 
     def _fit_binary(self, X, y):
         W, m = self._class_setup(y)
-        n, d = X.shape
-        solver = self.solver
-        if solver == "auto":
-            solver = "smw" if n < d + 1 else "primal"
-        self.solver_ = solver
-        result = None
-        if solver == "smw":
-            Q = X @ X.T
-            Q = Q.toarray() if sp.issparse(Q) else np.array(Q, dtype=np.float64)
-            Q += 1.0
-            result = _dual_stages(Q, W, y, m, *self._stage_args(), "", retry=False)
-            del Q
-            if result is None:
-                warnings.warn(
-                    "solver='smw': X̄X̄' + (νΛ)⁻¹ of Eq. (9) is not numerically positive "
-                    "definite (its condition exceeds float64's precision, e.g. features of "
-                    "very different scales); solving the same model in the primal form, "
-                    "Eq. (8), instead (solver_ = 'primal'). Scale the features (e.g. sklearn."
-                    "preprocessing.StandardScaler) or use solver='primal' to avoid this.",
-                    RuntimeWarning,
-                    stacklevel=3,
-                )
-                self.solver_ = "primal"
-        if result is None:
-            w = self._keep_stages(_primal_stages(X, W, y, m, *self._stage_args()))
-        else:
-            alpha = self._keep_stages(result)
-            w = np.empty(d + 1)
-            w[:d] = X.T @ alpha
-            w[d] = alpha.sum()
-        self.weights_ = w
+        result, self.solver_ = _linear_stages(X, W, y, m, *self._stage_args(), self.solver)
+        self.weights_ = self._keep_stages(result)
 
     def _decision(self, X):
         return np.asarray(X @ self.weights_[:-1]).ravel() + self.weights_[-1]
@@ -1046,7 +1054,10 @@ class ProximalSVMDEC(BatchClassifier):
         \\bar\\omega = (I + \\bar X'C\\bar X)^{-1}\\bar X'C\\,t .
 
     This is one stage of LASLS (Eq. 8 with ν = C−, r+ = C+/C−, τ = 1); it is dense in the
-    training set (every pattern is a support vector).
+    training set (every pattern is a support vector). With ``kernel="linear"`` on data
+    wider than long (N < d + 1) the same model is solved in the N-square
+    Sherman–Morrison–Woodbury form, :math:`\\bar\\omega = \\bar X'(\\bar X\\bar X' +
+    C^{-1})^{-1}t` (Eq. 9 of seed 004), as :class:`LinearASLS` does.
 
     Parameters
     ----------
@@ -1057,6 +1068,11 @@ class ProximalSVMDEC(BatchClassifier):
     kernel : {"linear", "rbf", "poly"}, default="linear"
     sigma, degree, coef0
         Kernel parameters as in :class:`KernelASLS`.
+    solver : {"auto", "primal", "smw"}, default="auto"
+        Linear kernel only: the (d+1)-square system (``"primal"``), the N-square SMW form
+        (``"smw"``), or the smaller of the two (``"auto"``). A kernel PSVM's features
+        K(X, X) are N wide, so both forms cost the same; it uses the primal one and
+        refuses ``"smw"``.
     pos_label : label, default=None
 
     Attributes
@@ -1066,6 +1082,8 @@ class ProximalSVMDEC(BatchClassifier):
     basis_ : ndarray of shape (n_samples, n_features) or None
         The training rows (kernel only).
     C_pos_ : float
+    solver_ : str
+        The form solved, ``"primal"`` or ``"smw"``.
 
     References
     ----------
@@ -1086,8 +1104,12 @@ class ProximalSVMDEC(BatchClassifier):
     """
 
     _accept_sparse: ClassVar[str | bool] = False
-    _parameter_constraints: ClassVar[dict] = {**_COST_CONSTRAINTS, **_KERNEL_CONSTRAINTS}
-    _test_params: ClassVar[list[dict]] = [{}, {"kernel": "rbf", "C_pos": 3.0}]
+    _parameter_constraints: ClassVar[dict] = {
+        **_COST_CONSTRAINTS,
+        **_KERNEL_CONSTRAINTS,
+        "solver": [StrOptions({"auto", "primal", "smw"})],
+    }
+    _test_params: ClassVar[list[dict]] = [{}, {"kernel": "rbf", "C_pos": 3.0}, {"solver": "smw"}]
 
     def __init__(
         self,
@@ -1097,6 +1119,7 @@ class ProximalSVMDEC(BatchClassifier):
         sigma="scale",
         degree: int = 3,
         coef0: float = 1.0,
+        solver: str = "auto",
         pos_label=None,
     ):
         self.C_pos = C_pos
@@ -1105,24 +1128,35 @@ class ProximalSVMDEC(BatchClassifier):
         self.sigma = sigma
         self.degree = degree
         self.coef0 = coef0
+        self.solver = solver
         self.pos_label = pos_label
 
     def _fit_binary(self, X, y):
+        if self.kernel != "linear" and self.solver == "smw":
+            raise ValueError(
+                f"solver='smw' is for kernel='linear' (the kernel PSVM's features "
+                f"K(X, X) are N wide, so its N-square form is the primal one); use "
+                f"solver='auto' or 'primal' with kernel={self.kernel!r}."
+            )
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
         self.sigma_ = _resolve_sigma(self.sigma, X)
         self.basis_ = None if self.kernel == "linear" else X
         cost = np.where(y > 0, c_pos, c_neg)  # one LS stage: W = C, Γ = t
         fix = ", or use smaller costs" + ("" if self.kernel == "linear" else " or a larger sigma")
-        features = X
-        if self.kernel != "linear":  # the rows of √C K(X, X), built once in place
-            gram = _Gram(X, self.kernel, self.sigma_, self.degree, self.coef0)
+        if self.kernel == "linear":
+            result, self.solver_ = _linear_stages(X, cost, y, cost, np.inf, 1, self.solver, fix)
+            self.weights_ = result[0]
+            return
+        gram = _Gram(X, self.kernel, self.sigma_, self.degree, self.coef0)
 
-            def fill(lo, hi, root, out):
-                gram(X[lo:hi], out, root)
+        def fill(lo, hi, root, out):  # the rows of √C K(X, X), built once in place
+            gram(X[lo:hi], out, root)
 
-            features = (X.shape[0], X.shape[0], fill)
-        self.weights_ = _primal_stages(features, cost, y, cost, np.inf, 1, fix)[0]
+        self.solver_ = "primal"
+        self.weights_ = _primal_stages(
+            (X.shape[0], X.shape[0], fill), cost, y, cost, np.inf, 1, fix
+        )[0]
 
     def _decision(self, X):
         return _scores(
