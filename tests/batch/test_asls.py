@@ -387,7 +387,7 @@ def test_proximal_svm_dec_smw_form_on_wide_data():
     tall = ProximalSVMDEC().fit(*_problem(n=80, seed=13))
     assert tall.solver_ == "primal"
     assert ProximalSVMDEC(kernel="rbf").fit(X, y).solver_ == "primal"
-    with pytest.raises(ValueError, match="solver='smw' is for kernel='linear'.*'auto'"):
+    with pytest.raises(ValueError, match=r"solver='smw' is for kernel='linear'.*'auto'"):
         ProximalSVMDEC(kernel="rbf", solver="smw").fit(X, y)
 
 
