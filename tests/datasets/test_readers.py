@@ -548,3 +548,24 @@ def test_a_bad_nominal_column_is_named_as_such_not_as_label_column(tmp_path, nom
         with pytest.raises(ValueError, match=match) as info:
             reader()
         assert "label_column" not in str(info.value)
+
+
+def test_arff_comment_after_a_value_is_a_comment(tmp_path):
+    """Weka reads `%` as a comment character anywhere outside quotes; the reader took
+    `yes % checked` for a category and refused the file. A quoted `%` is data."""
+    p = tmp_path / "comments.arff"
+    p.write_text(
+        "@relation r % the relation\n"
+        "@attribute a numeric % in cm\n"
+        "@attribute 'b %' {'x % y', z}\n"
+        "@attribute class {no,yes}   %% the label\n"
+        "@data % rows follow\n"
+        "1.5,'x % y',yes % checked\n"
+        "{0 2.5, 1 z, 2 no} % sparse\n"
+        "3,z,no%\n"
+    )
+    X, y, meta = read_arff(p)
+    assert meta["relation"] == "r"
+    assert meta["feature_names"] == ["a", "b %=x % y", "b %=z"]
+    np.testing.assert_array_equal(X, [[1.5, 1, 0], [2.5, 0, 1], [3, 0, 1]])
+    assert y.tolist() == ["yes", "no", "no"]

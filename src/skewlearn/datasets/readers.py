@@ -283,6 +283,33 @@ def _split_quoted(line: str, sep: str = ",") -> list[str] | None:
     return out
 
 
+def _arff_line(line: str) -> str:
+    """An ARFF line without its comment, stripped of blanks.
+
+    Weka reads ``%`` as a comment character anywhere outside quotes (and quotes any value
+    holding one when it writes a file), so ``1.5,yes % checked`` is the row ``1.5,yes``.
+
+    >>> _arff_line("1.5, 'a % b' % note"), _arff_line("% all comment")
+    ("1.5, 'a % b'", '')
+    """
+    if "%" not in line:
+        return line.strip()
+    quote, i = None, 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in "'\"":
+            quote = c
+        elif c == "%":
+            return line[:i].strip()
+        i += 1
+    return line.strip()
+
+
 class _Attribute:
     """One column of a tabular file: its name and, if nominal, its categories."""
 
@@ -700,6 +727,7 @@ def read_arff(
     X, y, meta
         As :func:`read_keel`. Sparse rows (``{index value, ...}``, 0-based) are read
         densely; an omitted nominal value is its first category, as the ARFF rules say.
+        ``%`` outside quotes starts a comment, on any line (as Weka reads it).
 
     Examples
     --------
@@ -727,8 +755,8 @@ def read_arff(
     relation = None
     start = None
     for i, line in enumerate(lines):
-        s = line.strip()
-        if not s or s.startswith("%"):
+        s = _arff_line(line)
+        if not s:
             continue
         low = s.lower()
         if low.startswith("@relation"):
@@ -754,8 +782,8 @@ def read_arff(
     width = len(attributes)
     rows, linenos = [], []
     for i in range(start, len(lines)):
-        s = lines[i].strip()
-        if not s or s.startswith("%"):
+        s = _arff_line(lines[i])
+        if not s:
             continue
         if s.startswith("{"):
             if not s.endswith("}"):
