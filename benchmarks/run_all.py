@@ -9,9 +9,9 @@
    conversion is not timed) and ``ROCAUC`` beside skewlearn's exact streaming ``ROCAUC``.
    Each learner's ratio to its family's closest peer is printed.
 2. **Scaling**: how cost grows with rows, dimension and budget, one table per family.
-3. **Parsing** (``bench_parse.py``), **streaming a file from disk** through
-   ``skewlearn stream`` (``bench_stream.py``), **start-up** and float32 input
-   (``bench_startup.py``).
+3. **Small batches** and River's one-row API (``bench_small_batches.py``), **parsing**
+   (``bench_parse.py``), **streaming a file from disk** through ``skewlearn stream``
+   (``bench_stream.py``), **start-up** and float32 input (``bench_startup.py``).
 
 Every online learner makes one pass in stream order; batch learners one ``fit``. Each
 measurement is sized to take about ``--target`` CPU seconds (after a compile/cache-load
@@ -297,6 +297,7 @@ def main(argv=None) -> dict:
     load_start = os.getloadavg()
 
     import bench_parse
+    import bench_small_batches
     import bench_startup
     import bench_stream
 
@@ -390,6 +391,8 @@ def main(argv=None) -> dict:
         print(f"scaling {family}: {name} done", flush=True)
 
     # ---------------------------------------------------------------- other suites
+    print("\n== small batches", flush=True)
+    results["small"] = bench_small_batches.main(["--repeat", "2" if quick else "3"])
     print("\n== parsing", flush=True)
     results["parse"] = bench_parse.main(["--rows", str(parse_rows), "--repeat", "2"])
     print("\n== streaming a file through skewlearn stream", flush=True)
@@ -624,6 +627,33 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
             rows = [[str(b), f"{n:,}", f"{1e6 * cpu / n:.2f}", f"{1e6 * cpu / n / b:.3f}"]
                     for b, n, cpu, wall in sc["budget"]]  # fmt: skip
             L.append(table(["budget per class", "rows", "µs/row", "µs/row/budget"], rows) + "\n")
+
+    # ---- small batches
+    small = results["small"]
+    L.append("## Small batches and River's one-row API\n")
+    L.append(
+        "`python benchmarks/bench_small_batches.py` (called by run_all): `partial_fit` one "
+        "batch at a time on 20,000 rows (d = 10 dense, 5 % positives; 5,000 rows for "
+        'batches of 1), skewlearn `PassiveAggressive(variant="pa1")` beside scikit-learn '
+        '`SGDClassifier(learning_rate="pa1")`, the same update; here the cost of a call, '
+        "not of a row, decides. A later call skips scikit-learn's input validation when the "
+        "input is already in the form it would return (docs/decisions.md, Performance, "
+        "session 12).\n"
+    )
+    rows = [[str(b), fmt_rate(r["skewlearn"]), fmt_rate(r["sklearn"]),
+             f"{fmt_ratio(r['skewlearn'] / r['sklearn'])} × sklearn"]
+            for b, r in small["batches"].items()]  # fmt: skip
+    L.append(
+        table(["rows per call", "skewlearn rows/CPU-s", "sklearn rows/CPU-s", "ratio"], rows) + "\n"
+    )
+    if small.get("river"):
+        rows = [[name, fmt_rate(r["learn_one"]), fmt_rate(r["predict_one+learn_one"])]
+                for name, r in small["river"].items()]  # fmt: skip
+        L.append("One row at a time through River's API (5,000 rows, the dicts built untimed):\n")
+        L.append(
+            table(["model", "learn_one rows/CPU-s", "predict_one + learn_one rows/CPU-s"], rows)
+            + "\n"
+        )
 
     # ---- parsing
     L.append("## Parsing\n")

@@ -172,6 +172,11 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             self._model = model
         return self._model
 
+    def _classes(self) -> list | None:
+        """``classes=`` for ``partial_fit``: the codes on the first call; afterwards the
+        learner has them (and checking the argument again costs ~25 us a row)."""
+        return None if self._fitted() else [0, 1]
+
     def _fitted(self) -> bool:
         return self._model is not None and hasattr(self._model, "classes_")
 
@@ -183,13 +188,13 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     # ------------------------------------------------------------------ River API
     def learn_one(self, x: dict, y: Hashable) -> None:
         self._fix_order(x.keys())
-        self._learner().partial_fit(self._row(x), self._codes([y]), classes=[0, 1])
+        self._learner().partial_fit(self._row(x), self._codes([y]), classes=self._classes())
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
         if len(X) == 0:
             return
         self._fix_order(list(X.columns))
-        self._learner().partial_fit(self._matrix(X), self._codes(y), classes=[0, 1])
+        self._learner().partial_fit(self._matrix(X), self._codes(y), classes=self._classes())
 
     def predict_proba_one(self, x: dict) -> dict:
         c0, c1 = self.classes
