@@ -39,6 +39,34 @@ def _fails(capsys, argv, match):
     return err
 
 
+def test_n_features_with_positive_class_streams_a_libsvm_file_in_one_pass(capsys, monkeypatch):
+    """--n-features (session 12): with --positive-class a LIBSVM file is read once, with no
+    counting pass, and the stream's results are those of the two-pass run."""
+    from skewlearn.datasets.streaming import ChunkedFile
+
+    two = _json(capsys, ["stream", SVM, "--model", "AROW", "--checkpoints", "3"])
+    assert two["data"]["rows"] == 240
+
+    def no_scan(self, positive_class):
+        raise AssertionError("the counting pass ran")
+
+    monkeypatch.setattr(ChunkedFile, "_scan", no_scan)
+    argv = ["stream", SVM, "--model", "AROW", "--positive-class", "1", "--n-features", "4"]
+    one = _json(capsys, [*argv, "--checkpoints", "3"])
+    assert one["data"]["rows"] is None and one["data"]["features"] == 4
+    timed = ("rows_per_s", "seconds")
+    final = {k: v for k, v in one["final"].items() if k not in timed}
+    assert final == {k: v for k, v in two["final"].items() if k not in timed}
+    wider = _json(capsys, [*argv[:-1], "6", "--checkpoints", "3"])  # zero columns appended
+    assert wider["data"]["features"] == 6 and wider["final"]["auc"] == two["final"]["auc"]
+    _fails(capsys, [*argv[:-1], "3", "--no-progress"], "index 4 exceeds --n-features 3. Pass a")
+    _fails(capsys, ["stream", CSV, "--model", "AROW", "--n-features", "4"], "applies to LIBSVM")
+    _fails(capsys, ["stream", "pima", "--model", "AROW", "--n-features", "8"], "to data files")
+    with pytest.raises(SystemExit):  # argparse's own error, after its usage lines
+        main([*argv[:-1], "0"])
+    assert "--n-features: expected a positive integer, got '0'" in capsys.readouterr().err
+
+
 def test_stream_json_equals_prequential_on_the_loaded_file(capsys):
     out = _json(capsys, ["stream", CSV, "--model", "perceptron", "--checkpoints", "4"])
     X, y, meta = load(CSV)

@@ -168,6 +168,8 @@ _CLI_WORDS = {
     "header=False": "--no-header",
     "nominal_columns=[...]": "--nominal-columns COL,COL",
     "missing='drop'": "--missing drop",
+    "n_features=": "--n-features ",
+    "a larger n_features": "a larger --n-features",
 }
 #: The reader options of the command line, and the file formats each applies to.
 _FILE_FLAGS = {
@@ -175,6 +177,7 @@ _FILE_FLAGS = {
     "label_column": ("--label-column", "label_column", {"csv", "keel", "arff"}),
     "nominal_columns": ("--nominal-columns", "nominal_columns", {"csv"}),
     "missing": ("--missing", "missing", {"csv", "keel", "arff"}),
+    "n_features": ("--n-features", "n_features", {"libsvm"}),
 }
 
 
@@ -336,7 +339,7 @@ class _ReaderErrorsAsUsage:
             except StopIteration:
                 return
             except ValueError as exc:
-                raise UsageError(" ".join(str(exc).split())) from exc
+                raise UsageError(_cli_message(exc)) from exc
             yield item
 
 
@@ -823,6 +826,15 @@ def build_parser() -> argparse.ArgumentParser:
             default=None,
             help="CSV, KEEL and ARFF files: what to do with rows that have a missing value "
             "(default: error)",
+        )
+        p.add_argument(
+            "--n-features",
+            metavar="N",
+            type=_positive_int,
+            default=None,
+            help="LIBSVM files: the number of features (a larger index is an error; default: "
+            "the largest index). With --positive-class the file is read in one pass, "
+            "without the counting pass",
         )
         common_output(p)
 
