@@ -309,18 +309,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         if not hasattr(self, "classes_"):  # (check_is_fitted costs ~6 us when fitted)
             check_is_fitted(self, "classes_")
         ready = self._ready_input(X)
-        if ready is not None:
-            X = ready
-        else:
-            X = validate_data(
-                self,
-                X,
-                reset=False,
-                accept_sparse=self._accept_sparse,
-                dtype=self._dtype(),
-                order="C",
-                ensure_all_finite=False,
-            )
+        X = ready if ready is not None else validate_data(self, X, **self._validation(False))
         self._check_magnitude(X)
         raw = self._scores_of(X)
         if not np.isfinite(raw).all():
@@ -392,18 +381,19 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
             delattr(self, name)
 
+    def _validation(self, reset: bool) -> dict[str, Any]:
+        """``validate_data``'s options: C-ordered float input of ``_input_dtypes``, CSR if
+        ``_accept_sparse``; NaN/inf are left to :meth:`_check_magnitude`'s message."""
+        return {
+            "reset": reset,
+            "accept_sparse": self._accept_sparse,
+            "dtype": self._dtype(),
+            "order": "C",
+            "ensure_all_finite": False,
+        }
+
     def _validate_xy(self, X, y, reset: bool):
-        X, y = validate_data(
-            self,
-            X,
-            y,
-            reset=reset,
-            accept_sparse=self._accept_sparse,
-            dtype=self._dtype(),
-            order="C",
-            y_numeric=False,
-            ensure_all_finite=False,
-        )
+        X, y = validate_data(self, X, y, y_numeric=False, **self._validation(reset))
         check_classification_targets(y)
         self._check_magnitude(X)
         return X, y
@@ -659,23 +649,12 @@ class OnlineClassifier(BinaryClassifier):
         else:
             self._check_params_unchanged()
         ready = None if reset else self._ready_input(X)
-        if ready is not None and self._known_labels(y, ready.shape[0]):
-            X, known = ready, True  # already what validation returns (see _ready_input)
+        known = ready is not None and self._known_labels(y, ready.shape[0])
+        if known:  # already what validation returns (see _ready_input)
+            X = ready
+            self._check_magnitude(X)
         else:
-            X, y = validate_data(
-                self,
-                X,
-                y,
-                reset=reset,
-                accept_sparse="csr",
-                dtype=self._dtype(),
-                order="C",
-                y_numeric=False,
-                ensure_all_finite=False,
-            )
-            check_classification_targets(y)
-            known = False
-        self._check_magnitude(X)
+            X, y = self._validate_xy(X, y, reset)
         if reset:
             try:
                 self._set_classes(y, classes)
