@@ -142,6 +142,12 @@ def test_compare_table(capsys):
     assert [line.split()[0] for line in lines[3:]] == ["Perceptron", "AROW"]
 
 
+@pytest.mark.parametrize("command", ["compare", "cv"])
+def test_a_model_named_twice_is_refused(capsys, command):
+    """`--models AROW,arow` ran AROW twice with the same settings (two identical rows)."""
+    _fails(capsys, [command, SVM, "--models", "AROW,Perceptron,arow"], "names AROW more than once")
+
+
 def test_models_command(capsys):
     assert main(["models", "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)

@@ -549,6 +549,12 @@ def _models(args, find) -> list[tuple[str, Any]]:
     if not names:
         raise UsageError("--models needs at least one model name, e.g. --models Perceptron,AROW.")
     classes = [find(n) for n in names]
+    twice = sorted({c.__name__ for c in classes if classes.count(c) > 1})
+    if twice:
+        raise UsageError(
+            f"--models names {', '.join(twice)} more than once: each model runs once, with "
+            "its --param MODEL.key=value settings; name it once."
+        )
     lower = {c.__name__.lower(): c.__name__ for c in classes}
     params: dict[str, dict[str, Any]] = {c.__name__: {} for c in classes}
     for prefix, key, value in _parse_params(args.param):
