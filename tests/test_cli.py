@@ -599,3 +599,33 @@ def test_cv_needs_two_folds(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["cv", CSV, "--models", "AROW", "--folds", "1"])
     assert exc.value.code == 2 and "expected an integer >= 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["stream", "compare", "cv"])
+def test_a_key_given_twice_in_param_is_refused(capsys, command):
+    """`--param r=0.1 --param r=1` ran with r=1 and dropped r=0.1 without a word."""
+    if command == "stream":
+        argv = [command, CSV, "--model", "AROW", "--param", "r=0.1", "--param", "r=1"]
+    else:
+        argv = [command, CSV, "--models", "AROW,OGD", "--param", "AROW.r=0.1", "arow.r=1"]
+    _fails(capsys, argv, "--param gives AROW's 'r' twice (0.1 and 1)")
+
+
+@pytest.mark.parametrize("command", ["stream", "compare", "cv"])
+def test_a_directory_as_data_is_a_usage_error(tmp_path, capsys, command):
+    """A directory named like a data file (`runs.csv/`) gave an IsADirectoryError traceback."""
+    folder = tmp_path / "runs.csv"
+    folder.mkdir()
+    flag = ["--model", "AROW"] if command == "stream" else ["--models", "AROW"]
+    _fails(capsys, [command, str(folder), *flag], "is a directory, not a data file")
+
+
+def test_an_unreadable_data_file_is_a_usage_error(capsys, monkeypatch):
+    """A PermissionError from the reader was a traceback (the test runs as any user)."""
+    import skewlearn.datasets as ds
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(ds, "load", denied)
+    _fails(capsys, ["cv", CSV, "--models", "AROW"], "cannot read the data file")

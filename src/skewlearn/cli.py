@@ -124,6 +124,17 @@ def _parse_params(items: Sequence[str]) -> list[tuple[str, str, Any]]:
     return out
 
 
+def _set_once(params: dict[str, Any], model: str, key: str, value: Any) -> None:
+    """``params[key] = value``, refusing a key that ``--param`` already gave (the last
+    value would silently replace the first)."""
+    if key in params:
+        raise UsageError(
+            f"--param gives {model}'s {key!r} twice ({params[key]!r} and {value!r}); give "
+            "each parameter once."
+        )
+    params[key] = value
+
+
 def _build(cls: type, params: dict[str, Any], seed: int | None):
     est = cls()
     valid = sorted(est.get_params())
@@ -255,6 +266,12 @@ def _load(data: str, scale: str | None, options: dict[str, Any] | None = None):
         return datasets.load(data, scale=scale or False, **(options or {}))
     except FileNotFoundError as exc:
         raise UsageError(f"no data file {data!r}: {exc}") from exc
+    except IsADirectoryError as exc:
+        raise UsageError(
+            f"{data!r} is a directory, not a data file; give the path of a file in it."
+        ) from exc
+    except PermissionError as exc:
+        raise UsageError(f"cannot read the data file {data!r}: {exc.strerror}.") from exc
     except ValueError as exc:
         raise UsageError(_cli_message(exc)) from exc
 
@@ -485,7 +502,10 @@ def _cmd_stream(args) -> int:
     for prefix, key, _ in parsed:
         if prefix:
             raise UsageError(f"--param {prefix}.{key}=...: stream takes plain key=value.")
-    est = _build(cls, {k: v for _, k, v in parsed}, args.seed)
+    params: dict[str, Any] = {}
+    for _, key, value in parsed:
+        _set_once(params, cls.__name__, key, value)
+    est = _build(cls, params, args.seed)
     X, y, meta = _load_or_stream(args)
     res = _run(est, X, y, args, _progress(args), args.checkpoints)
     final = res.final
@@ -567,7 +587,7 @@ def _models(args, find) -> list[tuple[str, Any]]:
             raise UsageError(
                 f"--param {prefix}.{key}: {prefix!r} is not among --models ({', '.join(params)})."
             )
-        params[lower[prefix.lower()]][key] = value
+        _set_once(params[lower[prefix.lower()]], lower[prefix.lower()], key, value)
     return [(c.__name__, _build(c, params[c.__name__], args.seed)) for c in classes]
 
 
