@@ -643,3 +643,16 @@ def test_an_unusable_data_cache_exits_1_with_one_line(tmp_path, capsys, monkeypa
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1, err
         assert "data error: cannot use the data cache directory" in err
+
+
+def test_ctrl_c_in_stream_compare_cv_is_one_line_and_status_130(capsys, monkeypatch):
+    import skewlearn.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_cmd_cv", interrupted)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["cv", "pima", "--models", "AROW"])
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == "skewlearn cv: interrupted\n"

@@ -21,7 +21,8 @@ fetched (no network on first use) exits with status 1. A learner that stops on t
 (e.g. its updates overflow on unscaled features) prints its message in one line and exits
 with status 1; ``compare`` prints that line, shows the learner's row as ``nan`` and still
 runs and reports the other learners. ``cv`` does the same for a learner whose fit
-fails.
+fails. Ctrl-C prints one line and exits with status 130 (``run`` and ``reproduce`` keep
+every finished task in the database, and the same command resumes).
 """
 
 from __future__ import annotations
@@ -966,6 +967,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LearnerError as exc:
         print(f"skewlearn {args.command}: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
+    except KeyboardInterrupt:  # Ctrl-C: one line, and 130 as a shell expects
+        print(f"skewlearn {args.command}: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -244,3 +244,27 @@ def test_run_refuses_a_foreign_or_non_sqlite_db_without_touching_it(toy_file, tm
     empty.write_bytes(b"")
     argv = ["run", str(toy_file), "-j", "1", "--db", str(empty), "--no-progress", "--repeats", "1"]
     assert main(argv) == 0
+
+
+@pytest.mark.parametrize("entry", ["skewlearn", "experiments"])
+def test_ctrl_c_during_a_run_says_how_to_resume_without_a_traceback(
+    toy_file, tmp_path, capsys, monkeypatch, entry
+):
+    """Ctrl-C in `skewlearn run` printed a 30-line KeyboardInterrupt traceback from inside
+    the learner, and not that the finished tasks are kept and a re-run resumes."""
+    import skewlearn.experiments.runner as runner
+    from skewlearn.cli import main as skewlearn
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_experiment", interrupted)
+    db = tmp_path / "toy.sqlite"
+    argv = ["run", str(toy_file), "-j", "1", "--db", str(db), "--no-progress"]
+    with pytest.raises(SystemExit) as exc:
+        (skewlearn if entry == "skewlearn" else main)(argv)
+    assert exc.value.code == 130
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"skewlearn run: interrupted; the finished tasks are in {db}")
+    assert "run the same command again to resume" in err
