@@ -656,3 +656,9 @@ def test_ctrl_c_in_stream_compare_cv_is_one_line_and_status_130(capsys, monkeypa
         cli.main(["cv", "pima", "--models", "AROW"])
     assert exc.value.code == 130
     assert capsys.readouterr().err == "skewlearn cv: interrupted\n"
+
+
+def test_a_metric_named_twice_is_refused(capsys):
+    """`cv --metrics roc_auc,roc_auc` printed two identical columns (and JSON kept one)."""
+    _fails(capsys, ["cv", CSV, "--models", "AROW", "--metrics", "roc_auc,f1,roc_auc"],
+           "--metrics names roc_auc more than once")  # fmt: skip

@@ -668,6 +668,9 @@ def _cv_metrics(text: str) -> list[str]:
             )
     if not metrics:
         raise UsageError("--metrics needs at least one metric, e.g. --metrics gmean,roc_auc.")
+    twice = sorted({m for m in metrics if metrics.count(m) > 1})
+    if twice:
+        raise UsageError(f"--metrics names {', '.join(twice)} more than once; name each once.")
     return metrics
 
 
