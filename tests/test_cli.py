@@ -662,3 +662,16 @@ def test_a_metric_named_twice_is_refused(capsys):
     """`cv --metrics roc_auc,roc_auc` printed two identical columns (and JSON kept one)."""
     _fails(capsys, ["cv", CSV, "--models", "AROW", "--metrics", "roc_auc,f1,roc_auc"],
            "--metrics names roc_auc more than once")  # fmt: skip
+
+
+def test_a_damaged_cached_set_is_one_line_in_datasets(tmp_path, capsys, monkeypatch):
+    """A cached file that does not parse (edited, its wheel removed) gave `skewlearn datasets`
+    a ValueError traceback; `stream` and `cv` already printed the reader's message."""
+    damaged = tmp_path / "pima.dat"
+    damaged.write_text("@relation pima\n@attribute a real\n@attribute c {x}\n@data\n1,2,x\n")
+    import skewlearn.datasets.cache as cache
+    import skewlearn.datasets.registry as registry
+
+    monkeypatch.setattr(cache, "fetch_file", lambda *a, **k: damaged)
+    monkeypatch.setattr(registry, "_DESCRIBE_CACHE", {})  # not pima as described before
+    _fails(capsys, ["datasets", "pima"], "pima.dat, line 5")

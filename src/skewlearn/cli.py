@@ -467,7 +467,10 @@ def _cmd_datasets(args) -> int:
                 f"unknown dataset {name!r}.{did_you_mean(name, sorted(known))} Valid names: "
                 f"{', '.join(sorted(known))}."
             )
-    rows = [_data_summary(datasets.describe(name)) for name in names]
+    try:
+        rows = [_data_summary(datasets.describe(name)) for name in names]
+    except ValueError as exc:  # a cached file that does not parse: the reader's message
+        raise UsageError(_cli_message(exc)) from exc
     if args.format == "json":
         _print_json(rows)
         return 0
