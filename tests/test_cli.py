@@ -675,3 +675,18 @@ def test_a_damaged_cached_set_is_one_line_in_datasets(tmp_path, capsys, monkeypa
     monkeypatch.setattr(cache, "fetch_file", lambda *a, **k: damaged)
     monkeypatch.setattr(registry, "_DESCRIBE_CACHE", {})  # not pima as described before
     _fails(capsys, ["datasets", "pima"], "pima.dat, line 5")
+
+
+@pytest.mark.parametrize("command", ["stream", "cv"])
+def test_pos_label_of_a_file_label_points_to_positive_class(capsys, command):
+    """The command line hands learners ±1 labels, so `--param pos_label=0` for a 0/1 file was
+    "CostSensitiveOGD stopped: pos_label=0 is not one of the classes [-1, 1]" (exit 1, as
+    if the learner had failed on the data), naming labels the user never wrote."""
+    flag = (
+        ["--model", "CostSensitiveOGD"]
+        if command == "stream"
+        else ["--models", "AROW,CostSensitiveOGD"]
+    )
+    value = "pos_label=0" if command == "stream" else "CostSensitiveOGD.pos_label=0"
+    err = _fails(capsys, [command, CSV, *flag, "--param", value], "--param pos_label=0:")
+    assert "labels +1 (the positive class" in err and "--positive-class 0" in err

@@ -145,6 +145,14 @@ def _build(cls: type, params: dict[str, Any], seed: int | None):
             f"unknown parameter {unknown[0]!r} for {cls.__name__}; valid parameters: "
             f"{', '.join(valid)}."
         )
+    if params.get("pos_label") not in (None, 1, -1):
+        value = params["pos_label"]
+        raise UsageError(
+            f"--param pos_label={value!r}: the command line gives {cls.__name__} the labels +1 "
+            "(the positive class: the minority class of the data, or --positive-class LABEL "
+            "of a data file) and -1 (the others), so pos_label can only be 1, -1 or None. To "
+            f"make the file's label {value!r} positive, use --positive-class {value}."
+        )
     if seed is not None and "random_state" in valid and "random_state" not in params:
         params = {**params, "random_state": seed}
     est.set_params(**params)
