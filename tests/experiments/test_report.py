@@ -234,3 +234,25 @@ def test_a_pipe_in_a_name_keeps_the_tables_columns():
     assert "| toy\\|a | Perc\\|x | kernel=a\\|b |" in md
     html = to_html([rep], figures=False)
     assert "<td>toy|a</td><td>Perc|x</td><td>kernel=a|b</td><td>0.5000</td>" in html
+
+
+def test_a_reference_without_results_is_not_replaced_silently():
+    """The experiment's reference failed on every task: the report took the first other
+    method as the reference and printed its markers and win/tie/loss under the usual
+    legend, as if the experiment had asked for that comparison."""
+    from skewlearn.experiments.report import _legend, _table
+
+    rng = np.random.default_rng(0)
+    rows = [
+        {"dataset": d, "repetition": 0, "fold": i, "method": m,
+         "metrics": {"auc": base + rng.normal(0, 0.01)}}
+        for d in ("a", "b") for i in range(4) for m, base in (("P", 0.9), ("Q", 0.5))
+    ]  # fmt: skip
+    t = _table("auc", rows, {"reference": ["KOIL"]})
+    assert t.reference == [] and t.marker == {} and t.wtl == {}
+    assert "no t-test markers: the reference KOIL has no results" in _legend(t)
+    t = _table("auc", rows, {"reference": ["KOIL", "P"]})
+    assert t.reference == ["P"] and t.marker == {("Q", "a"): "●", ("Q", "b"): "●"}
+    assert "KOIL, also a reference, has no results" in _legend(t)
+    t = _table("auc", rows, {})  # no reference named: the first method, as before
+    assert t.reference == ["P"] and "has no results" not in _legend(t)

@@ -47,6 +47,8 @@ class MetricTable:
     cd: float | None = None
     friedman_note: str = ""
     paper: dict = field(default_factory=dict)
+    #: References the experiment names that have no result in this table.
+    missing_reference: list = field(default_factory=list)
 
 
 @dataclass
@@ -121,13 +123,17 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
     ds_names = [d["name"] for d in definition.get("datasets", [])]
     methods = _ordered({r["method"] for r in rows}, est_names)
     datasets = _ordered({r["dataset"] for r in rows}, ds_names)
-    reference = [m for m in definition.get("reference", []) if m in methods] or methods[:1]
+    declared = list(definition.get("reference", []))
+    missing = [m for m in declared if m not in methods]
+    # no reference named: the first method; named ones without results are not replaced
+    # by another method (its markers would answer a question the experiment did not ask)
+    reference = [m for m in declared if m in methods] if declared else methods[:1]
     runs: dict[str, dict[str, dict[tuple, float]]] = defaultdict(lambda: defaultdict(dict))
     for r in rows:
         v = r["metrics"].get(metric)
         if v is not None:
             runs[r["method"]][r["dataset"]][r["repetition"], r["fold"]] = float(v)
-    t = MetricTable(metric, datasets, methods, reference)
+    t = MetricTable(metric, datasets, methods, reference, missing_reference=missing)
     for m in methods:
         for d in datasets:
             vals = np.array(list(runs[m][d].values()), dtype=float)
@@ -144,7 +150,7 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
         m: {d: {k: v for k, v in runs[m][d].items() if math.isfinite(v)} for d in datasets}
         for m in methods
     }
-    if len(methods) > 1:
+    if len(methods) > 1 and reference:
         t.marker = significance_markers(paired, reference)
         t.wtl = win_tie_loss(paired, reference)
     complete = [
@@ -258,12 +264,23 @@ def _paper_cell(t: MetricTable, d: str, m: str) -> str:
 
 
 def _legend(t: MetricTable) -> str:
+    missing = ", ".join(t.missing_reference)
+    if not t.reference:
+        verb = "has" if len(t.missing_reference) == 1 else "have"
+        return (
+            f"mean ± std over the runs; no t-test markers: the reference {missing} {verb} no "
+            "results here (see the failures above)."
+        )
     refs = ", ".join(t.reference)
-    return (
+    text = (
         f"mean ± std over the runs; ● / ○: every / some reference ({refs}) significantly "
         "better than the method, ▲ / △: every / some reference significantly worse "
         "(paired t-tests at 95%); win/tie/loss counts datasets from the references' side."
     )
+    if t.missing_reference:
+        verb = "has" if len(t.missing_reference) == 1 else "have"
+        text += f" {missing}, also a reference, {verb} no results here."
+    return text
 
 
 def _friedman_text(t: MetricTable) -> str:
