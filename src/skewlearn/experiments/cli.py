@@ -77,6 +77,14 @@ def _user_errors(func):
             print(f"skewlearn {args.command}: error: {' '.join(str(err).split())}",
                   file=sys.stderr)  # fmt: skip
             return 2
+        except RuntimeError as err:  # a benchmark set that cannot be fetched: status 1
+            from ..datasets import DataFetchError
+
+            if not isinstance(err, DataFetchError):
+                raise
+            print(f"skewlearn {args.command}: data error: {' '.join(str(err).split())}",
+                  file=sys.stderr)  # fmt: skip
+            return 1
         except KeyboardInterrupt as exc:  # Ctrl-C: one line and 130, as a shell expects
             print(f"skewlearn {args.command}: interrupted{exc}", file=sys.stderr)
             raise SystemExit(130) from None
