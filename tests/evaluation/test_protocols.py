@@ -250,6 +250,17 @@ def test_prequential_run_scores_each_row_before_learning():
     assert out["stream"]["gmean"][2] == pytest.approx(np.sqrt(sens * spec))
 
 
+def test_prequential_curve_has_no_point_before_the_first_row():
+    """More checkpoints than rows (checkpoints = 50 on 30 rows) put a point at position 0:
+    a prefix of no rows, NaN for every metric, and 31 points for 30 rows."""
+    X, y = _data(30)
+    out = prequential_run(Perceptron(), X, y, ["specificity"], checkpoints=50)
+    assert out["stream"]["position"] == list(range(1, 31))
+    assert np.isfinite(out["stream"]["specificity"]).all()
+    with pytest.raises(ValueError, match="checkpoints must be a positive integer; got 0"):
+        prequential_run(Perceptron(), X, y, ["specificity"], checkpoints=0)
+
+
 def test_prequential_curve_is_nan_where_a_label_metric_is_undefined():
     """The first positive arrives at row 41: G-mean, sensitivity and balanced accuracy are
     undefined on the shorter prefixes (NaN on the curve, like the ranking metrics), and

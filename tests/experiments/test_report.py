@@ -205,3 +205,54 @@ def test_setup_line_names_the_search_only_when_there_is_one(db, tmp_path):
 
     data["estimators"][2]["by_dataset"] = {"b": {"grid": {"C": [0.5, 1.0]}}}
     assert _has_search(parse_experiment(data).as_dict())
+
+
+def test_a_pipe_in_a_name_keeps_the_tables_columns():
+    """A method or dataset named with '|' ("Perc|x", "toy|a") split its Markdown cell into
+    two, and the HTML table of the shared searches (parsed back from the Markdown) moved
+    every later cell one column to the right."""
+    from skewlearn.experiments.report import ExperimentReport, _table
+
+    rows = []
+    for i in range(3):
+        for m, auc in (("R", 0.9), ("Perc|x", 0.5)):
+            for d in ("toy|a", "b"):
+                rows.append(
+                    {"dataset": d, "repetition": 0, "fold": i, "method": m,
+                     "metrics": {"auc": auc + 0.01 * i}, "extra": {"cpu_time": 0.1},
+                     "fit_time": 0.1, "wall_time": 0.2, "skewlearn_version": "x",
+                     "numpy_version": "y", "sklearn_version": "z", "host": "h:1"}
+                )  # fmt: skip
+    search = {"dataset": "toy|a", "method": "Perc|x", "params": {"kernel": "a|b"},
+              "extra": {"search": {"scores": [0.5], "params": [{}]}}, "cpu_time": 1.0}  # fmt: skip
+    definition = {"reference": ["R"], "metrics": ["auc"]}
+    rep = ExperimentReport("e", definition, rows, [_table("auc", rows, definition)], [search])
+    md = to_markdown([rep])
+    assert "| dataset | Perc\\|x | R |" in md
+    assert "| toy\\|a | 0.510 ± 0.010 ● | 0.910 ± 0.010 |" in md
+    assert "| Perc\\|x | 0.1000 | 0.2000 |" in md
+    assert "| toy\\|a | Perc\\|x | kernel=a\\|b |" in md
+    html = to_html([rep], figures=False)
+    assert "<td>toy|a</td><td>Perc|x</td><td>kernel=a|b</td><td>0.5000</td>" in html
+
+
+def test_a_reference_without_results_is_not_replaced_silently():
+    """The experiment's reference failed on every task: the report took the first other
+    method as the reference and printed its markers and win/tie/loss under the usual
+    legend, as if the experiment had asked for that comparison."""
+    from skewlearn.experiments.report import _legend, _table
+
+    rng = np.random.default_rng(0)
+    rows = [
+        {"dataset": d, "repetition": 0, "fold": i, "method": m,
+         "metrics": {"auc": base + rng.normal(0, 0.01)}}
+        for d in ("a", "b") for i in range(4) for m, base in (("P", 0.9), ("Q", 0.5))
+    ]  # fmt: skip
+    t = _table("auc", rows, {"reference": ["KOIL"]})
+    assert t.reference == [] and t.marker == {} and t.wtl == {}
+    assert "no t-test markers: the reference KOIL has no results" in _legend(t)
+    t = _table("auc", rows, {"reference": ["KOIL", "P"]})
+    assert t.reference == ["P"] and t.marker == {("Q", "a"): "●", ("Q", "b"): "●"}
+    assert "KOIL, also a reference, has no results" in _legend(t)
+    t = _table("auc", rows, {})  # no reference named: the first method, as before
+    assert t.reference == ["P"] and "has no results" not in _legend(t)

