@@ -251,3 +251,28 @@ def test_labels_that_can_never_equal_pos_label_are_refused():
     with pytest.raises(ValueError):
         m.update_many(["0", "1"], [0.9, 0.1])
     assert (m.n_pos, m.n_neg, m.get()) == (1, 1, 1.0)
+
+
+def test_scores_where_labels_belong_are_refused():
+    """F1().update_many(y, model.decision_function(X)) counted every score as a negative
+    prediction (F1 0.0, G-mean 0.0, silently), and ROCAUC().update_many(scores, y) with the
+    arguments swapped stayed NaN; the batch metrics refuse such labels."""
+    from skewlearn.metrics import PRAUC, HistogramROCAUC, WindowedROCAUC
+
+    scores = np.array([0.3, 0.9, -0.2])
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y_pred holds values that are not labels.*0\.3"):
+            cls().update_many([0, 1, 1], scores)
+        with pytest.raises(ValueError, match=r"y_pred holds .*predict\(X\).*ROCAUC"):
+            cls().update(1, 0.9)
+        with pytest.raises(ValueError, match=r"y holds values that are not labels"):
+            cls().update_many(scores, [0, 1, 1])
+        m = cls().update_many([0.0, 1.0, -1.0], [1.0, 1.0, -1.0])  # whole floats are labels
+        assert m.update(1.0, np.float32(1.0)).counts == ConfusionCounts(tp=2, fp=1, tn=1, fn=0)
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, HistogramROCAUC):
+        with pytest.raises(ValueError, match=r"y holds values that are not labels.*label y first"):
+            cls().update_many(scores, [0, 1, 1])
+        with pytest.raises(ValueError, match=r"y holds values that are not labels"):
+            cls().update(0.9, 1)
+        assert cls().update_many([1.0, -1.0], [0.9, 0.1]).get() == 1.0
+    assert F1(pos_label=0.5).update_many([0.5, 0.25], [0.5, 0.5]).get() == pytest.approx(2 / 3)

@@ -18,8 +18,9 @@ Every metric is a :class:`StreamingMetric`:
 The positive class is ``pos_label`` (default 1, which also covers ``True`` and the
 {-1, +1} convention); every other label is negative. Labels that can never equal it
 (strings against a numeric ``pos_label``, numbers against a string one) are refused with
-a ValueError. A learner's predictions are labels too; the prequential evaluator passes
-``±1``.
+a ValueError, and so are fractional numbers as labels (scores given in a label's place)
+unless ``pos_label`` is one. A learner's predictions are labels too; the prequential
+evaluator passes ``±1``.
 
 The values equal the batch metrics of :mod:`skewlearn.metrics.batch` on the samples seen,
 where those are defined (the F-measure is 0 before the first true positive).
@@ -118,14 +119,39 @@ class StreamingMetric:
         pos_type = _label_type(self.pos_label)
         if pos_type is not None and _array_label_type(y) not in (pos_type, None):
             raise ValueError(_type_mismatch(name, np.unique(y), self.pos_label))
+        if y.dtype.kind == "f" and _whole(self.pos_label):
+            fractional = y[np.mod(y, 1.0) != 0.0]  # NaN and inf too
+            if fractional.size:
+                raise ValueError(self._not_labels(name, fractional))
         return np.asarray(y == self.pos_label, dtype=bool).reshape(y.shape)
 
     def _check_one(self, value, name: str) -> None:
         """Refuse one label that can never equal ``pos_label`` (a string against a number,
-        or a number against a string), as :meth:`_positive` does for arrays."""
+        or a number against a string) or that is no label at all (a fractional number),
+        as :meth:`_positive` does for arrays."""
         pos_type = _label_type(self.pos_label)
         if pos_type is not None and _label_type(value) not in (pos_type, None):
             raise ValueError(_type_mismatch(name, [value], self.pos_label))
+        if isinstance(value, float | np.floating) and not float(value).is_integer():
+            if _whole(self.pos_label):
+                raise ValueError(self._not_labels(name, [value]))
+
+    def _not_labels(self, name: str, values) -> str:
+        """The message for fractional numbers given as labels (scores in their place)."""
+        shown = ", ".join(repr(float(v)) for v in list(values)[:3])
+        cls = type(self).__name__
+        if name == "y_pred":
+            fix = (
+                f"{cls} counts predicted labels: pass the model's predict(X), or use ROCAUC "
+                "or PRAUC for decision values"
+            )
+        else:
+            second = "scores" if self.requires_scores else "predicted labels"
+            fix = f"{cls}.update and update_many take the true label y first, then the {second}"
+        return (
+            f"{name} holds values that are not labels ({shown}{', ...' if len(values) > 3 else ''}"
+            f"; pos_label={self.pos_label!r}). {fix}."
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}: {self.get():.6g}"
@@ -166,6 +192,12 @@ def _type_mismatch(name: str, labels, pos_label) -> str:
         "ever equal it and every sample would count as negative. Pass pos_label=<the "
         f"positive label> when building the metric (labels here: {shown}{more})."
     )
+
+
+def _whole(label) -> bool:
+    """Whether ``label`` is a whole number (labels of a float dtype are then checked to be
+    whole too: a fractional one is a score given in a label's place)."""
+    return isinstance(label, numbers.Real | np.bool_) and float(label).is_integer()
 
 
 def _same_label(a, b) -> bool:
