@@ -388,14 +388,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         if moved:
             self._validate_params()  # a new threshold is checked as fit checks it
             before.update({k: getattr(self, k) for k in moved})
-        changed = [k for k in now if not _same_param(before.get(k), now[k])]
-        if changed:
-            shown = ", ".join(f"{k}={before.get(k)!r} -> {now[k]!r}" for k in changed)
-            raise ValueError(
-                f"{type(self).__name__}: {shown} changed (set_params) after the model started "
-                "learning; a running model keeps the settings it started with. Call fit, or "
-                "partial_fit on sklearn.base.clone(model), to start over with the new ones."
-            )
+        refuse_changed(self, before, now)
 
     def _forget(self) -> None:
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
@@ -720,6 +713,20 @@ class OnlineClassifier(BinaryClassifier):
             )
         self._check_finite_state(X)
         return scores if self._pos_is_last() else -scores
+
+
+def refuse_changed(est, before: dict, now: dict, prefix: str = "") -> None:
+    """Raise the ValueError of :meth:`BinaryClassifier._check_params_unchanged` when a
+    setting of ``now`` differs from ``before`` (names shown with ``prefix``, e.g.
+    ``"base_estimator__"`` for a nested estimator's settings)."""
+    changed = [k for k in now if not _same_param(before.get(k), now[k])]
+    if changed:
+        shown = ", ".join(f"{prefix}{k}={before.get(k)!r} -> {now[k]!r}" for k in changed)
+        raise ValueError(
+            f"{type(est).__name__}: {shown} changed (set_params) after the model started "
+            "learning; a running model keeps the settings it started with. Call fit, or "
+            "partial_fit on sklearn.base.clone(model), to start over with the new ones."
+        )
 
 
 def _same_param(a, b) -> bool:
