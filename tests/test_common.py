@@ -186,6 +186,32 @@ def test_set_params_between_partial_fit_calls_is_refused_not_ignored(est):
     a.partial_fit(X[50:], y[50:])  # the original value is fine again
 
 
+THRESHOLDED = [e for e in ONLINE if "threshold" in e.get_params()]
+
+
+@pytest.mark.parametrize("est", THRESHOLDED, ids=_ids)
+def test_threshold_may_move_between_partial_fit_calls(est):
+    """``threshold`` moves the cut of predict only and takes effect at once, but the next
+    partial_fit refused it as a setting 'the running model keeps' (KOIL, OAM, OPAUC): a
+    stream's decision cut could not be tuned without relearning from scratch."""
+    assert THRESHOLDED, "KOIL, OAM and OPAUC have a threshold"
+    X, y = _stream(seed=3)
+    a = clone(est).partial_fit(X[:50], y[:50], classes=[0, 1])
+    b = clone(est).partial_fit(X[:50], y[:50], classes=[0, 1])
+    a.set_params(threshold=0.25)
+    np.testing.assert_array_equal(
+        a.test_then_train(X[50:], y[50:]), b.test_then_train(X[50:], y[50:])
+    )
+    a.partial_fit(X[:10], y[:10]), b.partial_fit(X[:10], y[:10])
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    np.testing.assert_array_equal(a.predict(X), np.where(a.decision_function(X) > 0.25, 1, 0))
+    a.set_params(threshold="high")  # still validated, before anything is learned
+    before = pickle.dumps(a)
+    with pytest.raises(ValueError, match="'threshold' parameter"):
+        a.partial_fit(X[:10], y[:10])
+    assert pickle.dumps(a) == before
+
+
 class _Other:
     """A parameter value equal to nothing else."""
 

@@ -357,25 +357,27 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             f"overflowed float64. {self._overflow_fix} The broken model was discarded."
         )
 
+    #: Parameters read only when predicting (``decision_cut``): ``set_params`` may change
+    #: them between learning calls, and the change takes effect at once.
+    _predict_only_params: ClassVar[frozenset] = frozenset({"threshold"})
+
     def _check_params_unchanged(self) -> None:
         """Refuse a later ``partial_fit``/``test_then_train`` after ``set_params`` changed a
         setting: the running model was built with the old one (its buffers, budgets,
         covariance form, learners, validated values), so the new one would be ignored,
-        used unvalidated, or crash the compiled update."""
+        used unvalidated, or crash the compiled update. Parameters that only predicting
+        reads (:attr:`_predict_only_params`) are validated and free to change."""
         before = getattr(self, "_started_with", None)
         if before is None:  # a model pickled before session 9
             return
         # the started-with keys are the parameter names (get_params would rebuild them
         # from the signature, ~20 us a call)
-        now = {k: getattr(self, k) for k in before}
-        changed = [k for k in now if not _same_param(before.get(k), now[k])]
-        if changed:
-            shown = ", ".join(f"{k}={before.get(k)!r} -> {now[k]!r}" for k in changed)
-            raise ValueError(
-                f"{type(self).__name__}: {shown} changed (set_params) after the model started "
-                "learning; a running model keeps the settings it started with. Call fit, or "
-                "partial_fit on sklearn.base.clone(model), to start over with the new ones."
-            )
+        now = {k: getattr(self, k) for k in before if k not in self._predict_only_params}
+        moved = [k for k in before if k not in now and not _same_param(before[k], getattr(self, k))]
+        if moved:
+            self._validate_params()  # a new threshold is checked as fit checks it
+            before.update({k: getattr(self, k) for k in moved})
+        refuse_changed(self, before, now)
 
     def _forget(self) -> None:
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
@@ -690,6 +692,20 @@ class OnlineClassifier(BinaryClassifier):
             )
         self._check_finite_state(X)
         return scores if self._pos_is_last() else -scores
+
+
+def refuse_changed(est, before: dict, now: dict, prefix: str = "") -> None:
+    """Raise the ValueError of :meth:`BinaryClassifier._check_params_unchanged` when a
+    setting of ``now`` differs from ``before`` (names shown with ``prefix``, e.g.
+    ``"base_estimator__"`` for a nested estimator's settings)."""
+    changed = [k for k in now if not _same_param(before.get(k), now[k])]
+    if changed:
+        shown = ", ".join(f"{prefix}{k}={before.get(k)!r} -> {now[k]!r}" for k in changed)
+        raise ValueError(
+            f"{type(est).__name__}: {shown} changed (set_params) after the model started "
+            "learning; a running model keeps the settings it started with. Call fit, or "
+            "partial_fit on sklearn.base.clone(model), to start over with the new ones."
+        )
 
 
 def _same_param(a, b) -> bool:

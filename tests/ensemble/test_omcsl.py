@@ -336,3 +336,30 @@ def test_a_member_that_overflows_discards_the_whole_ensemble():
     assert not hasattr(est, "estimators_") and not hasattr(est, "classes_")
     with pytest.raises(NotFittedError):
         est.predict(X[:1])
+
+
+def test_a_base_estimator_setting_changed_mid_stream_is_refused():
+    """set_params(base_estimator__budget=50) after the members were cloned was accepted and
+    ignored (the members kept budget 5), silently; the top-level settings were already
+    refused (session 9). Now the next call names the nested setting and learns nothing."""
+    import pickle
+
+    from skewlearn import NORMA
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(100, 3))
+    y = (X[:, 0] > 0.8).astype(int)
+    m = OMCSL(base_estimator=NORMA(budget=5), n_learners=3, random_state=0)
+    m.partial_fit(X[:50], y[:50])
+    before = pickle.dumps(m)
+    m.set_params(base_estimator__budget=50)
+    for call in (m.partial_fit, m.test_then_train):
+        with pytest.raises(
+            ValueError, match=r"base_estimator__budget=5 -> 50 changed \(set_params\)"
+        ):
+            call(X[50:], y[50:])
+    m.set_params(base_estimator__budget=5)
+    assert pickle.dumps(m) == before
+    m.partial_fit(X[50:], y[50:])  # the original setting is fine again
+    m.set_params(base_estimator__budget=50).fit(X, y)  # fit starts over with the new one
+    assert {e.budget for e in m.estimators_} == {50}

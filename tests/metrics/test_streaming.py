@@ -209,3 +209,70 @@ def test_fbeta_refuses_a_beta_that_is_not_a_number():
     for beta in ("2", True, 0, -1.0, math.inf):
         with pytest.raises(ValueError, match="beta must be a finite real number > 0"):
             FBeta(beta=beta)
+
+
+def test_labels_that_can_never_equal_pos_label_are_refused():
+    """Strings against the default pos_label=1 (or numbers against a string pos_label)
+    were all counted negative, silently: ROC AUC stayed NaN forever and F1 at 0, while
+    the batch metrics give 1.0 on the same labels."""
+    from skewlearn.metrics import (
+        PRAUC,
+        HistogramPRAUC,
+        HistogramROCAUC,
+        WindowedPRAUC,
+        WindowedROCAUC,
+    )
+
+    y = np.array(["neg", "pos", "pos"])
+    s = np.array([0.1, 0.9, 0.4])
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, WindowedPRAUC, HistogramROCAUC, HistogramPRAUC):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1 is a number"):
+            cls().update_many(y, s)
+        with pytest.raises(ValueError, match=r"pos_label=<the positive label>.*'pos'"):
+            cls().update("pos", 0.9)
+        with pytest.raises(ValueError, match=r"y holds numbers.*pos_label='1' is a string"):
+            cls(pos_label="1").update_many([0, 1, 1], s)
+        m = cls(pos_label="pos")
+        assert m.update_many(y, s).get() == cls(pos_label=1).update_many([0, 1, 1], s).get()
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1"):
+            cls().update_many(["0", "1"], ["0", "1"])
+        with pytest.raises(ValueError, match=r"y_pred holds strings.*pos_label=1"):
+            cls().update_many([0, 1], ["0", "1"])
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1"):
+            cls().update("1", 1)
+        with pytest.raises(ValueError, match=r"y_pred holds strings.*pos_label=1"):
+            cls().update(1, "1")
+        m = cls().update(1, 1).update_many([0, 1], [1, 1])  # numbers of any kind still pass
+        m.update_many([True, False], [np.int8(1), 0.0]).update_many([-1.0], [-1])
+    assert F1(pos_label="1").update_many(["0", "1"], ["0", "1"]).get() == 1.0
+    # a refused batch leaves the metric as it was
+    m = ROCAUC().update_many([0, 1], [0.2, 0.8])
+    with pytest.raises(ValueError):
+        m.update_many(["0", "1"], [0.9, 0.1])
+    assert (m.n_pos, m.n_neg, m.get()) == (1, 1, 1.0)
+
+
+def test_scores_where_labels_belong_are_refused():
+    """F1().update_many(y, model.decision_function(X)) counted every score as a negative
+    prediction (F1 0.0, G-mean 0.0, silently), and ROCAUC().update_many(scores, y) with the
+    arguments swapped stayed NaN; the batch metrics refuse such labels."""
+    from skewlearn.metrics import PRAUC, HistogramROCAUC, WindowedROCAUC
+
+    scores = np.array([0.3, 0.9, -0.2])
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y_pred holds values that are not labels.*0\.3"):
+            cls().update_many([0, 1, 1], scores)
+        with pytest.raises(ValueError, match=r"y_pred holds .*predict\(X\).*ROCAUC"):
+            cls().update(1, 0.9)
+        with pytest.raises(ValueError, match=r"y holds values that are not labels"):
+            cls().update_many(scores, [0, 1, 1])
+        m = cls().update_many([0.0, 1.0, -1.0], [1.0, 1.0, -1.0])  # whole floats are labels
+        assert m.update(1.0, np.float32(1.0)).counts == ConfusionCounts(tp=2, fp=1, tn=1, fn=0)
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, HistogramROCAUC):
+        with pytest.raises(ValueError, match=r"y holds values that are not labels.*label y first"):
+            cls().update_many(scores, [0, 1, 1])
+        with pytest.raises(ValueError, match=r"y holds values that are not labels"):
+            cls().update(0.9, 1)
+        assert cls().update_many([1.0, -1.0], [0.9, 0.1]).get() == 1.0
+    assert F1(pos_label=0.5).update_many([0.5, 0.25], [0.5, 0.5]).get() == pytest.approx(2 / 3)

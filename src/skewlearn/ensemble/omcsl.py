@@ -31,7 +31,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_uniform
 from .._rows import linear_scores, row_dot
-from ..base import OnlineClassifier
+from ..base import OnlineClassifier, refuse_changed
 from ..linear.cost_sensitive import CostSensitiveOGD, CostSensitivePA, csogd_update
 from ..linear.first_order import SCHEDULES, count_sample, step_size
 from ..metrics.histogram import (
@@ -512,10 +512,14 @@ class OMCSL(OnlineClassifier):
         theta = np.arange(1, K + 1) / (K + 1)
         self.costs_ = 1.0 - theta / 2.0
         self.rng_state_ = self._new_rng()
+        self._base_started_with = None
         if self.base_estimator is None:
             self.weights_ = np.zeros((K, n_features + 1), dtype=np.float64)
         else:
             self.estimators_ = self._make_estimators(self.costs_)
+            # the members are clones: a later set_params(base_estimator__...) would not
+            # reach them (see _check_params_unchanged)
+            self._base_started_with = self.base_estimator.get_params(deep=True)
         self.counts_ = np.zeros(4, dtype=np.int64)
         bins = int(self.n_bins) if self.measure != "f1" else 1
         self.f1_counts_ = np.zeros((K, 2), dtype=np.int64)
@@ -529,6 +533,16 @@ class OMCSL(OnlineClassifier):
         self.selection_[0] = _first_pick(
             self.probabilities_, self.measure_values_, self.rng_state_, self.selection == "best"
         )
+
+    def _check_params_unchanged(self) -> None:
+        """The base class's check, and the same for the base estimator's own settings,
+        which ``set_params(base_estimator__name=...)`` changes in place."""
+        super()._check_params_unchanged()
+        before = getattr(self, "_base_started_with", None)
+        if before is not None and self.base_estimator is not None:
+            refuse_changed(
+                self, before, self.base_estimator.get_params(deep=True), "base_estimator__"
+            )
 
     def _learn(self, rows, y, scores):
         n = y.shape[0]

@@ -16,8 +16,11 @@ Every metric is a :class:`StreamingMetric`:
     is that of the union of both parts).
 
 The positive class is ``pos_label`` (default 1, which also covers ``True`` and the
-{-1, +1} convention); every other label is negative. A learner's predictions are labels
-too; the prequential evaluator passes ``±1``.
+{-1, +1} convention); every other label is negative. Labels that can never equal it
+(strings against a numeric ``pos_label``, numbers against a string one) are refused with
+a ValueError, and so are fractional numbers as labels (scores given in a label's place)
+unless ``pos_label`` is one. A learner's predictions are labels too; the prequential
+evaluator passes ``±1``.
 
 The values equal the batch metrics of :mod:`skewlearn.metrics.batch` on the samples seen,
 where those are defined (the F-measure is 0 before the first true positive).
@@ -32,6 +35,7 @@ versions :class:`WindowedROCAUC` and :class:`WindowedPRAUC` over the last ``wind
 from __future__ import annotations
 
 import math
+import numbers
 from typing import ClassVar
 
 import numpy as np
@@ -110,12 +114,90 @@ class StreamingMetric:
     def _merge(self, other) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def _positive(self, y) -> np.ndarray:
+    def _positive(self, y, name: str = "y") -> np.ndarray:
         y = np.asarray(y)
+        pos_type = _label_type(self.pos_label)
+        if pos_type is not None and _array_label_type(y) not in (pos_type, None):
+            raise ValueError(_type_mismatch(name, np.unique(y), self.pos_label))
+        if y.dtype.kind == "f" and _whole(self.pos_label):
+            fractional = y[np.mod(y, 1.0) != 0.0]  # NaN and inf too
+            if fractional.size:
+                raise ValueError(self._not_labels(name, fractional))
         return np.asarray(y == self.pos_label, dtype=bool).reshape(y.shape)
+
+    def _check_one(self, value, name: str) -> None:
+        """Refuse one label that can never equal ``pos_label`` (a string against a number,
+        or a number against a string) or that is no label at all (a fractional number),
+        as :meth:`_positive` does for arrays."""
+        pos_type = _label_type(self.pos_label)
+        if pos_type is not None and _label_type(value) not in (pos_type, None):
+            raise ValueError(_type_mismatch(name, [value], self.pos_label))
+        if isinstance(value, float | np.floating) and not float(value).is_integer():
+            if _whole(self.pos_label):
+                raise ValueError(self._not_labels(name, [value]))
+
+    def _not_labels(self, name: str, values) -> str:
+        """The message for fractional numbers given as labels (scores in their place)."""
+        shown = ", ".join(repr(float(v)) for v in list(values)[:3])
+        cls = type(self).__name__
+        if name == "y_pred":
+            fix = (
+                f"{cls} counts predicted labels: pass the model's predict(X), or use ROCAUC "
+                "or PRAUC for decision values"
+            )
+        else:
+            second = "scores" if self.requires_scores else "predicted labels"
+            fix = f"{cls}.update and update_many take the true label y first, then the {second}"
+        return (
+            f"{name} holds values that are not labels ({shown}{', ...' if len(values) > 3 else ''}"
+            f"; pos_label={self.pos_label!r}). {fix}."
+        )
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}: {self.get():.6g}"
+
+
+def _label_type(value) -> str | None:
+    """``"text"`` for a string (or bytes), ``"number"`` for a number or boolean, else None."""
+    if isinstance(value, str | bytes):
+        return "text"
+    if isinstance(value, numbers.Number | np.bool_):
+        return "number"
+    return None
+
+
+def _array_label_type(arr: np.ndarray) -> str | None:
+    """:func:`_label_type` shared by every element of ``arr``, else None."""
+    kind = arr.dtype.kind
+    if kind in "US":
+        return "text"
+    if kind in "biufc":
+        return "number"
+    if kind == "O" and arr.size:
+        types = {_label_type(v) for v in arr.ravel()}
+        if len(types) == 1:
+            return types.pop()
+    return None
+
+
+def _type_mismatch(name: str, labels, pos_label) -> str:
+    """The message for labels of ``name`` that can never equal ``pos_label``."""
+    labels = list(labels)
+    shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels[:6])
+    more = ", ..." if len(labels) > 6 else ""
+    held = "strings" if _label_type(pos_label) == "number" else "numbers"
+    pos_is = "a number" if held == "strings" else "a string"
+    return (
+        f"{name} holds {held} but pos_label={pos_label!r} is {pos_is}, so no label would "
+        "ever equal it and every sample would count as negative. Pass pos_label=<the "
+        f"positive label> when building the metric (labels here: {shown}{more})."
+    )
+
+
+def _whole(label) -> bool:
+    """Whether ``label`` is a whole number (labels of a float dtype are then checked to be
+    whole too: a fractional one is a score given in a label's place)."""
+    return isinstance(label, numbers.Real | np.bool_) and float(label).is_integer()
 
 
 def _same_label(a, b) -> bool:
@@ -176,8 +258,12 @@ class Confusion(StreamingMetric):
         self.tp = self.fp = self.tn = self.fn = 0
 
     def update(self, y, value) -> Confusion:
-        t = _same_label(_one(y, "label"), self.pos_label)
-        p = _same_label(_one(value, "predicted label"), self.pos_label)
+        y = _one(y, "label")
+        value = _one(value, "predicted label")
+        self._check_one(y, "y")
+        self._check_one(value, "y_pred")
+        t = _same_label(y, self.pos_label)
+        p = _same_label(value, self.pos_label)
         if t:
             if p:
                 self.tp += 1
@@ -192,7 +278,7 @@ class Confusion(StreamingMetric):
     def update_many(self, y, values) -> Confusion:
         y, values = _paired(y, values, "y_pred")
         t = self._positive(y)
-        p = self._positive(values)
+        p = self._positive(values, "y_pred")
         tp = int(np.count_nonzero(t & p))
         fp = int(np.count_nonzero(p)) - tp
         fn = int(np.count_nonzero(t)) - tp
@@ -458,6 +544,7 @@ class ROCAUC(StreamingMetric):
         else:
             s = float(_score_array(_one(value, "score"), "y_score", exact_ranks=False))
         y = _one(y, "label")
+        self._check_one(y, "y")
         if s != s:
             raise ValueError(
                 "y_score is NaN; a ranking metric needs comparable scores. Check the model output."
