@@ -461,32 +461,3 @@ def test_a_positive_class_absent_from_the_file_is_refused_after_the_pass(tmp_pat
         _gather(iter_chunks(p, 2, positive_class="Pos"))
     _, y = _gather(iter_chunks(p, 2, positive_class="p"))
     assert y.tolist() == [1, -1, -1]
-
-
-def test_counting_pass_reads_labels_and_indices_but_not_values(tmp_path):
-    """Session 12: the counting pass of a LIBSVM file parses labels and indices only
-    (values are about half the parse time); a malformed value is refused by the pass that
-    reads it, with the whole-file reader's message."""
-    from skewlearn.datasets import read_libsvm
-
-    rng = np.random.default_rng(3)
-    lines = [
-        f"{1 if k % 7 == 0 else -1} 1:{rng.normal():.4f} 3:{rng.normal():.4f}" for k in range(60)
-    ]
-    good = tmp_path / "good.svm"
-    good.write_text("\n".join(lines) + "\n")
-    X, y, _ = read_libsvm(good)
-    chunks = iter_chunks(good, 16)
-    assert chunks.scanned and (chunks.n_rows, chunks.n_features, chunks.n_positives) == (60, 3, 9)
-    got = sp.vstack([c for c, _ in chunks])
-    np.testing.assert_array_equal(got.toarray(), X.toarray())  # values from the second pass
-    lines[1] = "-1 1:0.5x 3:2.0"
-    bad = tmp_path / "bad.svm"
-    bad.write_text("\n".join(lines) + "\n")
-    chunks = iter_chunks(bad, 16)  # counted: the label and the indices are fine
-    assert (chunks.n_rows, chunks.n_features) == (60, 3)
-    with pytest.raises(ValueError) as whole:
-        read_libsvm(bad)
-    with pytest.raises(ValueError) as streamed:
-        list(chunks)
-    assert str(streamed.value) == str(whole.value) and "line 2" in str(whole.value)

@@ -253,15 +253,10 @@ def _at_eol(buf, i, end):
 @njit(**_PARSE)
 def libsvm_block(
     buf, pos, end, offset, n_features, labels, label_int, indptr, indices, values, hard, row0,
-    max_rows, check_values=True
+    max_rows
 ):  # fmt: skip
     """Parse LIBSVM lines of ``buf[pos:end]`` into CSR arrays from row ``row0`` until
     ``max_rows`` rows are filled or the block ends.
-
-    ``check_values=False`` (the counting pass, which needs labels and indices only) takes
-    a common token ``idx:value`` without parsing its value (``values`` then holds zeros
-    for those entries): about half the parse time. The value is read, and a malformed one
-    refused, by the pass that uses it.
 
     ``indptr[row0]`` must hold the running number of entries. Hard values are recorded
     in ``hard`` as ``(entry slot, token start, token end)`` rows.
@@ -335,10 +330,7 @@ def libsvm_block(
                         and (n_features < 0 or k < n_features)
                         and nnz < cap
                     ):
-                        if check_values:
-                            v, j, kind, _ = _scan_number(p, i + ndig + 1, end, size)
-                        else:  # any non-empty value token: read by the next pass
-                            v, j, kind = 0.0, t, 1 if t > i + ndig + 1 else 0
+                        v, j, kind, _ = _scan_number(p, i + ndig + 1, end, size)
                         if kind == 1 and j == t:
                             if k <= last:
                                 sorted_ok = False

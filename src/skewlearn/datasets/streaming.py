@@ -15,9 +15,8 @@ them before the first chunk:
 Pass both (``positive_class=`` and, for LIBSVM, ``n_features=``) and the file is read
 once. Leave either out and :class:`ChunkedFile` first makes one counting pass over the
 file (labels, largest index, categories of undeclared nominal columns) — in bounded
-memory, at parsing speed (a LIBSVM file's values are not parsed then: a malformed value is
-refused when the chunks reach its line) — and then knows ``n_rows``, ``n_positives`` and
-the label counts before the first chunk. With ``n_features`` given, an index beyond it raises the
+memory, at parsing speed — and then knows ``n_rows``, ``n_positives`` and the label
+counts before the first chunk. With ``n_features`` given, an index beyond it raises the
 reader's error naming the line.
 
 LIBSVM and numeric CSV are parsed by compiled code over the raw bytes
@@ -566,8 +565,7 @@ class ChunkedFile:
             limit = -1 if self._user_n_features is None else self._user_n_features
             maxidx = -1
             all_int = True
-            pieces = self._libsvm_pieces(limit, _SCAN_ROWS, reuse=True, check_values=False)
-            for piece, (vals, isint) in pieces:
+            for piece, (vals, isint) in self._pieces(limit, _SCAN_ROWS, reuse=True):
                 all_int &= isint
                 u, c = np.unique(vals, return_counts=True)
                 for a, b in zip(u.tolist(), c.tolist()):
@@ -699,13 +697,11 @@ class ChunkedFile:
             raise ValueError(msg) from None
         return X1, y1
 
-    def _libsvm_pieces(self, limit: int, rows: int, reuse: bool = False, check_values: bool = True):
+    def _libsvm_pieces(self, limit: int, rows: int, reuse: bool = False):
         """Chunks of ``rows`` rows as ``((data, indices, indptr), (labels, all_int))``.
 
         The compiled parser writes straight into the chunk's arrays (no copy); with
-        ``reuse`` the same arrays are refilled for every chunk (counting pass). With
-        ``check_values=False`` (counting pass) the common tokens' values are not parsed:
-        ``data`` is meaningless, and a malformed value is refused by the next pass."""
+        ``reuse`` the same arrays are refilled for every chunk (counting pass)."""
         offset = 0 if self.zero_based else 1
         lineno = 1
         rows_before = 0
@@ -764,7 +760,7 @@ class ChunkedFile:
                 labels, label_int, indptr, indices, values = chunk
                 n2, nh, lines, pos2, status, _ = _parse.libsvm_block(
                     buf, pos, end, offset, limit, labels, label_int, indptr, indices, values,
-                    hard, n, rows, check_values,
+                    hard, n, rows,
                 )  # fmt: skip
                 for h in range(nh):
                     slot, s, e = hard[h]
