@@ -231,3 +231,18 @@ def test_text_cells_in_a_frame_get_the_same_hint_as_in_a_dict():
     for call in (model.predict_many, model.predict_proba_many):
         with pytest.raises(ValueError, match=r"must be a number.*OneHotEncoder"):
             call(frame.rename(columns={"b": "a", "a": "b"}))
+
+
+def test_without_river_the_import_error_says_what_to_install():
+    """A plain `pip install .` has neither River nor pandas; the adapter's import failed
+    with "No module named 'pandas'" and no word of River."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['river'] = None\n"
+        "try:\n    import skewlearn.compat.river\n"
+        "except ImportError as e:\n    print(e)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "needs River and pandas" in out.stdout and "pip install river pandas" in out.stdout

@@ -24,10 +24,17 @@ import math
 from collections.abc import Hashable, Sequence
 
 import numpy as np
-import pandas as pd
-from river import base as river_base
-from river.metrics.base import BinaryMetric
 from sklearn.base import clone
+
+try:
+    import pandas as pd
+    from river import base as river_base
+    from river.metrics.base import BinaryMetric
+except ImportError as exc:  # River (and the pandas it uses) are optional
+    raise ImportError(
+        f"skewlearn.compat.river needs River and pandas ({exc}); install them with "
+        "`pip install river pandas`."
+    ) from exc
 
 from ..base import OnlineClassifier, decision_cut
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric
