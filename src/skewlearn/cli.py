@@ -125,6 +125,13 @@ def _parse_params(items: Sequence[str]) -> list[tuple[str, str, Any]]:
     return out
 
 
+def _refuse_repeats(flag: str, names: list[str], advice: str) -> None:
+    """A :class:`UsageError` naming the entries of ``flag``'s list given more than once."""
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise UsageError(f"{flag} names {', '.join(twice)} more than once{advice}")
+
+
 def _set_once(params: dict[str, Any], model: str, key: str, value: Any) -> None:
     """``params[key] = value``, refusing a key that ``--param`` already gave (the last
     value would silently replace the first)."""
@@ -581,12 +588,11 @@ def _models(args, find) -> list[tuple[str, Any]]:
     if not names:
         raise UsageError("--models needs at least one model name, e.g. --models Perceptron,AROW.")
     classes = [find(n) for n in names]
-    twice = sorted({c.__name__ for c in classes if classes.count(c) > 1})
-    if twice:
-        raise UsageError(
-            f"--models names {', '.join(twice)} more than once: each model runs once, with "
-            "its --param MODEL.key=value settings; name it once."
-        )
+    _refuse_repeats(
+        "--models",
+        [c.__name__ for c in classes],
+        ": each model runs once, with its --param MODEL.key=value settings; name it once.",
+    )
     lower = {c.__name__.lower(): c.__name__ for c in classes}
     params: dict[str, dict[str, Any]] = {c.__name__: {} for c in classes}
     for prefix, key, value in _parse_params(args.param):
@@ -679,9 +685,7 @@ def _cv_metrics(text: str) -> list[str]:
             )
     if not metrics:
         raise UsageError("--metrics needs at least one metric, e.g. --metrics gmean,roc_auc.")
-    twice = sorted({m for m in metrics if metrics.count(m) > 1})
-    if twice:
-        raise UsageError(f"--metrics names {', '.join(twice)} more than once; name each once.")
+    _refuse_repeats("--metrics", metrics, "; name each once.")
     return metrics
 
 
