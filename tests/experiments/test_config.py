@@ -211,3 +211,30 @@ def test_a_data_files_params_are_its_reading_options(tmp_path):
     X, y = load_dataset(exp.datasets[0])
     np.testing.assert_array_equal(X, [[1.0, 2.0], [5.0, 6.0], [7.0, 8.0]])
     assert y.tolist() == [-1, 1, 1]  # "no" is +1 as asked, though it is the majority
+
+
+@pytest.mark.parametrize(
+    ("estimator", "where"),
+    [
+        ({"params": {"pos_label": 0}}, r"params\.pos_label: 0"),
+        ({"params": {"pos_label": "yes"}}, r"params\.pos_label: 'yes'"),
+        ({"grid": {"pos_label": [1, "M"]}}, r"grid\.pos_label: 'M'"),
+        ({"by_dataset": {"a": {"params": {"pos_label": 2}}}},
+         r"by_dataset\.a\.params\.pos_label: 2"),
+    ],
+)  # fmt: skip
+def test_pos_label_of_a_file_label_points_to_positive_class(estimator, where):
+    """Experiments hand learners ±1 labels, so `pos_label = 0` for a 0/1 file parsed and then
+    failed every task ("pos_label=0 is not one of the classes [-1, 1]"); it is refused before
+    the run and names the dataset setting that chooses the positive class (as the CLI's
+    `--param pos_label=`)."""
+    data = _toy(estimators=[{"class": "PassiveAggressive", **estimator}], reference=[])
+    with pytest.raises(ExperimentError, match=rf"estimators\[0\]\.{where}: .*positive_class ="):
+        parse_experiment(data)
+
+
+@pytest.mark.parametrize("value", [1, -1])
+def test_pos_label_one_or_minus_one_is_kept(value):
+    data = _toy(estimators=[{"class": "PassiveAggressive", "params": {"pos_label": value}}],
+                reference=[])  # fmt: skip
+    assert parse_experiment(data).estimators[0].params == {"pos_label": value}

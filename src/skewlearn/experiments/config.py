@@ -515,6 +515,27 @@ def _check_params(cls: type, valid: set, params: dict, grid: dict, path: str) ->
             grid[k] = parse_grid(v, name=f"{path}.grid.{k}")
         except ValueError as err:
             raise ExperimentError(str(err)) from err
+    _check_pos_label(cls, params, grid, path)
+
+
+def _check_pos_label(cls: type, params: dict, grid: dict, path: str) -> None:
+    """The runner hands learners the labels +1 (the dataset's positive class) and -1, so a
+    ``pos_label`` other than 1, -1 or None would make every task fail with "not one of the
+    classes [-1, 1]" (or, for -1, is a deliberate swap): refuse it before the run and name
+    the dataset setting that chooses the positive class."""
+    values = [("params", params["pos_label"])] if "pos_label" in params else []
+    values += [("grid", v) for v in grid.get("pos_label", [])]
+    for where, value in values:
+        if value in (None, 1, -1):  # as the command line's --param pos_label
+            continue
+        _fail(
+            f"{path}.{where}.pos_label",
+            f"{value!r}: experiments give {cls.__name__} the labels +1 (each dataset's "
+            "positive class: the minority class, or a data file's params.positive_class) "
+            "and -1 (the others), so pos_label can only be 1, -1 or left out. To make a "
+            f"file's label {value!r} positive, set positive_class = {value!r} in that "
+            "dataset's params.",
+        )
 
 
 def _check_values(cls: type, params: dict, grid: dict, path: str) -> None:
