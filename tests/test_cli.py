@@ -548,6 +548,10 @@ def test_cv_table_and_a_sparse_file(capsys):
         model = clone(OGD(random_state=0)).fit(X[train], y[train])
         auc.append(skm.roc_auc_score(y[test], model.decision_function(X[test])))
     assert out["results"][0]["roc_auc"] == pytest.approx(np.mean(auc), rel=1e-12)
+    # --jobs -1 means all cores, as for run/reproduce (it was refused: "expected a positive
+    # integer"), with the same numbers
+    every_core = _cv(capsys, [SVM, "--models", "OGD", "--metrics", "roc_auc", "--jobs", "-1"])
+    assert every_core["results"][0]["roc_auc"] == out["results"][0]["roc_auc"]
 
 
 def test_cv_gives_a_dense_only_learner_a_libsvm_file_densely(capsys):
@@ -599,6 +603,9 @@ def test_cv_needs_two_folds(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["cv", CSV, "--models", "AROW", "--folds", "1"])
     assert exc.value.code == 2 and "expected an integer >= 2" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["cv", CSV, "--models", "AROW", "--jobs", "0"])
+    assert exc.value.code == 2 and "0 workers cannot run anything" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", ["stream", "compare", "cv"])

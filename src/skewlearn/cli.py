@@ -783,6 +783,13 @@ def _positive_int(text: str) -> int:
     return positive_int(text)
 
 
+def _n_jobs(text: str) -> int:
+    """``--jobs``: N >= 1 or -1 for all cores, as ``run`` and ``reproduce`` take it."""
+    from .experiments.cli import _n_jobs as n_jobs
+
+    return n_jobs(text)
+
+
 def _two_or_more(text: str) -> int:
     """An integer >= 2 (``--folds``, ``--auc-bins``)."""
     value = _positive_int(text)
@@ -936,7 +943,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="comma-separated test metrics (default roc_auc,pr_auc,f1,gmean)",
     )
     p.add_argument(
-        "--jobs", type=_positive_int, default=1, help="folds fitted in parallel (default 1)"
+        "--jobs",
+        type=_n_jobs,
+        default=1,
+        help="folds fitted in parallel (-1: all cores; default 1)",
     )
     p.set_defaults(func=_cmd_cv)
     for name in ("stream", "compare", "cv"):  # DATA is required (see _data_after_params)
