@@ -28,6 +28,8 @@ models carry ``_skewlearn_version`` and refuse to load under another major.minor
 
 from __future__ import annotations
 
+import math
+import struct
 import warnings
 from typing import Any, ClassVar
 
@@ -54,6 +56,11 @@ FLOAT32_ROWS: tuple = (np.float64, np.float32)
 
 #: Input types that may skip scikit-learn's validation (``BinaryClassifier._ready_input``).
 _READY_TYPES = (np.ndarray, sp.csr_matrix, sp.csr_array)
+
+#: Up to this many labels or scores, a later call checks and maps them as Python values:
+#: for a few rows, numpy's per-call overhead (~2-3 us an operation) is most of the cost of a
+#: River-style one-row ``partial_fit``. Both ways compare with ``==``, so they agree.
+_FEW = 16
 
 
 def _integral(values: np.ndarray) -> bool:
@@ -120,13 +127,26 @@ def _max_abs_bits(bits, abs_mask):
 
 def _scan_values(data: np.ndarray) -> tuple[float, bool]:
     """``(max |x|, all finite)`` of a contiguous float64 or float32 array in one compiled
-    pass."""
+    pass (a few values as Python floats: the compiled call's overhead is larger)."""
+    if data.size <= _FEW:
+        values = data.tolist()
+        if all(map(math.isfinite, values)):
+            return max(map(abs, values), default=0.0), True
+        return (math.nan if any(v != v for v in values) else math.inf), False
     if data.dtype == np.float32:
         top32 = _max_abs_bits(data.view(np.uint32), _ABS_BITS32)
         top_value = np.array([top32], dtype=np.uint32).view(np.float32)[0]
         return float(top_value), bool(top32 < _INF_BITS32)
     top = _max_abs_bits(data.view(np.uint64), _ABS_BITS)
-    return float(np.array([top], dtype=np.uint64).view(np.float64)[0]), bool(top < _INF_BITS)
+    return struct.unpack("<d", struct.pack("<Q", int(top)))[0], bool(top < _INF_BITS)
+
+
+def _all_finite(values: np.ndarray) -> bool:
+    """Whether every entry of a float array is finite; a few values are checked as Python
+    floats (``np.isfinite(...).all()`` costs ~1.7 us a call, most of it overhead)."""
+    if values.size <= _FEW and values.dtype.kind == "f":
+        return all(map(math.isfinite, values.ravel().tolist()))
+    return bool(np.isfinite(values).all())
 
 
 def _not_finite_message(data: np.ndarray) -> str:
@@ -141,7 +161,10 @@ def check_magnitude(est, X, consequence: str) -> None:
     """Refuse NaN/inf in ``X`` (dense or CSR), and values whose squares overflow float64
     (above :func:`max_abs_value`), in one compiled pass; the message names ``est``, the
     ``consequence`` of going on, and asks for scaling."""
-    data = np.ascontiguousarray(X.data if sp.issparse(X) else X.reshape(-1))
+    if X.__class__ is np.ndarray and X.flags.c_contiguous:
+        data = X.reshape(-1)  # a view
+    else:
+        data = np.ascontiguousarray(X.data if sp.issparse(X) else X.reshape(-1))
     if data.size == 0:
         return
     biggest, finite = _scan_values(data)
@@ -343,10 +366,10 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         bad = [
             name
             for name, value in vars(self).items()
-            if name.endswith("_")
-            and isinstance(value, np.ndarray)
+            if isinstance(value, np.ndarray)
+            and name[-1:] == "_"
             and value.dtype.kind in "fc"
-            and not np.isfinite(value).all()
+            and not _all_finite(value)
         ]
         if not bad:
             return
@@ -370,6 +393,8 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         before = getattr(self, "_started_with", None)
         if before is None:  # a model pickled before session 9
             return
+        if all(getattr(self, k) is v for k, v in before.items()):
+            return  # the very objects it started with (set_params assigns new ones)
         # the started-with keys are the parameter names (get_params would rebuild them
         # from the signature, ~20 us a call)
         now = {k: getattr(self, k) for k in before if k not in self._predict_only_params}
@@ -402,6 +427,9 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
 
     def _signed_labels(self, y: np.ndarray) -> np.ndarray:
         """y mapped to +1 (``pos_label_``) and -1 (the other class)."""
+        if y.shape[0] <= _FEW:
+            pos = self.pos_label_
+            return np.array([1.0 if v == pos else -1.0 for v in y.tolist()], dtype=np.float64)
         return np.where(y == self.pos_label_, 1.0, -1.0)
 
     def _set_classes(self, y: np.ndarray, classes) -> None:
@@ -481,6 +509,9 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             return False
         elif kind == "f" and not _integral(self.classes_):
             return False
+        if n <= _FEW:
+            c0, c1 = self.classes_.tolist()
+            return all(v == c0 or v == c1 for v in y.tolist())
         c0, c1 = self.classes_
         return bool(((y == c0) | (y == c1)).all())
 
@@ -683,7 +714,7 @@ class OnlineClassifier(BinaryClassifier):
             warn_unstable_steps(self, before, X.shape[0], self._step_gain)
         else:
             self._learn(rows, ypm, scores)
-        if not np.isfinite(scores).all():
+        if not _all_finite(scores):
             self._forget()
             raise ValueError(
                 f"{type(self).__name__} produced non-finite scores (inf or NaN) while "

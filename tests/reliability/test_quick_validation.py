@@ -18,8 +18,10 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from skewlearn import AROW, KOIL, OMCSL, KernelASLS, PassiveAggressive
+from skewlearn import AROW, KOIL, OMCSL, KernelASLS, PassiveAggressive, base
 
 RNG = np.random.default_rng(5)
 X0 = RNG.normal(size=(40, 3))
@@ -61,34 +63,62 @@ def _same(a, b):
         np.testing.assert_array_equal(ra[2][k], rb[2][k], err_msg=k)
 
 
-LATER_CALLS = {
-    "plain": (XB, YB, None),
-    "csr": (sp.csr_matrix(XB), YB, None),
-    "csr_array": (sp.csr_array(XB), YB, None),
-    "classes again": (XB, YB, [0, 1]),
-    "other classes": (XB, YB, [1, 2]),
-    "new label": (XB, np.array([1, 0, 2, 1, 0, 0]), None),
-    "string labels": (XB, YB.astype(str), None),
-    "bool labels": (XB, YB.astype(bool), None),
-    "float labels": (XB, YB.astype(float), None),
-    "float 0.5 label": (XB, np.array([1, 0, 0.5, 1, 0, 0]), None),
-    "NaN label": (XB, np.array([1, 0, np.nan, 1, 0, 0]), None),
-    "column y": (XB, YB[:, None], None),
-    "list y": (XB, YB.tolist(), None),
-    "short y": (XB, YB[:4], None),
-    "NaN in X": (np.where(np.eye(6, 3) > 0, np.nan, XB), YB, None),
-    "huge X": (XB * 1e200, YB, None),
-    "float32 X": (XB.astype(np.float32), YB, None),
-    "int X": (np.ones((6, 3), dtype=np.int64), YB, None),
-    "Fortran X": (np.asfortranarray(XB), YB, None),
-    "strided X": (np.hstack([XB, XB])[:, ::2], YB, None),
-    "wrong width": (np.ascontiguousarray(XB[:, :2]), YB, None),
-    "wrong width csr": (sp.csr_matrix(XB[:, :2]), YB, None),
-    "no rows": (XB[:0], YB[:0], None),
-    "1-D X": (XB[0], YB[:1], None),
-    "object X": (XB.astype(object), YB, None),
-    "complex X": (XB.astype(complex), YB, None),
-}
+def _with(y, i, value, dtype=None):
+    out = np.array(y, dtype=dtype)
+    out[i] = value
+    return out
+
+
+def _later_calls(XB, YB):
+    n = XB.shape[0]
+    return {
+        "plain": (XB, YB, None),
+        "csr": (sp.csr_matrix(XB), YB, None),
+        "csr_array": (sp.csr_array(XB), YB, None),
+        "classes again": (XB, YB, [0, 1]),
+        "other classes": (XB, YB, [1, 2]),
+        "new label": (XB, _with(YB, 2, 2), None),
+        "string labels": (XB, YB.astype(str), None),
+        "bool labels": (XB, YB.astype(bool), None),
+        "float labels": (XB, YB.astype(float), None),
+        "float 0.5 label": (XB, _with(YB, 2, 0.5, float), None),
+        "NaN label": (XB, _with(YB, 2, np.nan, float), None),
+        "column y": (XB, YB[:, None], None),
+        "list y": (XB, YB.tolist(), None),
+        "short y": (XB, YB[:4], None),
+        "NaN in X": (np.where(np.eye(n, 3) > 0, np.nan, XB), YB, None),
+        "huge X": (XB * 1e200, YB, None),
+        "float32 X": (XB.astype(np.float32), YB, None),
+        "int X": (np.ones((n, 3), dtype=np.int64), YB, None),
+        "Fortran X": (np.asfortranarray(XB), YB, None),
+        "strided X": (np.hstack([XB, XB])[:, ::2], YB, None),
+        "wrong width": (np.ascontiguousarray(XB[:, :2]), YB, None),
+        "wrong width csr": (sp.csr_matrix(XB[:, :2]), YB, None),
+        "no rows": (XB[:0], YB[:0], None),
+        "1-D X": (XB[0], YB[:1], None),
+        "object X": (XB.astype(object), YB, None),
+        "complex X": (XB.astype(complex), YB, None),
+    }
+
+
+LATER_CALLS = _later_calls(XB, YB)
+# session 13: a few labels and values (up to base._FEW) are checked as Python values and
+# more with numpy; a batch of 24 rows takes the numpy path
+XL = RNG.normal(size=(24, 3))
+LATER_CALLS.update(
+    {f"{name}, 24 rows": case for name, case in _later_calls(XL, np.tile(YB, 4)).items()}
+)
+LATER_CALLS.update(
+    {
+        "one row": (XB[:1], YB[:1], None),
+        "one row, NaN": (np.array([[0.5, np.nan, 1.0]]), YB[:1], None),
+        "one row, -inf": (np.array([[0.5, -np.inf, 1.0]]), YB[:1], None),
+        "one row, huge": (np.array([[0.5, -1e200, 1.0]]), YB[:1], None),
+        "one row, new label": (XB[:1], np.array([2]), None),
+        "one row, NaN label": (XB[:1], np.array([np.nan]), None),
+        "one row, True": (XB[:1], np.array([True]), None),
+    }
+)
 
 
 @pytest.mark.parametrize(
@@ -143,3 +173,57 @@ def test_non_integral_float_classes_never_take_the_quick_path():
     assert not model._known_labels(np.array([0.5, 1.0]), 2)
     assert model._known_labels(np.array([1, 1]), 2)
     _same(*_both(model, "partial_fit", XB[:2], np.array([0.5, 1.0])))
+
+
+# ---------------------------------------------------------------- the few-values paths
+# Up to base._FEW values, the checks shared by both paths above run as Python code, more
+# values as numpy or compiled code; each is compared here with numpy on both sides of it.
+_FLOATS = st.one_of(
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from([0.0, -0.0, 1e-320, 1e200, -1e300, np.nan, np.inf, -np.inf]),
+)
+
+
+@given(st.lists(_FLOATS, max_size=40), st.sampled_from([np.float64, np.float32]))
+@settings(max_examples=400, deadline=None)
+def test_scan_values_is_max_abs_and_all_finite(values, dtype):
+    with np.errstate(over="ignore"):
+        data = np.array(values, dtype=np.float64).astype(dtype)
+    biggest, finite = base._scan_values(data)
+    assert finite == bool(np.isfinite(data).all())
+    if finite:
+        assert biggest == (float(np.abs(data).max()) if data.size else 0.0)
+    else:  # NaN when there is one (it orders above inf by its bits), else inf
+        assert np.isnan(biggest) if np.isnan(data).any() else biggest == np.inf
+
+
+@given(st.lists(_FLOATS, max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_all_finite_is_numpys(values):
+    data = np.array(values, dtype=np.float64)
+    assert base._all_finite(data) == bool(np.isfinite(data).all())
+    if data.size % 2 == 0:
+        assert base._all_finite(data.reshape(2, -1)) == bool(np.isfinite(data).all())
+
+
+@pytest.mark.parametrize("n", [1, 5, base._FEW, base._FEW + 1, 40])
+@pytest.mark.parametrize(
+    ("labels", "pos_label"),
+    [([0, 1], None), ([0, 1], 0), (["ok", "fraud"], "fraud"), ([False, True], True),
+     ([1.0, 2.0], 1.0)],
+)  # fmt: skip
+def test_signed_labels_and_known_labels_equal_numpys(n, labels, pos_label):
+    model = PassiveAggressive(pos_label=pos_label).partial_fit(
+        X0[:2], np.array(labels), classes=np.array(labels)
+    )
+    y = np.array(labels)[RNG.integers(0, 2, size=n)]
+    np.testing.assert_array_equal(
+        model._signed_labels(y), np.where(y == model.pos_label_, 1.0, -1.0)
+    )
+    assert model._known_labels(y, n)
+    if y.dtype.kind != "U":
+        other = y.astype(np.float64)
+        other[-1] = 7.0
+        assert not model._known_labels(other, n)
+    else:
+        assert not model._known_labels(np.where(np.arange(n) == n - 1, "other", y), n)

@@ -154,20 +154,18 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         except (TypeError, ValueError) as err:
             raise self._not_a_number(err) from None
 
+    def _code(self, v) -> int:
+        if v == self.classes[1]:
+            return 1
+        if v == self.classes[0]:
+            return 0
+        raise ValueError(
+            f"label {v!r} is neither of classes={self.classes!r}; pass "
+            "classes=(negative, positive) with the stream's two labels."
+        )
+
     def _codes(self, y) -> np.ndarray:
-        y = list(y)
-        out = np.empty(len(y), dtype=np.int64)
-        for i, v in enumerate(y):
-            if v == self.classes[1]:
-                out[i] = 1
-            elif v == self.classes[0]:
-                out[i] = 0
-            else:
-                raise ValueError(
-                    f"label {v!r} is neither of classes={self.classes!r}; pass "
-                    "classes=(negative, positive) with the stream's two labels."
-                )
-        return out
+        return np.array([self._code(v) for v in y], dtype=np.int64)
 
     def _learner(self):
         if self._model is None:
@@ -195,7 +193,8 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     # ------------------------------------------------------------------ River API
     def learn_one(self, x: dict, y: Hashable) -> None:
         self._fix_order(x.keys())
-        self._learner().partial_fit(self._row(x), self._codes([y]), classes=self._classes())
+        code = np.array((self._code(y),), dtype=np.int64)
+        self._learner().partial_fit(self._row(x), code, classes=self._classes())
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
         if len(X) == 0:
