@@ -461,3 +461,62 @@ def test_a_positive_class_absent_from_the_file_is_refused_after_the_pass(tmp_pat
         _gather(iter_chunks(p, 2, positive_class="Pos"))
     _, y = _gather(iter_chunks(p, 2, positive_class="p"))
     assert y.tolist() == [1, -1, -1]
+
+
+def _sparse_rows(stream):
+    X = sp.vstack([c for c, _ in stream]).tocsr()
+    return X, np.concatenate([y for _, y in stream])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [*TOKEN_LINES, "1 3:nan", "1 3:inf 4:1", "1 3:1x", "1 3:", "1 3:1.5#x 40:1", "1 2:1 3:2#c",
+     "-1 qid:3 4:0.123456789012345678 40:1e-300", "1 3:1\x00 4:1", "1 3:1.5\t#c 40:1"],
+)  # fmt: skip
+def test_the_counting_pass_skips_values_and_the_learning_pass_checks_them(line, tmp_path):
+    """Session 13: the counting pass reads labels, qid and indices but skips the values
+    (``_parse.libsvm_count_block``). A file read in two passes (no ``positive_class``, no
+    ``n_features``) still gives read_libsvm's rows, width and labels, or its error: a bad
+    value is refused by the learning pass, with the careful reader's line number."""
+    good = [f"{1 if i % 3 else -1} 1:{i}.5 2:0.25 10:-{i}.125" for i in range(30)]
+    good[5:5] = ["# a comment line", "", "  \t"]  # lines an error's number must count
+    good.insert(17, line)
+    p = tmp_path / "t.svm"
+    p.write_bytes(("\n".join(good) + "\n").encode("utf-8"))
+    try:
+        X, y, _ = read_libsvm(p)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as two_pass:
+            list(iter_chunks(p, 4, block_bytes=1024))
+        assert str(two_pass.value) == str(exc)
+        return
+    stream = iter_chunks(p, 4, block_bytes=1024)
+    got, labels = _sparse_rows(stream)
+    assert stream.n_features == X.shape[1] and stream.n_rows == X.shape[0]
+    np.testing.assert_array_equal(got.indptr, X.indptr)
+    np.testing.assert_array_equal(got.indices, X.indices)
+    np.testing.assert_array_equal(got.data.view(np.int64), X.data.view(np.int64))
+    np.testing.assert_array_equal(labels, np.where(y == stream.positive_class, 1, -1))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("rows", [1, 7, 1000])
+def test_counting_pass_labels_and_width_are_read_libsvms(seed, rows, tmp_path):
+    """The counting kernel against the careful reader on random legal files (qid, comments,
+    unsorted indices, blank lines, CRLF, leading zeros): every label in order, and the
+    largest index of each chunk."""
+    rng = np.random.default_rng(seed)
+    zero_based = seed % 2 == 1
+    p = tmp_path / "r.svm"
+    p.write_text(_random_libsvm(rng, 300, 12, zero_based, crlf=seed % 3 == 0), newline="")
+    X, y, _ = read_libsvm(p, zero_based=zero_based)
+    stream = iter_chunks(p, chunk_size=rows, zero_based=zero_based, block_bytes=1024,
+                         positive_class=1, n_features=X.shape[1])  # fmt: skip
+    seen, widest, start = [], [], 0
+    for labels, _, top in stream._libsvm_counts(-1, rows):
+        chunk = X[start : start + len(labels)]
+        seen.append(labels.copy())
+        widest.append((top, int(chunk.indices.max()) if chunk.nnz else -1))
+        start += len(labels)
+    np.testing.assert_array_equal(np.concatenate(seen), y)
+    assert all(a == b for a, b in widest), widest

@@ -47,6 +47,8 @@ _C30 = np.uint64(0x3030303030303030)
 _C46 = np.uint64(0x4646464646464646)
 _C80 = np.uint64(0x8080808080808080)
 _C21 = np.uint64(0x2121212121212121)
+_C23 = np.uint64(0x2323232323232323)
+_C01 = np.uint64(0x0101010101010101)
 _MASK = np.uint64(0x000000FF000000FF)
 _MUL1 = np.uint64(0x000F424000000064)  # 100 + (1000000 << 32)
 _MUL2 = np.uint64(0x0000271000000001)  # 1 + (10000 << 32)
@@ -410,6 +412,128 @@ def libsvm_block(
         indptr[n] = nnz
         lines += 1
     return n, nh, lines, pos, OK, maxidx
+
+
+@njit(**_PARSE_INLINE)
+def _hash_at(buf, i):
+    """Position of the first ``'#'`` in ``buf[i:i + 16]``, or ``i + 16`` (SWAR: a byte of
+    ``x ^ '#'*8`` is zero there; the first flagged zero byte is exact)."""
+    for half in range(2):
+        x = _load8(buf, i + 8 * half) ^ _C23
+        m = (x - _C01) & ~x & _C80
+        if m != 0:
+            return i + 8 * half + np.int64(trailing_zeros(m) >> np.uint64(3))
+    return i + 16
+
+
+@njit(**_PARSE)
+def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row0, max_rows):
+    """The counting pass's :func:`libsvm_block`: the labels and the largest index of the
+    LIBSVM lines of ``buf[pos:end]``, from row ``row0`` until ``max_rows`` rows are filled
+    or the block ends, **without reading the values**.
+
+    Labels, ``qid:`` tokens, comments and each ``index:`` are read and checked as
+    :func:`libsvm_block` does (a line it would send to the careful reader for them goes
+    there too); a value is skipped to the next blank, line end or ``#``, and is read and
+    checked by the learning pass, which sends a bad one to the careful reader and its
+    error. Skipping the values halves the counting pass (they were half of the parse
+    time); a separate kernel keeps the learning pass's loop free of a "values?" branch,
+    which cost it 10-15 % (docs/decisions.md, sessions 12 and 13).
+
+    Returns ``(rows, lines, pos, status, max_index)``: rows counted (total, including
+    ``row0``), lines consumed, where counting stopped, ``OK`` or ``CAREFUL`` (the line at
+    ``pos`` needs the careful reader) and the largest 0-based index seen (-1 if none).
+    """
+    p = _address(buf)
+    size = buf.shape[0]
+    n = row0
+    lines = 0
+    maxidx = -1
+    while pos < end and n < max_rows:
+        start = pos
+        i = pos
+        while _is_blank(buf[i]):
+            i += 1
+        if _eol(buf[i]) or buf[i] == 35:  # blank or comment-only line
+            pos, plain = _skip_to_eol(p, i, end)
+            if not plain:
+                return n, lines, start, CAREFUL, maxidx
+            lines += 1
+            continue
+        lab, j, kind, isint = _scan_number(p, i, end, size)
+        if kind == 0 or kind == 2 or not (_eol(buf[j]) or _is_blank(buf[j]) or buf[j] == 35):
+            return n, lines, start, CAREFUL, maxidx
+        i = j
+        row_max = -1
+        while True:
+            c = buf[i]
+            if _is_blank(c):
+                i += 1
+                continue
+            if _eol(c) or c == 35:
+                break
+            if c == 113:  # qid:<integer>, as libsvm_block reads it
+                if buf[i + 1] != 105 or buf[i + 2] != 100 or buf[i + 3] != 58:
+                    return n, lines, start, CAREFUL, maxidx
+                i += 4
+                ndig = 0
+                if i < end and (buf[i] == 43 or buf[i] == 45):
+                    i += 1
+                while i < end and 48 <= buf[i] <= 57:
+                    ndig += 1
+                    i += 1
+                if ndig == 0 or not (_eol(buf[i]) or _is_blank(buf[i]) or buf[i] == 35):
+                    return n, lines, start, CAREFUL, maxidx
+                continue
+            if i + 32 <= size:  # the common token, whole (as in libsvm_block)
+                t = _token_end(p, i)
+                if t > i:
+                    ndig, idx = _digits8(p, i)
+                    k = idx - offset
+                    if (
+                        0 < ndig < 8
+                        and buf[i + ndig] == 58
+                        and t > i + ndig + 1
+                        and k >= 0
+                        and (n_features < 0 or k < n_features)
+                        and _hash_at(p, i) >= t
+                    ):
+                        if k > row_max:
+                            row_max = k
+                        i = t
+                        continue
+            ndig, idx = 0, 0
+            while ndig < 10:
+                d = np.uint64(buf[i]) - np.uint64(48)
+                if d > 9:
+                    break
+                idx = idx * 10 + np.int64(d)
+                ndig += 1
+                i += 1
+            if ndig == 0 or buf[i] != 58:
+                return n, lines, start, CAREFUL, maxidx
+            i += 1
+            k = idx - offset
+            if k < 0 or k > _MAX_INDEX or (n_features >= 0 and k >= n_features):
+                return n, lines, start, CAREFUL, maxidx
+            j = i  # the value: up to the next blank, line end or comment
+            while j < end and not (_is_blank(buf[j]) or _eol(buf[j]) or buf[j] == 35):
+                j += 1
+            if j == i:  # an empty value: the careful reader's message
+                return n, lines, start, CAREFUL, maxidx
+            if k > row_max:
+                row_max = k
+            i = j
+        if row_max > maxidx:
+            maxidx = row_max
+        pos, plain = _skip_to_eol(p, i, end)  # the rest of the line (a comment) must be plain
+        if not plain:
+            return n, lines, start, CAREFUL, maxidx
+        labels[n] = lab
+        label_int[n] = isint
+        n += 1
+        lines += 1
+    return n, lines, pos, OK, maxidx
 
 
 @njit(**_PARSE)

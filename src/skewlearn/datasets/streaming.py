@@ -17,7 +17,9 @@ once. Leave either out and :class:`ChunkedFile` first makes one counting pass ov
 file (labels, largest index, categories of undeclared nominal columns) — in bounded
 memory, at parsing speed — and then knows ``n_rows``, ``n_positives`` and the label
 counts before the first chunk. With ``n_features`` given, an index beyond it raises the
-reader's error naming the line.
+reader's error naming the line. The LIBSVM counting pass reads labels, ``qid`` and
+indices but not the values (about twice as fast); a malformed value is refused, with its
+line number, by the pass that reads the chunks.
 
 LIBSVM and numeric CSV are parsed by compiled code over the raw bytes
 (:mod:`skewlearn.datasets._parse`); any line it does not fully understand goes to the
@@ -565,14 +567,13 @@ class ChunkedFile:
             limit = -1 if self._user_n_features is None else self._user_n_features
             maxidx = -1
             all_int = True
-            for piece, (vals, isint) in self._pieces(limit, _SCAN_ROWS, reuse=True):
+            for vals, isint, top in self._libsvm_counts(limit, _SCAN_ROWS):
                 all_int &= isint
                 u, c = np.unique(vals, return_counts=True)
                 for a, b in zip(u.tolist(), c.tolist()):
                     counts[a] = counts.get(a, 0) + b
                 n_rows += len(vals)
-                if len(piece[1]):
-                    maxidx = max(maxidx, int(piece[1].max()))
+                maxidx = max(maxidx, top)
             if n_rows == 0:
                 raise _fail(
                     self.path, None, "no data rows (only comments)", "Pass a file with data rows."
@@ -653,7 +654,7 @@ class ChunkedFile:
 
     def _pieces(self, limit: int, rows: int, reuse: bool = False):
         if self.format == "libsvm":
-            yield from self._libsvm_pieces(limit, rows, reuse)
+            yield from self._libsvm_pieces(limit, rows)
         elif self._fast():
             yield from self._csv_pieces(rows, reuse)
         else:
@@ -697,11 +698,59 @@ class ChunkedFile:
             raise ValueError(msg) from None
         return X1, y1
 
-    def _libsvm_pieces(self, limit: int, rows: int, reuse: bool = False):
+    def _libsvm_counts(self, limit: int, rows: int):
+        """The counting pass over a LIBSVM file: ``(labels, all_int, largest index)`` per
+        chunk of ``rows`` rows (one label array, refilled). The values are not read here
+        (:func:`_parse.libsvm_count_block`): the learning pass reads and checks them."""
+        offset = 0 if self.zero_based else 1
+        lineno = 1
+        rows_before = 0
+        first = True
+        labels = np.empty(rows, dtype=np.float64)
+        label_int = np.empty(rows, dtype=np.bool_)
+        n = 0
+        maxidx = -1
+        blocks = _blocks(self.path, self.block_bytes, memory_map=self.memory_map)
+        for block, buf, end, boff in blocks:
+            pos = 0
+            if first:
+                first = False
+                if block.startswith(_BOM, 0, end):
+                    pos = 3
+            while pos < end:
+                n, lines, pos, status, top = _parse.libsvm_count_block(
+                    buf, pos, end, offset, limit, labels, label_int, n, rows
+                )
+                lineno += lines
+                maxidx = max(maxidx, top)
+                if status == _parse.CAREFUL:
+                    text_end, nxt = _line_end(block, pos, end)
+                    text = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
+                    got = self._libsvm_careful(text, lineno, rows_before + n + 1, limit)
+                    if got is not None:
+                        X1, y1 = got
+                        if X1.nnz:
+                            maxidx = max(maxidx, int(X1.indices.max()))
+                        labels[n] = float(y1[0])
+                        label_int[n] = y1.dtype.kind == "i"
+                        n += 1
+                    lineno += 1
+                    pos = nxt
+                if n == rows:
+                    yield labels, bool(label_int.all()), maxidx
+                    rows_before += n
+                    n = 0
+                    maxidx = -1
+        if first:
+            raise _fail(self.path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
+        if n:
+            yield labels[:n], bool(label_int[:n].all()), maxidx
+
+    def _libsvm_pieces(self, limit: int, rows: int):
         """Chunks of ``rows`` rows as ``((data, indices, indptr), (labels, all_int))``.
 
-        The compiled parser writes straight into the chunk's arrays (no copy); with
-        ``reuse`` the same arrays are refilled for every chunk (counting pass)."""
+        The compiled parser writes straight into the chunk's arrays (no copy). (The
+        counting pass is :meth:`_libsvm_counts`.)"""
         offset = 0 if self.zero_based else 1
         lineno = 1
         rows_before = 0
@@ -805,8 +854,7 @@ class ChunkedFile:
                     yield emit(chunk, n)
                     rows_before += n
                     n = 0
-                    if not reuse:
-                        chunk = new_chunk(len(chunk[3]))
+                    chunk = new_chunk(len(chunk[3]))
         if first:
             raise _fail(self.path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
         if n:
