@@ -60,6 +60,8 @@ FULL = 2  # the table of hard values is full: convert them, then resume at ``pos
 GROW = 3  # the entry arrays are full: enlarge them, then resume at ``pos``
 #: The largest 0-based column index (indices are int32); the same as ``readers.MAX_INDEX``.
 _MAX_INDEX = 2**31 - 2
+_SKIP = 4  # _line_head: a blank or comment-only line
+_DATA = 5  # _line_head: a data line whose label was read
 
 
 @intrinsic
@@ -252,6 +254,63 @@ def _at_eol(buf, i, end):
     return i >= end or buf[i] == 10 or buf[i] == 13
 
 
+@njit(**_PARSE_INLINE)
+def _line_head(buf, pos, end, size):
+    """The start of the LIBSVM line at ``pos``: ``(SKIP, next line, 0, False)`` for a
+    blank or comment-only line of plain bytes, ``(DATA, after the label, label, is
+    integer)`` for a line whose label the fast path reads, else ``(CAREFUL, pos, 0,
+    False)``: the careful reader must judge the line."""
+    i = pos
+    while _is_blank(buf[i]):
+        i += 1
+    if _eol(buf[i]) or buf[i] == 35:  # blank or comment-only line
+        nxt, plain = _skip_to_eol(buf, i, end)
+        return (_SKIP if plain else CAREFUL), nxt, 0.0, False
+    lab, j, kind, isint = _scan_number(buf, i, end, size)
+    if kind == 0 or kind == 2 or not (_eol(buf[j]) or _is_blank(buf[j]) or buf[j] == 35):
+        return CAREFUL, pos, 0.0, False
+    return _DATA, j, lab, isint
+
+
+@njit(**_PARSE_INLINE)
+def _qid_end(buf, i, end):
+    """Given ``qid:`` at ``i``: the position after its (signed) integer, or -1 when the
+    token is not ``qid:<integer>`` followed by a blank, line end or ``#``."""
+    if buf[i + 1] != 105 or buf[i + 2] != 100 or buf[i + 3] != 58:
+        return -1
+    i += 4
+    ndig = 0
+    if i < end and (buf[i] == 43 or buf[i] == 45):
+        i += 1
+    while i < end and 48 <= buf[i] <= 57:
+        ndig += 1
+        i += 1
+    if ndig == 0 or not (_eol(buf[i]) or _is_blank(buf[i]) or buf[i] == 35):
+        return -1
+    return i
+
+
+@njit(**_PARSE_INLINE)
+def _index_digits(buf, i, size):
+    """``(digits, value, position after them)`` of the index at ``i``: eight bytes at a
+    time where the buffer allows, else one at a time (at most 10 digits: more cannot be
+    an index, and the caller sees no colon after them)."""
+    ndig, idx = 8, 0
+    if i + 8 <= size:
+        ndig, idx = _digits8(buf, i)
+    if ndig < 8:
+        return ndig, idx, i + ndig
+    ndig, idx = 0, 0
+    while ndig < 10:
+        d = np.uint64(buf[i]) - np.uint64(48)
+        if d > 9:
+            break
+        idx = idx * 10 + np.int64(d)
+        ndig += 1
+        i += 1
+    return ndig, idx, i
+
+
 @njit(**_PARSE)
 def libsvm_block(
     buf, pos, end, offset, n_features, labels, label_int, indptr, indices, values, hard, row0,
@@ -279,19 +338,13 @@ def libsvm_block(
     while pos < end and n < max_rows:
         start = pos
         nh0 = nh
-        i = pos
-        while _is_blank(buf[i]):
-            i += 1
-        if _eol(buf[i]) or buf[i] == 35:  # blank or comment-only line
-            pos, plain = _skip_to_eol(p, i, end)
-            if not plain:
-                return n, nh0, lines, start, CAREFUL, maxidx
+        head, i, lab, isint = _line_head(p, pos, end, size)
+        if head == _SKIP:
+            pos = i
             lines += 1
             continue
-        lab, j, kind, isint = _scan_number(p, i, end, size)
-        if kind == 0 or kind == 2 or not (_eol(buf[j]) or _is_blank(buf[j]) or buf[j] == 35):
+        if head == CAREFUL:
             return n, nh0, lines, start, CAREFUL, maxidx
-        i = j
         row_nnz0 = nnz
         sorted_ok = True
         last = -1
@@ -308,16 +361,8 @@ def libsvm_block(
                     break
             # index or qid
             if c == 113 and buf[i + 1] == 105 and buf[i + 2] == 100:
-                if buf[i + 3] != 58:
-                    return n, nh0, lines, start, CAREFUL, maxidx
-                i += 4
-                ndig = 0
-                if i < end and (buf[i] == 43 or buf[i] == 45):
-                    i += 1
-                while i < end and 48 <= buf[i] <= 57:
-                    ndig += 1
-                    i += 1
-                if ndig == 0 or not (_eol(buf[i]) or _is_blank(buf[i]) or buf[i] == 35):
+                i = _qid_end(p, i, end)
+                if i < 0:
                     return n, nh0, lines, start, CAREFUL, maxidx
                 continue
             if i + 32 <= size:  # the common token, off the chain of positions
@@ -342,20 +387,7 @@ def libsvm_block(
                             nnz += 1
                             i = t
                             continue
-            ndig, idx = 8, 0
-            if i + 8 <= size:
-                ndig, idx = _digits8(p, i)
-            if ndig < 8:
-                i += ndig
-            else:  # 8 digits or more, or near the end of the buffer: digit by digit
-                ndig, idx = 0, 0
-                while ndig < 10:
-                    d = np.uint64(buf[i]) - np.uint64(48)
-                    if d > 9:
-                        break
-                    idx = idx * 10 + np.int64(d)
-                    ndig += 1
-                    i += 1
+            ndig, idx, i = _index_digits(p, i, size)
             if ndig == 0 or buf[i] != 58:
                 return n, nh0, lines, start, CAREFUL, maxidx
             i += 1
@@ -451,19 +483,13 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
     maxidx = -1
     while pos < end and n < max_rows:
         start = pos
-        i = pos
-        while _is_blank(buf[i]):
-            i += 1
-        if _eol(buf[i]) or buf[i] == 35:  # blank or comment-only line
-            pos, plain = _skip_to_eol(p, i, end)
-            if not plain:
-                return n, lines, start, CAREFUL, maxidx
+        head, i, lab, isint = _line_head(p, pos, end, size)
+        if head == _SKIP:
+            pos = i
             lines += 1
             continue
-        lab, j, kind, isint = _scan_number(p, i, end, size)
-        if kind == 0 or kind == 2 or not (_eol(buf[j]) or _is_blank(buf[j]) or buf[j] == 35):
+        if head == CAREFUL:
             return n, lines, start, CAREFUL, maxidx
-        i = j
         row_max = -1
         while True:
             c = buf[i]
@@ -473,16 +499,8 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
             if _eol(c) or c == 35:
                 break
             if c == 113:  # qid:<integer>, as libsvm_block reads it
-                if buf[i + 1] != 105 or buf[i + 2] != 100 or buf[i + 3] != 58:
-                    return n, lines, start, CAREFUL, maxidx
-                i += 4
-                ndig = 0
-                if i < end and (buf[i] == 43 or buf[i] == 45):
-                    i += 1
-                while i < end and 48 <= buf[i] <= 57:
-                    ndig += 1
-                    i += 1
-                if ndig == 0 or not (_eol(buf[i]) or _is_blank(buf[i]) or buf[i] == 35):
+                i = _qid_end(p, i, end)
+                if i < 0:
                     return n, lines, start, CAREFUL, maxidx
                 continue
             if i + 32 <= size:  # the common token, whole (as in libsvm_block)
@@ -502,14 +520,7 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
                             row_max = k
                         i = t
                         continue
-            ndig, idx = 0, 0
-            while ndig < 10:
-                d = np.uint64(buf[i]) - np.uint64(48)
-                if d > 9:
-                    break
-                idx = idx * 10 + np.int64(d)
-                ndig += 1
-                i += 1
+            ndig, idx, i = _index_digits(p, i, size)
             if ndig == 0 or buf[i] != 58:
                 return n, lines, start, CAREFUL, maxidx
             i += 1

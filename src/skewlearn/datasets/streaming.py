@@ -116,6 +116,18 @@ def _blocks(
     yield from _read_blocks(path, block_bytes, skip)
 
 
+def _data_blocks(
+    path: str, block_bytes: int, memory_map: bool, skip: int = 0
+) -> Iterator[tuple[Any, Any, int, int, int]]:
+    """:func:`_blocks` with where each block's data starts: after a UTF-8 BOM that opens
+    the file (when nothing is skipped), else at 0."""
+    at_start = skip == 0
+    for block, buf, end, boff in _blocks(path, block_bytes, skip, memory_map=memory_map):
+        pos = 3 if at_start and block.startswith(_BOM, 0, end) else 0
+        at_start = False
+        yield block, buf, end, boff, pos
+
+
 class _Window:
     """The bytes of a memory map from ``base`` on, indexed from 0 (a block of
     :func:`_mapped_blocks`); the few ``bytes`` methods the readers use."""
@@ -698,6 +710,13 @@ class ChunkedFile:
             raise ValueError(msg) from None
         return X1, y1
 
+    def _careful_line(self, block, pos, end, boff, lineno, rows_before, limit):
+        """The line at ``pos`` of a block, by :meth:`_libsvm_careful` (which raises on a bad
+        line): ``(its (X, y) or None for a blank one, where the next line starts)``."""
+        text_end, nxt = _line_end(block, pos, end)
+        text = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
+        return self._libsvm_careful(text, lineno, rows_before + 1, limit), nxt
+
     def _libsvm_counts(self, limit: int, rows: int):
         """The counting pass over a LIBSVM file: ``(labels, all_int, largest index)`` per
         chunk of ``rows`` rows (one label array, refilled). The values are not read here
@@ -705,18 +724,15 @@ class ChunkedFile:
         offset = 0 if self.zero_based else 1
         lineno = 1
         rows_before = 0
-        first = True
+        empty = True
         labels = np.empty(rows, dtype=np.float64)
         label_int = np.empty(rows, dtype=np.bool_)
         n = 0
         maxidx = -1
-        blocks = _blocks(self.path, self.block_bytes, memory_map=self.memory_map)
-        for block, buf, end, boff in blocks:
-            pos = 0
-            if first:
-                first = False
-                if block.startswith(_BOM, 0, end):
-                    pos = 3
+        for block, buf, end, boff, pos in _data_blocks(
+            self.path, self.block_bytes, self.memory_map
+        ):
+            empty = False
             while pos < end:
                 n, lines, pos, status, top = _parse.libsvm_count_block(
                     buf, pos, end, offset, limit, labels, label_int, n, rows
@@ -724,9 +740,9 @@ class ChunkedFile:
                 lineno += lines
                 maxidx = max(maxidx, top)
                 if status == _parse.CAREFUL:
-                    text_end, nxt = _line_end(block, pos, end)
-                    text = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
-                    got = self._libsvm_careful(text, lineno, rows_before + n + 1, limit)
+                    got, nxt = self._careful_line(
+                        block, pos, end, boff, lineno, rows_before + n, limit
+                    )
                     if got is not None:
                         X1, y1 = got
                         if X1.nnz:
@@ -741,7 +757,7 @@ class ChunkedFile:
                     rows_before += n
                     n = 0
                     maxidx = -1
-        if first:
+        if empty:
             raise _fail(self.path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
         if n:
             yield labels[:n], bool(label_int[:n].all()), maxidx
@@ -754,7 +770,7 @@ class ChunkedFile:
         offset = 0 if self.zero_based else 1
         lineno = 1
         rows_before = 0
-        first = True
+        empty = True
         hard = np.empty((4096, 3), dtype=np.int64)
         chunk = None
         n = 0
@@ -794,13 +810,10 @@ class ChunkedFile:
                 bool(label_int[:n].all()),
             )
 
-        blocks = _blocks(self.path, self.block_bytes, memory_map=self.memory_map)
-        for block, buf, end, boff in blocks:
-            pos = 0
-            if first:
-                first = False
-                if block.startswith(_BOM, 0, end):
-                    pos = 3
+        for block, buf, end, boff, pos in _data_blocks(
+            self.path, self.block_bytes, self.memory_map
+        ):
+            empty = False
             if per_row is None:
                 per_row = _parse.entries_per_line(buf[:end])
             if chunk is None:
@@ -832,9 +845,9 @@ class ChunkedFile:
                     text_end, _ = _line_end(block, pos, end)
                     grow(chunk, int(indptr[n]) + block.count(b":", pos, text_end) + 1)
                 elif status == _parse.CAREFUL:
-                    text_end, nxt = _line_end(block, pos, end)
-                    text = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
-                    got = self._libsvm_careful(text, lineno, rows_before + n + 1, limit)
+                    got, nxt = self._careful_line(
+                        block, pos, end, boff, lineno, rows_before + n, limit
+                    )
                     if got is not None:
                         X1, y1 = got
                         k0 = int(indptr[n])
@@ -855,7 +868,7 @@ class ChunkedFile:
                     rows_before += n
                     n = 0
                     chunk = new_chunk(len(chunk[3]))
-        if first:
+        if empty:
             raise _fail(self.path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
         if n:
             yield emit(chunk, n)
@@ -974,7 +987,6 @@ class ChunkedFile:
         tokens: list[str] = []
         hard = np.empty((4096, 4), dtype=np.int64)
         lineno = self._first_line
-        first = self._data_skip == 0
         pool = _Recycler()
         current = [np.empty((rows, nf), dtype=np.float64), np.empty(rows, dtype=np.int64)]
         pool.add(current)
@@ -987,13 +999,9 @@ class ChunkedFile:
                 tokens.append(bytes(table[k, : table_len[k]]).decode("utf-8"))
             return (X[:n],), (ids[:n], list(tokens))
 
-        blocks = _blocks(self.path, self.block_bytes, self._data_skip, self.memory_map)
-        for block, buf, end, boff in blocks:
-            pos = 0
-            if first:
-                first = False
-                if block.startswith(_BOM, 0, end):
-                    pos = 3
+        for block, buf, end, boff, pos in _data_blocks(
+            self.path, self.block_bytes, self.memory_map, self._data_skip
+        ):
             while pos < end:
                 n2, nh, lines, pos2, status = _parse.csv_block(
                     buf, pos, end, delim, self.width, self.label_index, X, ids, table, table_len,
