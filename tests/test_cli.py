@@ -697,3 +697,81 @@ def test_pos_label_of_a_file_label_points_to_positive_class(capsys, command):
     value = "pos_label=0" if command == "stream" else "CostSensitiveOGD.pos_label=0"
     err = _fails(capsys, [command, CSV, *flag, "--param", value], "--param pos_label=0:")
     assert "labels +1 (the positive class" in err and "--positive-class 0" in err
+
+
+# ---------------------------------------------------------------- stream --save / predict
+def test_a_saved_model_is_the_streamed_model_and_predict_scores_with_it(capsys, tmp_path):
+    """`stream --save` keeps the learner of the pass (equal to fitting it in Python on the
+    same rows in the same order); `predict` scores a file with it, and its metrics are
+    scikit-learn's / imbalanced-learn's on those scores."""
+    import pickle
+
+    from imblearn.metrics import geometric_mean_score
+
+    model = tmp_path / "pa.skl"
+    assert main(["stream", CSV, "--model", "PassiveAggressive", "--save", str(model),
+                 "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    X, y, _ = load(CSV)
+    saved = pickle.loads(model.read_bytes())["model"]
+    np.testing.assert_array_equal(
+        saved.weights_, PassiveAggressive(random_state=0).fit(X, y).weights_
+    )
+    scores_file = tmp_path / "scores.csv"
+    assert main(["predict", str(model), CSV, "--scores", str(scores_file),
+                 "--format", "json"]) == 0  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    lines = scores_file.read_text().splitlines()
+    assert lines[0] == "score,positive" and len(lines) == 241
+    scores = np.array([float(v.split(",")[0]) for v in lines[1:]])
+    positive = np.array([int(v.split(",")[1]) for v in lines[1:]])
+    np.testing.assert_array_equal(scores, saved.decision_function(X))
+    np.testing.assert_array_equal(positive, saved.predict(X) == 1)
+    assert out["positive_class"] == "rare" and out["rows"] == 240 and out["positives"] == 36
+    assert out["auc"] == pytest.approx(skm.roc_auc_score(y, scores), rel=1e-12)
+    assert out["f1"] == pytest.approx(skm.f1_score(y, np.where(positive, 1, -1)), rel=1e-12)
+    assert out["gmean"] == pytest.approx(
+        geometric_mean_score(y, np.where(positive, 1, -1)), rel=1e-12
+    )
+    assert main(["predict", str(model), CSV]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("cli_stream.csv: 240 rows, 36 positives (positive class 'rare')")
+    assert table[1] == f"AUC {out['auc']:.4f}  F1 {out['f1']:.4f}  G-mean {out['gmean']:.4f}"
+
+
+def test_predict_reads_a_narrower_libsvm_file_and_refuses_a_wider_one(capsys, tmp_path):
+    model = tmp_path / "arow.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    narrow = tmp_path / "narrow.svm"
+    narrow.write_text("-1 1:0.5\n1 2:1.5 3:-1\n-1 3:2\n")
+    assert main(["predict", str(model), str(narrow), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    X = sp.csr_matrix(np.array([[0.5, 0, 0, 0], [0, 1.5, -1, 0], [0, 0, 2, 0]]))
+    import pickle
+
+    saved = pickle.loads(model.read_bytes())["model"]
+    assert out["auc"] == skm.roc_auc_score([-1, 1, -1], saved.decision_function(X))
+    wide = tmp_path / "wide.svm"
+    wide.write_text("-1 1:0.5\n1 7:1.5\n")
+    _fails(capsys, ["predict", str(model), str(wide)], "wide.svm has index 7 (1-based), beyond")
+
+
+def test_save_and_predict_refuse_what_they_cannot_do(capsys, tmp_path):
+    model = tmp_path / "m.skl"
+    scaled = ["stream", CSV, "--model", "AROW", "--save", str(model), "--scale", "standard"]
+    _fails(capsys, scaled, "--save with --scale standard: the scaling statistics")
+    _fails(capsys, ["stream", CSV, "--model", "AROW", "--save", str(tmp_path / "no" / "m")],
+           "the folder")  # fmt: skip
+    _fails(capsys, ["stream", CSV, "--model", "AROW", "--save", str(tmp_path)], "is a directory")
+    assert not model.exists()  # nothing was run or written
+    _fails(capsys, ["predict", str(model), CSV], "no model file")
+    model.write_bytes(b"not a pickle")
+    _fails(capsys, ["predict", str(model), CSV], "is not a skewlearn model file")
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    renamed = tmp_path / "renamed.csv"
+    renamed.write_text(Path(CSV).read_text().replace("f2", "g2", 1))
+    _fails(capsys, ["predict", str(model), str(renamed)], "feature 2 is 'g2'; the model was")
+    _fails(capsys, ["predict", str(model), "pima"], "positive class is 'positive'; the model")
+    _fails(capsys, ["predict", str(model), SVM], "The model's positive class is 'rare'.")

@@ -517,6 +517,7 @@ def _cmd_stream(args) -> int:
     from .evaluation.prequential import format_table
 
     cls = _find_model(args.model)
+    _check_save_path(args)
     parsed = _parse_params(args.param)
     for prefix, key, _ in parsed:
         if prefix:
@@ -529,6 +530,8 @@ def _cmd_stream(args) -> int:
     res = _run(est, X, y, args, _progress(args), args.checkpoints)
     final = res.final
     meta = _after_pass(X, meta)
+    if args.save is not None:
+        _save_model(args.save, est, meta)
     if args.format == "json":
         _print_json(
             {
@@ -776,6 +779,186 @@ def _mean_std(mean: float, std: float) -> str:
     return f"{mean:.4f}" if math.isnan(std) else f"{mean:.4f} ± {std:.4f}"
 
 
+# --------------------------------------------------------------------------- saved models
+#: Marks a file written by ``stream --save`` (and its layout's version).
+_MODEL_FORMAT = ("skewlearn-model", 1)
+
+
+def _check_save_path(args) -> None:
+    """Refuse ``--save`` before the run when the file could not be written or used."""
+    import os
+
+    if args.save is None:
+        return
+    if args.scale:
+        raise UsageError(
+            f"--save with --scale {args.scale}: the scaling statistics come from the whole "
+            "file and are not saved, so the model could not score new data the same way. "
+            "Scale the data files beforehand (the same way for training and new data), or "
+            "leave out --scale."
+        )
+    if os.path.isdir(args.save):
+        raise UsageError(f"--save {args.save!r} is a directory; give a file path.")
+    folder = os.path.dirname(os.path.abspath(args.save))
+    if not os.path.isdir(folder):
+        raise UsageError(f"--save {args.save!r}: the folder {folder!r} does not exist.")
+
+
+def _save_model(path: str, est, meta: dict[str, Any]) -> None:
+    """Pickle the learner with what ``predict`` needs to read new data as it was trained:
+    the positive class, the width and (for named columns) the feature names. Written to a
+    temporary file first, so a failed write never leaves half a model."""
+    import os
+    import pickle
+    import tempfile
+
+    names = meta.get("feature_names")
+    bundle = {
+        "format": _MODEL_FORMAT,
+        "model": est,
+        "positive_class": meta["positive_class"],
+        "n_features": int(est.n_features_in_),
+        # LIBSVM columns are numbered, not named: the width is the check there
+        "feature_names": None if _data_format(meta.get("path") or "") == "libsvm" or names is None
+        else [str(n) for n in names],
+        "trained_on": meta.get("name"),
+    }  # fmt: skip
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".skewlearn-model-")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(bundle, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _data_format(data: str) -> str | None:
+    """``"libsvm"``, ``"csv"``, ... from a data file's extension (None if unknown)."""
+    import os
+
+    from .datasets.readers import _EXTENSIONS
+
+    base = data[:-3] if data.lower().endswith(".gz") else data
+    return _EXTENSIONS.get(os.path.splitext(base)[1].lower())
+
+
+def _load_model(path: str) -> dict[str, Any]:
+    import pickle
+
+    try:
+        with open(path, "rb") as fh:
+            bundle = pickle.load(fh)
+    except FileNotFoundError:
+        raise UsageError(f"no model file {path!r}; write one with stream --save.") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path!r} is a directory, not a model file.") from None
+    except ValueError as exc:  # a model pickled by another skewlearn version
+        raise UsageError(" ".join(str(exc).split())) from exc
+    except Exception as exc:  # not a pickle at all
+        raise UsageError(
+            f"{path!r} is not a skewlearn model file ({type(exc).__name__}); write one with "
+            "stream --save."
+        ) from exc
+    if not isinstance(bundle, dict) or bundle.get("format") != _MODEL_FORMAT:
+        raise UsageError(f"{path!r} is not a skewlearn model file; write one with stream --save.")
+    return bundle
+
+
+def _cmd_predict(args) -> int:
+    from . import datasets
+    from .metrics import f1, gmean, roc_auc
+
+    bundle = _load_model(args.model)
+    est, positive, width = bundle["model"], bundle["positive_class"], bundle["n_features"]
+    options = _file_options(args.data, args)
+    if args.data not in datasets.list_datasets():
+        options["positive_class"] = positive
+    try:
+        X, y, meta = _load(args.data, None, options)
+    except UsageError as exc:
+        if "does not occur" in str(exc):
+            raise UsageError(f"{exc} The model's positive class is {positive!r}.") from exc
+        raise
+    if _data_format(args.data) == "libsvm" and X.shape[1] < width:
+        # a LIBSVM file is as wide as its largest index: columns beyond it are zero
+        X = type(X)((X.data, X.indices, X.indptr), shape=(X.shape[0], width))
+        meta = {**meta, "n_features": width}
+    if meta["positive_class"] != positive:
+        raise UsageError(
+            f"{meta['name']}'s positive class is {meta['positive_class']!r}; the model was "
+            f"trained with {positive!r} as the positive class."
+        )
+    if X.shape[1] != width and _data_format(args.data) == "libsvm":
+        raise UsageError(
+            f"{meta['name']} has index {X.shape[1]} (1-based), beyond the {width} features "
+            f"the model was trained on ({bundle['trained_on']})."
+        )
+    if X.shape[1] != width:
+        raise UsageError(
+            f"{meta['name']} has {_plural(X.shape[1], 'feature')}; the model was trained on "
+            f"{width} ({bundle['trained_on']}). Read it with the same columns "
+            "(--label-column, --nominal-columns) as the training data."
+        )
+    names = bundle["feature_names"]
+    if names is not None and _data_format(args.data) != "libsvm":
+        got = [str(n) for n in meta["feature_names"]]
+        if got != names:
+            k = next(i for i, (a, b) in enumerate(zip(got, names)) if a != b)
+            raise UsageError(
+                f"{meta['name']}'s feature {k + 1} is {got[k]!r}; the model was trained with "
+                f"{names[k]!r} there. Give the columns in the training data's order."
+            )
+    try:
+        scores = est.decision_function(X)
+        predicted = est.predict(X)
+    except ValueError as exc:
+        raise LearnerError(f"{type(est).__name__} stopped: {' '.join(str(exc).split())}") from exc
+    result = {
+        "rows": len(y),
+        "positives": int(np.count_nonzero(y == 1)),
+        "auc": float(roc_auc(y, scores, pos_label=1)),
+        "f1": float(f1(y, predicted, pos_label=1)),
+        "gmean": float(gmean(y, predicted, pos_label=1)),
+    }
+    if args.scores is not None:
+        _write_scores(args.scores, scores, predicted == 1)
+    if args.format == "json":
+        _print_json(
+            {
+                "data": _data_summary(meta),
+                "model": type(est).__name__,
+                "trained_on": bundle["trained_on"],
+                "positive_class": positive,
+                **result,
+                **({"scores": args.scores} if args.scores is not None else {}),
+            }
+        )
+        return 0
+    print(
+        f"{meta['name']}: {_plural(result['rows'], 'row')}, "
+        f"{_plural(result['positives'], 'positive')} (positive class {positive!r}); "
+        f"{type(est).__name__} trained on {bundle['trained_on']}"
+    )
+    print(f"AUC {result['auc']:.4f}  F1 {result['f1']:.4f}  G-mean {result['gmean']:.4f}")
+    if args.scores is not None:
+        print(f"scores written to {args.scores}")
+    return 0
+
+
+def _write_scores(path: str, scores: np.ndarray, positive: np.ndarray) -> None:
+    """One line per row, in the data's order: ``score,positive`` (1 where the model
+    predicts the positive class)."""
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("score,positive\n")
+            for s, p in zip(scores.tolist(), positive.tolist()):
+                fh.write(f"{s!r},{int(p)}\n")
+    except OSError as exc:
+        raise UsageError(f"cannot write --scores {path!r}: {exc.strerror}.") from exc
+
+
 # --------------------------------------------------------------------------- parser
 def _positive_int(text: str) -> int:
     from .experiments.cli import positive_int
@@ -854,6 +1037,19 @@ def build_parser() -> argparse.ArgumentParser:
             help="data files: the label that becomes +1, the others -1 (default: the minority "
             "class of a two-class file)",
         )
+        reading_options(p)
+        p.add_argument(
+            "--n-features",
+            metavar="N",
+            type=_positive_int,
+            default=None,
+            help="LIBSVM files: the number of features (a larger index is an error; default: "
+            "the largest index). With --positive-class the file is read in one pass, "
+            "without the counting pass",
+        )
+        common_output(p)
+
+    def reading_options(p):
         p.add_argument(
             "--no-header",
             action="store_true",
@@ -879,16 +1075,6 @@ def build_parser() -> argparse.ArgumentParser:
             help="CSV, KEEL and ARFF files: what to do with rows that have a missing value "
             "(default: error)",
         )
-        p.add_argument(
-            "--n-features",
-            metavar="N",
-            type=_positive_int,
-            default=None,
-            help="LIBSVM files: the number of features (a larger index is an error; default: "
-            "the largest index). With --positive-class the file is read in one pass, "
-            "without the counting pass",
-        )
-        common_output(p)
 
     def stream_options(p):
         data_options(
@@ -915,12 +1101,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--checkpoints", type=_positive_int, default=10, help="number of report rows (default 10)"
     )
+    p.add_argument(
+        "--save",
+        metavar="PATH",
+        default=None,
+        help="after the pass, save the model to PATH (a pickle: load only files you trust); "
+        "score new data with: skewlearn predict PATH DATA",
+    )
     p.set_defaults(func=_cmd_stream)
 
     p = sub.add_parser("compare", help="several online learners on the same stream")
     stream_options(p)
     p.add_argument("--models", required=True, help="comma-separated model class names")
     p.set_defaults(func=_cmd_compare)
+
+    p = sub.add_parser("predict", help="score data with a model saved by stream --save")
+    p.add_argument("model", metavar="MODEL", help="a model file written by stream --save")
+    p.add_argument("data", metavar="DATA", help="benchmark name or data file path")
+    reading_options(p)
+    p.add_argument(
+        "--scores",
+        metavar="PATH",
+        default=None,
+        help="write each row's score and prediction (CSV: score,positive) to PATH",
+    )
+    common_output(p)
+    p.set_defaults(func=_cmd_predict, positive_class=None)  # from the model
 
     p = sub.add_parser("cv", help="stratified k-fold test scores of any learners")
     data_options(
