@@ -40,7 +40,7 @@ def _round_down(x: float, digits: int = 3) -> float:
     return math.floor(x / unit) * unit
 
 
-def warn_unstable_steps(est, before: float, n_rows: int, gain: str) -> None:
+def warn_unstable_steps(est, before: float, n_rows: int, gain: str, stacklevel: int = 5) -> None:
     """Warn (``RuntimeWarning``) if ``est.stability_[0]`` rose above ``before`` during the
     learning call of ``n_rows`` rows that just ran.
 
@@ -74,5 +74,6 @@ def warn_unstable_steps(est, before: float, n_rows: int, gain: str) -> None:
         f"scores become meaningless. {fix} (e.g. sklearn.preprocessing.MinMaxScaler). "
         "The counts are in stability_.",
         RuntimeWarning,
-        stacklevel=4,  # warn_unstable_steps < OnlineClassifier._run < fit/partial_fit < caller
+        # here < _learn_signed < OnlineClassifier._run < fit/partial_fit < caller
+        stacklevel=stacklevel,
     )

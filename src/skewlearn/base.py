@@ -705,13 +705,20 @@ class OnlineClassifier(BinaryClassifier):
             self._check_classes_argument(classes)
         else:
             self._check_classes(y, classes)
-        ypm = self._signed_labels(y)
+        return self._learn_signed(X, self._signed_labels(y))
+
+    def _learn_signed(self, X, ypm: np.ndarray, stacklevel: int = 5) -> np.ndarray:
+        """Learn from validated rows ``X`` (magnitude checked) and labels ``ypm`` in
+        {+1 (``pos_label_``), -1}: the compiled pass, then the step-size and overflow
+        checks. Returns the pre-update scores with :meth:`decision_function`'s sign.
+        (:class:`skewlearn.compat.river.RiverClassifier` calls it directly for one row;
+        ``stacklevel`` makes a step-size warning point at the user's line.)"""
         rows = as_rows(X, self._uses_intercept())
         scores = np.empty(X.shape[0], dtype=np.float64)
         if self._step_gain:
             before = float(self.stability_[0])
             self._learn(rows, ypm, scores)
-            warn_unstable_steps(self, before, X.shape[0], self._step_gain)
+            warn_unstable_steps(self, before, X.shape[0], self._step_gain, stacklevel)
         else:
             self._learn(rows, ypm, scores)
         if not _all_finite(scores):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -10,9 +11,10 @@ import pytest
 from river import datasets, evaluate
 from river import metrics as rmetrics
 from river.checks import check_estimator
+from sklearn.base import clone
 from sklearn.metrics import f1_score, roc_auc_score
 
-from skewlearn import KOIL, OAM, OGD, OMCSL, CostSensitivePA
+from skewlearn import AROW, KOIL, OAM, OGD, OMCSL, UOB, CostSensitivePA
 from skewlearn.compat.river import RiverClassifier, RiverMetric
 from skewlearn.metrics import F1, ROCAUC, Confusion, HistogramPRAUC, MistakeRate
 
@@ -246,3 +248,45 @@ def test_without_river_the_import_error_says_what_to_install():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "needs River and pandas" in out.stdout and "pip install river pandas" in out.stdout
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [CostSensitivePA(), AROW(), OGD(eta=5.0, loss="squared"), KOIL(budget_pos=8, budget_neg=8),
+     UOB(n_estimators=3), OMCSL()],
+    ids=lambda e: type(e).__name__,
+)  # fmt: skip
+def test_learn_one_equals_partial_fit_row_by_row(estimator):
+    """After the first row, learn_one skips partial_fit's validation of what it built itself
+    (session 13); the learner's state, warnings and errors must be those of partial_fit
+    called one row at a time (OMCSL keeps the partial_fit path: it post-processes _run)."""
+    rows, keys, X, y = _phishing()
+    X, y = X[:120], y[:120]
+    model = RiverClassifier(estimator, seed=2)
+    ref = clone(estimator).set_params(random_state=2, pos_label=None)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        for x, t in rows[:120]:
+            model.learn_one(x, t)
+    with warnings.catch_warnings(record=True) as expected:
+        warnings.simplefilter("always")
+        for i in range(120):
+            ref.partial_fit(X[i : i + 1], y[i : i + 1], classes=[0, 1])
+    assert [str(w.message) for w in got] == [str(w.message) for w in expected]
+    # a later row's step-size warning points at the caller's line (the first row's, from
+    # partial_fit inside the adapter, at the adapter)
+    assert all(w.filename == __file__ for w in got[1:])
+    if isinstance(estimator, OGD):
+        assert len(got) > 50
+    for name, value in vars(ref).items():
+        if name.endswith("_") and isinstance(value, np.ndarray):
+            np.testing.assert_array_equal(getattr(model.model, name), value, err_msg=name)
+    bad = dict(rows[0][0])
+    first = keys[0]
+    for value, match in [(math.nan, "Input X contains NaN"), (1e200, "magnitude 1e\\+200")]:
+        bad[first] = value
+        with pytest.raises(ValueError, match=match):
+            model.learn_one(bad, True)
+    model.model.set_params(random_state=7)
+    with pytest.raises(ValueError, match="random_state=2 -> 7 changed"):
+        model.learn_one(rows[0][0], True)

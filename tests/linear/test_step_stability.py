@@ -41,9 +41,13 @@ def _outlier_stream(seed, n=500, d=6):
 def test_ogd_squared_three_rows_by_hand():
     # constant eta = .5: gains 1, 3, 1 -> the second step overshoots
     clf = OGD(loss="squared", schedule="constant", eta=0.5)
-    with pytest.warns(RuntimeWarning, match=r"OGD: 1 of the 3 rows .*largest so far 3\b"):
+    with pytest.warns(RuntimeWarning, match=r"OGD: 1 of the 3 rows .*largest so far 3\b") as w:
         clf.fit(X3, Y3)
+    assert w[0].filename == __file__  # the warning points at the caller's line
     np.testing.assert_array_equal(clf.stability_, [1.0, 3.0])
+    with pytest.warns(RuntimeWarning, match="OGD: 1 of the 3 rows") as w:
+        OGD(loss="squared", schedule="constant", eta=0.5).partial_fit(X3, Y3)
+    assert w[0].filename == __file__
     # the named eta is 2 * .5 / 3 = .333 rounded down
     with pytest.warns(RuntimeWarning, match=r"Lower eta to 0\.333 or less"):
         OGD(loss="squared", schedule="constant", eta=0.5).fit(X3, Y3)

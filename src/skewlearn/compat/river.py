@@ -194,7 +194,16 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     def learn_one(self, x: dict, y: Hashable) -> None:
         self._fix_order(x.keys())
         code = np.array((self._code(y),), dtype=np.int64)
-        self._learner().partial_fit(self._row(x), code, classes=self._classes())
+        model, row = self._learner(), self._row(x)
+        if self._fitted() and type(model)._run is OnlineClassifier._run:
+            # A later row: what partial_fit would validate is settled here (a C-contiguous
+            # float64 row of the model's width, labels from its own classes_ [0, 1]), so
+            # only the checks that depend on the values and settings run (~8 us saved).
+            model._check_params_unchanged()
+            model._check_magnitude(row)
+            model._learn_signed(row, model._signed_labels(code), stacklevel=4)
+            return
+        model.partial_fit(row, code, classes=self._classes())
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
         if len(X) == 0:
