@@ -569,3 +569,41 @@ def test_arff_comment_after_a_value_is_a_comment(tmp_path):
     assert meta["feature_names"] == ["a", "b %=x % y", "b %=z"]
     np.testing.assert_array_equal(X, [[1.5, 1, 0], [2.5, 0, 1], [3, 0, 1]])
     assert y.tolist() == ["yes", "no", "no"]
+
+
+@pytest.mark.parametrize("suffix", [".arff", ".dat"])
+def test_an_attribute_declared_twice_is_refused_with_its_line(tmp_path, suffix):
+    """Session 13: two `@attribute a` lines were both read; `label_column="a"` then took
+    the first silently (the nominal `a` and the class became features), and
+    `feature_names` held 'a' twice. Weka refuses such a header ("Attribute names are not
+    unique"); CSV headers with a repeated name already were refused."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / f"twice{suffix}"
+    p.write_text(
+        "@relation r\n@attribute a real\n@attribute a {p, q}\n@attribute c {yes, no}\n"
+        "@data\n1, p, yes\n2, q, no\n"
+    )
+    match = r"line 3: attribute 'a' is declared twice \(first on line 2\)"
+    with pytest.raises(ValueError, match=match):
+        read(p)
+    with pytest.raises(ValueError, match=match):
+        read(p, label_column="a")
+    if suffix == ".dat":
+        with pytest.raises(ValueError, match=match):
+            iter_chunks(p)
+
+
+def test_nominal_columns_as_one_string_is_refused_not_read_letter_by_letter(tmp_path):
+    """Session 13: `nominal_columns="ab"` was read one letter at a time: with columns
+    'a' and 'b' it one-hot encoded both, silently, instead of the column 'ab'."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "t.csv"
+    p.write_text("ab,a,b,y\nx,1,2,0\nz,3,4,1\n")
+    for reader in (lambda: read_csv(p, nominal_columns="ab"),
+                   lambda: iter_chunks(p, nominal_columns="ab")):  # fmt: skip
+        with pytest.raises(TypeError, match=r"nominal_columns must be a list .*\['ab'\]"):
+            reader()
+    X, _, meta = read_csv(p, nominal_columns=["ab"])
+    assert meta["feature_names"] == ["ab=x", "ab=z", "a", "b"]

@@ -244,6 +244,21 @@ def _check_missing(missing: str) -> None:
         raise ValueError(f"missing must be 'error' or 'drop'; got {missing!r}.")
 
 
+def _nominal_list(nominal_columns) -> list:
+    """``nominal_columns`` as a list; one string (or another non-list) is refused: it would
+    be read one character at a time, each a column name."""
+    if nominal_columns is None:
+        return []
+    if isinstance(nominal_columns, str | bytes) or not isinstance(
+        nominal_columns, Sequence | set | frozenset | np.ndarray
+    ):
+        raise TypeError(
+            "nominal_columns must be a list of column names or indices; got "
+            f"{nominal_columns!r}. For one column pass a list: [{nominal_columns!r}]."
+        )
+    return list(nominal_columns)
+
+
 def _split_quoted(line: str, sep: str = ",") -> list[str] | None:
     """Split on ``sep`` outside single or double quotes; strip blanks and quotes.
 
@@ -560,6 +575,23 @@ def _parse_attribute(line: str, lineno: int, path: str, fmt: str) -> _Attribute:
     )
 
 
+def _declare(
+    attributes: list[_Attribute], att: _Attribute, lineno: int, lines: dict[str, int], path: str
+) -> None:
+    """Append ``att`` (declared on ``lineno``) unless its name is taken: a repeated name
+    would make ``label_column=<name>`` and ``feature_names`` ambiguous (Weka refuses it
+    too). ``lines`` maps each declared name to its line."""
+    if att.name in lines:
+        raise _fail(
+            path,
+            lineno,
+            f"attribute {att.name!r} is declared twice (first on line {lines[att.name]})",
+            "Give every @attribute a unique name.",
+        )
+    lines[att.name] = lineno
+    attributes.append(att)
+
+
 def read_keel(
     path: str | os.PathLike,
     *,
@@ -630,6 +662,7 @@ def read_keel(
         raise _fail(path, None, "the file is empty", "Pass a KEEL .dat file with data rows.")
     if lines[first].lstrip().startswith("@"):
         attributes = []
+        declared: dict[str, int] = {}
         for i in range(first, len(lines)):
             s = lines[i].strip()
             if not s or s.startswith("%"):
@@ -638,7 +671,9 @@ def read_keel(
             if low.startswith("@relation"):
                 relation = _unquote(s[len("@relation") :].strip())
             elif low.startswith("@attribute"):
-                attributes.append(_parse_attribute(s, i + 1, path, "KEEL"))
+                _declare(
+                    attributes, _parse_attribute(s, i + 1, path, "KEEL"), i + 1, declared, path
+                )
             elif low.startswith("@inputs"):
                 continue
             elif low.startswith("@output"):
@@ -752,6 +787,7 @@ def read_arff(
     path = os.fspath(path)
     lines = _read_text(path).split("\n")
     attributes: list[_Attribute] = []
+    declared: dict[str, int] = {}
     relation = None
     start = None
     for i, line in enumerate(lines):
@@ -762,7 +798,7 @@ def read_arff(
         if low.startswith("@relation"):
             relation = _unquote(s[len("@relation") :].strip())
         elif low.startswith("@attribute"):
-            attributes.append(_parse_attribute(s, i + 1, path, "ARFF"))
+            _declare(attributes, _parse_attribute(s, i + 1, path, "ARFF"), i + 1, declared, path)
         elif low.startswith("@data"):
             start = i + 1
             break
@@ -919,7 +955,7 @@ def read_csv(
         )
     label_index = _label_position(label_column, names, path)
     nominal_idx: list[int] = []
-    for c in nominal_columns or ():
+    for c in _nominal_list(nominal_columns):
         j = _label_position(c, names, path, "nominal_columns")
         if j == label_index:
             continue

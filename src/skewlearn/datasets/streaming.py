@@ -54,8 +54,10 @@ from .readers import (
     NumberedNames,
     _Attribute,
     _check_missing,
+    _declare,
     _fail,
     _label_position,
+    _nominal_list,
     _number,
     _parse_attribute,
     _parse_labels,
@@ -866,7 +868,7 @@ class ChunkedFile:
         label_column = -1 if label_column is None else label_column
         self.label_index = _label_position(label_column, names, path)
         self._nominal_idx = []
-        for c in nominal_columns or ():
+        for c in _nominal_list(nominal_columns):
             j = _label_position(c, names, path, "nominal_columns")
             if j != self.label_index:
                 self._nominal_idx.append(j)
@@ -1034,6 +1036,7 @@ class ChunkedFile:
                 )
             if first.startswith("@"):
                 attributes = []
+                declared: dict[str, int] = {}
                 s = first
                 while True:
                     if s and not s.startswith("%"):
@@ -1041,7 +1044,8 @@ class ChunkedFile:
                         if low.startswith("@relation"):
                             pass
                         elif low.startswith("@attribute"):
-                            attributes.append(_parse_attribute(s, lineno, path, "KEEL"))
+                            att = _parse_attribute(s, lineno, path, "KEEL")
+                            _declare(attributes, att, lineno, declared, path)
                         elif low.startswith("@inputs"):
                             pass
                         elif low.startswith("@output"):
