@@ -607,3 +607,34 @@ def test_nominal_columns_as_one_string_is_refused_not_read_letter_by_letter(tmp_
             reader()
     X, _, meta = read_csv(p, nominal_columns=["ab"])
     assert meta["feature_names"] == ["ab=x", "ab=z", "a", "b"]
+
+
+@pytest.mark.parametrize("name", ["toy.csv.GZ", "toy.svm.Gz"])
+def test_a_gz_suffix_in_capitals_is_decompressed(tmp_path, name):
+    """Session 13: the format came from the lower-cased extension, but the file was
+    decompressed only for a lower-case `.gz`; `toy.csv.GZ` was "bytes that are not
+    UTF-8"."""
+    from skewlearn.datasets import iter_chunks
+
+    src = DATA / name[: name.rindex(".")]
+    gz = tmp_path / name
+    gz.write_bytes(gzip.compress(src.read_bytes()))
+    X, _, _ = read(gz)
+    np.testing.assert_array_equal(X.toarray() if sp.issparse(X) else X, TOY_X)
+    chunks = list(iter_chunks(gz))
+    X2 = chunks[0][0]
+    np.testing.assert_array_equal(X2.toarray() if sp.issparse(X2) else X2, TOY_X)
+
+
+def test_a_gzip_file_without_the_suffix_is_named_as_such(tmp_path):
+    """Session 13: a gzip file named `toy.csv` was "bytes that are not UTF-8 ... Save
+    the file as UTF-8"; the message now says it is gzip-compressed and what to do."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "toy.csv"
+    p.write_bytes(gzip.compress((DATA / "toy.csv").read_bytes()))
+    match = r"toy\.csv: the file is gzip-compressed but its name does not end in \.gz"
+    with pytest.raises(ValueError, match=match):
+        read(p)
+    with pytest.raises(ValueError, match=match):
+        list(iter_chunks(p))

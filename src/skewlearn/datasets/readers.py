@@ -20,8 +20,9 @@ the attribute's position. Categories keep their declared order (KEEL/ARFF header
 when inferred, sorted order. Missing values (``?``, ``<null>``; in CSV also an empty
 field) raise a ``ValueError`` unless ``missing="drop"``, which drops the rows that hold
 one. Every malformed file raises ``ValueError`` naming the file, the line and what to fix.
-Files ending in ``.gz`` are decompressed on the fly; a UTF-8 byte-order mark and CRLF line
-ends are accepted everywhere.
+Files ending in ``.gz`` (any case) are decompressed on the fly (a gzip file without the
+suffix is refused with that advice); a UTF-8 byte-order mark and CRLF line ends are
+accepted everywhere.
 """
 
 from __future__ import annotations
@@ -133,11 +134,31 @@ def _fail(path: str, lineno: int | None, what: str, fix: str) -> ValueError:
     return ValueError(f"{_where(path, lineno)}: {what}. {fix}")
 
 
+def _is_gz(path: str) -> bool:
+    """Whether ``path`` names a gzip file (``.gz``, any case, as the format is told)."""
+    return path.lower().endswith(".gz")
+
+
+#: The first bytes of every gzip file (RFC 1952, ID1 ID2).
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _refuse_unnamed_gzip(path: str, head: bytes) -> None:
+    """Raise when ``head`` (a plain file's first bytes) starts a gzip stream: decoded as
+    text it would be "bytes that are not UTF-8", which sends the user the wrong way."""
+    if head[:2] == _GZIP_MAGIC:
+        raise ValueError(
+            f"{path}: the file is gzip-compressed but its name does not end in .gz. Rename it "
+            f"to {os.path.basename(path)}.gz (it is then decompressed while reading), or "
+            "decompress it (gunzip -c FILE > NEW)."
+        )
+
+
 def _read_text(path: str | os.PathLike) -> str:
     """The whole file as text: gunzipped if it ends in .gz, BOM removed, newlines unified."""
     name = os.fspath(path)
     try:
-        if name.endswith(".gz"):
+        if _is_gz(name):
             with gzip.open(name, "rb") as fh:
                 raw = fh.read()
         else:
@@ -148,6 +169,8 @@ def _read_text(path: str | os.PathLike) -> str:
             f"{name}: not a valid gzip file ({exc}). Decompress it with `gunzip -t` to check it, "
             "or drop the .gz suffix if it is plain text."
         ) from None
+    if not _is_gz(name):
+        _refuse_unnamed_gzip(name, raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -56,11 +56,13 @@ from .readers import (
     _check_missing,
     _declare,
     _fail,
+    _is_gz,
     _label_position,
     _nominal_list,
     _number,
     _parse_attribute,
     _parse_labels,
+    _refuse_unnamed_gzip,
     _sniff_delimiter,
     _split_quoted,
     _tabulate,
@@ -78,7 +80,7 @@ _FORMATS = ("libsvm", "csv", "keel")
 
 # --------------------------------------------------------------------------- raw blocks
 def _open(path: str):
-    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+    return gzip.open(path, "rb") if _is_gz(path) else open(path, "rb")
 
 
 def _gzip_error(path: str, exc: Exception) -> ValueError:
@@ -101,7 +103,7 @@ def _blocks(
     Use each block before asking for the next (its memory is reused or released). A plain
     file is memory-mapped (unless ``memory_map`` is false), so the parsers read the page
     cache without a copy; a gzip file (or one that cannot be mapped) is read into a buffer."""
-    if memory_map and not path.endswith(".gz"):
+    if memory_map and not _is_gz(path):
         try:
             with open(path, "rb") as fh:
                 size = os.fstat(fh.fileno()).st_size
@@ -431,6 +433,9 @@ class ChunkedFile:
         path = os.fspath(path)
         if not os.path.exists(path):
             raise FileNotFoundError(f"{path}: no such file.")
+        if not _is_gz(path) and os.path.isfile(path):
+            with open(path, "rb") as fh:
+                _refuse_unnamed_gzip(path, fh.read(2))
         if not (isinstance(chunk_size, int | np.integer) and not isinstance(chunk_size, bool)):
             raise TypeError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
         if chunk_size < 1:
