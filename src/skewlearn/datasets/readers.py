@@ -31,6 +31,7 @@ import csv
 import gzip
 import io
 import math
+import numbers
 import os
 import re
 import warnings
@@ -246,6 +247,28 @@ def _huge_int(token: str) -> bool:
     except ValueError:
         return False
     return not _INT64[0] <= v <= _INT64[1]
+
+
+def _absent_positive(where: str, positive: Any, classes: Sequence) -> ValueError:
+    """The error for a ``positive_class`` that no label equals. When it is a string and the
+    labels numbers (or the other way round), say so and name the value to pass: "'1' does
+    not occur; labels are [0, 1]" alone reads as a contradiction."""
+    shown = list(classes[:10])
+    msg = f"{where}: positive class {positive!r} does not occur; labels are {shown}."
+    numeric = [c for c in shown if isinstance(c, numbers.Number)]
+    text = [c for c in shown if isinstance(c, str)]
+    if isinstance(positive, str) and numeric and not text:
+        msg += f" The labels are numbers and {positive!r} is a string"
+        value = _parse_labels([positive.strip()])[0] if positive.strip() else None
+        if isinstance(value, np.number) and any(c == value for c in numeric):
+            msg += f": pass positive_class={value.item()!r}"
+        msg += "."
+    elif isinstance(positive, numbers.Number) and text and not numeric:
+        msg += f" The labels are strings and {positive!r} is a number"
+        if str(positive) in text:
+            msg += f": pass positive_class={str(positive)!r}"
+        msg += "."
+    return ValueError(msg)
 
 
 def _warn_numeric_header(path: str, names: Sequence[str]) -> None:

@@ -43,7 +43,7 @@ import scipy.sparse as sp
 
 from .._hints import did_you_mean
 from . import cache
-from .readers import _EXTENSIONS, read, read_arff, read_csv, read_keel
+from .readers import _EXTENSIONS, _absent_positive, read, read_arff, read_csv, read_keel
 
 __all__ = ["describe", "list_datasets", "load"]
 
@@ -314,10 +314,7 @@ def _binary(y: np.ndarray, positive: Any, where: str) -> np.ndarray:
         positive = classes[int(np.argmin(counts))] if counts[0] != counts[1] else classes[1]
     mask = y == positive
     if not mask.any():
-        raise ValueError(
-            f"{where}: positive class {positive!r} does not occur; labels are "
-            f"{classes[:10].tolist()}."
-        )
+        raise _absent_positive(where, positive, classes.tolist())
     return np.where(mask, 1, -1).astype(np.int64), positive
 
 

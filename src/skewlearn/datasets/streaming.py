@@ -52,6 +52,7 @@ from .readers import (
     _EXTENSIONS,
     _MISSING,
     NumberedNames,
+    _absent_positive,
     _Attribute,
     _check_missing,
     _declare,
@@ -626,10 +627,7 @@ class ChunkedFile:
             positive_class = positive_class.item()
         hits = [c for c in typed if c == positive_class]
         if not hits:
-            raise ValueError(
-                f"{where}: positive class {positive_class!r} does not occur; labels are "
-                f"{classes[:10].tolist()}."
-            )
+            raise _absent_positive(where, positive_class, classes.tolist())
         self.positive_class = positive_class
         self.n_positives = int(sum(typed[c] for c in hits))
         if self.format != "libsvm":
