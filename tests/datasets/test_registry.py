@@ -303,3 +303,20 @@ def test_flights_is_time_ordered():
     assert (np.diff(order) >= 0).all()
     assert meta["n_dropped"] == 336_776 - 327_346
     assert not {"arr_delay", "air_time", "arr_time"} & set(names)
+
+
+def test_a_directory_or_a_non_name_is_named_as_such(tmp_path):
+    """Session 13: `load(<a directory>)` said "cannot tell the format from the extension
+    ''. Pass format=", and with format= Python's bare IsADirectoryError followed;
+    `load(3)` raised "'int' object has no attribute 'lower'"."""
+    from skewlearn.datasets import iter_chunks, read
+
+    for f in (lambda: load(tmp_path), lambda: load(str(tmp_path), format="csv"),
+              lambda: read(tmp_path), lambda: iter_chunks(tmp_path, format="csv")):  # fmt: skip
+        with pytest.raises(IsADirectoryError, match=r"is a directory, not a data file"):
+            f()
+    for bad in (3, None):
+        with pytest.raises(TypeError, match=rf"a registered dataset's name .* got {bad!r}"):
+            load(bad)
+    with pytest.raises(FileNotFoundError, match=r"no such file"):
+        read(tmp_path / "missing.data")  # missing, whatever the extension

@@ -1247,10 +1247,20 @@ def read(
         See the reader.
     """
     path = os.fspath(path)
+    _check_file(path)
     key = _format_of(path, format)
+    return _READERS[key](path, **kwargs)
+
+
+def _check_file(path: str) -> None:
+    """Raise unless ``path`` exists and is not a directory (before the extension is asked
+    for a format: a directory has none, and the advice would be to pass format=)."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"{path}: no such file.")
-    return _READERS[key](path, **kwargs)
+    if os.path.isdir(path):
+        raise IsADirectoryError(
+            f"{path}: is a directory, not a data file. Pass the path of a file in it."
+        )
 
 
 def _format_of(path: str, format: str | None) -> str:

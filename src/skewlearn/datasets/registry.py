@@ -371,6 +371,11 @@ def load(
     >>> y.tolist(), meta["positive_class"], meta["imbalance_ratio"]
     ([-1, 1, -1], 'yes', 2.0)
     """
+    if not isinstance(name, str | os.PathLike):
+        raise TypeError(
+            "name must be a registered dataset's name (see list_datasets()) or the path of a "
+            f"data file; got {name!r}."
+        )
     if isinstance(name, str) and name in _REGISTRY:
         if positive_class is not None:
             raise ValueError(

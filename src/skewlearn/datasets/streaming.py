@@ -54,6 +54,7 @@ from .readers import (
     NumberedNames,
     _absent_positive,
     _Attribute,
+    _check_file,
     _check_missing,
     _declare,
     _fail,
@@ -432,8 +433,7 @@ class ChunkedFile:
         memory_map=True,
     ):
         path = os.fspath(path)
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"{path}: no such file.")
+        _check_file(path)
         if not _is_gz(path) and os.path.isfile(path):
             with open(path, "rb") as fh:
                 _refuse_unnamed_gzip(path, fh.read(2))
