@@ -384,3 +384,18 @@ def test_text_weights_get_a_message_about_weights_not_scores():
         f1([0, 1], [0, 1], sample_weight=["1", "2"])
     assert "scores" not in str(info.value) and "probabilities" not in str(info.value)
     assert "astype(float)" in str(info.value)
+
+
+def test_a_pos_label_of_the_other_type_is_refused_with_one_class_too():
+    """Session 13: with two labels present `pos_label="1"` against 0/1 was refused, but
+    with one (`specificity([1, 1, 1], [1, 1, 1], pos_label="1")`) every sample counted as
+    negative, silently: specificity 1.0, f1 0.0. The streaming metrics refuse it."""
+    for metric in (f1, specificity, confusion_counts):
+        with pytest.raises(ValueError, match=r"labels are numbers but pos_label='1' is a string"):
+            metric([1, 1, 1], [1, 1, 1], pos_label="1")
+        with pytest.raises(ValueError, match=r"labels are strings but pos_label=1 is a number"):
+            metric(["a", "a"], ["a", "a"], pos_label=1)
+    with pytest.raises(ValueError, match=r"labels are numbers but pos_label='1' is a string"):
+        roc_auc([1, 1, 0], [0.3, 0.2, 0.1], pos_label="1")
+    assert specificity([0, 0], [0, 1], pos_label=1) == 0.5  # the same type still passes
+    assert f1([True, True], [True, False], pos_label=1) == pytest.approx(2 / 3)

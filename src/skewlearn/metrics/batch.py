@@ -186,6 +186,15 @@ def _resolve_pos_label(labels: np.ndarray, pos_label):
             "(e.g. minority vs rest)."
         )
     if pos_label is not None:
+        held = {_value_kind(v) for v in labels}
+        wanted = _value_kind(pos_label)
+        if wanted in ("number", "string") and held == ({"number", "string"} - {wanted}):
+            shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels)
+            raise ValueError(
+                f"the labels are {held.pop()}s but pos_label={pos_label!r} is a {wanted}, so no "
+                "label can equal it and every sample would count as negative. Set pos_label "
+                f"to one of the labels ({shown})."
+            )
         if len(labels) == 2 and not any(lab == pos_label for lab in labels):
             raise ValueError(
                 f"pos_label={pos_label!r} is not one of the labels "
