@@ -638,3 +638,29 @@ def test_a_gzip_file_without_the_suffix_is_named_as_such(tmp_path):
         read(p)
     with pytest.raises(ValueError, match=match):
         list(iter_chunks(p))
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "suffix"),
+    [
+        ("zero_based", "auto", ".svm"),
+        ("zero_based", "False", ".svm"),
+        ("sparse", "no", ".svm"),
+        ("header", "no", ".csv"),
+        ("header", None, ".csv"),
+    ],
+)
+def test_a_switch_given_as_text_is_refused_not_read_as_true(tmp_path, option, value, suffix):
+    """Session 13: `read_libsvm(p, zero_based="auto")` (scikit-learn's default value) was
+    true, so a 1-based file was read 0-based: every column moved one place right, silently.
+    `sparse="no"` gave CSR and `header="no"` read the first row as names."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = DATA / f"toy{suffix}"
+    match = rf"{option} must be True or False; got {value!r}"
+    for reader in (lambda: read(p, **{option: value}), lambda: load(p, **{option: value}),
+                   lambda: iter_chunks(p, **{option: value})):  # fmt: skip
+        with pytest.raises(TypeError, match=match):
+            reader()
+    X, _, _ = read(p, **{option: {"zero_based": False, "sparse": True, "header": True}[option]})
+    np.testing.assert_array_equal(X.toarray() if sp.issparse(X) else X, TOY_X)

@@ -285,6 +285,24 @@ def _warn_numeric_header(path: str, names: Sequence[str]) -> None:
         )
 
 
+def _check_switch(name: str, value) -> None:
+    """Refuse a yes/no option that is not a bool (0 and 1 pass): a string is always true,
+    so ``zero_based="auto"`` (scikit-learn's value) would shift every column silently."""
+    if isinstance(value, bool | np.bool_) or (
+        isinstance(value, int | np.integer) and value in (0, 1)
+    ):
+        return
+    raise TypeError(
+        f"{name} must be True or False; got {value!r}."
+        + (
+            " scikit-learn's 'auto' guesses from the file; here say which: False for "
+            "LIBSVM's usual 1-based indices, True when they start at 0."
+            if name == "zero_based"
+            else ""
+        )
+    )
+
+
 def _check_missing(missing: str) -> None:
     if missing not in _MISSING_CHOICES:
         raise ValueError(f"missing must be 'error' or 'drop'; got {missing!r}.")
@@ -961,6 +979,7 @@ def read_csv(
     ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'], ['a', 'b'])
     """
     _check_missing(missing)
+    _check_switch("header", header)
     path = os.fspath(path)
     text = _read_text(path)
     if not text.strip():
@@ -1075,6 +1094,8 @@ def read_libsvm(
     ([[2.0, 0.0, 0.5], [0.0, 1.0, 0.0]], [1, -1])
     """
     path = os.fspath(path)
+    _check_switch("sparse", sparse)
+    _check_switch("zero_based", zero_based)
     if n_features is not None and (
         not isinstance(n_features, (int, np.integer)) or isinstance(n_features, bool)
     ):

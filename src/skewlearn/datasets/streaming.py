@@ -56,6 +56,7 @@ from .readers import (
     _Attribute,
     _check_file,
     _check_missing,
+    _check_switch,
     _declare,
     _fail,
     _is_gz,
@@ -444,6 +445,9 @@ class ChunkedFile:
         if not (isinstance(block_bytes, int) and block_bytes >= 1024):
             raise ValueError(f"block_bytes must be an int >= 1024; got {block_bytes!r}.")
         _check_missing(missing)
+        for name, value in (("sparse", sparse), ("zero_based", zero_based), ("header", header),
+                            ("memory_map", memory_map)):  # fmt: skip
+            _check_switch(name, value)
         if format is None:
             base = path[:-3] if path.lower().endswith(".gz") else path
             ext = os.path.splitext(base)[1].lower()
