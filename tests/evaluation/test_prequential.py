@@ -171,3 +171,14 @@ def test_errors():
         prequential(Perceptron(), X, y, metrics={"x": skm.f1_score})
     with pytest.raises(ValueError, match=r"taken by the default columns"):
         prequential(Perceptron(), X, y, metrics={"auc": FBeta()})
+
+
+@pytest.mark.parametrize("missing", [None, np.nan])
+def test_a_missing_label_is_named(missing):
+    """Session 13: a None label raised numpy's "'<' not supported between instances of
+    'NoneType' and 'int'" (while listing the classes), a NaN one scikit-learn's "Input y
+    contains NaN"; both now name the missing label and its row."""
+    X = np.random.default_rng(0).normal(size=(6, 2))
+    y = np.array([0, 1, 0, missing, 1, 0], dtype=object if missing is None else float)
+    with pytest.raises(ValueError, match=r"y holds 1 missing label \((None|nan) at index 3\)"):
+        prequential(Perceptron(), X, y)

@@ -25,6 +25,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_array, column_or_1d
 
 from ..base import decision_cut
+from ..metrics.batch import _check_labels
 from ..metrics.streaming import F1, ROCAUC, Confusion, GMean, StreamingMetric
 
 __all__ = ["PrequentialResult", "prequential"]
@@ -293,7 +294,7 @@ def prequential(
     else:
         # float32 stays float32 (learners that take it need no copy; the others convert)
         X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
-        y = column_or_1d(y, warn=True)
+        y = _check_labels(column_or_1d(y, warn=True), "y")  # a None would fail np.unique
         if X.shape[0] != len(y):
             raise ValueError(
                 f"X and y must have the same number of rows; got {X.shape[0]} and {len(y)}."
