@@ -173,6 +173,7 @@ MALFORMED = [
     (".svm", "# only a comment\n", r"no data rows"),
     (".csv", "a,b,label\n", r"no data rows"),
     (".dat", "@relation r\n@attribute a real\n@attribute c {p, n}\n@data\n", r"no data rows"),
+    (".arff", "@relation r\n@attribute a real\n@data\n", r"no data rows\. An ARFF file needs"),
     # truncated lines
     (".dat", "1, 2, p\n3, n\n", r"line 2: 2 values where 3 are expected"),
     (".csv", "a,b,label\n1,2,p\n3,p\n", r"line 3: 2 values where 3 are expected"),

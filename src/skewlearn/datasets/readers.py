@@ -420,7 +420,10 @@ def _tabulate(
     the data (sorted) when a value is not a number, or always if ``force_nominal``.
     """
     if not rows:
-        raise _fail(path, None, "no data rows", f"A {fmt} file needs at least one data row.")
+        article = "An" if fmt[0] in "AEIOU" else "A"
+        raise _fail(
+            path, None, "no data rows", f"{article} {fmt} file needs at least one data row."
+        )
     width = len(rows[0]) if attributes is None else len(attributes)
     for row, ln in zip(rows, linenos):
         if len(row) != width:
