@@ -665,3 +665,25 @@ def test_a_switch_given_as_text_is_refused_not_read_as_true(tmp_path, option, va
             reader()
     X, _, _ = read(p, **{option: {"zero_based": False, "sparse": True, "header": True}[option]})
     np.testing.assert_array_equal(X.toarray() if sp.issparse(X) else X, TOY_X)
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_a_space_separated_file_is_not_read_as_one_column(tmp_path, header):
+    """Session 13: no ',', ';', tab or '|' in `a b label / 1 2 x / ...` made each line one
+    field: read_csv returned zero features and the whole line as the label, silently
+    (load then said "3 classes"). The sniffed delimiter now must split something."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "spaces.csv"
+    p.write_text(("a b label\n" if header else "") + "1 2 x\n3 4 y\n5 6 y\n")
+    line = 1
+    match = rf"line {line}: .* holds no ',', ';', tab or '\|' but blanks"
+    for reader in (lambda: read_csv(p, header=header), lambda: load(p, header=header),
+                   lambda: iter_chunks(p, header=header)):  # fmt: skip
+        with pytest.raises(ValueError, match=match):
+            reader()
+    X, y, _ = read_csv(p, header=header, delimiter=" ")  # the advice works
+    np.testing.assert_array_equal(X, [[1, 2], [3, 4], [5, 6]])
+    one = tmp_path / "one.csv"  # a real single column is still read
+    one.write_text("label\nx\ny\n")
+    assert read_csv(one)[1].tolist() == ["x", "y"]

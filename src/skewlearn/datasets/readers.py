@@ -939,6 +939,22 @@ def _sniff_delimiter(text: str) -> str:
         return ","
 
 
+def _refuse_blank_separated(path: str, lineno: int, first_row: list[str]) -> None:
+    """Raise when a *sniffed* delimiter splits nothing on the first row but that row holds
+    blanks: the values are separated by spaces, and each line would silently become one
+    field (no features, the whole line as the label)."""
+    if len(first_row) == 1 and len(first_row[0].split()) > 1:
+        raise _fail(
+            path,
+            lineno,
+            f"the first row {first_row[0][:60]!r} holds no ',', ';', tab or '|' but blanks, so "
+            "the values seem separated by spaces and each line would be read as one field",
+            "Convert the file to commas (e.g. `tr -s ' ' ',' < FILE > NEW.csv`), pass "
+            "delimiter=' ' if exactly one space separates the values, or delimiter=',' if the "
+            "file really has one column",
+        )
+
+
 def read_csv(
     path: str | os.PathLike,
     *,
@@ -987,7 +1003,8 @@ def read_csv(
     text = _read_text(path)
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
-    if delimiter is None:
+    sniffed = delimiter is None
+    if sniffed:
         delimiter = _sniff_delimiter(text)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     rows, linenos = [], []
@@ -999,6 +1016,8 @@ def read_csv(
                 start = reader.line_num + 1
                 continue
             row = [c.strip() for c in raw]
+            if sniffed and names is None and not rows:
+                _refuse_blank_separated(path, start, row)
             if header and names is None:
                 names = row
             else:

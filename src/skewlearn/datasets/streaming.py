@@ -65,6 +65,7 @@ from .readers import (
     _number,
     _parse_attribute,
     _parse_labels,
+    _refuse_blank_separated,
     _refuse_unnamed_gzip,
     _sniff_delimiter,
     _split_quoted,
@@ -833,7 +834,8 @@ class ChunkedFile:
         text = head.decode("utf-8-sig", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
         if not text.strip():
             raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
-        if delimiter is None:
+        sniffed = delimiter is None
+        if sniffed:
             delimiter = _sniff_delimiter(text)
         if len(delimiter) != 1 or not delimiter.isascii():
             raise ValueError(f"delimiter must be one ASCII character; got {delimiter!r}.")
@@ -853,6 +855,8 @@ class ChunkedFile:
             pos, lineno = nxt, lineno + 1
         if first_row is None:
             raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
+        if sniffed:
+            _refuse_blank_separated(path, lineno, first_row)
         if header:
             names = first_row
             _warn_numeric_header(path, names)
