@@ -687,3 +687,21 @@ def test_a_space_separated_file_is_not_read_as_one_column(tmp_path, header):
     one = tmp_path / "one.csv"  # a real single column is still read
     one.write_text("label\nx\ny\n")
     assert read_csv(one)[1].tolist() == ["x", "y"]
+
+
+def test_a_decimal_comma_is_named_as_such(tmp_path):
+    """Session 13: `1,5` in a ';'-separated file was "non-numeric value '1,5' ... pass
+    nominal_columns=[...] to one-hot encode the column", advice that would turn every
+    number into a category."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "decimal.csv"
+    p.write_text("a;b;label\n1,5;2;x\n3,25;4;y\n")
+    match = (
+        r"line 2: value '1,5' for numeric attribute 'a' \(column 1\) has a decimal comma\. "
+        r"Write decimal points \(1\.5\)"
+    )
+    for reader in (lambda: read_csv(p), lambda: list(iter_chunks(p))):
+        with pytest.raises(ValueError, match=match) as info:
+            reader()
+        assert "nominal_columns" not in str(info.value)

@@ -400,6 +400,10 @@ class _Attribute:
         self.declared = declared  # categories come from a header
 
 
+#: A number written with a decimal comma (``1,5``, ``-0,25``), as many locales do.
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+")
+
+
 def _tabulate(
     rows: list[list[str]],
     linenos: list[int],
@@ -500,6 +504,20 @@ def _tabulate(
                             f"{j + 1}) is not a finite number",
                             "Replace it with a finite value, or write it as a missing value "
                             "('?') and pass missing='drop'.",
+                        )
+                    if _DECIMAL_COMMA.fullmatch(row[j]):  # "1,5" where ';' or tab separates
+                        raise _fail(
+                            path,
+                            linenos[r],
+                            f"value {row[j]!r} for numeric attribute {att.name!r} (column "
+                            f"{j + 1}) has a decimal comma",
+                            f"Write decimal points ({row[j].replace(',', '.')}"
+                            + (  # 1,500: a decimal comma, or a thousands separator?
+                                f", or {row[j].replace(',', '')} if ',' separates thousands"
+                                if len(row[j]) - row[j].index(",") == 4
+                                else ""
+                            )
+                            + ") in the file; another character separates its values.",
                         )
                     raise _fail(
                         path,
