@@ -28,6 +28,20 @@ weights, one per sample (scikit-learn's meaning). The counts become sums of weig
 (positive i, negative j) weighs :math:`w_i w_j`; precision and recall on the PR curve
 are ratios of weight sums. A weight of 0 removes a sample, and integer weights equal
 repeating the rows. Without weights the integer counts above are kept.
+
+References
+----------
+.. [1] J. A. Hanley, B. J. McNeil, "The meaning and use of the area under a receiver
+   operating characteristic (ROC) curve", Radiology 143(1):29-36, 1982 (AUC as the
+   Mann-Whitney probability, ties ½).
+.. [2] J. Davis, M. Goadrich, "The relationship between precision-recall and ROC curves",
+   ICML 2006 (why linear interpolation in PR space is optimistic).
+.. [3] M. Kubat, S. Matwin, "Addressing the curse of imbalanced training sets: one-sided
+   selection", ICML 1997 (G-mean of the two class accuracies).
+.. [4] C. J. van Rijsbergen, *Information Retrieval*, 2nd ed., Butterworths, 1979
+   (the F-measure; ``beta`` weighs recall).
+.. [5] K. H. Brodersen, C. S. Ong, K. E. Stephan, J. M. Buhmann, "The balanced accuracy
+   and its posterior distribution", ICPR 2010.
 """
 
 from __future__ import annotations

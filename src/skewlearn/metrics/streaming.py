@@ -19,8 +19,8 @@ The positive class is ``pos_label`` (default 1, which also covers ``True`` and t
 {-1, +1} convention); every other label is negative. Labels that can never equal it
 (strings against a numeric ``pos_label``, numbers against a string one) are refused with
 a ValueError, and so are fractional numbers as labels (scores given in a label's place)
-unless ``pos_label`` is one. A learner's predictions are labels too; the prequential
-evaluator passes ``±1``.
+unless ``pos_label`` is one, and missing labels (None, ``pd.NA``). A learner's
+predictions are labels too; the prequential evaluator passes ``±1``.
 
 The values equal the batch metrics of :mod:`skewlearn.metrics.batch` on the samples seen,
 where those are defined (the F-measure is 0 before the first true positive).
