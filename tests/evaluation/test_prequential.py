@@ -182,3 +182,16 @@ def test_a_missing_label_is_named(missing):
     y = np.array([0, 1, 0, missing, 1, 0], dtype=object if missing is None else float)
     with pytest.raises(ValueError, match=r"y holds 1 missing label \((None|nan) at index 3\)"):
         prequential(Perceptron(), X, y)
+
+
+def test_checkpoints_beyond_the_stream_are_not_dropped_silently():
+    """Session 13: `checkpoints=[10, 5000]` on 900 rows reported at 10 and 900 and left
+    5000 out without a word. With the length known it is refused before the run; for
+    chunks of unknown length a warning names the row counts never reached."""
+    X, y = _stream(n=900)
+    with pytest.raises(ValueError, match=r"checkpoints \[5000\] lie beyond the stream's 900 rows"):
+        prequential(Perceptron(), X, y, checkpoints=[10, 5000])
+    chunks = [(X[:400], y[:400]), (X[400:], y[400:])]
+    with pytest.warns(UserWarning, match=r"checkpoints \[5000\] lie beyond the stream's 900"):
+        res = prequential(Perceptron(), iter(chunks), checkpoints=[10, 5000])
+    assert [r["rows"] for r in res.checkpoints] == [10, 900]

@@ -16,6 +16,7 @@ import math
 import numbers
 import sys
 import time
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -177,7 +178,16 @@ def _checkpoint_rows(checkpoints, n: int | None) -> list[int] | None:
         ) from exc
     if any(r < 1 for r in rows):
         raise ValueError(f"checkpoints must be row counts >= 1; got {sorted(rows)}.")
+    if n is not None and any(r > n for r in rows):
+        raise ValueError(_beyond_message(sorted({r for r in rows if r > n}), n))
     return sorted(set(rows))
+
+
+def _beyond_message(rows: list[int], n: int) -> str:
+    return (
+        f"checkpoints {rows} lie beyond the stream's {n} rows, so they would never be "
+        "reported (the end of the stream always is). Give row counts up to the length."
+    )
 
 
 def prequential(
@@ -218,7 +228,9 @@ def prequential(
     checkpoints : int or sequence of int, default=10
         An int ``k``: ``k`` checkpoints evenly spaced over the stream (for an iterable of
         chunks, whose length is unknown, one at the end of every chunk). A sequence: the row
-        counts to report at. The end of the stream is always reported.
+        counts to report at, at most the stream's length (larger ones are refused, or for
+        chunks of unknown length named in a warning). The end of the stream is always
+        reported.
     classes : array-like of shape (2,), default=None
         Both labels, passed on the first call. For array input the default is the labels
         of ``y``; an iterable's first chunk must then hold both, or pass them.
@@ -394,6 +406,8 @@ def prequential(
         raise ValueError("The stream is empty: prequential evaluation needs at least one row.")
     if not records or records[-1]["rows"] != rows_seen:
         record()
+    if marks is not None and next_mark < len(marks):  # a stream of unknown length
+        warnings.warn(_beyond_message(marks[next_mark:], rows_seen), UserWarning, stacklevel=2)
     return PrequentialResult(
         estimator=type(estimator).__name__,
         checkpoints=records,
