@@ -195,3 +195,13 @@ def test_checkpoints_beyond_the_stream_are_not_dropped_silently():
     with pytest.warns(UserWarning, match=r"checkpoints \[5000\] lie beyond the stream's 900"):
         res = prequential(Perceptron(), iter(chunks), checkpoints=[10, 5000])
     assert [r["rows"] for r in res.checkpoints] == [10, 900]
+
+
+def test_one_metric_object_under_two_names_is_refused():
+    """Session 13: `metrics={"f2": m, "f2_again": m}` updated the one object twice per row,
+    so both columns counted every sample twice (the F-measure stays, but a count-based
+    metric such as MistakeRate's denominator doubles silently)."""
+    X, y = _stream(n=200)
+    m = FBeta(beta=2.0)
+    with pytest.raises(ValueError, match=r"metrics 'a' and 'b' are the same object"):
+        prequential(Perceptron(), X, y, metrics={"a": m, "b": m})

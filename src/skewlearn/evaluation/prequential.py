@@ -237,7 +237,8 @@ def prequential(
     progress : bool, default=False
         Show a tqdm progress bar on stderr.
     metrics : mapping of str to StreamingMetric, default=None
-        Extra metrics to report beside the default ones. They receive labels ±1
+        Extra metrics to report beside the default ones, each updated in place (pass
+        fresh ones: a metric that saw another stream keeps its counts). They receive labels ±1
         (+1 = the estimator's ``pos_label_``) and the score of the positive class (or
         the predicted ±1 label when ``requires_scores`` is False).
     keep_scores : bool, default=True
@@ -278,7 +279,14 @@ def prequential(
     if not (isinstance(chunk_size, numbers.Integral) and chunk_size >= 1):
         raise ValueError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
     extra = dict(metrics or {})
+    seen: dict[int, str] = {}
     for name, metric in extra.items():
+        if id(metric) in seen:
+            raise ValueError(
+                f"metrics {seen[id(metric)]!r} and {name!r} are the same object, which would "
+                "count every sample twice; give each name its own metric."
+            )
+        seen[id(metric)] = name
         if not isinstance(metric, StreamingMetric):
             raise TypeError(
                 f"metrics[{name!r}] must be a skewlearn StreamingMetric; got "
