@@ -705,3 +705,28 @@ def test_a_decimal_comma_is_named_as_such(tmp_path):
         with pytest.raises(ValueError, match=match) as info:
             reader()
         assert "nominal_columns" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("outputs", "match"),
+    [
+        ("a, c", r"@outputs names 2 attributes \(a, c\)\. Pass label_column="),
+        ("cls", r"@outputs names 'cls', which no @attribute declares"),
+    ],
+)
+def test_iter_chunks_refuses_an_outputs_line_as_read_keel_does(tmp_path, outputs, match):
+    """Session 13: `read_keel`/`load` refuse an @outputs naming several attributes or an
+    undeclared one (session 8), but `iter_chunks` silently took the last column as the
+    label, against its promise of load's rows and labels."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "outputs.dat"
+    p.write_text(
+        "@relation r\n@attribute a {u, v}\n@attribute b real\n@attribute c {p, n}\n"
+        f"@outputs {outputs}\n@data\nu,1,p\nv,2,n\nv,3,n\n"
+    )
+    for reader in (lambda: read_keel(p), lambda: iter_chunks(p)):
+        with pytest.raises(ValueError, match=match):
+            reader()
+    (chunk,) = list(iter_chunks(p, label_column="c"))  # the advice works
+    np.testing.assert_array_equal(chunk[1], [1, -1, -1])

@@ -677,6 +677,31 @@ def _declare(
     attributes.append(att)
 
 
+def _keel_label(
+    path: str, label_column: int | str | None, outputs: list[str] | None, names: list[str]
+) -> int | str | None:
+    """``label_column``, or when it is None the single attribute ``@outputs`` names (None
+    without an @outputs line: the last column). Several, or an undeclared one, raise."""
+    if label_column is not None or not outputs:
+        return label_column
+    if len(outputs) != 1:
+        raise _fail(
+            path,
+            None,
+            f"@outputs names {len(outputs)} attributes ({', '.join(outputs)})",
+            "Pass label_column= the one to learn; skewlearn learns one binary label.",
+        )
+    if outputs[0] not in names:
+        raise _fail(
+            path,
+            None,
+            f"@outputs names {outputs[0]!r}, which no @attribute declares "
+            f"(attributes: {', '.join(names)})",
+            "Correct the @outputs line, or pass label_column=.",
+        )
+    return outputs[0]
+
+
 def read_keel(
     path: str | os.PathLike,
     *,
@@ -793,23 +818,7 @@ def read_keel(
         linenos.append(i + 1)
     if attributes is not None:
         names = [a.name for a in attributes]
-        if label_column is None and outputs:
-            if len(outputs) != 1:
-                raise _fail(
-                    path,
-                    None,
-                    f"@outputs names {len(outputs)} attributes ({', '.join(outputs)})",
-                    "Pass label_column= the one to learn; skewlearn learns one binary label.",
-                )
-            if outputs[0] not in names:
-                raise _fail(
-                    path,
-                    None,
-                    f"@outputs names {outputs[0]!r}, which no @attribute declares "
-                    f"(attributes: {', '.join(names)})",
-                    "Correct the @outputs line, or pass label_column=.",
-                )
-            label_column = outputs[0]
+        label_column = _keel_label(path, label_column, outputs, names)
         label_index = _label_position(label_column, names, path)
     else:
         if not rows:

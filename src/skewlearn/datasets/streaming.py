@@ -60,6 +60,7 @@ from .readers import (
     _declare,
     _fail,
     _is_gz,
+    _keel_label,
     _label_position,
     _nominal_list,
     _number,
@@ -1099,8 +1100,7 @@ class ChunkedFile:
         self._data_line = data_line
         if attributes is not None:
             names = [a.name for a in attributes]
-            if label_column is None and outputs and len(outputs) == 1 and outputs[0] in names:
-                label_column = outputs[0]
+            label_column = _keel_label(path, label_column, outputs, names)
             self.label_index = _label_position(label_column, names, path)
         else:
             if first_row is None:
