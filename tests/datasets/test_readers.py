@@ -730,3 +730,23 @@ def test_iter_chunks_refuses_an_outputs_line_as_read_keel_does(tmp_path, outputs
             reader()
     (chunk,) = list(iter_chunks(p, label_column="c"))  # the advice works
     np.testing.assert_array_equal(chunk[1], [1, -1, -1])
+
+
+@pytest.mark.parametrize("positive", [None, "p"])
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [("", r"no data rows"), ("?,p\n?,n\n", r"every data row has a missing value")],
+)
+def test_iter_chunks_of_no_rows_says_so_as_load_does(tmp_path, positive, body, what):
+    """Session 13: a header-only CSV (or one whose every row was dropped for a missing
+    value) read with positive_class said "positive class 'p' does not occur in the file
+    (every row was negative)", and without it "no data rows" where load says every row
+    had a missing value."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "empty.csv"
+    p.write_text("a,label\n" + body)
+    options = {"positive_class": positive, "missing": "drop"}
+    for reader in (lambda: load(p, **options), lambda: list(iter_chunks(p, **options))):
+        with pytest.raises(ValueError, match=what):
+            reader()

@@ -507,10 +507,14 @@ class ChunkedFile:
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
         self._dropping = 0
         seen_positive = self.scanned  # the counting pass already checked it occurs
+        n_rows = 0
         for X, y in self._chunks():
             seen_positive = seen_positive or bool((y == 1).any())
+            n_rows += len(y)
             yield X, y
         self.n_dropped = self._dropping  # a complete pass
+        if n_rows == 0:  # a file without rows: not "every row was negative"
+            raise self._no_rows()
         if not seen_positive:
             # without the counting pass nothing checked that positive_class occurs
             raise ValueError(
@@ -610,7 +614,7 @@ class ChunkedFile:
             self._collect = False
             self._finish_nominal()
             if n_rows == 0:
-                raise _fail(self.path, None, "no data rows", "Pass a file with data rows.")
+                raise self._no_rows()
             toks = list(counts)
             values = _parse_labels(toks).tolist()
             typed = {}
@@ -638,6 +642,12 @@ class ChunkedFile:
         self.n_positives = int(sum(typed[c] for c in hits))
         if self.format != "libsvm":
             self._positive_tokens = {t for t, v in self._token_value.items() if v == positive_class}
+
+    def _no_rows(self) -> ValueError:
+        """The error for a pass that met no row, worded as the whole-file readers word it."""
+        if self._dropping:
+            return _fail(self.path, None, "every data row has a missing value", "Fill them in.")
+        return _fail(self.path, None, "no data rows", "Pass a file with data rows.")
 
     def _is_positive_token(self, tok: str) -> bool:
         if self._positive_tokens is not None:
