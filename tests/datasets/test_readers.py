@@ -750,3 +750,16 @@ def test_iter_chunks_of_no_rows_says_so_as_load_does(tmp_path, positive, body, w
     for reader in (lambda: load(p, **options), lambda: list(iter_chunks(p, **options))):
         with pytest.raises(ValueError, match=what):
             reader()
+
+
+def test_an_unclosed_quote_is_reported_on_the_line_it_opens(tmp_path):
+    """Session 13: read_csv named the line where the csv module gave up, the end of the
+    file (line 1003 here; with 200,000 rows after it, line 21849 and "field larger than
+    field limit"), not line 3 where the quote opens; iter_chunks named line 3."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "quote.csv"
+    p.write_text('a,b,label\n1,2,p\n3,4,"n\n' + "5,6,n\n" * 1000)
+    for reader in (lambda: read_csv(p), lambda: list(iter_chunks(p))):
+        with pytest.raises(ValueError, match=r"quote\.csv, line 3: malformed CSV"):
+            reader()

@@ -1052,7 +1052,17 @@ def read_csv(
                 linenos.append(start)
             start = reader.line_num + 1
     except csv.Error as exc:
-        raise _fail(path, reader.line_num, f"malformed CSV ({exc})", "Fix the quoting.") from None
+        # the row's first line: an unclosed quote runs on to where the parser gives up
+        # (the end of the file, or the field size limit)
+        stopped = (
+            f"; the reader stopped at line {reader.line_num}" if reader.line_num > start else ""
+        )
+        raise _fail(
+            path,
+            start,
+            f"malformed CSV in the row starting here ({exc}{stopped})",
+            "Fix the quoting.",
+        ) from None
     if header and names is not None:
         _warn_numeric_header(path, names)
     if header and names is not None and len(set(names)) != len(names):
