@@ -763,3 +763,19 @@ def test_an_unclosed_quote_is_reported_on_the_line_it_opens(tmp_path):
     for reader in (lambda: read_csv(p), lambda: list(iter_chunks(p))):
         with pytest.raises(ValueError, match=r"quote\.csv, line 3: malformed CSV"):
             reader()
+
+
+@pytest.mark.parametrize("token", ["NA", "N/A", "null", "None"])
+def test_a_missing_value_marker_of_another_tool_is_named_as_such(tmp_path, token):
+    """Session 13: R's `write.csv` writes NA for a missing value; the reader said
+    "non-numeric value 'NA' ... pass nominal_columns=[...] to one-hot encode the column",
+    which would make the column a category. It now says which markers it reads."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "na.csv"
+    p.write_text(f"a,label\n1,x\n{token},y\n")
+    match = rf"line 3: value '{token}' .* looks like a missing-value marker.*'\?'"
+    for reader in (lambda: read_csv(p), lambda: list(iter_chunks(p))):
+        with pytest.raises(ValueError, match=match) as info:
+            reader()
+        assert "nominal_columns" not in str(info.value)

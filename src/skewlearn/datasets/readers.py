@@ -400,6 +400,10 @@ class _Attribute:
         self.declared = declared  # categories come from a header
 
 
+#: Missing-value markers of other tools (R, SQL, Python, spreadsheets), upper-cased: not
+#: read as missing (a category could be spelt so), but named when a numeric column holds one.
+_OTHER_MISSING = frozenset({"NA", "N/A", "#N/A", "NULL", "NONE", "MISSING"})
+
 #: A number written with a decimal comma (``1,5``, ``-0,25``), as many locales do.
 _DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+")
 
@@ -504,6 +508,16 @@ def _tabulate(
                             f"{j + 1}) is not a finite number",
                             "Replace it with a finite value, or write it as a missing value "
                             "('?') and pass missing='drop'.",
+                        )
+                    if row[j].upper() in _OTHER_MISSING:  # R's NA, SQL's NULL, ...
+                        raise _fail(
+                            path,
+                            linenos[r],
+                            f"value {row[j]!r} for numeric attribute {att.name!r} (column "
+                            f"{j + 1}) looks like a missing-value marker",
+                            "This reader's markers are '?', '<null>' and (CSV) an empty field: "
+                            f"replace {row[j]!r} by one of them and pass missing='drop', or fill "
+                            "the values in.",
                         )
                     if _DECIMAL_COMMA.fullmatch(row[j]):  # "1,5" where ';' or tab separates
                         raise _fail(
