@@ -234,3 +234,21 @@ def test_a_significance_level_outside_0_1_is_refused(alpha):
             f(runs, ["ref"], alpha=alpha)
     with pytest.raises(ValueError, match=r"alpha must be in \(0, 1\)"):
         paired_ttest([1, 2, 3], [0, 1, 2.5]).significant(alpha)
+
+
+def test_markers_take_run_ids_of_mixed_types_and_check_their_arguments():
+    """Session 13: run ids of two types (`(0, 1)` and `"extra"`) raised "'<' not supported
+    between instances of 'str' and 'tuple'" while pairing; two symbols instead of four
+    raised "not enough values to unpack"; an empty reference list gave {} silently."""
+    ref = {(0, 0): 0.9, (0, 1): 0.91, "extra": 0.92}
+    m = {(0, 0): 0.7, (0, 1): 0.72, "extra": 0.71}
+    listed = significance_markers(
+        {"r": {"d": [0.9, 0.91, 0.92]}, "m": {"d": [0.7, 0.72, 0.71]}}, ["r"]
+    )
+    assert significance_markers({"r": {"d": ref}, "m": {"d": m}}, ["r"]) == listed
+    runs = {"r": {"d": [1, 2, 3]}, "m": {"d": [0, 1, 2.1]}}
+    with pytest.raises(ValueError, match=r"symbols must be 4 markers .*; got 2"):
+        significance_markers(runs, ["r"], symbols=("*", "+"))
+    for f in (significance_markers, win_tie_loss):
+        with pytest.raises(ValueError, match=r"references must name at least one method"):
+            f(runs, [])

@@ -126,7 +126,11 @@ def _paired(method_runs, ref_runs) -> tuple[list[float], list[float]] | None:
                 "runs must be all sequences (paired by position) or all mappings from a "
                 "run id to its value (paired on shared ids); got a mix."
             )
-        keys = sorted(set(method_runs) & set(ref_runs))
+        keys = set(method_runs) & set(ref_runs)
+        try:
+            keys = sorted(keys)
+        except TypeError:  # run ids of several types: any fixed order pairs them
+            keys = sorted(keys, key=repr)
         if len(keys) < 2:
             return None
         return [ref_runs[k] for k in keys], [method_runs[k] for k in keys]
@@ -141,6 +145,11 @@ def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
     _check_alpha(alpha)
     if isinstance(references, str):
         references = [references]
+    if not references:
+        raise ValueError(
+            "references must name at least one method (e.g. ['KOIL_RS++']): the markers and "
+            "win/tie/loss compare every other method with them."
+        )
     missing = [r for r in references if r not in runs]
     if missing:
         raise ValueError(
@@ -211,6 +220,11 @@ def significance_markers(
     >>> significance_markers(runs, ["ref"])
     {('m', 'd'): '●'}
     """
+    if len(symbols) != 4:
+        raise ValueError(
+            "symbols must be 4 markers (all references better, some better, all worse, some "
+            f"worse); got {len(symbols)}: {symbols!r}."
+        )
     better_all, better_some, worse_all, worse_some = symbols
     marks = {}
     for key, v in _reference_verdicts(runs, references, alpha).items():
