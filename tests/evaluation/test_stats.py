@@ -252,3 +252,17 @@ def test_markers_take_run_ids_of_mixed_types_and_check_their_arguments():
     for f in (significance_markers, win_tie_loss):
         with pytest.raises(ValueError, match=r"references must name at least one method"):
             f(runs, [])
+
+
+def test_friedman_of_a_table_without_variation_and_the_direction_switch():
+    """Session 13: every dataset tying every method gives chi2 = 0 and p = 1 (SciPy: NaN,
+    0/0), now documented; `higher_is_better="False"` was true, ranking the worst method
+    first, silently."""
+    flat = np.ones((5, 3))
+    r = friedman_test(flat)
+    assert (r.chi2, r.pvalue, r.f_stat, r.f_pvalue) == (0.0, 1.0, 0.0, 1.0)
+    assert "SciPy returns NaN" in friedman_test.__doc__
+    for f in (average_ranks, friedman_test):
+        with pytest.raises(TypeError, match=r"higher_is_better must be True or False; got 'False'"):
+            f([[0.9, 0.8], [0.7, 0.6]], higher_is_better="False")
+    np.testing.assert_allclose(average_ranks([[0.9, 0.8]], higher_is_better=np.False_), [2, 1])

@@ -270,6 +270,8 @@ def win_tie_loss(
 def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     """Average rank of each method (column) over datasets (rows); rank 1 = best, ties
     share the average rank (Demšar's convention)."""
+    if not isinstance(higher_is_better, bool | np.bool_):
+        raise TypeError(f"higher_is_better must be True or False; got {higher_is_better!r}.")
     scores = np.asarray(scores, dtype=float)
     if scores.ndim != 2:
         raise ValueError(
@@ -365,7 +367,9 @@ def friedman_test(scores, *, higher_is_better: bool = True) -> FriedmanResult:
     """Friedman test over a (datasets × methods) score table.
 
     χ²_F includes the usual correction for tied ranks, so it equals
-    :func:`scipy.stats.friedmanchisquare` (which takes one sample per method).
+    :func:`scipy.stats.friedmanchisquare` (which takes one sample per method). When every
+    dataset ties every method there is no variation to test: χ²_F = F_F = 0 and both
+    p-values are 1, where SciPy returns NaN (0/0).
     """
     scores = np.asarray(scores, dtype=float)
     R = average_ranks(scores, higher_is_better=higher_is_better)
