@@ -992,7 +992,7 @@ def _refuse_blank_separated(path: str, lineno: int, first_row: list[str]) -> Non
             "the values seem separated by spaces and each line would be read as one field",
             "Convert the file to commas (e.g. `tr -s ' ' ',' < FILE > NEW.csv`), pass "
             "delimiter=' ' if exactly one space separates the values, or delimiter=',' if the "
-            "file really has one column",
+            "file really has one column.",
         )
 
 
