@@ -360,6 +360,15 @@ def test_a_reading_error_while_streaming_is_a_usage_error_not_the_learners(
     _fails(capsys, argv, "late.svm, line 9: value 'x' of index 1 is not a number.")
 
 
+def test_a_positive_class_of_another_type_names_the_flag_value_to_give(tmp_path, capsys):
+    """Session 13: the readers now say which value to pass when --positive-class and the
+    labels differ in type; the hint must read as a command-line flag with its value."""
+    mixed = tmp_path / "mixed.csv"
+    mixed.write_text("a,label\n" + "".join(f"{i},{'1' if i % 4 else 'no'}\n" for i in range(40)))
+    argv = ["cv", str(mixed), "--models", "Perceptron", "--positive-class", "1"]
+    _fails(capsys, argv, """labels are strings and 1 is a number: pass --positive-class "'1'".""")
+
+
 def test_file_options_no_header_and_positive_class(tmp_path, capsys):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(120, 2))

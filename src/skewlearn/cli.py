@@ -214,6 +214,9 @@ def _cli_message(exc: Exception) -> str:
     for python, cli in _CLI_WORDS.items():
         text = text.replace(python, cli)
     text = re.sub(r"label_column=(?=[^\s.,;])", "--label-column ", text)
+    text = re.sub(r"--positive-class(?=[^\s.,;])", "--positive-class ", text)
+    # a string label that reads as a number keeps its quotes only inside shell quotes
+    text = re.sub(r"--positive-class ('[^'\s]*')", r'--positive-class "\1"', text)
     text = text.replace("label_column=", "--label-column")
     # the command line has no format option: the extension decides
     text = re.sub(

@@ -173,6 +173,7 @@ MALFORMED = [
     (".svm", "# only a comment\n", r"no data rows"),
     (".csv", "a,b,label\n", r"no data rows"),
     (".dat", "@relation r\n@attribute a real\n@attribute c {p, n}\n@data\n", r"no data rows"),
+    (".arff", "@relation r\n@attribute a real\n@data\n", r"no data rows\. An ARFF file needs"),
     # truncated lines
     (".dat", "1, 2, p\n3, n\n", r"line 2: 2 values where 3 are expected"),
     (".csv", "a,b,label\n1,2,p\n3,p\n", r"line 3: 2 values where 3 are expected"),
@@ -569,3 +570,212 @@ def test_arff_comment_after_a_value_is_a_comment(tmp_path):
     assert meta["feature_names"] == ["a", "b %=x % y", "b %=z"]
     np.testing.assert_array_equal(X, [[1.5, 1, 0], [2.5, 0, 1], [3, 0, 1]])
     assert y.tolist() == ["yes", "no", "no"]
+
+
+@pytest.mark.parametrize("suffix", [".arff", ".dat"])
+def test_an_attribute_declared_twice_is_refused_with_its_line(tmp_path, suffix):
+    """Session 13: two `@attribute a` lines were both read; `label_column="a"` then took
+    the first silently (the nominal `a` and the class became features), and
+    `feature_names` held 'a' twice. Weka refuses such a header ("Attribute names are not
+    unique"); CSV headers with a repeated name already were refused."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / f"twice{suffix}"
+    p.write_text(
+        "@relation r\n@attribute a real\n@attribute a {p, q}\n@attribute c {yes, no}\n"
+        "@data\n1, p, yes\n2, q, no\n"
+    )
+    match = r"line 3: attribute 'a' is declared twice \(first on line 2\)"
+    with pytest.raises(ValueError, match=match):
+        read(p)
+    with pytest.raises(ValueError, match=match):
+        read(p, label_column="a")
+    if suffix == ".dat":
+        with pytest.raises(ValueError, match=match):
+            iter_chunks(p)
+
+
+def test_nominal_columns_as_one_string_is_refused_not_read_letter_by_letter(tmp_path):
+    """Session 13: `nominal_columns="ab"` was read one letter at a time: with columns
+    'a' and 'b' it one-hot encoded both, silently, instead of the column 'ab'."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "t.csv"
+    p.write_text("ab,a,b,y\nx,1,2,0\nz,3,4,1\n")
+    for reader in (lambda: read_csv(p, nominal_columns="ab"),
+                   lambda: iter_chunks(p, nominal_columns="ab")):  # fmt: skip
+        with pytest.raises(TypeError, match=r"nominal_columns must be a list .*\['ab'\]"):
+            reader()
+    X, _, meta = read_csv(p, nominal_columns=["ab"])
+    assert meta["feature_names"] == ["ab=x", "ab=z", "a", "b"]
+
+
+@pytest.mark.parametrize("name", ["toy.csv.GZ", "toy.svm.Gz"])
+def test_a_gz_suffix_in_capitals_is_decompressed(tmp_path, name):
+    """Session 13: the format came from the lower-cased extension, but the file was
+    decompressed only for a lower-case `.gz`; `toy.csv.GZ` was "bytes that are not
+    UTF-8"."""
+    from skewlearn.datasets import iter_chunks
+
+    src = DATA / name[: name.rindex(".")]
+    gz = tmp_path / name
+    gz.write_bytes(gzip.compress(src.read_bytes()))
+    X, _, _ = read(gz)
+    np.testing.assert_array_equal(X.toarray() if sp.issparse(X) else X, TOY_X)
+    chunks = list(iter_chunks(gz))
+    X2 = chunks[0][0]
+    np.testing.assert_array_equal(X2.toarray() if sp.issparse(X2) else X2, TOY_X)
+
+
+def test_a_gzip_file_without_the_suffix_is_named_as_such(tmp_path):
+    """Session 13: a gzip file named `toy.csv` was "bytes that are not UTF-8 ... Save
+    the file as UTF-8"; the message now says it is gzip-compressed and what to do."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "toy.csv"
+    p.write_bytes(gzip.compress((DATA / "toy.csv").read_bytes()))
+    match = r"toy\.csv: the file is gzip-compressed but its name does not end in \.gz"
+    with pytest.raises(ValueError, match=match):
+        read(p)
+    with pytest.raises(ValueError, match=match):
+        list(iter_chunks(p))
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "suffix"),
+    [
+        ("zero_based", "auto", ".svm"),
+        ("zero_based", "False", ".svm"),
+        ("sparse", "no", ".svm"),
+        ("header", "no", ".csv"),
+        ("header", None, ".csv"),
+    ],
+)
+def test_a_switch_given_as_text_is_refused_not_read_as_true(tmp_path, option, value, suffix):
+    """Session 13: `read_libsvm(p, zero_based="auto")` (scikit-learn's default value) was
+    true, so a 1-based file was read 0-based: every column moved one place right, silently.
+    `sparse="no"` gave CSR and `header="no"` read the first row as names."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = DATA / f"toy{suffix}"
+    match = rf"{option} must be True or False; got {value!r}"
+    for reader in (lambda: read(p, **{option: value}), lambda: load(p, **{option: value}),
+                   lambda: iter_chunks(p, **{option: value})):  # fmt: skip
+        with pytest.raises(TypeError, match=match):
+            reader()
+    X, _, _ = read(p, **{option: {"zero_based": False, "sparse": True, "header": True}[option]})
+    np.testing.assert_array_equal(X.toarray() if sp.issparse(X) else X, TOY_X)
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_a_space_separated_file_is_not_read_as_one_column(tmp_path, header):
+    """Session 13: no ',', ';', tab or '|' in `a b label / 1 2 x / ...` made each line one
+    field: read_csv returned zero features and the whole line as the label, silently
+    (load then said "3 classes"). The sniffed delimiter now must split something."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "spaces.csv"
+    p.write_text(("a b label\n" if header else "") + "1 2 x\n3 4 y\n5 6 y\n")
+    line = 1
+    match = rf"line {line}: .* holds no ',', ';', tab or '\|' but blanks"
+    for reader in (lambda: read_csv(p, header=header), lambda: load(p, header=header),
+                   lambda: iter_chunks(p, header=header)):  # fmt: skip
+        with pytest.raises(ValueError, match=match):
+            reader()
+    X, y, _ = read_csv(p, header=header, delimiter=" ")  # the advice works
+    np.testing.assert_array_equal(X, [[1, 2], [3, 4], [5, 6]])
+    one = tmp_path / "one.csv"  # a real single column is still read
+    one.write_text("label\nx\ny\n")
+    assert read_csv(one)[1].tolist() == ["x", "y"]
+
+
+def test_a_decimal_comma_is_named_as_such(tmp_path):
+    """Session 13: `1,5` in a ';'-separated file was "non-numeric value '1,5' ... pass
+    nominal_columns=[...] to one-hot encode the column", advice that would turn every
+    number into a category."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "decimal.csv"
+    p.write_text("a;b;label\n1,5;2;x\n3,25;4;y\n")
+    match = (
+        r"line 2: value '1,5' for numeric attribute 'a' \(column 1\) has a decimal comma\. "
+        r"Write decimal points \(1\.5\)"
+    )
+    for reader in (lambda: read_csv(p), lambda: list(iter_chunks(p))):
+        with pytest.raises(ValueError, match=match) as info:
+            reader()
+        assert "nominal_columns" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("outputs", "match"),
+    [
+        ("a, c", r"@outputs names 2 attributes \(a, c\)\. Pass label_column="),
+        ("cls", r"@outputs names 'cls', which no @attribute declares"),
+    ],
+)
+def test_iter_chunks_refuses_an_outputs_line_as_read_keel_does(tmp_path, outputs, match):
+    """Session 13: `read_keel`/`load` refuse an @outputs naming several attributes or an
+    undeclared one (session 8), but `iter_chunks` silently took the last column as the
+    label, against its promise of load's rows and labels."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "outputs.dat"
+    p.write_text(
+        "@relation r\n@attribute a {u, v}\n@attribute b real\n@attribute c {p, n}\n"
+        f"@outputs {outputs}\n@data\nu,1,p\nv,2,n\nv,3,n\n"
+    )
+    for reader in (lambda: read_keel(p), lambda: iter_chunks(p)):
+        with pytest.raises(ValueError, match=match):
+            reader()
+    (chunk,) = list(iter_chunks(p, label_column="c"))  # the advice works
+    np.testing.assert_array_equal(chunk[1], [1, -1, -1])
+
+
+@pytest.mark.parametrize("positive", [None, "p"])
+@pytest.mark.parametrize(
+    ("body", "what"),
+    [("", r"no data rows"), ("?,p\n?,n\n", r"every data row has a missing value")],
+)
+def test_iter_chunks_of_no_rows_says_so_as_load_does(tmp_path, positive, body, what):
+    """Session 13: a header-only CSV (or one whose every row was dropped for a missing
+    value) read with positive_class said "positive class 'p' does not occur in the file
+    (every row was negative)", and without it "no data rows" where load says every row
+    had a missing value."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "empty.csv"
+    p.write_text("a,label\n" + body)
+    options = {"positive_class": positive, "missing": "drop"}
+    for reader in (lambda: load(p, **options), lambda: list(iter_chunks(p, **options))):
+        with pytest.raises(ValueError, match=what):
+            reader()
+
+
+def test_an_unclosed_quote_is_reported_on_the_line_it_opens(tmp_path):
+    """Session 13: read_csv named the line where the csv module gave up, the end of the
+    file (line 1003 here; with 200,000 rows after it, line 21849 and "field larger than
+    field limit"), not line 3 where the quote opens; iter_chunks named line 3."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "quote.csv"
+    p.write_text('a,b,label\n1,2,p\n3,4,"n\n' + "5,6,n\n" * 1000)
+    for reader in (lambda: read_csv(p), lambda: list(iter_chunks(p))):
+        with pytest.raises(ValueError, match=r"quote\.csv, line 3: malformed CSV"):
+            reader()
+
+
+@pytest.mark.parametrize("token", ["NA", "N/A", "null", "None"])
+def test_a_missing_value_marker_of_another_tool_is_named_as_such(tmp_path, token):
+    """Session 13: R's `write.csv` writes NA for a missing value; the reader said
+    "non-numeric value 'NA' ... pass nominal_columns=[...] to one-hot encode the column",
+    which would make the column a category. It now says which markers it reads."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "na.csv"
+    p.write_text(f"a,label\n1,x\n{token},y\n")
+    match = rf"line 3: value '{token}' .* looks like a missing-value marker.*'\?'"
+    for reader in (lambda: read_csv(p), lambda: list(iter_chunks(p))):
+        with pytest.raises(ValueError, match=match) as info:
+            reader()
+        assert "nominal_columns" not in str(info.value)

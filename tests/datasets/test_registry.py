@@ -156,6 +156,32 @@ def test_load_file_maps_minority_to_plus_one(tmp_path):
     np.testing.assert_array_equal(y, [-1, 1, -1])
 
 
+@pytest.mark.parametrize(
+    ("text", "given", "match"),
+    [
+        ("a,label\n1,0\n2,1\n3,0\n", "1", r"labels are numbers .* positive_class=1\b"),
+        ("1 1:1\n2 1:2\n2 1:3\n", "1", r"labels are numbers .* positive_class=1\b"),
+        ("a,label\n1,7\n2,8\n3,7\n", "1", r"labels are numbers and '1' is a string"),
+        ("a,label\n1,1\n2,no\n3,no\n", 1, r"labels are strings .* positive_class='1'"),
+    ],
+)
+def test_a_positive_class_of_the_wrong_type_is_named_as_such(tmp_path, text, given, match):
+    """Session 13: `load(file, positive_class="1")` on labels 0/1 said "positive class '1'
+    does not occur; labels are [0, 1]", which reads as a contradiction; the message now
+    says the label types differ and which value to pass (load, and iter_chunks when it
+    makes a counting pass)."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / ("t.svm" if ":" in text else "t.csv")
+    p.write_text(text)
+    readers = [lambda: load(p, positive_class=given)]
+    if p.suffix == ".svm":  # its counting pass (for n_features) checks positive_class
+        readers.append(lambda: iter_chunks(p, positive_class=given))
+    for reader in readers:
+        with pytest.raises(ValueError, match=rf"positive class {given!r} does not occur.*{match}"):
+            reader()
+
+
 def test_load_passes_reader_options_for_files_only(tmp_path):
     """The readers' errors tell users to pass format= or missing=; load accepts both."""
     odd = tmp_path / "x.data"
@@ -277,3 +303,20 @@ def test_flights_is_time_ordered():
     assert (np.diff(order) >= 0).all()
     assert meta["n_dropped"] == 336_776 - 327_346
     assert not {"arr_delay", "air_time", "arr_time"} & set(names)
+
+
+def test_a_directory_or_a_non_name_is_named_as_such(tmp_path):
+    """Session 13: `load(<a directory>)` said "cannot tell the format from the extension
+    ''. Pass format=", and with format= Python's bare IsADirectoryError followed;
+    `load(3)` raised "'int' object has no attribute 'lower'"."""
+    from skewlearn.datasets import iter_chunks, read
+
+    for f in (lambda: load(tmp_path), lambda: load(str(tmp_path), format="csv"),
+              lambda: read(tmp_path), lambda: iter_chunks(tmp_path, format="csv")):  # fmt: skip
+        with pytest.raises(IsADirectoryError, match=r"is a directory, not a data file"):
+            f()
+    for bad in (3, None):
+        with pytest.raises(TypeError, match=rf"a registered dataset's name .* got {bad!r}"):
+            load(bad)
+    with pytest.raises(FileNotFoundError, match=r"no such file"):
+        read(tmp_path / "missing.data")  # missing, whatever the extension

@@ -171,3 +171,37 @@ def test_errors():
         prequential(Perceptron(), X, y, metrics={"x": skm.f1_score})
     with pytest.raises(ValueError, match=r"taken by the default columns"):
         prequential(Perceptron(), X, y, metrics={"auc": FBeta()})
+
+
+@pytest.mark.parametrize("missing", [None, np.nan])
+def test_a_missing_label_is_named(missing):
+    """Session 13: a None label raised numpy's "'<' not supported between instances of
+    'NoneType' and 'int'" (while listing the classes), a NaN one scikit-learn's "Input y
+    contains NaN"; both now name the missing label and its row."""
+    X = np.random.default_rng(0).normal(size=(6, 2))
+    y = np.array([0, 1, 0, missing, 1, 0], dtype=object if missing is None else float)
+    with pytest.raises(ValueError, match=r"y holds 1 missing label \((None|nan) at index 3\)"):
+        prequential(Perceptron(), X, y)
+
+
+def test_checkpoints_beyond_the_stream_are_not_dropped_silently():
+    """Session 13: `checkpoints=[10, 5000]` on 900 rows reported at 10 and 900 and left
+    5000 out without a word. With the length known it is refused before the run; for
+    chunks of unknown length a warning names the row counts never reached."""
+    X, y = _stream(n=900)
+    with pytest.raises(ValueError, match=r"checkpoints \[5000\] lie beyond the stream's 900 rows"):
+        prequential(Perceptron(), X, y, checkpoints=[10, 5000])
+    chunks = [(X[:400], y[:400]), (X[400:], y[400:])]
+    with pytest.warns(UserWarning, match=r"checkpoints \[5000\] lie beyond the stream's 900"):
+        res = prequential(Perceptron(), iter(chunks), checkpoints=[10, 5000])
+    assert [r["rows"] for r in res.checkpoints] == [10, 900]
+
+
+def test_one_metric_object_under_two_names_is_refused():
+    """Session 13: `metrics={"f2": m, "f2_again": m}` updated the one object twice per row,
+    so both columns counted every sample twice (the F-measure stays, but a count-based
+    metric such as MistakeRate's denominator doubles silently)."""
+    X, y = _stream(n=200)
+    m = FBeta(beta=2.0)
+    with pytest.raises(ValueError, match=r"metrics 'a' and 'b' are the same object"):
+        prequential(Perceptron(), X, y, metrics={"a": m, "b": m})

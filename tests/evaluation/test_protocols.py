@@ -345,3 +345,17 @@ def test_protocols_name_their_label_and_class_requirements():
     # an empty first chunk is skipped, as before
     chunks = [(X[:0], ys[:0])] + [(X[i : i + 20], ys[i : i + 20]) for i in range(0, 60, 20)]
     np.testing.assert_array_equal(prequential(Perceptron(), chunks).scores, ref.scores)
+
+
+def test_a_grid_of_a_set_or_a_generator_is_its_values():
+    """Session 13: `{"C": {0.1, 1}}` and `{"C": (2.0**k for k in range(3))}` were one
+    candidate each (the set, the generator object), so the search "chose" a value the
+    learner refused. A generator is its values; a set, which has no order (the search
+    breaks ties by grid order), is refused with the fix."""
+    assert expand_grid({"C": (2.0**k for k in range(3))}) == [{"C": 1.0}, {"C": 2.0}, {"C": 4.0}]
+    assert parse_grid(map(float, [1, 3])) == [1.0, 3.0]
+    with pytest.raises(
+        TypeError, match=r"grid\.C: a set has no order; .* a list, e.g\. \[0\.1, 1\]"
+    ):
+        expand_grid({"C": {1, 0.1}})
+    assert parse_grid({"balanced": 1}) == [{"balanced": 1}]  # a dict is one value (class_weight)

@@ -183,3 +183,86 @@ def test_inputs_the_tests_cannot_use_are_named():
     with pytest.raises(ValueError, match=r"k must be an integer; got 3.0"):
         nemenyi_cd(3.0, 5)
     assert nemenyi_cd(np.int64(4), 14) == nemenyi_cd(4, 14)
+
+
+@pytest.mark.parametrize(
+    ("ranks", "n", "match"),
+    [
+        ([1, 1, 1], 5, r"ranks must sum to k\(k\+1\)/2 = 6 .*; they sum to 3"),
+        ([5, 6, 7], 5, r"ranks must lie in \[1, 3\]"),
+        ([1, np.nan, 3], 5, r"ranks must lie in \[1, 3\]"),
+        ([[1, 2], [2, 1]], 5, r"ranks must be one average rank per method \(1-d\)"),
+        ([1, 2, 3], 5.7, r"n_datasets must be an integer; got 5.7"),
+        ([1, 2, 3], True, r"n_datasets must be an integer; got True"),
+    ],
+)
+def test_friedman_from_ranks_refuses_ranks_no_table_can_have(ranks, n, match):
+    """Session 13: ranks that no (datasets × methods) table gives ([1, 1, 1]: chi2 = -45,
+    p = 1) were used as they came, and n_datasets=5.7 was cut to 5 silently."""
+    with pytest.raises((ValueError, TypeError), match=match):
+        friedman_from_ranks(ranks, n)
+    # printed ranks are rounded: Demšar's to 2 decimals sum to 9.99, not 10, and still pass
+    assert friedman_from_ranks([3.14, 2.0, 2.89, 1.96], 14).pvalue < 0.05
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0)])
+def test_average_ranks_of_an_empty_table_says_so(shape):
+    """Session 13: no datasets gave NaN ranks with numpy's 'Mean of empty slice' warning."""
+    with pytest.raises(ValueError, match=r"scores is empty \(shape "):
+        average_ranks(np.empty(shape))
+
+
+def test_nemenyi_q_checks_k_and_takes_alpha_of_any_float_type():
+    """Session 13: nemenyi_q(2.5) raised "list indices must be integers", and
+    alpha=np.float32(0.05) was refused as not 0.05."""
+    with pytest.raises(ValueError, match=r"k must be an integer; got 2.5"):
+        nemenyi_q(2.5)
+    with pytest.raises(ValueError, match=r"k must be an integer; got True"):
+        nemenyi_q(True)
+    assert nemenyi_q(4, np.float32(0.05)) == nemenyi_q(4, 0.05) == 2.569
+    assert nemenyi_cd(4, 14, alpha=np.float32(0.1)) == nemenyi_cd(4, 14, alpha=0.1)
+    with pytest.raises(ValueError, match=r"alpha must be 0.05 or 0.10 .*; got 0.01"):
+        nemenyi_q(4, 0.01)
+
+
+@pytest.mark.parametrize("alpha", [0, 1, 1.5, -0.05, np.nan])
+def test_a_significance_level_outside_0_1_is_refused(alpha):
+    """Session 13: alpha=1.5 marked every difference significant (p < 1.5 always)."""
+    runs = {"ref": {"a": [1, 2, 3]}, "m": {"a": [1.1, 2, 2.9]}}
+    for f in (significance_markers, win_tie_loss):
+        with pytest.raises(ValueError, match=r"alpha must be in \(0, 1\)"):
+            f(runs, ["ref"], alpha=alpha)
+    with pytest.raises(ValueError, match=r"alpha must be in \(0, 1\)"):
+        paired_ttest([1, 2, 3], [0, 1, 2.5]).significant(alpha)
+
+
+def test_markers_take_run_ids_of_mixed_types_and_check_their_arguments():
+    """Session 13: run ids of two types (`(0, 1)` and `"extra"`) raised "'<' not supported
+    between instances of 'str' and 'tuple'" while pairing; two symbols instead of four
+    raised "not enough values to unpack"; an empty reference list gave {} silently."""
+    ref = {(0, 0): 0.9, (0, 1): 0.91, "extra": 0.92}
+    m = {(0, 0): 0.7, (0, 1): 0.72, "extra": 0.71}
+    listed = significance_markers(
+        {"r": {"d": [0.9, 0.91, 0.92]}, "m": {"d": [0.7, 0.72, 0.71]}}, ["r"]
+    )
+    assert significance_markers({"r": {"d": ref}, "m": {"d": m}}, ["r"]) == listed
+    runs = {"r": {"d": [1, 2, 3]}, "m": {"d": [0, 1, 2.1]}}
+    with pytest.raises(ValueError, match=r"symbols must be 4 markers .*; got 2"):
+        significance_markers(runs, ["r"], symbols=("*", "+"))
+    for f in (significance_markers, win_tie_loss):
+        with pytest.raises(ValueError, match=r"references must name at least one method"):
+            f(runs, [])
+
+
+def test_friedman_of_a_table_without_variation_and_the_direction_switch():
+    """Session 13: every dataset tying every method gives chi2 = 0 and p = 1 (SciPy: NaN,
+    0/0), now documented; `higher_is_better="False"` was true, ranking the worst method
+    first, silently."""
+    flat = np.ones((5, 3))
+    r = friedman_test(flat)
+    assert (r.chi2, r.pvalue, r.f_stat, r.f_pvalue) == (0.0, 1.0, 0.0, 1.0)
+    assert "SciPy returns NaN" in friedman_test.__doc__
+    for f in (average_ranks, friedman_test):
+        with pytest.raises(TypeError, match=r"higher_is_better must be True or False; got 'False'"):
+            f([[0.9, 0.8], [0.7, 0.6]], higher_is_better="False")
+    np.testing.assert_allclose(average_ranks([[0.9, 0.8]], higher_is_better=np.False_), [2, 1])

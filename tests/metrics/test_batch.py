@@ -325,3 +325,77 @@ def test_sample_weight_errors():
         pr_auc(y, s, sample_weight=[1, 0, 0])
     with pytest.raises(ValueError, match="no negative sample of weight > 0"):
         gmean(y, [0, 1, 0], sample_weight=[0, 1, 1])
+
+
+@pytest.mark.parametrize(
+    "missing", [None, np.nan, float("nan")], ids=["None", "np.nan", "float-nan"]
+)
+def test_a_missing_label_is_named_not_counted_as_a_class(missing):
+    """Session 13: a None label raised numpy's "'<' not supported between instances of
+    'NoneType' and 'int'", and a NaN label was "3 classes (0.0, 1.0, nan). Map them to two
+    classes"; both are missing labels, and the message now says so and where."""
+    t = [0, 1, missing, 1]
+    match = r"y_true holds 1 missing label \(.*at index 2\)"
+    for metric in (f1, gmean, confusion_counts):
+        with pytest.raises(ValueError, match=match):
+            metric(t, [0, 1, 1, 1])
+        with pytest.raises(ValueError, match=match.replace("y_true", "y_pred")):
+            metric([0, 1, 1, 1], t)
+    for metric in (roc_auc, pr_auc):
+        with pytest.raises(ValueError, match=match):
+            metric(t, [0.1, 0.2, 0.3, 0.4])
+
+
+def test_a_pandas_missing_label_is_named():
+    import pandas as pd
+
+    t = pd.Series([0, 1, None, 1], dtype="Int64")
+    with pytest.raises(ValueError, match=r"y_true holds 1 missing label \(nan at index 2\)"):
+        f1(t, [0, 1, 1, 1])
+    with pytest.raises(ValueError, match=r"y_true holds 1 missing label \(<NA> at index 2\)"):
+        f1(t.astype(object), [0, 1, 1, 1])
+
+
+def test_labels_of_mixed_types_in_one_array_are_refused_with_the_types():
+    """Session 13: `f1(np.array([0, "a"], dtype=object), ...)` raised numpy's "'<' not
+    supported between instances of 'str' and 'int'"."""
+    mixed = np.array([0, "a", 0, "a"], dtype=object)
+    for metric in (f1, confusion_counts):
+        with pytest.raises(ValueError, match=r"y_true mixes numbers and strings"):
+            metric(mixed, mixed)
+    with pytest.raises(ValueError, match=r"y_true mixes numbers and strings"):
+        roc_auc(mixed, [0.1, 0.2, 0.3, 0.4])
+
+
+def test_complex_scores_are_refused_not_cut_to_their_real_part():
+    """Session 13: complex scores were cast to float64 with a ComplexWarning, dropping the
+    imaginary part silently for the result (scikit-learn refuses complex input)."""
+    for metric in (roc_auc, pr_auc):
+        with pytest.raises(TypeError, match=r"y_score must hold real numbers; got complex"):
+            metric([0, 1], [1 + 1j, 2])
+    with pytest.raises(TypeError, match=r"sample_weight must hold real numbers; got complex"):
+        f1([0, 1], [0, 1], sample_weight=[1 + 1j, 1])
+
+
+def test_text_weights_get_a_message_about_weights_not_scores():
+    """Session 13: `sample_weight=["1", "2"]` was told "must hold numbers (decision values
+    or probabilities) ... Pass scores, not predicted labels"."""
+    with pytest.raises(TypeError, match=r"sample_weight must hold numbers") as info:
+        f1([0, 1], [0, 1], sample_weight=["1", "2"])
+    assert "scores" not in str(info.value) and "probabilities" not in str(info.value)
+    assert "astype(float)" in str(info.value)
+
+
+def test_a_pos_label_of_the_other_type_is_refused_with_one_class_too():
+    """Session 13: with two labels present `pos_label="1"` against 0/1 was refused, but
+    with one (`specificity([1, 1, 1], [1, 1, 1], pos_label="1")`) every sample counted as
+    negative, silently: specificity 1.0, f1 0.0. The streaming metrics refuse it."""
+    for metric in (f1, specificity, confusion_counts):
+        with pytest.raises(ValueError, match=r"labels are numbers but pos_label='1' is a string"):
+            metric([1, 1, 1], [1, 1, 1], pos_label="1")
+        with pytest.raises(ValueError, match=r"labels are strings but pos_label=1 is a number"):
+            metric(["a", "a"], ["a", "a"], pos_label=1)
+    with pytest.raises(ValueError, match=r"labels are numbers but pos_label='1' is a string"):
+        roc_auc([1, 1, 0], [0.3, 0.2, 0.1], pos_label="1")
+    assert specificity([0, 0], [0, 1], pos_label=1) == 0.5  # the same type still passes
+    assert f1([True, True], [True, False], pos_label=1) == pytest.approx(2 / 3)

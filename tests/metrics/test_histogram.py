@@ -196,3 +196,13 @@ def test_auroc_of_tables_past_int64_products_does_not_wrap():
     assert m.get() == pytest.approx(u2 / (2 * sum(pos) * sum(neg)), rel=1e-15)
     ties = sum(p * q for p, q in zip(pos, neg))
     assert m.bin_error() == pytest.approx(ties / (2 * sum(pos) * sum(neg)), rel=1e-15)
+
+
+def test_complex_scores_are_refused_as_by_the_exact_metrics():
+    """Session 13: the histogram metrics dropped the imaginary part of complex scores with
+    only a ComplexWarning; ROCAUC, PRAUC and the batch metrics refuse them."""
+    for cls in (HistogramROCAUC, HistogramPRAUC):
+        with pytest.raises(TypeError, match=r"y_score must hold real numbers; got complex"):
+            cls().update_many([0, 1], [0.1 + 1j, 0.3])
+        with pytest.raises(TypeError, match=r"y_score must hold real numbers; got complex"):
+            cls().update(1, 0.3 + 1j)

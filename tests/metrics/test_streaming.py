@@ -276,3 +276,32 @@ def test_scores_where_labels_belong_are_refused():
             cls().update(0.9, 1)
         assert cls().update_many([1.0, -1.0], [0.9, 0.1]).get() == 1.0
     assert F1(pos_label=0.5).update_many([0.5, 0.25], [0.5, 0.5]).get() == pytest.approx(2 / 3)
+
+
+def test_a_missing_label_is_refused_as_the_batch_metrics_do():
+    """Session 13: a None (or pandas NA) label counted as a negative sample, silently:
+    `F1().update_many([0, 1, None], [0, 1, 1])` gave 2/3 where the batch f1 refuses the
+    missing label."""
+    import pandas as pd
+
+    from skewlearn.metrics import PRAUC
+
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        for missing in (None, pd.NA):
+            with pytest.raises(ValueError, match=r"y holds a missing label \((None|<NA>)\)"):
+                cls().update_many([0, 1, missing], [0, 1, 1])
+            with pytest.raises(ValueError, match=r"y_pred holds a missing label"):
+                cls().update_many([0, 1, 1], [0, 1, missing])
+            with pytest.raises(ValueError, match=r"y holds a missing label"):
+                cls().update(missing, 1)
+            with pytest.raises(ValueError, match=r"y_pred holds a missing label"):
+                cls().update(1, missing)
+    for cls in (ROCAUC, PRAUC):
+        with pytest.raises(ValueError, match=r"y holds a missing label \(None\)"):
+            cls().update_many(np.array([0, 1, None], dtype=object), [0.1, 0.9, 0.5])
+        with pytest.raises(ValueError, match=r"y holds a missing label"):
+            cls().update(None, 0.5)
+    m = F1().update_many([0, 1], [0, 1])
+    with pytest.raises(ValueError):
+        m.update_many([1, None], [1, 1])
+    assert m.counts == ConfusionCounts(tp=1, fp=0, tn=1, fn=0)  # a refused batch changes nothing

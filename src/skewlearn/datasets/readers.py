@@ -20,8 +20,9 @@ the attribute's position. Categories keep their declared order (KEEL/ARFF header
 when inferred, sorted order. Missing values (``?``, ``<null>``; in CSV also an empty
 field) raise a ``ValueError`` unless ``missing="drop"``, which drops the rows that hold
 one. Every malformed file raises ``ValueError`` naming the file, the line and what to fix.
-Files ending in ``.gz`` are decompressed on the fly; a UTF-8 byte-order mark and CRLF line
-ends are accepted everywhere.
+Files ending in ``.gz`` (any case) are decompressed on the fly (a gzip file without the
+suffix is refused with that advice); a UTF-8 byte-order mark and CRLF line ends are
+accepted everywhere.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import csv
 import gzip
 import io
 import math
+import numbers
 import os
 import re
 import warnings
@@ -133,11 +135,31 @@ def _fail(path: str, lineno: int | None, what: str, fix: str) -> ValueError:
     return ValueError(f"{_where(path, lineno)}: {what}. {fix}")
 
 
+def _is_gz(path: str) -> bool:
+    """Whether ``path`` names a gzip file (``.gz``, any case, as the format is told)."""
+    return path.lower().endswith(".gz")
+
+
+#: The first bytes of every gzip file (RFC 1952, ID1 ID2).
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _refuse_unnamed_gzip(path: str, head: bytes) -> None:
+    """Raise when ``head`` (a plain file's first bytes) starts a gzip stream: decoded as
+    text it would be "bytes that are not UTF-8", which sends the user the wrong way."""
+    if head[:2] == _GZIP_MAGIC:
+        raise ValueError(
+            f"{path}: the file is gzip-compressed but its name does not end in .gz. Rename it "
+            f"to {os.path.basename(path)}.gz (it is then decompressed while reading), or "
+            "decompress it (gunzip -c FILE > NEW)."
+        )
+
+
 def _read_text(path: str | os.PathLike) -> str:
     """The whole file as text: gunzipped if it ends in .gz, BOM removed, newlines unified."""
     name = os.fspath(path)
     try:
-        if name.endswith(".gz"):
+        if _is_gz(name):
             with gzip.open(name, "rb") as fh:
                 raw = fh.read()
         else:
@@ -148,6 +170,8 @@ def _read_text(path: str | os.PathLike) -> str:
             f"{name}: not a valid gzip file ({exc}). Decompress it with `gunzip -t` to check it, "
             "or drop the .gz suffix if it is plain text."
         ) from None
+    if not _is_gz(name):
+        _refuse_unnamed_gzip(name, raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -225,6 +249,28 @@ def _huge_int(token: str) -> bool:
     return not _INT64[0] <= v <= _INT64[1]
 
 
+def _absent_positive(where: str, positive: Any, classes: Sequence) -> ValueError:
+    """The error for a ``positive_class`` that no label equals. When it is a string and the
+    labels numbers (or the other way round), say so and name the value to pass: "'1' does
+    not occur; labels are [0, 1]" alone reads as a contradiction."""
+    shown = list(classes[:10])
+    msg = f"{where}: positive class {positive!r} does not occur; labels are {shown}."
+    numeric = [c for c in shown if isinstance(c, numbers.Number)]
+    text = [c for c in shown if isinstance(c, str)]
+    if isinstance(positive, str) and numeric and not text:
+        msg += f" The labels are numbers and {positive!r} is a string"
+        value = _parse_labels([positive.strip()])[0] if positive.strip() else None
+        if isinstance(value, np.number) and any(c == value for c in numeric):
+            msg += f": pass positive_class={value.item()!r}"
+        msg += "."
+    elif isinstance(positive, numbers.Number) and text and not numeric:
+        msg += f" The labels are strings and {positive!r} is a number"
+        if str(positive) in text:
+            msg += f": pass positive_class={str(positive)!r}"
+        msg += "."
+    return ValueError(msg)
+
+
 def _warn_numeric_header(path: str, names: Sequence[str]) -> None:
     """Warn when the header line of a CSV file holds only numbers: most likely the file
     has no header, and its first data row is being used as column names (and lost)."""
@@ -239,9 +285,42 @@ def _warn_numeric_header(path: str, names: Sequence[str]) -> None:
         )
 
 
+def _check_switch(name: str, value) -> None:
+    """Refuse a yes/no option that is not a bool (0 and 1 pass): a string is always true,
+    so ``zero_based="auto"`` (scikit-learn's value) would shift every column silently."""
+    if isinstance(value, bool | np.bool_) or (
+        isinstance(value, int | np.integer) and value in (0, 1)
+    ):
+        return
+    raise TypeError(
+        f"{name} must be True or False; got {value!r}."
+        + (
+            " scikit-learn's 'auto' guesses from the file; here say which: False for "
+            "LIBSVM's usual 1-based indices, True when they start at 0."
+            if name == "zero_based"
+            else ""
+        )
+    )
+
+
 def _check_missing(missing: str) -> None:
     if missing not in _MISSING_CHOICES:
         raise ValueError(f"missing must be 'error' or 'drop'; got {missing!r}.")
+
+
+def _nominal_list(nominal_columns) -> list:
+    """``nominal_columns`` as a list; one string (or another non-list) is refused: it would
+    be read one character at a time, each a column name."""
+    if nominal_columns is None:
+        return []
+    if isinstance(nominal_columns, str | bytes) or not isinstance(
+        nominal_columns, Sequence | set | frozenset | np.ndarray
+    ):
+        raise TypeError(
+            "nominal_columns must be a list of column names or indices; got "
+            f"{nominal_columns!r}. For one column pass a list: [{nominal_columns!r}]."
+        )
+    return list(nominal_columns)
 
 
 def _split_quoted(line: str, sep: str = ",") -> list[str] | None:
@@ -321,6 +400,14 @@ class _Attribute:
         self.declared = declared  # categories come from a header
 
 
+#: Missing-value markers of other tools (R, SQL, Python, spreadsheets), upper-cased: not
+#: read as missing (a category could be spelt so), but named when a numeric column holds one.
+_OTHER_MISSING = frozenset({"NA", "N/A", "#N/A", "NULL", "NONE", "MISSING"})
+
+#: A number written with a decimal comma (``1,5``, ``-0,25``), as many locales do.
+_DECIMAL_COMMA = re.compile(r"[+-]?[0-9]*,[0-9]+")
+
+
 def _tabulate(
     rows: list[list[str]],
     linenos: list[int],
@@ -341,7 +428,10 @@ def _tabulate(
     the data (sorted) when a value is not a number, or always if ``force_nominal``.
     """
     if not rows:
-        raise _fail(path, None, "no data rows", f"A {fmt} file needs at least one data row.")
+        article = "An" if fmt[0] in "AEIOU" else "A"
+        raise _fail(
+            path, None, "no data rows", f"{article} {fmt} file needs at least one data row."
+        )
     width = len(rows[0]) if attributes is None else len(attributes)
     for row, ln in zip(rows, linenos):
         if len(row) != width:
@@ -418,6 +508,30 @@ def _tabulate(
                             f"{j + 1}) is not a finite number",
                             "Replace it with a finite value, or write it as a missing value "
                             "('?') and pass missing='drop'.",
+                        )
+                    if row[j].upper() in _OTHER_MISSING:  # R's NA, SQL's NULL, ...
+                        raise _fail(
+                            path,
+                            linenos[r],
+                            f"value {row[j]!r} for numeric attribute {att.name!r} (column "
+                            f"{j + 1}) looks like a missing-value marker",
+                            "This reader's markers are '?', '<null>' and (CSV) an empty field: "
+                            f"replace {row[j]!r} by one of them and pass missing='drop', or fill "
+                            "the values in.",
+                        )
+                    if _DECIMAL_COMMA.fullmatch(row[j]):  # "1,5" where ';' or tab separates
+                        raise _fail(
+                            path,
+                            linenos[r],
+                            f"value {row[j]!r} for numeric attribute {att.name!r} (column "
+                            f"{j + 1}) has a decimal comma",
+                            f"Write decimal points ({row[j].replace(',', '.')}"
+                            + (  # 1,500: a decimal comma, or a thousands separator?
+                                f", or {row[j].replace(',', '')} if ',' separates thousands"
+                                if len(row[j]) - row[j].index(",") == 4
+                                else ""
+                            )
+                            + ") in the file; another character separates its values.",
                         )
                     raise _fail(
                         path,
@@ -560,6 +674,48 @@ def _parse_attribute(line: str, lineno: int, path: str, fmt: str) -> _Attribute:
     )
 
 
+def _declare(
+    attributes: list[_Attribute], att: _Attribute, lineno: int, lines: dict[str, int], path: str
+) -> None:
+    """Append ``att`` (declared on ``lineno``) unless its name is taken: a repeated name
+    would make ``label_column=<name>`` and ``feature_names`` ambiguous (Weka refuses it
+    too). ``lines`` maps each declared name to its line."""
+    if att.name in lines:
+        raise _fail(
+            path,
+            lineno,
+            f"attribute {att.name!r} is declared twice (first on line {lines[att.name]})",
+            "Give every @attribute a unique name.",
+        )
+    lines[att.name] = lineno
+    attributes.append(att)
+
+
+def _keel_label(
+    path: str, label_column: int | str | None, outputs: list[str] | None, names: list[str]
+) -> int | str | None:
+    """``label_column``, or when it is None the single attribute ``@outputs`` names (None
+    without an @outputs line: the last column). Several, or an undeclared one, raise."""
+    if label_column is not None or not outputs:
+        return label_column
+    if len(outputs) != 1:
+        raise _fail(
+            path,
+            None,
+            f"@outputs names {len(outputs)} attributes ({', '.join(outputs)})",
+            "Pass label_column= the one to learn; skewlearn learns one binary label.",
+        )
+    if outputs[0] not in names:
+        raise _fail(
+            path,
+            None,
+            f"@outputs names {outputs[0]!r}, which no @attribute declares "
+            f"(attributes: {', '.join(names)})",
+            "Correct the @outputs line, or pass label_column=.",
+        )
+    return outputs[0]
+
+
 def read_keel(
     path: str | os.PathLike,
     *,
@@ -630,6 +786,7 @@ def read_keel(
         raise _fail(path, None, "the file is empty", "Pass a KEEL .dat file with data rows.")
     if lines[first].lstrip().startswith("@"):
         attributes = []
+        declared: dict[str, int] = {}
         for i in range(first, len(lines)):
             s = lines[i].strip()
             if not s or s.startswith("%"):
@@ -638,7 +795,9 @@ def read_keel(
             if low.startswith("@relation"):
                 relation = _unquote(s[len("@relation") :].strip())
             elif low.startswith("@attribute"):
-                attributes.append(_parse_attribute(s, i + 1, path, "KEEL"))
+                _declare(
+                    attributes, _parse_attribute(s, i + 1, path, "KEEL"), i + 1, declared, path
+                )
             elif low.startswith("@inputs"):
                 continue
             elif low.startswith("@output"):
@@ -673,23 +832,7 @@ def read_keel(
         linenos.append(i + 1)
     if attributes is not None:
         names = [a.name for a in attributes]
-        if label_column is None and outputs:
-            if len(outputs) != 1:
-                raise _fail(
-                    path,
-                    None,
-                    f"@outputs names {len(outputs)} attributes ({', '.join(outputs)})",
-                    "Pass label_column= the one to learn; skewlearn learns one binary label.",
-                )
-            if outputs[0] not in names:
-                raise _fail(
-                    path,
-                    None,
-                    f"@outputs names {outputs[0]!r}, which no @attribute declares "
-                    f"(attributes: {', '.join(names)})",
-                    "Correct the @outputs line, or pass label_column=.",
-                )
-            label_column = outputs[0]
+        label_column = _keel_label(path, label_column, outputs, names)
         label_index = _label_position(label_column, names, path)
     else:
         if not rows:
@@ -752,6 +895,7 @@ def read_arff(
     path = os.fspath(path)
     lines = _read_text(path).split("\n")
     attributes: list[_Attribute] = []
+    declared: dict[str, int] = {}
     relation = None
     start = None
     for i, line in enumerate(lines):
@@ -762,7 +906,7 @@ def read_arff(
         if low.startswith("@relation"):
             relation = _unquote(s[len("@relation") :].strip())
         elif low.startswith("@attribute"):
-            attributes.append(_parse_attribute(s, i + 1, path, "ARFF"))
+            _declare(attributes, _parse_attribute(s, i + 1, path, "ARFF"), i + 1, declared, path)
         elif low.startswith("@data"):
             start = i + 1
             break
@@ -836,6 +980,22 @@ def _sniff_delimiter(text: str) -> str:
         return ","
 
 
+def _refuse_blank_separated(path: str, lineno: int, first_row: list[str]) -> None:
+    """Raise when a *sniffed* delimiter splits nothing on the first row but that row holds
+    blanks: the values are separated by spaces, and each line would silently become one
+    field (no features, the whole line as the label)."""
+    if len(first_row) == 1 and len(first_row[0].split()) > 1:
+        raise _fail(
+            path,
+            lineno,
+            f"the first row {first_row[0][:60]!r} holds no ',', ';', tab or '|' but blanks, so "
+            "the values seem separated by spaces and each line would be read as one field",
+            "Convert the file to commas (e.g. `tr -s ' ' ',' < FILE > NEW.csv`), pass "
+            "delimiter=' ' if exactly one space separates the values, or delimiter=',' if the "
+            "file really has one column.",
+        )
+
+
 def read_csv(
     path: str | os.PathLike,
     *,
@@ -879,11 +1039,13 @@ def read_csv(
     ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'], ['a', 'b'])
     """
     _check_missing(missing)
+    _check_switch("header", header)
     path = os.fspath(path)
     text = _read_text(path)
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
-    if delimiter is None:
+    sniffed = delimiter is None
+    if sniffed:
         delimiter = _sniff_delimiter(text)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     rows, linenos = [], []
@@ -895,6 +1057,8 @@ def read_csv(
                 start = reader.line_num + 1
                 continue
             row = [c.strip() for c in raw]
+            if sniffed and names is None and not rows:
+                _refuse_blank_separated(path, start, row)
             if header and names is None:
                 names = row
             else:
@@ -902,7 +1066,17 @@ def read_csv(
                 linenos.append(start)
             start = reader.line_num + 1
     except csv.Error as exc:
-        raise _fail(path, reader.line_num, f"malformed CSV ({exc})", "Fix the quoting.") from None
+        # the row's first line: an unclosed quote runs on to where the parser gives up
+        # (the end of the file, or the field size limit)
+        stopped = (
+            f"; the reader stopped at line {reader.line_num}" if reader.line_num > start else ""
+        )
+        raise _fail(
+            path,
+            start,
+            f"malformed CSV in the row starting here ({exc}{stopped})",
+            "Fix the quoting.",
+        ) from None
     if header and names is not None:
         _warn_numeric_header(path, names)
     if header and names is not None and len(set(names)) != len(names):
@@ -919,7 +1093,7 @@ def read_csv(
         )
     label_index = _label_position(label_column, names, path)
     nominal_idx: list[int] = []
-    for c in nominal_columns or ():
+    for c in _nominal_list(nominal_columns):
         j = _label_position(c, names, path, "nominal_columns")
         if j == label_index:
             continue
@@ -993,6 +1167,8 @@ def read_libsvm(
     ([[2.0, 0.0, 0.5], [0.0, 1.0, 0.0]], [1, -1])
     """
     path = os.fspath(path)
+    _check_switch("sparse", sparse)
+    _check_switch("zero_based", zero_based)
     if n_features is not None and (
         not isinstance(n_features, (int, np.integer)) or isinstance(n_features, bool)
     ):
@@ -1165,10 +1341,20 @@ def read(
         See the reader.
     """
     path = os.fspath(path)
+    _check_file(path)
     key = _format_of(path, format)
+    return _READERS[key](path, **kwargs)
+
+
+def _check_file(path: str) -> None:
+    """Raise unless ``path`` exists and is not a directory (before the extension is asked
+    for a format: a directory has none, and the advice would be to pass format=)."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"{path}: no such file.")
-    return _READERS[key](path, **kwargs)
+    if os.path.isdir(path):
+        raise IsADirectoryError(
+            f"{path}: is a directory, not a data file. Pass the path of a file in it."
+        )
 
 
 def _format_of(path: str, format: str | None) -> str:

@@ -43,7 +43,7 @@ import scipy.sparse as sp
 
 from .._hints import did_you_mean
 from . import cache
-from .readers import _EXTENSIONS, read, read_arff, read_csv, read_keel
+from .readers import _EXTENSIONS, _absent_positive, read, read_arff, read_csv, read_keel
 
 __all__ = ["describe", "list_datasets", "load"]
 
@@ -314,10 +314,7 @@ def _binary(y: np.ndarray, positive: Any, where: str) -> np.ndarray:
         positive = classes[int(np.argmin(counts))] if counts[0] != counts[1] else classes[1]
     mask = y == positive
     if not mask.any():
-        raise ValueError(
-            f"{where}: positive class {positive!r} does not occur; labels are "
-            f"{classes[:10].tolist()}."
-        )
+        raise _absent_positive(where, positive, classes.tolist())
     return np.where(mask, 1, -1).astype(np.int64), positive
 
 
@@ -374,6 +371,11 @@ def load(
     >>> y.tolist(), meta["positive_class"], meta["imbalance_ratio"]
     ([-1, 1, -1], 'yes', 2.0)
     """
+    if not isinstance(name, str | os.PathLike):
+        raise TypeError(
+            "name must be a registered dataset's name (see list_datasets()) or the path of a "
+            f"data file; got {name!r}."
+        )
     if isinstance(name, str) and name in _REGISTRY:
         if positive_class is not None:
             raise ValueError(

@@ -54,13 +54,22 @@ from .readers import (
     _EXTENSIONS,
     _MISSING,
     NumberedNames,
+    _absent_positive,
     _Attribute,
+    _check_file,
     _check_missing,
+    _check_switch,
+    _declare,
     _fail,
+    _is_gz,
+    _keel_label,
     _label_position,
+    _nominal_list,
     _number,
     _parse_attribute,
     _parse_labels,
+    _refuse_blank_separated,
+    _refuse_unnamed_gzip,
     _sniff_delimiter,
     _split_quoted,
     _tabulate,
@@ -78,7 +87,7 @@ _FORMATS = ("libsvm", "csv", "keel")
 
 # --------------------------------------------------------------------------- raw blocks
 def _open(path: str):
-    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+    return gzip.open(path, "rb") if _is_gz(path) else open(path, "rb")
 
 
 def _gzip_error(path: str, exc: Exception) -> ValueError:
@@ -101,7 +110,7 @@ def _blocks(
     Use each block before asking for the next (its memory is reused or released). A plain
     file is memory-mapped (unless ``memory_map`` is false), so the parsers read the page
     cache without a copy; a gzip file (or one that cannot be mapped) is read into a buffer."""
-    if memory_map and not path.endswith(".gz"):
+    if memory_map and not _is_gz(path):
         try:
             with open(path, "rb") as fh:
                 size = os.fstat(fh.fileno()).st_size
@@ -441,8 +450,10 @@ class ChunkedFile:
         memory_map=True,
     ):
         path = os.fspath(path)
-        if not os.path.exists(path):
-            raise FileNotFoundError(f"{path}: no such file.")
+        _check_file(path)
+        if not _is_gz(path) and os.path.isfile(path):
+            with open(path, "rb") as fh:
+                _refuse_unnamed_gzip(path, fh.read(2))
         if not (isinstance(chunk_size, int | np.integer) and not isinstance(chunk_size, bool)):
             raise TypeError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
         if chunk_size < 1:
@@ -450,6 +461,9 @@ class ChunkedFile:
         if not (isinstance(block_bytes, int) and block_bytes >= 1024):
             raise ValueError(f"block_bytes must be an int >= 1024; got {block_bytes!r}.")
         _check_missing(missing)
+        for name, value in (("sparse", sparse), ("zero_based", zero_based), ("header", header),
+                            ("memory_map", memory_map)):  # fmt: skip
+            _check_switch(name, value)
         if format is None:
             base = path[:-3] if path.lower().endswith(".gz") else path
             ext = os.path.splitext(base)[1].lower()
@@ -507,10 +521,14 @@ class ChunkedFile:
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
         self._dropping = 0
         seen_positive = self.scanned  # the counting pass already checked it occurs
+        n_rows = 0
         for X, y in self._chunks():
             seen_positive = seen_positive or bool((y == 1).any())
+            n_rows += len(y)
             yield X, y
         self.n_dropped = self._dropping  # a complete pass
+        if n_rows == 0:  # a file without rows: not "every row was negative"
+            raise self._no_rows()
         if not seen_positive:
             # without the counting pass nothing checked that positive_class occurs
             raise ValueError(
@@ -609,7 +627,7 @@ class ChunkedFile:
             self._collect = False
             self._finish_nominal()
             if n_rows == 0:
-                raise _fail(self.path, None, "no data rows", "Pass a file with data rows.")
+                raise self._no_rows()
             toks = list(counts)
             values = _parse_labels(toks).tolist()
             typed = {}
@@ -632,14 +650,17 @@ class ChunkedFile:
             positive_class = positive_class.item()
         hits = [c for c in typed if c == positive_class]
         if not hits:
-            raise ValueError(
-                f"{where}: positive class {positive_class!r} does not occur; labels are "
-                f"{classes[:10].tolist()}."
-            )
+            raise _absent_positive(where, positive_class, classes.tolist())
         self.positive_class = positive_class
         self.n_positives = int(sum(typed[c] for c in hits))
         if self.format != "libsvm":
             self._positive_tokens = {t for t, v in self._token_value.items() if v == positive_class}
+
+    def _no_rows(self) -> ValueError:
+        """The error for a pass that met no row, worded as the whole-file readers word it."""
+        if self._dropping:
+            return _fail(self.path, None, "every data row has a missing value", "Fill them in.")
+        return _fail(self.path, None, "no data rows", "Pass a file with data rows.")
 
     def _is_positive_token(self, tok: str) -> bool:
         if self._positive_tokens is not None:
@@ -885,7 +906,8 @@ class ChunkedFile:
         text = head.decode("utf-8-sig", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
         if not text.strip():
             raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
-        if delimiter is None:
+        sniffed = delimiter is None
+        if sniffed:
             delimiter = _sniff_delimiter(text)
         if len(delimiter) != 1 or not delimiter.isascii():
             raise ValueError(f"delimiter must be one ASCII character; got {delimiter!r}.")
@@ -905,6 +927,8 @@ class ChunkedFile:
             pos, lineno = nxt, lineno + 1
         if first_row is None:
             raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
+        if sniffed:
+            _refuse_blank_separated(path, lineno, first_row)
         if header:
             names = first_row
             _warn_numeric_header(path, names)
@@ -927,7 +951,7 @@ class ChunkedFile:
         label_column = -1 if label_column is None else label_column
         self.label_index = _label_position(label_column, names, path)
         self._nominal_idx = []
-        for c in nominal_columns or ():
+        for c in _nominal_list(nominal_columns):
             j = _label_position(c, names, path, "nominal_columns")
             if j != self.label_index:
                 self._nominal_idx.append(j)
@@ -1090,6 +1114,7 @@ class ChunkedFile:
                 )
             if first.startswith("@"):
                 attributes = []
+                declared: dict[str, int] = {}
                 s = first
                 while True:
                     if s and not s.startswith("%"):
@@ -1097,7 +1122,8 @@ class ChunkedFile:
                         if low.startswith("@relation"):
                             pass
                         elif low.startswith("@attribute"):
-                            attributes.append(_parse_attribute(s, lineno, path, "KEEL"))
+                            att = _parse_attribute(s, lineno, path, "KEEL")
+                            _declare(attributes, att, lineno, declared, path)
                         elif low.startswith("@inputs"):
                             pass
                         elif low.startswith("@output"):
@@ -1140,8 +1166,7 @@ class ChunkedFile:
         self._data_line = data_line
         if attributes is not None:
             names = [a.name for a in attributes]
-            if label_column is None and outputs and len(outputs) == 1 and outputs[0] in names:
-                label_column = outputs[0]
+            label_column = _keel_label(path, label_column, outputs, names)
             self.label_index = _label_position(label_column, names, path)
         else:
             if first_row is None:

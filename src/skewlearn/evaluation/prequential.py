@@ -16,6 +16,7 @@ import math
 import numbers
 import sys
 import time
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_array, column_or_1d
 
 from ..base import decision_cut
+from ..metrics.batch import _check_labels
 from ..metrics.streaming import F1, ROCAUC, Confusion, GMean, StreamingMetric
 
 __all__ = ["PrequentialResult", "prequential"]
@@ -176,7 +178,16 @@ def _checkpoint_rows(checkpoints, n: int | None) -> list[int] | None:
         ) from exc
     if any(r < 1 for r in rows):
         raise ValueError(f"checkpoints must be row counts >= 1; got {sorted(rows)}.")
+    if n is not None and any(r > n for r in rows):
+        raise ValueError(_beyond_message(sorted({r for r in rows if r > n}), n))
     return sorted(set(rows))
+
+
+def _beyond_message(rows: list[int], n: int) -> str:
+    return (
+        f"checkpoints {rows} lie beyond the stream's {n} rows, so they would never be "
+        "reported (the end of the stream always is). Give row counts up to the length."
+    )
 
 
 def prequential(
@@ -217,14 +228,17 @@ def prequential(
     checkpoints : int or sequence of int, default=10
         An int ``k``: ``k`` checkpoints evenly spaced over the stream (for an iterable of
         chunks, whose length is unknown, one at the end of every chunk). A sequence: the row
-        counts to report at. The end of the stream is always reported.
+        counts to report at, at most the stream's length (larger ones are refused, or for
+        chunks of unknown length named in a warning). The end of the stream is always
+        reported.
     classes : array-like of shape (2,), default=None
         Both labels, passed on the first call. For array input the default is the labels
         of ``y``; an iterable's first chunk must then hold both, or pass them.
     progress : bool, default=False
         Show a tqdm progress bar on stderr.
     metrics : mapping of str to StreamingMetric, default=None
-        Extra metrics to report beside the default ones. They receive labels ±1
+        Extra metrics to report beside the default ones, each updated in place (pass
+        fresh ones: a metric that saw another stream keeps its counts). They receive labels ±1
         (+1 = the estimator's ``pos_label_``) and the score of the positive class (or
         the predicted ±1 label when ``requires_scores`` is False).
     keep_scores : bool, default=True
@@ -265,7 +279,14 @@ def prequential(
     if not (isinstance(chunk_size, numbers.Integral) and chunk_size >= 1):
         raise ValueError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
     extra = dict(metrics or {})
+    seen: dict[int, str] = {}
     for name, metric in extra.items():
+        if id(metric) in seen:
+            raise ValueError(
+                f"metrics {seen[id(metric)]!r} and {name!r} are the same object, which would "
+                "count every sample twice; give each name its own metric."
+            )
+        seen[id(metric)] = name
         if not isinstance(metric, StreamingMetric):
             raise TypeError(
                 f"metrics[{name!r}] must be a skewlearn StreamingMetric; got "
@@ -293,7 +314,7 @@ def prequential(
     else:
         # float32 stays float32 (learners that take it need no copy; the others convert)
         X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
-        y = column_or_1d(y, warn=True)
+        y = _check_labels(column_or_1d(y, warn=True), "y")  # a None would fail np.unique
         if X.shape[0] != len(y):
             raise ValueError(
                 f"X and y must have the same number of rows; got {X.shape[0]} and {len(y)}."
@@ -393,6 +414,8 @@ def prequential(
         raise ValueError("The stream is empty: prequential evaluation needs at least one row.")
     if not records or records[-1]["rows"] != rows_seen:
         record()
+    if marks is not None and next_mark < len(marks):  # a stream of unknown length
+        warnings.warn(_beyond_message(marks[next_mark:], rows_seen), UserWarning, stacklevel=2)
     return PrequentialResult(
         estimator=type(estimator).__name__,
         checkpoints=records,

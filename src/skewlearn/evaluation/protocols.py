@@ -18,7 +18,7 @@ import itertools
 import numbers
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,8 +79,8 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
 
     ``"2^[-10:10]"`` is :math:`2^{-10}, 2^{-9}, \\dots, 2^{10}` (21 values, both ends
     included, as in the papers' ``2^[-10:10]``); ``"2^[-10:10:2]"`` steps the exponent by 2;
-    any positive base works (``"10^[-3:3]"``). A list, tuple or 1-D array (or a single
-    scalar) is taken as is.
+    any positive base works (``"10^[-3:3]"``). A list, tuple, 1-D array or generator is its
+    values; a set is refused (it has no order); anything else is one value.
 
     Parameters
     ----------
@@ -129,6 +129,14 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
             ) from None
     if isinstance(spec, np.ndarray) and spec.ndim == 1:
         spec = spec.tolist()  # a 1-D array is a list of values (np.logspace(...))
+    if isinstance(spec, set | frozenset):
+        shown = sorted(spec, key=repr)
+        raise TypeError(
+            f"{name}: a set has no order; the search breaks ties by grid order, so give "
+            f"a list, e.g. {shown!r}."
+        )
+    if isinstance(spec, Iterator):
+        spec = list(spec)  # a generator or map(...): its values
     if isinstance(spec, Sequence) and not isinstance(spec, str | bytes):
         values = list(spec)
         if not values:

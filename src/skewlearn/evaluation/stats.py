@@ -44,6 +44,20 @@ __all__ = [
 ]
 
 
+def _check_alpha(alpha) -> None:
+    """A significance level is a probability strictly between 0 and 1 (alpha >= 1 would
+    call every difference significant, alpha <= 0 none)."""
+    if isinstance(alpha, bool) or not (isinstance(alpha, numbers.Real) and 0 < alpha < 1):
+        raise ValueError(
+            f"alpha must be in (0, 1), the significance level (e.g. 0.05); got {alpha!r}."
+        )
+
+
+def _check_count(name: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer; got {value!r}.")
+
+
 @dataclass(frozen=True)
 class TTestResult:
     """A paired t-test of ``a - b``: statistic, two-sided p-value, mean difference."""
@@ -54,6 +68,7 @@ class TTestResult:
 
     def significant(self, alpha: float = 0.05) -> int:
         """+1 if ``a`` is significantly larger, -1 if significantly smaller, else 0."""
+        _check_alpha(alpha)
         if not (self.pvalue < alpha):
             return 0
         return 1 if self.mean_diff > 0 else -1
@@ -111,7 +126,11 @@ def _paired(method_runs, ref_runs) -> tuple[list[float], list[float]] | None:
                 "runs must be all sequences (paired by position) or all mappings from a "
                 "run id to its value (paired on shared ids); got a mix."
             )
-        keys = sorted(set(method_runs) & set(ref_runs))
+        keys = set(method_runs) & set(ref_runs)
+        try:
+            keys = sorted(keys)
+        except TypeError:  # run ids of several types: any fixed order pairs them
+            keys = sorted(keys, key=repr)
         if len(keys) < 2:
             return None
         return [ref_runs[k] for k in keys], [method_runs[k] for k in keys]
@@ -123,8 +142,14 @@ def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
     that has the dataset. A (method, dataset) that no reference has (or, with run-keyed
     mappings, shares fewer than 2 runs with) is left out: it was not compared, which is
     not a tie."""
+    _check_alpha(alpha)
     if isinstance(references, str):
         references = [references]
+    if not references:
+        raise ValueError(
+            "references must name at least one method (e.g. ['KOIL_RS++']): the markers and "
+            "win/tie/loss compare every other method with them."
+        )
     missing = [r for r in references if r not in runs]
     if missing:
         raise ValueError(
@@ -179,7 +204,7 @@ def significance_markers(
         paired with each reference on the run ids the two share; fewer than 2 shared
         runs = not compared)
     references : the reference methods (e.g. ``["KOIL_RS++", "KOIL_FIFO++"]``)
-    alpha : significance level of the two-sided paired t-tests, default 0.05
+    alpha : significance level of the two-sided paired t-tests, in (0, 1), default 0.05
     symbols : (all references better, some better, all worse, some worse)
 
     Returns
@@ -195,6 +220,11 @@ def significance_markers(
     >>> significance_markers(runs, ["ref"])
     {('m', 'd'): '●'}
     """
+    if len(symbols) != 4:
+        raise ValueError(
+            "symbols must be 4 markers (all references better, some better, all worse, some "
+            f"worse); got {len(symbols)}: {symbols!r}."
+        )
     better_all, better_some, worse_all, worse_some = symbols
     marks = {}
     for key, v in _reference_verdicts(runs, references, alpha).items():
@@ -240,10 +270,17 @@ def win_tie_loss(
 def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     """Average rank of each method (column) over datasets (rows); rank 1 = best, ties
     share the average rank (Demšar's convention)."""
+    if not isinstance(higher_is_better, bool | np.bool_):
+        raise TypeError(f"higher_is_better must be True or False; got {higher_is_better!r}.")
     scores = np.asarray(scores, dtype=float)
     if scores.ndim != 2:
         raise ValueError(
             f"scores must be a 2-d array (datasets × methods); got shape {scores.shape}."
+        )
+    if scores.size == 0:
+        raise ValueError(
+            f"scores is empty (shape {scores.shape}); ranking needs at least one dataset (row) "
+            "and one method (column)."
         )
     if np.isnan(scores).any():
         i, j = np.argwhere(np.isnan(scores))[0]
@@ -277,8 +314,9 @@ def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) 
         \\chi^2_F = \\frac{12N}{k(k+1)}\\Big[\\sum_j R_j^2 - \\frac{k(k+1)^2}{4}\\Big],
         \\qquad F_F = \\frac{(N-1)\\chi^2_F}{N(k-1) - \\chi^2_F},
 
-    χ²_F with k−1 degrees of freedom, F_F with (k−1, (k−1)(N−1)). ``tie_correction`` divides
-    χ²_F (1 when there are no ties).
+    χ²_F with k−1 degrees of freedom, F_F with (k−1, (k−1)(N−1)). ``tie_correction`` in
+    (0, 1] divides χ²_F (1 when there are no ties). The ranks must be possible average
+    ranks: each in [1, k], summing to k(k+1)/2 (within 0.01·k, for printed, rounded ranks).
 
     Examples
     --------
@@ -289,11 +327,31 @@ def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) 
     (9.28, 3.69)
     """
     R = np.asarray(ranks, dtype=float)
+    if R.ndim != 1:
+        raise ValueError(
+            f"ranks must be one average rank per method (1-d); got shape {R.shape}. Pass "
+            "average_ranks(scores), or friedman_test(scores) for a score table."
+        )
+    _check_count("n_datasets", n_datasets)
     k, N = len(R), int(n_datasets)
     if k < 2 or N < 2:
         raise ValueError(
             f"the Friedman test needs k >= 2 methods and N >= 2 datasets; got {k}, {N}."
         )
+    if not np.all((R >= 1) & (R <= k)):  # NaN too
+        raise ValueError(
+            f"ranks must lie in [1, {k}] (1 = best of the k = {k} methods); got "
+            f"{R.tolist()}. Pass average ranks, not scores (average_ranks(scores))."
+        )
+    # every row's ranks sum to k(k+1)/2, so their averages do; printed ranks are rounded
+    if abs(R.sum() - k * (k + 1) / 2) > 0.01 * k:
+        raise ValueError(
+            f"ranks must sum to k(k+1)/2 = {k * (k + 1) / 2:g} (each dataset ranks its {k} "
+            f"methods 1..{k}); they sum to {R.sum():g}. Pass the average ranks of all the "
+            "methods compared."
+        )
+    if not 0 < tie_correction <= 1:
+        raise ValueError(f"tie_correction must be in (0, 1]; got {tie_correction!r}.")
     chi2 = 12 * N / (k * (k + 1)) * (np.sum(R**2) - k * (k + 1) ** 2 / 4) / tie_correction
     p = float(_st.chi2.sf(chi2, k - 1))
     denom = N * (k - 1) - chi2
@@ -309,7 +367,9 @@ def friedman_test(scores, *, higher_is_better: bool = True) -> FriedmanResult:
     """Friedman test over a (datasets × methods) score table.
 
     χ²_F includes the usual correction for tied ranks, so it equals
-    :func:`scipy.stats.friedmanchisquare` (which takes one sample per method).
+    :func:`scipy.stats.friedmanchisquare` (which takes one sample per method). When every
+    dataset ties every method there is no variation to test: χ²_F = F_F = 0 and both
+    p-values are 1, where SciPy returns NaN (0/0).
     """
     scores = np.asarray(scores, dtype=float)
     R = average_ranks(scores, higher_is_better=higher_is_better)
@@ -344,11 +404,17 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     >>> nemenyi_q(4)
     2.569
     """
-    if alpha not in _Q:
+    _check_count("k", k)
+    # the table's key whatever the float type (np.float32(0.05) is 0.0500000007)
+    key = next(
+        (a for a in _Q if isinstance(alpha, numbers.Real) and math.isclose(alpha, a, rel_tol=1e-6)),
+        None,
+    )
+    if key is None:
         raise ValueError(f"alpha must be 0.05 or 0.10 for the Nemenyi table; got {alpha}.")
-    if not 2 <= k <= len(_Q[alpha]) + 1:
-        raise ValueError(f"the Nemenyi table covers 2 to {len(_Q[alpha]) + 1} methods; got k={k}.")
-    return _Q[alpha][k - 2]
+    if not 2 <= k <= len(_Q[key]) + 1:
+        raise ValueError(f"the Nemenyi table covers 2 to {len(_Q[key]) + 1} methods; got k={k}.")
+    return _Q[key][int(k) - 2]
 
 
 def nemenyi_cd(k: int, n_datasets: int, alpha: float = 0.05) -> float:
@@ -362,8 +428,7 @@ def nemenyi_cd(k: int, n_datasets: int, alpha: float = 0.05) -> float:
     1.25
     """
     for name, v in (("k", k), ("n_datasets", n_datasets)):
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-            raise ValueError(f"{name} must be an integer; got {v!r}.")
+        _check_count(name, v)
     if n_datasets < 1:
         raise ValueError(f"n_datasets must be >= 1; got {n_datasets}.")
     return nemenyi_q(k, alpha) * math.sqrt(k * (k + 1) / (6.0 * n_datasets))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 from collections.abc import Mapping, Sequence
+from numbers import Real
 
 import numpy as np
 
@@ -102,6 +104,17 @@ def cd_diagram(ranks: Mapping[str, float], cd: float, title: str = ""):
     """Critical-difference diagram (Demšar 2006, Fig. 1): methods on an axis of average
     rank (1 = best, at the left); methods whose ranks differ by less than ``cd`` are joined
     by a thick bar."""
+    if isinstance(cd, bool) or not (isinstance(cd, Real) and 0 < cd < math.inf):
+        raise ValueError(
+            f"cd must be a positive finite critical difference (nemenyi_cd(k, n_datasets)); "
+            f"got {cd!r}."
+        )
+    for name, rank in ranks.items():
+        if not (isinstance(rank, Real) and math.isfinite(rank)):
+            raise ValueError(
+                f"the average rank of {name!r} is {rank!r}; every method needs a finite "
+                "average rank (average_ranks refuses a table with a missing result)."
+            )
     names = sorted(ranks, key=ranks.get)
     r = np.array([ranks[n] for n in names])
     k = len(names)

@@ -1,7 +1,9 @@
 """Batch metrics for imbalanced binary classification.
 
 Every function takes ``(y_true, y_score_or_pred, *, pos_label=None)`` like scikit-learn.
-Labels may be of any type (strings, booleans, {0, 1}, {-1, +1}, ...).
+Labels may be of any type (strings, booleans, {0, 1}, {-1, +1}, ...), one type per array; a
+missing label (None, NaN, ``pd.NA``) is an error naming its index, not a third class.
+Scores are real numbers (text and complex values are refused).
 
 **Positive class.** ``pos_label`` when given. Otherwise the larger of the two labels
 present (``1`` in {0, 1} and {-1, +1}, ``True`` for booleans, the later string in sort
@@ -26,6 +28,20 @@ weights, one per sample (scikit-learn's meaning). The counts become sums of weig
 (positive i, negative j) weighs :math:`w_i w_j`; precision and recall on the PR curve
 are ratios of weight sums. A weight of 0 removes a sample, and integer weights equal
 repeating the rows. Without weights the integer counts above are kept.
+
+References
+----------
+.. [1] J. A. Hanley, B. J. McNeil, "The meaning and use of the area under a receiver
+   operating characteristic (ROC) curve", Radiology 143(1):29-36, 1982 (AUC as the
+   Mann-Whitney probability, ties ½).
+.. [2] J. Davis, M. Goadrich, "The relationship between precision-recall and ROC curves",
+   ICML 2006 (why linear interpolation in PR space is optimistic).
+.. [3] M. Kubat, S. Matwin, "Addressing the curse of imbalanced training sets: one-sided
+   selection", ICML 1997 (G-mean of the two class accuracies).
+.. [4] C. J. van Rijsbergen, *Information Retrieval*, 2nd ed., Butterworths, 1979
+   (the F-measure; ``beta`` weighs recall).
+.. [5] K. H. Brodersen, C. S. Ong, K. E. Stephan, J. M. Buhmann, "The balanced accuracy
+   and its posterior distribution", ICPR 2010.
 """
 
 from __future__ import annotations
@@ -77,6 +93,52 @@ def _as_1d(values, name: str) -> np.ndarray:
     return arr
 
 
+def _is_missing(value) -> bool:
+    """Whether one label is missing: None, NaN or pandas' ``NA``/``NaT``."""
+    if value is None:
+        return True
+    if isinstance(value, float | np.floating | np.datetime64 | np.timedelta64):
+        return bool(np.isnan(value))
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+def _value_kind(value) -> str:
+    if isinstance(value, str | bytes):
+        return "string"
+    if isinstance(value, numbers.Number | np.bool_ | np.number):
+        return "number"
+    return type(value).__name__
+
+
+def _check_labels(arr: np.ndarray, name: str) -> np.ndarray:
+    """``arr`` unless it holds a missing label (None, NaN, ``pd.NA``) or, as objects, labels
+    of more than one type: np.unique would count NaN as a class, or fail on ``None < 0``
+    with numpy's message."""
+    if arr.dtype.kind == "f":
+        missing = np.flatnonzero(np.isnan(arr))
+    elif arr.dtype.kind == "O":
+        missing = np.flatnonzero([_is_missing(v) for v in arr])
+    else:
+        return arr
+    if len(missing):
+        first = arr[missing[0]]
+        first = first.item() if isinstance(first, np.generic) else first
+        raise ValueError(
+            f"{name} holds {len(missing)} missing label{'s' if len(missing) > 1 else ''} "
+            f"({first!r} at index {int(missing[0])}); a metric needs a label for every sample. "
+            "Drop those samples (in both arrays) or fill the labels in first."
+        )
+    if arr.dtype.kind == "O":
+        kinds = sorted({_value_kind(v) for v in arr})
+        if len(kinds) > 1:
+            shown = " and ".join(f"{k}s" if k in ("number", "string") else k for k in kinds)
+            raise ValueError(
+                f"{name} mixes {shown} as labels, so they cannot be ordered or compared. "
+                "Convert them to one type first (e.g. all strings: y.astype(str))."
+            )
+    return arr
+
+
 def _check_lengths(y_true: np.ndarray, other: np.ndarray, other_name: str) -> None:
     if len(y_true) != len(other):
         raise ValueError(
@@ -91,11 +153,19 @@ def _weights(sample_weight, n: int) -> np.ndarray | None:
     """``sample_weight`` as finite, non-negative float64 of length ``n``; None stays None."""
     if sample_weight is None:
         return None
-    w = _refuse_text(_as_1d(sample_weight, "sample_weight"), "sample_weight")
+    w = _as_1d(sample_weight, "sample_weight")
     if len(w) != n:
         raise ValueError(
             f"sample_weight must hold one weight per sample; got {len(w)} weights for {n} samples."
         )
+    if w.dtype.kind in "USV" or (
+        w.dtype.kind == "O" and any(isinstance(v, str | bytes) for v in w.ravel())
+    ):
+        raise TypeError(
+            "sample_weight must hold numbers, one weight per sample; got strings (convert "
+            "them with astype(float) if they are weights)."
+        )
+    _refuse_complex(w, "sample_weight")
     try:
         w = w.astype(np.float64)
     except (TypeError, ValueError) as exc:
@@ -130,6 +200,15 @@ def _resolve_pos_label(labels: np.ndarray, pos_label):
             "(e.g. minority vs rest)."
         )
     if pos_label is not None:
+        held = {_value_kind(v) for v in labels}
+        wanted = _value_kind(pos_label)
+        if wanted in ("number", "string") and held == ({"number", "string"} - {wanted}):
+            shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels)
+            raise ValueError(
+                f"the labels are {held.pop()}s but pos_label={pos_label!r} is a {wanted}, so no "
+                "label can equal it and every sample would count as negative. Set pos_label "
+                f"to one of the labels ({shown})."
+            )
         if len(labels) == 2 and not any(lab == pos_label for lab in labels):
             raise ValueError(
                 f"pos_label={pos_label!r} is not one of the labels "
@@ -165,6 +244,7 @@ def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
     the same AUC), else a ValueError says what to do.
     """
     arr = _refuse_text(np.asarray(values), name)
+    _refuse_complex(arr, name)
     try:
         scores = arr.astype(np.float64)
     except (TypeError, ValueError) as exc:
@@ -198,6 +278,19 @@ def _refuse_text(arr: np.ndarray, name: str) -> np.ndarray:
     return arr
 
 
+def _refuse_complex(arr: np.ndarray, name: str) -> None:
+    """Refuse complex numbers: the cast to float64 would drop the imaginary part, with
+    only a ComplexWarning (scikit-learn refuses them)."""
+    if arr.dtype.kind == "c" or (
+        arr.dtype.kind == "O"
+        and any(isinstance(v, complex | np.complexfloating) for v in arr.ravel())
+    ):
+        raise TypeError(
+            f"{name} must hold real numbers; got complex values. Pass their real part "
+            "(np.real) or their modulus (np.abs), whichever is meant."
+        )
+
+
 def _float64_keeps_ties(arr: np.ndarray, scores: np.ndarray) -> bool:
     """Whether distinct values of ``arr`` stay distinct as float64 ``scores``."""
     kind = arr.dtype.kind
@@ -218,7 +311,7 @@ def _score_inputs(
     y_true, y_score, pos_label, sample_weight=None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validate and return ``(is_pos, scores, weights)``."""
-    y_true = _as_1d(y_true, "y_true")
+    y_true = _check_labels(_as_1d(y_true, "y_true"), "y_true")
     y_score = _as_1d(y_score, "y_score")
     _check_lengths(y_true, y_score, "y_score")
     scores = _score_array(y_score, "y_score", exact_ranks=True)
@@ -251,8 +344,8 @@ def _label_inputs(
     y_true, y_pred, pos_label, sample_weight=None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validate and return ``(true_is_pos, pred_is_pos, weights)``."""
-    y_true = _as_1d(y_true, "y_true")
-    y_pred = _as_1d(y_pred, "y_pred")
+    y_true = _check_labels(_as_1d(y_true, "y_true"), "y_true")
+    y_pred = _check_labels(_as_1d(y_pred, "y_pred"), "y_pred")
     _check_lengths(y_true, y_pred, "y_pred")
     kinds = {name: _label_kind(a) for name, a in (("y_true", y_true), ("y_pred", y_pred))}
     if {"number", "string"} <= set(kinds.values()):

@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from .._config import NJIT_INLINE
-from .batch import _refuse_text
+from .batch import _refuse_complex, _refuse_text
 from .streaming import StreamingMetric, _one, _paired
 
 __all__ = ["HistogramPRAUC", "HistogramROCAUC"]
@@ -174,7 +174,9 @@ class _HistogramMetric(StreamingMetric):
 
     def bins(self, values) -> np.ndarray:
         """Bin index of each score (the table entry it is counted in)."""
-        s = _refuse_text(np.asarray(values), "y_score").astype(np.float64).reshape(-1)
+        s = _refuse_text(np.asarray(values), "y_score")
+        _refuse_complex(s, "y_score")
+        s = s.astype(np.float64).reshape(-1)
         if np.isnan(s).any():
             raise ValueError(
                 "y_score contains NaN; a ranking metric needs comparable scores. Check the "

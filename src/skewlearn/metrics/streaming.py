@@ -19,8 +19,8 @@ The positive class is ``pos_label`` (default 1, which also covers ``True`` and t
 {-1, +1} convention); every other label is negative. Labels that can never equal it
 (strings against a numeric ``pos_label``, numbers against a string one) are refused with
 a ValueError, and so are fractional numbers as labels (scores given in a label's place)
-unless ``pos_label`` is one. A learner's predictions are labels too; the prequential
-evaluator passes ``±1``.
+unless ``pos_label`` is one, and missing labels (None, ``pd.NA``). A learner's
+predictions are labels too; the prequential evaluator passes ``±1``.
 
 The values equal the batch metrics of :mod:`skewlearn.metrics.batch` on the samples seen,
 where those are defined (the F-measure is 0 before the first true positive).
@@ -55,6 +55,7 @@ from .batch import (
     _check_beta,
     _fbeta_from,
     _gmean_from,
+    _is_missing,
     _score_array,
 )
 
@@ -116,6 +117,10 @@ class StreamingMetric:
 
     def _positive(self, y, name: str = "y") -> np.ndarray:
         y = np.asarray(y)
+        if y.dtype.kind == "O":
+            missing = [v for v in y.ravel() if _is_missing(v)]
+            if missing:
+                raise ValueError(_missing_label(name, missing[0]))
         pos_type = _label_type(self.pos_label)
         if pos_type is not None and _array_label_type(y) not in (pos_type, None):
             raise ValueError(_type_mismatch(name, np.unique(y), self.pos_label))
@@ -129,6 +134,8 @@ class StreamingMetric:
         """Refuse one label that can never equal ``pos_label`` (a string against a number,
         or a number against a string) or that is no label at all (a fractional number),
         as :meth:`_positive` does for arrays."""
+        if value is None or (not isinstance(value, _SCALARS) and _is_missing(value)):
+            raise ValueError(_missing_label(name, value))
         pos_type = _label_type(self.pos_label)
         if pos_type is not None and _label_type(value) not in (pos_type, None):
             raise ValueError(_type_mismatch(name, [value], self.pos_label))
@@ -191,6 +198,15 @@ def _type_mismatch(name: str, labels, pos_label) -> str:
         f"{name} holds {held} but pos_label={pos_label!r} is {pos_is}, so no label would "
         "ever equal it and every sample would count as negative. Pass pos_label=<the "
         f"positive label> when building the metric (labels here: {shown}{more})."
+    )
+
+
+def _missing_label(name: str, value) -> str:
+    """The message for a missing label (None, ``pd.NA``): it is no class, so it must not
+    count as a negative sample (the batch metrics refuse it too)."""
+    return (
+        f"{name} holds a missing label ({value!r}); a metric needs a label for every sample. "
+        "Leave such samples out (from both arguments), or fill the labels in."
     )
 
 
