@@ -189,6 +189,26 @@ def test_class_weight_explicit_costs_and_errors():
         b.set_params(class_weight={"min": 0.0}).fit(X, labels)
 
 
+@pytest.mark.parametrize("cls", [MultiNystroemMKL, SimpleMKL])
+@pytest.mark.parametrize(
+    "C, weight, match",
+    [
+        (1.0, np.inf, r"values must be > 0 and finite numbers; got \{0: 1.0, 1: inf\}"),
+        (1.0, "3", r"values must be > 0 and finite numbers; got \{0: 1.0, 1: '3'\}"),
+        (1e200, 1e200, r"C × class_weight overflows float64 \(C=1e\+200"),
+    ],
+)
+def test_class_costs_must_be_finite_numbers(cls, C, weight, match):
+    """An infinite class cost (a weight of inf, or C × weight beyond float64) sent
+    MultiNystroemMKL's solver into an endless loop on NaN objectives (SimpleMKL handed it
+    to libsvm), and a weight given as text was read as a number; all are refused before
+    any fitting, with the fix."""
+    X, y = _data(n=60)
+    est = cls(kernels=[{"gamma": 0.5}], C=C, class_weight={0: 1.0, 1: weight}, max_iter=2)
+    with pytest.raises(ValueError, match=match):
+        est.fit(X, y)
+
+
 def test_simplemkl_one_kernel_equals_svc():
     X, y = _data(n=150)
     clf = SimpleMKL(kernels=[{"gamma": 0.4}], svm_tol=1e-6).fit(X, y)

@@ -687,11 +687,23 @@ def class_costs(est, y: np.ndarray) -> np.ndarray:
                 f"labels [{_label_list(sorted(known, key=repr))}]; use a dict keyed by the "
                 "labels of y."
             )
-        wp = float(cw.get(est.pos_label_, 1.0))
-        wn = float(cw.get(est._neg_label(), 1.0))
-        if not (wp > 0 and wn > 0):
-            raise ValueError(f"class_weight values must be > 0; got {cw!r}.")
-    return np.where(pos, est.C * wp, est.C * wn)
+        wp, wn = cw.get(est.pos_label_, 1.0), cw.get(est._neg_label(), 1.0)
+        # text is not read as a number, and an infinite cost would leave the SVM solves
+        # without a bound (MultiNystroemMKL's looped forever on NaN objectives)
+        if not all(isinstance(w, numbers.Real) and 0 < w < np.inf for w in (wp, wn)):
+            raise ValueError(
+                f"class_weight values must be > 0 and finite numbers; got {cw!r}. Give each "
+                "class a positive float weight (its cost is C × weight)."
+            )
+        wp, wn = float(wp), float(wn)
+    with np.errstate(over="ignore"):
+        costs = (float(np.float64(est.C) * wp), float(np.float64(est.C) * wn))
+    if not all(np.isfinite(costs)):
+        raise ValueError(
+            f"C × class_weight overflows float64 (C={est.C!r}, weights {wp!r} and {wn!r}); "
+            "use a smaller C or smaller class weights."
+        )
+    return np.where(pos, costs[0], costs[1])
 
 
 _MKL_CONSTRAINTS: dict = {
