@@ -1,4 +1,8 @@
 import itertools
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -207,6 +211,34 @@ def test_class_costs_must_be_finite_numbers(cls, C, weight, match):
     est = cls(kernels=[{"gamma": 0.5}], C=C, class_weight={0: 1.0, 1: weight}, max_iter=2)
     with pytest.raises(ValueError, match=match):
         est.fit(X, y)
+
+
+def test_simplemkl_unreachable_svm_tol_ends_at_the_libsvm_iteration_cap():
+    """SimpleMKL(svm_tol=5e-324) never returned: its SVC solves had no iteration cap and
+    libsvm never meets a tolerance below float64's rounding. Each solve is now capped as
+    SVMDEC's is (10,000,000 SMO iterations) and ends with scikit-learn's
+    ConvergenceWarning; run in a subprocess so that a hang is a failure."""
+    code = textwrap.dedent(
+        """
+        import warnings
+        from skewlearn import SimpleMKL
+        from tests.reliability.test_asls_numerics import _never_converging
+        X, y = _never_converging()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            SimpleMKL(kernels=[{"gamma": 0.5}], svm_tol=5e-324).fit(X, y)
+        print(any("max_iter=10000000" in str(w.message) for w in caught))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=Path(__file__).parents[2],
+    ).stdout.split()
+    assert out == ["True"]
 
 
 def test_simplemkl_one_kernel_equals_svc():

@@ -706,6 +706,12 @@ def class_costs(est, y: np.ndarray) -> np.ndarray:
     return np.where(pos, costs[0], costs[1])
 
 
+#: Cap on the SMO iterations of each of SimpleMKL's ``SVC`` solves (SVMDEC's default
+#: ``max_iter``): libsvm never meets a ``svm_tol`` below float64's rounding, and without a
+#: cap such a solve never returned. Ordinary solves need far fewer; a capped one ends with
+#: scikit-learn's ConvergenceWarning.
+_SVC_MAX_ITER = 10_000_000
+
 _MKL_CONSTRAINTS: dict = {
     "C": [Interval(numbers.Real, 0, None, closed="neither")],
     "class_weight": [StrOptions({"balanced"}), dict, None],
@@ -942,7 +948,9 @@ class SimpleMKL(BatchClassifier):
     tol : float ≥ 0, default=0.01
         Relative MKL duality gap.
     svm_tol : float > 0, default=1e-3
-        ``SVC``'s ``tol``.
+        ``SVC``'s ``tol``. Each solve is capped at 10,000,000 SMO iterations (SVMDEC's
+        ``max_iter``) and ends there with scikit-learn's ConvergenceWarning: a ``svm_tol``
+        below float64's rounding (e.g. 1e-300) is never met.
     pos_label : label, default=None
 
     Attributes
@@ -1016,7 +1024,11 @@ class SimpleMKL(BatchClassifier):
         def objective(mu):
             K = sum(w * Km for w, Km in zip(mu, Ks) if w > 0)
             svc = SVC(
-                kernel="precomputed", C=self.C, class_weight={1.0: wp, -1.0: wn}, tol=self.svm_tol
+                kernel="precomputed",
+                C=self.C,
+                class_weight={1.0: wp, -1.0: wn},
+                tol=self.svm_tol,
+                max_iter=_SVC_MAX_ITER,
             ).fit(K, y)
             sv = svc.support_
             ay = svc.dual_coef_[0]  # α_i y_i with +1 = classes_[1] = +1.0
