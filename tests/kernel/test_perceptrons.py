@@ -357,3 +357,21 @@ def test_a_large_dense_support_vector_buffer_warns(monkeypatch):
     monkeypatch.setattr(budget, "LARGE_BUFFER", 10_000)
     with pytest.warns(RuntimeWarning, match=r"\d+ dense rows of 200 features.*smaller budget"):
         KernelPerceptron().fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
+def test_a_large_inverse_gram_matrix_of_a_capped_projectron_warns(cls, monkeypatch):
+    """A Projectron with a budget keeps K_inv_, budget × budget floats, from the start:
+    budget=12000 took 1.07 GiB (and as much in every pickle) without a word, while KOIL
+    warns about its Gram cache of the same size. The matrix now counts in the buffer's
+    size warning (threshold lowered here from 1 GiB to 10 kB: 40² × 8 B = 12.8 kB, the
+    40 × 2 support vectors alone 640 B)."""
+    from skewlearn.kernel import budget
+
+    X, y = _circles(n=60)
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 10_000)
+    with pytest.warns(RuntimeWarning, match=r"40 dense rows of 2 features and a 40 × 40 inverse"):
+        cls(budget=40).fit(X, y)
+    with warnings.catch_warnings():  # 30² × 8 B + 30 × 2 × 8 B = 7.7 kB: no warning
+        warnings.simplefilter("error", RuntimeWarning)
+        cls(budget=30).fit(X, y)

@@ -125,10 +125,13 @@ class _KernelExpansionClassifier(_KernelLearner):
     def _budget(self) -> int | None:
         return getattr(self, "budget", None)
 
+    #: Whether the learner also keeps a capacity-square matrix (counted in the size warning).
+    _square_state: ClassVar[bool] = False
+
     def _allocate(self, n_features: int) -> None:
         budget = self._budget()
         cap = INITIAL_CAPACITY if budget is None else int(budget)
-        state = bd.allocate_buffers([cap], n_features, caches=False)
+        state = bd.allocate_buffers([cap], n_features, caches=False, inverse=self._square_state)
         self.sv_ = state["sv"]
         self.alpha_ = state["alpha"]
         self.segments_ = state["seg"]
@@ -671,7 +674,8 @@ class Projectron(_KernelExpansionClassifier):
         :math:`\\|\\delta_t\\|^2` with its ``eta``: its value is our :math:`\\eta^2`.)
     budget : int or None, default=None
         Hard cap on the number of SVs, ≥ 1; ``None`` leaves the paper's implicit bound
-        (capacity then doubles between compiled calls when full).
+        (capacity then doubles between compiled calls when full). A cap allocates
+        ``K_inv_`` (``budget²`` floats) at once; a ``RuntimeWarning`` says so above 1 GiB.
     {kernel}
     pos_label : label, default=None
     random_state : int, RandomState or None, default=None
@@ -705,6 +709,7 @@ class Projectron(_KernelExpansionClassifier):
     """
 
     _plus: ClassVar[bool] = False
+    _square_state: ClassVar[bool] = True  # K_inv_
     _parameter_constraints: ClassVar[dict] = {
         **_KernelExpansionClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
