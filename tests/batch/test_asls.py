@@ -417,6 +417,18 @@ def test_svmsdc_is_smote_then_costed_svc():
     assert SVMSDC().fit(Xb, yb).pipeline_.named_steps["smote"] == "passthrough"
 
 
+def test_svmsdc_with_one_positive_says_that_smote_was_left_out():
+    """SMOTE interpolates between positives, so with one positive (a fold of a rare class)
+    SVMSDC fitted SVM-DEC without a word; it now warns, and the model is SVM-DEC's."""
+    X, y = _problem(n=60, seed=17, pos=0.1)
+    y = np.zeros_like(y)
+    y[7] = 1
+    with pytest.warns(UserWarning, match=r"1 positive.*SMOTE.*at least 2.*SVM-DEC"):
+        clf = SVMSDC(random_state=0).fit(X, y)
+    assert clf.pipeline_.named_steps["smote"] == "passthrough"
+    np.testing.assert_array_equal(clf.decision_function(X), SVMDEC().fit(X, y).decision_function(X))
+
+
 @pytest.mark.parametrize("offset", [1e4, 1e6, 1e8])
 def test_sigma_scale_of_sparse_input_equals_dense(offset):
     # sigma = sqrt(d Var X); for CSR the variance was E[x^2] - E[x]^2, which cancels:

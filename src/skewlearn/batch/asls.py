@@ -1314,7 +1314,8 @@ class SVMSDC(SVMDEC):
     An imbalanced-learn :class:`~imblearn.pipeline.Pipeline` of
     :class:`~imblearn.over_sampling.SMOTE` on the positives, then :class:`SVMDEC`'s SVC
     with costs C+ / C−. SMOTE grows the positives to ``sampling_strategy · N−`` (left
-    out when they are already that many); ``"balanced"`` costs use the class ratio
+    out when they are already that many, and, with a ``UserWarning``, when there is a
+    single positive to interpolate from); ``"balanced"`` costs use the class ratio
     *after* SMOTE (the data the SVM sees).
 
     Parameters
@@ -1413,6 +1414,14 @@ class SVMSDC(SVMDEC):
                 random_state=self.random_state,
             )
             n_pos_after = target
+        elif target > n_pos:
+            warnings.warn(
+                f"SVMSDC: y holds {n_pos} positive ({self.pos_label_!r}), but SMOTE "
+                "interpolates between positives and needs at least 2; fitting without "
+                "oversampling, i.e. SVM-DEC (the cost-weighted SVM alone).",
+                UserWarning,
+                stacklevel=3,  # here < BatchClassifier.fit < caller
+            )
         t_after = np.concatenate([np.ones(n_pos_after), -np.ones(n_neg)])
         c_pos, c_neg = _class_costs(t_after, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
