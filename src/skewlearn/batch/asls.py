@@ -876,7 +876,7 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
         Poly only.
     theta : float ≥ 0, default=0.0
         Off-training filter: expansion coefficients with ``|coef| < theta`` are dropped
-        (the paper uses 6.3e-2 on Vowel; 0 keeps all).
+        (the paper uses 6.3e-2 on Vowel; 0 keeps all; a ``UserWarning`` when it drops all).
     reduced_rate : float in (0, 1] or None, default=None
         η = N_R / N of KASLS_R; ``None`` = full KASLS.
     random_state : int, RandomState or None, default=None
@@ -1003,6 +1003,15 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
             w = self._keep_stages(_primal_stages(features, W, y, m, *stages, self._fix()))
             coef, b = w[:-1], float(w[-1])
         keep = np.abs(coef) >= self.theta
+        if len(coef) and not keep.any():
+            warnings.warn(
+                f"KernelASLS: theta={self.theta!r} drops every expansion coefficient (the "
+                f"largest |coef| is {float(np.abs(coef).max()):.3g}), so the decision function "
+                "is the constant intercept and one class is predicted everywhere. Use a "
+                "smaller theta (0 keeps every pattern).",
+                UserWarning,
+                stacklevel=3,  # here < BatchClassifier.fit < caller
+            )
         self.support_ = basis[keep]
         self.support_vectors_ = X[self.support_]
         self.dual_coef_ = coef[keep]
