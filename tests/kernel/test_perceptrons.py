@@ -375,3 +375,18 @@ def test_a_large_inverse_gram_matrix_of_a_capped_projectron_warns(cls, monkeypat
     with warnings.catch_warnings():  # 30² × 8 B + 30 × 2 × 8 B = 7.7 kB: no warning
         warnings.simplefilter("error", RuntimeWarning)
         cls(budget=30).fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
+def test_a_projectron_that_can_never_store_a_support_vector_warns(cls):
+    """On an empty support set the projection error of a mistake is sqrt(k(x, x)), 1 for
+    rbf: with eta >= 1 every mistake took the (empty) projected step, so the model stayed 0
+    whatever the stream, silently. Now the learning call warns, naming eta."""
+    X, y = _circles(n=200)
+    with pytest.warns(RuntimeWarning, match=r"eta=1.0\).*no support vector.*eta < 1"):
+        est = cls(eta=1.0).fit(X, y)
+    assert est.n_support_ == 0
+    np.testing.assert_array_equal(est.decision_function(X), 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert cls(eta=0.99).fit(X, y).n_support_ > 0

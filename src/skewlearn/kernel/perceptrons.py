@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import ClassVar
 
 import numpy as np
@@ -670,8 +671,10 @@ class Projectron(_KernelExpansionClassifier):
     ----------
     eta : float, default=0.1
         Threshold :math:`\\eta` on the projection error :math:`\\|\\delta_t\\|`, > 0. Larger
-        values store fewer SVs. (DOGMA, the first author's toolbox, compares
-        :math:`\\|\\delta_t\\|^2` with its ``eta``: its value is our :math:`\\eta^2`.)
+        values store fewer SVs; from :math:`\\sqrt{k(x, x)}` on (1 for ``rbf``) none at all,
+        and the model stays 0 (a ``RuntimeWarning`` says so). (DOGMA, the first author's
+        toolbox, compares :math:`\\|\\delta_t\\|^2` with its ``eta``: its value is our
+        :math:`\\eta^2`.)
     budget : int or None, default=None
         Hard cap on the number of SVs, ≥ 1; ``None`` leaves the paper's implicit bound
         (capacity then doubles between compiled calls when full). A cap allocates
@@ -753,6 +756,19 @@ class Projectron(_KernelExpansionClassifier):
         kinv = np.zeros((cap, cap))
         kinv[:m, :m] = self.K_inv_[:m, :m]
         self.K_inv_ = kinv
+
+    def _learn(self, rows, y, scores):
+        super()._learn(rows, y, scores)
+        if self.segments_[0, COUNT] == 0 and self.counts_[3] > 0:
+            warnings.warn(
+                f"{type(self).__name__}(eta={self.eta!r}) has no support vector after "
+                f"{int(self.counts_[3])} mistakes: on an empty support set a mistake's "
+                "projection error is sqrt(k(x, x)) (1 for the rbf kernel), never above eta "
+                "here, so every update was the projection onto the empty set and the model "
+                "stays 0. Use eta < sqrt(k(x, x)) (eta < 1 for rbf).",
+                RuntimeWarning,
+                stacklevel=4,  # here < OnlineClassifier._run < fit/partial_fit < caller
+            )
 
     def _pass(self, rows, y, scores, start):
         return _projectron_learn(
