@@ -1325,7 +1325,16 @@ class SVMSDC(SVMDEC):
     with costs C+ / C−. SMOTE grows the positives to ``sampling_strategy · N−`` (left
     out when they are already that many, and, with a ``UserWarning``, when there is a
     single positive to interpolate from); ``"balanced"`` costs use the class ratio
-    *after* SMOTE (the data the SVM sees).
+    *after* SMOTE (the data the SVM sees). Each synthetic positive lies on the segment
+    between a positive :math:`x_i` and one of its ``k_neighbors`` nearest positives
+    :math:`x_{nn}`, and the SVM of :class:`SVMDEC` is trained on the positives :math:`P`,
+    the synthetic ones :math:`S` and the negatives :math:`N`:
+
+    .. math::
+
+        x_s = x_i + u\\,(x_{nn} - x_i),\\ u \\sim U(0, 1); \\qquad
+        \\min\\ \\tfrac12\\|\\omega\\|^2 + C_+\\sum_{i \\in P \\cup S}\\xi_i
+        + C_-\\sum_{i \\in N}\\xi_i .
 
     Parameters
     ----------
