@@ -664,6 +664,17 @@ def reduced_gradient_mkl(
 
 
 # --------------------------------------------------------------------------- estimators
+def _class_weight_value(value) -> float:
+    """A class weight as a float, or NaN (refused by the caller) for text and anything
+    ``float`` does not take."""
+    if isinstance(value, (str, bytes)):
+        return float("nan")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
 def class_costs(est, y: np.ndarray) -> np.ndarray:
     """Per-sample box constraints ``C · weight(class)`` from ``est.C`` and ``est.class_weight``.
 
@@ -687,15 +698,15 @@ def class_costs(est, y: np.ndarray) -> np.ndarray:
                 f"labels [{_label_list(sorted(known, key=repr))}]; use a dict keyed by the "
                 "labels of y."
             )
-        wp, wn = cw.get(est.pos_label_, 1.0), cw.get(est._neg_label(), 1.0)
         # text is not read as a number, and an infinite cost would leave the SVM solves
         # without a bound (MultiNystroemMKL's looped forever on NaN objectives)
-        if not all(isinstance(w, numbers.Real) and 0 < w < np.inf for w in (wp, wn)):
+        weights = [_class_weight_value(cw.get(c, 1.0)) for c in (est.pos_label_, est._neg_label())]
+        if not all(0 < w < np.inf for w in weights):
             raise ValueError(
                 f"class_weight values must be > 0 and finite numbers; got {cw!r}. Give each "
                 "class a positive float weight (its cost is C × weight)."
             )
-        wp, wn = float(wp), float(wn)
+        wp, wn = weights
     with np.errstate(over="ignore"):
         costs = (float(np.float64(est.C) * wp), float(np.float64(est.C) * wn))
     if not all(np.isfinite(costs)):
