@@ -3,6 +3,8 @@ stages, numpy references of the paper's equations, scipy.optimize and scikit-lea
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -401,6 +403,23 @@ def test_svmdec_is_svc_with_class_costs():
     assert bal.C_pos_ == pytest.approx(96 / 24)
 
 
+@pytest.mark.parametrize("reduced_rate", [None, 0.3])
+def test_a_filter_that_drops_every_pattern_warns(reduced_rate):
+    """theta above every |coefficient| left the constant b as the decision function (one
+    class predicted everywhere), silently; the fit now warns with the largest |coef|."""
+    X, y = _problem(n=80, seed=9)
+    params = {"nu": 10.0, "sigma": 2.0, "reduced_rate": reduced_rate, "random_state": 0}
+    full = KernelASLS(**params).fit(X, y)
+    top = float(np.abs(full.dual_coef_).max())
+    with pytest.warns(UserWarning, match=r"theta=.* drops every expansion coefficient"):
+        est = KernelASLS(theta=2 * top, **params).fit(X, y)
+    assert est.support_ratio_ == 0.0
+    np.testing.assert_array_equal(est.decision_function(X), full.intercept_)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        KernelASLS(theta=top, **params).fit(X, y)  # keeps the largest: no warning
+
+
 def test_svmsdc_is_smote_then_costed_svc():
     from imblearn.over_sampling import SMOTE
 
@@ -415,6 +434,18 @@ def test_svmsdc_is_smote_then_costed_svc():
     # already balanced enough: SMOTE is left out
     Xb, yb = _problem(n=40, seed=16, pos=0.5)
     assert SVMSDC().fit(Xb, yb).pipeline_.named_steps["smote"] == "passthrough"
+
+
+def test_svmsdc_with_one_positive_says_that_smote_was_left_out():
+    """SMOTE interpolates between positives, so with one positive (a fold of a rare class)
+    SVMSDC fitted SVM-DEC without a word; it now warns, and the model is SVM-DEC's."""
+    X, y = _problem(n=60, seed=17, pos=0.1)
+    y = np.zeros_like(y)
+    y[7] = 1
+    with pytest.warns(UserWarning, match=r"1 positive.*SMOTE.*at least 2.*SVM-DEC"):
+        clf = SVMSDC(random_state=0).fit(X, y)
+    assert clf.pipeline_.named_steps["smote"] == "passthrough"
+    np.testing.assert_array_equal(clf.decision_function(X), SVMDEC().fit(X, y).decision_function(X))
 
 
 @pytest.mark.parametrize("offset", [1e4, 1e6, 1e8])

@@ -1,4 +1,8 @@
 import itertools
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -187,6 +191,54 @@ def test_class_weight_explicit_costs_and_errors():
         b.set_params(class_weight={"other": 1.0}).fit(X, labels)
     with pytest.raises(ValueError, match="must be > 0"):
         b.set_params(class_weight={"min": 0.0}).fit(X, labels)
+
+
+@pytest.mark.parametrize("cls", [MultiNystroemMKL, SimpleMKL])
+@pytest.mark.parametrize(
+    "C, weight, match",
+    [
+        (1.0, np.inf, r"values must be > 0 and finite numbers; got \{0: 1.0, 1: inf\}"),
+        (1.0, "3", r"values must be > 0 and finite numbers; got \{0: 1.0, 1: '3'\}"),
+        (1e200, 1e200, r"C × class_weight overflows float64 \(C=1e\+200"),
+    ],
+)
+def test_class_costs_must_be_finite_numbers(cls, C, weight, match):
+    """An infinite class cost (a weight of inf, or C × weight beyond float64) sent
+    MultiNystroemMKL's solver into an endless loop on NaN objectives (SimpleMKL handed it
+    to libsvm), and a weight given as text was read as a number; all are refused before
+    any fitting, with the fix."""
+    X, y = _data(n=60)
+    est = cls(kernels=[{"gamma": 0.5}], C=C, class_weight={0: 1.0, 1: weight}, max_iter=2)
+    with pytest.raises(ValueError, match=match):
+        est.fit(X, y)
+
+
+def test_simplemkl_unreachable_svm_tol_ends_at_the_libsvm_iteration_cap():
+    """SimpleMKL(svm_tol=5e-324) never returned: its SVC solves had no iteration cap and
+    libsvm never meets a tolerance below float64's rounding. Each solve is now capped as
+    SVMDEC's is (10,000,000 SMO iterations) and ends with scikit-learn's
+    ConvergenceWarning; run in a subprocess so that a hang is a failure."""
+    code = textwrap.dedent(
+        """
+        import warnings
+        from skewlearn import SimpleMKL
+        from tests.reliability.test_asls_numerics import _never_converging
+        X, y = _never_converging()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            SimpleMKL(kernels=[{"gamma": 0.5}], svm_tol=5e-324).fit(X, y)
+        print(any("max_iter=10000000" in str(w.message) for w in caught))
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        cwd=Path(__file__).parents[2],
+    ).stdout.split()
+    assert out == ["True"]
 
 
 def test_simplemkl_one_kernel_equals_svc():

@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import DataConversionWarning
 
 from skewlearn import MultiNystroem, MultiNystroemMKL, StratifiedNystroem
 from skewlearn.batch.nystrom import draw_landmarks, scale_gamma, stratified_counts
@@ -82,6 +83,20 @@ def test_stratified_without_y_is_an_error():
         StratifiedNystroem().fit(X)
     with pytest.raises(ValueError, match=r'sampling="stratified".*pass y'):
         MultiNystroem().fit(X)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem])
+def test_column_vector_y_is_taken_as_scikit_learn_takes_it(cls):
+    """y of shape (n, 1) (a one-column DataFrame's values) failed deep in the landmark
+    draw with NumPy's "object too deep for desired array"; it is raveled with scikit-learn's
+    warning, and a y of several columns is refused naming its shape."""
+    X, y = _data()
+    ref = cls(n_landmarks=20, random_state=0).fit(X, y).transform(X)
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        got = cls(n_landmarks=20, random_state=0).fit(X, y[:, None]).transform(X)
+    np.testing.assert_array_equal(got, ref)
+    with pytest.raises(ValueError, match=r"y should be a 1d array, got an array of shape"):
+        cls(n_landmarks=20, random_state=0).fit(X, np.c_[y, y])
 
 
 def test_sparse_equals_dense():

@@ -207,6 +207,24 @@ def test_errors():
         OMCSL(measure="gmean").fit(X, y)
 
 
+def test_a_base_learner_that_ignores_the_costs_is_refused():
+    """CostSensitiveOGD's default objective="sum" takes its costs from eta_p and the class
+    ratio and ignores c_pos/c_neg, so OMCSL(base_estimator=CostSensitiveOGD()) trained K
+    identical learners and selected among copies, silently. It is refused before any
+    learning, naming the objectives that use the costs; those still work."""
+    X, y = _stream(n=200)
+    with pytest.raises(ValueError, match=r"objective='sum'\) ignores c_pos and c_neg.*'weighted'"):
+        OMCSL(base_estimator=CostSensitiveOGD(), n_learners=3).fit(X, y)
+    est = OMCSL(base_estimator=CostSensitiveOGD(), n_learners=3)
+    with pytest.raises(ValueError, match="ignores c_pos"):
+        est.partial_fit(X, y)
+    assert not hasattr(est, "classes_")  # left unfitted: a corrected call starts cleanly
+    for objective in ("cost", "weighted"):
+        m = OMCSL(base_estimator=CostSensitiveOGD(objective=objective), n_learners=3).fit(X, y)
+        scores = [e.decision_function(X) for e in m.estimators_]
+        assert not np.array_equal(scores[0], scores[2])
+
+
 def test_selects_a_sensible_cost_on_an_imbalanced_stream():
     """Learners with a larger c+ should win the F-measure on a 5%-positive stream."""
     X, y = _stream(n=4000, seed=8, pos=0.05)

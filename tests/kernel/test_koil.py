@@ -254,6 +254,27 @@ def test_default_k_is_ten_percent_of_budget():
     assert KOIL(k=4)._k() == 4
 
 
+@pytest.mark.parametrize("policy", ["RS++", "infinite"])
+def test_k_beyond_the_buffers_updates_every_violator_without_allocating_k(policy):
+    """k at least the opposite budget is legal and means every violator, but the compiled
+    pass allocated two scratch arrays of length k on every call: k = 1e12 raised
+    MemoryError, and k = 1e8 cost 1.6 GB and ~1 s a partial_fit call."""
+    X, y = _long_stream(n=600)
+    ref = KOIL(budget_pos=10, budget_neg=20, k=30, policy=policy, random_state=0)
+    big = KOIL(budget_pos=10, budget_neg=20, k=10**12, policy=policy, random_state=0)
+    for lo in range(0, len(y), 200):  # infinite: the buffers grow past k=30 between calls
+        ref.partial_fit(X[lo : lo + 200], y[lo : lo + 200], classes=[0, 1])
+        big.partial_fit(X[lo : lo + 200], y[lo : lo + 200], classes=[0, 1])
+    if policy == "RS++":
+        np.testing.assert_array_equal(big.decision_function(X), ref.decision_function(X))
+    else:
+        assert big.sv_.shape[0] > 30
+        full = KOIL(budget_pos=10, budget_neg=20, k=10**4, policy=policy, random_state=0)
+        for lo in range(0, len(y), 200):
+            full.partial_fit(X[lo : lo + 200], y[lo : lo + 200], classes=[0, 1])
+        np.testing.assert_array_equal(big.decision_function(X), full.decision_function(X))
+
+
 def test_attributes_views():
     X, y = _long_stream(n=600)
     clf = KOIL(budget_pos=5, budget_neg=7, random_state=0).fit(X, y)

@@ -357,3 +357,36 @@ def test_a_large_dense_support_vector_buffer_warns(monkeypatch):
     monkeypatch.setattr(budget, "LARGE_BUFFER", 10_000)
     with pytest.warns(RuntimeWarning, match=r"\d+ dense rows of 200 features.*smaller budget"):
         KernelPerceptron().fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
+def test_a_large_inverse_gram_matrix_of_a_capped_projectron_warns(cls, monkeypatch):
+    """A Projectron with a budget keeps K_inv_, budget × budget floats, from the start:
+    budget=12000 took 1.07 GiB (and as much in every pickle) without a word, while KOIL
+    warns about its Gram cache of the same size. The matrix now counts in the buffer's
+    size warning (threshold lowered here from 1 GiB to 10 kB: 40² × 8 B = 12.8 kB, the
+    40 × 2 support vectors alone 640 B)."""
+    from skewlearn.kernel import budget
+
+    X, y = _circles(n=60)
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 10_000)
+    with pytest.warns(RuntimeWarning, match=r"40 dense rows of 2 features and a 40 × 40 inverse"):
+        cls(budget=40).fit(X, y)
+    with warnings.catch_warnings():  # 30² × 8 B + 30 × 2 × 8 B = 7.7 kB: no warning
+        warnings.simplefilter("error", RuntimeWarning)
+        cls(budget=30).fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
+def test_a_projectron_that_can_never_store_a_support_vector_warns(cls):
+    """On an empty support set the projection error of a mistake is sqrt(k(x, x)), 1 for
+    rbf: with eta >= 1 every mistake took the (empty) projected step, so the model stayed 0
+    whatever the stream, silently. Now the learning call warns, naming eta."""
+    X, y = _circles(n=200)
+    with pytest.warns(RuntimeWarning, match=r"eta=1.0\).*no support vector.*eta < 1"):
+        est = cls(eta=1.0).fit(X, y)
+    assert est.n_support_ == 0
+    np.testing.assert_array_equal(est.decision_function(X), 0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert cls(eta=0.99).fit(X, y).n_support_ > 0

@@ -876,7 +876,7 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
         Poly only.
     theta : float ≥ 0, default=0.0
         Off-training filter: expansion coefficients with ``|coef| < theta`` are dropped
-        (the paper uses 6.3e-2 on Vowel; 0 keeps all).
+        (the paper uses 6.3e-2 on Vowel; 0 keeps all; a ``UserWarning`` when it drops all).
     reduced_rate : float in (0, 1] or None, default=None
         η = N_R / N of KASLS_R; ``None`` = full KASLS.
     random_state : int, RandomState or None, default=None
@@ -1003,6 +1003,15 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
             w = self._keep_stages(_primal_stages(features, W, y, m, *stages, self._fix()))
             coef, b = w[:-1], float(w[-1])
         keep = np.abs(coef) >= self.theta
+        if len(coef) and not keep.any():
+            warnings.warn(
+                f"KernelASLS: theta={self.theta!r} drops every expansion coefficient (the "
+                f"largest |coef| is {float(np.abs(coef).max()):.3g}), so the decision function "
+                "is the constant intercept and one class is predicted everywhere. Use a "
+                "smaller theta (0 keeps every pattern).",
+                UserWarning,
+                stacklevel=3,  # here < BatchClassifier.fit < caller
+            )
         self.support_ = basis[keep]
         self.support_vectors_ = X[self.support_]
         self.dual_coef_ = coef[keep]
@@ -1314,8 +1323,18 @@ class SVMSDC(SVMDEC):
     An imbalanced-learn :class:`~imblearn.pipeline.Pipeline` of
     :class:`~imblearn.over_sampling.SMOTE` on the positives, then :class:`SVMDEC`'s SVC
     with costs C+ / C−. SMOTE grows the positives to ``sampling_strategy · N−`` (left
-    out when they are already that many); ``"balanced"`` costs use the class ratio
-    *after* SMOTE (the data the SVM sees).
+    out when they are already that many, and, with a ``UserWarning``, when there is a
+    single positive to interpolate from); ``"balanced"`` costs use the class ratio
+    *after* SMOTE (the data the SVM sees). Each synthetic positive lies on the segment
+    between a positive :math:`x_i` and one of its ``k_neighbors`` nearest positives
+    :math:`x_{nn}`, and the SVM of :class:`SVMDEC` is trained on the positives :math:`P`,
+    the synthetic ones :math:`S` and the negatives :math:`N`:
+
+    .. math::
+
+        x_s = x_i + u\\,(x_{nn} - x_i),\\ u \\sim U(0, 1); \\qquad
+        \\min\\ \\tfrac12\\|\\omega\\|^2 + C_+\\sum_{i \\in P \\cup S}\\xi_i
+        + C_-\\sum_{i \\in N}\\xi_i .
 
     Parameters
     ----------
@@ -1413,6 +1432,14 @@ class SVMSDC(SVMDEC):
                 random_state=self.random_state,
             )
             n_pos_after = target
+        elif target > n_pos:
+            warnings.warn(
+                f"SVMSDC: y holds {n_pos} positive ({self.pos_label_!r}), but SMOTE "
+                "interpolates between positives and needs at least 2; fitting without "
+                "oversampling, i.e. SVM-DEC (the cost-weighted SVM alone).",
+                UserWarning,
+                stacklevel=3,  # here < BatchClassifier.fit < caller
+            )
         t_after = np.concatenate([np.ones(n_pos_after), -np.ones(n_neg)])
         c_pos, c_neg = _class_costs(t_after, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos

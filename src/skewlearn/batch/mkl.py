@@ -664,6 +664,17 @@ def reduced_gradient_mkl(
 
 
 # --------------------------------------------------------------------------- estimators
+def _class_weight_value(value) -> float:
+    """A class weight as a float, or NaN (refused by the caller) for text and anything
+    ``float`` does not take."""
+    if isinstance(value, (str, bytes)):
+        return float("nan")
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
 def class_costs(est, y: np.ndarray) -> np.ndarray:
     """Per-sample box constraints ``C · weight(class)`` from ``est.C`` and ``est.class_weight``.
 
@@ -687,12 +698,30 @@ def class_costs(est, y: np.ndarray) -> np.ndarray:
                 f"labels [{_label_list(sorted(known, key=repr))}]; use a dict keyed by the "
                 "labels of y."
             )
-        wp = float(cw.get(est.pos_label_, 1.0))
-        wn = float(cw.get(est._neg_label(), 1.0))
-        if not (wp > 0 and wn > 0):
-            raise ValueError(f"class_weight values must be > 0; got {cw!r}.")
-    return np.where(pos, est.C * wp, est.C * wn)
+        # text is not read as a number, and an infinite cost would leave the SVM solves
+        # without a bound (MultiNystroemMKL's looped forever on NaN objectives)
+        weights = [_class_weight_value(cw.get(c, 1.0)) for c in (est.pos_label_, est._neg_label())]
+        if not all(0 < w < np.inf for w in weights):
+            raise ValueError(
+                f"class_weight values must be > 0 and finite numbers; got {cw!r}. Give each "
+                "class a positive float weight (its cost is C × weight)."
+            )
+        wp, wn = weights
+    with np.errstate(over="ignore"):
+        costs = (float(np.float64(est.C) * wp), float(np.float64(est.C) * wn))
+    if not all(np.isfinite(costs)):
+        raise ValueError(
+            f"C × class_weight overflows float64 (C={est.C!r}, weights {wp!r} and {wn!r}); "
+            "use a smaller C or smaller class weights."
+        )
+    return np.where(pos, costs[0], costs[1])
 
+
+#: Cap on the SMO iterations of each of SimpleMKL's ``SVC`` solves (SVMDEC's default
+#: ``max_iter``): libsvm never meets a ``svm_tol`` below float64's rounding, and without a
+#: cap such a solve never returned. Ordinary solves need far fewer; a capped one ends with
+#: scikit-learn's ConvergenceWarning.
+_SVC_MAX_ITER = 10_000_000
 
 _MKL_CONSTRAINTS: dict = {
     "C": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -930,7 +959,9 @@ class SimpleMKL(BatchClassifier):
     tol : float ≥ 0, default=0.01
         Relative MKL duality gap.
     svm_tol : float > 0, default=1e-3
-        ``SVC``'s ``tol``.
+        ``SVC``'s ``tol``. Each solve is capped at 10,000,000 SMO iterations (SVMDEC's
+        ``max_iter``) and ends there with scikit-learn's ConvergenceWarning: a ``svm_tol``
+        below float64's rounding (e.g. 1e-300) is never met.
     pos_label : label, default=None
 
     Attributes
@@ -1004,7 +1035,11 @@ class SimpleMKL(BatchClassifier):
         def objective(mu):
             K = sum(w * Km for w, Km in zip(mu, Ks) if w > 0)
             svc = SVC(
-                kernel="precomputed", C=self.C, class_weight={1.0: wp, -1.0: wn}, tol=self.svm_tol
+                kernel="precomputed",
+                C=self.C,
+                class_weight={1.0: wp, -1.0: wn},
+                tol=self.svm_tol,
+                max_iter=_SVC_MAX_ITER,
             ).fit(K, y)
             sv = svc.support_
             ay = svc.dual_coef_[0]  # α_i y_i with +1 = classes_[1] = +1.0

@@ -52,7 +52,7 @@ from scipy.linalg import eigh
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from ..base import VersionedPickleMixin, _scan_values
 from ..base import check_magnitude as _check_magnitude
@@ -284,7 +284,9 @@ def _check_sampling_y(est, y, n_samples):
             'sampling="uniform".'
         )
     if y is not None:
-        y = np.asarray(y)
+        # a column vector is raveled with scikit-learn's DataConversionWarning; more
+        # columns are refused with their shape (NumPy's "object too deep" came later)
+        y = column_or_1d(y, warn=True)
         if y.shape[0] != n_samples:
             raise ValueError(f"y has {y.shape[0]} entries but X has {n_samples} rows.")
     return y

@@ -496,6 +496,18 @@ class OMCSL(OnlineClassifier):
                 "its cost parameters, or use a learner that accepts class costs "
                 "(CostSensitiveOGD(objective='weighted'), CostSensitivePA)."
             )
+        if (
+            isinstance(base, CostSensitiveOGD)
+            and base.objective == "sum"
+            and (pos_name, neg_name) == ("c_pos", "c_neg")
+        ):
+            raise ValueError(
+                "base_estimator CostSensitiveOGD(objective='sum') ignores c_pos and c_neg "
+                "(its class weights come from eta_p and the class ratio), so OMCSL's "
+                f"{len(c_pos)} learners would all be the same learner. Use "
+                "CostSensitiveOGD(objective='weighted') (the cost-weighted loss of Eq. (1), "
+                "as on the fast path) or objective='cost'."
+            )
         seeds = np.random.RandomState(int(self.rng_state_[0] % np.uint64(2**32))).randint(
             0, 2**31 - 1, size=len(c_pos)
         )

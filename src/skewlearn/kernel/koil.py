@@ -385,7 +385,9 @@ class KOIL(_KernelLearner):
             float(self.eta),
             _SCHEDULES[self.eta_schedule],
             float(self.C),
-            self._k(),
+            # a k beyond the buffers means every violator (there are at most that many);
+            # the pass allocates scratch arrays of length k (k = 1e12 raised MemoryError)
+            min(self._k(), self.sv_.shape[0]),
             bd.POLICY_CODES[self.policy],
             *self._kernel_args(),
         )

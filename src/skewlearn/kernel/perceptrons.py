@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import ClassVar
 
 import numpy as np
@@ -125,10 +126,13 @@ class _KernelExpansionClassifier(_KernelLearner):
     def _budget(self) -> int | None:
         return getattr(self, "budget", None)
 
+    #: Whether the learner also keeps a capacity-square matrix (counted in the size warning).
+    _square_state: ClassVar[bool] = False
+
     def _allocate(self, n_features: int) -> None:
         budget = self._budget()
         cap = INITIAL_CAPACITY if budget is None else int(budget)
-        state = bd.allocate_buffers([cap], n_features, caches=False)
+        state = bd.allocate_buffers([cap], n_features, caches=False, inverse=self._square_state)
         self.sv_ = state["sv"]
         self.alpha_ = state["alpha"]
         self.segments_ = state["seg"]
@@ -667,11 +671,14 @@ class Projectron(_KernelExpansionClassifier):
     ----------
     eta : float, default=0.1
         Threshold :math:`\\eta` on the projection error :math:`\\|\\delta_t\\|`, > 0. Larger
-        values store fewer SVs. (DOGMA, the first author's toolbox, compares
-        :math:`\\|\\delta_t\\|^2` with its ``eta``: its value is our :math:`\\eta^2`.)
+        values store fewer SVs; from :math:`\\sqrt{k(x, x)}` on (1 for ``rbf``) none at all,
+        and the model stays 0 (a ``RuntimeWarning`` says so). (DOGMA, the first author's
+        toolbox, compares :math:`\\|\\delta_t\\|^2` with its ``eta``: its value is our
+        :math:`\\eta^2`.)
     budget : int or None, default=None
         Hard cap on the number of SVs, ≥ 1; ``None`` leaves the paper's implicit bound
-        (capacity then doubles between compiled calls when full).
+        (capacity then doubles between compiled calls when full). A cap allocates
+        ``K_inv_`` (``budget²`` floats) at once; a ``RuntimeWarning`` says so above 1 GiB.
     {kernel}
     pos_label : label, default=None
     random_state : int, RandomState or None, default=None
@@ -705,6 +712,7 @@ class Projectron(_KernelExpansionClassifier):
     """
 
     _plus: ClassVar[bool] = False
+    _square_state: ClassVar[bool] = True  # K_inv_
     _parameter_constraints: ClassVar[dict] = {
         **_KernelExpansionClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -748,6 +756,19 @@ class Projectron(_KernelExpansionClassifier):
         kinv = np.zeros((cap, cap))
         kinv[:m, :m] = self.K_inv_[:m, :m]
         self.K_inv_ = kinv
+
+    def _learn(self, rows, y, scores):
+        super()._learn(rows, y, scores)
+        if self.segments_[0, COUNT] == 0 and self.counts_[3] > 0:
+            warnings.warn(
+                f"{type(self).__name__}(eta={self.eta!r}) has no support vector after "
+                f"{int(self.counts_[3])} mistakes: on an empty support set a mistake's "
+                "projection error is sqrt(k(x, x)) (1 for the rbf kernel), never above eta "
+                "here, so every update was the projection onto the empty set and the model "
+                "stays 0. Use eta < sqrt(k(x, x)) (eta < 1 for rbf).",
+                RuntimeWarning,
+                stacklevel=4,  # here < OnlineClassifier._run < fit/partial_fit < caller
+            )
 
     def _pass(self, rows, y, scores, start):
         return _projectron_learn(
