@@ -383,8 +383,9 @@ def test_a_projectron_that_can_never_store_a_support_vector_warns(cls):
     rbf: with eta >= 1 every mistake took the (empty) projected step, so the model stayed 0
     whatever the stream, silently. Now the learning call warns, naming eta."""
     X, y = _circles(n=200)
-    with pytest.warns(RuntimeWarning, match=r"eta=1.0\).*no support vector.*eta < 1"):
+    with pytest.warns(RuntimeWarning, match=r"eta=1.0\).*no support vector.*eta < 1") as w:
         est = cls(eta=1.0).fit(X, y)
+    assert w[0].filename == __file__  # at the caller's line
     assert est.n_support_ == 0
     np.testing.assert_array_equal(est.decision_function(X), 0.0)
     with warnings.catch_warnings():

@@ -767,7 +767,7 @@ class Projectron(_KernelExpansionClassifier):
                 "here, so every update was the projection onto the empty set and the model "
                 "stays 0. Use eta < sqrt(k(x, x)) (eta < 1 for rbf).",
                 RuntimeWarning,
-                stacklevel=4,  # here < OnlineClassifier._run < fit/partial_fit < caller
+                stacklevel=5,  # here < _learn_signed < OnlineClassifier._run < fit < caller
             )
 
     def _pass(self, rows, y, scores, start):
