@@ -421,6 +421,13 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
 
     def _validate_xy(self, X, y, reset: bool):
         X, y = validate_data(self, X, y, y_numeric=False, **self._validation(reset))
+        if y.dtype == object:  # scikit-learn: "Unknown label type", or a failed sort
+            missing = next((i for i, v in enumerate(y.tolist()) if v is None), None)
+            if missing is not None:
+                raise ValueError(
+                    f"y holds a missing label (None) at index {missing}; every row needs one "
+                    "of the two classes. Drop the unlabelled rows or fill their labels first."
+                )
         check_classification_targets(y)
         self._check_magnitude(X)
         return X, y

@@ -136,3 +136,20 @@ def test_a_large_full_covariance_warns_and_names_the_alternative(
         with pytest.raises(RuntimeWarning):
             est.fit(X, y)
     assert not hasattr(est, "classes_")  # not left half-fitted
+
+
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+@pytest.mark.parametrize(
+    "labels", [[0, 1, None, 1], ["no", "yes", None, "no"]], ids=["numbers", "strings"]
+)
+def test_a_missing_label_is_named_with_its_index(est, labels):
+    """A None label gave scikit-learn's "Unknown label type: unknown" (numbers) or "'<' not
+    supported between 'NoneType' and 'str'" (strings); the message now says which row and
+    what to do (session 13, from helper probe D's list)."""
+    X, _ = _data(n=4)
+    with pytest.raises(ValueError, match=r"missing label \(None\) at index 2; .*Drop"):
+        est.fit(X, labels)
+    if hasattr(est, "partial_fit"):
+        started = est.fit(X, [0, 1, 0, 1] if labels[0] == 0 else ["no", "yes", "no", "no"])
+        with pytest.raises(ValueError, match=r"missing label \(None\) at index 2"):
+            started.partial_fit(X, labels)
