@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -141,8 +143,12 @@ def test_nemenyi_table_is_the_studentized_range():
         for k in range(2, 21):
             q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
             assert nemenyi_q(k, alpha) == pytest.approx(q, abs=0.0015)
-    with pytest.raises(ValueError, match="2 to 20 methods"):
-        nemenyi_q(21)
+    # beyond the table: any k and alpha (session 13; "the table covers 2 to 20 methods")
+    assert nemenyi_q(21) == pytest.approx(
+        stats.studentized_range.ppf(0.95, 21, np.inf) / np.sqrt(2), rel=1e-9
+    )
+    with pytest.raises(ValueError, match="k >= 2 methods; got k=1"):
+        nemenyi_q(1)
     with pytest.raises(ValueError, match="n_datasets must be >= 1; got 0"):
         nemenyi_cd(4, 0)
 
@@ -221,8 +227,19 @@ def test_nemenyi_q_checks_k_and_takes_alpha_of_any_float_type():
         nemenyi_q(True)
     assert nemenyi_q(4, np.float32(0.05)) == nemenyi_q(4, 0.05) == 2.569
     assert nemenyi_cd(4, 14, alpha=np.float32(0.1)) == nemenyi_cd(4, 14, alpha=0.1)
-    with pytest.raises(ValueError, match=r"alpha must be 0.05 or 0.10 .*; got 0.01"):
-        nemenyi_q(4, 0.01)
+    with pytest.raises(ValueError, match=r"alpha must be in \(0, 1\)"):
+        nemenyi_q(4, 1.5)
+
+
+@pytest.mark.parametrize("alpha", [0.001, 0.01, 0.05, 0.1, 0.2, 0.5])
+def test_nemenyi_q_of_any_alpha_is_the_normal_quantile_for_two_methods(alpha):
+    """With two methods the range of two standard normals over sqrt(2) is |N(0, 1)|, so
+    q_alpha = z_{1 - alpha/2} (an independent check of the studentized-range values used
+    beyond Demšar's table), and q grows with k and shrinks with alpha."""
+    assert nemenyi_q(2, alpha) == pytest.approx(stats.norm.ppf(1 - alpha / 2), abs=1e-3)
+    qs = [nemenyi_q(k, alpha) for k in (2, 5, 20, 21, 40)]
+    assert all(a < b for a, b in itertools.pairwise(qs))
+    assert nemenyi_q(7, alpha) > nemenyi_q(7, min(0.9, 2 * alpha))
 
 
 @pytest.mark.parametrize("alpha", [0, 1, 1.5, -0.05, np.nan])

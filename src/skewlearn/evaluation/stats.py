@@ -399,22 +399,29 @@ _Q = {
 
 
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
-    """Critical value q_alpha of the Nemenyi test for ``k`` methods (2 ≤ k ≤ 20).
+    """Critical value :math:`q_\\alpha` of the Nemenyi test for ``k`` ≥ 2 methods.
+
+    :math:`q_\\alpha = q_{1-\\alpha}(k, \\infty)/\\sqrt{2}`, the studentized range
+    quantile at infinite degrees of freedom over √2 (Demšar 2006, §3.2.2). For
+    ``alpha`` 0.05 and 0.10 and k ≤ 20 it is the table above (Demšar's printed values to
+    k = 10); any other ``alpha`` in (0, 1) or larger k is computed with
+    :func:`scipy.stats.studentized_range` (k = 2 gives the normal quantile
+    :math:`z_{1-\\alpha/2}`).
 
     >>> nemenyi_q(4)
     2.569
+    >>> round(nemenyi_q(2, 0.01), 3)  # z_0.995
+    2.576
     """
     _check_count("k", k)
+    _check_alpha(alpha)
+    if k < 2:
+        raise ValueError(f"the Nemenyi test compares k >= 2 methods; got k={k}.")
     # the table's key whatever the float type (np.float32(0.05) is 0.0500000007)
-    key = next(
-        (a for a in _Q if isinstance(alpha, numbers.Real) and math.isclose(alpha, a, rel_tol=1e-6)),
-        None,
-    )
-    if key is None:
-        raise ValueError(f"alpha must be 0.05 or 0.10 for the Nemenyi table; got {alpha}.")
-    if not 2 <= k <= len(_Q[key]) + 1:
-        raise ValueError(f"the Nemenyi table covers 2 to {len(_Q[key]) + 1} methods; got k={k}.")
-    return _Q[key][int(k) - 2]
+    key = next((a for a in _Q if math.isclose(alpha, a, rel_tol=1e-6)), None)
+    if key is not None and k <= len(_Q[key]) + 1:
+        return _Q[key][int(k) - 2]
+    return float(_st.studentized_range.ppf(1.0 - float(alpha), int(k), math.inf) / math.sqrt(2))
 
 
 def nemenyi_cd(k: int, n_datasets: int, alpha: float = 0.05) -> float:
