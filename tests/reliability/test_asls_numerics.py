@@ -188,6 +188,20 @@ def test_svm_kernel_overflow_is_restated_with_the_fix():
 
 
 # ------------------------------------------------------------------ libsvm iteration cap
+def run_python(code: str, timeout: float = 120) -> list[str]:
+    """The words ``code`` prints, run by this Python from the repository root (so it can
+    import ``tests``), in a subprocess: a test of a solve that used to hang fails on the
+    timeout instead of hanging the suite."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=True,
+        cwd=Path(__file__).parents[2],
+    ).stdout.split()
+
+
 def _never_converging():
     """20 rows on which libsvm with tol = 5e-324 never stops by itself (balanced costs)."""
     rng = np.random.default_rng(0)
@@ -222,15 +236,7 @@ def test_svmdec_default_iteration_cap_ends_an_unreachable_tol():
                 w.category.__name__ == "ConvergenceWarning" for w in caught))
         """
     )
-    root = Path(__file__).parents[2]
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-        cwd=root,
-    ).stdout.split()
+    out = run_python(code)
     # SVM-DEC meets the cap; after SMOTE libsvm happens to reach the exact optimum (gap 0)
     assert out[:3] == ["SVMDEC", "10000000", "True"]
     assert out[3] == "SVMSDC" and int(out[4]) <= 10_000_000
