@@ -709,12 +709,17 @@ def test_pos_label_of_a_file_label_points_to_positive_class(capsys, command):
 
 
 # ---------------------------------------------------------------- stream --save / predict
-def test_a_saved_model_is_the_streamed_model_and_predict_scores_with_it(capsys, tmp_path):
+def test_a_saved_model_is_the_streamed_model_and_predict_scores_with_it(
+    capsys, tmp_path, monkeypatch
+):
     """`stream --save` keeps the learner of the pass (equal to fitting it in Python on the
-    same rows in the same order); `predict` scores a file with it, and its metrics are
-    scikit-learn's / imbalanced-learn's on those scores."""
+    same rows in the same order); `predict` scores a file with it (in chunks, here of 7
+    rows), and its metrics are scikit-learn's / imbalanced-learn's on those scores."""
     import pickle
 
+    from skewlearn import cli
+
+    monkeypatch.setattr(cli, "_PREDICT_CHUNK", 7)
     from imblearn.metrics import geometric_mean_score
 
     model = tmp_path / "pa.skl"
@@ -763,7 +768,11 @@ def test_predict_reads_a_narrower_libsvm_file_and_refuses_a_wider_one(capsys, tm
     assert out["auc"] == skm.roc_auc_score([-1, 1, -1], saved.decision_function(X))
     wide = tmp_path / "wide.svm"
     wide.write_text("-1 1:0.5\n1 7:1.5\n")
-    _fails(capsys, ["predict", str(model), str(wide)], "wide.svm has index 7 (1-based), beyond")
+    _fails(
+        capsys,
+        ["predict", str(model), str(wide)],
+        "wide.svm, line 2: index 7 is beyond the 4 features the model was trained on",
+    )
 
 
 def test_save_and_predict_refuse_what_they_cannot_do(capsys, tmp_path):
@@ -784,3 +793,17 @@ def test_save_and_predict_refuse_what_they_cannot_do(capsys, tmp_path):
     _fails(capsys, ["predict", str(model), str(renamed)], "feature 2 is 'g2'; the model was")
     _fails(capsys, ["predict", str(model), "pima"], "positive class is 'positive'; the model")
     _fails(capsys, ["predict", str(model), SVM], "The model's positive class is 'rare'.")
+
+
+def test_predict_on_a_registered_set_loads_it_whole(capsys, tmp_path):
+    import pickle
+
+    model = tmp_path / "pima.skl"
+    assert main(["stream", "pima", "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(model), "pima", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    X, y, _ = load("pima")
+    saved = pickle.loads(model.read_bytes())["model"]
+    assert out["auc"] == pytest.approx(skm.roc_auc_score(y, saved.decision_function(X)), rel=1e-12)
+    assert out["rows"] == 768 and out["positive_class"] == "positive"

@@ -869,55 +869,16 @@ def _load_model(path: str) -> dict[str, Any]:
     return bundle
 
 
+#: Rows per chunk when ``predict`` streams a data file.
+_PREDICT_CHUNK = 100_000
+
+
 def _cmd_predict(args) -> int:
-    from . import datasets
     from .metrics import f1, gmean, roc_auc
 
     bundle = _load_model(args.model)
-    est, positive, width = bundle["model"], bundle["positive_class"], bundle["n_features"]
-    options = _file_options(args.data, args)
-    if args.data not in datasets.list_datasets():
-        options["positive_class"] = positive
-    try:
-        X, y, meta = _load(args.data, None, options)
-    except UsageError as exc:
-        if "does not occur" in str(exc):
-            raise UsageError(f"{exc} The model's positive class is {positive!r}.") from exc
-        raise
-    if _data_format(args.data) == "libsvm" and X.shape[1] < width:
-        # a LIBSVM file is as wide as its largest index: columns beyond it are zero
-        X = type(X)((X.data, X.indices, X.indptr), shape=(X.shape[0], width))
-        meta = {**meta, "n_features": width}
-    if meta["positive_class"] != positive:
-        raise UsageError(
-            f"{meta['name']}'s positive class is {meta['positive_class']!r}; the model was "
-            f"trained with {positive!r} as the positive class."
-        )
-    if X.shape[1] != width and _data_format(args.data) == "libsvm":
-        raise UsageError(
-            f"{meta['name']} has index {X.shape[1]} (1-based), beyond the {width} features "
-            f"the model was trained on ({bundle['trained_on']})."
-        )
-    if X.shape[1] != width:
-        raise UsageError(
-            f"{meta['name']} has {_plural(X.shape[1], 'feature')}; the model was trained on "
-            f"{width} ({bundle['trained_on']}). Read it with the same columns "
-            "(--label-column, --nominal-columns) as the training data."
-        )
-    names = bundle["feature_names"]
-    if names is not None and _data_format(args.data) != "libsvm":
-        got = [str(n) for n in meta["feature_names"]]
-        if got != names:
-            k = next(i for i, (a, b) in enumerate(zip(got, names)) if a != b)
-            raise UsageError(
-                f"{meta['name']}'s feature {k + 1} is {got[k]!r}; the model was trained with "
-                f"{names[k]!r} there. Give the columns in the training data's order."
-            )
-    try:
-        scores = est.decision_function(X)
-        predicted = est.predict(X)
-    except ValueError as exc:
-        raise LearnerError(f"{type(est).__name__} stopped: {' '.join(str(exc).split())}") from exc
+    est, positive = bundle["model"], bundle["positive_class"]
+    scores, predicted, y, meta = _predict_scores(args, bundle)
     result = {
         "rows": len(y),
         "positives": int(np.count_nonzero(y == 1)),
@@ -948,6 +909,99 @@ def _cmd_predict(args) -> int:
     if args.scores is not None:
         print(f"scores written to {args.scores}")
     return 0
+
+
+def _predict_scores(args, bundle: dict[str, Any]):
+    """``(scores, predicted ±1, y ±1, meta)`` of DATA under the saved model. A data file is
+    read in chunks (memory: one chunk besides the scores, as ``stream``); a registered set
+    is loaded whole. DATA is read with the model's positive class and checked against its
+    width and column names."""
+    import os
+
+    from . import datasets
+
+    est, positive, width = bundle["model"], bundle["positive_class"], bundle["n_features"]
+    options = _file_options(args.data, args)
+    registered = args.data in datasets.list_datasets()
+    if not registered:
+        options["positive_class"] = positive
+    libsvm = _data_format(args.data) == "libsvm"
+    base = args.data[:-3] if args.data.lower().endswith(".gz") else args.data
+    chunked = not registered and os.path.isfile(args.data)
+    chunked = chunked and base.lower().endswith(_CHUNKED_EXTENSIONS)
+    if chunked:
+        if libsvm:
+            options["n_features"] = width  # a narrower file is widened, a wider one refused
+        try:
+            stream = datasets.iter_chunks(args.data, chunk_size=_PREDICT_CHUNK, **options)
+        except ValueError as exc:
+            raise UsageError(_predict_message(exc, bundle, positive)) from exc
+        _check_columns(stream.meta, stream.n_features, bundle, libsvm)
+        parts = []
+        try:  # (a learner's error while scoring is a LearnerError, not a ValueError)
+            for X, y in stream:
+                parts.append((*_score(est, X), y))
+        except ValueError as exc:  # reading the file
+            raise UsageError(_predict_message(exc, bundle, positive)) from exc
+        if not parts:
+            raise UsageError(f"{args.data!r} has no data rows.")
+        scores, predicted, y = (np.concatenate(column) for column in zip(*parts))
+        return scores, predicted, y, stream.meta
+    try:
+        X, y, meta = _load(args.data, None, options)
+    except UsageError as exc:
+        raise UsageError(_predict_message(exc, bundle, positive)) from exc
+    if libsvm and X.shape[1] < width:  # a LIBSVM file is as wide as its largest index
+        X = type(X)((X.data, X.indices, X.indptr), shape=(X.shape[0], width))
+        meta = {**meta, "n_features": width}
+    if meta["positive_class"] != positive:
+        raise UsageError(
+            f"{meta['name']}'s positive class is {meta['positive_class']!r}; the model was "
+            f"trained with {positive!r} as the positive class."
+        )
+    _check_columns(meta, X.shape[1], bundle, libsvm)
+    return (*_score(est, X), y, meta)
+
+
+def _score(est, X) -> tuple[np.ndarray, np.ndarray]:
+    """The model's scores and ±1 predictions of ``X``; its ValueError (e.g. values too
+    large for it) is a :class:`LearnerError`."""
+    try:
+        return est.decision_function(X), est.predict(X)
+    except ValueError as exc:
+        raise LearnerError(f"{type(est).__name__} stopped: {' '.join(str(exc).split())}") from exc
+
+
+def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
+    """A reading error of ``predict`` on one line, with the model's side of a mismatch."""
+    text = _cli_message(exc) if not isinstance(exc, UsageError) else str(exc)
+    if "does not occur" in text:
+        return f"{text} The model's positive class is {positive!r}."
+    if "exceeds --n-features" in text:  # a LIBSVM index beyond the model's width
+        head = text.split(" exceeds --n-features")[0]
+        return (
+            f"{head} is beyond the {bundle['n_features']} features the model was trained on "
+            f"({bundle['trained_on']})."
+        )
+    return text
+
+
+def _check_columns(meta: dict[str, Any], n_features: int, bundle, libsvm: bool) -> None:
+    width, names = bundle["n_features"], bundle["feature_names"]
+    if n_features != width:
+        raise UsageError(
+            f"{meta['name']} has {_plural(n_features, 'feature')}; the model was trained on "
+            f"{width} ({bundle['trained_on']}). Read it with the same columns "
+            "(--label-column, --nominal-columns) as the training data."
+        )
+    if names is not None and not libsvm:
+        got = [str(n) for n in meta["feature_names"]]
+        if got != names:
+            k = next(i for i, (a, b) in enumerate(zip(got, names)) if a != b)
+            raise UsageError(
+                f"{meta['name']}'s feature {k + 1} is {got[k]!r}; the model was trained with "
+                f"{names[k]!r} there. Give the columns in the training data's order."
+            )
 
 
 def _write_scores(path: str, scores: np.ndarray, positive: np.ndarray) -> None:
