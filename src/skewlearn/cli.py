@@ -239,10 +239,7 @@ def _file_options(data: str, args) -> dict[str, Any]:
     """The reader options of a data file from ``--positive-class``, ``--no-header``,
     ``--label-column``, ``--nominal-columns`` and ``--missing``; a flag the file's format
     (or a registered dataset) does not take is a :class:`UsageError`."""
-    import os
-
     from . import datasets
-    from .datasets.readers import _EXTENSIONS
 
     given = [f for f in _FILE_FLAGS if getattr(args, f, None) not in (None, False)]
     if args.positive_class is None and not given:
@@ -258,8 +255,7 @@ def _file_options(data: str, args) -> dict[str, Any]:
     opts: dict[str, Any] = {}
     if args.positive_class is not None:
         opts["positive_class"] = _parse_value(args.positive_class)
-    base = data[:-3] if data.lower().endswith(".gz") else data
-    fmt = _EXTENSIONS.get(os.path.splitext(base)[1].lower())
+    fmt = _data_format(data)
     for f in given:
         flag, keyword, formats = _FILE_FLAGS[f]
         if fmt is not None and fmt not in formats:
@@ -298,17 +294,23 @@ def _load(data: str, scale: str | None, options: dict[str, Any] | None = None):
 _CHUNKED_EXTENSIONS = (".svm", ".libsvm", ".svmlight", ".txt", ".csv", ".dat")
 
 
+def _streamable_file(data: str) -> bool:
+    """Whether ``data`` is an existing file of a format ``iter_chunks`` reads in chunks."""
+    import os
+
+    base = data[:-3] if data.lower().endswith(".gz") else data
+    return os.path.isfile(data) and base.lower().endswith(_CHUNKED_EXTENSIONS)
+
+
 def _chunked(data: str, args):
     """A :class:`~skewlearn.datasets.ChunkedFile` for a data file that can be streamed
     from disk (no shuffle, no scaling), else None."""
-    import os
 
     from . import datasets
 
     if args.shuffle or args.scale or data in datasets.list_datasets():
         return None
-    base = data[:-3] if data.lower().endswith(".gz") else data
-    if not os.path.isfile(data) or not base.lower().endswith(_CHUNKED_EXTENSIONS):
+    if not _streamable_file(data):
         return None
     try:
         return datasets.iter_chunks(data, chunk_size=args.chunk_size, **_file_options(data, args))
@@ -326,15 +328,12 @@ def _keep_pandas_out(args) -> None:
     no-pandas path. Only for the command-line process (``main()`` without ``argv``) and only
     if neither is imported yet, so a Python session calling :func:`main` is never changed.
     """
-    import os
 
     if args.command not in ("stream", "compare") or args.shuffle or args.scale:
         return
     if "pandas" in sys.modules or "sklearn" in sys.modules:
         return
-    data = args.data
-    base = data[:-3] if data.lower().endswith(".gz") else data
-    if os.path.isfile(data) and base.lower().endswith(_CHUNKED_EXTENSIONS):
+    if _streamable_file(args.data):
         sys.modules["pandas"] = None  # ``import pandas`` now raises ImportError
 
 
@@ -916,7 +915,6 @@ def _predict_scores(args, bundle: dict[str, Any]):
     read in chunks (memory: one chunk besides the scores, as ``stream``); a registered set
     is loaded whole. DATA is read with the model's positive class and checked against its
     width and column names."""
-    import os
 
     from . import datasets
 
@@ -926,10 +924,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
     if not registered:
         options["positive_class"] = positive
     libsvm = _data_format(args.data) == "libsvm"
-    base = args.data[:-3] if args.data.lower().endswith(".gz") else args.data
-    chunked = not registered and os.path.isfile(args.data)
-    chunked = chunked and base.lower().endswith(_CHUNKED_EXTENSIONS)
-    if chunked:
+    if not registered and _streamable_file(args.data):
         if libsvm:
             options["n_features"] = width  # a narrower file is widened, a wider one refused
         try:
@@ -951,9 +946,6 @@ def _predict_scores(args, bundle: dict[str, Any]):
         X, y, meta = _load(args.data, None, options)
     except UsageError as exc:
         raise UsageError(_predict_message(exc, bundle, positive)) from exc
-    if libsvm and X.shape[1] < width:  # a LIBSVM file is as wide as its largest index
-        X = type(X)((X.data, X.indices, X.indptr), shape=(X.shape[0], width))
-        meta = {**meta, "n_features": width}
     if meta["positive_class"] != positive:
         raise UsageError(
             f"{meta['name']}'s positive class is {meta['positive_class']!r}; the model was "
