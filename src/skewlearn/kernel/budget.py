@@ -87,24 +87,24 @@ def new_segments(capacities) -> np.ndarray:
 LARGE_BUFFER = LARGE_STATE
 
 
-def allocate_buffers(capacities, n_features: int, caches: bool = True, inverse: bool = False):
+def allocate_buffers(capacities, n_features: int, caches: bool = True, factor: bool = False):
     """Fresh state arrays ``{"sv", "alpha", "seg", "gram", "fsv"}`` (see module doc).
 
     With ``caches=False``, ``gram`` is ``(0, 0)`` and ``fsv`` is ``(0,)``. Warns
     (``RuntimeWarning``) when ``sv`` and ``gram`` together pass :data:`LARGE_BUFFER`: the
     SVs are dense, so sparse high-dimensional rows (text, hashed features) cost
-    ``capacity × n_features × 8`` bytes however few non-zeros they hold. ``inverse=True``
+    ``capacity × n_features × 8`` bytes however few non-zeros they hold. ``factor=True``
     counts one more capacity-square matrix that the caller allocates itself (the
-    Projectron's inverse Gram matrix).
+    Projectron's Cholesky factor of the Gram matrix).
     """
     seg = new_segments(capacities)
     total = int(seg[:, CAPACITY].sum())
     m = total if caches else 0
-    size = 8 * (total * int(n_features) + m * m + (total * total if inverse else 0))
+    size = 8 * (total * int(n_features) + m * m + (total * total if factor else 0))
     if size > LARGE_BUFFER:
         square = f" and a {m} × {m} Gram cache" if m else ""
-        if inverse:
-            square += f" and a {total} × {total} inverse Gram matrix"
+        if factor:
+            square += f" and a {total} × {total} Cholesky factor of the Gram matrix"
         warnings.warn(
             f"the support-vector buffer takes {size / 2**30:.1f} GiB ({total} dense rows of "
             f"{n_features} features{square}). "

@@ -30,7 +30,13 @@ from sklearn.utils.validation import check_is_fitted
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int
 from ..base import OnlineClassifier
-from ..kernels import KERNEL_CODES, kernel_buf_buf, kernel_from_parts, kernel_row_to_buf
+from ..kernels import (
+    KERNEL_CODES,
+    kernel_buf_buf,
+    kernel_from_parts,
+    kernel_matrix,
+    kernel_row_to_buf,
+)
 from . import budget as bd
 from .budget import COUNT, expansion_scores, expansion_value, segment_offer, store_row
 
@@ -132,7 +138,7 @@ class _KernelExpansionClassifier(_KernelLearner):
     def _allocate(self, n_features: int) -> None:
         budget = self._budget()
         cap = INITIAL_CAPACITY if budget is None else int(budget)
-        state = bd.allocate_buffers([cap], n_features, caches=False, inverse=self._square_state)
+        state = bd.allocate_buffers([cap], n_features, caches=False, factor=self._square_state)
         self.sv_ = state["sv"]
         self.alpha_ = state["alpha"]
         self.segments_ = state["seg"]
@@ -557,7 +563,7 @@ class Forgetron(_KernelExpansionClassifier):
 def _projectron_learn(
     sv,
     alpha,
-    kinv,
+    chol,
     seg,
     counts,
     rows,
@@ -574,11 +580,12 @@ def _projectron_learn(
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
+    c = np.zeros(cap)
     dstar = np.zeros(cap)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if not capped and m == cap:
-            return i  # full: Python doubles the buffers and K^{-1}, then resumes at row i
+            return i  # full: Python doubles the buffers and the factor, then resumes at row i
         f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx)
         scores[i] = f
         yt = y[i]
@@ -587,50 +594,52 @@ def _projectron_learn(
         mistake = z <= 0.0
         if not mistake and not (plus and z < 1.0):
             continue
-        # projection of k(x_t, .) onto span{k(x_j, .)}: d* = K^{-1} k_t, ||P k_t||^2 = k_t.d*,
-        # ||delta_t||^2 = k(x_t, x_t) - k_t.d*
+        # projection of k(x_t, .) onto span{k(x_j, .)} through K = L L^T: c = L^{-1} k_t
+        # (forward substitution), ||P k_t||^2 = k_t.d* = c.c, ||delta_t||^2 = k(x_t, x_t) - c.c
         kpk = 0.0
         for a in range(m):
-            row = kinv[a]
-            s = 0.0
-            for b in range(m):
-                s += row[b] * kx[b]
-            dstar[a] = s
-            kpk += kx[a] * s
+            row = chol[a]
+            s = kx[a]
+            for b in range(a):
+                s -= row[b] * c[b]
+            s /= row[a]
+            c[a] = s
+            kpk += s * s
         d2 = row_self_kernel(kind, gamma, degree, coef0, rows, i) - kpk
         if d2 < 0.0:
             d2 = 0.0
         delta = math.sqrt(d2)
-        if mistake:
-            if delta <= eta or m == cap:
-                # projected step f + y_t P k_t (always, once a hard budget is reached)
-                for a in range(m):
-                    alpha[a] += yt * dstar[a]
-            else:
-                # new SV; K^{-1} grows by the Schur complement d2 (rank-one update):
-                # [[K^{-1} + d* d*^T / d2, -d*/d2], [-d*^T/d2, 1/d2]]
-                inv = 1.0 / d2
-                for a in range(m):
-                    ga = dstar[a] * inv
-                    row = kinv[a]
-                    for b in range(m):
-                        row[b] += ga * dstar[b]
-                    kinv[a, m] = -ga
-                    kinv[m, a] = -ga
-                kinv[m, m] = inv
-                store_row(rows, i, sv, m)
-                alpha[m] = yt
-                seg[0, COUNT] = m + 1
+        if mistake and delta > eta and m < cap:
+            # new SV: the factor grows by the row [c^T, ||delta_t||] (Cholesky append)
+            row = chol[m]
+            for a in range(m):
+                row[a] = c[a]
+            row[m] = delta
+            store_row(rows, i, sv, m)
+            alpha[m] = yt
+            seg[0, COUNT] = m + 1
             counts[3] += 1
-        else:
+            continue
+        step = yt
+        if not mistake:
             # Projectron++ on a margin error, 0 < y f < 1: projected step of size beta
             loss = 1.0 - z
             slack = loss - delta / eta
-            if kpk > 0.0 and slack > 0.0:
-                beta = min(loss / kpk, 2.0 * slack / kpk, 1.0)
-                for a in range(m):
-                    alpha[a] += beta * yt * dstar[a]
-                counts[3] += 1
+            if not (kpk > 0.0 and slack > 0.0):
+                continue
+            step = min(loss / kpk, 2.0 * slack / kpk, 1.0) * yt
+        # projected step f + step P k_t, with d* = L^{-T} c (back substitution by columns)
+        for a in range(m):
+            dstar[a] = c[a]
+        for a in range(m - 1, -1, -1):
+            row = chol[a]
+            v = dstar[a] / row[a]
+            dstar[a] = v
+            for b in range(a):
+                dstar[b] -= row[b] * v
+        for a in range(m):
+            alpha[a] += step * dstar[a]
+        counts[3] += 1
     return y.shape[0]
 
 
@@ -652,17 +661,21 @@ class Projectron(_KernelExpansionClassifier):
             f_{t-1} + y_t k(x_t, \\cdot),\\ S_t = S_{t-1} \\cup \\{t\\} & \\text{otherwise,}
         \\end{cases}
 
-    and, when :math:`x_t` joins, the inverse Gram matrix grows by its Schur complement
-    (the paper's incremental formula; never a full inversion):
+    The paper keeps :math:`K_{t-1}^{-1}` by rank-one updates. skewlearn keeps the Cholesky
+    factor :math:`K_{t-1} = L L^T` instead, at the same :math:`O(|S|^2)` cost per update,
+    and computes the same quantities by two triangular solves:
 
     .. math::
 
-        K_t^{-1} = \\begin{bmatrix} K_{t-1}^{-1} & 0 \\\\ 0^T & 0 \\end{bmatrix}
-          + \\frac{1}{\\|\\delta_t\\|^2}
-            \\begin{bmatrix} d^* \\\\ -1 \\end{bmatrix}
-            \\begin{bmatrix} d^{*T} & -1 \\end{bmatrix} .
+        c = L^{-1} k_t, \\qquad \\|P_{t-1} k(x_t, \\cdot)\\|^2 = k_t^T d^* = c^T c, \\qquad
+        d^* = L^{-T} c ;
 
-    ``K_inv_`` is part of the model state, as in the paper. The support set is bounded
+    when :math:`x_t` joins, :math:`L` grows by the row :math:`[c^T, \\|\\delta_t\\|]`. The
+    inverse loses accuracy once :math:`K` is ill-conditioned (small ``eta``: condition
+    numbers of 1e10–1e14 at ``eta=1e-3``–``1e-4``, where it moved scores by up to 1);
+    the factor does not (``docs/decisions.md``, session 14).
+
+    ``K_chol_`` is part of the model state. The support set is bounded
     implicitly by ``eta``; ``budget`` adds a hard cap: once ``budget`` SVs are stored, every
     update is the projected one (whatever :math:`\\|\\delta_t\\|`), so nothing is discarded and
     memory stays fixed.
@@ -678,7 +691,7 @@ class Projectron(_KernelExpansionClassifier):
     budget : int or None, default=None
         Hard cap on the number of SVs, ≥ 1; ``None`` leaves the paper's implicit bound
         (capacity then doubles between compiled calls when full). A cap allocates
-        ``K_inv_`` (``budget²`` floats) at once; a ``RuntimeWarning`` says so above 1 GiB.
+        ``K_chol_`` (``budget²`` floats) at once; a ``RuntimeWarning`` says so above 1 GiB.
     {kernel}
     pos_label : label, default=None
     random_state : int, RandomState or None, default=None
@@ -688,8 +701,9 @@ class Projectron(_KernelExpansionClassifier):
     ----------
     sv_, alpha_, segments_, counts_, rng_state_, support_vectors_, dual_coef_, n_support_
         As in :class:`KernelPerceptron`; ``counts_[3]`` counts updates.
-    K_inv_ : ndarray of shape (capacity, capacity)
-        :math:`K^{-1}` of the stored SVs in its top-left ``n_support_`` block.
+    K_chol_ : ndarray of shape (capacity, capacity)
+        Lower-triangular Cholesky factor :math:`L` of the stored SVs' Gram matrix,
+        :math:`K = L L^T`, in its top-left ``n_support_`` block.
 
     References
     ----------
@@ -712,7 +726,7 @@ class Projectron(_KernelExpansionClassifier):
     """
 
     _plus: ClassVar[bool] = False
-    _square_state: ClassVar[bool] = True  # K_inv_
+    _square_state: ClassVar[bool] = True  # K_chol_
     _parameter_constraints: ClassVar[dict] = {
         **_KernelExpansionClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -747,15 +761,39 @@ class Projectron(_KernelExpansionClassifier):
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
         cap = self.sv_.shape[0]
-        self.K_inv_ = np.zeros((cap, cap))
+        self.K_chol_ = np.zeros((cap, cap))
+
+    def __setstate__(self, state):
+        # Models pickled before session 14 (same version number, 0.1.0.dev0) kept the
+        # paper's K^{-1} as ``K_inv_``; rebuild the factor from their SVs so they go on learning.
+        if isinstance(state, dict) and "K_inv_" in state and "K_chol_" not in state:
+            state = dict(state)
+            kinv = state.pop("K_inv_")
+            m = int(state["segments_"][0, COUNT])
+            sv = state["sv_"][:m]
+            gram = kernel_matrix(
+                sv, sv, state["kernel"], state["gamma"], state["degree"], state["coef0"]
+            )
+            chol = np.zeros_like(kinv)
+            try:
+                chol[:m, :m] = np.linalg.cholesky(gram)
+            except np.linalg.LinAlgError:
+                raise ValueError(
+                    f"This {type(self).__name__} was saved by an earlier skewlearn that kept "
+                    "the inverse Gram matrix K_inv_, and its support vectors' Gram matrix is "
+                    "numerically singular, so the Cholesky factor K_chol_ that replaces it "
+                    "cannot be rebuilt. Refit the model with this skewlearn."
+                ) from None
+            state["K_chol_"] = chol
+        super().__setstate__(state)
 
     def _grow(self) -> None:
         m = int(self.segments_[0, COUNT])
         super()._grow()
         cap = self.sv_.shape[0]
-        kinv = np.zeros((cap, cap))
-        kinv[:m, :m] = self.K_inv_[:m, :m]
-        self.K_inv_ = kinv
+        chol = np.zeros((cap, cap))
+        chol[:m, :m] = self.K_chol_[:m, :m]
+        self.K_chol_ = chol
 
     def _learn(self, rows, y, scores):
         super()._learn(rows, y, scores)
@@ -774,7 +812,7 @@ class Projectron(_KernelExpansionClassifier):
         return _projectron_learn(
             self.sv_,
             self.alpha_,
-            self.K_inv_,
+            self.K_chol_,
             self.segments_,
             self.counts_,
             rows,
