@@ -189,12 +189,15 @@ _FLOATS = st.one_of(
 def test_scan_values_is_max_abs_and_all_finite(values, dtype):
     with np.errstate(over="ignore"):
         data = np.array(values, dtype=np.float64).astype(dtype)
-    biggest, finite = base._scan_values(data)
-    assert finite == bool(np.isfinite(data).all())
-    if finite:
-        assert biggest == (float(np.abs(data).max()) if data.size else 0.0)
-    else:  # NaN when there is one (it orders above inf by its bits), else inf
-        assert np.isnan(biggest) if np.isnan(data).any() else biggest == np.inf
+    scans = [base._scan_values(data)]
+    if dtype is np.float64:  # the River adapter scans a row's Python floats, any length
+        scans.append(base._scan_list(data.tolist()))
+    for biggest, finite in scans:
+        assert finite == bool(np.isfinite(data).all())
+        if finite:
+            assert biggest == (float(np.abs(data).max()) if data.size else 0.0)
+        else:  # NaN when there is one (it orders above inf by its bits), else inf
+            assert np.isnan(biggest) if np.isnan(data).any() else biggest == np.inf
 
 
 @given(st.lists(_FLOATS, max_size=40))
@@ -227,3 +230,31 @@ def test_signed_labels_and_known_labels_equal_numpys(n, labels, pos_label):
         assert not model._known_labels(other, n)
     else:
         assert not model._known_labels(np.where(np.arange(n) == n - 1, "other", y), n)
+
+
+def _float_arrays(model) -> set[str]:
+    return {
+        n
+        for n, v in vars(model).items()
+        if n.endswith("_") and isinstance(v, np.ndarray) and v.dtype.kind in "fc"
+    }
+
+
+def test_the_finite_state_check_sees_every_float_array_after_changes():
+    """The names of the state arrays that every learning call checks are kept between calls
+    (session 14: the scan was a one-row partial_fit's largest check). An attribute that
+    comes, goes or stops being an array must still be seen, so a non-finite one is caught."""
+    model = AROW().fit(X0, Y0)
+    for change in (
+        lambda m: None,
+        lambda m: setattr(m, "extra_", np.ones(3)),
+        lambda m: setattr(m, "covariance_", None),
+        lambda m: m.set_params(covariance="full").fit(X0, Y0),
+        lambda m: delattr(m, "extra_"),
+    ):
+        change(model)
+        assert set(model._float_state_names(vars(model))) == _float_arrays(model)
+    model.partial_fit(X0[:2], Y0[:2])
+    model.late_ = np.array([1.0, np.inf])  # not read by the update: only the check sees it
+    with pytest.raises(ValueError, match=r"state \(late_\) became non-finite"):
+        model.partial_fit(X0[:2], Y0[:2])
