@@ -290,3 +290,33 @@ def test_learn_one_equals_partial_fit_row_by_row(estimator):
     model.model.set_params(random_state=7)
     with pytest.raises(ValueError, match="random_state=2 -> 7 changed"):
         model.learn_one(rows[0][0], True)
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [CostSensitivePA(), AROW(), KOIL(budget_pos=8, budget_neg=8, threshold=0.3),
+     OAM(threshold=-0.2), UOB(n_estimators=3), OMCSL()],
+    ids=lambda e: type(e).__name__,
+)  # fmt: skip
+def test_predict_one_equals_decision_function(estimator):
+    """predict_one / predict_proba_one score the row they build without decision_function's
+    validation (session 14); they must give the learner's own decision_function minus its
+    threshold, squashed by the logistic function, and refuse what it refuses."""
+    rows, keys, X, y = _phishing()
+    model = RiverClassifier(estimator, seed=2)
+    for x, t in rows[:150]:
+        model.learn_one(x, t)
+    learner = model.model
+    cut = learner.threshold if getattr(learner, "threshold", None) is not None else 0.0
+    s = learner.decision_function(X[150:]) - cut
+    p = [model.predict_proba_one(x)[True] for x, _ in rows[150:]]
+    np.testing.assert_allclose(p, 1.0 / (1.0 + np.exp(-s)), rtol=1e-12, atol=1e-300)
+    assert [model.predict_one(x) for x, _ in rows[150:]] == (s > 0).tolist()
+    bad = dict(rows[0][0])
+    for value, match in [(math.nan, "Input X contains NaN"), (1e200, "magnitude 1e\\+200")]:
+        bad[keys[0]] = value
+        for call in (model.predict_one, model.predict_proba_one):
+            with pytest.raises(ValueError, match=match):
+                call(bad)
+        with pytest.raises(ValueError, match=match):
+            learner.decision_function(np.array([[bad.get(k, 0.0) for k in keys]]))
