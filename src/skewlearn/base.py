@@ -152,7 +152,9 @@ def _all_finite(values: np.ndarray) -> bool:
     """Whether every entry of a float array is finite; a few values are checked as Python
     floats (``np.isfinite(...).all()`` costs ~1.7 us a call, most of it overhead)."""
     if values.size <= _FEW and values.dtype.kind == "f":
-        return all(map(math.isfinite, values.ravel().tolist()))
+        listed = values.ravel().tolist()
+        # a finite sum has no NaN or inf; one that overflowed is checked value by value
+        return math.isfinite(sum(listed)) or all(map(math.isfinite, listed))
     return bool(np.isfinite(values).all())
 
 
