@@ -779,3 +779,37 @@ def test_a_missing_value_marker_of_another_tool_is_named_as_such(tmp_path, token
         with pytest.raises(ValueError, match=match) as info:
             reader()
         assert "nominal_columns" not in str(info.value)
+
+
+_KEEL_ID = (
+    "@relation r\n@attribute id integer [1, 9]\n@attribute a real [0, 9]\n"
+    "@attribute b real [0, 9]\n@attribute class {p, n}\n{io}@data\n"
+    "1, 0.5, 2, p\n2, 1.5, 3, n\n3, 2.5, 4, n\n"
+)
+
+
+@pytest.mark.parametrize("how", ["read_keel", "iter_chunks"])
+def test_keel_inputs_that_leave_out_a_column_are_refused(tmp_path, how):
+    """@inputs was skipped, so a column it leaves out (an identifier here) became a feature
+    without a word. Both readers now refuse it, and an undeclared name, with the fix; an
+    @inputs listing every attribute but the label reads as before."""
+    from skewlearn.datasets import iter_chunks
+
+    def load(io, **kw):
+        p = tmp_path / "ids.dat"
+        p.write_text(_KEEL_ID.replace("{io}", io))
+        if how == "read_keel":
+            return read_keel(p, **kw)[0]
+        return np.vstack([c[0] for c in iter_chunks(p, positive_class="p", **kw)])
+
+    full = np.array([[1, 0.5, 2], [2, 1.5, 3], [3, 2.5, 4]])
+    np.testing.assert_array_equal(load(""), full)
+    np.testing.assert_array_equal(load("@inputs id, a, b\n@outputs class\n"), full)
+    with pytest.raises(ValueError, match=r"@inputs leaves out 'id'.*Delete those columns.*@inputs"):
+        load("@inputs a, b\n@outputs class\n")
+    with pytest.raises(ValueError, match=r"@inputs names 'c', which no @attribute declares"):
+        load("@inputs id, a, b, c\n@outputs class\n")
+    # label_column= picks another label: the @outputs attribute becomes a feature, as before
+    if how == "read_keel":
+        X = load("@inputs id, a, b\n@outputs class\n", label_column="b")
+        np.testing.assert_array_equal(X, [[1, 0.5, 1, 0], [2, 1.5, 0, 1], [3, 2.5, 0, 1]])

@@ -691,6 +691,47 @@ def _declare(
     attributes.append(att)
 
 
+def _keel_names(line: str) -> list[str]:
+    """The attribute names of an ``@inputs`` / ``@outputs`` line."""
+    return [t.strip() for t in line.split(None, 1)[1].split(",")] if " " in line else []
+
+
+def _keel_inputs(
+    path: str,
+    inputs: list[str] | None,
+    outputs: list[str] | None,
+    names: list[str],
+    label_index: int,
+) -> None:
+    """Refuse an ``@inputs`` line that leaves out an attribute other than the label and the
+    ``@outputs`` ones: skewlearn learns from every attribute but the label, so such a column
+    (an identifier, say) would silently become a feature; an undeclared name is a typo. (An
+    ``@outputs`` attribute that ``label_column`` replaced as the label is a feature, as
+    before: the caller chose another label knowingly.)"""
+    if inputs is None:
+        return
+    unknown = [n for n in inputs if n not in names]
+    if unknown:
+        raise _fail(
+            path,
+            None,
+            f"@inputs names {', '.join(map(repr, unknown))}, which no @attribute declares "
+            f"(attributes: {', '.join(names)})",
+            "Correct the @inputs line.",
+        )
+    skip = set(inputs) | set(outputs or ()) | {names[label_index % len(names)]}
+    left_out = [n for n in names if n not in skip]
+    if left_out:
+        raise _fail(
+            path,
+            None,
+            f"@inputs leaves out {', '.join(map(repr, left_out))}, which skewlearn would "
+            "otherwise learn from (it takes every attribute but the label as a feature)",
+            "Delete those columns from the file, or list them in @inputs (or pass "
+            "label_column= if one of them is the label).",
+        )
+
+
 def _keel_label(
     path: str, label_column: int | str | None, outputs: list[str] | None, names: list[str]
 ) -> int | str | None:
@@ -779,7 +820,7 @@ def read_keel(
     lines = _read_text(path).split("\n")
     attributes: list[_Attribute] | None = None
     relation = None
-    outputs = None
+    inputs = outputs = None
     start = 0
     first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
     if first is None:
@@ -799,9 +840,9 @@ def read_keel(
                     attributes, _parse_attribute(s, i + 1, path, "KEEL"), i + 1, declared, path
                 )
             elif low.startswith("@inputs"):
-                continue
+                inputs = _keel_names(s)
             elif low.startswith("@output"):
-                outputs = [t.strip() for t in s.split(None, 1)[1].split(",")] if " " in s else []
+                outputs = _keel_names(s)
             elif low.startswith("@data"):
                 start = i + 1
                 break
@@ -834,6 +875,7 @@ def read_keel(
         names = [a.name for a in attributes]
         label_column = _keel_label(path, label_column, outputs, names)
         label_index = _label_position(label_column, names, path)
+        _keel_inputs(path, inputs, outputs, names, label_index)
     else:
         if not rows:
             raise _fail(path, None, "no data rows", "Pass a KEEL .dat file with data rows.")

@@ -62,7 +62,9 @@ from .readers import (
     _declare,
     _fail,
     _is_gz,
+    _keel_inputs,
     _keel_label,
+    _keel_names,
     _label_position,
     _nominal_list,
     _number,
@@ -1098,7 +1100,7 @@ class ChunkedFile:
     def _keel_header(self, label_column) -> None:
         path = self.path
         attributes: list[_Attribute] | None = None
-        outputs = None
+        inputs = outputs = None
         lineno = 0
         data_line = 1
         with self._text_lines() as lines:
@@ -1125,13 +1127,9 @@ class ChunkedFile:
                             att = _parse_attribute(s, lineno, path, "KEEL")
                             _declare(attributes, att, lineno, declared, path)
                         elif low.startswith("@inputs"):
-                            pass
+                            inputs = _keel_names(s)
                         elif low.startswith("@output"):
-                            outputs = (
-                                [t.strip() for t in s.split(None, 1)[1].split(",")]
-                                if " " in s
-                                else []
-                            )
+                            outputs = _keel_names(s)
                         elif low.startswith("@data"):
                             data_line = lineno + 1
                             break
@@ -1168,6 +1166,7 @@ class ChunkedFile:
             names = [a.name for a in attributes]
             label_column = _keel_label(path, label_column, outputs, names)
             self.label_index = _label_position(label_column, names, path)
+            _keel_inputs(path, inputs, outputs, names, self.label_index)
         else:
             if first_row is None:
                 raise _fail(path, lineno, "an unclosed quote", "Close the quote.")
