@@ -402,15 +402,19 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         ``partial_fit``'s largest check) runs again only when an attribute comes, goes or is
         assigned a new object."""
         key = (tuple(state), tuple(map(id, state.values())))
-        cached = _FLOAT_STATE.get(self)
-        if cached is not None and cached[0] == key:
+        try:
+            cached = _FLOAT_STATE.get(self)
+        except TypeError:  # a subclass that defines __eq__ without __hash__: no cache
+            cached = False
+        if cached and cached[0] == key:
             return cached[1]
         names = tuple(
             name
             for name, value in state.items()
             if isinstance(value, np.ndarray) and name[-1:] == "_" and value.dtype.kind in "fc"
         )
-        _FLOAT_STATE[self] = (key, names)
+        if cached is not False:
+            _FLOAT_STATE[self] = (key, names)
         return names
 
     #: Parameters read only when predicting (``decision_cut``): ``set_params`` may change

@@ -258,3 +258,18 @@ def test_the_finite_state_check_sees_every_float_array_after_changes():
     model.late_ = np.array([1.0, np.inf])  # not read by the update: only the check sees it
     with pytest.raises(ValueError, match=r"state \(late_\) became non-finite"):
         model.partial_fit(X0[:2], Y0[:2])
+
+
+def test_an_unhashable_subclass_still_learns_and_is_checked():
+    """The kept state names are looked up by the estimator; a user's subclass that defines
+    __eq__ (and so is unhashable) must still learn, with the check made in full."""
+
+    class Unhashable(PassiveAggressive):
+        def __eq__(self, other):
+            return self is other
+
+    model = Unhashable().fit(X0, Y0)
+    np.testing.assert_array_equal(model.weights_, PassiveAggressive().fit(X0, Y0).weights_)
+    model.late_ = np.array([np.nan])
+    with pytest.raises(ValueError, match=r"state \(late_\) became non-finite"):
+        model.partial_fit(X0[:2], Y0[:2])
