@@ -449,3 +449,27 @@ def test_cw_step_near_the_double_root_is_no_update_not_nan():
         assert exact < 0.0
         assert _coefficients(_CW, M, V, phi, 0.0) == (0.0, 0.0, 0.0)
     assert hit > 100  # the cancelled discriminant was negative this often
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+def test_iellip_with_a_slow_decay_follows_an_extended_precision_reference(covariance):
+    # With b = 1 (c_t = c forever) every mistake divides Σ by 1 - c: after ~1000 mistakes
+    # at c = 0.5 its entries pass 1e308. IELLIP's steps do not depend on Σ's scale, so the
+    # paper's algorithm is still well defined; the 80-bit reference (exponents to 1e4932)
+    # runs it as printed. Before the fix the learner overflowed and discarded the model.
+    X, y = _stream(n=4000, d=3, seed=3)
+    y = np.where(np.random.default_rng(3).random(len(y)) < 0.3, -y, y)  # label noise
+    clf = IELLIP(b=1.0, c=0.5, covariance=covariance)
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    assert clf.counts_[3] > 1100  # enough mistakes to pass float64's range
+    Xa = naive.augment(X, True).astype(np.longdouble)
+    w, S, ref_scores = ref.iellip(Xa, y, b=1.0, c=0.5, full=covariance == "full")
+    top = np.abs(S).max()
+    assert top > np.longdouble("1e330")  # the printed Σ is beyond float64 ...
+    np.testing.assert_allclose(scores, ref_scores.astype(float), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(clf.weights_, w.astype(float), rtol=1e-7, atol=1e-9)
+    # ... and covariance_ is Σ divided by the power of two 2 ** covariance_exponent_
+    sigma = clf.covariance_.astype(np.longdouble) * np.longdouble(2.0) ** int(
+        clf.covariance_exponent_[0]
+    )
+    np.testing.assert_allclose((sigma / top).astype(float), (S / top).astype(float), rtol=1e-6)
