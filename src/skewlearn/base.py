@@ -422,11 +422,21 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     def _validate_xy(self, X, y, reset: bool):
         X, y = validate_data(self, X, y, y_numeric=False, **self._validation(reset))
         if y.dtype == object:  # scikit-learn: "Unknown label type", or a failed sort
-            missing = next((i for i, v in enumerate(y.tolist()) if v is None), None)
+            values = y.tolist()
+            missing = next((i for i, v in enumerate(values) if v is None), None)
             if missing is not None:
                 raise ValueError(
                     f"y holds a missing label (None) at index {missing}; every row needs one "
                     "of the two classes. Drop the unlabelled rows or fill their labels first."
+                )
+            texts = [isinstance(v, str | bytes) for v in values]
+            if any(texts) and not all(texts):
+                other = values[texts.index(False)]
+                raise ValueError(
+                    f"y mixes strings and {type(other).__name__} values as labels "
+                    f"({values[texts.index(True)]!r} at index {texts.index(True)}, {other!r} "
+                    f"at index {texts.index(False)}), so they cannot be ordered or compared. "
+                    "Convert them to one type first (e.g. all strings: y.astype(str))."
                 )
         check_classification_targets(y)
         self._check_magnitude(X)

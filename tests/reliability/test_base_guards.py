@@ -153,3 +153,25 @@ def test_a_missing_label_is_named_with_its_index(est, labels):
         started = est.fit(X, [0, 1, 0, 1] if labels[0] == 0 else ["no", "yes", "no", "no"])
         with pytest.raises(ValueError, match=r"missing label \(None\) at index 2"):
             started.partial_fit(X, labels)
+
+
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+@pytest.mark.parametrize(
+    "labels", [["no", 1, "no", 1], [True, "x", True, "x"]], ids=["str-int", "bool-str"]
+)
+def test_labels_of_mixed_types_are_named(est, labels):
+    """An object y mixing numbers and strings (a pandas column read from "yes"/1 text) gave
+    numpy's "'<' not supported between instances of 'int' and 'str'" or scikit-learn's
+    "Unknown label type: unknown"; the message now names both types and the fix, as the
+    batch metrics do (session 14)."""
+    X, _ = _data(n=4)
+    y = np.array(labels, dtype=object)
+    with pytest.raises(
+        ValueError,
+        match=r"y mixes strings and (int|bool) values as labels \(.* index 1.*\).*astype\(str\)",
+    ):
+        est.fit(X, y)
+    if hasattr(est, "partial_fit"):
+        started = est.fit(X, np.array(["no", "yes", "no", "yes"], dtype=object))
+        with pytest.raises(ValueError, match=r"y mixes strings and (int|bool) values"):
+            started.partial_fit(X, y)
