@@ -473,3 +473,40 @@ def test_iellip_with_a_slow_decay_follows_an_extended_precision_reference(covari
         clf.covariance_exponent_[0]
     )
     np.testing.assert_allclose((sigma / top).astype(float), (S / top).astype(float), rtol=1e-6)
+
+
+def _cw_diag_decimal(X, y, eta, a=1.0, digits=150):
+    """Diagonal CW (Algorithm 1, Lemma 1 and Eq. (17) as printed), in ``digits``-digit
+    decimal arithmetic: no cancellation at the float64 scale."""
+    from decimal import Decimal, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = digits
+        phi = Decimal(float(ndtri(eta)))
+        mu = [Decimal(0)] * X.shape[1]
+        S = [Decimal(a)] * X.shape[1]
+        for row, yt in zip(X.tolist(), y.tolist()):
+            x = [Decimal(v) for v in row]
+            M = yt * sum(m * v for m, v in zip(mu, x))
+            V = sum(s * v * v for s, v in zip(S, x))
+            b1 = 1 + 2 * phi * M
+            gamma = (-b1 + (b1 * b1 - 8 * phi * (M - phi * V)).sqrt()) / (4 * phi * V)
+            if gamma <= 0:
+                continue
+            mu = [m + gamma * yt * s * v for m, s, v in zip(mu, S, x)]
+            S = [1 / (1 / s + 2 * gamma * phi * v * v) for s, v in zip(S, x)]
+        return np.array([float(m) for m in mu]), np.array([float(s) for s in S])
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-6, 1e-9, 1e-30])
+def test_cw_on_small_rows_follows_a_high_precision_reference(scale):
+    # Lemma 1's numerator -(1 + 2φM) + √((1 + 2φM)² − 8φ(M − φV)) cancels when φV and M
+    # are small: at V ~ 1e-18 it was exactly 0, and CW without an intercept never learned
+    # from rows of magnitude ~1e-9 (its true γ is then ≈ φ, not 0).
+    X, y = _stream(n=60, d=3, seed=4)
+    X = X * scale
+    clf = CW(eta=0.8, covariance="diag", fit_intercept=False).fit(X, y)
+    mu, S = _cw_diag_decimal(X, y, eta=0.8)
+    assert clf.counts_[3] > 10
+    np.testing.assert_allclose(clf.weights_[:-1], mu, rtol=1e-9)
+    np.testing.assert_allclose(clf.covariance_[:-1], S, rtol=1e-9)

@@ -151,6 +151,11 @@ def _row_absdot(z, rows, i):
 _AROW, _CW, _SCW1, _SCW2, _NAROW, _NHERD = 0, 1, 2, 3, 4, 5
 
 
+#: CW's Lemma 1 numerator −b₁ + √disc is evaluated as printed unless it is below this
+#: fraction of b₁ (20 or more bits cancelled); then in the form without subtraction.
+_CW_CANCELLED = 2.0**-20
+
+
 #: SCW's closed forms are evaluated as printed for v (n) in this range, where their cubic
 #: terms neither overflow nor underflow; outside it, on rescaled arguments (same value).
 _MODERATE_LO, _MODERATE_HI = 1e-75, 1e75
@@ -209,6 +214,12 @@ def _coefficients(kind, m, v, p1, p2):
             # v ≈ 0, where the constraint m ≥ φv holds and γ < 0 (no update), not NaN
             return 0.0, 0.0, 0.0
         gamma = (-b1 + math.sqrt(disc)) / (4.0 * phi * v)
+        if b1 > 0.0 and gamma * (4.0 * phi * v) < _CW_CANCELLED * b1:
+            # most of b1 cancelled in the numerator (small φV and M: at V ~ 1e-18 it was
+            # 0, so no update ever); the same γ with (√disc − b1)(√disc + b1) = disc − b1².
+            # (Written with the subexpressions of disc, so that the fused multiply-adds of
+            # the printed form, and hence every other result, are unchanged.)
+            gamma = -2.0 * (m - phi * v) / (v * (b1 + math.sqrt(disc)))
         if gamma <= 0.0:
             return 0.0, 0.0, 0.0
         kappa = 2.0 * gamma * phi
