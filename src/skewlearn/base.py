@@ -92,6 +92,40 @@ def _major_minor(version: str) -> tuple[str, ...]:
     return tuple(str(version).split(".")[:2])
 
 
+def _is_missing(value) -> bool:
+    """Whether one label is missing: None, NaN or pandas' ``NA``/``NaT``."""
+    if value is None:
+        return True
+    if isinstance(value, float | np.floating):
+        return value != value
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+def _check_missing_labels(y) -> None:
+    """Refuse a list, object array or pandas object/"string" column ``y`` holding None,
+    NaN or ``pd.NA``, naming the first index. scikit-learn calls None an "Unknown label
+    type", fails on ``pd.NA`` with "boolean value of NA is ambiguous" and reports NaN
+    without its row. Numeric arrays are left to it ("Input y contains NaN"): they pay
+    nothing here."""
+    if y.__class__ is np.ndarray:
+        if y.dtype != object:
+            return
+        values = y.ravel().tolist()
+    elif isinstance(y, list | tuple):
+        values = [v[0] if isinstance(v, list | tuple) and len(v) == 1 else v for v in y]
+    elif getattr(getattr(y, "dtype", None), "kind", None) == "O":  # pandas object/string
+        values = np.asarray(y, dtype=object).ravel().tolist()
+    else:
+        return
+    missing = next((i for i, v in enumerate(values) if _is_missing(v)), None)
+    if missing is not None:
+        raise ValueError(
+            f"y holds a missing label ({values[missing]!r}) at index {missing}; every row "
+            "needs one of the two classes. Drop the unlabelled rows or fill their labels "
+            "first."
+        )
+
+
 def _label_list(values) -> str:
     return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
 
@@ -420,15 +454,10 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         }
 
     def _validate_xy(self, X, y, reset: bool):
+        _check_missing_labels(y)  # before scikit-learn, which fails on pandas' NA
         X, y = validate_data(self, X, y, y_numeric=False, **self._validation(reset))
         if y.dtype == object:  # scikit-learn: "Unknown label type", or a failed sort
             values = y.tolist()
-            missing = next((i for i, v in enumerate(values) if v is None), None)
-            if missing is not None:
-                raise ValueError(
-                    f"y holds a missing label (None) at index {missing}; every row needs one "
-                    "of the two classes. Drop the unlabelled rows or fill their labels first."
-                )
             texts = [isinstance(v, str | bytes) for v in values]
             if any(texts) and not all(texts):
                 other = values[texts.index(False)]

@@ -175,3 +175,25 @@ def test_labels_of_mixed_types_are_named(est, labels):
         started = est.fit(X, np.array(["no", "yes", "no", "yes"], dtype=object))
         with pytest.raises(ValueError, match=r"y mixes strings and (int|bool) values"):
             started.partial_fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: __import__("pandas").Series(["no", "yes", None, "no"], dtype="string"),
+        lambda: np.array(["no", "yes", __import__("pandas").NA, "no"], dtype=object),
+        lambda: __import__("pandas").Series([0, 1, __import__("pandas").NA, 1], dtype=object),
+        lambda: np.array(["no", "yes", np.nan, "no"], dtype=object),
+    ],
+    ids=["string-dtype", "object-NA", "series-NA", "object-nan"],
+)
+def test_a_missing_label_of_pandas_is_named_with_its_index(make):
+    """pandas' NA as a label (a "string" column with a gap) gave scikit-learn's bare
+    "TypeError: boolean value of NA is ambiguous"; a NaN among string labels "Input
+    contains NaN" without a row (session 14)."""
+    X, _ = _data(n=4)
+    with pytest.raises(ValueError, match=r"missing label \((<NA>|nan)\) at index 2; .*Drop"):
+        Perceptron().fit(X, make())
+    started = Perceptron().fit(X, ["no", "yes", "no", "yes"])
+    with pytest.raises(ValueError, match=r"missing label \((<NA>|nan)\) at index 2"):
+        started.partial_fit(X, make())
