@@ -28,6 +28,7 @@ models carry ``_skewlearn_version`` and refuse to load under another major.minor
 
 from __future__ import annotations
 
+import contextlib
 import math
 import struct
 import warnings
@@ -124,6 +125,22 @@ def _check_missing_labels(y) -> None:
             "needs one of the two classes. Drop the unlabelled rows or fill their labels "
             "first."
         )
+
+
+@contextlib.contextmanager
+def _text_in_x_hint():
+    """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
+    in ``X``, e.g. a DataFrame's categorical feature), which says only what failed."""
+    try:
+        yield
+    except ValueError as exc:
+        if not str(exc).startswith("could not convert string to float"):
+            raise
+        raise ValueError(
+            f"{exc}: X holds text, and skewlearn learners need numbers. Encode text columns "
+            "first (e.g. sklearn.preprocessing.OneHotEncoder in a sklearn.compose."
+            "ColumnTransformer) or drop them."
+        ) from exc
 
 
 def _label_list(values) -> str:
@@ -366,7 +383,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         if not hasattr(self, "classes_"):  # (check_is_fitted costs ~6 us when fitted)
             check_is_fitted(self, "classes_")
         ready = self._ready_input(X)
-        X = ready if ready is not None else validate_data(self, X, **self._validation(False))
+        X = ready if ready is not None else self._validate_x(X)
         self._check_magnitude(X)
         raw = self._scores_of(X)
         if not np.isfinite(raw).all():
@@ -453,9 +470,15 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             "ensure_all_finite": False,
         }
 
+    def _validate_x(self, X):
+        """``validate_data`` of a later call's ``X`` (no ``y``; nothing is reset)."""
+        with _text_in_x_hint():
+            return validate_data(self, X, **self._validation(False))
+
     def _validate_xy(self, X, y, reset: bool):
         _check_missing_labels(y)  # before scikit-learn, which fails on pandas' NA
-        X, y = validate_data(self, X, y, y_numeric=False, **self._validation(reset))
+        with _text_in_x_hint():
+            X, y = validate_data(self, X, y, y_numeric=False, **self._validation(reset))
         if y.dtype == object:  # scikit-learn: "Unknown label type", or a failed sort
             values = y.tolist()
             texts = [isinstance(v, str | bytes) for v in values]

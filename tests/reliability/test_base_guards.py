@@ -197,3 +197,18 @@ def test_a_missing_label_of_pandas_is_named_with_its_index(make):
     started = Perceptron().fit(X, ["no", "yes", "no", "yes"])
     with pytest.raises(ValueError, match=r"missing label \((<NA>|nan)\) at index 2"):
         started.partial_fit(X, make())
+
+
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+def test_a_text_column_in_x_is_named_with_the_fix(est):
+    """A DataFrame with a text column gave numpy's "could not convert string to float: 'x'"
+    alone; the message now says that X holds text and how to encode it (session 14)."""
+    pd = pytest.importorskip("pandas")
+    X, _ = _data(n=6)
+    y = np.arange(6) % 2
+    frame = pd.DataFrame(X, columns=list("abcd")).assign(colour=list("rgbrgb"))
+    with pytest.raises(ValueError, match=r"could not convert string to float: 'r'.*OneHotEncoder"):
+        est.fit(frame, y)
+    fitted = est.fit(pd.DataFrame(X, columns=list("abcd")), y)
+    with pytest.raises(ValueError, match=r"could not convert string.*OneHotEncoder"):
+        fitted.predict(pd.DataFrame(X, columns=list("abcd")).assign(a="x"))
