@@ -108,16 +108,18 @@ def _check_missing_labels(y) -> None:
     type", fails on ``pd.NA`` with "boolean value of NA is ambiguous" and reports NaN
     without its row. Numeric arrays are left to it ("Input y contains NaN"): they pay
     nothing here."""
-    if y.__class__ is np.ndarray:
-        if y.dtype != object:
+    if y.__class__ is np.ndarray or isinstance(y, list | tuple):
+        try:
+            labels = np.asarray(y)  # a view of an array; a list of numbers is not object
+        except (TypeError, ValueError):  # ragged: scikit-learn says so
             return
-        values = y.ravel().tolist()
-    elif isinstance(y, list | tuple):
-        values = [v[0] if isinstance(v, list | tuple) and len(v) == 1 else v for v in y]
+        if labels.dtype != object:
+            return
     elif getattr(getattr(y, "dtype", None), "kind", None) == "O":  # pandas object/string
-        values = np.asarray(y, dtype=object).ravel().tolist()
+        labels = np.asarray(y, dtype=object)
     else:
         return
+    values = labels.ravel().tolist()
     missing = next((i for i, v in enumerate(values) if _is_missing(v)), None)
     if missing is not None:
         raise ValueError(
