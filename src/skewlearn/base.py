@@ -28,6 +28,7 @@ models carry ``_skewlearn_version`` and refuse to load under another major.minor
 
 from __future__ import annotations
 
+import contextlib
 import math
 import struct
 import warnings
@@ -91,6 +92,58 @@ def _skewlearn_version() -> str:
 
 def _major_minor(version: str) -> tuple[str, ...]:
     return tuple(str(version).split(".")[:2])
+
+
+def _is_missing(value) -> bool:
+    """Whether one label is missing: None, NaN or pandas' ``NA``/``NaT``."""
+    if value is None:
+        return True
+    if isinstance(value, float | np.floating):
+        return value != value
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+def _check_missing_labels(y) -> None:
+    """Refuse a list, object array or pandas object/"string" column ``y`` holding None,
+    NaN or ``pd.NA``, naming the first index. scikit-learn calls None an "Unknown label
+    type", fails on ``pd.NA`` with "boolean value of NA is ambiguous" and reports NaN
+    without its row. Numeric arrays are left to it ("Input y contains NaN"): they pay
+    nothing here."""
+    if y.__class__ is np.ndarray or isinstance(y, list | tuple):
+        try:
+            labels = np.asarray(y)  # a view of an array; a list of numbers is not object
+        except (TypeError, ValueError):  # ragged: scikit-learn says so
+            return
+        if labels.dtype != object:
+            return
+    elif getattr(getattr(y, "dtype", None), "kind", None) == "O":  # pandas object/string
+        labels = np.asarray(y, dtype=object)
+    else:
+        return
+    values = labels.ravel().tolist()
+    missing = next((i for i, v in enumerate(values) if _is_missing(v)), None)
+    if missing is not None:
+        raise ValueError(
+            f"y holds a missing label ({values[missing]!r}) at index {missing}; every row "
+            "needs one of the two classes. Drop the unlabelled rows or fill their labels "
+            "first."
+        )
+
+
+@contextlib.contextmanager
+def _text_in_x_hint():
+    """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
+    in ``X``, e.g. a DataFrame's categorical feature), which says only what failed."""
+    try:
+        yield
+    except ValueError as exc:
+        if not str(exc).startswith("could not convert string to float"):
+            raise
+        raise ValueError(
+            f"{exc}: X holds text, and skewlearn learners need numbers. Encode text columns "
+            "first (e.g. sklearn.preprocessing.OneHotEncoder in a sklearn.compose."
+            "ColumnTransformer) or drop them."
+        ) from exc
 
 
 def _label_list(values) -> str:
@@ -351,7 +404,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         if not hasattr(self, "classes_"):  # (check_is_fitted costs ~6 us when fitted)
             check_is_fitted(self, "classes_")
         ready = self._ready_input(X)
-        X = ready if ready is not None else validate_data(self, X, **self._validation(False))
+        X = ready if ready is not None else self._validate_x(X)
         self._check_magnitude(X)
         raw = self._scores_of(X)
         if not np.isfinite(raw).all():
@@ -456,14 +509,25 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             "ensure_all_finite": False,
         }
 
+    def _validate_x(self, X):
+        """``validate_data`` of a later call's ``X`` (no ``y``; nothing is reset)."""
+        with _text_in_x_hint():
+            return validate_data(self, X, **self._validation(False))
+
     def _validate_xy(self, X, y, reset: bool):
-        X, y = validate_data(self, X, y, y_numeric=False, **self._validation(reset))
+        _check_missing_labels(y)  # before scikit-learn, which fails on pandas' NA
+        with _text_in_x_hint():
+            X, y = validate_data(self, X, y, y_numeric=False, **self._validation(reset))
         if y.dtype == object:  # scikit-learn: "Unknown label type", or a failed sort
-            missing = next((i for i, v in enumerate(y.tolist()) if v is None), None)
-            if missing is not None:
+            values = y.tolist()
+            texts = [isinstance(v, str | bytes) for v in values]
+            if any(texts) and not all(texts):
+                other = values[texts.index(False)]
                 raise ValueError(
-                    f"y holds a missing label (None) at index {missing}; every row needs one "
-                    "of the two classes. Drop the unlabelled rows or fill their labels first."
+                    f"y mixes strings and {type(other).__name__} values as labels "
+                    f"({values[texts.index(True)]!r} at index {texts.index(True)}, {other!r} "
+                    f"at index {texts.index(False)}), so they cannot be ordered or compared. "
+                    "Convert them to one type first (e.g. all strings: y.astype(str))."
                 )
         check_classification_targets(y)
         self._check_magnitude(X)

@@ -210,3 +210,24 @@ def test_online_auc_on_separable_imbalanced_stream(params):
     X, y = separable_stream()
     scores = OPAUC(random_state=0, **params).test_then_train(X, y, classes=[0, 1])
     assert roc_auc_score(y, scores) >= 0.9
+
+
+def test_a_large_low_rank_sketch_warns_and_names_a_smaller_rank(monkeypatch):
+    """covariance="low_rank" keeps two d × rank sketches, updated in O(d · rank) per row:
+    like the full matrices (session 11), more than 1 GiB of them now warns, naming the
+    rank that fits (threshold lowered here to 10 kB: 2 × 40 × 20 × 8 B = 12.8 kB)."""
+    import warnings
+
+    import skewlearn.base as base
+
+    X = np.random.default_rng(0).normal(size=(20, 40))
+    y = np.arange(20) % 2
+    with warnings.catch_warnings():  # under the default threshold, no warning
+        warnings.simplefilter("error", RuntimeWarning)
+        OPAUC(covariance="low_rank", rank=20, random_state=0).fit(X, y)
+    monkeypatch.setattr(base, "LARGE_STATE", 10_000)
+    with pytest.warns(RuntimeWarning, match=r"OPAUC\(covariance='low_rank'\).*rank=15 or less"):
+        OPAUC(covariance="low_rank", rank=20, random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        OPAUC(covariance="low_rank", rank=15, random_state=0).fit(X, y)

@@ -449,3 +449,88 @@ def test_cw_step_near_the_double_root_is_no_update_not_nan():
         assert exact < 0.0
         assert _coefficients(_CW, M, V, phi, 0.0) == (0.0, 0.0, 0.0)
     assert hit > 100  # the cancelled discriminant was negative this often
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+def test_iellip_with_a_slow_decay_follows_an_extended_precision_reference(covariance):
+    # With b = 1 (c_t = c forever) every mistake divides Σ by 1 - c: after ~1000 mistakes
+    # at c = 0.5 its entries pass 1e308. IELLIP's steps do not depend on Σ's scale, so the
+    # paper's algorithm is still well defined; the 80-bit reference (exponents to 1e4932)
+    # runs it as printed. Before the fix the learner overflowed and discarded the model.
+    X, y = _stream(n=4000, d=3, seed=3)
+    y = np.where(np.random.default_rng(3).random(len(y)) < 0.3, -y, y)  # label noise
+    clf = IELLIP(b=1.0, c=0.5, covariance=covariance)
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    assert clf.counts_[3] > 1100  # enough mistakes to pass float64's range
+    Xa = naive.augment(X, True).astype(np.longdouble)
+    w, S, ref_scores = ref.iellip(Xa, y, b=1.0, c=0.5, full=covariance == "full")
+    top = np.abs(S).max()
+    assert top > np.longdouble("1e330")  # the printed Σ is beyond float64 ...
+    np.testing.assert_allclose(scores, ref_scores.astype(float), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(clf.weights_, w.astype(float), rtol=1e-7, atol=1e-9)
+    # ... and covariance_ is Σ divided by the power of two 2 ** covariance_exponent_
+    sigma = clf.covariance_.astype(np.longdouble) * np.longdouble(2.0) ** int(
+        clf.covariance_exponent_[0]
+    )
+    np.testing.assert_allclose((sigma / top).astype(float), (S / top).astype(float), rtol=1e-6)
+
+
+def _cw_diag_decimal(X, y, eta, a=1.0, digits=150):
+    """Diagonal CW (Algorithm 1, Lemma 1 and Eq. (17) as printed), in ``digits``-digit
+    decimal arithmetic: no cancellation at the float64 scale."""
+    from decimal import Decimal, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = digits
+        phi = Decimal(float(ndtri(eta)))
+        mu = [Decimal(0)] * X.shape[1]
+        S = [Decimal(a)] * X.shape[1]
+        for row, yt in zip(X.tolist(), y.tolist()):
+            x = [Decimal(v) for v in row]
+            M = yt * sum(m * v for m, v in zip(mu, x))
+            V = sum(s * v * v for s, v in zip(S, x))
+            b1 = 1 + 2 * phi * M
+            gamma = (-b1 + (b1 * b1 - 8 * phi * (M - phi * V)).sqrt()) / (4 * phi * V)
+            if gamma <= 0:
+                continue
+            mu = [m + gamma * yt * s * v for m, s, v in zip(mu, S, x)]
+            S = [1 / (1 / s + 2 * gamma * phi * v * v) for s, v in zip(S, x)]
+        return np.array([float(m) for m in mu]), np.array([float(s) for s in S])
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e-6, 1e-9, 1e-30])
+def test_cw_on_small_rows_follows_a_high_precision_reference(scale):
+    # Lemma 1's numerator -(1 + 2φM) + √((1 + 2φM)² − 8φ(M − φV)) cancels when φV and M
+    # are small: at V ~ 1e-18 it was exactly 0, and CW without an intercept never learned
+    # from rows of magnitude ~1e-9 (its true γ is then ≈ φ, not 0).
+    X, y = _stream(n=60, d=3, seed=4)
+    X = X * scale
+    clf = CW(eta=0.8, covariance="diag", fit_intercept=False).fit(X, y)
+    mu, S = _cw_diag_decimal(X, y, eta=0.8)
+    assert clf.counts_[3] > 10
+    np.testing.assert_allclose(clf.weights_[:-1], mu, rtol=1e-9)
+    np.testing.assert_allclose(clf.covariance_[:-1], S, rtol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "cls, fn, scale",
+    [
+        (AROW, ref.arow, 1e3),
+        (NAROW, ref.narow, 1e3),
+        (SOP, ref.sop, 1e3),
+        (NHERD, ref.nherd, 30.0),
+        (NHERD, ref.nherd, 1e2),
+    ],
+    ids=lambda v: getattr(v, "__name__", str(v)),
+)
+def test_full_covariance_on_unscaled_rows_follows_the_paper(cls, fn, scale):
+    # A full step used to remove at most 1 - 1e-6 of the variance along x. The papers'
+    # steps remove 1 - 1/(1 + κv), beyond that once κ xᵀΣx > 1e6: for NHERD (kept fraction
+    # (1/C)²/(v + 1/C)²) on rows of |x| ~ 30, for AROW, NAROW and SOP on |x| ~ 1000. The
+    # weights were then off by 0.5% (NHERD, |x| ~ 30) to 50% (SOP, |x| ~ 1000).
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 4)) * scale
+    y = np.where(X[:, 0] + 0.3 * X[:, 1] + 0.3 * scale * rng.normal(size=300) > 0.5 * scale, 1, -1)
+    clf = cls(covariance="full").fit(X, y)
+    w = fn(naive.augment(X, True), y, full=True)[0]
+    np.testing.assert_allclose(clf.weights_, w, rtol=1e-6, atol=1e-9 * np.abs(w).max())

@@ -153,3 +153,62 @@ def test_a_missing_label_is_named_with_its_index(est, labels):
         started = est.fit(X, [0, 1, 0, 1] if labels[0] == 0 else ["no", "yes", "no", "no"])
         with pytest.raises(ValueError, match=r"missing label \(None\) at index 2"):
             started.partial_fit(X, labels)
+
+
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+@pytest.mark.parametrize(
+    "labels", [["no", 1, "no", 1], [True, "x", True, "x"]], ids=["str-int", "bool-str"]
+)
+def test_labels_of_mixed_types_are_named(est, labels):
+    """An object y mixing numbers and strings (a pandas column read from "yes"/1 text) gave
+    numpy's "'<' not supported between instances of 'int' and 'str'" or scikit-learn's
+    "Unknown label type: unknown"; the message now names both types and the fix, as the
+    batch metrics do (session 14)."""
+    X, _ = _data(n=4)
+    y = np.array(labels, dtype=object)
+    with pytest.raises(
+        ValueError,
+        match=r"y mixes strings and (int|bool) values as labels \(.* index 1.*\).*astype\(str\)",
+    ):
+        est.fit(X, y)
+    if hasattr(est, "partial_fit"):
+        started = est.fit(X, np.array(["no", "yes", "no", "yes"], dtype=object))
+        with pytest.raises(ValueError, match=r"y mixes strings and (int|bool) values"):
+            started.partial_fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: __import__("pandas").Series(["no", "yes", None, "no"], dtype="string"),
+        lambda: np.array(["no", "yes", __import__("pandas").NA, "no"], dtype=object),
+        lambda: __import__("pandas").Series([0, 1, __import__("pandas").NA, 1], dtype=object),
+        lambda: np.array(["no", "yes", np.nan, "no"], dtype=object),
+    ],
+    ids=["string-dtype", "object-NA", "series-NA", "object-nan"],
+)
+def test_a_missing_label_of_pandas_is_named_with_its_index(make):
+    """pandas' NA as a label (a "string" column with a gap) gave scikit-learn's bare
+    "TypeError: boolean value of NA is ambiguous"; a NaN among string labels "Input
+    contains NaN" without a row (session 14)."""
+    X, _ = _data(n=4)
+    with pytest.raises(ValueError, match=r"missing label \((<NA>|nan)\) at index 2; .*Drop"):
+        Perceptron().fit(X, make())
+    started = Perceptron().fit(X, ["no", "yes", "no", "yes"])
+    with pytest.raises(ValueError, match=r"missing label \((<NA>|nan)\) at index 2"):
+        started.partial_fit(X, make())
+
+
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+def test_a_text_column_in_x_is_named_with_the_fix(est):
+    """A DataFrame with a text column gave numpy's "could not convert string to float: 'x'"
+    alone; the message now says that X holds text and how to encode it (session 14)."""
+    pd = pytest.importorskip("pandas")
+    X, _ = _data(n=6)
+    y = np.arange(6) % 2
+    frame = pd.DataFrame(X, columns=list("abcd")).assign(colour=list("rgbrgb"))
+    with pytest.raises(ValueError, match=r"could not convert string to float: 'r'.*OneHotEncoder"):
+        est.fit(frame, y)
+    fitted = est.fit(pd.DataFrame(X, columns=list("abcd")), y)
+    with pytest.raises(ValueError, match=r"could not convert string.*OneHotEncoder"):
+        fitted.predict(pd.DataFrame(X, columns=list("abcd")).assign(a="x"))

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import ClassVar
 
 import numpy as np
 from numba import njit
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from .. import base as _base
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_uniform
 from .._rows import row_dot, row_to_dense
@@ -295,9 +297,29 @@ class OPAUC(OnlineLinearClassifier):
             warn_large_matrices(self, 2, n_features, "low_rank")
             self.cov_ = np.zeros((2, n_features, n_features))
         else:
+            self._warn_large_sketch(n_features)
             self.sketch_ = np.zeros((2, n_features, int(self.rank)))
             self.sketch_sum_ = np.zeros((2, int(self.rank)))
         self.rng_state_ = self._new_rng()
+
+    def _warn_large_sketch(self, n_features: int) -> None:
+        """Warn, as ``covariance="full"`` does (:func:`skewlearn.base.warn_large_matrices`),
+        when the two ``d × rank`` sketches pass :data:`skewlearn.base.LARGE_STATE`: every
+        row updates and reads them (O(d · rank) time), so a large ``rank`` on wide input
+        would otherwise exhaust memory or run for hours without a word."""
+        rank = int(self.rank)
+        size = 16 * n_features * rank
+        if size > _base.LARGE_STATE:
+            fits = max(1, _base.LARGE_STATE // (16 * n_features))
+            warnings.warn(
+                f"OPAUC(covariance='low_rank') keeps two {n_features} × {rank} sketches "
+                f"({size / 2**30:.1f} GiB) and updates them at every step (O(d · rank) time "
+                f"per sample). Use rank={fits} or less to stay under "
+                f"{_base.LARGE_STATE / 2**30:.3g} GiB, or reduce the features first (e.g. "
+                "sklearn.random_projection).",
+                RuntimeWarning,
+                stacklevel=4,  # here < _allocate < OnlineClassifier._run < fit/partial_fit
+            )
 
     def _learn(self, rows, y, scores):
         lowrank = self.covariance == "low_rank"

@@ -130,8 +130,11 @@ def _diag_nherd_step(s, rows, i, C):
 #: xᵀΣx is trusted only above this multiple of Σ|x_j (Σx)_j| (its rounding error is about
 #: (d+1)·2⁻⁵³ times that sum; below it the sign and size of the computed value are noise).
 _V_RESOLUTION = 1e-9
-#: A full-covariance step removes at most this fraction of the variance along x.
-_MAX_SHRINK = 1.0 - 1e-6
+#: A full-covariance step removes at most this fraction of the variance along x: the
+#: kept fraction 1/(1 + κv) is computed as a difference, and below ~4000 ulp it is rounding.
+#: (It was 1 − 1e-6, which cut the papers' steps short on ordinary unscaled rows: κv > 1e6
+#: at |x| ~ 30 for NHERD, ~1000 for AROW/SOP.)
+_MAX_SHRINK = 1.0 - 2.0**-40
 
 
 @njit(**NJIT_INLINE)
@@ -149,6 +152,11 @@ def _row_absdot(z, rows, i):
 # --------------------------------------------------------------------------- Gaussian family
 # One coefficient rule per learner; the full and diagonal kernels share them.
 _AROW, _CW, _SCW1, _SCW2, _NAROW, _NHERD = 0, 1, 2, 3, 4, 5
+
+
+#: CW's Lemma 1 numerator −b₁ + √disc is evaluated as printed unless it is below this
+#: fraction of b₁ (20 or more bits cancelled); then in the form without subtraction.
+_CW_CANCELLED = 2.0**-20
 
 
 #: SCW's closed forms are evaluated as printed for v (n) in this range, where their cubic
@@ -209,6 +217,12 @@ def _coefficients(kind, m, v, p1, p2):
             # v ≈ 0, where the constraint m ≥ φv holds and γ < 0 (no update), not NaN
             return 0.0, 0.0, 0.0
         gamma = (-b1 + math.sqrt(disc)) / (4.0 * phi * v)
+        if b1 > 0.0 and gamma * (4.0 * phi * v) < _CW_CANCELLED * b1:
+            # most of b1 cancelled in the numerator (small φV and M: at V ~ 1e-18 it was
+            # 0, so no update ever); the same γ with (√disc − b1)(√disc + b1) = disc − b1².
+            # (Written with the subexpressions of disc, so that the fused multiply-adds of
+            # the printed form, and hence every other result, are unchanged.)
+            gamma = -2.0 * (m - phi * v) / (v * (b1 + math.sqrt(disc)))
         if gamma <= 0.0:
             return 0.0, 0.0, 0.0
         kappa = 2.0 * gamma * phi
@@ -944,8 +958,28 @@ _fill_doc(NHERD)
 
 
 # --------------------------------------------------------------------------- IELLIP
+#: IELLIP's Σ grows by 1/(1 − c_t) at every mistake (in all directions but Σx's), unboundedly
+#: when c_t decays slowly (b = 1: ~1000 mistakes pass 1e308 at c = 0.5). Its steps do not
+#: depend on Σ's scale (w moves by Σx/xᵀΣx), so once an entry passes 2^100 Σ is multiplied
+#: by 2^−100 and the power counted in ``exponent``: exact in binary floating point, so
+#: every score and weight is bit for bit what an unbounded exponent would give.
+_IELLIP_RESCALE_BITS = 100
+_IELLIP_RESCALE_ABOVE = 2.0**_IELLIP_RESCALE_BITS
+_IELLIP_RESCALE_BY = 2.0**-_IELLIP_RESCALE_BITS
+
+
+@njit(**NJIT_INLINE)
+def _iellip_rescale(S, exponent):
+    """``S *= 2^−100`` (any shape), ``exponent[0] += 100``: the same Σ = S · 2^exponent."""
+    flat = S.reshape(-1)
+    for k in range(flat.shape[0]):
+        flat[k] *= _IELLIP_RESCALE_BY
+    exponent[0] += _IELLIP_RESCALE_BITS
+
+
 @njit(**NJIT)
-def _iellip_learn_full(w, S, z, counts, rows, y, scores, c, b):
+def _iellip_learn_full(w, S, z, counts, exponent, rows, y, scores, c, b):
+    n = S.shape[0]
     for i in range(y.shape[0]):
         ct = c * b ** counts[0]  # c_t = c b^(t-1) for the t-th sample of the stream
         f = row_dot(w, rows, i)
@@ -958,12 +992,19 @@ def _iellip_learn_full(w, S, z, counts, rows, y, scores, c, b):
         if not v > 0.0:
             continue
         _full_axpy((1.0 - y[i] * f) / v * y[i], z, w)
-        _sym_downdate(S, z, ct / v, 1.0 / (1.0 - ct))
+        grow = 1.0 / (1.0 - ct)
+        _sym_downdate(S, z, ct / v, grow)
+        if grow != 1.0:  # Σ grew: keep its largest entry (on the diagonal, Σ is PD) small
+            top = 0.0
+            for k in range(n):
+                top = max(top, S[k, k])
+            if top > _IELLIP_RESCALE_ABOVE:
+                _iellip_rescale(S, exponent)
         counts[3] += 1
 
 
 @njit(**NJIT)
-def _iellip_learn_diag(w, s, counts, rows, y, scores, c, b):
+def _iellip_learn_diag(w, s, counts, exponent, rows, y, scores, c, b):
     for i in range(y.shape[0]):
         ct = c * b ** counts[0]
         f = row_dot(w, rows, i)
@@ -976,10 +1017,14 @@ def _iellip_learn_diag(w, s, counts, rows, y, scores, c, b):
             continue
         _diag_mean_step((1.0 - y[i] * f) / v * y[i], s, rows, i, w)
         rho = 1.0 - ct
+        top = 0.0
         if rho != 1.0:  # O(d) only while c_t is not negligible
             for k in range(s.shape[0]):
                 s[k] = s[k] / rho
+                top = max(top, s[k])
         _diag_precision_step(s, rows, i, ct / v)
+        if top > _IELLIP_RESCALE_ABOVE:  # (the precision step only shrinks entries)
+            _iellip_rescale(s, exponent)
         counts[3] += 1
 
 
@@ -1005,6 +1050,13 @@ class IELLIP(OnlineLinearClassifier):
     (it rescales every coordinate while :math:`1 - c_t \\ne 1` in floating point, i.e. for
     the first few dozen samples with the default ``b``).
 
+    Each mistake multiplies :math:`\\Sigma` by :math:`1/(1 - c_t)` in every direction but
+    that of :math:`\\Sigma_t x_t`: with ``b`` at or near 1, :math:`\\Sigma` grows without
+    bound (past 1e308 after about 1000 mistakes at ``b = 1, c = 0.5``). The steps do not
+    depend on the scale of :math:`\\Sigma`, so ``covariance_`` keeps it divided by the
+    power of two ``2 ** covariance_exponent_[0]`` (exact in floating point: the weights
+    are bit for bit those of the unscaled algorithm).
+
     Parameters
     ----------
     a : float, default=1.0
@@ -1018,7 +1070,10 @@ class IELLIP(OnlineLinearClassifier):
     pos_label : label, default=None
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
-    {attributes}
+    {attributes}    covariance_exponent_ : ndarray of shape (1,)
+        ``Σ = covariance_ * 2 ** covariance_exponent_[0]`` (see above; 0 unless Σ grew
+        past 2^100).
+
     References
     ----------
     .. [1] L. Yang, R. Jin and J. Ye, "Online learning by ellipsoid method", ICML 2009.
@@ -1073,9 +1128,20 @@ class IELLIP(OnlineLinearClassifier):
             self.covariance_ = float(self.a) * np.eye(n_features + 1)
         else:
             self.covariance_ = np.full(n_features + 1, float(self.a))
+        self.covariance_exponent_ = np.zeros(1, dtype=np.int64)
 
     def _learn(self, rows, y, scores):
-        args = (self.counts_, rows, y, scores, float(self.c), float(self.b))
+        if not hasattr(self, "covariance_exponent_"):  # a model saved before session 14
+            self.covariance_exponent_ = np.zeros(1, dtype=np.int64)
+        args = (
+            self.counts_,
+            self.covariance_exponent_,
+            rows,
+            y,
+            scores,
+            float(self.c),
+            float(self.b),
+        )
         if self.covariance == "full":
             z = np.empty(self.weights_.shape[0])
             _iellip_learn_full(self.weights_, self.covariance_, z, *args)
