@@ -226,8 +226,11 @@ def test_a_large_low_rank_sketch_warns_and_names_a_smaller_rank(monkeypatch):
         warnings.simplefilter("error", RuntimeWarning)
         OPAUC(covariance="low_rank", rank=20, random_state=0).fit(X, y)
     monkeypatch.setattr(base, "LARGE_STATE", 10_000)
-    with pytest.warns(RuntimeWarning, match=r"OPAUC\(covariance='low_rank'\).*rank=15 or less"):
+    with pytest.warns(
+        RuntimeWarning, match=r"OPAUC\(covariance='low_rank'\).*rank=15 or less"
+    ) as got:
         OPAUC(covariance="low_rank", rank=20, random_state=0).fit(X, y)
+    assert got[0].filename == __file__  # at the caller's line, not inside skewlearn
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         OPAUC(covariance="low_rank", rank=15, random_state=0).fit(X, y)

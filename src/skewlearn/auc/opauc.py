@@ -318,7 +318,7 @@ class OPAUC(OnlineLinearClassifier):
                 f"{_base.LARGE_STATE / 2**30:.3g} GiB, or reduce the features first (e.g. "
                 "sklearn.random_projection).",
                 RuntimeWarning,
-                stacklevel=4,  # here < _allocate < OnlineClassifier._run < fit/partial_fit
+                stacklevel=5,  # here < _allocate < OnlineClassifier._run < fit/partial_fit < caller
             )
 
     def _learn(self, rows, y, scores):
