@@ -106,6 +106,11 @@ def test_toy_file_parses(toy_file):
         # session 12: each report section came out twice
         ({"metrics": ["roc_auc", "gmean", "roc_auc"]},
          r"metrics\[2\]: 'roc_auc' is already metrics\[0\]; name each metric once"),
+        # session 14: a number was a TypeError (a traceback in the CLI), a table's keys
+        # were taken as the metric names
+        ({"metrics": 3}, r"metrics: must be a non-empty list of metric names .* got int 3"),
+        ({"metrics": {"roc_auc": 1}}, r"metrics: must be a non-empty list .* got dict"),
+        ({"metrics": "roc_auc"}, r"metrics: must be a non-empty list .* got str"),
     ],
 )  # fmt: skip
 def test_errors_name_the_key_path(change, match):

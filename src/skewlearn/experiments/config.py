@@ -705,8 +705,12 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
                     f"{ds!r} is not a dataset of this experiment; choose among {names}.",
                 )
     metrics = data.get("metrics", ["roc_auc"])
-    if isinstance(metrics, str) or not metrics:
-        _fail("metrics", "must be a non-empty list of metric names.")
+    if not isinstance(metrics, list | tuple) or not metrics:
+        _fail(
+            "metrics",
+            f'must be a non-empty list of metric names (e.g. metrics = ["roc_auc"]); got '
+            f"{type(metrics).__name__} {metrics!r}.",
+        )
     metrics = tuple(_metric(m, f"metrics[{i}]") for i, m in enumerate(metrics))
     for i, m in enumerate(metrics):
         if metrics.index(m) != i:  # the report would show its section twice
