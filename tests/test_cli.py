@@ -807,3 +807,29 @@ def test_predict_on_a_registered_set_loads_it_whole(capsys, tmp_path):
     saved = pickle.loads(model.read_bytes())["model"]
     assert out["auc"] == pytest.approx(skm.roc_auc_score(y, saved.decision_function(X)), rel=1e-12)
     assert out["rows"] == 768 and out["positive_class"] == "positive"
+
+
+def test_zero_based_libsvm_file(capsys, tmp_path):
+    """Session 14: scikit-learn's dump_svmlight_file writes 0-based indices by default; the
+    error asked to "pass zero_based=True", which the command line had no option for, so
+    such a file could not be used at all. --zero-based reads it."""
+    from sklearn.datasets import dump_svmlight_file
+
+    X, y, _ = load(CSV)
+    path = tmp_path / "zero.svm"
+    dump_svmlight_file(X, y, str(path))  # zero_based=True is scikit-learn's default
+    assert path.read_text().split()[1].startswith("0:")
+    argv = ["stream", str(path), "--model", "AROW", "--checkpoints", "2"]
+    _fails(capsys, [*argv, "--no-progress"], "pass --zero-based for a 0-based file")
+    out = _json(capsys, [*argv, "--zero-based"])
+    ref = prequential(AROW(random_state=0), X, y, checkpoints=2)
+    assert out["data"]["features"] == X.shape[1]
+    assert out["final"]["auc"] == pytest.approx(skm.roc_auc_score(y, ref.scores))
+    assert main(["cv", str(path), "--zero-based", "--models", "AROW", "--folds", "2"]) == 0
+    assert "AROW" in capsys.readouterr().out
+    model = tmp_path / "arow.skl"
+    assert main([*argv, "--zero-based", "--no-progress", "--save", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(model), str(path), "--zero-based"]) == 0
+    assert "AUC" in capsys.readouterr().out
+    _fails(capsys, ["stream", CSV, "--model", "AROW", "--zero-based"], "applies to LIBSVM")

@@ -193,6 +193,7 @@ def _print_json(obj: Any) -> None:
 _CLI_WORDS = {
     "positive_class=": "--positive-class",
     "header=False": "--no-header",
+    "zero_based=True": "--zero-based",
     "nominal_columns=[...]": "--nominal-columns COL,COL",
     "missing='drop'": "--missing drop",
     "n_features=": "--n-features ",
@@ -205,6 +206,7 @@ _FILE_FLAGS = {
     "nominal_columns": ("--nominal-columns", "nominal_columns", {"csv"}),
     "missing": ("--missing", "missing", {"csv", "keel", "arff"}),
     "n_features": ("--n-features", "n_features", {"libsvm"}),
+    "zero_based": ("--zero-based", "zero_based", {"libsvm"}),
 }
 
 
@@ -264,6 +266,8 @@ def _file_options(data: str, args) -> dict[str, Any]:
         value = getattr(args, f)
         if f == "no_header":
             value = False
+        elif f == "zero_based":
+            value = True
         elif f == "label_column":
             value = _column(value)
         elif f == "nominal_columns":
@@ -1103,6 +1107,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--no-header",
             action="store_true",
             help="CSV files: the first line is data, not column names",
+        )
+        p.add_argument(
+            "--zero-based",
+            action="store_true",
+            help="LIBSVM files: feature indices start at 0 (scikit-learn's "
+            "dump_svmlight_file writes them so), not at 1",
         )
         p.add_argument(
             "--label-column",
