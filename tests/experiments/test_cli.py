@@ -204,7 +204,7 @@ def test_report_of_a_changed_definition_not_run_yet_counts_the_hidden_rows(
     for argv in (["report", str(db)], ["report", str(db), "--experiment", "toy"]):
         assert main(argv) == 0
         out = capsys.readouterr().out
-        assert "# Experiment `toy`" in out and "0 tasks finished" in out
+        assert "# Experiment `toy`" in out and "0 of 48 tasks finished" in out
         assert "Not shown: 36 result rows of an earlier definition of 'toy'" in out
         assert "| dataset |" not in out and "Time per task" not in out  # no empty tables
 

@@ -641,7 +641,8 @@ def run_experiment(
         # stay in the database (and resume it) but leave the reports. The definition and
         # its keys are saved together, after the searches, so a run killed during them
         # leaves the earlier definition's report as it was.
-        store.save_experiment(exp.name, exp.as_dict())
+        # n_tasks: how many the definition has, so a report of a partial run says so
+        store.save_experiment(exp.name, {**exp.as_dict(), "n_tasks": len(tasks)})
         store.set_keys(exp.name, [t.key for t in tasks] + [t.key for t in search_tasks])
         if repeats is not None:
             tasks = [t for t in tasks if t.repetition < repeats]
