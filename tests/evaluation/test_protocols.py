@@ -224,6 +224,44 @@ def test_nested_search_refuses_to_choose_when_every_candidate_scores_nan():
     assert all(v is not None for v in search["scores"])
 
 
+def test_nested_search_folds_scikit_learns_per_fold_tracebacks_into_one_line():
+    """Session 14: every inner fold where a candidate failed printed scikit-learn's warning
+    with a whole traceback (692 stderr lines for a 10-task `skewlearn run` on 3 positives).
+    A search now warns once, naming the first error; when no candidate is left, the
+    ValueError names it."""
+    import warnings
+
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = _data(60, seed=4)
+    y = np.full(60, -1)
+    y[:4] = 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError, match=r"first error: ValueError: ROC AUC is undefined"):
+            nested_search(LogisticRegression(), {"C": [0.1, 1.0]}, X, y, inner_splits=5)
+    assert not any("Traceback" in str(w.message) for w in caught)
+    # one candidate fails every fit: the other is chosen, as GridSearchCV chooses it
+    X, y = _data(120, seed=1)
+    grid = {"C": [-1.0, 1.0]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _, params, search = nested_search(LogisticRegression(), grid, X, y, inner_splits=3)
+    texts = [str(w.message) for w in caught]
+    assert not any("Traceback" in t for t in texts)
+    (line,) = [t for t in texts if t.startswith("nested search:")]
+    assert "1 of 2 candidates scored NaN" in line and "'C' parameter" in line
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = GridSearchCV(
+            LogisticRegression(), grid, cv=StratifiedKFold(3, shuffle=True, random_state=0),
+            scoring="roc_auc", error_score=np.nan,
+        ).fit(X, y)  # fmt: skip
+    assert params == ref.best_params_ == {"C": 1.0}
+    assert search["scores"][0] is None
+    assert search["scores"][1] == pytest.approx(ref.cv_results_["mean_test_score"][1])
+
+
 def test_evaluate_split_searches_on_the_training_part_only():
     X, y = _data(150, seed=2)
     train, test = KFold(n_splits=3).split(y, 0, "toy", 0, 1)

@@ -18,6 +18,7 @@ import itertools
 import numbers
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -460,6 +461,26 @@ def prequential_run(
     }
 
 
+#: scikit-learn's warnings from inside the search that come once per failed inner fold or
+#: candidate, most with a whole traceback (hundreds of stderr lines for one run whose
+#: smaller class is tiny). :func:`nested_search` folds them into one line.
+_SEARCH_NOISE = (
+    "Scoring failed.",
+    "One or more of the test scores are non-finite",
+    "The least populated class in y has only",
+)
+
+
+def _error_line(text: str) -> str:
+    """The ``SomeError: message`` line of a warning that embeds a traceback (its last such
+    line), else the warning's first line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if re.match(r"^[\w.]*(Error|Exception)\b", line):
+            return line
+    return lines[0] if lines else text
+
+
 def nested_search(
     estimator,
     grid: Mapping[str, Any],
@@ -507,8 +528,20 @@ def nested_search(
         error_score=np.nan,
         n_jobs=None,
     )
+    from sklearn.exceptions import FitFailedWarning
+
     t0 = time.perf_counter()
-    search.fit(X, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search.fit(X, y)
+    reasons: list[str] = []  # why candidates scored NaN, each once
+    for w in caught:
+        text = str(w.message)
+        if isinstance(w.message, FitFailedWarning) or text.startswith(_SEARCH_NOISE[0]):
+            if _error_line(text) not in reasons:
+                reasons.append(_error_line(text))
+        elif not text.startswith(_SEARCH_NOISE[1:]):  # implied by the NaN scores
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     scores = np.asarray(search.cv_results_["mean_test_score"], dtype=float)
     if not np.isfinite(scores).any():
         # GridSearchCV would refit the first candidate as if it had won
@@ -518,8 +551,17 @@ def nested_search(
             f"{inner_splits} inner folds ({metric.name}), so the search cannot choose. "
             f"The training part's classes have {dict(zip(labels.tolist(), counts.tolist()))} "
             f"rows: with fewer than {inner_splits} of a class an inner fold lacks it and "
-            f"{metric.name} is undefined there; otherwise every fit failed (see the warnings). "
-            "Use fewer inner_splits, another search metric, or a grid the learner accepts."
+            f"{metric.name} is undefined there; otherwise every fit failed"
+            + (f" (first error: {reasons[0]})" if reasons else "")
+            + ". Use fewer inner_splits, another search metric, or a grid the learner accepts."
+        )
+    failed = int(np.count_nonzero(~np.isfinite(scores)))
+    if failed:
+        warnings.warn(
+            f"nested search: {failed} of {len(candidates)} candidates scored NaN on an inner "
+            f"fold and were not chosen ({reasons[0] if reasons else 'no error recorded'}).",
+            UserWarning,
+            stacklevel=2,
         )
     return (
         search.best_estimator_,
