@@ -833,3 +833,19 @@ def test_zero_based_libsvm_file(capsys, tmp_path):
     assert main(["predict", str(model), str(path), "--zero-based"]) == 0
     assert "AUC" in capsys.readouterr().out
     _fails(capsys, ["stream", CSV, "--model", "AROW", "--zero-based"], "applies to LIBSVM")
+
+
+@pytest.mark.parametrize("extra", [[], ["--shuffle"]])  # read in chunks, or loaded whole
+def test_a_file_of_one_class_is_not_told_to_pass_a_positive_class(capsys, tmp_path, extra):
+    """Session 14: a file whose labels are all 'y' was told "pass --positive-class to make a
+    one-against-rest problem"; --positive-class y then gave a stream without negatives
+    (AUC nan). It now says two classes are needed; three classes keep the advice."""
+    one = tmp_path / "one.csv"
+    one.write_text("a,b,label\n1,2,y\n3,4,y\n5,6,y\n")
+    argv = ["stream", str(one), "--model", "AROW", "--no-progress", *extra]
+    err = _fails(capsys, argv, "labels have 1 classes (['y']); a binary problem needs rows")
+    assert "--positive-class" not in err and "(--label-column COL)" in err
+    three = tmp_path / "three.csv"
+    three.write_text("a,b,label\n1,2,x\n3,4,y\n5,6,z\n")
+    argv = ["stream", str(three), "--model", "AROW", "--no-progress", *extra]
+    _fails(capsys, argv, "pass --positive-class to make a one-against-rest problem")
