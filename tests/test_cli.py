@@ -849,3 +849,20 @@ def test_a_file_of_one_class_is_not_told_to_pass_a_positive_class(capsys, tmp_pa
     three.write_text("a,b,label\n1,2,x\n3,4,y\n5,6,z\n")
     argv = ["stream", str(three), "--model", "AROW", "--no-progress", *extra]
     _fails(capsys, argv, "pass --positive-class to make a one-against-rest problem")
+
+
+def test_cv_folds_advice_is_one_that_can_work(capsys, tmp_path):
+    """Session 14: a file with one positive row was told "Use --folds 2 or more data", and
+    --folds 2 then failed with the same advice. Below 2 rows of a class no fold count works;
+    above, the advice is the largest one that does (checked with scikit-learn's splitter)."""
+    from sklearn.model_selection import StratifiedKFold
+
+    path = tmp_path / "one.csv"
+    path.write_text("a,b,label\n1,2,x\n" + "".join(f"{i},{i},y\n" for i in range(3, 9)))
+    for folds in ("5", "2"):
+        err = _fails(capsys, ["cv", str(path), "--models", "AROW", "--folds", folds],
+                     "the smaller class has 1. Cross-validation needs at least 2 rows")  # fmt: skip
+        assert "Use --folds" not in err
+    err = _fails(capsys, ["cv", CSV, "--models", "AROW", "--folds", "40"], "Use --folds 36 ")
+    _, y, _ = load(CSV)
+    assert len(list(StratifiedKFold(36).split(y, y))) == 36  # the advice runs

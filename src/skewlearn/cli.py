@@ -726,9 +726,15 @@ def _cmd_cv(args) -> int:
     X, y, meta = _load(args.data, None, _file_options(args.data, args))
     smallest = int(min(np.count_nonzero(y == 1), np.count_nonzero(y != 1)))
     if smallest < args.folds:
+        fix = (
+            f"Use --folds {smallest} or more data."
+            if smallest >= 2
+            else "Cross-validation needs at least 2 rows of each class: use more data"
+            + (" or another --positive-class." if args.positive_class is not None else ".")
+        )
         raise UsageError(
             f"--folds {args.folds} needs at least {args.folds} rows of each class; the "
-            f"smaller class has {smallest}. Use --folds {max(smallest, 2)} or more data."
+            f"smaller class has {smallest}. {fix}"
         )
     split = KFold(n_splits=args.folds, n_repeats=args.repeats)
     # dense-only learners get a LIBSVM file as a dense copy, as in the experiment runner
