@@ -866,3 +866,34 @@ def test_cv_folds_advice_is_one_that_can_work(capsys, tmp_path):
     err = _fails(capsys, ["cv", CSV, "--models", "AROW", "--folds", "40"], "Use --folds 36 ")
     _, y, _ = load(CSV)
     assert len(list(StratifiedKFold(36).split(y, y))) == 36  # the advice runs
+
+
+def test_predict_reads_a_file_without_header_by_position(capsys, tmp_path):
+    """Session 14: `predict MODEL data.csv --no-header` was refused ("feature 1 is 'x1'; the
+    model was trained with 'a' there. Give the columns in the training data's order"),
+    though the columns were in order: a header-less file has only positions, and the
+    placeholder names x1, x2, ... were compared with the model's. It is now checked by width,
+    as a LIBSVM file is; a model trained --no-header scores a file with a header."""
+    import pickle
+
+    lines = Path(CSV).read_text().splitlines(keepends=True)
+    bare = tmp_path / "bare.csv"
+    bare.write_text("".join(lines[1:]))
+    X, y, _ = load(CSV)
+    named, unnamed = tmp_path / "named.skl", tmp_path / "unnamed.skl"
+    for model, data, extra in ((named, CSV, []), (unnamed, str(bare), ["--no-header"])):
+        argv = ["stream", data, *extra, "--model", "AROW", "--no-progress", "--save", str(model)]
+        assert main(argv) == 0
+    capsys.readouterr()
+    for model, data, extra in ((named, str(bare), ["--no-header"]), (unnamed, CSV, [])):
+        scores = tmp_path / "s.csv"
+        assert main(["predict", str(model), data, *extra, "--scores", str(scores)]) == 0
+        out = capsys.readouterr().out
+        est = pickle.loads(model.read_bytes())["model"]
+        ref = est.decision_function(X)
+        got = np.loadtxt(scores, delimiter=",", skiprows=1)[:, 0]
+        np.testing.assert_allclose(got, ref, rtol=1e-12)
+        assert f"AUC {skm.roc_auc_score(y, ref):.4f}" in out
+    wide = tmp_path / "wide.csv"  # a column more: still refused, by width
+    wide.write_text("".join("0," + line for line in lines[1:]))
+    _fails(capsys, ["predict", str(named), str(wide), "--no-header"], "has 5 features; the model")

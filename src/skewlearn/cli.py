@@ -537,7 +537,7 @@ def _cmd_stream(args) -> int:
     final = res.final
     meta = _after_pass(X, meta)
     if args.save is not None:
-        _save_model(args.save, est, meta)
+        _save_model(args.save, est, meta, named=not args.no_header)
     if args.format == "json":
         _print_json(
             {
@@ -816,7 +816,7 @@ def _check_save_path(args) -> None:
         raise UsageError(f"--save {args.save!r}: the folder {folder!r} does not exist.")
 
 
-def _save_model(path: str, est, meta: dict[str, Any]) -> None:
+def _save_model(path: str, est, meta: dict[str, Any], named: bool = True) -> None:
     """Pickle the learner with what ``predict`` needs to read new data as it was trained:
     the positive class, the width and (for named columns) the feature names. Written to a
     temporary file first, so a failed write never leaves half a model."""
@@ -824,7 +824,8 @@ def _save_model(path: str, est, meta: dict[str, Any]) -> None:
     import pickle
     import tempfile
 
-    names = meta.get("feature_names")
+    # a file read with --no-header has no column names, only placeholders (x1, x2, ...)
+    names = meta.get("feature_names") if named else None
     bundle = {
         "format": _MODEL_FORMAT,
         "model": est,
@@ -941,7 +942,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
             stream = datasets.iter_chunks(args.data, chunk_size=_PREDICT_CHUNK, **options)
         except ValueError as exc:
             raise UsageError(_predict_message(exc, bundle, positive)) from exc
-        _check_columns(stream.meta, stream.n_features, bundle, libsvm)
+        _check_columns(stream.meta, stream.n_features, bundle, libsvm or args.no_header)
         parts = []
         try:  # (a learner's error while scoring is a LearnerError, not a ValueError)
             for X, y in stream:
@@ -961,7 +962,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
             f"{meta['name']}'s positive class is {meta['positive_class']!r}; the model was "
             f"trained with {positive!r} as the positive class."
         )
-    _check_columns(meta, X.shape[1], bundle, libsvm)
+    _check_columns(meta, X.shape[1], bundle, libsvm or args.no_header)
     return (*_score(est, X), y, meta)
 
 
@@ -988,7 +989,9 @@ def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
     return text
 
 
-def _check_columns(meta: dict[str, Any], n_features: int, bundle, libsvm: bool) -> None:
+def _check_columns(meta: dict[str, Any], n_features: int, bundle, unnamed: bool) -> None:
+    """DATA's width against the model's, and its column names when both have names (not a
+    LIBSVM file, nor a CSV file read with --no-header, whose columns have only positions)."""
     width, names = bundle["n_features"], bundle["feature_names"]
     if n_features != width:
         raise UsageError(
@@ -996,7 +999,7 @@ def _check_columns(meta: dict[str, Any], n_features: int, bundle, libsvm: bool) 
             f"{width} ({bundle['trained_on']}). Read it with the same columns "
             "(--label-column, --nominal-columns) as the training data."
         )
-    if names is not None and not libsvm:
+    if names is not None and not unnamed:
         got = [str(n) for n in meta["feature_names"]]
         if got != names:
             k = next(i for i, (a, b) in enumerate(zip(got, names)) if a != b)
