@@ -116,6 +116,21 @@ def test_a_scheduler_without_workers_or_unreachable_says_so(toy_file, tmp_path, 
         run_experiment(exp, tmp_path / "y.db", scheduler="tcp://127.0.0.1:9")
 
 
+def test_a_malformed_scheduler_address_names_its_source(toy_file, tmp_path, monkeypatch):
+    """Session 14: DASK_SCHEDULER_ADDRESS=localhost (no port) stopped `run` with
+    distributed's bare "missing port number in address 'localhost'", naming neither the
+    scheduler nor the variable it came from."""
+    exp = load_experiment(toy_file)
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "localhost")
+    match = r"'localhost' is not a Dask .*\(DASK_SCHEDULER_ADDRESS is set to it\), or leave"
+    with pytest.raises(ValueError, match=match):
+        run_experiment(exp, tmp_path / "x.db", progress=False)
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS")
+    match = r"'foo://x:1' is not a Dask .*\(unknown address scheme 'foo'.*tcp://host:8786 with"
+    with pytest.raises(ValueError, match=match):
+        run_experiment(exp, tmp_path / "y.db", scheduler="foo://x:1", progress=False)
+
+
 def test_dataset_is_loaded_once_per_process(toy_file, monkeypatch):
     exp = load_experiment(toy_file)
     calls = []

@@ -523,6 +523,17 @@ def _backend(scheduler) -> Iterator[Any]:
         return
     try:
         client = Client(scheduler, timeout=WORKER_TIMEOUT // 2)
+    except ValueError as err:  # distributed's word for a malformed address
+        raise ValueError(
+            f"{scheduler!r} is not a Dask scheduler address ({err}); give one such as "
+            "tcp://host:8786 with --scheduler or DASK_SCHEDULER_ADDRESS"
+            + (
+                " (DASK_SCHEDULER_ADDRESS is set to it)"
+                if os.environ.get("DASK_SCHEDULER_ADDRESS") == scheduler
+                else ""
+            )
+            + ", or leave both unset to run on local processes."
+        ) from err
     except (OSError, TimeoutError) as err:
         raise OSError(
             f"cannot reach the Dask scheduler at {scheduler!r}: {err}. Check the address "
