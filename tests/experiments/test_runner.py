@@ -265,3 +265,39 @@ def test_a_dense_only_learner_gets_a_libsvm_file_as_a_dense_matrix(tmp_path):
         with ResultStore(tmp_path / f"{path.suffix[1:]}.sqlite") as store:
             rows[path.suffix] = {(r["method"], r["fold"]): r["metrics"] for r in store.rows()}
     assert rows[".svm"] == rows[".csv"]
+
+
+def test_tasks_another_run_wrote_meanwhile_are_counted_apart(
+    toy_file, tmp_path, monkeypatch, capsys
+):
+    """Session 14: two runs of one file into one database each computed every task; the one
+    that wrote second said "36 tasks, 0 already done, 4 run now", leaving 32 tasks
+    unaccounted for. The tasks the other run wrote first are now counted and named."""
+    from skewlearn.experiments.cli import main as exp_main
+
+    db = tmp_path / "shared.sqlite"
+    real = runner_mod.run_task_or_failure
+    other = {"n": 0}
+
+    def and_another_run_writes_it_first(task):
+        row = real(task)
+        if task.repetition == 1 and not row.get("failed"):
+            with ResultStore(db) as elsewhere:  # another process's connection
+                assert elsewhere.write(row)
+            other["n"] += 1
+        return row
+
+    monkeypatch.setattr(runner_mod, "run_task_or_failure", and_another_run_writes_it_first)
+    out = run_experiment(load_experiment(toy_file), db, n_jobs=1, progress=False)
+    n = len(expand_tasks(load_experiment(toy_file)))
+    assert other["n"] == n // 2
+    assert out == {"tasks": n, "skipped": 0, "ran": n - other["n"], "failed": 0,
+                   "written_elsewhere": other["n"]}  # fmt: skip
+    with ResultStore(db) as store:
+        assert len(store) == n
+    db = tmp_path / "shared2.sqlite"
+    assert exp_main(["run", str(toy_file), "--db", str(db), "--jobs", "1", "--no-progress"]) == 0
+    assert (
+        f"{n} tasks, 0 already done, {n // 2} run now, {n // 2} finished meanwhile by another "
+        "run into the same database (its rows kept)"
+    ) in capsys.readouterr().out

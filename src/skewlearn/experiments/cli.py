@@ -181,6 +181,11 @@ def _run(args, experiment) -> tuple:
             f", {out['not_run']} not run because {out['searches_failed']} shared "
             "search(es) failed (the next run tries them again)"
         )
+    if out.get("written_elsewhere"):
+        failed += (
+            f", {out['written_elsewhere']} finished meanwhile by another run into the same "
+            "database (its rows kept)"
+        )
     print(
         f"{exp.name}{cut}: {out['tasks']} tasks, {out['skipped']} already done, {out['ran']} "
         f"run now{failed}; results in {db}"

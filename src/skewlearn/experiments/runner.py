@@ -628,7 +628,9 @@ def run_experiment(
         with ``search.scope = "first_fold"`` also ``"searches"`` (shared searches),
         ``"searches_ran"`` (run now; the others were found in the database),
         ``"searches_failed"`` (every candidate failed; recorded in ``failures`` and tried
-        again by the next run) and ``"not_run"`` (tasks whose shared search failed).
+        again by the next run) and ``"not_run"`` (tasks whose shared search failed);
+        ``"written_elsewhere"`` when another run into the same database wrote some of the
+        tasks this one ran first (their rows are kept; the numbers are the same).
     """
     from tqdm.auto import tqdm
 
@@ -667,7 +669,7 @@ def run_experiment(
             counts["not_run"] = len(blocked)
         blocked_keys = {t.key for t in blocked}
         pending = [t for t in tasks if t.key not in done and t.key not in blocked_keys]
-        ran = failed = 0
+        ran = failed = elsewhere = 0
         with (
             _backend(scheduler) as client,
             tqdm(
@@ -684,16 +686,21 @@ def run_experiment(
                     if row.get("failed"):
                         store.write_failure(row)
                         failed += 1
-                    else:
-                        ran += store.write(row)
+                    elif store.write(row):
+                        ran += 1
+                    else:  # another run into the same database wrote it meanwhile
+                        elsewhere += 1
                     bar.update(1)
-        return {
+        out = {
             "tasks": len(tasks),
             "skipped": len(tasks) - len(pending) - len(blocked),
             "ran": ran,
             "failed": failed,
             **counts,
         }
+        if elsewhere:
+            out["written_elsewhere"] = elsewhere
+        return out
     finally:
         if not isinstance(db, ResultStore):
             store.close()
