@@ -897,3 +897,25 @@ def test_predict_reads_a_file_without_header_by_position(capsys, tmp_path):
     wide = tmp_path / "wide.csv"  # a column more: still refused, by width
     wide.write_text("".join("0," + line for line in lines[1:]))
     _fails(capsys, ["predict", str(named), str(wide), "--no-header"], "has 5 features; the model")
+
+
+def test_outputs_never_replace_the_inputs(capsys, tmp_path):
+    """Session 14: `predict M DATA --scores DATA` replaced the data file with the scores,
+    `--scores M` replaced the model, and `stream DATA --save DATA` replaced the data with a
+    pickle, each exiting 0. They are refused before any work, the files untouched; a
+    --scores folder that does not exist is refused before the scoring pass, not after."""
+    data, model = tmp_path / "d.csv", tmp_path / "m.skl"
+    data.write_text(Path(CSV).read_text())
+    save = ["--no-progress", "--save", str(model)]
+    assert main(["stream", str(data), "--model", "AROW", *save]) == 0
+    capsys.readouterr()
+    kept = {p: p.read_bytes() for p in (data, model)}
+    _fails(capsys, ["predict", str(model), str(data), "--scores", str(data)],
+           f"--scores '{data}' is the data; writing there would replace it")  # fmt: skip
+    _fails(capsys, ["predict", str(model), str(data), "--scores", str(tmp_path / "." / "m.skl")],
+           "is the model; writing there would replace it")  # fmt: skip
+    _fails(capsys, ["stream", str(data), "--model", "AROW", "--save", str(data)],
+           "is the data file; writing there would replace it")  # fmt: skip
+    assert {p: p.read_bytes() for p in (data, model)} == kept
+    _fails(capsys, ["predict", str(model), str(data), "--scores", str(tmp_path / "no" / "s.csv")],
+           "the folder")  # fmt: skip

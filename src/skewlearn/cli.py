@@ -798,7 +798,6 @@ _MODEL_FORMAT = ("skewlearn-model", 1)
 
 def _check_save_path(args) -> None:
     """Refuse ``--save`` before the run when the file could not be written or used."""
-    import os
 
     if args.save is None:
         return
@@ -809,11 +808,30 @@ def _check_save_path(args) -> None:
             "Scale the data files beforehand (the same way for training and new data), or "
             "leave out --scale."
         )
-    if os.path.isdir(args.save):
-        raise UsageError(f"--save {args.save!r} is a directory; give a file path.")
-    folder = os.path.dirname(os.path.abspath(args.save))
+    _check_output("--save", args.save, {"the data file": args.data})
+
+
+def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
+    """Refuse an output path before any work: a directory, a missing folder, or one of the
+    command's input files (``--scores`` onto the data or the model replaced it, silently)."""
+    import os
+
+    if os.path.isdir(path):
+        raise UsageError(f"{flag} {path!r} is a directory; give a file path.")
+    folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"--save {args.save!r}: the folder {folder!r} does not exist.")
+        raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
+    for what, given in inputs.items():
+        same = os.path.realpath(path) == os.path.realpath(given)
+        try:
+            same = same or (os.path.exists(path) and os.path.samefile(path, given))
+        except OSError:
+            pass
+        if same and os.path.isfile(given):
+            raise UsageError(
+                f"{flag} {path!r} is {what}; writing there would replace it. Give {flag} "
+                "another file name."
+            )
 
 
 def _save_model(path: str, est, meta: dict[str, Any], named: bool = True) -> None:
@@ -887,6 +905,8 @@ def _cmd_predict(args) -> int:
     from .metrics import f1, gmean, roc_auc
 
     bundle = _load_model(args.model)
+    if args.scores is not None:  # before the scoring pass, which may take minutes
+        _check_output("--scores", args.scores, {"the model": args.model, "the data": args.data})
     est, positive = bundle["model"], bundle["positive_class"]
     scores, predicted, y, meta = _predict_scores(args, bundle)
     result = {
