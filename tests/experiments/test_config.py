@@ -111,6 +111,11 @@ def test_toy_file_parses(toy_file):
         ({"metrics": 3}, r"metrics: must be a non-empty list of metric names .* got int 3"),
         ({"metrics": {"roc_auc": 1}}, r"metrics: must be a non-empty list .* got dict"),
         ({"metrics": "roc_auc"}, r"metrics: must be a non-empty list .* got str"),
+        # session 14: the duplicate names were listed without saying how to tell them apart
+        ({"datasets": ["a/pima.csv", "b/pima.csv"]},
+         r"datasets: .* 'pima' twice\. A file .* as \[\[datasets\]\] tables with distinct"),
+        ({"estimators": [{"class": "Perceptron"}, {"class": "Perceptron"}]},
+         r"estimators: .* 'Perceptron' twice\. The name defaults to the class; give each"),
     ],
 )  # fmt: skip
 def test_errors_name_the_key_path(change, match):

@@ -692,11 +692,22 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     datasets = tuple(_dataset(d, i, scale) for i, d in enumerate(data["datasets"]))
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):
-        _fail("datasets", f"dataset names must be unique; got {names}.")
+        twice = next(n for n in names if names.count(n) > 1)
+        _fail(
+            "datasets",
+            f"dataset names must be unique; got {names}: {twice!r} twice. A file in the "
+            "list is named after its file name without the extension; give the datasets "
+            'as [[datasets]] tables with distinct names (name = "...", source = "...").',
+        )
     estimators = tuple(_estimator(e, i) for i, e in enumerate(data["estimators"]))
     labels = [e.name for e in estimators]
     if len(set(labels)) != len(labels):
-        _fail("estimators", f"estimator names must be unique; got {labels}.")
+        twice = next(n for n in labels if labels.count(n) > 1)
+        _fail(
+            "estimators",
+            f"estimator names must be unique; got {labels}: {twice!r} twice. The name "
+            'defaults to the class; give each [[estimators]] table its own name = "...".',
+        )
     for i, e in enumerate(estimators):
         for ds in e.by_dataset:
             if ds not in names:
