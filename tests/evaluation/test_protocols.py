@@ -262,6 +262,31 @@ def test_nested_search_folds_scikit_learns_per_fold_tracebacks_into_one_line():
     assert search["scores"][1] == pytest.approx(ref.cv_results_["mean_test_score"][1])
 
 
+def test_a_classifier_without_decision_function_ranks_by_probability():
+    """Session 14: a random forest (or naive Bayes, k-NN) in an experiment stopped the run
+    with "AttributeError: 'RandomForestClassifier' object has no attribute
+    'decision_function'". Ranking metrics now use its probability of the class +1, as
+    scikit-learn's roc_auc scorer does; the search chooses as GridSearchCV does."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = _data(200, seed=5)
+    train, test = KFold(n_splits=3).split(y, 0, "toy", 0, 0)
+    rf = RandomForestClassifier(n_estimators=20, random_state=0)
+    out = evaluate_split(rf, X, y, train, test, ["roc_auc", "pr_auc", "f1"], curves=True)
+    ref = RandomForestClassifier(n_estimators=20, random_state=0).fit(X[train], y[train])
+    p = ref.predict_proba(X[test])[:, list(ref.classes_).index(1)]
+    assert out["metrics"]["roc_auc"] == pytest.approx(roc_auc_score(y[test], p))
+    assert out["metrics"]["pr_auc"] == pytest.approx(average_precision_score(y[test], p))
+    assert out["curves"]["roc_tpr"]
+    grid = {"max_depth": [1, 2, 8]}
+    _, params, search = nested_search(rf, grid, X[train], y[train], inner_splits=3, seed=2)
+    cv = StratifiedKFold(3, shuffle=True, random_state=2)
+    gs = GridSearchCV(rf, grid, scoring="roc_auc", cv=cv).fit(X[train], y[train])
+    assert params == gs.best_params_
+    np.testing.assert_allclose(search["scores"], gs.cv_results_["mean_test_score"])
+
+
 def test_evaluate_split_searches_on_the_training_part_only():
     X, y = _data(150, seed=2)
     train, test = KFold(n_splits=3).split(y, 0, "toy", 0, 1)

@@ -114,6 +114,11 @@ def test_toy_file_parses(toy_file):
         # session 14: the duplicate names were listed without saying how to tell them apart
         ({"datasets": ["a/pima.csv", "b/pima.csv"]},
          r"datasets: .* 'pima' twice\. A file .* as \[\[datasets\]\] tables with distinct"),
+        # session 14: a regressor or a transformer stopped the run with an AttributeError
+        ({"estimators": [{"class": "sklearn.linear_model.LinearRegression"}]},
+         r"estimators\[0\]\.class: LinearRegression is not a classifier"),
+        ({"estimators": [{"class": "MultiNystroem"}]},
+         r"estimators\[0\]\.class: MultiNystroem is not a classifier"),
         ({"estimators": [{"class": "Perceptron"}, {"class": "Perceptron"}]},
          r"estimators: .* 'Perceptron' twice\. The name defaults to the class; give each"),
     ],

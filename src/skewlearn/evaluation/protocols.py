@@ -7,7 +7,8 @@ numbers in any process, on any machine, in any order — which is what lets the 
 runner farm tasks out to a Dask cluster and resume killed runs.
 
 Metrics are named (``"roc_auc"``, ``"gmean"``, ...; :mod:`skewlearn.metrics`). Metrics of a
-ranking (ROC AUC, PR AUC) come from ``decision_function``; threshold metrics from ``predict``.
+ranking (ROC AUC, PR AUC) come from ``decision_function`` (or, for a classifier without one
+such as a random forest, the probability of the class +1); threshold metrics from ``predict``.
 Labels are ±1 with the minority class +1 (the convention of :mod:`skewlearn.datasets`).
 """
 
@@ -316,6 +317,20 @@ def _curve_points(y, scores, n_points: int = 51) -> dict[str, list[float]]:
     return {"roc_tpr": np.round(roc, 5).tolist(), "pr_precision": np.round(pr, 5).tolist()}
 
 
+def _ranking_scores(est, X) -> np.ndarray:
+    """The scores a ranking metric is computed from: ``decision_function`` when the fitted
+    classifier has one, else ``predict_proba``'s column of the class +1 (random forests,
+    naive Bayes, k-nearest neighbours: scikit-learn's own order, as in its scorers)."""
+    if hasattr(est, "decision_function"):
+        return est.decision_function(X)
+    if hasattr(est, "predict_proba"):
+        return est.predict_proba(X)[:, list(est.classes_).index(1)]
+    raise TypeError(
+        f"{type(est).__name__} has neither decision_function nor predict_proba, so it gives "
+        "no scores to rank by (roc_auc, pr_auc)."
+    )
+
+
 def _score(metrics: Sequence[Metric], y, scores, pred) -> dict[str, float]:
     out = {}
     for m in metrics:
@@ -374,7 +389,7 @@ def evaluate_split(
         est = clone(estimator).set_params(**params).fit(X[train], y[train])
     t1 = time.perf_counter()
     Xt = X[test]
-    scores = est.decision_function(Xt) if any(m.needs_scores for m in metrics) or curves else None
+    scores = _ranking_scores(est, Xt) if any(m.needs_scores for m in metrics) or curves else None
     pred = est.predict(Xt) if any(not m.needs_scores for m in metrics) else None
     t2 = time.perf_counter()
     out.update(
@@ -517,7 +532,11 @@ def nested_search(
         return metric(y_true, y_out)
 
     scorer = make_scorer(
-        _inner, response_method="decision_function" if metric.needs_scores else "predict"
+        _inner,
+        # as _ranking_scores: a classifier without decision_function ranks by probability
+        response_method=("decision_function", "predict_proba")
+        if metric.needs_scores
+        else "predict",
     )
     search = GridSearchCV(
         estimator,

@@ -452,6 +452,7 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
         valid = set(cls(**params).get_params())
     _check_params(cls, valid, params, grid, path)
     _check_values(cls, params, grid, path)
+    _check_classifier(cls, params, path)
     by_dataset = {}
     changes = item.get("by_dataset", {})
     if not isinstance(changes, Mapping):
@@ -516,6 +517,29 @@ def _check_params(cls: type, valid: set, params: dict, grid: dict, path: str) ->
         except ValueError as err:
             raise ExperimentError(str(err)) from err
     _check_pos_label(cls, params, grid, path)
+
+
+def _check_classifier(cls: type, params: dict, path: str) -> None:
+    """A binary classifier that gives scores to rank by: a regressor or a clusterer (any
+    class with fit and get_params passes :func:`resolve_estimator`) stopped the run with an
+    AttributeError traceback in its first task."""
+    from sklearn.base import is_classifier
+
+    est = cls(**params)
+    if not is_classifier(est):
+        _fail(
+            f"{path}.class",
+            f"{cls.__name__} is not a classifier (scikit-learn's is_classifier is false), and "
+            "experiments compare binary classifiers; give a classifier class, e.g. "
+            "'sklearn.linear_model.LogisticRegression'.",
+        )
+    if not (hasattr(est, "decision_function") or hasattr(est, "predict_proba")):
+        _fail(
+            f"{path}.class",
+            f"{cls.__name__} has neither decision_function nor predict_proba, so it gives no "
+            "scores for roc_auc, pr_auc or the curves; give a classifier that has one (or set "
+            "its parameters so that it does, e.g. probability = true for SVC).",
+        )
 
 
 def _check_pos_label(cls: type, params: dict, grid: dict, path: str) -> None:
