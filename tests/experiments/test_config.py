@@ -114,6 +114,9 @@ def test_toy_file_parses(toy_file):
         # session 14: the duplicate names were listed without saying how to tell them apart
         ({"datasets": ["a/pima.csv", "b/pima.csv"]},
          r"datasets: .* 'pima' twice\. A file .* as \[\[datasets\]\] tables with distinct"),
+        # session 14: the paper's numbers were silently left out of every table
+        ({"paper": {"table": "koil_table1_auc.csv", "metric": "f1"}},
+         r"paper\.metric: 'f1' is not one of this experiment's metrics \['roc_auc', 'gmean'\]"),
         # session 14: a regressor or a transformer stopped the run with an AttributeError
         ({"estimators": [{"class": "sklearn.linear_model.LinearRegression"}]},
          r"estimators\[0\]\.class: LinearRegression is not a classifier"),

@@ -640,6 +640,12 @@ def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTabl
             f"({', '.join(sorted(p.name for p in PAPER_RESULTS.glob('*.csv')))}).",
         )
     metric = _metric(table.get("metric", metrics[0]), "paper.metric")
+    if metric not in metrics:  # the report prints the paper's numbers beside that table only
+        _fail(
+            "paper.metric",
+            f"{metric!r} is not one of this experiment's metrics {list(metrics)}, so the "
+            "paper's numbers would be shown nowhere; add it to metrics or change paper.metric.",
+        )
     layout = table.get("layout", "wide")
     if layout not in ("wide", "long"):
         _fail("paper.layout", f"must be 'wide' or 'long'; got {layout!r}.")
