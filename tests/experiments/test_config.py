@@ -117,6 +117,10 @@ def test_toy_file_parses(toy_file):
         # session 14: the paper's numbers were silently left out of every table
         ({"paper": {"table": "koil_table1_auc.csv", "metric": "f1"}},
          r"paper\.metric: 'f1' is not one of this experiment's metrics \['roc_auc', 'gmean'\]"),
+        ({"paper": {"table": "koil_table1_auc.csv", "methods": {"ridge": "OAM_seq"}}},
+         r"paper\.methods\.ridge: 'ridge' is not an estimator name .* \['Ridge', 'Perceptron'"),
+        ({"paper": {"table": "koil_table1_auc.csv", "datasets": {"sonar": "sonar"}}},
+         r"paper\.datasets\.sonar: 'sonar' is not a dataset name .* \['a', 'b'\]"),
         # session 14: a regressor or a transformer stopped the run with an AttributeError
         ({"estimators": [{"class": "sklearn.linear_model.LinearRegression"}]},
          r"estimators\[0\]\.class: LinearRegression is not a classifier"),

@@ -795,6 +795,15 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
             _fail(f"reference[{i}]", f"{r!r} is not an estimator name; choose among {labels}.")
     base = source.parent if source is not None else None
     paper = _paper(data["paper"], base, metrics) if "paper" in data else None
+    for key, ours, what in (("methods", labels, "estimator"), ("datasets", names, "dataset")):
+        for name in getattr(paper, key, {}):  # a typo left the paper's column out, silently
+            if name not in ours:
+                _fail(
+                    f"paper.{key}.{name}",
+                    f"{name!r} is not a{'n' * (what == 'estimator')} {what} name of this "
+                    f"experiment; the keys are ours (choose among {ours}), the values the "
+                    "paper's.",
+                )
     return Experiment(
         name=str(data["name"]),
         description=str(data.get("description", "")),
