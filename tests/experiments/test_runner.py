@@ -301,3 +301,29 @@ def test_tasks_another_run_wrote_meanwhile_are_counted_apart(
         f"{n} tasks, 0 already done, {n // 2} run now, {n // 2} finished meanwhile by another "
         "run into the same database (its rows kept)"
     ) in capsys.readouterr().out
+
+
+def test_a_relative_data_file_not_found_says_where_it_was_looked_for(tmp_path, monkeypatch):
+    """Session 14: `skewlearn run exps/e.toml` with source = "data/x.csv" next to the file
+    said only "data/x.csv: no such file."; relative sources are read from the directory
+    the run started in, and the message now says so (and which directory that is)."""
+    import numpy as np
+
+    (tmp_path / "exps" / "data").mkdir(parents=True)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0.8).astype(int)
+    lines = ["a,b,c,label"] + [",".join(f"{v:.5f}" for v in x) + f",{t}" for x, t in zip(X, y)]
+    (tmp_path / "exps" / "data" / "x.csv").write_text("\n".join(lines) + "\n")
+    exp_file = tmp_path / "exps" / "e.toml"
+    exp_file.write_text(
+        'name = "rel"\ndatasets = ["data/x.csv"]\n[protocol]\nn_splits = 2\n'
+        '[[estimators]]\nclass = "Perceptron"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match=r"data/x\.csv.* A relative source is read from "
+                       r"the directory the run started in \(" + str(tmp_path)):  # fmt: skip
+        run_experiment(exp_file, tmp_path / "r.db", n_jobs=1, progress=False)
+    monkeypatch.chdir(tmp_path / "exps")
+    out = run_experiment(exp_file, tmp_path / "r.db", n_jobs=1, progress=False)
+    assert out["ran"] == 2

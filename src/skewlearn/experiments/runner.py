@@ -263,7 +263,17 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray, np.ndarray]:
                 f"dataset {spec.name!r} needs skewlearn.datasets.load, which this build lacks; "
                 "use a generator dataset instead."
             )
-        X, y, _meta = datasets.load(spec.source, scale=spec.scale, **spec.params)
+        try:
+            X, y, _meta = datasets.load(spec.source, scale=spec.scale, **spec.params)
+        except FileNotFoundError as exc:
+            if os.path.isabs(spec.source):
+                raise
+            # a file next to the experiment file is not found from another directory
+            raise FileNotFoundError(
+                f"{exc} A relative source is read from the directory the run started in "
+                f"({os.getcwd()}), not the experiment file's: run from the directory it is "
+                "relative to, or give an absolute path."
+            ) from exc
         y = np.asarray(y)
     _DATASETS[key] = (X, y)
     return X, y
