@@ -919,3 +919,20 @@ def test_outputs_never_replace_the_inputs(capsys, tmp_path):
     assert {p: p.read_bytes() for p in (data, model)} == kept
     _fails(capsys, ["predict", str(model), str(data), "--scores", str(tmp_path / "no" / "s.csv")],
            "the folder")  # fmt: skip
+
+
+def test_cv_refuses_a_feature_map_and_models_says_what_it_is(capsys):
+    """Session 14: `skewlearn models` listed MultiNystroem and StratifiedNystroem as "batch"
+    models and `cv --models MultiNystroem` stopped with an AttributeError traceback: they
+    are transformers (scikit-learn's is_classifier is false), with nothing to score."""
+    from sklearn.base import is_classifier
+
+    from skewlearn import MultiNystroem, StratifiedNystroem
+
+    assert main(["models", "--format", "json"]) == 0
+    kinds = {r["model"]: r["kind"] for r in json.loads(capsys.readouterr().out)}
+    for cls in (MultiNystroem, StratifiedNystroem):
+        assert not is_classifier(cls()) and kinds[cls.__name__] == "transformer"
+        _fails(capsys, ["cv", SVM, "--models", f"AROW,{cls.__name__.lower()}"],
+               f"{cls.__name__} is a feature map (a transformer), not a classifier")  # fmt: skip
+    assert kinds["MultiNystroemMKL"] == "batch"

@@ -100,7 +100,14 @@ def _find_estimator(name: str) -> type:
     every = _estimators(online_only=False)
     by_lower = {k.lower(): v for k, v in every.items()}
     if name.lower() in by_lower:
-        return by_lower[name.lower()]
+        cls = by_lower[name.lower()]
+        if _kind(cls) == "transformer":  # it crashed the folds with a traceback
+            raise UsageError(
+                f"{cls.__name__} is a feature map (a transformer), not a classifier: it gives "
+                "no predictions to score. Use a learner built on it (MultiNystroemMKL), or put it "
+                "in a scikit-learn pipeline before a classifier (Python)."
+            )
+        return cls
     raise UsageError(
         f"unknown model {name!r}.{did_you_mean(name, every)} Models: {', '.join(every)}."
     )
@@ -500,14 +507,25 @@ def _cmd_datasets(args) -> int:
     return 0
 
 
-def _cmd_models(args) -> int:
+def _kind(cls: type) -> str:
+    """``"online"``, ``"batch"`` (a batch classifier) or ``"transformer"`` (a feature map
+    such as MultiNystroem, which no command can score)."""
+    from sklearn.base import is_classifier
+
     from .base import OnlineClassifier
+
+    if issubclass(cls, OnlineClassifier):
+        return "online"
+    return "batch" if is_classifier(cls()) else "transformer"
+
+
+def _cmd_models(args) -> int:
     from .evaluation.prequential import format_table
 
     rows = [
         {
             "model": name,
-            "kind": "online" if issubclass(cls, OnlineClassifier) else "batch",
+            "kind": _kind(cls),
             "module": cls.__module__.removeprefix("skewlearn."),
         }
         for name, cls in _estimators(online_only=False).items()
