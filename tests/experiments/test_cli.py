@@ -315,3 +315,17 @@ def test_report_never_writes_over_the_results_database(toy_file, tmp_path, capsy
         assert len(s) == n
     assert main(["reproduce", "koil_table1", "--db", str(db), "--html", str(db)]) == 2
     assert "--html" in capsys.readouterr().err
+
+
+def test_report_help_says_when_the_markdown_goes_to_stdout(toy_file, tmp_path, capsys):
+    """Session 14: --md's help said "(default: stdout)", but `report DB --html r.html`
+    printed no Markdown; the help now says so."""
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    assert "unless --html is given" in " ".join(capsys.readouterr().out.split())
+    db = tmp_path / "toy.sqlite"
+    assert main(["run", str(toy_file), "--jobs", "1", "--db", str(db), "--no-progress",
+                 "--repeats", "1"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["report", str(db), "--html", str(tmp_path / "r.html")]) == 0
+    assert "## roc_auc" not in capsys.readouterr().out

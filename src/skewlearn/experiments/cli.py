@@ -118,7 +118,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("report", help="tables, statistics and figures from a results DB")
     p.add_argument("db", help="SQLite results database written by `run`")
     p.add_argument("--html", metavar="OUT", help="write a self-contained HTML report")
-    p.add_argument("--md", metavar="OUT", help="write a Markdown report (default: stdout)")
+    p.add_argument("--md", metavar="OUT", help="write a Markdown report (default: printed to "
+                   "stdout unless --html is given)")  # fmt: skip
     p.add_argument("--experiment", help="only this experiment of the database")
     p.add_argument("--csv", metavar="OUT", help="also export one row per task to CSV")
     p.add_argument("--parquet", metavar="OUT", help="also export to parquet (needs pyarrow)")
