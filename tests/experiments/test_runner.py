@@ -116,6 +116,21 @@ def test_a_scheduler_without_workers_or_unreachable_says_so(toy_file, tmp_path, 
         run_experiment(exp, tmp_path / "y.db", scheduler="tcp://127.0.0.1:9")
 
 
+def test_a_malformed_scheduler_address_names_its_source(toy_file, tmp_path, monkeypatch):
+    """Session 14: DASK_SCHEDULER_ADDRESS=localhost (no port) stopped `run` with
+    distributed's bare "missing port number in address 'localhost'", naming neither the
+    scheduler nor the variable it came from."""
+    exp = load_experiment(toy_file)
+    monkeypatch.setenv("DASK_SCHEDULER_ADDRESS", "localhost")
+    match = r"'localhost' is not a Dask .*\(DASK_SCHEDULER_ADDRESS is set to it\), or leave"
+    with pytest.raises(ValueError, match=match):
+        run_experiment(exp, tmp_path / "x.db", progress=False)
+    monkeypatch.delenv("DASK_SCHEDULER_ADDRESS")
+    match = r"'foo://x:1' is not a Dask .*\(unknown address scheme 'foo'.*tcp://host:8786 with"
+    with pytest.raises(ValueError, match=match):
+        run_experiment(exp, tmp_path / "y.db", scheduler="foo://x:1", progress=False)
+
+
 def test_dataset_is_loaded_once_per_process(toy_file, monkeypatch):
     exp = load_experiment(toy_file)
     calls = []
@@ -250,3 +265,65 @@ def test_a_dense_only_learner_gets_a_libsvm_file_as_a_dense_matrix(tmp_path):
         with ResultStore(tmp_path / f"{path.suffix[1:]}.sqlite") as store:
             rows[path.suffix] = {(r["method"], r["fold"]): r["metrics"] for r in store.rows()}
     assert rows[".svm"] == rows[".csv"]
+
+
+def test_tasks_another_run_wrote_meanwhile_are_counted_apart(
+    toy_file, tmp_path, monkeypatch, capsys
+):
+    """Session 14: two runs of one file into one database each computed every task; the one
+    that wrote second said "36 tasks, 0 already done, 4 run now", leaving 32 tasks
+    unaccounted for. The tasks the other run wrote first are now counted and named."""
+    from skewlearn.experiments.cli import main as exp_main
+
+    db = tmp_path / "shared.sqlite"
+    real = runner_mod.run_task_or_failure
+    other = {"n": 0}
+
+    def and_another_run_writes_it_first(task):
+        row = real(task)
+        if task.repetition == 1 and not row.get("failed"):
+            with ResultStore(db) as elsewhere:  # another process's connection
+                assert elsewhere.write(row)
+            other["n"] += 1
+        return row
+
+    monkeypatch.setattr(runner_mod, "run_task_or_failure", and_another_run_writes_it_first)
+    out = run_experiment(load_experiment(toy_file), db, n_jobs=1, progress=False)
+    n = len(expand_tasks(load_experiment(toy_file)))
+    assert other["n"] == n // 2
+    assert out == {"tasks": n, "skipped": 0, "ran": n - other["n"], "failed": 0,
+                   "written_elsewhere": other["n"]}  # fmt: skip
+    with ResultStore(db) as store:
+        assert len(store) == n
+    db = tmp_path / "shared2.sqlite"
+    assert exp_main(["run", str(toy_file), "--db", str(db), "--jobs", "1", "--no-progress"]) == 0
+    assert (
+        f"{n} tasks, 0 already done, {n // 2} run now, {n // 2} finished meanwhile by another "
+        "run into the same database (its rows kept)"
+    ) in capsys.readouterr().out
+
+
+def test_a_relative_data_file_not_found_says_where_it_was_looked_for(tmp_path, monkeypatch):
+    """Session 14: `skewlearn run exps/e.toml` with source = "data/x.csv" next to the file
+    said only "data/x.csv: no such file."; relative sources are read from the directory
+    the run started in, and the message now says so (and which directory that is)."""
+    import numpy as np
+
+    (tmp_path / "exps" / "data").mkdir(parents=True)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0.8).astype(int)
+    lines = ["a,b,c,label"] + [",".join(f"{v:.5f}" for v in x) + f",{t}" for x, t in zip(X, y)]
+    (tmp_path / "exps" / "data" / "x.csv").write_text("\n".join(lines) + "\n")
+    exp_file = tmp_path / "exps" / "e.toml"
+    exp_file.write_text(
+        'name = "rel"\ndatasets = ["data/x.csv"]\n[protocol]\nn_splits = 2\n'
+        '[[estimators]]\nclass = "Perceptron"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match=r"data/x\.csv.* A relative source is read from "
+                       r"the directory the run started in \(" + str(tmp_path)):  # fmt: skip
+        run_experiment(exp_file, tmp_path / "r.db", n_jobs=1, progress=False)
+    monkeypatch.chdir(tmp_path / "exps")
+    out = run_experiment(exp_file, tmp_path / "r.db", n_jobs=1, progress=False)
+    assert out["ran"] == 2

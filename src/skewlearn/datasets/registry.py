@@ -308,7 +308,12 @@ def _binary(y: np.ndarray, positive: Any, where: str) -> np.ndarray:
         if len(classes) != 2:
             raise ValueError(
                 f"{where}: labels have {len(classes)} classes ({classes[:10].tolist()}); "
-                "pass positive_class= to make a one-against-rest problem."
+                + (
+                    "pass positive_class= to make a one-against-rest problem."
+                    if len(classes) > 1
+                    else "a binary problem needs rows of two classes: check the label column "
+                    "(label_column=COL), or use data with both classes."
+                )
             )
         counts = [(y == c).sum() for c in classes]
         positive = classes[int(np.argmin(counts))] if counts[0] != counts[1] else classes[1]

@@ -645,7 +645,12 @@ class ChunkedFile:
             if len(classes) != 2:
                 raise ValueError(
                     f"{where}: labels have {len(classes)} classes ({classes[:10].tolist()}); "
-                    "pass positive_class= to make a one-against-rest problem."
+                    + (
+                        "pass positive_class= to make a one-against-rest problem."
+                        if len(classes) > 1
+                        else "a binary problem needs rows of two classes: check the label column "
+                        "(label_column=COL), or use data with both classes."
+                    )
                 )
             c0, c1 = (typed[c] for c in classes.tolist())
             positive_class = classes[0] if c0 < c1 else classes[1]

@@ -7,7 +7,8 @@ numbers in any process, on any machine, in any order — which is what lets the 
 runner farm tasks out to a Dask cluster and resume killed runs.
 
 Metrics are named (``"roc_auc"``, ``"gmean"``, ...; :mod:`skewlearn.metrics`). Metrics of a
-ranking (ROC AUC, PR AUC) come from ``decision_function``; threshold metrics from ``predict``.
+ranking (ROC AUC, PR AUC) come from ``decision_function`` (or, for a classifier without one
+such as a random forest, the probability of the class +1); threshold metrics from ``predict``.
 Labels are ±1 with the minority class +1 (the convention of :mod:`skewlearn.datasets`).
 """
 
@@ -18,6 +19,7 @@ import itertools
 import numbers
 import re
 import time
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -315,6 +317,20 @@ def _curve_points(y, scores, n_points: int = 51) -> dict[str, list[float]]:
     return {"roc_tpr": np.round(roc, 5).tolist(), "pr_precision": np.round(pr, 5).tolist()}
 
 
+def _ranking_scores(est, X) -> np.ndarray:
+    """The scores a ranking metric is computed from: ``decision_function`` when the fitted
+    classifier has one, else ``predict_proba``'s column of the class +1 (random forests,
+    naive Bayes, k-nearest neighbours: scikit-learn's own order, as in its scorers)."""
+    if hasattr(est, "decision_function"):
+        return est.decision_function(X)
+    if hasattr(est, "predict_proba"):
+        return est.predict_proba(X)[:, list(est.classes_).index(1)]
+    raise TypeError(
+        f"{type(est).__name__} has neither decision_function nor predict_proba, so it gives "
+        "no scores to rank by (roc_auc, pr_auc)."
+    )
+
+
 def _score(metrics: Sequence[Metric], y, scores, pred) -> dict[str, float]:
     out = {}
     for m in metrics:
@@ -373,7 +389,7 @@ def evaluate_split(
         est = clone(estimator).set_params(**params).fit(X[train], y[train])
     t1 = time.perf_counter()
     Xt = X[test]
-    scores = est.decision_function(Xt) if any(m.needs_scores for m in metrics) or curves else None
+    scores = _ranking_scores(est, Xt) if any(m.needs_scores for m in metrics) or curves else None
     pred = est.predict(Xt) if any(not m.needs_scores for m in metrics) else None
     t2 = time.perf_counter()
     out.update(
@@ -460,6 +476,26 @@ def prequential_run(
     }
 
 
+#: scikit-learn's warnings from inside the search that come once per failed inner fold or
+#: candidate, most with a whole traceback (hundreds of stderr lines for one run whose
+#: smaller class is tiny). :func:`nested_search` folds them into one line.
+_SEARCH_NOISE = (
+    "Scoring failed.",
+    "One or more of the test scores are non-finite",
+    "The least populated class in y has only",
+)
+
+
+def _error_line(text: str) -> str:
+    """The ``SomeError: message`` line of a warning that embeds a traceback (its last such
+    line), else the warning's first line."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if re.match(r"^[\w.]*(Error|Exception)\b", line):
+            return line
+    return lines[0] if lines else text
+
+
 def nested_search(
     estimator,
     grid: Mapping[str, Any],
@@ -496,7 +532,11 @@ def nested_search(
         return metric(y_true, y_out)
 
     scorer = make_scorer(
-        _inner, response_method="decision_function" if metric.needs_scores else "predict"
+        _inner,
+        # as _ranking_scores: a classifier without decision_function ranks by probability
+        response_method=("decision_function", "predict_proba")
+        if metric.needs_scores
+        else "predict",
     )
     search = GridSearchCV(
         estimator,
@@ -507,8 +547,20 @@ def nested_search(
         error_score=np.nan,
         n_jobs=None,
     )
+    from sklearn.exceptions import FitFailedWarning
+
     t0 = time.perf_counter()
-    search.fit(X, y)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        search.fit(X, y)
+    reasons: list[str] = []  # why candidates scored NaN, each once
+    for w in caught:
+        text = str(w.message)
+        if isinstance(w.message, FitFailedWarning) or text.startswith(_SEARCH_NOISE[0]):
+            if _error_line(text) not in reasons:
+                reasons.append(_error_line(text))
+        elif not text.startswith(_SEARCH_NOISE[1:]):  # implied by the NaN scores
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     scores = np.asarray(search.cv_results_["mean_test_score"], dtype=float)
     if not np.isfinite(scores).any():
         # GridSearchCV would refit the first candidate as if it had won
@@ -518,8 +570,17 @@ def nested_search(
             f"{inner_splits} inner folds ({metric.name}), so the search cannot choose. "
             f"The training part's classes have {dict(zip(labels.tolist(), counts.tolist()))} "
             f"rows: with fewer than {inner_splits} of a class an inner fold lacks it and "
-            f"{metric.name} is undefined there; otherwise every fit failed (see the warnings). "
-            "Use fewer inner_splits, another search metric, or a grid the learner accepts."
+            f"{metric.name} is undefined there; otherwise every fit failed"
+            + (f" (first error: {reasons[0]})" if reasons else "")
+            + ". Use fewer inner_splits, another search metric, or a grid the learner accepts."
+        )
+    failed = int(np.count_nonzero(~np.isfinite(scores)))
+    if failed:
+        warnings.warn(
+            f"nested search: {failed} of {len(candidates)} candidates scored NaN on an inner "
+            f"fold and were not chosen ({reasons[0] if reasons else 'no error recorded'}).",
+            UserWarning,
+            stacklevel=2,
         )
     return (
         search.best_estimator_,

@@ -141,7 +141,8 @@ def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
     """(method, dataset) -> list of +1/-1/0: reference better / worse / tie, per reference
     that has the dataset. A (method, dataset) that no reference has (or, with run-keyed
     mappings, shares fewer than 2 runs with) is left out: it was not compared, which is
-    not a tie."""
+    not a tie. So is a pair whose runs are each constant but differ (each method scored
+    one number in every run): that is one observation repeated, which no test can judge."""
     _check_alpha(alpha)
     if isinstance(references, str):
         references = [references]
@@ -182,6 +183,12 @@ def _reference_verdicts(runs: Runs, references: Sequence[str], alpha: float):
                         "lengths. Pass mappings keyed by run id (e.g. (repetition, fold)) "
                         "to pair the runs both have."
                     )
+                if np.ptp(pair[0]) == 0 and np.ptp(pair[1]) == 0 and pair[0][0] != pair[1][0]:
+                    # every run of each is one number: one observation copied (e.g. a
+                    # deterministic learner on an unshuffled stream, repeated), not n runs;
+                    # the t-test would call the difference certain (p = 0). (Equal
+                    # constants stay a tie, p = 1.)
+                    continue
                 verdicts.append(paired_ttest(*pair).significant(alpha))
             if verdicts:
                 out[method, dataset] = verdicts

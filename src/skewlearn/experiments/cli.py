@@ -118,7 +118,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("report", help="tables, statistics and figures from a results DB")
     p.add_argument("db", help="SQLite results database written by `run`")
     p.add_argument("--html", metavar="OUT", help="write a self-contained HTML report")
-    p.add_argument("--md", metavar="OUT", help="write a Markdown report (default: stdout)")
+    p.add_argument("--md", metavar="OUT", help="write a Markdown report (default: printed to "
+                   "stdout unless --html is given)")  # fmt: skip
     p.add_argument("--experiment", help="only this experiment of the database")
     p.add_argument("--csv", metavar="OUT", help="also export one row per task to CSV")
     p.add_argument("--parquet", metavar="OUT", help="also export to parquet (needs pyarrow)")
@@ -138,6 +139,37 @@ def _output(path: str) -> Path:
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     return out
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file (an existing one through links, else by spelling)."""
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
+    """Refuse report outputs that would overwrite the results database (or its SQLite
+    sidecar files) or each other: a report written over the database destroyed every
+    result, silently, with exit status 0."""
+    seen: dict[Path, str] = {}
+    guarded = [db, Path(f"{db}-wal"), Path(f"{db}-shm"), Path(f"{db}-journal")]
+    for kind, path in outputs.items():
+        out = Path(path)
+        resolved = out.resolve()
+        if any(resolved == g.resolve() or _same_file(out, g) for g in guarded):
+            raise ValueError(
+                f"--{kind} {path!r} is the results database (or one of its files); writing "
+                f"the report there would destroy the results. Give --{kind} another file "
+                f"name, e.g. report.{kind}."
+            )
+        if resolved in seen:
+            raise ValueError(
+                f"--{kind} and --{seen[resolved]} are both {path!r}; one would overwrite the "
+                "other. Give each output its own file."
+            )
+        seen[resolved] = kind
 
 
 def _db_for(args, exp) -> Path:
@@ -181,6 +213,11 @@ def _run(args, experiment) -> tuple:
             f", {out['not_run']} not run because {out['searches_failed']} shared "
             "search(es) failed (the next run tries them again)"
         )
+    if out.get("written_elsewhere"):
+        failed += (
+            f", {out['written_elsewhere']} finished meanwhile by another run into the same "
+            "database (its rows kept)"
+        )
     print(
         f"{exp.name}{cut}: {out['tasks']} tasks, {out['skipped']} already done, {out['ran']} "
         f"run now{failed}; results in {db}"
@@ -205,6 +242,8 @@ def _cmd_report(args) -> int:
     from .store import ResultStore, check_results_db
 
     check_results_db(args.db)
+    _check_outputs(Path(args.db), {k: getattr(args, k) for k in ("md", "html", "csv", "parquet")
+                                   if getattr(args, k)})  # fmt: skip
     reports = build_reports(args.db, args.experiment)
     if not reports:
         raise ValueError(f"{args.db} holds no experiment results or failures yet.")
@@ -243,6 +282,9 @@ def _cmd_reproduce(args) -> int:
     from .report import build_reports, to_html, to_markdown
 
     # the report's directory before the run, so a bad --html fails now, not after hours
+    if args.html:
+        db = Path(args.db) if args.db else Path(f"{args.name}.sqlite")
+        _check_outputs(db, {"html": args.html})
     out = _output(args.html) if args.html else None
     exp, db, failures = _run(args, CONFIGS / f"{args.name}.toml")
     reports = build_reports(db, exp.name)

@@ -452,6 +452,7 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
         valid = set(cls(**params).get_params())
     _check_params(cls, valid, params, grid, path)
     _check_values(cls, params, grid, path)
+    _check_classifier(cls, params, path)
     by_dataset = {}
     changes = item.get("by_dataset", {})
     if not isinstance(changes, Mapping):
@@ -516,6 +517,29 @@ def _check_params(cls: type, valid: set, params: dict, grid: dict, path: str) ->
         except ValueError as err:
             raise ExperimentError(str(err)) from err
     _check_pos_label(cls, params, grid, path)
+
+
+def _check_classifier(cls: type, params: dict, path: str) -> None:
+    """A binary classifier that gives scores to rank by: a regressor or a clusterer (any
+    class with fit and get_params passes :func:`resolve_estimator`) stopped the run with an
+    AttributeError traceback in its first task."""
+    from sklearn.base import is_classifier
+
+    est = cls(**params)
+    if not is_classifier(est):
+        _fail(
+            f"{path}.class",
+            f"{cls.__name__} is not a classifier (scikit-learn's is_classifier is false), and "
+            "experiments compare binary classifiers; give a classifier class, e.g. "
+            "'sklearn.linear_model.LogisticRegression'.",
+        )
+    if not (hasattr(est, "decision_function") or hasattr(est, "predict_proba")):
+        _fail(
+            f"{path}.class",
+            f"{cls.__name__} has neither decision_function nor predict_proba, so it gives no "
+            "scores for roc_auc, pr_auc or the curves; give a classifier that has one (or set "
+            "its parameters so that it does, e.g. probability = true for SVC).",
+        )
 
 
 def _check_pos_label(cls: type, params: dict, grid: dict, path: str) -> None:
@@ -616,6 +640,12 @@ def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTabl
             f"({', '.join(sorted(p.name for p in PAPER_RESULTS.glob('*.csv')))}).",
         )
     metric = _metric(table.get("metric", metrics[0]), "paper.metric")
+    if metric not in metrics:  # the report prints the paper's numbers beside that table only
+        _fail(
+            "paper.metric",
+            f"{metric!r} is not one of this experiment's metrics {list(metrics)}, so the "
+            "paper's numbers would be shown nowhere; add it to metrics or change paper.metric.",
+        )
     layout = table.get("layout", "wide")
     if layout not in ("wide", "long"):
         _fail("paper.layout", f"must be 'wide' or 'long'; got {layout!r}.")
@@ -692,11 +722,22 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     datasets = tuple(_dataset(d, i, scale) for i, d in enumerate(data["datasets"]))
     names = [d.name for d in datasets]
     if len(set(names)) != len(names):
-        _fail("datasets", f"dataset names must be unique; got {names}.")
+        twice = next(n for n in names if names.count(n) > 1)
+        _fail(
+            "datasets",
+            f"dataset names must be unique; got {names}: {twice!r} twice. A file in the "
+            "list is named after its file name without the extension; give the datasets "
+            'as [[datasets]] tables with distinct names (name = "...", source = "...").',
+        )
     estimators = tuple(_estimator(e, i) for i, e in enumerate(data["estimators"]))
     labels = [e.name for e in estimators]
     if len(set(labels)) != len(labels):
-        _fail("estimators", f"estimator names must be unique; got {labels}.")
+        twice = next(n for n in labels if labels.count(n) > 1)
+        _fail(
+            "estimators",
+            f"estimator names must be unique; got {labels}: {twice!r} twice. The name "
+            'defaults to the class; give each [[estimators]] table its own name = "...".',
+        )
     for i, e in enumerate(estimators):
         for ds in e.by_dataset:
             if ds not in names:
@@ -705,8 +746,12 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
                     f"{ds!r} is not a dataset of this experiment; choose among {names}.",
                 )
     metrics = data.get("metrics", ["roc_auc"])
-    if isinstance(metrics, str) or not metrics:
-        _fail("metrics", "must be a non-empty list of metric names.")
+    if not isinstance(metrics, list | tuple) or not metrics:
+        _fail(
+            "metrics",
+            f'must be a non-empty list of metric names (e.g. metrics = ["roc_auc"]); got '
+            f"{type(metrics).__name__} {metrics!r}.",
+        )
     metrics = tuple(_metric(m, f"metrics[{i}]") for i, m in enumerate(metrics))
     for i, m in enumerate(metrics):
         if metrics.index(m) != i:  # the report would show its section twice
@@ -750,6 +795,15 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
             _fail(f"reference[{i}]", f"{r!r} is not an estimator name; choose among {labels}.")
     base = source.parent if source is not None else None
     paper = _paper(data["paper"], base, metrics) if "paper" in data else None
+    for key, ours, what in (("methods", labels, "estimator"), ("datasets", names, "dataset")):
+        for name in getattr(paper, key, {}):  # a typo left the paper's column out, silently
+            if name not in ours:
+                _fail(
+                    f"paper.{key}.{name}",
+                    f"{name!r} is not a{'n' * (what == 'estimator')} {what} name of this "
+                    f"experiment; the keys are ours (choose among {ours}), the values the "
+                    "paper's.",
+                )
     return Experiment(
         name=str(data["name"]),
         description=str(data.get("description", "")),

@@ -41,6 +41,8 @@ class MetricTable:
     mean: dict = field(default_factory=dict)
     std: dict = field(default_factory=dict)
     n_runs: dict = field(default_factory=dict)
+    #: Runs with a finite value, the ones each mean and std are over.
+    n_used: dict = field(default_factory=dict)
     marker: dict = field(default_factory=dict)
     wtl: dict = field(default_factory=dict)
     friedman: FriedmanResult | None = None
@@ -143,6 +145,7 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
                 # one finite run has no spread to show (it is not a spread of 0)
                 t.std[d, m] = float(finite.std(ddof=1)) if len(finite) > 1 else math.nan
                 t.n_runs[d, m] = len(vals)
+                t.n_used[d, m] = len(finite)
     # paired runs: each method meets each reference on the (repetition, fold) keys where
     # both have a finite value, so a run one method lacks (skipped, failed, undefined
     # metric) does not remove the markers of the others on that dataset
@@ -253,7 +256,12 @@ def _cell(t: MetricTable, d: str, m: str) -> str:
     mean, std = t.mean[d, m], t.std[d, m]
     s = f"{_num(mean)} ± {_num(std)}" if math.isfinite(std) else _num(mean)
     mark = t.marker.get((m, d), "")
-    return f"{s} {mark}".rstrip()
+    # a cell over fewer runs than others (a partial run, a failed task, a NaN score) says
+    # so: its mean is not over the same runs as its neighbours'
+    most = max(t.n_used.values(), default=0)
+    used = t.n_used.get((d, m), most)
+    fewer = f"({used} of {most} runs)" if used < most else ""
+    return " ".join(x for x in (s, mark, fewer) if x)
 
 
 def _paper_cell(t: MetricTable, d: str, m: str) -> str:
@@ -376,9 +384,17 @@ def _setup_text(rep: ExperimentReport) -> str:
     )
     if not _has_search(d):
         searched, scope = "no hyperparameter search (every grid has one value)", ""
+    finished = f"{len(rep.rows)} tasks finished"
+    n_tasks = d.get("n_tasks")  # recorded by run since session 14
+    if isinstance(n_tasks, int) and len(rep.rows) < n_tasks:
+        finished = (
+            f"{len(rep.rows)} of {n_tasks} tasks finished (PARTIAL: the tables hold the "
+            "finished runs only; `skewlearn run` of the same file, without --repeats, runs "
+            "the others)"
+        )
     text = (
-        f"Protocol: {kind} ({extra}); seed {d.get('seed', '?')}; {len(rep.rows)} tasks "
-        f"finished; {searched}.{scope} "
+        f"Protocol: {kind} ({extra}); seed {d.get('seed', '?')}; {finished}; "
+        f"{searched}.{scope} "
         f"Versions: {v or '–'}. Hosts: {', '.join(hosts) or '–'}."
     )
     if d.get("cuts"):

@@ -263,7 +263,17 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray, np.ndarray]:
                 f"dataset {spec.name!r} needs skewlearn.datasets.load, which this build lacks; "
                 "use a generator dataset instead."
             )
-        X, y, _meta = datasets.load(spec.source, scale=spec.scale, **spec.params)
+        try:
+            X, y, _meta = datasets.load(spec.source, scale=spec.scale, **spec.params)
+        except FileNotFoundError as exc:
+            if os.path.isabs(spec.source):
+                raise
+            # a file next to the experiment file is not found from another directory
+            raise FileNotFoundError(
+                f"{exc} A relative source is read from the directory the run started in "
+                f"({os.getcwd()}), not the experiment file's: run from the directory it is "
+                "relative to, or give an absolute path."
+            ) from exc
         y = np.asarray(y)
     _DATASETS[key] = (X, y)
     return X, y
@@ -523,6 +533,17 @@ def _backend(scheduler) -> Iterator[Any]:
         return
     try:
         client = Client(scheduler, timeout=WORKER_TIMEOUT // 2)
+    except ValueError as err:  # distributed's word for a malformed address
+        raise ValueError(
+            f"{scheduler!r} is not a Dask scheduler address ({err}); give one such as "
+            "tcp://host:8786 with --scheduler or DASK_SCHEDULER_ADDRESS"
+            + (
+                " (DASK_SCHEDULER_ADDRESS is set to it)"
+                if os.environ.get("DASK_SCHEDULER_ADDRESS") == scheduler
+                else ""
+            )
+            + ", or leave both unset to run on local processes."
+        ) from err
     except (OSError, TimeoutError) as err:
         raise OSError(
             f"cannot reach the Dask scheduler at {scheduler!r}: {err}. Check the address "
@@ -617,7 +638,9 @@ def run_experiment(
         with ``search.scope = "first_fold"`` also ``"searches"`` (shared searches),
         ``"searches_ran"`` (run now; the others were found in the database),
         ``"searches_failed"`` (every candidate failed; recorded in ``failures`` and tried
-        again by the next run) and ``"not_run"`` (tasks whose shared search failed).
+        again by the next run) and ``"not_run"`` (tasks whose shared search failed);
+        ``"written_elsewhere"`` when another run into the same database wrote some of the
+        tasks this one ran first (their rows are kept; the numbers are the same).
     """
     from tqdm.auto import tqdm
 
@@ -641,7 +664,8 @@ def run_experiment(
         # stay in the database (and resume it) but leave the reports. The definition and
         # its keys are saved together, after the searches, so a run killed during them
         # leaves the earlier definition's report as it was.
-        store.save_experiment(exp.name, exp.as_dict())
+        # n_tasks: how many the definition has, so a report of a partial run says so
+        store.save_experiment(exp.name, {**exp.as_dict(), "n_tasks": len(tasks)})
         store.set_keys(exp.name, [t.key for t in tasks] + [t.key for t in search_tasks])
         if repeats is not None:
             tasks = [t for t in tasks if t.repetition < repeats]
@@ -655,7 +679,7 @@ def run_experiment(
             counts["not_run"] = len(blocked)
         blocked_keys = {t.key for t in blocked}
         pending = [t for t in tasks if t.key not in done and t.key not in blocked_keys]
-        ran = failed = 0
+        ran = failed = elsewhere = 0
         with (
             _backend(scheduler) as client,
             tqdm(
@@ -672,16 +696,21 @@ def run_experiment(
                     if row.get("failed"):
                         store.write_failure(row)
                         failed += 1
-                    else:
-                        ran += store.write(row)
+                    elif store.write(row):
+                        ran += 1
+                    else:  # another run into the same database wrote it meanwhile
+                        elsewhere += 1
                     bar.update(1)
-        return {
+        out = {
             "tasks": len(tasks),
             "skipped": len(tasks) - len(pending) - len(blocked),
             "ran": ran,
             "failed": failed,
             **counts,
         }
+        if elsewhere:
+            out["written_elsewhere"] = elsewhere
+        return out
     finally:
         if not isinstance(db, ResultStore):
             store.close()
