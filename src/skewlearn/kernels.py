@@ -118,17 +118,28 @@ def kernel_from_parts(kind, gamma, degree, coef0, dot, sqdist):
     return dot
 
 
+#: The fast CSR form of ``‖x − b‖²`` (``‖b‖²`` plus a correction at each non-zero of ``x``)
+#: cancels when ``x`` is close to ``b`` compared with ``‖b‖`` (features far from 0, or
+#: near-duplicate rows): its rounding error is a few ulps of ``‖b‖²``. Below this fraction
+#: of ``‖b‖²`` the distance is recomputed column by column (:func:`_sparse_sqdist_exact`),
+#: which gives the dense input's value to the last bit.
+SPARSE_CANCEL = 2.0**-16
+
+
 @njit(**NJIT_INLINE)
 def _sparse_sqdist_exact(data, indices, lo, hi, b, d):
-    """``‖x − b‖²`` for the CSR row ``data/indices[lo:hi]``, column by column: O(d · nnz),
-    used only when the fast form's squares overflow (its ``inf − inf`` is NaN)."""
+    """``‖x − b‖²`` for the CSR row ``data/indices[lo:hi]``, column by column in the order
+    of the dense loop (so the dense row's exact value), merging the row's sorted indices:
+    O(d + nnz). CSR rows reach the kernels canonical (:func:`skewlearn._rows.as_rows`).
+    Used when the fast form cancels (:data:`SPARSE_CANCEL`) or its squares overflow."""
     acc = 0.0
+    p = lo
     for c in range(d):
-        xc = 0.0
-        for p in range(lo, hi):
-            if indices[p] == c:
-                xc += data[p]
-        diff = xc - b[c]
+        if p < hi and indices[p] == c:
+            diff = data[p] - b[c]
+            p += 1
+        else:
+            diff = -b[c]
         acc += diff * diff
     return acc
 
@@ -155,15 +166,16 @@ def _csr_part(kind, data, indices, lo, hi, b, d):
     acc = 0.0
     if kind == 0:
         # ||x - b||^2 = ||b||^2 + sum over nonzeros of ((x_p - b_p)^2 - b_p^2)
+        bb = 0.0
         for c in range(d):
-            acc += b[c] * b[c]
+            bb += b[c] * b[c]
+        acc = bb
         for p in range(lo, hi):
             c = indices[p]
             diff = data[p] - b[c]
             acc += diff * diff - b[c] * b[c]
-        if acc < 0.0:
-            acc = 0.0
-        elif not acc < np.inf:  # squares overflowed (inf - inf): add up exactly
+        if not (acc >= SPARSE_CANCEL * bb and acc < np.inf):
+            # cancellation (or overflow: inf - inf): add up column by column
             acc = _sparse_sqdist_exact(data, indices, lo, hi, b, d)
     else:
         for p in range(lo, hi):
@@ -222,15 +234,16 @@ def kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, lo, hi, out):
             b = buf[j]
             acc = 0.0
             if kind == 0:
+                bb = 0.0
                 for c in range(d):
-                    acc += b[c] * b[c]
+                    bb += b[c] * b[c]
+                acc = bb
                 for p in range(indptr[i], indptr[i + 1]):
                     c = indices[p]
                     diff = data[p] - b[c]
                     acc += diff * diff - b[c] * b[c]
-                if acc < 0.0:
-                    acc = 0.0
-                elif not acc < np.inf:  # squares overflowed (inf - inf): add up exactly
+                if not (acc >= SPARSE_CANCEL * bb and acc < np.inf):
+                    # cancellation (or overflow: inf - inf): add up column by column
                     acc = _sparse_sqdist_exact(data, indices, indptr[i], indptr[i + 1], b, d)
             else:
                 for p in range(indptr[i], indptr[i + 1]):

@@ -74,3 +74,36 @@ def test_unknown_kernel_message():
         kernel_code("sigmoid")
     with pytest.raises(ValueError, match="same number of columns"):
         kernel_matrix(np.zeros((2, 3)), np.zeros((2, 4)))
+
+
+@pytest.mark.parametrize("offset", [1e4, 1e6, 1e8])
+def test_sparse_rbf_far_from_zero_matches_dense(offset):
+    # CSR rows computed ||x - b||^2 as ||b||^2 plus corrections at x's non-zeros, which
+    # cancels when the features sit far from 0: at an offset of 1e8 the kernel values were
+    # off by up to 1 (a Gaussian of distance 1 read as 0 or 2), so KOIL learned another
+    # model from the CSR copy of the same data. Reference: the definition, row by row.
+    rng = np.random.default_rng(3)
+    X = offset + rng.normal(size=(12, 4))
+    X[:, 3] = 0.0  # an implicit zero in every CSR row
+    Y = X[:5] + 0.01 * rng.normal(size=(5, 4))
+    Y[0] = X[0]  # a duplicate: distance 0, kernel 1
+    want = naive.kernel_matrix(X, Y, "rbf", 0.5)
+    got = kernel_matrix(sp.csr_matrix(X), Y, "rbf", gamma=0.5)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
+def test_sparse_rbf_far_from_zero_same_koil_model():
+    from skewlearn import KOIL
+
+    rng = np.random.default_rng(4)
+    Z = rng.normal(size=(300, 3))
+    y = (np.hypot(Z[:, 0], Z[:, 1]) < 0.7).astype(int)
+    X = Z + 1e7
+    params = {"budget_pos": 20, "budget_neg": 20, "eta": 0.1, "random_state": 0}
+    dense = KOIL(**params).fit(X, y)
+    csr = KOIL(**params).fit(sp.csr_matrix(X), y)
+    np.testing.assert_array_equal(csr.support_vectors_, dense.support_vectors_)
+    np.testing.assert_allclose(csr.alpha_, dense.alpha_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(
+        csr.decision_function(X), dense.decision_function(X), rtol=1e-9, atol=1e-12
+    )

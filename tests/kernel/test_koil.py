@@ -316,6 +316,31 @@ def test_grow_segments_keeps_slots_and_caches():
     assert grow_segments(new, [1, 1]) is new
 
 
+def test_infinite_budget_memory_follows_the_stored_svs():
+    # policy="infinite" grew each buffer by the whole batch's rows of its class before the
+    # pass, so one fit of n rows allocated an n x n Gram cache however few rows were kept
+    # (here 300 x 300 for about 100 SVs). A full buffer now doubles when a row needs room.
+    rng = np.random.default_rng(0)
+    n = 300
+    y = np.where(rng.random(n) < 0.2, 1, -1)
+    X = rng.normal(scale=0.3, size=(n, 2)) + 2.0 * y[:, None]
+    params = dict(C=10.0, eta=0.5, budget_pos=4, budget_neg=4, k=1, policy="infinite")
+    clf = KOIL(**params)
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    buffers, want = naive.koil(X, y, **params)
+    np.testing.assert_allclose(scores, want, rtol=1e-10, atol=1e-12)
+    stored = clf.segments_[:, COUNT]
+    assert list(stored) == [len(buffers[+1]), len(buffers[-1])]
+    assert stored.sum() < n / 2, "the stream must leave most rows out"
+    assert np.all(clf.segments_[:, 1] <= np.maximum(2 * stored, 4))
+    assert clf.gram_.shape[0] == clf.segments_[:, 1].sum()
+    for q, s in enumerate((+1, -1)):
+        lo = clf.segments_[q, 0]
+        np.testing.assert_allclose(
+            clf.alpha_[lo : lo + stored[q]], [b[1] for b in buffers[s]], rtol=1e-10, atol=1e-12
+        )
+
+
 # --------------------------------------------------------------------------- learning
 def _circles(n=6000, pos=0.05, seed=0):
     """A ring of positives (5%) inside/around negatives: not linearly separable."""

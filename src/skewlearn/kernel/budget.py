@@ -28,9 +28,11 @@ offered to a full segment of capacity ``N`` (below capacity it is appended):
                 left — the overwritten one, or the new sample itself when RS drops it — is
                 added to the most similar SV of the segment (largest kernel value, after
                 insertion; the first slot on ties);
-``"infinite"``  always append. The caller keeps ``capacity ≥ count + samples to come``
-                with :func:`grow_segments` between batches, so memory grows with the
-                number of stored SVs (and the Gram cache quadratically).
+``"infinite"``  always append. The caller keeps room with :func:`grow_segments`: KOIL's
+                compiled pass stops at a row whose segment is full and the segment
+                doubles before it resumes, so memory grows with the number of stored SVs
+                (and the Gram cache quadratically); OAM, which stores every sample,
+                reserves a batch's rows before its pass.
 
 Randomness comes from the model's generator state (:mod:`skewlearn._rng`): RS draws one
 uniform for the keep decision and, if kept, one integer for the slot.

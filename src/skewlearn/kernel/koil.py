@@ -18,10 +18,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
-from .._rows import n_rows
 from ..kernels import kernel_row_to_buf
 from . import budget as bd
 from .budget import (
+    CAPACITY,
     COUNT,
     SEEN,
     START,
@@ -57,14 +57,17 @@ def _koil_learn(
     gamma,
     degree,
     coef0,
+    start,
 ):
     total = sv.shape[0]
     kx = np.zeros(total)
     viol = np.empty(total, dtype=np.int64)
     sel = np.empty(max(k, total), dtype=np.int64)
     selv = np.empty(max(k, total))
-    for i in range(y.shape[0]):
+    for i in range(start, y.shape[0]):
         yt = y[i]
+        if policy == 4 and seg[0 if yt > 0 else 1, COUNT] == seg[0 if yt > 0 else 1, CAPACITY]:
+            return i  # infinite budget, own buffer full: Python doubles it, resumes at row i
         # kernel values against every stored SV, and the pre-update score
         for q in range(seg.shape[0]):
             lo = seg[q, START]
@@ -161,6 +164,7 @@ def _koil_learn(
             )
             if slot >= 0:
                 counts[3] += 1
+    return y.shape[0]
 
 
 class KOIL(_KernelLearner):
@@ -198,8 +202,10 @@ class KOIL(_KernelLearner):
     Memory is fixed by the budgets (``(N^+ + N^-) × (d + N^+ + N^- + 3)`` floats,
     whatever the stream length), except for ``policy="infinite"``, which stores every
     sample with a non-zero weight: its buffers (and the Gram cache, quadratically) grow
-    with the stream. Each step costs :math:`O(M d + k M)` for :math:`M` stored SVs: the
-    Gram matrix among SVs and :math:`f` at every SV are cached and updated incrementally.
+    with the number of stored SVs (a full buffer doubles between compiled calls, so
+    capacity stays within twice the stored SVs or the initial budget). Each step costs
+    :math:`O(M d + k M)` for :math:`M` stored SVs: the Gram matrix among SVs and
+    :math:`f` at every SV are cached and updated incrementally.
 
     There is no intercept: the AUC ranking does not depend on one. ``threshold`` moves the
     cut of :meth:`predict` only.
@@ -368,10 +374,17 @@ class KOIL(_KernelLearner):
         self.rng_state_ = self._new_rng()
 
     def _learn(self, rows, y, scores):
-        if self.policy == "infinite":
-            n_pos = int(np.count_nonzero(y > 0))
-            self._set_state(bd.grow_segments(self._state(), [n_pos, n_rows(rows) - n_pos]))
-        _koil_learn(
+        start = 0
+        while True:
+            start = self._pass(rows, y, scores, start)
+            if start >= y.shape[0]:
+                return
+            # policy="infinite" and the buffer of row ``start``'s class is full: double it
+            # (O(log n) times per stream; memory stays within twice the stored SVs)
+            self._set_state(bd.grow_segments(self._state(), [1, 0] if y[start] > 0 else [0, 1]))
+
+    def _pass(self, rows, y, scores, start: int) -> int:
+        return _koil_learn(
             self.sv_,
             self.alpha_,
             self.gram_,
@@ -390,6 +403,7 @@ class KOIL(_KernelLearner):
             min(self._k(), self.sv_.shape[0]),
             bd.POLICY_CODES[self.policy],
             *self._kernel_args(),
+            start,
         )
 
     # ------------------------------------------------------------------ views
