@@ -373,15 +373,10 @@ class KOIL(_KernelLearner):
         self.counts_ = np.zeros(4, dtype=np.int64)
         self.rng_state_ = self._new_rng()
 
-    def _learn(self, rows, y, scores):
-        start = 0
-        while True:
-            start = self._pass(rows, y, scores, start)
-            if start >= y.shape[0]:
-                return
-            # policy="infinite" and the buffer of row ``start``'s class is full: double it
-            # (O(log n) times per stream; memory stays within twice the stored SVs)
-            self._set_state(bd.grow_segments(self._state(), [1, 0] if y[start] > 0 else [0, 1]))
+    def _grow(self, label: float) -> None:
+        # policy="infinite" and the buffer of the row's class is full: double it (O(log n)
+        # times per stream; memory stays within twice the stored SVs)
+        self._set_state(bd.grow_segments(self._state(), [1, 0] if label > 0 else [0, 1]))
 
     def _pass(self, rows, y, scores, start: int) -> int:
         return _koil_learn(

@@ -92,7 +92,9 @@ class _KernelLearner(OnlineClassifier):
     (``kernel``, ``gamma``, ``degree``, ``coef0``; no ``fit_intercept``), scoring with the
     kernel expansion over ``sv_``/``alpha_``/``segments_`` and the sample count.
 
-    Subclasses implement ``_allocate``, ``_learn`` and the support-vector views.
+    Subclasses implement ``_allocate``, ``_pass(rows, y, scores, start) -> next_row`` (one
+    compiled call, which stops at a row that finds its buffer full), ``_grow(label)`` (make
+    room for a row of class ``label``, ±1) and the support-vector views.
     """
 
     _parameter_constraints: ClassVar[dict] = {
@@ -120,6 +122,22 @@ class _KernelLearner(OnlineClassifier):
         check_is_fitted(self, "counts_")
         return int(self.counts_[0])
 
+    def _pass(self, rows, y, scores, start: int) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _grow(self, label: float) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _learn(self, rows, y, scores):
+        """Compiled passes from row 0; a pass that stops at a row whose buffer is full
+        (unbounded learners) resumes there once Python has grown the buffer."""
+        start = 0
+        while True:
+            start = self._pass(rows, y, scores, start)
+            if start >= y.shape[0]:
+                return
+            self._grow(y[start])
+
 
 class _KernelExpansionClassifier(_KernelLearner):
     """Shared driver of the single-buffer kernel learners (private).
@@ -145,8 +163,9 @@ class _KernelExpansionClassifier(_KernelLearner):
         self.counts_ = np.zeros(4, dtype=np.int64)
         self.rng_state_ = self._new_rng()
 
-    def _grow(self) -> None:
-        """Double the capacity (unbounded learners, between compiled calls)."""
+    def _grow(self, label: float) -> None:
+        """Double the capacity (unbounded learners, between compiled calls; one buffer for
+        both classes, so ``label`` does not matter)."""
         state = bd.grow_segments(
             {
                 "sv": self.sv_,
@@ -158,17 +177,6 @@ class _KernelExpansionClassifier(_KernelLearner):
             [1],
         )
         self.sv_, self.alpha_, self.segments_ = state["sv"], state["alpha"], state["seg"]
-
-    def _pass(self, rows, y, scores, start: int) -> int:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _learn(self, rows, y, scores):
-        start = 0
-        while True:
-            start = self._pass(rows, y, scores, start)
-            if start >= y.shape[0]:
-                return
-            self._grow()
 
     # ------------------------------------------------------------------ views
     @property
@@ -787,9 +795,9 @@ class Projectron(_KernelExpansionClassifier):
             state["K_chol_"] = chol
         super().__setstate__(state)
 
-    def _grow(self) -> None:
+    def _grow(self, label: float) -> None:
         m = int(self.segments_[0, COUNT])
-        super()._grow()
+        super()._grow(label)
         cap = self.sv_.shape[0]
         chol = np.zeros((cap, cap))
         chol[:m, :m] = self.K_chol_[:m, :m]
