@@ -249,6 +249,19 @@ def _huge_int(token: str) -> bool:
     return not _INT64[0] <= v <= _INT64[1]
 
 
+def _not_two_classes(where: str, classes: np.ndarray) -> ValueError:
+    """The error for labels of other than two classes when no positive class is given."""
+    return ValueError(
+        f"{where}: labels have {len(classes)} classes ({classes[:10].tolist()}); "
+        + (
+            "pass positive_class= to make a one-against-rest problem."
+            if len(classes) > 1
+            else "a binary problem needs rows of two classes: check the label column "
+            "(label_column=COL), or use data with both classes."
+        )
+    )
+
+
 def _absent_positive(where: str, positive: Any, classes: Sequence) -> ValueError:
     """The error for a ``positive_class`` that no label equals. When it is a string and the
     labels numbers (or the other way round), say so and name the value to pass: "'1' does

@@ -43,7 +43,15 @@ import scipy.sparse as sp
 
 from .._hints import did_you_mean
 from . import cache
-from .readers import _EXTENSIONS, _absent_positive, read, read_arff, read_csv, read_keel
+from .readers import (
+    _EXTENSIONS,
+    _absent_positive,
+    _not_two_classes,
+    read,
+    read_arff,
+    read_csv,
+    read_keel,
+)
 
 __all__ = ["describe", "list_datasets", "load"]
 
@@ -306,15 +314,7 @@ def _binary(y: np.ndarray, positive: Any, where: str) -> np.ndarray:
     classes = np.unique(y)
     if positive is None:
         if len(classes) != 2:
-            raise ValueError(
-                f"{where}: labels have {len(classes)} classes ({classes[:10].tolist()}); "
-                + (
-                    "pass positive_class= to make a one-against-rest problem."
-                    if len(classes) > 1
-                    else "a binary problem needs rows of two classes: check the label column "
-                    "(label_column=COL), or use data with both classes."
-                )
-            )
+            raise _not_two_classes(where, classes)
         counts = [(y == c).sum() for c in classes]
         positive = classes[int(np.argmin(counts))] if counts[0] != counts[1] else classes[1]
     mask = y == positive

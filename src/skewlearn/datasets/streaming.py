@@ -67,6 +67,7 @@ from .readers import (
     _keel_names,
     _label_position,
     _nominal_list,
+    _not_two_classes,
     _number,
     _parse_attribute,
     _parse_labels,
@@ -643,15 +644,7 @@ class ChunkedFile:
         where = os.path.basename(self.path)
         if positive_class is None:
             if len(classes) != 2:
-                raise ValueError(
-                    f"{where}: labels have {len(classes)} classes ({classes[:10].tolist()}); "
-                    + (
-                        "pass positive_class= to make a one-against-rest problem."
-                        if len(classes) > 1
-                        else "a binary problem needs rows of two classes: check the label column "
-                        "(label_column=COL), or use data with both classes."
-                    )
-                )
+                raise _not_two_classes(where, classes)
             c0, c1 = (typed[c] for c in classes.tolist())
             positive_class = classes[0] if c0 < c1 else classes[1]
             positive_class = positive_class.item()
