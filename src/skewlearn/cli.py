@@ -839,13 +839,10 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
+    from .experiments.cli import _same_file
+
     for what, given in inputs.items():
-        same = os.path.realpath(path) == os.path.realpath(given)
-        try:
-            same = same or (os.path.exists(path) and os.path.samefile(path, given))
-        except OSError:
-            pass
-        if same and os.path.isfile(given):
+        if _same_file(path, given) and os.path.isfile(given):
             raise UsageError(
                 f"{flag} {path!r} is {what}; writing there would replace it. Give {flag} "
                 "another file name."

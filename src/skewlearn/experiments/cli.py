@@ -141,8 +141,12 @@ def _output(path: str) -> Path:
     return out
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one file (an existing one through links, else by spelling)."""
+def _same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name one file: the same resolved path, or one existing file
+    through links (also used by the top-level command line for its outputs)."""
+    a, b = Path(a), Path(b)
+    if a.resolve() == b.resolve():
+        return True
     try:
         return a.exists() and b.exists() and os.path.samefile(a, b)
     except OSError:
@@ -158,7 +162,7 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
     for kind, path in outputs.items():
         out = Path(path)
         resolved = out.resolve()
-        if any(resolved == g.resolve() or _same_file(out, g) for g in guarded):
+        if any(_same_file(out, g) for g in guarded):
             raise ValueError(
                 f"--{kind} {path!r} is the results database (or one of its files); writing "
                 f"the report there would destroy the results. Give --{kind} another file "
