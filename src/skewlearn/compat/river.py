@@ -218,12 +218,12 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         online learner does, the row is built and checked here and scored directly, as
         ``decision_function`` would after its validation (~10 us of a one-row call)."""
         model = self._model
-        if not _plain_scores(type(model)):
-            return float(self._decision(self._row(x))[0])
-        raw = float(model._scores_of(self._ready_row(x))[0])
-        if not math.isfinite(raw):
-            return float(self._decision(self._row(x))[0])  # its error names the overflow
-        return (raw if model._pos_is_last() else -raw) - decision_cut(model)
+        if _plain_scores(type(model)):
+            raw = float(model._scores_of(self._ready_row(x))[0])
+            if math.isfinite(raw):
+                return (raw if model._pos_is_last() else -raw) - decision_cut(model)
+        # any other learner, or a non-finite score (whose error names the overflow)
+        return float(self._decision(self._row(x))[0])
 
     # ------------------------------------------------------------------ River API
     def learn_one(self, x: dict, y: Hashable) -> None:
