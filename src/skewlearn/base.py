@@ -423,11 +423,26 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         check_magnitude(self, X, "squared norms would overflow float64 and the model would "
                         "become inf/NaN", values)  # fmt: skip
 
-    #: What to do when the updates overflow float64 (the end of that error message).
-    _overflow_fix: ClassVar[str] = (
-        "Scale the features (e.g. sklearn.preprocessing.StandardScaler) or use smaller step "
-        "sizes/aggressiveness (eta, C, gamma), then call fit again."
-    )
+    #: The settings that make the updates larger, each with the direction that makes them
+    #: smaller (``(("eta", "smaller"),)``; AROW: ``(("r", "larger"),)``): the overflow
+    #: error names them (:meth:`_overflow_advice`).
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: A class's own end of the overflow error message, replacing the advice built from
+    #: ``_step_params`` (ROMMA: scaling does not help there).
+    _overflow_fix: ClassVar[str | None] = None
+
+    def _step_settings(self) -> tuple[tuple[str, str], ...]:
+        """``_step_params`` for the current settings (PA without C: none)."""
+        return self._step_params
+
+    def _overflow_advice(self) -> str:
+        """What to do when the updates overflow float64 (the end of that error message),
+        naming this learner's own step-size settings."""
+        if self._overflow_fix is not None:
+            return self._overflow_fix
+        scale = "Scale the features (e.g. sklearn.preprocessing.StandardScaler)"
+        steps = " or ".join(f"a {way} {name}" for name, way in self._step_settings())
+        return f"{scale}{f' or use {steps}' if steps else ''}, then call fit again."
 
     def _check_finite_state(self, X) -> None:
         """After learning: refuse (and forget) a model whose state overflowed.
@@ -444,7 +459,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         raise ValueError(
             f"{type(self).__name__}'s state ({', '.join(bad)}) became non-finite (inf or "
             f"NaN) while learning from inputs up to |x| = {_max_abs(X):.3g}: the updates "
-            f"overflowed float64. {self._overflow_fix} The broken model was discarded."
+            f"overflowed float64. {self._overflow_advice()} The broken model was discarded."
         )
 
     def _float_state_names(self, state: dict) -> tuple[str, ...]:
@@ -834,7 +849,7 @@ class OnlineClassifier(BinaryClassifier):
             raise ValueError(
                 f"{type(self).__name__} produced non-finite scores (inf or NaN) while "
                 f"learning from inputs up to |x| = {_max_abs(X):.3g}: the updates overflowed "
-                f"float64. {self._overflow_fix} The broken model was discarded."
+                f"float64. {self._overflow_advice()} The broken model was discarded."
             )
         self._check_finite_state(X)
         return scores if self._pos_is_last() else -scores

@@ -11,8 +11,9 @@ import pytest
 import scipy.sparse as sp
 
 import skewlearn
-from skewlearn import CW, LinearASLS, PassiveAggressive, Perceptron
-from skewlearn.base import max_abs_value
+from skewlearn import AROW, CW, SOP, CostSensitivePA, LinearASLS, PassiveAggressive, Perceptron
+from skewlearn._discovery import all_estimators
+from skewlearn.base import BinaryClassifier, max_abs_value
 
 
 def _data(n=80, d=4, seed=0):
@@ -56,7 +57,11 @@ def test_overflowing_state_raises_and_discards_the_model():
     X = rng.normal(size=(40, 5)) * 1e100
     y = rng.integers(0, 2, 40)
     est = CW()
-    with pytest.raises(ValueError, match=r"non-finite.*Scale the features.*discarded"):
+    with pytest.raises(
+        ValueError,
+        match=r"non-finite.*Scale the features.*StandardScaler\) or use a smaller a, "
+        r"then call fit again\. The broken model was discarded",
+    ):
         est.fit(X, y)
     assert not hasattr(est, "classes_") and not hasattr(est, "weights_")
     with pytest.raises(Exception, match="not fitted"):
@@ -64,6 +69,39 @@ def test_overflowing_state_raises_and_discards_the_model():
     # and it starts over cleanly on sane data
     Xs, ys = _data()
     assert np.isfinite(est.fit(Xs, ys).decision_function(Xs)).all()
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, c in all_estimators().items() if issubclass(c, BinaryClassifier))
+)
+def test_the_overflow_advice_names_only_the_learners_own_settings(name):
+    """The advice used to name "(eta, C, gamma)" for every learner, settings AROW and SOP
+    do not have (and whose direction is the reverse of theirs: larger r or a, smaller
+    steps)."""
+    est = all_estimators()[name]()
+    params = est.get_params()
+    for setting, way in est._step_settings():
+        assert setting in params, (name, setting)
+        assert way in ("smaller", "larger")
+    advice = est._overflow_advice()
+    assert "eta, C, gamma" not in advice and advice.endswith(".")
+
+
+@pytest.mark.parametrize(
+    ("est", "advice"),
+    [
+        (AROW(), "or use a larger r, then"),
+        (SOP(), "or use a larger a, then"),
+        (CW(), "or use a smaller a, then"),
+        (Perceptron(), "or use a smaller eta, then"),
+        (PassiveAggressive(), "or use a smaller C, then"),
+        (PassiveAggressive(variant="pa"), "StandardScaler), then"),
+        (CostSensitivePA(variant="pa"), "StandardScaler), then"),
+        (LinearASLS(), "StandardScaler), then"),
+    ],
+)
+def test_the_overflow_advice_says_which_way_to_move_the_step_setting(est, advice):
+    assert advice in est._overflow_advice()
 
 
 @pytest.mark.parametrize("dump", [pickle.dumps, "joblib"])

@@ -199,6 +199,7 @@ class OAM(OnlineLinearClassifier):
     50
     """
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **{
             key: rule

@@ -253,6 +253,7 @@ class OPAUC(OnlineLinearClassifier):
     (2, 5, 3)
     """
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **{
             key: rule

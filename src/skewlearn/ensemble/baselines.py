@@ -113,6 +113,7 @@ class OFO(OnlineLinearClassifier):
     True
     """
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -228,6 +229,7 @@ def _resampled_bagging_learn(
 
 class _ResampledBagging(OnlineClassifier):
     _undersample: ClassVar[bool] = False
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
 
     _parameter_constraints: ClassVar[dict] = {
         **OnlineClassifier._parameter_constraints,

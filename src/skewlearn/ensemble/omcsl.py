@@ -401,6 +401,7 @@ class OMCSL(OnlineClassifier):
     True
     """
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineClassifier._parameter_constraints,
         "n_learners": [Interval(numbers.Integral, 1, None, closed="left")],

@@ -279,6 +279,7 @@ class KOIL(_KernelLearner):
     True
     """
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **_KernelLearner._parameter_constraints,
         "C": [Interval(numbers.Real, 0, None, closed="neither")],

@@ -166,6 +166,7 @@ class NORMA(_KernelExpansionClassifier):
     True
     """
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **_KernelExpansionClassifier._parameter_constraints,
         "fit_intercept": ["boolean"],

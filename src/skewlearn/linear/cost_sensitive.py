@@ -164,6 +164,7 @@ class CostSensitiveOGD(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "objective": [StrOptions({"sum", "cost", "weighted"})],
@@ -349,6 +350,7 @@ class CostSensitivePA(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "c_pos": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -362,6 +364,9 @@ class CostSensitivePA(OnlineLinearClassifier):
         {"c_pos": 4.0, "variant": "pa2", "update": "prediction", "C": 0.1},
     ]
     _id_keys = ("update",)
+
+    def _step_settings(self) -> tuple[tuple[str, str], ...]:
+        return () if self.variant == "pa" else self._step_params  # plain PA has no C
 
     def __init__(
         self,

@@ -162,6 +162,7 @@ class Perceptron(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -255,11 +256,15 @@ class PassiveAggressive(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "C": [Interval(numbers.Real, 0, None, closed="neither")],
         "variant": [StrOptions(set(_PA_VARIANTS))],
     }
+
+    def _step_settings(self) -> tuple[tuple[str, str], ...]:
+        return () if self.variant == "pa" else self._step_params  # plain PA has no C
 
     def __init__(
         self,
@@ -375,6 +380,7 @@ class OGD(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -545,6 +551,7 @@ class ALMA(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "alpha": [Interval(numbers.Real, 0, 1, closed="right")],

@@ -422,6 +422,7 @@ class AROW(_GaussianLinear):
     """
 
     _kind = _AROW
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("r", "larger"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "r": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -503,6 +504,7 @@ class CW(_GaussianLinear):
     True
     """
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("a", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0.5, 1, closed="neither")],
@@ -601,6 +603,7 @@ class SCW(_GaussianLinear):
     True
     """
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _test_params: ClassVar[list] = [
         {},
         {"covariance": "full"},
@@ -758,6 +761,7 @@ class SOP(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("a", "larger"),)
     _id_keys: ClassVar[tuple] = ("covariance",)
     _test_params: ClassVar[list] = [{}, {"covariance": "full"}]
     _parameter_constraints: ClassVar[dict] = {
@@ -930,6 +934,7 @@ class NHERD(_GaussianLinear):
     True
     """
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "C": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -1093,6 +1098,7 @@ class IELLIP(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("a", "smaller"),)
     _id_keys: ClassVar[tuple] = ("covariance",)
     _test_params: ClassVar[list] = [{}, {"covariance": "full"}]
     _parameter_constraints: ClassVar[dict] = {

@@ -137,6 +137,7 @@ class TruncatedGradient(OnlineLinearClassifier):
     _input_dtypes = FLOAT32_ROWS
     _step_gain = SQUARED_GAIN
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -303,6 +304,7 @@ class OFS(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
         "n_selected": [Interval(numbers.Integral, 1, None, closed="left")],
