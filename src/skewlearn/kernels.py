@@ -63,6 +63,26 @@ def kernel_code(kernel: str) -> int:
         ) from None
 
 
+def check_kernel_params(kernel, gamma, degree, coef0, where: str = "") -> int:
+    """Refuse kernel settings the compiled kernels cannot use; return the kernel's code.
+
+    ``gamma`` must be a finite real > 0, ``degree`` an integer ≥ 1 (the exponent of the
+    polynomial kernel: ``int(2.5)`` would silently be 2), ``coef0`` a finite real.
+    ``where`` (e.g. ``" in kernel spec {...}"``) follows the setting's name in the error.
+    """
+    code = kernel_code(kernel)
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not 0 < gamma < np.inf:
+        raise ValueError(f"gamma{where} must be a finite real number > 0; got {gamma!r}.")
+    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 1:
+        raise ValueError(
+            f"degree{where} must be an integer >= 1 (the exponent of the polynomial "
+            f"kernel); got {degree!r}."
+        )
+    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(coef0):
+        raise ValueError(f"coef0{where} must be a finite real number; got {coef0!r}.")
+    return code
+
+
 def gamma_from_sigma(sigma: float) -> float:
     """The ``γ`` of :math:`\\exp(-\\gamma\\|x-y\\|^2)` for a Gaussian width ``σ``:
     :math:`\\gamma = 1 / (2\\sigma^2)`.
@@ -295,11 +315,11 @@ def kernel_matrix(
         Dense (a support-vector buffer).
     kernel : {"rbf", "poly", "linear"}, default="rbf"
     gamma : float, default=1.0
-        > 0 for rbf; the scale of ``x^T y`` for poly.
+        Finite, > 0: the rbf width, or the scale of ``x^T y`` for poly.
     degree : int, default=3
-        ≥ 1, poly only.
+        An integer ≥ 1, poly only.
     coef0 : float, default=1.0
-        Poly only.
+        Finite, poly only.
 
     Returns
     -------
@@ -312,7 +332,7 @@ def kernel_matrix(
     >>> bool(np.isclose(K[0, 0], np.exp(-1.0)))
     True
     """
-    code = kernel_code(kernel)
+    code = check_kernel_params(kernel, gamma, degree, coef0)
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)
     else:
@@ -323,6 +343,12 @@ def kernel_matrix(
             f"X and Y must be 2-D with the same number of columns; got shapes {X.shape} "
             f"and {Y.shape}."
         )
+    for name, A in (("X", X.data if sp.issparse(X) else X), ("Y", Y)):
+        if not np.isfinite(A).all():
+            raise ValueError(
+                f"{name} contains NaN or infinity; kernel values of such rows are undefined. "
+                "Remove or impute those values first."
+            )
     out = np.empty((X.shape[0], Y.shape[0]), dtype=np.float64)
     gram_rows_buf(
         code, float(gamma), int(degree), float(coef0), as_rows(X, False), Y, Y.shape[0], out

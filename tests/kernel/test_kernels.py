@@ -107,3 +107,33 @@ def test_sparse_rbf_far_from_zero_same_koil_model():
     np.testing.assert_allclose(
         csr.decision_function(X), dense.decision_function(X), rtol=1e-9, atol=1e-12
     )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"gamma": -1.0}, r"gamma must be a finite real number > 0; got -1\.0"),
+        ({"gamma": 0.0}, "gamma must be"),
+        ({"gamma": float("nan")}, "gamma must be"),
+        ({"gamma": "scale"}, "gamma must be"),
+        ({"kernel": "poly", "degree": 2.5}, r"degree must be an integer >= 1.*got 2\.5"),
+        ({"kernel": "poly", "degree": 0}, "degree must be an integer >= 1"),
+        ({"kernel": "poly", "degree": True}, "degree must be an integer >= 1"),
+        ({"kernel": "poly", "coef0": float("inf")}, "coef0 must be a finite real number"),
+    ],
+)
+def test_kernel_matrix_refuses_settings_it_cannot_use(kwargs, match):
+    """kernel_matrix took any gamma/degree/coef0: a negative rbf gamma gave values above 1
+    (exp of a positive number), degree 2.5 was truncated to 2 without a word."""
+    X, Y = _data()
+    with pytest.raises(ValueError, match=match):
+        kernel_matrix(X, Y, **kwargs)
+
+
+@pytest.mark.parametrize("where", ["X", "Y"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_kernel_matrix_refuses_nan_rows(where, sparse):
+    X, Y = _data()
+    (X if where == "X" else Y)[1, 1] = np.nan
+    with pytest.raises(ValueError, match=f"{where} contains NaN or infinity"):
+        kernel_matrix(sp.csr_matrix(X) if sparse else X, Y)

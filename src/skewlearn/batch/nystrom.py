@@ -56,7 +56,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from ..base import VersionedPickleMixin, _scan_values
 from ..base import check_magnitude as _check_magnitude
-from ..kernels import KERNEL_CODES, data_variance, kernel_code, kernel_matrix
+from ..kernels import KERNEL_CODES, check_kernel_params, data_variance, kernel_matrix
 
 __all__ = ["MultiNystroem", "StratifiedNystroem", "nystroem_linear_svm"]
 
@@ -141,19 +141,10 @@ def resolve_kernel(spec: dict, X) -> dict:
             f"{sorted(_KERNEL_KEYS)}."
         )
     out = {"kernel": "rbf", "gamma": None, "degree": 3, "coef0": 1.0, **spec}
-    kernel_code(out["kernel"])
     if out["gamma"] is None:
         out["gamma"] = scale_gamma(X)
-    gamma, degree, coef0 = out["gamma"], out["degree"], out["coef0"]
-    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not 0 < gamma < np.inf:
-        raise ValueError(f"gamma in kernel spec {spec!r} must be a finite real number > 0 or None.")
-    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 1:
-        raise ValueError(
-            f"degree in kernel spec {spec!r} must be an integer >= 1 (the exponent of the "
-            "polynomial kernel)."
-        )
-    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(coef0):
-        raise ValueError(f"coef0 in kernel spec {spec!r} must be a finite real number.")
+    check_kernel_params(out["kernel"], out["gamma"], out["degree"], out["coef0"],
+                        f" in kernel spec {spec!r}")  # fmt: skip
     return {
         "kernel": out["kernel"],
         "gamma": float(out["gamma"]),
