@@ -256,6 +256,10 @@ def test_a_reference_without_results_is_not_replaced_silently():
     assert "KOIL, also a reference, has no results" in _legend(t)
     t = _table("auc", rows, {})  # no reference named: the first method, as before
     assert t.reference == ["P"] and "has no results" not in _legend(t)
+    # session 15: `reference = []` took the first method too; it asks for no markers
+    t = _table("auc", rows, {"reference": []})
+    assert t.reference == [] and t.marker == {} and t.wtl == {}
+    assert _legend(t).endswith("no t-test markers (the experiment names no reference).")
 
 
 def test_a_partial_run_is_reported_as_partial(tmp_path):

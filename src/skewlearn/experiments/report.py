@@ -125,11 +125,13 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
     ds_names = [d["name"] for d in definition.get("datasets", [])]
     methods = _ordered({r["method"] for r in rows}, est_names)
     datasets = _ordered({r["dataset"] for r in rows}, ds_names)
-    declared = list(definition.get("reference", []))
+    # no reference named: the first method; ``reference = []``: no markers (asked for);
+    # named ones without results are not replaced by another method (its markers would
+    # answer a question the experiment did not ask)
+    given = definition.get("reference")
+    declared = list(given) if given is not None else methods[:1]
     missing = [m for m in declared if m not in methods]
-    # no reference named: the first method; named ones without results are not replaced
-    # by another method (its markers would answer a question the experiment did not ask)
-    reference = [m for m in declared if m in methods] if declared else methods[:1]
+    reference = [m for m in declared if m in methods]
     runs: dict[str, dict[str, dict[tuple, float]]] = defaultdict(lambda: defaultdict(dict))
     for r in rows:
         v = r["metrics"].get(metric)
@@ -273,6 +275,8 @@ def _paper_cell(t: MetricTable, d: str, m: str) -> str:
 
 def _legend(t: MetricTable) -> str:
     missing = ", ".join(t.missing_reference)
+    if not t.reference and not t.missing_reference:
+        return "mean ± std over the runs; no t-test markers (the experiment names no reference)."
     if not t.reference:
         verb = "has" if len(t.missing_reference) == 1 else "have"
         return (
