@@ -197,3 +197,41 @@ def test_a_test_fold_without_positives_names_the_protocol_setting(tmp_path):
             "protocol.n_splits = 5. Use n_splits <= 3 (or more data); a re-run fails the "
             "same way. (ROC AUC is undefined" in error
         ), error
+
+
+@pytest.mark.parametrize(
+    ("dataset", "match"),
+    [
+        ('{name = "d", source = "d.csv", params = {label_column = "nope"}}',
+         r"datasets\[1\] \(d\): reading d\.csv failed, so no task was run: .*no column named "
+         r"'nope'.*Set label_column = one of them"),
+        ('{name = "g", generator = "make_classification", params = {n_samples = -5}}',
+         r"datasets\[1\] \(g\): generating it failed, so no task was run: .*n_samples"),
+    ],
+)  # fmt: skip
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_a_dataset_that_cannot_be_read_stops_the_run_before_any_task(
+    tmp_path, monkeypatch, dataset, match, n_jobs
+):
+    """Session 15: every task failed alike, each recorded as a failure (the run exited 1
+    after trying them all), and the message named the Python option (label_column=)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(runner_mod, "_DATASETS", {})
+    (tmp_path / "d.csv").write_text("a,b,label\n" + "".join(
+        f"{i},{i % 7},{int(i % 5 == 0)}\n" for i in range(60)))  # fmt: skip
+    text = DIVERGES.replace("[protocol]", f"[[datasets]]\n{dataset[1:-1].replace(', ', chr(10))}"
+                            "\n\n[protocol]")  # fmt: skip
+    (tmp_path / "e.toml").write_text(text)
+    exp = load_experiment(tmp_path / "e.toml")
+    with pytest.raises(ValueError, match=match):
+        run_experiment(exp, tmp_path / "r.sqlite", n_jobs=n_jobs, progress=False)
+    assert not (tmp_path / "r.sqlite").exists()
+    # the same file with a good option runs, and an out-of-process run leaves no copy here
+    ok = text.replace('"nope"', '"label"').replace("n_samples = -5", "n_samples = 80")
+    (tmp_path / "e.toml").write_text(ok)
+    out = run_experiment(load_experiment(tmp_path / "e.toml"), tmp_path / "r.sqlite",
+                         n_jobs=n_jobs, progress=False)  # fmt: skip
+    assert out["failed"] == 3 and out["ran"] == 9  # OPAUC still diverges on "a"
+    key = runner_mod._dataset_key(load_experiment(tmp_path / "e.toml").datasets[1])
+    assert (key in runner_mod._DATASETS) == (n_jobs == 1)  # kept only where tasks use it

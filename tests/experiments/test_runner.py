@@ -327,3 +327,30 @@ def test_a_relative_data_file_not_found_says_where_it_was_looked_for(tmp_path, m
     monkeypatch.chdir(tmp_path / "exps")
     out = run_experiment(exp_file, tmp_path / "r.db", n_jobs=1, progress=False)
     assert out["ran"] == 2
+
+
+def test_the_dataset_cache_tells_files_of_the_same_name_apart(tmp_path, monkeypatch):
+    """Session 15: the in-process cache was keyed by the spec alone, so a relative
+    ``d.csv`` read from a second directory (or the same file rewritten) returned the first
+    file's rows: a notebook running two experiments got the other one's data."""
+    import os
+
+    from skewlearn.experiments import runner as runner_mod
+    from skewlearn.experiments.config import DatasetSpec
+
+    monkeypatch.setattr(runner_mod, "_DATASETS", {})
+    spec = DatasetSpec(name="d", source="d.csv", params={"label_column": "label"})
+    seen = []
+    for folder, rows in (("one", 40), ("two", 50)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "d.csv").write_text(
+            "a,label\n" + "".join(f"{i},{int(i % 4 == 0)}\n" for i in range(rows))
+        )
+        monkeypatch.chdir(tmp_path / folder)
+        seen.append(runner_mod.load_dataset(spec)[0].shape[0])
+    assert seen == [40, 50]
+    path = tmp_path / "two" / "d.csv"
+    path.write_text("a,label\n" + "".join(f"{i},{int(i % 4 == 0)}\n" for i in range(60)))
+    os.utime(path, ns=(1, 1))  # a rewrite within the clock's resolution still differs in size
+    assert runner_mod.load_dataset(spec)[0].shape[0] == 60
+    assert runner_mod.load_dataset(spec) is runner_mod.load_dataset(spec)  # still cached

@@ -236,10 +236,21 @@ def _minority_positive(y) -> np.ndarray:
     return np.where(y == minority, 1, -1)
 
 
+def _dataset_key(spec: DatasetSpec) -> str:
+    """The in-process cache key of a dataset: its spec and, for a data file, the file's
+    absolute path, size and modification time (a relative ``d.csv`` read from another
+    directory, or the file rewritten, is another dataset)."""
+    key = json.dumps(spec.as_dict(), sort_keys=True)
+    if spec.generator is None and spec.source is not None and os.path.isfile(spec.source):
+        st = os.stat(spec.source)
+        key += f"|{os.path.abspath(spec.source)}|{st.st_size}|{st.st_mtime_ns}"
+    return key
+
+
 def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray, np.ndarray]:
     """``(X, y)`` of a dataset spec, y in {-1, +1} with the minority class +1 (or, for a
     data file, its ``positive_class`` param); cached."""
-    key = json.dumps(spec.as_dict(), sort_keys=True)
+    key = _dataset_key(spec)
     if key in _DATASETS:
         return _DATASETS[key]
     if spec.generator is not None:
@@ -510,6 +521,37 @@ def _one_line(exc: Exception) -> str:
     return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
+def _check_datasets(exp: Experiment, keep: bool) -> None:
+    """Read every data file and make every generated dataset once, before any task: a bad
+    reading option or generator value (``label_column = "nope"``, ``n_samples = -1``)
+    failed every task alike, each recorded as a failure, instead of stopping the run at
+    the start. Registered datasets are fixed and skipped. ``keep``: leave the arrays in
+    this process's cache (the tasks run here)."""
+    import re
+
+    from ..datasets import list_datasets
+    from .config import ExperimentError
+
+    registered = set(list_datasets())
+    for i, spec in enumerate(exp.datasets):
+        if spec.generator is None and spec.source in registered:
+            continue
+        key = _dataset_key(spec)
+        cached = key in _DATASETS
+        try:
+            load_dataset(spec)
+        except (ValueError, TypeError) as exc:
+            what = "generating it" if spec.generator else f"reading {spec.source}"
+            msg = re.sub(r"\bPass (\w+)=", r"Set \1 =", " ".join(str(exc).split()))
+            raise ExperimentError(
+                f"datasets[{i}] ({spec.name}): {what} failed, so no task was run: {msg} "
+                f"(a {'generator' if spec.generator else 'file'} option goes in the "
+                "dataset's params.)"
+            ) from None
+        if not keep and not cached:
+            del _DATASETS[key]
+
+
 # --------------------------------------------------------------------------- the run
 WORKER_TIMEOUT = 60  # seconds to wait for a Dask worker to join before giving up
 
@@ -645,6 +687,10 @@ def run_experiment(
     from tqdm.auto import tqdm
 
     exp = experiment if isinstance(experiment, Experiment) else load_experiment(experiment)
+    # the data once, before the database and any search or task: a bad option failed them
+    # all alike
+    in_process = n_jobs == 1 and scheduler is None and not os.environ.get("DASK_SCHEDULER_ADDRESS")
+    _check_datasets(exp, keep=in_process)
     store = db if isinstance(db, ResultStore) else ResultStore(db)
     try:
         if scheduler is None:
