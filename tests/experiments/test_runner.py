@@ -354,3 +354,40 @@ def test_the_dataset_cache_tells_files_of_the_same_name_apart(tmp_path, monkeypa
     os.utime(path, ns=(1, 1))  # a rewrite within the clock's resolution still differs in size
     assert runner_mod.load_dataset(spec)[0].shape[0] == 60
     assert runner_mod.load_dataset(spec) is runner_mod.load_dataset(spec)  # still cached
+
+
+def test_a_rewritten_data_file_is_run_again_not_resumed(tmp_path, monkeypatch):
+    """Session 15: the task keys held the file's name and options only, so after the data
+    file changed a second run found every task "already done" and the report mixed in (or
+    kept only) the old file's results."""
+    from skewlearn.experiments import load_experiment, run_experiment
+    from skewlearn.experiments.runner import file_digest
+
+    monkeypatch.chdir(tmp_path)
+
+    def write(rows):
+        (tmp_path / "d.csv").write_text(
+            "a,b,label\n" + "".join(f"{i},{(i * 7) % 11},{int(i % 4 == 0)}\n" for i in range(rows))
+        )
+
+    (tmp_path / "e.toml").write_text(
+        'name = "f"\nseed = 0\nmetrics = ["roc_auc"]\n'
+        'datasets = [{name = "d", source = "d.csv", params = {label_column = "label"}}]\n'
+        '[protocol]\nkind = "kfold"\nn_splits = 2\nn_repeats = 1\n'
+        '[[estimators]]\nclass = "Perceptron"\n'
+    )
+    write(40)
+    first = run_experiment(load_experiment("e.toml"), "r.sqlite", n_jobs=1, progress=False)
+    again = run_experiment(load_experiment("e.toml"), "r.sqlite", n_jobs=1, progress=False)
+    assert (first["ran"], again["skipped"], again["ran"]) == (2, 2, 0)
+    digest = file_digest("d.csv")
+    write(48)
+    assert file_digest("d.csv") != digest
+    changed = run_experiment(load_experiment("e.toml"), "r.sqlite", n_jobs=1, progress=False)
+    assert (changed["skipped"], changed["ran"]) == (0, 2)
+    import hashlib
+
+    assert (
+        file_digest("d.csv")
+        == hashlib.blake2b((tmp_path / "d.csv").read_bytes(), digest_size=16).hexdigest()
+    )

@@ -80,15 +80,22 @@ class DatasetSpec:
     #: False, True (the loader's default: standard for registry names and files, min-max
     #: for generators), "standard" or "minmax" (the same for every kind of dataset).
     scale: bool | str = False
+    #: A data file's content digest (BLAKE2b), set when a run starts
+    #: (:func:`~skewlearn.experiments.runner.run_experiment`): part of every task key, so
+    #: results of a file's earlier contents are not taken for the new ones.
+    digest: str | None = None
 
     def as_dict(self) -> dict:
-        return {
+        out = {
             "name": self.name,
             "source": self.source,
             "generator": self.generator,
             "params": self.params,
             "scale": self.scale,
         }
+        if self.digest is not None:  # (registered and generated sets keep their keys)
+            out["digest"] = self.digest
+        return out
 
 
 @dataclass(frozen=True)

@@ -521,25 +521,50 @@ def _one_line(exc: Exception) -> str:
     return f"{type(exc).__name__}: {' '.join(str(exc).split())}"
 
 
-def _check_datasets(exp: Experiment, keep: bool) -> None:
+#: ``(absolute path, size, mtime_ns) -> BLAKE2b digest`` of data files hashed here.
+_DIGESTS: dict[tuple[str, int, int], str] = {}
+
+
+def file_digest(path: str) -> str:
+    """BLAKE2b (128-bit) digest of a file's bytes, read in 1 MiB blocks (about 1 s per
+    GB); remembered for the same path, size and modification time."""
+    st = os.stat(path)
+    ident = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    if ident not in _DIGESTS:
+        h = hashlib.blake2b(digest_size=16)
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                h.update(block)
+        _DIGESTS[ident] = h.hexdigest()
+    return _DIGESTS[ident]
+
+
+def _check_datasets(exp: Experiment, keep: bool) -> Experiment:
     """Read every data file and make every generated dataset once, before any task: a bad
     reading option or generator value (``label_column = "nope"``, ``n_samples = -1``)
     failed every task alike, each recorded as a failure, instead of stopping the run at
     the start. Registered datasets are fixed and skipped. ``keep``: leave the arrays in
-    this process's cache (the tasks run here)."""
+    this process's cache (the tasks run here).
+
+    Returns ``exp`` with each data file's content digest in its spec, so the task keys
+    change with the file's contents (a resumed run does not mix results of the old and
+    the new file)."""
+    import dataclasses
     import re
 
     from ..datasets import list_datasets
     from .config import ExperimentError
 
     registered = set(list_datasets())
+    specs = []
     for i, spec in enumerate(exp.datasets):
         if spec.generator is None and spec.source in registered:
+            specs.append(spec)
             continue
         key = _dataset_key(spec)
         cached = key in _DATASETS
         try:
-            load_dataset(spec)
+            data = load_dataset(spec)
         except (ValueError, TypeError) as exc:
             what = "generating it" if spec.generator else f"reading {spec.source}"
             msg = re.sub(r"\bPass (\w+)=", r"Set \1 =", " ".join(str(exc).split()))
@@ -548,8 +573,14 @@ def _check_datasets(exp: Experiment, keep: bool) -> None:
                 f"(a {'generator' if spec.generator else 'file'} option goes in the "
                 "dataset's params.)"
             ) from None
-        if not keep and not cached:
+        if not cached:
             del _DATASETS[key]
+        if spec.generator is None:
+            spec = dataclasses.replace(spec, digest=file_digest(spec.source))
+        if keep:  # under the key the tasks look for
+            _DATASETS[_dataset_key(spec)] = data
+        specs.append(spec)
+    return dataclasses.replace(exp, datasets=tuple(specs))
 
 
 # --------------------------------------------------------------------------- the run
@@ -690,7 +721,7 @@ def run_experiment(
     # the data once, before the database and any search or task: a bad option failed them
     # all alike
     in_process = n_jobs == 1 and scheduler is None and not os.environ.get("DASK_SCHEDULER_ADDRESS")
-    _check_datasets(exp, keep=in_process)
+    exp = _check_datasets(exp, keep=in_process)
     store = db if isinstance(db, ResultStore) else ResultStore(db)
     try:
         if scheduler is None:
