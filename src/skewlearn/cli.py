@@ -853,9 +853,9 @@ def _save_model(path: str, est, meta: dict[str, Any], named: bool = True) -> Non
     """Pickle the learner with what ``predict`` needs to read new data as it was trained:
     the positive class, the width and (for named columns) the feature names. Written to a
     temporary file first, so a failed write never leaves half a model."""
-    import os
     import pickle
-    import tempfile
+
+    from ._files import atomic_write
 
     # a file read with --no-header has no column names, only placeholders (x1, x2, ...)
     names = meta.get("feature_names") if named else None
@@ -869,15 +869,8 @@ def _save_model(path: str, est, meta: dict[str, Any], named: bool = True) -> Non
         else [str(n) for n in names],
         "trained_on": meta.get("name"),
     }  # fmt: skip
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".skewlearn-model-")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(bundle, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_write(path, prefix=".skewlearn-model-") as fh:
+        pickle.dump(bundle, fh, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _data_format(data: str) -> str | None:

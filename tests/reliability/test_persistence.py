@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import pickle
+from pathlib import Path
 
 import joblib
 import numpy as np
@@ -72,3 +73,67 @@ def test_saved_classifier_records_the_version(cls):
     blank = cls.__new__(cls)
     with pytest.raises(ValueError, match=r"saved by skewlearn 0\.0\.1.*Refit"):
         blank.__setstate__(state)
+
+
+# ---------------------------------------------------------------- files written in one step
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_atomic_write_gives_the_mode_a_plain_open_gives(tmp_path, umask):
+    """Session 15: saved models and extracted data-cache files were written through
+    tempfile.mkstemp and kept its 0600: a model saved for a team, or a shared data cache,
+    was unreadable to everyone else."""
+    import os
+
+    from skewlearn._files import atomic_write
+
+    old = os.umask(umask)
+    try:
+        with open(tmp_path / "plain", "wb") as fh:
+            fh.write(b"x")
+        with atomic_write(tmp_path / "atomic") as fh:
+            fh.write(b"x")
+    finally:
+        os.umask(old)
+    mode = lambda p: (tmp_path / p).stat().st_mode & 0o777  # noqa: E731
+    assert mode("atomic") == mode("plain") == 0o666 & ~umask
+
+
+def test_atomic_write_leaves_the_old_file_when_the_write_fails(tmp_path):
+    from skewlearn._files import atomic_write
+
+    target = tmp_path / "model.skl"
+    target.write_bytes(b"old")
+    with pytest.raises(RuntimeError), atomic_write(target) as fh:
+        fh.write(b"half")
+        raise RuntimeError("disk full")
+    assert target.read_bytes() == b"old" and [p.name for p in tmp_path.iterdir()] == ["model.skl"]
+    with atomic_write(target) as fh:
+        fh.write(b"new")
+    assert target.read_bytes() == b"new" and [p.name for p in tmp_path.iterdir()] == ["model.skl"]
+
+
+def test_saved_models_and_cached_data_files_are_readable_by_the_group(tmp_path, monkeypatch):
+    import io
+    import os
+    import zipfile
+
+    from skewlearn.cli import main
+    from skewlearn.datasets import fetch_file
+
+    old = os.umask(0o022)
+    try:
+        model = tmp_path / "m.skl"
+        data_file = str(Path(__file__).parents[1] / "data" / "cli_stream.svm")
+        assert main(["stream", data_file, "--model", "PassiveAggressive",
+                     "--save", str(model), "--no-progress"]) == 0  # fmt: skip
+        wheels = tmp_path / "cache" / "wheels"
+        wheels.mkdir(parents=True)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            zf.writestr("toy_pkg/data/toy.dat", "1,2\n")
+        (wheels / "toy_pkg-1.0-py3-none-any.whl").write_bytes(buf.getvalue())
+        data = fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0",
+                          data_home=tmp_path / "cache")  # fmt: skip
+    finally:
+        os.umask(old)
+    assert model.stat().st_mode & 0o777 == 0o644
+    assert data.stat().st_mode & 0o777 == 0o644

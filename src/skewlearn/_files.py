@@ -1,0 +1,39 @@
+"""Writing a file in one step: a temporary file in the same folder, renamed over the
+target when complete, so a failed or interrupted write never leaves half a file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Iterator
+from typing import BinaryIO
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, prefix: str = ".skewlearn-") -> Iterator[BinaryIO]:
+    """Open a temporary file next to ``path`` for binary writing; on leaving the block
+    without an error it replaces ``path`` (``os.replace``, atomic on one file system),
+    otherwise it is removed.
+
+    The file is created with mode ``0o666`` less the process umask, as ``open(path, "wb")``
+    would create it (``tempfile.mkstemp`` makes ``0o600``: a model saved for a team or a
+    shared data cache was unreadable to everyone else).
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    while True:
+        tmp = os.path.join(folder, f"{prefix}{secrets.token_hex(8)}")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                         0o666)  # fmt: skip
+            break
+        except FileExistsError:  # pragma: no cover - 64 random bits
+            continue
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            yield fh
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
