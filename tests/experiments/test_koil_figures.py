@@ -5,6 +5,7 @@ from __future__ import annotations
 import tomllib
 
 import numpy as np
+import pytest
 from sklearn.metrics import roc_auc_score
 
 from skewlearn import KOIL
@@ -95,6 +96,18 @@ def test_chosen_params_come_from_the_database_or_the_same_search(tmp_path):
     assert searched == {"blobs": best}
     db = _db_with_a_search(tmp_path / "t.sqlite")
     assert koil_figures.chosen_params(exp, ["blobs"], db) == {"blobs": {"C": 8.0, "gamma": 0.5}}
+
+
+def test_a_database_of_another_experiment_is_refused(tmp_path):
+    """Session 15: ``--db`` of another experiment's run found no search and quietly ran
+    every search here (hours on the real datasets), as if no database had been given."""
+    other = tmp_path / "other.sqlite"
+    with ResultStore(other) as s:
+        s.save_experiment("nystrom_table2", {"name": "nystrom_table2"})
+    with pytest.raises(ValueError, match=r"holds no KOIL_RS\+\+ search of experiment "
+                       r"'koil_table1' \(it holds \['nystrom_table2'\]\)\. Give the database "
+                       r"of `skewlearn reproduce koil_table1`"):  # fmt: skip
+        koil_figures.chosen_params(_exp(), ["blobs"], other)
 
 
 def test_main_writes_the_three_figures(tmp_path, monkeypatch, capsys):

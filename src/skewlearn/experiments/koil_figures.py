@@ -101,6 +101,13 @@ def chosen_params(exp, datasets: Sequence[str], db: str | Path | None = None) ->
             for row in store.searches(exp.name):
                 if row["method"] == "KOIL_RS++":
                     found[row["dataset"]] = row["params"]
+            held = sorted(store.experiments())
+        if not found:  # another experiment's database: its searches would be redone here
+            raise ValueError(
+                f"{db} holds no KOIL_RS++ search of experiment {exp.name!r} (it holds "
+                f"{held or 'no experiment'}). Give the database of `skewlearn reproduce "
+                f"{exp.name}`, or leave out --db to run the searches here."
+            )
     out = {}
     for name in datasets:
         if name in found:
