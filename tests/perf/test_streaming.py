@@ -129,6 +129,34 @@ def test_random_csv_matches_load(tmp_path):
     assert X.shape == (400, 3)
 
 
+@pytest.mark.parametrize("long_first", [False, True])
+def test_csv_with_many_and_long_labels_matches_load(tmp_path, long_first):
+    """Session 15: the chunked CSV reader kept at most 256 distinct labels of up to 64
+    bytes and refused the file past them ("Use skewlearn.datasets.load"): a label column
+    of product codes or free-text classes, binarised by positive_class, could not be
+    streamed. Its label table now grows."""
+    rng = np.random.default_rng(5)
+    long = "x" * 150
+    rows = ["a,b,label"]
+    for i in range(1500):
+        label = f"code-{int(rng.integers(0, 700))}"
+        if rng.random() < 0.05:
+            label = long if rng.random() < 0.5 else f"é{long}{i % 3}"  # careful path
+        rows.append(f"{rng.normal():.4f},{i % 9},{label}")
+    if long_first:
+        rows.insert(1, f"0.5,1,{long}")
+    p = tmp_path / "m.csv"
+    p.write_text("\n".join(rows) + "\n")
+    X, y, _ = load(p, positive_class=long)
+    assert 25 < (y == 1).sum() < 60 and X.shape == (len(rows) - 1, 2)
+    for cs in (1, 7, 100_000):
+        for block in (1024, 1 << 22):
+            Xc, yc = _gather(iter_chunks(p, chunk_size=cs, block_bytes=block,
+                                         positive_class=long))  # fmt: skip
+            np.testing.assert_array_equal(Xc.view(np.int64), X.view(np.int64))
+            np.testing.assert_array_equal(yc, y)
+
+
 def test_csv_label_column_matches_read_csv(tmp_path):
     p = tmp_path / "l.csv"
     p.write_text("a,target,b\n1.5,yes,2\n3,no,4e-3\n5,no,6\n")

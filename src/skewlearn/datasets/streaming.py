@@ -1065,13 +1065,9 @@ class ChunkedFile:
                             -1,
                         )
                         if k < 0:
-                            if len(raw) > 64 or n_table[0] >= 256:
-                                raise ValueError(
-                                    f"{self.path}, line {lineno}: label {tok!r} is longer than "
-                                    "64 bytes or the 257th distinct label; the chunked CSV "
-                                    "reader keeps at most 256 labels of up to 64 bytes. Use "
-                                    "skewlearn.datasets.load for this file."
-                                )
+                            if len(raw) > table.shape[1] or n_table[0] >= table.shape[0]:
+                                table = _grown_label_table(table, int(n_table[0]), len(raw))
+                                table_len = np.resize(table_len, table.shape[0])
                             k = int(n_table[0])
                             table[k, : len(raw)] = np.frombuffer(raw, dtype=np.uint8)
                             table_len[k] = len(raw)
@@ -1381,6 +1377,17 @@ class ChunkedFile:
             ),
         )
         yield (X,), tokens
+
+
+def _grown_label_table(table: np.ndarray, used: int, length: int) -> np.ndarray:
+    """The chunked CSV reader's label table (one label's UTF-8 bytes per row) with room for
+    one more label of ``length`` bytes: twice the rows when full, rows as wide as the label
+    when it is longer (the compiled parser reads both sizes from the array; it hands a
+    label that does not fit to the careful path, which grows the table)."""
+    rows = table.shape[0] * 2 if used >= table.shape[0] else table.shape[0]
+    out = np.zeros((rows, max(table.shape[1], length)), dtype=np.uint8)
+    out[:used, : table.shape[1]] = table[:used]
+    return out
 
 
 _NUMERIC = frozenset()  # marker: a column seen to be numeric with too many values to keep
