@@ -262,6 +262,48 @@ def test_nested_search_folds_scikit_learns_per_fold_tracebacks_into_one_line():
     assert search["scores"][1] == pytest.approx(ref.cv_results_["mean_test_score"][1])
 
 
+def test_overlapping_searches_in_threads_keep_their_warnings_and_restore_the_process():
+    """Session 15: the search recorded warnings with ``warnings.catch_warnings``, which
+    saves and restores the process-wide ``showwarning`` and filters at each block's ends.
+    Two searches overlapping in threads (a threaded Dask worker): the one ending second
+    restored the first one's recorder, so every later warning of the process went into a
+    dead list, and the filter "always" stayed on. Order here: A starts, B starts, A ends,
+    B ends."""
+    import threading
+    import warnings
+
+    from skewlearn.evaluation.protocols import recorded_warnings
+
+    before_show, before_filters = warnings.showwarning, list(warnings.filters)
+    steps = {k: threading.Event() for k in ("a_in", "b_in", "a_out", "b_warned")}
+    got: dict[str, list[str]] = {}
+
+    def a():
+        with recorded_warnings() as caught:
+            steps["a_in"].set()
+            steps["b_in"].wait(5)
+            warnings.warn("from A", UserWarning, stacklevel=1)
+        got["a"] = [str(w.message) for w in caught]
+        steps["a_out"].set()
+
+    def b():
+        steps["a_in"].wait(5)
+        with recorded_warnings() as caught:
+            steps["b_in"].set()
+            steps["a_out"].wait(5)
+            warnings.warn("from B", UserWarning, stacklevel=1)
+            warnings.warn("from B", UserWarning, stacklevel=1)  # every occurrence
+        got["b"] = [str(w.message) for w in caught]
+
+    threads = [threading.Thread(target=a), threading.Thread(target=b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert got == {"a": ["from A"], "b": ["from B", "from B"]}
+    assert warnings.showwarning is before_show and warnings.filters == before_filters
+
+
 def test_a_classifier_without_decision_function_ranks_by_probability():
     """Session 14: a random forest (or naive Bayes, k-NN) in an experiment stopped the run
     with "AttributeError: 'RandomForestClassifier' object has no attribute

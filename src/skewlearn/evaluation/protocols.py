@@ -14,10 +14,13 @@ Labels are ±1 with the minority class +1 (the convention of :mod:`skewlearn.dat
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import numbers
 import re
+import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -496,6 +499,61 @@ def _error_line(text: str) -> str:
     return lines[0] if lines else text
 
 
+_RECORD_LOCK = threading.Lock()
+_RECORD_STATE: dict[str, Any] = {"active": 0, "saved": None, "show": warnings.showwarning}
+_RECORDS = threading.local()
+
+
+def _to_thread_records(message, category, filename, lineno, file=None, line=None):
+    """``warnings.showwarning`` while :func:`recorded_warnings` is active somewhere: the
+    warning goes to this thread's record, or (a thread not recording) is shown as usual."""
+    records = getattr(_RECORDS, "list", None)
+    if records is None:
+        return _RECORD_STATE["show"](message, category, filename, lineno, file, line)
+    records.append(warnings.WarningMessage(message, category, filename, lineno, file, line))
+
+
+@contextlib.contextmanager
+def recorded_warnings() -> Iterator[list]:
+    """Record every warning raised in this thread in the block, each occurrence (filter
+    "always"), into the yielded list; nothing is shown.
+
+    ``warnings.catch_warnings(record=True)`` saves and restores the process-wide filters
+    and ``showwarning`` when each block starts and ends, so two threads' blocks that
+    overlap (searches on a threaded Dask worker) restore each other's state: the second to
+    end put back the first's recorder, and every later warning of the process went into a
+    list nobody read. Here the first block to start saves that state and the last to end
+    restores it; in between each thread records its own warnings. (With Python's
+    context-aware warnings, ``sys.flags.context_aware_warnings``, ``catch_warnings`` is
+    thread-safe itself and is used.)"""
+    if getattr(sys.flags, "context_aware_warnings", False):  # pragma: no cover - 3.14t
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield caught
+        return
+    with _RECORD_LOCK:
+        if _RECORD_STATE["active"] == 0:
+            saved = warnings.catch_warnings()
+            saved.__enter__()
+            warnings.simplefilter("always")
+            _RECORD_STATE["show"] = warnings.showwarning
+            warnings.showwarning = _to_thread_records
+            _RECORD_STATE["saved"] = saved
+        _RECORD_STATE["active"] += 1
+    outer = getattr(_RECORDS, "list", None)
+    caught: list = []
+    _RECORDS.list = caught
+    try:
+        yield caught
+    finally:
+        _RECORDS.list = outer
+        with _RECORD_LOCK:
+            _RECORD_STATE["active"] -= 1
+            if _RECORD_STATE["active"] == 0:
+                saved, _RECORD_STATE["saved"] = _RECORD_STATE["saved"], None
+                saved.__exit__(None, None, None)
+
+
 def nested_search(
     estimator,
     grid: Mapping[str, Any],
@@ -550,8 +608,7 @@ def nested_search(
     from sklearn.exceptions import FitFailedWarning
 
     t0 = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with recorded_warnings() as caught:
         search.fit(X, y)
     reasons: list[str] = []  # why candidates scored NaN, each once
     for w in caught:
