@@ -320,3 +320,21 @@ def test_predict_one_equals_decision_function(estimator):
                 call(bad)
         with pytest.raises(ValueError, match=match):
             learner.decision_function(np.array([[bad.get(k, 0.0) for k in keys]]))
+
+
+def test_predicting_an_empty_frame_gives_an_empty_answer():
+    """predict_many / predict_proba_many on a frame of no rows answered with an empty
+    Series/DataFrame before learning but raised scikit-learn's "0 sample(s)" error after
+    it (River's own models answer empty, and learn_many takes an empty frame)."""
+    rows, keys, X, y = _phishing(60)
+    frame = pd.DataFrame([x for x, _ in rows])
+    model = RiverClassifier(OMCSL(), seed=0, classes=("no", "yes"))
+    model.learn_many(frame, pd.Series(np.where(y == 1, "yes", "no")))
+    empty = frame.iloc[:0]
+    proba = model.predict_proba_many(empty)
+    assert proba.shape == (0, 2) and list(proba.columns) == ["no", "yes"]
+    labels = model.predict_many(empty)
+    assert len(labels) == 0 and labels.index.equals(empty.index)
+    fresh = RiverClassifier(OMCSL(), classes=("no", "yes"))
+    pd.testing.assert_frame_equal(proba, fresh.predict_proba_many(empty))
+    pd.testing.assert_series_equal(labels, fresh.predict_many(empty))

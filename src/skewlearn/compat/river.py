@@ -264,7 +264,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
 
     def predict_proba_many(self, X: pd.DataFrame) -> pd.DataFrame:
         c0, c1 = self.classes
-        if not self._fitted():
+        if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             p = np.full(len(X), 0.5)
         else:
             p = _sigmoid(self._decision(self._matrix(X)))
@@ -272,7 +272,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
         c0, c1 = self.classes
-        if not self._fitted():
+        if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             return pd.Series([c0] * len(X), index=X.index, dtype=object)
         s = self._decision(self._matrix(X))
         return pd.Series(np.where(s > 0, c1, c0).tolist(), index=X.index, dtype=object)
