@@ -338,3 +338,18 @@ def test_predicting_an_empty_frame_gives_an_empty_answer():
     fresh = RiverClassifier(OMCSL(), classes=("no", "yes"))
     pd.testing.assert_frame_equal(proba, fresh.predict_proba_many(empty))
     pd.testing.assert_series_equal(labels, fresh.predict_many(empty))
+
+
+def test_a_wrapped_metric_is_shown_with_its_name():
+    """River prints metrics by class name (progressive_val_score, Metrics); every wrapped
+    metric read "RiverMetric: ...", so two of them could not be told apart. They are shown
+    as River shows its own wrappers (``Rolling(ROCAUC)``)."""
+    from river.metrics.base import Metrics
+
+    auc, f1 = RiverMetric(ROCAUC()), RiverMetric(F1())
+    for yt, p in [(True, 0.9), (False, 0.1), (True, 0.2), (False, 0.6)]:
+        auc.update(yt, p)
+        f1.update(yt, p > 0.5)
+    assert repr(auc) == "RiverMetric(ROCAUC): 75.00%"
+    assert str(f1) == "RiverMetric(F1): 50.00%"
+    assert str(Metrics([auc, f1])) == "RiverMetric(ROCAUC): 75.00%\nRiverMetric(F1): 50.00%"

@@ -377,3 +377,10 @@ class RiverMetric(BinaryMetric):
     def get(self) -> float:
         value = self.metric.get()
         return float(value) if value == value else math.nan
+
+    def __repr__(self) -> str:
+        """River's line for a metric, with the wrapped metric named as River names the
+        metric inside its own wrappers (``RiverMetric(ROCAUC): 95.34%``): River prints
+        metrics by class name, and two wrapped metrics would read alike."""
+        name = type(self).__name__
+        return super().__repr__().replace(name, f"{name}({type(self.metric).__name__})", 1)
