@@ -381,3 +381,24 @@ def test_a_base_estimator_setting_changed_mid_stream_is_refused():
     m.partial_fit(X[50:], y[50:])  # the original setting is fine again
     m.set_params(base_estimator__budget=50).fit(X, y)  # fit starts over with the new one
     assert {e.budget for e in m.estimators_} == {50}
+
+
+def test_measures_describe_the_measure_the_model_learnt_with_after_set_params():
+    """set_params(measure=...) between calls is refused at the next learning call, but the
+    fitted properties read the new setting at once: an AUROC model's bin_errors_ became the
+    F-measure's zeros ("exact") or the AUPRC bound of its AUROC tables, and an F-measure
+    model's measures_ turned NaN. They must keep describing the model as it learnt."""
+    X, y = _stream(300)
+    for learnt, other in [("auroc", "f1"), ("auroc", "auprc"), ("f1", "auroc"), ("auprc", "f1")]:
+        m = OMCSL(measure=learnt, random_state=0).fit(X, y)
+        measures, errors = m.measures_, m.bin_errors_
+        m.set_params(measure=other)
+        np.testing.assert_array_equal(m.measures_, measures)
+        np.testing.assert_array_equal(m.bin_errors_, errors)
+        with pytest.raises(ValueError, match=f"measure='{learnt}' -> '{other}' changed"):
+            m.partial_fit(X, y)
+    neg = y == 0
+    m = OMCSL(measure="auroc", random_state=0).partial_fit(X[neg][:5], y[neg][:5], classes=[0, 1])
+    assert np.isnan(m.measures_).all()  # one class so far: undefined
+    m.set_params(measure="f1")
+    assert np.isnan(m.measures_).all() and np.isnan(m.bin_errors_).all()

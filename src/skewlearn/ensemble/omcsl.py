@@ -691,6 +691,13 @@ class OMCSL(OnlineClassifier):
         scores, (chosen, leader) = out
         return scores, SelectionTrace(chosen, leader, self.costs_[chosen], self.costs_[leader])
 
+    def _learnt_measure(self) -> str:
+        """The measure the fitted state was learnt with: ``set_params(measure=...)`` changes
+        the setting at once but is refused at the next learning call, so until ``fit`` the
+        tables and values are still those of the old one."""
+        started = getattr(self, "_started_with", None)  # (None: pickled before session 9)
+        return self.measure if started is None else started["measure"]
+
     @property
     def measures_(self) -> np.ndarray:
         """:math:`M^j` of each learner on the rows seen; NaN while undefined (AUROC before
@@ -698,7 +705,8 @@ class OMCSL(OnlineClassifier):
         check_is_fitted(self, "measure_values_")
         out = self.measure_values_.copy()
         pos, neg = self.counts_[1], self.counts_[2]
-        if (self.measure == "auroc" and not (pos and neg)) or (self.measure == "auprc" and not pos):
+        measure = self._learnt_measure()
+        if (measure == "auroc" and not (pos and neg)) or (measure == "auprc" and not pos):
             out[:] = math.nan
         return out
 
@@ -710,9 +718,10 @@ class OMCSL(OnlineClassifier):
         NaN while the measure is undefined, 0 for the F-measure (Eq. (4) is exact)."""
         check_is_fitted(self, "pos_table_")
         K = self.pos_table_.shape[0]
-        if self.measure == "f1":
+        measure = self._learnt_measure()
+        if measure == "f1":
             return np.zeros(K)
-        bound = auroc_bin_error if self.measure == "auroc" else auprc_bin_error
+        bound = auroc_bin_error if measure == "auroc" else auprc_bin_error
         return np.array([bound(self.pos_table_[j], self.neg_table_[j]) for j in range(K)])
 
     @property
