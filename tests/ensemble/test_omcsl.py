@@ -402,3 +402,18 @@ def test_measures_describe_the_measure_the_model_learnt_with_after_set_params():
     assert np.isnan(m.measures_).all()  # one class so far: undefined
     m.set_params(measure="f1")
     assert np.isnan(m.measures_).all() and np.isnan(m.bin_errors_).all()
+
+
+def test_cost_params_naming_one_parameter_twice_is_refused():
+    """cost_params={"c_pos": "c_pos", "c_neg": "c_pos"} set c_pos to c+ and then to
+    c- = 1 - c+ (one keyword), leaving c_neg at its default: every learner got costs
+    (1 - c+, 0.5), not Eq. (1)'s, without a word."""
+    X, y = _stream(100)
+    m = OMCSL(
+        base_estimator=CostSensitiveOGD(objective="weighted"),
+        cost_params={"c_pos": "c_pos", "c_neg": "c_pos"},
+        n_learners=3,
+    )
+    with pytest.raises(ValueError, match="cost_params names 'c_pos' for both"):
+        m.fit(X, y)
+    assert not hasattr(m, "classes_")

@@ -476,6 +476,12 @@ class OMCSL(OnlineClassifier):
                 f"estimator's parameter names; got {self.cost_params!r}. Example: "
                 "{'c_pos': 'c_pos', 'c_neg': 'c_neg'}."
             )
+        if names["c_pos"] == names["c_neg"]:
+            raise ValueError(
+                f"cost_params names {names['c_pos']!r} for both c_pos and c_neg; the two "
+                "class costs need two parameters of the base estimator (e.g. {'c_pos': "
+                "'c_pos', 'c_neg': 'c_neg'}), otherwise the second would overwrite the first."
+            )
         return names["c_pos"], names["c_neg"]
 
     def _make_estimators(self, c_pos: np.ndarray) -> list:
