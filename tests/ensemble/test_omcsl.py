@@ -417,3 +417,17 @@ def test_cost_params_naming_one_parameter_twice_is_refused():
     with pytest.raises(ValueError, match="cost_params names 'c_pos' for both"):
         m.fit(X, y)
     assert not hasattr(m, "classes_")
+
+
+@pytest.mark.parametrize("measure", ["auroc", "auprc"])
+def test_one_learner_has_nothing_to_select_and_no_saturation_warning(measure):
+    """With n_learners=1 the measure never changes a prediction (p = 1 for the one
+    learner: it is CostSensitiveOGD), yet saturated tables warned that the selection was
+    at risk and asked for another score_scale, which changes nothing."""
+    X, y = _saturating_stream()
+    with pytest.warns(RuntimeWarning, match="saturated"):
+        OMCSL(measure=measure, n_learners=2, random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        one = OMCSL(measure=measure, n_learners=1, random_state=0).fit(X, y)
+    assert one.bin_errors_[0] > 1.0 / one.gamma  # saturated all the same

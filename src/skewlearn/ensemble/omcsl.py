@@ -342,7 +342,8 @@ class OMCSL(OnlineClassifier):
         Once at least half of the K learners' scores in the tables lie in an end bin and a
         learner's bin-error bound (:attr:`bin_errors_`) exceeds :math:`1/\\gamma` (judged
         after each learning call, from 100 rows on), a ``RuntimeWarning`` is raised, once
-        per model, naming a value: the median :math:`|f|` of that call's returned scores.
+        per model, naming a value: the median :math:`|f|` of that call's returned scores
+        (not with K = 1, where the measure selects nothing).
     base_estimator : skewlearn online classifier or None, default=None
         Selects the generic path (see above); ``loss``, ``eta``, ``schedule`` and
         ``fit_intercept`` are then the base estimator's business and ignored.
@@ -633,10 +634,11 @@ class OMCSL(OnlineClassifier):
     def _warn_saturated(self, scores: np.ndarray) -> None:
         """Warn, once per model, when at least half of the K learners' scores counted in
         the tables so far (at least 100 rows) lie in the first or last bin and a learner's
-        bin-error bound exceeds 1/gamma."""
+        bin-error bound exceeds 1/gamma. One learner has nothing to select: no warning."""
         n_bins = self.pos_table_.shape[1]
         if (
             self.measure == "f1"
+            or self.pos_table_.shape[0] < 2
             or n_bins < 3
             or self.counts_[0] < self._SATURATION_MIN_ROWS
             or getattr(self, "_saturation_warned", False)
