@@ -293,9 +293,13 @@ class RiverMetric(BinaryMetric):
     ``pos_val`` (``y_pred[pos_val]`` when River passes a dict, else ``y_pred`` itself). The
     metric is updated exactly, so unlike River's own ``ROCAUC`` (an approximation on a grid
     of thresholds) the wrapped :class:`~skewlearn.metrics.ROCAUC` equals scikit-learn's
-    ``roc_auc_score`` on the pairs seen. ``revert`` and sample weights are not supported
-    (the exact metrics keep no per-sample record to remove; weights would change their
-    definition): both raise.
+    ``roc_auc_score`` on the pairs seen. A River classifier's scores are probabilities, so
+    build the histogram metrics with ``transform="identity"``: their default sigmoid maps
+    [0, 1] into [0.5, 0.73], about a quarter of the bins, and their :meth:`bin_error
+    <skewlearn.metrics.HistogramPRAUC.bin_error>` grows accordingly (the sigmoid suits
+    unbounded scores, e.g. an anomaly detector's). ``revert`` and sample weights are not
+    supported (the exact metrics keep no per-sample record to remove; weights would change
+    their definition): both raise.
 
     Parameters
     ----------
