@@ -431,3 +431,14 @@ def test_one_learner_has_nothing_to_select_and_no_saturation_warning(measure):
         warnings.simplefilter("error", RuntimeWarning)
         one = OMCSL(measure=measure, n_learners=1, random_state=0).fit(X, y)
     assert one.bin_errors_[0] > 1.0 / one.gamma  # saturated all the same
+
+
+def test_a_base_estimator_class_instead_of_an_instance_is_named():
+    """OMCSL(base_estimator=CostSensitiveOGD) (the class: it has the methods, so parameter
+    validation lets it through) was refused with "...; got type", which names neither
+    the mistake nor the fix."""
+    X, y = _stream(n=50)
+    with pytest.raises(
+        TypeError, match=r"the class CostSensitiveOGD.*an instance.*CostSensitiveOGD\("
+    ):
+        OMCSL(base_estimator=CostSensitiveOGD).fit(X, y)

@@ -487,6 +487,12 @@ class OMCSL(OnlineClassifier):
 
     def _make_estimators(self, c_pos: np.ndarray) -> list:
         base = self.base_estimator
+        if isinstance(base, type):
+            raise TypeError(
+                f"base_estimator is the class {base.__name__}, not an instance of it; pass "
+                f"an instance, e.g. base_estimator={base.__name__}(), with the settings the "
+                "K learners share (OMCSL sets their class costs)."
+            )
         if not isinstance(base, OnlineClassifier):
             raise TypeError(
                 "base_estimator must be a skewlearn online classifier (a subclass of "
