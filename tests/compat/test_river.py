@@ -353,3 +353,12 @@ def test_a_wrapped_metric_is_shown_with_its_name():
     assert repr(auc) == "RiverMetric(ROCAUC): 75.00%"
     assert str(f1) == "RiverMetric(F1): 50.00%"
     assert str(Metrics([auc, f1])) == "RiverMetric(ROCAUC): 75.00%\nRiverMetric(F1): 50.00%"
+
+
+def test_an_estimator_class_instead_of_an_instance_is_named():
+    """RiverClassifier(OGD) (the class) said "...; got type", naming neither the mistake
+    nor the fix."""
+    with pytest.raises(
+        TypeError, match=r"the class OGD, not an instance.*RiverClassifier\(OGD\(\)\)"
+    ):
+        RiverClassifier(OGD)

@@ -113,6 +113,11 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         self.seed = seed
         self._model = None
         self._order: tuple | None = None
+        if isinstance(estimator, type):
+            raise TypeError(
+                f"estimator is the class {estimator.__name__}, not an instance of it; pass an "
+                f"instance, e.g. RiverClassifier({estimator.__name__}())."
+            )
         if not isinstance(estimator, OnlineClassifier):
             raise TypeError(
                 "estimator must be a skewlearn online classifier (with partial_fit and "
