@@ -362,3 +362,11 @@ def test_an_estimator_class_instead_of_an_instance_is_named():
         TypeError, match=r"the class OGD, not an instance.*RiverClassifier\(OGD\(\)\)"
     ):
         RiverClassifier(OGD)
+
+
+def test_a_metric_class_instead_of_an_instance_is_named():
+    """RiverMetric(ROCAUC) (the class) said "...; got type"."""
+    with pytest.raises(
+        TypeError, match=r"the class ROCAUC, not an instance.*RiverMetric\(ROCAUC\(\)\)"
+    ):
+        RiverMetric(ROCAUC)

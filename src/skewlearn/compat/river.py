@@ -326,6 +326,11 @@ class RiverMetric(BinaryMetric):
     """
 
     def __init__(self, metric: StreamingMetric, pos_val=True):
+        if isinstance(metric, type):
+            raise TypeError(
+                f"metric is the class {metric.__name__}, not an instance of it; pass an "
+                f"instance, e.g. RiverMetric({metric.__name__}())."
+            )
         if not isinstance(metric, StreamingMetric) or (
             isinstance(metric, Confusion) and type(metric).get is Confusion.get
         ):
