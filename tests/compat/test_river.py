@@ -370,3 +370,23 @@ def test_a_metric_class_instead_of_an_instance_is_named():
         TypeError, match=r"the class ROCAUC, not an instance.*RiverMetric\(ROCAUC\(\)\)"
     ):
         RiverMetric(ROCAUC)
+
+
+def test_omcsls_saturation_warning_points_at_the_callers_line():
+    """OMCSL's saturation warning had a fixed stacklevel for a direct call, so through the
+    adapter (learn_one / learn_many -> partial_fit) it pointed at the adapter's own line;
+    it must point at the line that called the adapter, as the learners' step-size warnings
+    do."""
+    rng = np.random.default_rng(0)
+    X = 30.0 * rng.normal(size=(300, 3))
+    y = X[:, 0] + 20.0 * rng.normal(size=300) > 40.0
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    for many in (False, True):
+        model = RiverClassifier(OMCSL(measure="auroc"), seed=0)
+        with pytest.warns(RuntimeWarning, match="saturated") as caught:
+            if many:
+                model.learn_many(frame, pd.Series(y))
+            else:
+                for x, t in zip(frame.to_dict("records"), y):
+                    model.learn_one(x, bool(t))
+        assert [w.filename for w in caught] == [__file__]

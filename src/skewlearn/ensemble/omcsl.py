@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import sys
 import warnings
 from collections.abc import Mapping
 from typing import ClassVar, NamedTuple
@@ -246,6 +248,22 @@ def _omcsl_track(
 @njit(**NJIT)
 def _first_pick(prob, meas, rng, best):
     return _pick(prob, meas, rng, best)
+
+
+#: skewlearn's package directory (with a trailing separator), for :func:`_caller_stacklevel`.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning raised by this function's caller point at
+    the first frame outside skewlearn: the user's line whether the learner was called
+    directly (fit, partial_fit, test_then_train) or through the River adapter."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level  # (the outermost frame if every frame is skewlearn's)
 
 
 def _rows_to_matrix(rows):
@@ -676,7 +694,7 @@ class OMCSL(OnlineClassifier):
             f"changes its selection probability by a factor e. {advice}, or select by "
             "measure='f1'.",
             RuntimeWarning,
-            stacklevel=4,  # _warn_saturated < _run < fit/partial_fit/test_then_train < caller
+            stacklevel=_caller_stacklevel(),
         )
 
     # ------------------------------------------------------------------ public API
