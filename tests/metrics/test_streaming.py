@@ -340,3 +340,6 @@ def test_objects_that_are_no_labels_are_refused():
     m.update_many(np.array([Label.POS, Label.NEG], dtype=object), [Label.NEG, Label.NEG])
     assert m.get() == pytest.approx(2 / 3)
     assert F1().update_many(np.array([1, 0], dtype=object), [1, 0]).get() == 1.0
+    # a 0-d array holds its label, as a length-1 one does
+    assert F1().update(np.array(1), np.array([1])).update(np.array(0), 0).get() == 1.0
+    assert ROCAUC().update(np.array(1), np.array(0.9)).update(np.array(0), 0.1).get() == 1.0

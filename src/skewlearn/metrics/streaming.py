@@ -270,8 +270,10 @@ _SCALARS = (int, float, str, bytes, np.generic)
 def _one(value, what: str):
     """One sample's ``value``, also from a length-1 array or list (e.g. the output of
     ``decision_function(X[i:i + 1])``); several values are an error, not a silent miss."""
-    if isinstance(value, _SCALARS) or np.ndim(value) == 0:
+    if isinstance(value, _SCALARS):
         return value
+    if np.ndim(value) == 0:  # a 0-d array gives its element, as a length-1 one does
+        return value[()] if isinstance(value, np.ndarray) else value
     arr = np.asarray(value).reshape(-1)
     if arr.size != 1:
         raise ValueError(
