@@ -320,3 +320,73 @@ def test_predict_one_equals_decision_function(estimator):
                 call(bad)
         with pytest.raises(ValueError, match=match):
             learner.decision_function(np.array([[bad.get(k, 0.0) for k in keys]]))
+
+
+def test_predicting_an_empty_frame_gives_an_empty_answer():
+    """predict_many / predict_proba_many on a frame of no rows answered with an empty
+    Series/DataFrame before learning but raised scikit-learn's "0 sample(s)" error after
+    it (River's own models answer empty, and learn_many takes an empty frame)."""
+    rows, keys, X, y = _phishing(60)
+    frame = pd.DataFrame([x for x, _ in rows])
+    model = RiverClassifier(OMCSL(), seed=0, classes=("no", "yes"))
+    model.learn_many(frame, pd.Series(np.where(y == 1, "yes", "no")))
+    empty = frame.iloc[:0]
+    proba = model.predict_proba_many(empty)
+    assert proba.shape == (0, 2) and list(proba.columns) == ["no", "yes"]
+    labels = model.predict_many(empty)
+    assert len(labels) == 0 and labels.index.equals(empty.index)
+    fresh = RiverClassifier(OMCSL(), classes=("no", "yes"))
+    pd.testing.assert_frame_equal(proba, fresh.predict_proba_many(empty))
+    pd.testing.assert_series_equal(labels, fresh.predict_many(empty))
+
+
+def test_a_wrapped_metric_is_shown_with_its_name():
+    """River prints metrics by class name (progressive_val_score, Metrics); every wrapped
+    metric read "RiverMetric: ...", so two of them could not be told apart. They are shown
+    as River shows its own wrappers (``Rolling(ROCAUC)``)."""
+    from river.metrics.base import Metrics
+
+    auc, f1 = RiverMetric(ROCAUC()), RiverMetric(F1())
+    for yt, p in [(True, 0.9), (False, 0.1), (True, 0.2), (False, 0.6)]:
+        auc.update(yt, p)
+        f1.update(yt, p > 0.5)
+    assert repr(auc) == "RiverMetric(ROCAUC): 75.00%"
+    assert str(f1) == "RiverMetric(F1): 50.00%"
+    assert str(Metrics([auc, f1])) == "RiverMetric(ROCAUC): 75.00%\nRiverMetric(F1): 50.00%"
+
+
+def test_an_estimator_class_instead_of_an_instance_is_named():
+    """RiverClassifier(OGD) (the class) said "...; got type", naming neither the mistake
+    nor the fix."""
+    with pytest.raises(
+        TypeError, match=r"the class OGD, not an instance.*RiverClassifier\(OGD\(\)\)"
+    ):
+        RiverClassifier(OGD)
+
+
+def test_a_metric_class_instead_of_an_instance_is_named():
+    """RiverMetric(ROCAUC) (the class) said "...; got type"."""
+    with pytest.raises(
+        TypeError, match=r"the class ROCAUC, not an instance.*RiverMetric\(ROCAUC\(\)\)"
+    ):
+        RiverMetric(ROCAUC)
+
+
+def test_omcsls_saturation_warning_points_at_the_callers_line():
+    """OMCSL's saturation warning had a fixed stacklevel for a direct call, so through the
+    adapter (learn_one / learn_many -> partial_fit) it pointed at the adapter's own line;
+    it must point at the line that called the adapter, as the learners' step-size warnings
+    do."""
+    rng = np.random.default_rng(0)
+    X = 30.0 * rng.normal(size=(300, 3))
+    y = X[:, 0] + 20.0 * rng.normal(size=300) > 40.0
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    for many in (False, True):
+        model = RiverClassifier(OMCSL(measure="auroc"), seed=0)
+        with pytest.warns(RuntimeWarning, match="saturated") as caught:
+            if many:
+                model.learn_many(frame, pd.Series(y))
+            else:
+                for x, t in zip(frame.to_dict("records"), y):
+                    model.learn_one(x, bool(t))
+        assert [w.filename for w in caught] == [__file__]

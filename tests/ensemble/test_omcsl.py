@@ -381,3 +381,64 @@ def test_a_base_estimator_setting_changed_mid_stream_is_refused():
     m.partial_fit(X[50:], y[50:])  # the original setting is fine again
     m.set_params(base_estimator__budget=50).fit(X, y)  # fit starts over with the new one
     assert {e.budget for e in m.estimators_} == {50}
+
+
+def test_measures_describe_the_measure_the_model_learnt_with_after_set_params():
+    """set_params(measure=...) between calls is refused at the next learning call, but the
+    fitted properties read the new setting at once: an AUROC model's bin_errors_ became the
+    F-measure's zeros ("exact") or the AUPRC bound of its AUROC tables, and an F-measure
+    model's measures_ turned NaN. They must keep describing the model as it learnt."""
+    X, y = _stream(300)
+    for learnt, other in [("auroc", "f1"), ("auroc", "auprc"), ("f1", "auroc"), ("auprc", "f1")]:
+        m = OMCSL(measure=learnt, random_state=0).fit(X, y)
+        measures, errors = m.measures_, m.bin_errors_
+        m.set_params(measure=other)
+        np.testing.assert_array_equal(m.measures_, measures)
+        np.testing.assert_array_equal(m.bin_errors_, errors)
+        with pytest.raises(ValueError, match=f"measure='{learnt}' -> '{other}' changed"):
+            m.partial_fit(X, y)
+    neg = y == 0
+    m = OMCSL(measure="auroc", random_state=0).partial_fit(X[neg][:5], y[neg][:5], classes=[0, 1])
+    assert np.isnan(m.measures_).all()  # one class so far: undefined
+    m.set_params(measure="f1")
+    assert np.isnan(m.measures_).all() and np.isnan(m.bin_errors_).all()
+
+
+def test_cost_params_naming_one_parameter_twice_is_refused():
+    """cost_params={"c_pos": "c_pos", "c_neg": "c_pos"} set c_pos to c+ and then to
+    c- = 1 - c+ (one keyword), leaving c_neg at its default: every learner got costs
+    (1 - c+, 0.5), not Eq. (1)'s, without a word."""
+    X, y = _stream(100)
+    m = OMCSL(
+        base_estimator=CostSensitiveOGD(objective="weighted"),
+        cost_params={"c_pos": "c_pos", "c_neg": "c_pos"},
+        n_learners=3,
+    )
+    with pytest.raises(ValueError, match="cost_params names 'c_pos' for both"):
+        m.fit(X, y)
+    assert not hasattr(m, "classes_")
+
+
+@pytest.mark.parametrize("measure", ["auroc", "auprc"])
+def test_one_learner_has_nothing_to_select_and_no_saturation_warning(measure):
+    """With n_learners=1 the measure never changes a prediction (p = 1 for the one
+    learner: it is CostSensitiveOGD), yet saturated tables warned that the selection was
+    at risk and asked for another score_scale, which changes nothing."""
+    X, y = _saturating_stream()
+    with pytest.warns(RuntimeWarning, match="saturated"):
+        OMCSL(measure=measure, n_learners=2, random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        one = OMCSL(measure=measure, n_learners=1, random_state=0).fit(X, y)
+    assert one.bin_errors_[0] > 1.0 / one.gamma  # saturated all the same
+
+
+def test_a_base_estimator_class_instead_of_an_instance_is_named():
+    """OMCSL(base_estimator=CostSensitiveOGD) (the class: it has the methods, so parameter
+    validation lets it through) was refused with "...; got type", which names neither
+    the mistake nor the fix."""
+    X, y = _stream(n=50)
+    with pytest.raises(
+        TypeError, match=r"the class CostSensitiveOGD.*an instance.*CostSensitiveOGD\("
+    ):
+        OMCSL(base_estimator=CostSensitiveOGD).fit(X, y)

@@ -206,3 +206,38 @@ def test_complex_scores_are_refused_as_by_the_exact_metrics():
             cls().update_many([0, 1], [0.1 + 1j, 0.3])
         with pytest.raises(TypeError, match=r"y_score must hold real numbers; got complex"):
             cls().update(1, 0.3 + 1j)
+
+
+def test_scores_at_bin_edges_land_in_the_bin_omcsl_counts_them_in():
+    """HistogramROCAUC/PRAUC binned with numpy's exp, OMCSL's kernel with the compiled
+    score_bin (libm's exp); the two differ in the last bit for some scores, so a score at
+    a bin edge could land in neighbouring bins (-2.9444389791664407 of m = 100: bin 4 here,
+    5 in OMCSL's table), and OMCSL's measure was not the metric's of the same scores."""
+    m = 100
+    u = np.arange(1, m) / m
+    edges = np.log(u / (1.0 - u))
+    s = (edges[:, None] * (1.0 + np.linspace(-1e-14, 1e-14, 41))[None, :]).ravel()
+    s = np.concatenate([s, [-2.9444389791664407, -1.3249254147435985, 0.8472978603872033]])
+    for scale in (1.0, 0.7):
+        metric = HistogramROCAUC(n_bins=m, scale=scale)
+        compiled = [score_bin(v if scale == 1.0 else v / scale, m, 0) for v in s]
+        np.testing.assert_array_equal(metric.bins(s), compiled)
+        assert [metric.bins([v])[0] for v in s[-3:]] == compiled[-3:]
+        if scale == 1.0:  # the naive reference's bins too
+            assert [bin_of(v, m) for v in s[-3:]] == compiled[-3:]
+    # the same scores through OMCSL's tables (one learner whose pre-update scores are s)
+    from skewlearn.ensemble.omcsl import _omcsl_track
+
+    y = np.where(np.arange(len(s)) % 3 == 0, 1.0, -1.0)
+    K = 1
+    tables = (np.zeros((K, m), dtype=np.int64), np.zeros((K, m), dtype=np.int64))
+    counts = np.zeros(4, dtype=np.int64)
+    _omcsl_track(
+        s[:, None].copy(), counts, y, np.empty(len(s)), np.empty(len(s), dtype=np.int64),
+        np.empty(len(s), dtype=np.int64), 1, 50.0, 1.0, np.zeros((K, 2), dtype=np.int64),
+        tables[0], tables[1], np.zeros(K, dtype=np.int64), np.zeros(K), np.ones(K),
+        np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.int64), True,
+    )  # fmt: skip
+    metric = HistogramROCAUC(n_bins=m).update_many(y, s)
+    np.testing.assert_array_equal(metric.pos_counts, tables[0][0])
+    np.testing.assert_array_equal(metric.neg_counts, tables[1][0])

@@ -305,3 +305,41 @@ def test_a_missing_label_is_refused_as_the_batch_metrics_do():
     with pytest.raises(ValueError):
         m.update_many([1, None], [1, 1])
     assert m.counts == ConfusionCounts(tp=1, fp=0, tn=1, fn=0)  # a refused batch changes nothing
+
+
+def test_objects_that_are_no_labels_are_refused():
+    """F1().update(y, model.predict_proba_one(x)) (River's dict of probabilities where a
+    predicted label belongs) counted the dict as a negative prediction, silently (F1 0.0),
+    and so did any object that can never equal pos_label; scikit-learn's f1_score refuses
+    such labels ("unknown label type"). Labels must be numbers or text (any label type
+    still works with a pos_label of its own type)."""
+    from skewlearn.metrics import PRAUC, HistogramROCAUC, WindowedROCAUC
+
+    proba = {True: 0.7, False: 0.3}
+    with pytest.raises(ValueError):
+        skm.f1_score([1], np.array([proba], dtype=object))
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y_pred holds \{True: 0\.7, False: 0\.3\}.*a dict"):
+            cls().update(True, proba)
+        with pytest.raises(ValueError, match=r"y holds \{True: 0\.7, False: 0\.3\}"):
+            cls().update(proba, True)
+        with pytest.raises(ValueError, match=r"y_pred holds \{True: 0\.7"):
+            cls().update_many([1, 0], np.array([proba, 1], dtype=object))
+        with pytest.raises(ValueError, match=r"y holds .*datetime64"):
+            cls().update_many(np.array(["2020-01-01"], dtype="datetime64[D]"), [1])
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, HistogramROCAUC):
+        with pytest.raises(ValueError, match=r"y holds \{True: 0\.7"):
+            cls().update(proba, 0.5)
+        with pytest.raises(ValueError, match=r"y holds \{True: 0\.7"):
+            cls().update_many(np.array([1, proba], dtype=object), [0.1, 0.5])
+    # labels of other types pair with a pos_label of their type, as before
+    import enum
+
+    Label = enum.Enum("Label", "NEG POS")
+    m = F1(pos_label=Label.POS).update(Label.POS, Label.POS)
+    m.update_many(np.array([Label.POS, Label.NEG], dtype=object), [Label.NEG, Label.NEG])
+    assert m.get() == pytest.approx(2 / 3)
+    assert F1().update_many(np.array([1, 0], dtype=object), [1, 0]).get() == 1.0
+    # a 0-d array holds its label, as a length-1 one does
+    assert F1().update(np.array(1), np.array([1])).update(np.array(0), 0).get() == 1.0
+    assert ROCAUC().update(np.array(1), np.array(0.9)).update(np.array(0), 0.1).get() == 1.0

@@ -113,6 +113,11 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         self.seed = seed
         self._model = None
         self._order: tuple | None = None
+        if isinstance(estimator, type):
+            raise TypeError(
+                f"estimator is the class {estimator.__name__}, not an instance of it; pass an "
+                f"instance, e.g. RiverClassifier({estimator.__name__}())."
+            )
         if not isinstance(estimator, OnlineClassifier):
             raise TypeError(
                 "estimator must be a skewlearn online classifier (with partial_fit and "
@@ -264,7 +269,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
 
     def predict_proba_many(self, X: pd.DataFrame) -> pd.DataFrame:
         c0, c1 = self.classes
-        if not self._fitted():
+        if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             p = np.full(len(X), 0.5)
         else:
             p = _sigmoid(self._decision(self._matrix(X)))
@@ -272,7 +277,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
         c0, c1 = self.classes
-        if not self._fitted():
+        if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             return pd.Series([c0] * len(X), index=X.index, dtype=object)
         s = self._decision(self._matrix(X))
         return pd.Series(np.where(s > 0, c1, c0).tolist(), index=X.index, dtype=object)
@@ -293,9 +298,13 @@ class RiverMetric(BinaryMetric):
     ``pos_val`` (``y_pred[pos_val]`` when River passes a dict, else ``y_pred`` itself). The
     metric is updated exactly, so unlike River's own ``ROCAUC`` (an approximation on a grid
     of thresholds) the wrapped :class:`~skewlearn.metrics.ROCAUC` equals scikit-learn's
-    ``roc_auc_score`` on the pairs seen. ``revert`` and sample weights are not supported
-    (the exact metrics keep no per-sample record to remove; weights would change their
-    definition): both raise.
+    ``roc_auc_score`` on the pairs seen. A River classifier's scores are probabilities, so
+    build the histogram metrics with ``transform="identity"``: their default sigmoid maps
+    [0, 1] into [0.5, 0.73], about a quarter of the bins, and their :meth:`bin_error
+    <skewlearn.metrics.HistogramPRAUC.bin_error>` grows accordingly (the sigmoid suits
+    unbounded scores, e.g. an anomaly detector's). ``revert`` and sample weights are not
+    supported (the exact metrics keep no per-sample record to remove; weights would change
+    their definition): both raise.
 
     Parameters
     ----------
@@ -317,6 +326,11 @@ class RiverMetric(BinaryMetric):
     """
 
     def __init__(self, metric: StreamingMetric, pos_val=True):
+        if isinstance(metric, type):
+            raise TypeError(
+                f"metric is the class {metric.__name__}, not an instance of it; pass an "
+                f"instance, e.g. RiverMetric({metric.__name__}())."
+            )
         if not isinstance(metric, StreamingMetric) or (
             isinstance(metric, Confusion) and type(metric).get is Confusion.get
         ):
@@ -377,3 +391,10 @@ class RiverMetric(BinaryMetric):
     def get(self) -> float:
         value = self.metric.get()
         return float(value) if value == value else math.nan
+
+    def __repr__(self) -> str:
+        """River's line for a metric, with the wrapped metric named as River names the
+        metric inside its own wrappers (``RiverMetric(ROCAUC): 95.34%``): River prints
+        metrics by class name, and two wrapped metrics would read alike."""
+        name = type(self).__name__
+        return super().__repr__().replace(name, f"{name}({type(self.metric).__name__})", 1)

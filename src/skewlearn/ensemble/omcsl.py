@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import sys
 import warnings
 from collections.abc import Mapping
 from typing import ClassVar, NamedTuple
@@ -248,6 +250,22 @@ def _first_pick(prob, meas, rng, best):
     return _pick(prob, meas, rng, best)
 
 
+#: skewlearn's package directory (with a trailing separator), for :func:`_caller_stacklevel`.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning raised by this function's caller point at
+    the first frame outside skewlearn: the user's line whether the learner was called
+    directly (fit, partial_fit, test_then_train) or through the River adapter."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level  # (the outermost frame if every frame is skewlearn's)
+
+
 def _rows_to_matrix(rows):
     """The validated batch behind a kernel tuple (a view, or CSR arrays as they are)."""
     data, indices, indptr, d, sparse, _ = rows
@@ -342,7 +360,8 @@ class OMCSL(OnlineClassifier):
         Once at least half of the K learners' scores in the tables lie in an end bin and a
         learner's bin-error bound (:attr:`bin_errors_`) exceeds :math:`1/\\gamma` (judged
         after each learning call, from 100 rows on), a ``RuntimeWarning`` is raised, once
-        per model, naming a value: the median :math:`|f|` of that call's returned scores.
+        per model, naming a value: the median :math:`|f|` of that call's returned scores
+        (not with K = 1, where the measure selects nothing).
     base_estimator : skewlearn online classifier or None, default=None
         Selects the generic path (see above); ``loss``, ``eta``, ``schedule`` and
         ``fit_intercept`` are then the base estimator's business and ignored.
@@ -477,10 +496,22 @@ class OMCSL(OnlineClassifier):
                 f"estimator's parameter names; got {self.cost_params!r}. Example: "
                 "{'c_pos': 'c_pos', 'c_neg': 'c_neg'}."
             )
+        if names["c_pos"] == names["c_neg"]:
+            raise ValueError(
+                f"cost_params names {names['c_pos']!r} for both c_pos and c_neg; the two "
+                "class costs need two parameters of the base estimator (e.g. {'c_pos': "
+                "'c_pos', 'c_neg': 'c_neg'}), otherwise the second would overwrite the first."
+            )
         return names["c_pos"], names["c_neg"]
 
     def _make_estimators(self, c_pos: np.ndarray) -> list:
         base = self.base_estimator
+        if isinstance(base, type):
+            raise TypeError(
+                f"base_estimator is the class {base.__name__}, not an instance of it; pass "
+                f"an instance, e.g. base_estimator={base.__name__}(), with the settings the "
+                "K learners share (OMCSL sets their class costs)."
+            )
         if not isinstance(base, OnlineClassifier):
             raise TypeError(
                 "base_estimator must be a skewlearn online classifier (a subclass of "
@@ -628,10 +659,11 @@ class OMCSL(OnlineClassifier):
     def _warn_saturated(self, scores: np.ndarray) -> None:
         """Warn, once per model, when at least half of the K learners' scores counted in
         the tables so far (at least 100 rows) lie in the first or last bin and a learner's
-        bin-error bound exceeds 1/gamma."""
+        bin-error bound exceeds 1/gamma. One learner has nothing to select: no warning."""
         n_bins = self.pos_table_.shape[1]
         if (
             self.measure == "f1"
+            or self.pos_table_.shape[0] < 2
             or n_bins < 3
             or self.counts_[0] < self._SATURATION_MIN_ROWS
             or getattr(self, "_saturation_warned", False)
@@ -663,7 +695,7 @@ class OMCSL(OnlineClassifier):
             f"changes its selection probability by a factor e. {advice}, or select by "
             "measure='f1'.",
             RuntimeWarning,
-            stacklevel=4,  # _warn_saturated < _run < fit/partial_fit/test_then_train < caller
+            stacklevel=_caller_stacklevel(),
         )
 
     # ------------------------------------------------------------------ public API
@@ -692,6 +724,13 @@ class OMCSL(OnlineClassifier):
         scores, (chosen, leader) = out
         return scores, SelectionTrace(chosen, leader, self.costs_[chosen], self.costs_[leader])
 
+    def _learnt_measure(self) -> str:
+        """The measure the fitted state was learnt with: ``set_params(measure=...)`` changes
+        the setting at once but is refused at the next learning call, so until ``fit`` the
+        tables and values are still those of the old one."""
+        started = getattr(self, "_started_with", None)  # (None: pickled before session 9)
+        return self.measure if started is None else started["measure"]
+
     @property
     def measures_(self) -> np.ndarray:
         """:math:`M^j` of each learner on the rows seen; NaN while undefined (AUROC before
@@ -699,7 +738,8 @@ class OMCSL(OnlineClassifier):
         check_is_fitted(self, "measure_values_")
         out = self.measure_values_.copy()
         pos, neg = self.counts_[1], self.counts_[2]
-        if (self.measure == "auroc" and not (pos and neg)) or (self.measure == "auprc" and not pos):
+        measure = self._learnt_measure()
+        if (measure == "auroc" and not (pos and neg)) or (measure == "auprc" and not pos):
             out[:] = math.nan
         return out
 
@@ -711,9 +751,10 @@ class OMCSL(OnlineClassifier):
         NaN while the measure is undefined, 0 for the F-measure (Eq. (4) is exact)."""
         check_is_fitted(self, "pos_table_")
         K = self.pos_table_.shape[0]
-        if self.measure == "f1":
+        measure = self._learnt_measure()
+        if measure == "f1":
             return np.zeros(K)
-        bound = auroc_bin_error if self.measure == "auroc" else auprc_bin_error
+        bound = auroc_bin_error if measure == "auroc" else auprc_bin_error
         return np.array([bound(self.pos_table_[j], self.neg_table_[j]) for j in range(K)])
 
     @property

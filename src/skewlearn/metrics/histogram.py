@@ -23,7 +23,7 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
-from .._config import NJIT_INLINE
+from .._config import NJIT, NJIT_INLINE
 from .batch import _refuse_complex, _refuse_text
 from .streaming import StreamingMetric, _one, _paired
 
@@ -52,6 +52,18 @@ def score_bin(s, n_bins, transform):
     if b < 0:
         b = 0
     return b
+
+
+@njit(**NJIT)
+def score_bins(s, n_bins, transform, scale):
+    """:func:`score_bin` of every ``s[i] / scale``, the expression of OMCSL's kernel, so
+    a metric's tables and OMCSL's hold the same scores in the same bins (numpy's ``exp``
+    differs from the compiled one in the last bit for some scores, which moved a score at
+    a bin edge into the neighbouring bin)."""
+    out = np.empty(s.shape[0], dtype=np.int64)
+    for i in range(s.shape[0]):
+        out[i] = score_bin(s[i] if scale == 1.0 else s[i] / scale, n_bins, transform)
+    return out
 
 
 @njit(**NJIT_INLINE)
@@ -182,23 +194,13 @@ class _HistogramMetric(StreamingMetric):
                 "y_score contains NaN; a ranking metric needs comparable scores. Check the "
                 "model output."
             )
-        if self.transform == "sigmoid":
-            if self.scale != 1.0:
-                s = s / self.scale
-            u = np.empty_like(s)
-            pos = s >= 0
-            u[pos] = 1.0 / (1.0 + np.exp(-s[pos]))
-            e = np.exp(s[~pos])
-            u[~pos] = e / (1.0 + e)
-        else:
-            if ((s < 0.0) | (s > 1.0)).any():
-                bad = s[(s < 0.0) | (s > 1.0)][0]
-                raise ValueError(
-                    f"transform='identity' needs scores in [0, 1]; got {bad!r}. Pass "
-                    "probabilities, or use transform='sigmoid' for decision values."
-                )
-            u = s
-        return np.minimum((u * self.n_bins).astype(np.int64), self.n_bins - 1)
+        if self.transform != "sigmoid" and ((s < 0.0) | (s > 1.0)).any():
+            bad = s[(s < 0.0) | (s > 1.0)][0]
+            raise ValueError(
+                f"transform='identity' needs scores in [0, 1]; got {bad!r}. Pass "
+                "probabilities, or use transform='sigmoid' for decision values."
+            )
+        return score_bins(s, self.n_bins, TRANSFORMS[self.transform], self.scale)
 
     def update(self, y, value):
         b = int(self.bins([_one(value, "score")])[0])

@@ -17,9 +17,10 @@ Every metric is a :class:`StreamingMetric`:
 
 The positive class is ``pos_label`` (default 1, which also covers ``True`` and the
 {-1, +1} convention); every other label is negative. Labels that can never equal it
-(strings against a numeric ``pos_label``, numbers against a string one) are refused with
-a ValueError, and so are fractional numbers as labels (scores given in a label's place)
-unless ``pos_label`` is one, and missing labels (None, ``pd.NA``). A learner's
+(strings against a numeric ``pos_label``, numbers against a string one, and objects that
+are neither, such as a dict of class probabilities) are refused with a ValueError, and so
+are fractional numbers as labels (scores given in a label's place) unless ``pos_label`` is
+one, and missing labels (None, ``pd.NA``). A learner's
 predictions are labels too; the prequential evaluator passes ``±1``.
 
 The values equal the batch metrics of :mod:`skewlearn.metrics.batch` on the samples seen,
@@ -122,8 +123,14 @@ class StreamingMetric:
             if missing:
                 raise ValueError(_missing_label(name, missing[0]))
         pos_type = _label_type(self.pos_label)
-        if pos_type is not None and _array_label_type(y) not in (pos_type, None):
-            raise ValueError(_type_mismatch(name, np.unique(y), self.pos_label))
+        if pos_type is not None:
+            found = _array_label_type(y)
+            if found is None and y.size:
+                other = _no_label_in(y)
+                if other is not None:
+                    raise ValueError(self._no_label(name, other))
+            elif found != pos_type and found is not None:
+                raise ValueError(_type_mismatch(name, np.unique(y), self.pos_label))
         if y.dtype.kind == "f" and _whole(self.pos_label):
             fractional = y[np.mod(y, 1.0) != 0.0]  # NaN and inf too
             if fractional.size:
@@ -137,11 +144,33 @@ class StreamingMetric:
         if value is None or (not isinstance(value, _SCALARS) and _is_missing(value)):
             raise ValueError(_missing_label(name, value))
         pos_type = _label_type(self.pos_label)
-        if pos_type is not None and _label_type(value) not in (pos_type, None):
-            raise ValueError(_type_mismatch(name, [value], self.pos_label))
+        if pos_type is not None:
+            found = _label_type(value)
+            if found is None:
+                raise ValueError(self._no_label(name, value))
+            if found != pos_type:
+                raise ValueError(_type_mismatch(name, [value], self.pos_label))
         if isinstance(value, float | np.floating) and not float(value).is_integer():
             if _whole(self.pos_label):
                 raise ValueError(self._not_labels(name, [value]))
+
+    def _no_label(self, name: str, value) -> str:
+        """The message for an object that is neither a number nor text (a dict of class
+        probabilities, a date, ...) where a label belongs: it can never equal a numeric or
+        text ``pos_label``, so it would count as negative, silently."""
+        what = type(value).__name__
+        hint = ""
+        if isinstance(value, dict) and name == "y_pred":
+            hint = (
+                " (class probabilities, as River's predict_proba_one returns: "
+                f"{type(self).__name__} counts predicted labels, so pass predict_one's "
+                "label, or wrap the metric in skewlearn.compat.river.RiverMetric)"
+            )
+        return (
+            f"{name} holds {value!r}, a {what}{hint}; labels are numbers or text, and "
+            f"this one can never equal pos_label={self.pos_label!r}, so it would count as "
+            "negative. Pass the labels themselves."
+        )
 
     def _not_labels(self, name: str, values) -> str:
         """The message for fractional numbers given as labels (scores in their place)."""
@@ -184,6 +213,17 @@ def _array_label_type(arr: np.ndarray) -> str | None:
         types = {_label_type(v) for v in arr.ravel()}
         if len(types) == 1:
             return types.pop()
+    return None
+
+
+def _no_label_in(arr: np.ndarray):
+    """The first element of ``arr`` that is neither a number nor text, else None (an array
+    of dates or times is reported by its first element)."""
+    kind = arr.dtype.kind
+    if kind in "mMV":
+        return arr.ravel()[0]
+    if kind == "O":
+        return next((v for v in arr.ravel() if _label_type(v) is None), None)
     return None
 
 
@@ -230,8 +270,10 @@ _SCALARS = (int, float, str, bytes, np.generic)
 def _one(value, what: str):
     """One sample's ``value``, also from a length-1 array or list (e.g. the output of
     ``decision_function(X[i:i + 1])``); several values are an error, not a silent miss."""
-    if isinstance(value, _SCALARS) or np.ndim(value) == 0:
+    if isinstance(value, _SCALARS):
         return value
+    if np.ndim(value) == 0:  # a 0-d array gives its element, as a length-1 one does
+        return value[()] if isinstance(value, np.ndarray) else value
     arr = np.asarray(value).reshape(-1)
     if arr.size != 1:
         raise ValueError(
