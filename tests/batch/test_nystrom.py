@@ -432,3 +432,14 @@ def test_an_overflowing_polynomial_kernel_is_named_at_fit_and_at_transform():
         assert np.isfinite(est.transform(X)).all()
         with pytest.raises(ValueError, match=rf"The Nyström {where} overflowed .*degree=50"):
             est.transform(X * 1e10)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem, MultiNystroemMKL])
+def test_more_landmarks_than_rows_warning_names_the_callers_line(cls):
+    """The "n_landmarks > n_samples" warning pointed at nystrom.py (MultiNystroem) and
+    mkl.py (MultiNystroemMKL), one or two frames inside the library, instead of the line
+    that called fit."""
+    X, y = _data(n=20)
+    with pytest.warns(UserWarning, match="n_landmarks=50 > n_samples=20") as record:
+        cls(n_landmarks=50, random_state=0).fit(X, y)
+    assert [w.filename for w in record] == [__file__]

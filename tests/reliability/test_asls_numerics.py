@@ -240,3 +240,30 @@ def test_svmdec_default_iteration_cap_ends_an_unreachable_tol():
     # SVM-DEC meets the cap; after SMOTE libsvm happens to reach the exact optimum (gap 0)
     assert out[:3] == ["SVMDEC", "10000000", "True"]
     assert out[3] == "SVMSDC" and int(out[4]) <= 10_000_000
+
+
+@pytest.mark.parametrize(
+    ("est", "near_collinear"),
+    [
+        (LinearASLS(solver="primal", nu=67.0, m_pos=40.0, max_stages=1), True),
+        (ProximalSVMDEC(solver="primal", C_neg=67.0), True),
+        (KernelASLS(kernel="linear", nu=1e8), True),
+        (
+            KernelASLS(kernel="poly", degree=5, coef0=-600.0, reduced_rate=0.5, random_state=0),
+            False,
+        ),
+        (ProximalSVMDEC(kernel="poly", degree=5, coef0=-600.0), False),
+    ],
+    ids=["LASLS", "PSVM-linear", "KASLS", "KASLS_R", "PSVM-poly"],
+)
+def test_shifted_factorisation_warning_names_the_callers_line(est, near_collinear):
+    """The RuntimeWarning of a diagonal-shifted Cholesky factor pointed at skewlearn/base.py
+    for LinearASLS and the linear PSVM (their primal solve is one frame deeper than the
+    kernel models'); it must name the line that called fit, for every model."""
+    X, y = _data()
+    if near_collinear:  # the case of test_rounding_level_indefinite_primal_matrix_...
+        rng = np.random.default_rng(1)
+        X = np.c_[X[:, :2], X[:, 0] + 1e-9 * rng.normal(size=30)] * 1e7
+    with pytest.warns(RuntimeWarning, match="diagonal scaled by") as record:
+        est.fit(X, y)
+    assert {w.filename for w in record if "diagonal scaled" in str(w.message)} == {__file__}

@@ -265,7 +265,9 @@ def _scaled_system(n: int, p: int, W: np.ndarray, fill: Callable):
     return S, root, A
 
 
-def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndarray | None:
+def _cholesky(
+    A: np.ndarray, what: str, fix: str, retry: bool = True, stacklevel: int = 5
+) -> np.ndarray | None:
     """Lower Cholesky factor of the symmetric positive definite stage matrix ``A``, made
     in place (``A`` holds both triangles and is consumed).
 
@@ -277,7 +279,9 @@ def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndar
     D^{-1/2}AD^{-1/2} by δI, the size of that rounding error — with a RuntimeWarning. If
     that does not suffice (or ``A`` is not finite) a ValueError names ``what`` and ``fix``.
     With ``retry=False`` a failed first attempt returns None (the caller has a better-
-    conditioned formulation of the same model).
+    conditioned formulation of the same model). ``stacklevel`` is the warning's, counted
+    from here: the frames down to the estimator's ``fit`` plus one, so that it names the
+    user's line (5 for ``fit → _fit_binary → _*_stages → here``).
     """
     if not _scan_values(np.ravel(A, order="K"))[1]:  # one compiled pass, no temporary
         raise ValueError(
@@ -302,7 +306,7 @@ def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndar
                     "accurate as float64 allows here. Scale the features (e.g. sklearn."
                     f"preprocessing.StandardScaler){fix} to avoid this.",
                     RuntimeWarning,
-                    stacklevel=5,
+                    stacklevel=stacklevel,
                 )
             return c
         if info < 0:  # pragma: no cover - an argument error would be a bug here
@@ -353,7 +357,7 @@ def _rhs(F, g: np.ndarray) -> np.ndarray:
     return rhs
 
 
-def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = ""):
+def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = "", stacklevel: int = 5):
     """Stages of Eq. (8) on the features ``F̄ = [F, e]`` with ``W = νΛ``.
 
     :math:`\\bar\\omega = (\\tfrac1\\nu I + \\bar F'\\Lambda\\bar F)^{-1}\\bar F'\\Lambda\\Gamma
@@ -361,7 +365,8 @@ def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = ""):
     is one triangular solve and one pass over the features. ``F`` is a sparse matrix, a
     dense array, or ``(n, p, fill)`` (see :func:`_scaled_system`) for features built on
     demand. Returns ``(w̄, τ, max|Δτ| per stage, converged)``: the coefficients of the last
-    solve and the targets it used.
+    solve and the targets it used. ``stacklevel``: of :func:`_cholesky`'s warning (5 when
+    called from ``_fit_binary``, 6 through :func:`_linear_stages`).
     """
     sparse = sp.issparse(F)
     if sparse:
@@ -377,7 +382,10 @@ def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = ""):
 
         S, root, A = _scaled_system(n, p, W, fill)
     A[np.diag_indices_from(A)] += 1.0
-    c = _cholesky(A, "The stage matrix I + F̄'νΛF̄ of Eq. (8)", fix or ", or use a smaller nu")
+    c = _cholesky(
+        A, "The stage matrix I + F̄'νΛF̄ of Eq. (8)", fix or ", or use a smaller nu",
+        stacklevel=stacklevel,
+    )  # fmt: skip
     del A
     tau = np.ones_like(t)
     rhs = _rhs(F, W * t) if sparse else (root * t) @ S
@@ -456,7 +464,8 @@ def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: st
             RuntimeWarning,
             stacklevel=4,
         )
-    return _primal_stages(X, W, t, m, tol, max_stages, fix), "primal"
+    # one frame deeper than a _primal_stages called from _fit_binary
+    return _primal_stages(X, W, t, m, tol, max_stages, fix, stacklevel=6), "primal"
 
 
 def _balanced_ratio(t: np.ndarray) -> float:

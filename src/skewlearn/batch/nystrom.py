@@ -292,13 +292,15 @@ def _check_sampling_y(est, y, n_samples):
     return y
 
 
-def _capped_landmarks(est, n_samples: int) -> int:
+def _capped_landmarks(est, n_samples: int, stacklevel: int = 3) -> int:
+    """``n_landmarks`` capped at ``n_samples``, with a UserWarning; ``stacklevel`` counted
+    from here (3: called from a public ``fit``)."""
     if est.n_landmarks > n_samples:
         warnings.warn(
             f"n_landmarks={est.n_landmarks} > n_samples={n_samples}: using all "
             f"{n_samples} rows as landmarks.",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
         return n_samples
     return int(est.n_landmarks)
@@ -650,13 +652,15 @@ class MultiNystroem(
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
         check_magnitude(self, X)
         y = _check_sampling_y(self, y, X.shape[0])
-        self._fit_maps(X, y)
+        self._fit_maps(X, y, stacklevel=3)  # _fit_maps < fit < caller
         self.mu_ = check_mu(self.mu, len(self.kernel_params_))
         return self
 
-    def _fit_maps(self, X, y) -> None:
+    def _fit_maps(self, X, y, stacklevel: int) -> None:
+        """Resolve the kernels, draw the subsets and factor them; ``stacklevel`` (counted
+        from here) makes the "n_landmarks > n_samples" warning name the user's line."""
         specs = resolve_kernels(self.kernels, X)
-        m = _capped_landmarks(self, X.shape[0])
+        m = _capped_landmarks(self, X.shape[0], stacklevel + 1)
         rng = check_random_state(self.random_state)
         # draws stay sequential (reproducible); the factorisations run in parallel
         draws = [draw_landmarks(X.shape[0], m, self.sampling, y, rng) for _ in specs]
