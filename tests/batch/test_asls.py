@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import minimize
+from sklearn.base import clone
 from sklearn.svm import SVC
 
 from skewlearn import (
@@ -580,3 +581,28 @@ def test_multiclass_and_sparse_kernel_errors():
         KernelASLS().fit(X, np.arange(30) % 3)
     with pytest.raises(TypeError, match=r"[Ss]parse"):
         KernelASLS().fit(sp.csr_matrix(X), y)
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e7])
+@pytest.mark.parametrize(
+    "est",
+    [
+        KernelASLS(nu=10.0),
+        KernelASLS(nu=10.0, reduced_rate=0.3, random_state=0),
+        ProximalSVMDEC(kernel="rbf", C_neg=10.0),
+    ],
+    ids=["KASLS", "KASLS_R", "PSVM"],
+)
+def test_rbf_models_of_features_far_from_zero_equal_the_centred_ones(est, offset):
+    """The Gaussian kernel depends on x − y only, but the Gram blocks and the scores used
+    ‖x‖² + ‖y‖² − 2xᵀy, which cancels far from 0: at an offset of 1e6 KASLS's scores moved
+    by 0.02 from those of the same rows centred, and at 1e7 the fit failed with "not
+    positive definite". Reference: the model fitted on the centred rows (same sigma)."""
+    X, y = _problem(n=120, d=3, seed=4)
+    sigma = float(np.sqrt(3.0))
+    centred = clone(est).set_params(sigma=sigma).fit(X, y)
+    far = clone(est).set_params(sigma=sigma).fit(X + offset, y)
+    np.testing.assert_allclose(
+        far.decision_function(X + offset), centred.decision_function(X), rtol=0, atol=1e-8
+    )
+    np.testing.assert_array_equal(far.predict(X + offset), centred.predict(X))

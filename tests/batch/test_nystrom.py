@@ -443,3 +443,24 @@ def test_more_landmarks_than_rows_warning_names_the_callers_line(cls):
     with pytest.warns(UserWarning, match="n_landmarks=50 > n_samples=20") as record:
         cls(n_landmarks=50, random_state=0).fit(X, y)
     assert [w.filename for w in record] == [__file__]
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e7])
+def test_rbf_maps_of_features_far_from_zero_are_exact(offset):
+    """Dense rbf blocks came from ‖x‖² + ‖l‖² − 2xᵀl, which cancels when the features sit
+    far from 0: at an offset of 1e7 Φ(X)Φ(L)ᵀ was off from K(X, L) by 0.4 and from the
+    map of the CSR copy by 0.6. Reference: exp(−γ‖x − l‖²) with the differences taken
+    first (tests/naive/kernels.py)."""
+    X, y = _offset_data(offset, n=200, d=3)
+    ny = StratifiedNystroem(n_landmarks=30, random_state=0).fit(X, y)
+    L = ny.landmarks_
+    want = naive_kernels.kernel_matrix(X, L, "rbf", ny.gamma_)
+    # at full rank the map reproduces K(X, L) up to the jitter's effect
+    np.testing.assert_allclose(ny.transform(X) @ ny.transform(L).T, want, atol=1e-7)
+    np.testing.assert_allclose(ny.transform(X), ny.transform(sp.csr_matrix(X)), atol=1e-9)
+    # MKL sees the same features as the centred data (distances do not move)
+    kernels = [{"gamma": ny.gamma_}, {"gamma": 4 * ny.gamma_}]
+    a = MultiNystroemMKL(kernels=kernels, n_landmarks=20, random_state=0).fit(X, y)
+    b = MultiNystroemMKL(kernels=kernels, n_landmarks=20, random_state=0).fit(X - offset, y)
+    np.testing.assert_allclose(a.mu_, b.mu_, atol=1e-8)
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X - offset), atol=1e-7)

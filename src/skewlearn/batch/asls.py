@@ -495,6 +495,25 @@ def _gamma(sigma: float) -> float:
     return float(min(g, _FLOAT_MAX))
 
 
+#: Above this γ·max‖y‖² the rbf expansion ‖x‖² + ‖y‖² − 2xᵀy, whose exponent carries a
+#: cancellation error of ≈ γ·ε·(‖x‖² + ‖y‖²), is formed from rows shifted by the mean of
+#: the basis ``Y`` (the error stays below ~1e-12 up to here).
+_SHIFT_ABOVE = 1024.0
+
+
+def _rbf_centre(Y: np.ndarray, gamma: float) -> np.ndarray | None:
+    """The shift of :class:`_Gram` and :func:`_scores` for an rbf basis ``Y``: its mean when
+    ``γ·max‖y‖² > _SHIFT_ABOVE`` (features far from 0: at an offset of 1e6 the expansion
+    moved KASLS's scores by 0.02, at 1e7 its stage matrix was no longer positive definite),
+    else None (the distances are computed unshifted, as before). Depends on ``Y`` only, so
+    every row scored against one basis is computed the same way."""
+    if len(Y) == 0:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        far = gamma * float(np.einsum("ij,ij->i", Y, Y).max()) > _SHIFT_ABOVE
+    return Y.mean(axis=0) if far else None
+
+
 class _Gram:
     """Rows of ``K(·, Y)`` for one kernel, built in cache-sized blocks of rows.
 
@@ -504,17 +523,21 @@ class _Gram:
     ``γ·‖x‖²`` and ``γ·‖y‖²`` stay below 1e300 the product itself yields
     ``−γ‖x−y‖² = [x, ‖x‖², 1]·[2γy, −γ, −γ‖y‖²]`` (then ``min(·, 0)`` and ``exp``);
     otherwise the distance is formed first, clipped at 0 and scaled (finite at any γ).
+    Rows far from 0 are first shifted by the mean of ``Y`` (:func:`_rbf_centre`).
     """
 
     def __init__(self, Y, kernel: str, sigma: float, degree: int, coef0: float):
-        self.Y = Y
         self.kernel = kernel
         self.gamma = _gamma(sigma)
         self.degree = int(degree)
         self.coef0 = float(coef0)
         self.rows = max(1, _PASS_BYTES // (8 * max(Y.shape[0], 1)))
         self.fast = None
+        self.centre = None
         if kernel == "rbf":
+            self.centre = _rbf_centre(Y, self.gamma)
+            if self.centre is not None:
+                Y = Y - self.centre
             self.sq_y = np.einsum("ij,ij->i", Y, Y)
             top = float(self.sq_y.max()) if len(Y) else 0.0
             if self.gamma * top < 1e300:
@@ -522,10 +545,13 @@ class _Gram:
                 self.fast = np.hstack(
                     [2.0 * g * Y, np.full((len(Y), 1), -g), -g * self.sq_y[:, None]]
                 )
+        self.Y = Y
 
     def _block(self, X, out):
         Y, gamma = self.Y, self.gamma
         if self.kernel == "rbf":
+            if self.centre is not None:
+                X = X - self.centre
             sq_x = np.einsum("ij,ij->i", X, X)
             if self.fast is not None and gamma * float(sq_x.max()) < 1e300:
                 Xa = np.empty((X.shape[0], X.shape[1] + 2))
@@ -625,9 +651,13 @@ def _scores(X, Y, w, b: float, kernel: str, sigma: float, degree: int, coef0: fl
         _row_sums(X, np.ascontiguousarray(w), float(b), out)
         return out
     Y = np.ascontiguousarray(Y, dtype=np.float64)
+    gamma = _gamma(sigma)
+    if kernel == "rbf":  # features far from 0: distances from the basis' mean
+        centre = _rbf_centre(Y, gamma)
+        if centre is not None:
+            X, Y = X - centre, Y - centre
     Yt = np.ascontiguousarray(Y.T)
     w = np.ascontiguousarray(w)
-    gamma = _gamma(sigma)
     (n, d), m = X.shape, Y.shape[0]
     rows = max(1, _PASS_BYTES // (8 * max(m, 1)))
     buf = np.empty((min(rows, n), m))
