@@ -606,3 +606,37 @@ def test_rbf_models_of_features_far_from_zero_equal_the_centred_ones(est, offset
         far.decision_function(X + offset), centred.decision_function(X), rtol=0, atol=1e-8
     )
     np.testing.assert_array_equal(far.predict(X + offset), centred.predict(X))
+
+
+@pytest.mark.parametrize(
+    ("est", "wide", "size", "match"),
+    [
+        (LinearASLS(), False, 8 * (5 * 5 + 60 * 5), r"5 × 5 matrix of Eq\. \(8\).*Reduce the"),
+        (LinearASLS(), True, 8 * 20 * 20, r"20 × 20 matrix X̄X̄' \+ W⁻¹ of Eq\. \(9\)"),
+        (LinearASLS(solver="primal"), True, 8 * (41 * 41 + 20 * 41), r"solver='smw' solves"),
+        (KernelASLS(), False, 8 * 60 * 60, r"60 × 60 kernel matrix.*reduced_rate=η"),
+        (KernelASLS(reduced_rate=0.5), False, 8 * (60 * 31 + 31 * 31), r"smaller reduced_rate"),
+        (ProximalSVMDEC(kernel="rbf"), False, 8 * (61 * 61 + 60 * 61), r"kernel='linear'"),
+        (ProximalSVMDEC(), True, 8 * 20 * 20, r"20 × 20 matrix X̄X̄'"),
+    ],
+    ids=["LASLS", "LASLS-smw", "LASLS-primal-wide", "KASLS", "KASLS_R", "PSVM-rbf", "PSVM-wide"],
+)
+def test_fits_whose_dense_matrices_pass_the_size_limit_warn_first(
+    monkeypatch, est, wide, size, match
+):
+    """KASLS (N × N), PSVM's kernel form (N × (N+1) and (N+1)²) and LASLS ((d+1)², or
+    N × N in the SMW form) allocated their systems without a word: at N = 50,000 KASLS
+    needs 18.6 GiB and ended in a MemoryError or an out-of-memory kill. Like the online
+    learners' states (skewlearn.base.LARGE_STATE, 1 GiB), a fit now warns first, naming
+    the matrices, their size and the setting that avoids them, at the caller's line."""
+    from skewlearn import base
+
+    X, y = _problem(n=20, d=40, seed=6) if wide else _problem(n=60, d=4, seed=6)
+    monkeypatch.setattr(base, "LARGE_STATE", size - 1)
+    with pytest.warns(RuntimeWarning, match=match) as record:
+        est.fit(X, y)
+    assert [w.filename for w in record if "GiB" in str(w.message)] == [__file__]
+    monkeypatch.setattr(base, "LARGE_STATE", size)  # exactly at the limit: silent
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        est.fit(X, y)

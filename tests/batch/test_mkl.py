@@ -558,3 +558,18 @@ def test_line_search_returns_the_point_that_meets_the_slope_test():
     assert min(reported[:-1]) < reported[-1]  # an earlier point reported a lower J ...
     assert st == count  # ... but the point that met the slope test is returned
     np.testing.assert_allclose(mu + gamma * D, [1 / 3, 2 / 3], atol=0.01)
+
+
+def test_simplemkl_warns_before_its_n_by_n_kernel_matrices_pass_the_size_limit(monkeypatch):
+    """SimpleMKL keeps M full N × N kernels and their weighted sum: (M+1)·N² floats (3
+    Gaussians at N = 20,000: 11.9 GiB), allocated without a word. It now warns first
+    (skewlearn.base.LARGE_STATE, as every other large state), naming MultiNystroemMKL."""
+    from skewlearn import base
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = (X[:, 0] > 0.5).astype(int)
+    monkeypatch.setattr(base, "LARGE_STATE", 8 * 4 * 40 * 40 - 1)
+    with pytest.warns(RuntimeWarning, match=r"3 40 × 40 kernel matrices.*MultiNystroemMKL") as rec:
+        SimpleMKL(max_iter=2).fit(X, y)
+    assert [w.filename for w in rec if "GiB" in str(w.message)] == [__file__]

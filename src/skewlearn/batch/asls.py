@@ -38,7 +38,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from .._rows import canonical
-from ..base import BatchClassifier, _max_abs, _scan_values
+from ..base import BatchClassifier, _max_abs, _scan_values, warn_large_fit
 from ..kernels import data_variance
 
 __all__ = [
@@ -441,8 +441,7 @@ def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: st
     a warning.
     """
     n, d = X.shape
-    if solver == "auto":
-        solver = "smw" if n < d + 1 else "primal"
+    solver = _linear_solver(solver, n, d)
     if solver == "smw":
         Q = X @ X.T
         Q = Q.toarray() if sp.issparse(Q) else np.array(Q, dtype=np.float64)
@@ -466,6 +465,38 @@ def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: st
         )
     # one frame deeper than a _primal_stages called from _fit_binary
     return _primal_stages(X, W, t, m, tol, max_stages, fix, stacklevel=6), "primal"
+
+
+def _linear_solver(solver: str, n: int, d: int) -> str:
+    """The form of a linear model's system: ``"auto"`` takes the smaller one."""
+    if solver == "auto":
+        return "smw" if n < d + 1 else "primal"
+    return solver
+
+
+def _warn_large_linear(est, X, solver: str, stacklevel: int = 5) -> None:
+    """:func:`skewlearn.base.warn_large_fit` for the system of :func:`_linear_stages`:
+    ``N × N`` (SMW), or ``(d+1)²`` plus, for dense ``X``, the scaled copy ``N × (d+1)``."""
+    n, d = X.shape
+    reduce = "(e.g. sklearn.decomposition.TruncatedSVD or sklearn.random_projection)"
+    if _linear_solver(solver, n, d) == "smw":
+        size, what = 8 * n * n, f"the {n} × {n} matrix X̄X̄' + W⁻¹ of Eq. (9)"
+        fix = (
+            "solver='primal' solves the same model with a (d+1)-square matrix."
+            if d + 1 < n
+            else f"Use fewer rows, or reduce the features {reduce} below the number of rows."
+        )
+    else:
+        size, what = 8 * (d + 1) * (d + 1), f"the {d + 1} × {d + 1} matrix of Eq. (8)"
+        if not sp.issparse(X):
+            size += 8 * n * (d + 1)
+            what += f" and a scaled {n} × {d + 1} copy of X"
+        fix = (
+            "solver='smw' solves the same model with an N × N matrix."
+            if n < d + 1
+            else f"Reduce the features {reduce}."
+        )
+    warn_large_fit(est, size, what, fix, stacklevel)
 
 
 def _balanced_ratio(t: np.ndarray) -> float:
@@ -845,6 +876,7 @@ class LinearASLS(_ASLSMixin, BatchClassifier):
         self.pos_label = pos_label
 
     def _fit_binary(self, X, y):
+        _warn_large_linear(self, X, self.solver)
         W, m = self._class_setup(y)
         result, self.solver_ = _linear_stages(X, W, y, m, *self._stage_args(), self.solver)
         self.weights_ = self._keep_stages(result)
@@ -1018,10 +1050,27 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
             )
         return ", or use a smaller nu" + (" or degree" if self.kernel == "poly" else "")
 
+    def _n_reduced(self, n: int) -> int:
+        """N_R = ⌈ηN⌉ (at least 1, at most N)."""
+        return min(n, max(1, int(np.ceil(float(self.reduced_rate) * n - 1e-9))))
+
     def _fit_binary(self, X, y):
+        n = X.shape[0]
+        if self.reduced_rate is None:
+            warn_large_fit(
+                self, 8 * n * n, f"the {n} × {n} kernel matrix of Eq. (12)",
+                "Use reduced_rate=η (KASLS_R: an N × ⌈ηN⌉ kernel block, Eqs. 14-18), or "
+                "fewer rows.",
+            )  # fmt: skip
+        else:
+            q = self._n_reduced(n) + 1
+            warn_large_fit(
+                self, 8 * (n * q + q * q),
+                f"the {n} × {q} reduced kernel block and the {q} × {q} matrix of Eq. (18)",
+                "Use a smaller reduced_rate, or fewer rows.",
+            )  # fmt: skip
         W, m = self._class_setup(y)
         self.sigma_ = _resolve_sigma(self.sigma, X)
-        n = X.shape[0]
         stages = self._stage_args()
         if self.reduced_rate is None:
             Q = self._gram(X, X)
@@ -1030,7 +1079,7 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
             basis = np.arange(n)
             coef, b = alpha, float(alpha.sum())
         else:
-            n_r = min(n, max(1, int(np.ceil(float(self.reduced_rate) * n - 1e-9))))
+            n_r = self._n_reduced(n)
             rng = check_random_state(self.random_state)
             basis = np.sort(rng.choice(n, size=n_r, replace=False))
             gram = _Gram(X[basis], self.kernel, self.sigma_, self.degree, self.coef0)
@@ -1185,6 +1234,19 @@ class ProximalSVMDEC(BatchClassifier):
                 f"solver='smw' is for kernel='linear' (the kernel PSVM's features "
                 f"K(X, X) are N wide, so its N-square form is the primal one); use "
                 f"solver='auto' or 'primal' with kernel={self.kernel!r}."
+            )
+        if self.kernel == "linear":
+            _warn_large_linear(self, X, self.solver)
+        else:
+            q = X.shape[0] + 1
+            warn_large_fit(
+                self,
+                8 * (q * q + (q - 1) * q),
+                f"the {q - 1} × {q} kernel features K(X, X) and the {q} × {q} matrix of "
+                "their least-squares system",
+                "Use kernel='linear', a reduced kernel basis (KernelASLS(reduced_rate=η, "
+                "max_stages=1) is a reduced proximal SVM), or fewer rows.",
+                stacklevel=4,
             )
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos

@@ -71,7 +71,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, seed_state
-from ..base import BatchClassifier, _label_list
+from ..base import BatchClassifier, _label_list, warn_large_fit
 from ..kernels import kernel_matrix
 from .nystrom import MultiNystroem, check_kernel_values, resolve_kernels
 
@@ -1028,6 +1028,13 @@ class SimpleMKL(BatchClassifier):
         wp = float(upper[y > 0][0] / self.C)
         wn = float(upper[y < 0][0] / self.C)
         specs = resolve_kernels(self.kernels, X)
+        n = X.shape[0]
+        warn_large_fit(
+            self, 8 * (len(specs) + 1) * n * n,
+            f"{len(specs)} {n} × {n} kernel matrices and their weighted sum",
+            "Use MultiNystroemMKL (low-rank Nyström maps: O(N · landmarks) memory), or "
+            "fewer rows.",
+        )  # fmt: skip
         Ks = [kernel_matrix(X, X, **spec) for spec in specs]
         for m, (K, spec) in enumerate(zip(Ks, specs)):
             check_kernel_values(K, spec, f"The kernel matrix of kernel {m}")
