@@ -497,20 +497,22 @@ def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: st
 _EXCESS_WARN = 1e-2
 
 
-def _objective7(X, W, t, tau, w) -> tuple[float, np.ndarray, float]:
-    """Eq. (7) with ``W = νΛ``, ``½w̄'w̄ + ½(X̄w̄ − Γ)'W(X̄w̄ − Γ)``, from the data; its
-    gradient ``w̄ + X̄'W(X̄w̄ − Γ)``; and a bound of the objective's rounding error, from
-    ``|r_i − r̂_i| ≤ (d+2)·ε·(|x̄_i|'|w̄| + |Γ_i|)`` for each residual."""
+def _objective7(X, W, Gamma, w, sq, gradient: bool = True):
+    """Eq. (7) with ``W = νΛ``, ``½w̄'w̄ + ½(X̄w̄ − Γ)'W(X̄w̄ − Γ)``, from the data; a bound
+    of its rounding error, from ``|r_i − r̂_i| ≤ (d+2)·ε·(‖x̄_i‖‖w̄‖ + |Γ_i|)`` for each
+    residual (``sq``: the squared row norms ‖x_i‖²); and, with ``gradient``, the gradient
+    ``w̄ + X̄'W(X̄w̄ − Γ)`` (else None)."""
     d = X.shape[1]
-    r = np.asarray(X @ w[:d]).ravel() + w[d] - t * tau
+    r = np.asarray(X @ w[:d]).ravel() + w[d] - Gamma
     wr = W * r
-    g = w.copy()
-    g[:d] += np.asarray(X.T @ wr).ravel()
-    g[d] += wr.sum()
-    absX = abs(X) if sp.issparse(X) else np.abs(X)
-    err = (d + 2) * _EPS * (np.asarray(absX @ np.abs(w[:d])).ravel() + abs(w[d]) + np.abs(tau))
+    err = (d + 2) * _EPS * (np.sqrt((sq + 1.0) * float(w @ w)) + np.abs(Gamma))
     noise = float(W @ (err * (np.abs(r) + err)))
-    return 0.5 * float(w @ w + r @ wr), g, noise
+    g = None
+    if gradient:
+        g = w.copy()
+        g[:d] += np.asarray(X.T @ wr).ravel()
+        g[d] += wr.sum()
+    return 0.5 * float(w @ w + r @ wr), noise, g
 
 
 def _check_linear_solution(X, W, t, tau, w, refine, eq: str, stacklevel: int = 5):
@@ -529,8 +531,10 @@ def _check_linear_solution(X, W, t, tau, w, refine, eq: str, stacklevel: int = 5
     ``stacklevel`` 5: here < _linear_stages < _fit_binary < fit < caller.
     """
     with np.errstate(all="ignore"):
-        objective, g, noise = _objective7(X, W, t, tau, w)
-        refined, _, noise_refined = _objective7(X, W, t, tau, refine(g))
+        sq = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
+        sq = np.einsum("ij,ij->i", X, X) if sq is None else sq
+        objective, noise, g = _objective7(X, W, t * tau, w, sq)
+        refined, noise_refined, _ = _objective7(X, W, t * tau, refine(g), sq, gradient=False)
         # the drop is certain only beyond the rounding of both evaluations
         drop = objective - refined - noise - noise_refined
     if drop > _EXCESS_WARN * objective:  # NaN (an overflow) is left to the finiteness checks
