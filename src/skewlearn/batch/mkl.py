@@ -385,8 +385,14 @@ class LinearSVMObjective:
         return np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64)
 
     def block_norms(self, v: np.ndarray) -> np.ndarray:
-        """:math:`\\|v_m\\|^2` per block of a length-R vector."""
-        return np.add.reduceat(v * v, self.starts[:-1])
+        """:math:`\\|v_m\\|^2` per block of a length-R vector; 0 for a block without
+        columns (a kernel that kept no eigenvalue: ``np.add.reduceat`` would read an empty
+        slice as the next entry, and fail on an empty last block)."""
+        out = np.zeros(len(self.sizes))
+        filled = self.sizes > 0
+        if filled.any():
+            out[filled] = np.add.reduceat(v * v, self.starts[:-1][filled])
+        return out
 
     #: ``self(mu, stop_above=J)`` is supported (see :func:`reduced_gradient_mkl`).
     stops_above = True
