@@ -466,15 +466,9 @@ def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: st
             w[:d] = X.T @ alpha
             w[d] = alpha.sum()
 
-            def refine(g, c=factor[0]):  # one refinement step of α, residual from the data
-                r = t * tau - (np.asarray(X @ w[:d]).ravel() + w[d]) - alpha / W
-                delta = _cho_solve(c, r)
-                out = w.copy()
-                out[:d] += np.asarray(X.T @ delta).ravel()
-                out[d] += delta.sum()
-                return out
-
-            _check_linear_solution(X, W, t, tau, w, refine, "(9)")
+            _check_linear_solution(
+                X, W, t, tau, w, _dual_refinement(X, W, t, tau, alpha, w, factor[0]), "(9)"
+            )
             return (w, tau, changes, converged), "smw"
         warnings.warn(
             "solver='smw': X̄X̄' + W⁻¹ of Eq. (9) is not numerically positive "
@@ -490,6 +484,24 @@ def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: st
     w = result[0]
     _check_linear_solution(X, W, t, result[1], w, lambda g: w - _cho_solve(factor[-1], g), "(8)")
     return result, "primal"
+
+
+def _dual_refinement(X, W, t, tau, alpha, w, c) -> Callable:
+    """The ``refine`` of :func:`_check_linear_solution` for a linear model solved in the
+    dual (Eq. 9, or KASLS with the linear kernel): one refinement step of ``α`` with the
+    dual residual ``Γ − X̄X̄'α − α/W`` taken from the data and the factor ``c`` of
+    ``X̄X̄' + W⁻¹``; returns ``X̄'(α + δ)``."""
+    d = X.shape[1]
+
+    def refine(g):
+        r = t * tau - (np.asarray(X @ w[:d]).ravel() + w[d]) - alpha / W
+        delta = _cho_solve(c, r)
+        out = w.copy()
+        out[:d] += np.asarray(X.T @ delta).ravel()
+        out[d] += delta.sum()
+        return out
+
+    return refine
 
 
 #: A linear solve warns when one refinement step lowers its Eq. (7) objective by more than
@@ -528,7 +540,8 @@ def _check_linear_solution(X, W, t, tau, w, refine, eq: str, stacklevel: int = 5
     factor; SMW: ``X̄'(α + δ)`` with ``δ`` the factor's correction of the dual residual).
     The objective's drop along that step, less the rounding error of both evaluations,
     is a lower bound of the solve's excess over the minimum. The weights are not changed.
-    ``stacklevel`` 5: here < _linear_stages < _fit_binary < fit < caller.
+    ``stacklevel`` 5: here < _linear_stages < _fit_binary < fit < caller (4 when called
+    from ``_fit_binary``).
     """
     with np.errstate(all="ignore"):
         sq = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
@@ -1157,9 +1170,15 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
         if self.reduced_rate is None:
             Q = self._gram(X, X)
             Q += 1.0
-            alpha = self._keep_stages(_dual_stages(Q, W, y, m, *stages, self._fix()))
+            factor: list = []
+            result = _dual_stages(Q, W, y, m, *stages, self._fix(), factor=factor)
+            alpha = self._keep_stages(result)
             basis = np.arange(n)
             coef, b = alpha, float(alpha.sum())
+            if self.kernel == "linear":  # LASLS in the SMW form (Eq. 9): check it likewise
+                w = np.append(X.T @ alpha, b)
+                refine = _dual_refinement(X, W, y, result[1], alpha, w, factor[0])
+                _check_linear_solution(X, W, y, result[1], w, refine, "(12)", stacklevel=4)
         else:
             n_r = self._n_reduced(n)
             rng = check_random_state(self.random_state)
