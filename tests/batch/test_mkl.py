@@ -593,11 +593,15 @@ def test_a_kernel_whose_map_is_empty_has_gradient_zero():
     kernels = [{"kernel": "poly", "coef0": 0.0}, {"gamma": 0.5}]
     clf = MultiNystroemMKL(
         kernels=kernels, n_landmarks=6, jitter=0.0, class_weight=None, tol=1e-6, random_state=0
-    ).fit(X, y)
+    )
+    with pytest.warns(UserWarning, match=r"MultiNystroemMKL: the map\(s\) of kernel\(s\) \[0\]"):
+        clf.fit(X, y)
     np.testing.assert_array_equal(clf.feature_map_.block_sizes_, [0, 1])
     np.testing.assert_array_equal(clf.mu_, [0.0, 1.0])
     # every row scores a constant f = a with (w, b) ∝ (√μ₂, 1): J = ½a²/(1 + μ₂) + hinge,
     # best at a = −1 (30 negatives, 10 positives): J = ½/(1 + μ₂) + 20, i.e. 20.25 at μ₂ = 1
     assert clf.objective_history_[-1] == pytest.approx(20.25, rel=1e-9)
-    single = MultiNystroemMKL(kernels=kernels[:1], n_landmarks=6, jitter=0.0).fit(X, y)
+    single = MultiNystroemMKL(kernels=kernels[:1], n_landmarks=6, jitter=0.0)
+    with pytest.warns(UserWarning, match="kept no eigenvalue"):
+        single.fit(X, y)
     np.testing.assert_array_equal(single.decision_function(X), np.full(40, single.bias_))

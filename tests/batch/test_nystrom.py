@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -464,3 +466,23 @@ def test_rbf_maps_of_features_far_from_zero_are_exact(offset):
     b = MultiNystroemMKL(kernels=kernels, n_landmarks=20, random_state=0).fit(X - offset, y)
     np.testing.assert_allclose(a.mu_, b.mu_, atol=1e-8)
     np.testing.assert_allclose(a.decision_function(X), b.decision_function(X - offset), atol=1e-7)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem, MultiNystroemMKL])
+def test_a_map_without_columns_says_why(cls):
+    """jitter=0 and a kernel that is 0 on every landmark (linear kernel on zero rows): no
+    eigenvalue of W is kept, and the map silently had no columns (transform gave an n × 0
+    array; a model on it failed later with "0 feature(s)")."""
+    X = np.zeros((30, 2))
+    y = (np.arange(30) < 10).astype(int)
+    params = {"n_landmarks": 6, "jitter": 0.0, "random_state": 0}
+    if cls is StratifiedNystroem:
+        est = cls(kernel="linear", **params)
+    else:
+        est = cls(kernels=[{"kernel": "linear"}, {"gamma": 1.0}], **params)
+    with pytest.warns(UserWarning, match=r"kept no eigenvalue of W.*jitter > 0") as record:
+        est.fit(X, y)
+    assert [w.filename for w in record] == [__file__]
+    with warnings.catch_warnings():  # the default jitter keeps the map
+        warnings.simplefilter("error", UserWarning)
+        est.set_params(jitter=1e-10).fit(X, y)

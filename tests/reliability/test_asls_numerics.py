@@ -280,6 +280,7 @@ def test_shifted_factorisation_warning_names_the_callers_line(est, near_collinea
     ],
     ids=["LASLS-smw", "LASLS-primal", "PSVM-smw", "KASLS-linear"],
 )
+@pytest.mark.filterwarnings("ignore:The stage matrix:RuntimeWarning")
 def test_a_closed_form_that_lost_its_accuracy_to_rounding_says_so(est, weights):
     """Wide rows at an offset of 1e6 with a large nu: forming X̄X̄' (or X̄'WX̄) keeps none of
     the information below ε·‖X̄‖², and the Cholesky factor solved another problem; the SMW

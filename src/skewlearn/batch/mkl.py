@@ -912,7 +912,9 @@ class MultiNystroemMKL(BatchClassifier):
             random_state=rs,
         )
         fm._validate_params()
-        fm._fit_maps(X, y, stacklevel=4)  # _fit_maps < here < BatchClassifier.fit < caller
+        fm._fit_maps(
+            X, y, stacklevel=4, owner=self
+        )  # _fit_maps < here < BatchClassifier.fit < caller
         Z = np.ascontiguousarray(fm._features(X))
         objective = LinearSVMObjective(
             Z, fm.block_sizes_, y, upper, self.intercept_scaling, self.svm_tol,

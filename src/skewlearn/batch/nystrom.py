@@ -309,6 +309,23 @@ def _check_sampling_y(est, y, n_samples):
     return y
 
 
+def _warn_empty_maps(est, sizes, stacklevel: int) -> None:
+    """UserWarning for the maps that kept no eigenvalue of ``W`` (0 feature columns): the
+    kernel vanishes on its landmarks (linear, or poly with ``coef0=0``, on zero rows) and
+    ``jitter=0`` adds nothing, so the map is empty and a model on it sees no features."""
+    empty = [m for m, k in enumerate(sizes) if k == 0]
+    if empty:
+        which = "the map" if len(sizes) == 1 else f"the map(s) of kernel(s) {empty}"
+        warnings.warn(
+            f"{type(est).__name__}: {which} kept no eigenvalue of W = K(L, L) (the kernel "
+            "is 0 on every landmark, e.g. a linear or coef0=0 polynomial kernel on zero "
+            "rows), so no feature columns. Use jitter > 0, another kernel, or more "
+            "landmarks.",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
+
+
 def _capped_landmarks(est, n_samples: int, stacklevel: int = 3) -> int:
     """``n_landmarks`` capped at ``n_samples``, with a UserWarning; ``stacklevel`` counted
     from here (3: called from a public ``fit``)."""
@@ -491,6 +508,7 @@ class StratifiedNystroem(
         self.normalization_ = fitted["normalization"]
         self.eigenvalues_ = fitted["eigenvalues"]
         self.n_components_ = self._n_features_out = self.normalization_.shape[1]
+        _warn_empty_maps(self, [self.n_components_], stacklevel=3)  # here < fit < caller
         return self
 
     def transform(self, X) -> np.ndarray:
@@ -673,9 +691,10 @@ class MultiNystroem(
         self.mu_ = check_mu(self.mu, len(self.kernel_params_))
         return self
 
-    def _fit_maps(self, X, y, stacklevel: int) -> None:
+    def _fit_maps(self, X, y, stacklevel: int, owner=None) -> None:
         """Resolve the kernels, draw the subsets and factor them; ``stacklevel`` (counted
-        from here) makes the "n_landmarks > n_samples" warning name the user's line."""
+        from here) makes the warnings name the user's line, ``owner`` (default ``self``)
+        the estimator they name."""
         specs = resolve_kernels(self.kernels, X)
         m = _capped_landmarks(self, X.shape[0], stacklevel + 1)
         rng = check_random_state(self.random_state)
@@ -692,6 +711,7 @@ class MultiNystroem(
         self.eigenvalues_ = [f["eigenvalues"] for f in fitted]
         self.block_sizes_ = np.array([f["normalization"].shape[1] for f in fitted])
         self.n_components_ = self._n_features_out = int(self.block_sizes_.sum())
+        _warn_empty_maps(owner or self, self.block_sizes_, stacklevel + 1)
 
     def _blocks(self, X, which=None) -> list[np.ndarray]:
         """Unscaled per-subset maps :math:`[\\Phi_1(X), \\dots, \\Phi_M(X)]` (validated X),
