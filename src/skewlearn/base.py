@@ -271,6 +271,22 @@ def warn_large_matrices(est, count: int, n: int, alternative: str) -> None:
         )
 
 
+def warn_large_fit(est, size: int, what: str, alternative: str, stacklevel: int = 4) -> None:
+    """Warn (``RuntimeWarning``) before a batch fit allocates dense matrices of ``size``
+    bytes above :data:`LARGE_STATE`: the kernel and least-squares systems of the batch
+    learners grow with the square of the rows (or features), so a fit that would need
+    tens of GiB otherwise ends in a MemoryError or an out-of-memory kill without a word.
+    ``what`` names the matrices, ``alternative`` the setting that avoids them;
+    ``stacklevel`` 4 = here < ``_fit_binary`` < ``fit`` < caller."""
+    if size > LARGE_STATE:
+        warnings.warn(
+            f"{type(est).__name__} needs {what} for this fit ({size / 2**30:.1f} GiB of "
+            f"float64). {alternative}",
+            RuntimeWarning,
+            stacklevel=stacklevel,
+        )
+
+
 def decision_cut(estimator) -> float:
     """The score above which ``estimator`` predicts its positive class: its ``threshold``
     (KOIL, OAM, OPAUC) when set, else 0. Every protocol that turns scores into labels uses

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from scipy.optimize import minimize
+from sklearn.base import clone
 from sklearn.svm import SVC
 
 from skewlearn import (
@@ -580,3 +581,62 @@ def test_multiclass_and_sparse_kernel_errors():
         KernelASLS().fit(X, np.arange(30) % 3)
     with pytest.raises(TypeError, match=r"[Ss]parse"):
         KernelASLS().fit(sp.csr_matrix(X), y)
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e7])
+@pytest.mark.parametrize(
+    "est",
+    [
+        KernelASLS(nu=10.0),
+        KernelASLS(nu=10.0, reduced_rate=0.3, random_state=0),
+        ProximalSVMDEC(kernel="rbf", C_neg=10.0),
+    ],
+    ids=["KASLS", "KASLS_R", "PSVM"],
+)
+def test_rbf_models_of_features_far_from_zero_equal_the_centred_ones(est, offset):
+    """The Gaussian kernel depends on x − y only, but the Gram blocks and the scores used
+    ‖x‖² + ‖y‖² − 2xᵀy, which cancels far from 0: at an offset of 1e6 KASLS's scores moved
+    by 0.02 from those of the same rows centred, and at 1e7 the fit failed with "not
+    positive definite". Reference: the model fitted on the centred rows (same sigma)."""
+    X, y = _problem(n=120, d=3, seed=4)
+    sigma = float(np.sqrt(3.0))
+    centred = clone(est).set_params(sigma=sigma).fit(X, y)
+    far = clone(est).set_params(sigma=sigma).fit(X + offset, y)
+    np.testing.assert_allclose(
+        far.decision_function(X + offset), centred.decision_function(X), rtol=0, atol=1e-8
+    )
+    np.testing.assert_array_equal(far.predict(X + offset), centred.predict(X))
+
+
+@pytest.mark.parametrize(
+    ("est", "wide", "size", "match"),
+    [
+        (LinearASLS(), False, 8 * (5 * 5 + 60 * 5), r"5 × 5 matrix of Eq\. \(8\).*Reduce the"),
+        (LinearASLS(), True, 8 * 20 * 20, r"20 × 20 matrix X̄X̄' \+ W⁻¹ of Eq\. \(9\)"),
+        (LinearASLS(solver="primal"), True, 8 * (41 * 41 + 20 * 41), r"solver='smw' solves"),
+        (KernelASLS(), False, 8 * 60 * 60, r"60 × 60 kernel matrix.*reduced_rate=η"),
+        (KernelASLS(reduced_rate=0.5), False, 8 * (60 * 31 + 31 * 31), r"smaller reduced_rate"),
+        (ProximalSVMDEC(kernel="rbf"), False, 8 * (61 * 61 + 60 * 61), r"kernel='linear'"),
+        (ProximalSVMDEC(), True, 8 * 20 * 20, r"20 × 20 matrix X̄X̄'"),
+    ],
+    ids=["LASLS", "LASLS-smw", "LASLS-primal-wide", "KASLS", "KASLS_R", "PSVM-rbf", "PSVM-wide"],
+)
+def test_fits_whose_dense_matrices_pass_the_size_limit_warn_first(
+    monkeypatch, est, wide, size, match
+):
+    """KASLS (N × N), PSVM's kernel form (N × (N+1) and (N+1)²) and LASLS ((d+1)², or
+    N × N in the SMW form) allocated their systems without a word: at N = 50,000 KASLS
+    needs 18.6 GiB and ended in a MemoryError or an out-of-memory kill. Like the online
+    learners' states (skewlearn.base.LARGE_STATE, 1 GiB), a fit now warns first, naming
+    the matrices, their size and the setting that avoids them, at the caller's line."""
+    from skewlearn import base
+
+    X, y = _problem(n=20, d=40, seed=6) if wide else _problem(n=60, d=4, seed=6)
+    monkeypatch.setattr(base, "LARGE_STATE", size - 1)
+    with pytest.warns(RuntimeWarning, match=match) as record:
+        est.fit(X, y)
+    assert [w.filename for w in record if "GiB" in str(w.message)] == [__file__]
+    monkeypatch.setattr(base, "LARGE_STATE", size)  # exactly at the limit: silent
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        est.fit(X, y)

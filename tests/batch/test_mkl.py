@@ -558,3 +558,50 @@ def test_line_search_returns_the_point_that_meets_the_slope_test():
     assert min(reported[:-1]) < reported[-1]  # an earlier point reported a lower J ...
     assert st == count  # ... but the point that met the slope test is returned
     np.testing.assert_allclose(mu + gamma * D, [1 / 3, 2 / 3], atol=0.01)
+
+
+def test_simplemkl_warns_before_its_n_by_n_kernel_matrices_pass_the_size_limit(monkeypatch):
+    """SimpleMKL keeps M full N × N kernels and their weighted sum: (M+1)·N² floats (3
+    Gaussians at N = 20,000: 11.9 GiB), allocated without a word. It now warns first
+    (skewlearn.base.LARGE_STATE, as every other large state), naming MultiNystroemMKL."""
+    from skewlearn import base
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = (X[:, 0] > 0.5).astype(int)
+    monkeypatch.setattr(base, "LARGE_STATE", 8 * 4 * 40 * 40 - 1)
+    with pytest.warns(RuntimeWarning, match=r"3 40 × 40 kernel matrices.*MultiNystroemMKL") as rec:
+        SimpleMKL(max_iter=2).fit(X, y)
+    assert [w.filename for w in rec if "GiB" in str(w.message)] == [__file__]
+
+
+def test_a_kernel_whose_map_is_empty_has_gradient_zero():
+    """With jitter=0 a kernel that vanishes on its landmarks (linear, or poly with coef0=0,
+    on zero rows) keeps no eigenvalue, so its block of the features is 0 columns wide.
+    np.add.reduceat reads an empty slice as the next entry: that block's gradient was the
+    first squared weight of the next block, so MKL kept μ = (½, ½) although the empty kernel
+    adds nothing, and an empty last (or only) block raised IndexError. Reference:
+    ‖Φ_m'(α∘y)‖² of an empty block is 0; on constant rows the Gaussian map is one constant
+    column whose weight lowers J as μ₂ grows, so the optimum is μ = (0, 1) (J by hand)."""
+    t = np.where(np.arange(10) < 3, 1.0, -1.0)
+    for sizes, want in (([0, 1], [0.0, 9.0]), ([1, 0], [9.0, 0.0]), ([0], [0.0])):
+        Z = np.ones((10, sum(sizes)))
+        obj = LinearSVMObjective(Z, np.array(sizes), t, np.ones(10), 1.0, 1e-3, 10, seed_state(0))
+        np.testing.assert_array_equal(obj.block_norms(np.full(sum(sizes), 3.0)), want)
+    X = np.zeros((40, 2))
+    y = (np.arange(40) < 10).astype(int)
+    kernels = [{"kernel": "poly", "coef0": 0.0}, {"gamma": 0.5}]
+    clf = MultiNystroemMKL(
+        kernels=kernels, n_landmarks=6, jitter=0.0, class_weight=None, tol=1e-6, random_state=0
+    )
+    with pytest.warns(UserWarning, match=r"MultiNystroemMKL: the map\(s\) of kernel\(s\) \[0\]"):
+        clf.fit(X, y)
+    np.testing.assert_array_equal(clf.feature_map_.block_sizes_, [0, 1])
+    np.testing.assert_array_equal(clf.mu_, [0.0, 1.0])
+    # every row scores a constant f = a with (w, b) ∝ (√μ₂, 1): J = ½a²/(1 + μ₂) + hinge,
+    # best at a = −1 (30 negatives, 10 positives): J = ½/(1 + μ₂) + 20, i.e. 20.25 at μ₂ = 1
+    assert clf.objective_history_[-1] == pytest.approx(20.25, rel=1e-9)
+    single = MultiNystroemMKL(kernels=kernels[:1], n_landmarks=6, jitter=0.0)
+    with pytest.warns(UserWarning, match="kept no eigenvalue"):
+        single.fit(X, y)
+    np.testing.assert_array_equal(single.decision_function(X), np.full(40, single.bias_))

@@ -1,3 +1,5 @@
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -432,3 +434,55 @@ def test_an_overflowing_polynomial_kernel_is_named_at_fit_and_at_transform():
         assert np.isfinite(est.transform(X)).all()
         with pytest.raises(ValueError, match=rf"The Nyström {where} overflowed .*degree=50"):
             est.transform(X * 1e10)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem, MultiNystroemMKL])
+def test_more_landmarks_than_rows_warning_names_the_callers_line(cls):
+    """The "n_landmarks > n_samples" warning pointed at nystrom.py (MultiNystroem) and
+    mkl.py (MultiNystroemMKL), one or two frames inside the library, instead of the line
+    that called fit."""
+    X, y = _data(n=20)
+    with pytest.warns(UserWarning, match="n_landmarks=50 > n_samples=20") as record:
+        cls(n_landmarks=50, random_state=0).fit(X, y)
+    assert [w.filename for w in record] == [__file__]
+
+
+@pytest.mark.parametrize("offset", [1e6, 1e7])
+def test_rbf_maps_of_features_far_from_zero_are_exact(offset):
+    """Dense rbf blocks came from ‖x‖² + ‖l‖² − 2xᵀl, which cancels when the features sit
+    far from 0: at an offset of 1e7 Φ(X)Φ(L)ᵀ was off from K(X, L) by 0.4 and from the
+    map of the CSR copy by 0.6. Reference: exp(−γ‖x − l‖²) with the differences taken
+    first (tests/naive/kernels.py)."""
+    X, y = _offset_data(offset, n=200, d=3)
+    ny = StratifiedNystroem(n_landmarks=30, random_state=0).fit(X, y)
+    L = ny.landmarks_
+    want = naive_kernels.kernel_matrix(X, L, "rbf", ny.gamma_)
+    # at full rank the map reproduces K(X, L) up to the jitter's effect
+    np.testing.assert_allclose(ny.transform(X) @ ny.transform(L).T, want, atol=1e-7)
+    np.testing.assert_allclose(ny.transform(X), ny.transform(sp.csr_matrix(X)), atol=1e-9)
+    # MKL sees the same features as the centred data (distances do not move)
+    kernels = [{"gamma": ny.gamma_}, {"gamma": 4 * ny.gamma_}]
+    a = MultiNystroemMKL(kernels=kernels, n_landmarks=20, random_state=0).fit(X, y)
+    b = MultiNystroemMKL(kernels=kernels, n_landmarks=20, random_state=0).fit(X - offset, y)
+    np.testing.assert_allclose(a.mu_, b.mu_, atol=1e-8)
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X - offset), atol=1e-7)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem, MultiNystroemMKL])
+def test_a_map_without_columns_says_why(cls):
+    """jitter=0 and a kernel that is 0 on every landmark (linear kernel on zero rows): no
+    eigenvalue of W is kept, and the map silently had no columns (transform gave an n × 0
+    array; a model on it failed later with "0 feature(s)")."""
+    X = np.zeros((30, 2))
+    y = (np.arange(30) < 10).astype(int)
+    params = {"n_landmarks": 6, "jitter": 0.0, "random_state": 0}
+    if cls is StratifiedNystroem:
+        est = cls(kernel="linear", **params)
+    else:
+        est = cls(kernels=[{"kernel": "linear"}, {"gamma": 1.0}], **params)
+    with pytest.warns(UserWarning, match=r"kept no eigenvalue of W.*jitter > 0") as record:
+        est.fit(X, y)
+    assert [w.filename for w in record] == [__file__]
+    with warnings.catch_warnings():  # the default jitter keeps the map
+        warnings.simplefilter("error", UserWarning)
+        est.set_params(jitter=1e-10).fit(X, y)

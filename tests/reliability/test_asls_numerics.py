@@ -6,6 +6,7 @@ against an independent computation) or a ValueError naming the cause and the fix
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -240,3 +241,80 @@ def test_svmdec_default_iteration_cap_ends_an_unreachable_tol():
     # SVM-DEC meets the cap; after SMOTE libsvm happens to reach the exact optimum (gap 0)
     assert out[:3] == ["SVMDEC", "10000000", "True"]
     assert out[3] == "SVMSDC" and int(out[4]) <= 10_000_000
+
+
+@pytest.mark.parametrize(
+    ("est", "near_collinear"),
+    [
+        (LinearASLS(solver="primal", nu=67.0, m_pos=40.0, max_stages=1), True),
+        (ProximalSVMDEC(solver="primal", C_neg=67.0), True),
+        (KernelASLS(kernel="linear", nu=1e8), True),
+        (
+            KernelASLS(kernel="poly", degree=5, coef0=-600.0, reduced_rate=0.5, random_state=0),
+            False,
+        ),
+        (ProximalSVMDEC(kernel="poly", degree=5, coef0=-600.0), False),
+    ],
+    ids=["LASLS", "PSVM-linear", "KASLS", "KASLS_R", "PSVM-poly"],
+)
+def test_shifted_factorisation_warning_names_the_callers_line(est, near_collinear):
+    """The RuntimeWarning of a diagonal-shifted Cholesky factor pointed at skewlearn/base.py
+    for LinearASLS and the linear PSVM (their primal solve is one frame deeper than the
+    kernel models'); it must name the line that called fit, for every model."""
+    X, y = _data()
+    if near_collinear:  # the case of test_rounding_level_indefinite_primal_matrix_...
+        rng = np.random.default_rng(1)
+        X = np.c_[X[:, :2], X[:, 0] + 1e-9 * rng.normal(size=30)] * 1e7
+    with pytest.warns(RuntimeWarning, match="diagonal scaled by") as record:
+        est.fit(X, y)
+    assert {w.filename for w in record if "diagonal scaled" in str(w.message)} == {__file__}
+
+
+@pytest.mark.parametrize(
+    ("est", "weights"),
+    [
+        (LinearASLS(nu=1e4, r_pos=3.0, m_pos=1.5, max_stages=1), (1e4 * 3.0 / 1.5**2, 1e4)),
+        (LinearASLS(nu=1e4, max_stages=1, solver="primal"), None),
+        (ProximalSVMDEC(C_neg=1e4, C_pos=3e4), (3e4, 1e4)),
+        (KernelASLS(kernel="linear", nu=1e4, r_pos=3.0, max_stages=1), (3e4, 1e4)),
+    ],
+    ids=["LASLS-smw", "LASLS-primal", "PSVM-smw", "KASLS-linear"],
+)
+@pytest.mark.filterwarnings("ignore:The stage matrix:RuntimeWarning")
+def test_a_closed_form_that_lost_its_accuracy_to_rounding_says_so(est, weights):
+    """Wide rows at an offset of 1e6 with a large nu: forming X̄X̄' (or X̄'WX̄) keeps none of
+    the information below ε·‖X̄‖², and the Cholesky factor solved another problem; the SMW
+    form returned weights whose Eq. (7) objective was 30× its minimum, without a word. The
+    fit now warns, and what it claims (at least that share of the objective is excess) is
+    checked against the SVD least-squares solve of the same stage."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(50, 200)) + 1e6
+    y = np.zeros(50, int)
+    y[:10] = 1
+    X[:, 0] += 2 * y
+    with pytest.warns(RuntimeWarning, match=r"lost its accuracy to rounding.*Scale the") as rec:
+        est.fit(X, y)
+    (hit,) = [w for w in rec if "lost its accuracy" in str(w.message)]
+    assert hit.filename == __file__
+    claimed = float(re.search(r"at least (\d+)%", str(hit.message)).group(1)) / 100
+    t = np.where(y == 1, 1.0, -1.0)
+    if weights is None:
+        weights = (1e4 * est.r_pos_, 1e4)
+    W = np.where(t > 0, *weights)
+    Xa = naive.augment(X)
+
+    def objective(w):  # Eq. (7) with W = νΛ and τ = 1
+        r = Xa @ w - t
+        return 0.5 * (w @ w + r @ (W * r))
+
+    if isinstance(est, KernelASLS):  # the linear kernel: ω̄ = (X'α, b)
+        mine = np.append(X.T @ est.dual_coef_, est.intercept_)
+    else:
+        mine = est.weights_
+    got, best = objective(mine), objective(_stacked_lstsq(Xa, W, t))
+    assert (got - best) / got >= claimed - 0.01
+    # the same data, standardised, is solved accurately and silently
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        est.fit(Z, y)

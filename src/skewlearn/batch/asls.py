@@ -38,7 +38,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, check_random_state
 
 from .._rows import canonical
-from ..base import BatchClassifier, _max_abs, _scan_values
+from ..base import BatchClassifier, _max_abs, _scan_values, warn_large_fit
 from ..kernels import data_variance
 
 __all__ = [
@@ -265,7 +265,9 @@ def _scaled_system(n: int, p: int, W: np.ndarray, fill: Callable):
     return S, root, A
 
 
-def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndarray | None:
+def _cholesky(
+    A: np.ndarray, what: str, fix: str, retry: bool = True, stacklevel: int = 5
+) -> np.ndarray | None:
     """Lower Cholesky factor of the symmetric positive definite stage matrix ``A``, made
     in place (``A`` holds both triangles and is consumed).
 
@@ -277,7 +279,9 @@ def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndar
     D^{-1/2}AD^{-1/2} by δI, the size of that rounding error — with a RuntimeWarning. If
     that does not suffice (or ``A`` is not finite) a ValueError names ``what`` and ``fix``.
     With ``retry=False`` a failed first attempt returns None (the caller has a better-
-    conditioned formulation of the same model).
+    conditioned formulation of the same model). ``stacklevel`` is the warning's, counted
+    from here: the frames down to the estimator's ``fit`` plus one, so that it names the
+    user's line (5 for ``fit → _fit_binary → _*_stages → here``).
     """
     if not _scan_values(np.ravel(A, order="K"))[1]:  # one compiled pass, no temporary
         raise ValueError(
@@ -302,7 +306,7 @@ def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndar
                     "accurate as float64 allows here. Scale the features (e.g. sklearn."
                     f"preprocessing.StandardScaler){fix} to avoid this.",
                     RuntimeWarning,
-                    stacklevel=5,
+                    stacklevel=stacklevel,
                 )
             return c
         if info < 0:  # pragma: no cover - an argument error would be a bug here
@@ -353,7 +357,9 @@ def _rhs(F, g: np.ndarray) -> np.ndarray:
     return rhs
 
 
-def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = ""):
+def _primal_stages(
+    F, W, t, m, tol: float, max_stages: int, fix: str = "", stacklevel: int = 5, factor=None
+):
     """Stages of Eq. (8) on the features ``F̄ = [F, e]`` with ``W = νΛ``.
 
     :math:`\\bar\\omega = (\\tfrac1\\nu I + \\bar F'\\Lambda\\bar F)^{-1}\\bar F'\\Lambda\\Gamma
@@ -361,7 +367,9 @@ def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = ""):
     is one triangular solve and one pass over the features. ``F`` is a sparse matrix, a
     dense array, or ``(n, p, fill)`` (see :func:`_scaled_system`) for features built on
     demand. Returns ``(w̄, τ, max|Δτ| per stage, converged)``: the coefficients of the last
-    solve and the targets it used.
+    solve and the targets it used. ``stacklevel``: of :func:`_cholesky`'s warning (5 when
+    called from ``_fit_binary``, 6 through :func:`_linear_stages`). A list ``factor``
+    receives the Cholesky factor of ``I + F̄'WF̄``.
     """
     sparse = sp.issparse(F)
     if sparse:
@@ -377,8 +385,13 @@ def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = ""):
 
         S, root, A = _scaled_system(n, p, W, fill)
     A[np.diag_indices_from(A)] += 1.0
-    c = _cholesky(A, "The stage matrix I + F̄'νΛF̄ of Eq. (8)", fix or ", or use a smaller nu")
+    c = _cholesky(
+        A, "The stage matrix I + F̄'νΛF̄ of Eq. (8)", fix or ", or use a smaller nu",
+        stacklevel=stacklevel,
+    )  # fmt: skip
     del A
+    if factor is not None:
+        factor.append(c)
     tau = np.ones_like(t)
     rhs = _rhs(F, W * t) if sparse else (root * t) @ S
     changes: list[float] = []
@@ -397,18 +410,23 @@ def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = ""):
     raise AssertionError("unreachable: max_stages >= 1")  # pragma: no cover
 
 
-def _dual_stages(Q: np.ndarray, W, t, m, tol: float, max_stages: int, fix: str, retry=True):
+def _dual_stages(
+    Q: np.ndarray, W, t, m, tol: float, max_stages: int, fix: str, retry=True, factor=None
+):
     """Stages of Eq. (12) (and of Eq. 9 with ``Q = X̄X̄'``): factor
     :math:`Q + \\tfrac1\\nu\\Lambda^{-1} = Q + W^{-1}` once, in place (``Q`` is consumed),
     then :math:`\\alpha = (Q + W^{-1})^{-1}\\Gamma` per stage. The training outputs come
     from the KKT conditions (11), :math:`\\alpha = -W\\varepsilon`,
     :math:`f = \\Gamma + \\varepsilon = \\Gamma - \\alpha / W`, so ``Q`` is not kept.
     Returns None when ``retry=False`` and ``Q + W⁻¹`` is not numerically positive definite.
+    A list ``factor`` receives the Cholesky factor of ``Q + W⁻¹``.
     """
     Q[np.diag_indices_from(Q)] += 1.0 / W
     c = _cholesky(Q, "The stage matrix Q + (νΛ)⁻¹ of Eq. (12)", fix, retry)
     if c is None:
         return None
+    if factor is not None:
+        factor.append(c)
     tau = np.ones_like(t)
     changes: list[float] = []
     for _ in range(max_stages):
@@ -430,22 +448,27 @@ def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: st
     :math:`\\alpha = (\\bar X\\bar X' + W^{-1})^{-1}\\Gamma`. ``"auto"``: the smaller.
     Returns ``(result, solver used)``, ``result`` as :func:`_primal_stages`'s. An SMW
     matrix that is not numerically positive definite falls back to the primal form, with
-    a warning.
+    a warning. The returned solution is checked against the data
+    (:func:`_check_linear_solution`).
     """
     n, d = X.shape
-    if solver == "auto":
-        solver = "smw" if n < d + 1 else "primal"
+    solver = _linear_solver(solver, n, d)
+    factor: list = []
     if solver == "smw":
         Q = X @ X.T
         Q = Q.toarray() if sp.issparse(Q) else np.array(Q, dtype=np.float64)
         Q += 1.0
-        result = _dual_stages(Q, W, t, m, tol, max_stages, fix, retry=False)
+        result = _dual_stages(Q, W, t, m, tol, max_stages, fix, retry=False, factor=factor)
         del Q
         if result is not None:
             alpha, tau, changes, converged = result
             w = np.empty(d + 1)
             w[:d] = X.T @ alpha
             w[d] = alpha.sum()
+
+            _check_linear_solution(
+                X, W, t, tau, w, _dual_refinement(X, W, t, tau, alpha, w, factor[0]), "(9)"
+            )
             return (w, tau, changes, converged), "smw"
         warnings.warn(
             "solver='smw': X̄X̄' + W⁻¹ of Eq. (9) is not numerically positive "
@@ -456,7 +479,119 @@ def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: st
             RuntimeWarning,
             stacklevel=4,
         )
-    return _primal_stages(X, W, t, m, tol, max_stages, fix), "primal"
+    # one frame deeper than a _primal_stages called from _fit_binary
+    result = _primal_stages(X, W, t, m, tol, max_stages, fix, stacklevel=6, factor=factor)
+    w = result[0]
+    _check_linear_solution(X, W, t, result[1], w, lambda g: w - _cho_solve(factor[-1], g), "(8)")
+    return result, "primal"
+
+
+def _dual_refinement(X, W, t, tau, alpha, w, c) -> Callable:
+    """The ``refine`` of :func:`_check_linear_solution` for a linear model solved in the
+    dual (Eq. 9, or KASLS with the linear kernel): one refinement step of ``α`` with the
+    dual residual ``Γ − X̄X̄'α − α/W`` taken from the data and the factor ``c`` of
+    ``X̄X̄' + W⁻¹``; returns ``X̄'(α + δ)``."""
+    d = X.shape[1]
+
+    def refine(g):
+        r = t * tau - (np.asarray(X @ w[:d]).ravel() + w[d]) - alpha / W
+        delta = _cho_solve(c, r)
+        out = w.copy()
+        out[:d] += np.asarray(X.T @ delta).ravel()
+        out[d] += delta.sum()
+        return out
+
+    return refine
+
+
+#: A linear solve warns when one refinement step lowers its Eq. (7) objective by more than
+#: this fraction: the normal equations lost at least that much to rounding.
+_EXCESS_WARN = 1e-2
+
+
+def _objective7(X, W, Gamma, w, sq, gradient: bool = True):
+    """Eq. (7) with ``W = νΛ``, ``½w̄'w̄ + ½(X̄w̄ − Γ)'W(X̄w̄ − Γ)``, from the data; a bound
+    of its rounding error, from ``|r_i − r̂_i| ≤ (d+2)·ε·(‖x̄_i‖‖w̄‖ + |Γ_i|)`` for each
+    residual (``sq``: the squared row norms ‖x_i‖²); and, with ``gradient``, the gradient
+    ``w̄ + X̄'W(X̄w̄ − Γ)`` (else None)."""
+    d = X.shape[1]
+    r = np.asarray(X @ w[:d]).ravel() + w[d] - Gamma
+    wr = W * r
+    err = (d + 2) * _EPS * (np.sqrt((sq + 1.0) * float(w @ w)) + np.abs(Gamma))
+    noise = float(W @ (err * (np.abs(r) + err)))
+    g = None
+    if gradient:
+        g = w.copy()
+        g[:d] += np.asarray(X.T @ wr).ravel()
+        g[d] += wr.sum()
+    return 0.5 * float(w @ w + r @ wr), noise, g
+
+
+def _check_linear_solution(X, W, t, tau, w, refine, eq: str, stacklevel: int = 5):
+    """Warn (RuntimeWarning) when the closed form ``w̄`` of the last stage, computed from
+    the formed matrix ``I + X̄'WX̄`` or ``X̄X̄' + W⁻¹``, is far from the minimiser of Eq. (7).
+
+    Forming those products loses what lies below ``ε·‖X̄‖²``: all of the information for
+    features far from 0 or of very different scales with a large ``ν``. The Cholesky
+    factor then exists but solves another problem (fuzzing found the SMW form 30× to 10⁶×
+    above the minimum of Eq. 7 at an offset of 1e6, without a word). The check is one step
+    of iterative refinement with residuals taken from the data: ``refine(g)`` returns the
+    refined weights (primal: ``w̄ − H⁻¹g`` with ``g`` the gradient and ``H⁻¹`` from the
+    factor; SMW: ``X̄'(α + δ)`` with ``δ`` the factor's correction of the dual residual).
+    The objective's drop along that step, less the rounding error of both evaluations,
+    is a lower bound of the solve's excess over the minimum. The weights are not changed.
+    ``stacklevel`` 5: here < _linear_stages < _fit_binary < fit < caller (4 when called
+    from ``_fit_binary``).
+    """
+    with np.errstate(all="ignore"):
+        sq = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
+        sq = np.einsum("ij,ij->i", X, X) if sq is None else sq
+        objective, noise, g = _objective7(X, W, t * tau, w, sq)
+        refined, noise_refined, _ = _objective7(X, W, t * tau, refine(g), sq, gradient=False)
+        # the drop is certain only beyond the rounding of both evaluations
+        drop = objective - refined - noise - noise_refined
+    if drop > _EXCESS_WARN * objective:  # NaN (an overflow) is left to the finiteness checks
+        warnings.warn(
+            f"The least-squares solve of Eq. {eq} lost its accuracy to rounding: at least "
+            f"{drop / objective:.0%} of the objective of Eq. (7) at the returned weights is "
+            "excess over its minimum (the system's condition exceeds float64's precision: "
+            "features far from 0 or of very different scales, with a large nu). Scale the "
+            "features (e.g. sklearn.preprocessing.StandardScaler), or use a smaller nu.",
+            RuntimeWarning,
+            stacklevel=stacklevel,
+        )
+
+
+def _linear_solver(solver: str, n: int, d: int) -> str:
+    """The form of a linear model's system: ``"auto"`` takes the smaller one."""
+    if solver == "auto":
+        return "smw" if n < d + 1 else "primal"
+    return solver
+
+
+def _warn_large_linear(est, X, solver: str, stacklevel: int = 5) -> None:
+    """:func:`skewlearn.base.warn_large_fit` for the system of :func:`_linear_stages`:
+    ``N × N`` (SMW), or ``(d+1)²`` plus, for dense ``X``, the scaled copy ``N × (d+1)``."""
+    n, d = X.shape
+    reduce = "(e.g. sklearn.decomposition.TruncatedSVD or sklearn.random_projection)"
+    if _linear_solver(solver, n, d) == "smw":
+        size, what = 8 * n * n, f"the {n} × {n} matrix X̄X̄' + W⁻¹ of Eq. (9)"
+        fix = (
+            "solver='primal' solves the same model with a (d+1)-square matrix."
+            if d + 1 < n
+            else f"Use fewer rows, or reduce the features {reduce} below the number of rows."
+        )
+    else:
+        size, what = 8 * (d + 1) * (d + 1), f"the {d + 1} × {d + 1} matrix of Eq. (8)"
+        if not sp.issparse(X):
+            size += 8 * n * (d + 1)
+            what += f" and a scaled {n} × {d + 1} copy of X"
+        fix = (
+            "solver='smw' solves the same model with an N × N matrix."
+            if n < d + 1
+            else f"Reduce the features {reduce}."
+        )
+    warn_large_fit(est, size, what, fix, stacklevel)
 
 
 def _balanced_ratio(t: np.ndarray) -> float:
@@ -486,6 +621,25 @@ def _gamma(sigma: float) -> float:
     return float(min(g, _FLOAT_MAX))
 
 
+#: Above this γ·max‖y‖² the rbf expansion ‖x‖² + ‖y‖² − 2xᵀy, whose exponent carries a
+#: cancellation error of ≈ γ·ε·(‖x‖² + ‖y‖²), is formed from rows shifted by the mean of
+#: the basis ``Y`` (the error stays below ~1e-12 up to here).
+_SHIFT_ABOVE = 1024.0
+
+
+def _rbf_centre(Y: np.ndarray, gamma: float) -> np.ndarray | None:
+    """The shift of :class:`_Gram` and :func:`_scores` for an rbf basis ``Y``: its mean when
+    ``γ·max‖y‖² > _SHIFT_ABOVE`` (features far from 0: at an offset of 1e6 the expansion
+    moved KASLS's scores by 0.02, at 1e7 its stage matrix was no longer positive definite),
+    else None (the distances are computed unshifted, as before). Depends on ``Y`` only, so
+    every row scored against one basis is computed the same way."""
+    if len(Y) == 0:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        far = gamma * float(np.einsum("ij,ij->i", Y, Y).max()) > _SHIFT_ABOVE
+    return Y.mean(axis=0) if far else None
+
+
 class _Gram:
     """Rows of ``K(·, Y)`` for one kernel, built in cache-sized blocks of rows.
 
@@ -495,17 +649,21 @@ class _Gram:
     ``γ·‖x‖²`` and ``γ·‖y‖²`` stay below 1e300 the product itself yields
     ``−γ‖x−y‖² = [x, ‖x‖², 1]·[2γy, −γ, −γ‖y‖²]`` (then ``min(·, 0)`` and ``exp``);
     otherwise the distance is formed first, clipped at 0 and scaled (finite at any γ).
+    Rows far from 0 are first shifted by the mean of ``Y`` (:func:`_rbf_centre`).
     """
 
     def __init__(self, Y, kernel: str, sigma: float, degree: int, coef0: float):
-        self.Y = Y
         self.kernel = kernel
         self.gamma = _gamma(sigma)
         self.degree = int(degree)
         self.coef0 = float(coef0)
         self.rows = max(1, _PASS_BYTES // (8 * max(Y.shape[0], 1)))
         self.fast = None
+        self.centre = None
         if kernel == "rbf":
+            self.centre = _rbf_centre(Y, self.gamma)
+            if self.centre is not None:
+                Y = Y - self.centre
             self.sq_y = np.einsum("ij,ij->i", Y, Y)
             top = float(self.sq_y.max()) if len(Y) else 0.0
             if self.gamma * top < 1e300:
@@ -513,10 +671,13 @@ class _Gram:
                 self.fast = np.hstack(
                     [2.0 * g * Y, np.full((len(Y), 1), -g), -g * self.sq_y[:, None]]
                 )
+        self.Y = Y
 
     def _block(self, X, out):
         Y, gamma = self.Y, self.gamma
         if self.kernel == "rbf":
+            if self.centre is not None:
+                X = X - self.centre
             sq_x = np.einsum("ij,ij->i", X, X)
             if self.fast is not None and gamma * float(sq_x.max()) < 1e300:
                 Xa = np.empty((X.shape[0], X.shape[1] + 2))
@@ -616,9 +777,13 @@ def _scores(X, Y, w, b: float, kernel: str, sigma: float, degree: int, coef0: fl
         _row_sums(X, np.ascontiguousarray(w), float(b), out)
         return out
     Y = np.ascontiguousarray(Y, dtype=np.float64)
+    gamma = _gamma(sigma)
+    if kernel == "rbf":  # features far from 0: distances from the basis' mean
+        centre = _rbf_centre(Y, gamma)
+        if centre is not None:
+            X, Y = X - centre, Y - centre
     Yt = np.ascontiguousarray(Y.T)
     w = np.ascontiguousarray(w)
-    gamma = _gamma(sigma)
     (n, d), m = X.shape, Y.shape[0]
     rows = max(1, _PASS_BYTES // (8 * max(m, 1)))
     buf = np.empty((min(rows, n), m))
@@ -806,6 +971,7 @@ class LinearASLS(_ASLSMixin, BatchClassifier):
         self.pos_label = pos_label
 
     def _fit_binary(self, X, y):
+        _warn_large_linear(self, X, self.solver)
         W, m = self._class_setup(y)
         result, self.solver_ = _linear_stages(X, W, y, m, *self._stage_args(), self.solver)
         self.weights_ = self._keep_stages(result)
@@ -979,19 +1145,42 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
             )
         return ", or use a smaller nu" + (" or degree" if self.kernel == "poly" else "")
 
+    def _n_reduced(self, n: int) -> int:
+        """N_R = ⌈ηN⌉ (at least 1, at most N)."""
+        return min(n, max(1, int(np.ceil(float(self.reduced_rate) * n - 1e-9))))
+
     def _fit_binary(self, X, y):
+        n = X.shape[0]
+        if self.reduced_rate is None:
+            warn_large_fit(
+                self, 8 * n * n, f"the {n} × {n} kernel matrix of Eq. (12)",
+                "Use reduced_rate=η (KASLS_R: an N × ⌈ηN⌉ kernel block, Eqs. 14-18), or "
+                "fewer rows.",
+            )  # fmt: skip
+        else:
+            q = self._n_reduced(n) + 1
+            warn_large_fit(
+                self, 8 * (n * q + q * q),
+                f"the {n} × {q} reduced kernel block and the {q} × {q} matrix of Eq. (18)",
+                "Use a smaller reduced_rate, or fewer rows.",
+            )  # fmt: skip
         W, m = self._class_setup(y)
         self.sigma_ = _resolve_sigma(self.sigma, X)
-        n = X.shape[0]
         stages = self._stage_args()
         if self.reduced_rate is None:
             Q = self._gram(X, X)
             Q += 1.0
-            alpha = self._keep_stages(_dual_stages(Q, W, y, m, *stages, self._fix()))
+            factor: list = []
+            result = _dual_stages(Q, W, y, m, *stages, self._fix(), factor=factor)
+            alpha = self._keep_stages(result)
             basis = np.arange(n)
             coef, b = alpha, float(alpha.sum())
+            if self.kernel == "linear":  # LASLS in the SMW form (Eq. 9): check it likewise
+                w = np.append(X.T @ alpha, b)
+                refine = _dual_refinement(X, W, y, result[1], alpha, w, factor[0])
+                _check_linear_solution(X, W, y, result[1], w, refine, "(12)", stacklevel=4)
         else:
-            n_r = min(n, max(1, int(np.ceil(float(self.reduced_rate) * n - 1e-9))))
+            n_r = self._n_reduced(n)
             rng = check_random_state(self.random_state)
             basis = np.sort(rng.choice(n, size=n_r, replace=False))
             gram = _Gram(X[basis], self.kernel, self.sigma_, self.degree, self.coef0)
@@ -1146,6 +1335,19 @@ class ProximalSVMDEC(BatchClassifier):
                 f"solver='smw' is for kernel='linear' (the kernel PSVM's features "
                 f"K(X, X) are N wide, so its N-square form is the primal one); use "
                 f"solver='auto' or 'primal' with kernel={self.kernel!r}."
+            )
+        if self.kernel == "linear":
+            _warn_large_linear(self, X, self.solver)
+        else:
+            q = X.shape[0] + 1
+            warn_large_fit(
+                self,
+                8 * (q * q + (q - 1) * q),
+                f"the {q - 1} × {q} kernel features K(X, X) and the {q} × {q} matrix of "
+                "their least-squares system",
+                "Use kernel='linear', a reduced kernel basis (KernelASLS(reduced_rate=η, "
+                "max_stages=1) is a reduced proximal SVM), or fewer rows.",
+                stacklevel=4,
             )
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos

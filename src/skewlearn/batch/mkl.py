@@ -71,7 +71,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, seed_state
-from ..base import BatchClassifier, _label_list
+from ..base import BatchClassifier, _label_list, warn_large_fit
 from ..kernels import kernel_matrix
 from .nystrom import MultiNystroem, check_kernel_values, resolve_kernels
 
@@ -385,8 +385,14 @@ class LinearSVMObjective:
         return np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64)
 
     def block_norms(self, v: np.ndarray) -> np.ndarray:
-        """:math:`\\|v_m\\|^2` per block of a length-R vector."""
-        return np.add.reduceat(v * v, self.starts[:-1])
+        """:math:`\\|v_m\\|^2` per block of a length-R vector; 0 for a block without
+        columns (a kernel that kept no eigenvalue: ``np.add.reduceat`` would read an empty
+        slice as the next entry, and fail on an empty last block)."""
+        out = np.zeros(len(self.sizes))
+        filled = self.sizes > 0
+        if filled.any():
+            out[filled] = np.add.reduceat(v * v, self.starts[:-1][filled])
+        return out
 
     #: ``self(mu, stop_above=J)`` is supported (see :func:`reduced_gradient_mkl`).
     stops_above = True
@@ -906,7 +912,9 @@ class MultiNystroemMKL(BatchClassifier):
             random_state=rs,
         )
         fm._validate_params()
-        fm._fit_maps(X, y)
+        fm._fit_maps(
+            X, y, stacklevel=4, owner=self
+        )  # _fit_maps < here < BatchClassifier.fit < caller
         Z = np.ascontiguousarray(fm._features(X))
         objective = LinearSVMObjective(
             Z, fm.block_sizes_, y, upper, self.intercept_scaling, self.svm_tol,
@@ -1028,6 +1036,13 @@ class SimpleMKL(BatchClassifier):
         wp = float(upper[y > 0][0] / self.C)
         wn = float(upper[y < 0][0] / self.C)
         specs = resolve_kernels(self.kernels, X)
+        n = X.shape[0]
+        warn_large_fit(
+            self, 8 * (len(specs) + 1) * n * n,
+            f"{len(specs)} {n} × {n} kernel matrices and their weighted sum",
+            "Use MultiNystroemMKL (low-rank Nyström maps: O(N · landmarks) memory), or "
+            "fewer rows.",
+        )  # fmt: skip
         Ks = [kernel_matrix(X, X, **spec) for spec in specs]
         for m, (K, spec) in enumerate(zip(Ks, specs)):
             check_kernel_values(K, spec, f"The kernel matrix of kernel {m}")

@@ -229,23 +229,40 @@ def kernel_block(X, L: np.ndarray, spec: dict) -> np.ndarray:
     :math:`x^T l` for poly and linear; CSR ``X`` goes through
     :func:`skewlearn.kernels.kernel_matrix`, never densified. The two agree to rounding
     (tests/batch/test_nystrom.py).
+
+    The expansion loses about ``γ·ε·(‖x‖² + ‖l‖²)`` of the exponent to cancellation, all
+    of it for features far from 0 (at an offset of 1e7 kernel values were off by 0.4).
+    When ``γ·max‖l‖²`` exceeds :data:`SHIFT_ABOVE` both sides are first shifted by the
+    landmarks' mean (distances do not change); the decision depends on the landmarks only,
+    so every row of a model is computed the same way.
     """
     if sp.issparse(X):
         return kernel_matrix(X, L, spec["kernel"], spec["gamma"], spec["degree"], spec["coef0"])
-    G = X @ L.T
     if spec["kernel"] == "rbf":
+        sq_l = np.einsum("ij,ij->i", L, L)
+        if spec["gamma"] * float(sq_l.max()) > SHIFT_ABOVE:
+            # far from 0 the expansion cancels: measure from the landmarks' mean instead
+            centre = L.mean(axis=0)
+            X, L = X - centre, L - centre
+            sq_l = np.einsum("ij,ij->i", L, L)
+        G = X @ L.T
         G *= -2.0
         G += np.einsum("ij,ij->i", X, X)[:, None]
-        G += np.einsum("ij,ij->i", L, L)[None, :]
+        G += sq_l[None, :]
         np.maximum(G, 0.0, out=G)
         G *= -spec["gamma"]
         return np.exp(G, out=G)
+    G = X @ L.T
     if spec["kernel"] == "poly":
         G *= spec["gamma"]
         G += spec["coef0"]
         return G ** spec["degree"]
     return G
 
+
+#: The rbf exponent's cancellation error, ≈ γ·ε·‖l‖², stays below ~1e-12 up to here
+#: (:func:`kernel_block` shifts the rows by the landmarks' mean above it).
+SHIFT_ABOVE = 1024.0
 
 #: Rows per chunk in :func:`map_features`.
 CHUNK_ROWS = 4096
@@ -283,13 +300,32 @@ def _check_sampling_y(est, y, n_samples):
     return y
 
 
-def _capped_landmarks(est, n_samples: int) -> int:
+def _warn_empty_maps(est, sizes, stacklevel: int) -> None:
+    """UserWarning for the maps that kept no eigenvalue of ``W`` (0 feature columns): the
+    kernel vanishes on its landmarks (linear, or poly with ``coef0=0``, on zero rows) and
+    ``jitter=0`` adds nothing, so the map is empty and a model on it sees no features."""
+    empty = [m for m, k in enumerate(sizes) if k == 0]
+    if empty:
+        which = "the map" if len(sizes) == 1 else f"the map(s) of kernel(s) {empty}"
+        warnings.warn(
+            f"{type(est).__name__}: {which} kept no eigenvalue of W = K(L, L) (the kernel "
+            "is 0 on every landmark, e.g. a linear or coef0=0 polynomial kernel on zero "
+            "rows), so no feature columns. Use jitter > 0, another kernel, or more "
+            "landmarks.",
+            UserWarning,
+            stacklevel=stacklevel,
+        )
+
+
+def _capped_landmarks(est, n_samples: int, stacklevel: int = 3) -> int:
+    """``n_landmarks`` capped at ``n_samples``, with a UserWarning; ``stacklevel`` counted
+    from here (3: called from a public ``fit``)."""
     if est.n_landmarks > n_samples:
         warnings.warn(
             f"n_landmarks={est.n_landmarks} > n_samples={n_samples}: using all "
             f"{n_samples} rows as landmarks.",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
         return n_samples
     return int(est.n_landmarks)
@@ -463,6 +499,7 @@ class StratifiedNystroem(
         self.normalization_ = fitted["normalization"]
         self.eigenvalues_ = fitted["eigenvalues"]
         self.n_components_ = self._n_features_out = self.normalization_.shape[1]
+        _warn_empty_maps(self, [self.n_components_], stacklevel=3)  # here < fit < caller
         return self
 
     def transform(self, X) -> np.ndarray:
@@ -641,13 +678,16 @@ class MultiNystroem(
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
         check_magnitude(self, X)
         y = _check_sampling_y(self, y, X.shape[0])
-        self._fit_maps(X, y)
+        self._fit_maps(X, y, stacklevel=3)  # _fit_maps < fit < caller
         self.mu_ = check_mu(self.mu, len(self.kernel_params_))
         return self
 
-    def _fit_maps(self, X, y) -> None:
+    def _fit_maps(self, X, y, stacklevel: int, owner=None) -> None:
+        """Resolve the kernels, draw the subsets and factor them; ``stacklevel`` (counted
+        from here) makes the warnings name the user's line, ``owner`` (default ``self``)
+        the estimator they name."""
         specs = resolve_kernels(self.kernels, X)
-        m = _capped_landmarks(self, X.shape[0])
+        m = _capped_landmarks(self, X.shape[0], stacklevel + 1)
         rng = check_random_state(self.random_state)
         # draws stay sequential (reproducible); the factorisations run in parallel
         draws = [draw_landmarks(X.shape[0], m, self.sampling, y, rng) for _ in specs]
@@ -662,6 +702,7 @@ class MultiNystroem(
         self.eigenvalues_ = [f["eigenvalues"] for f in fitted]
         self.block_sizes_ = np.array([f["normalization"].shape[1] for f in fitted])
         self.n_components_ = self._n_features_out = int(self.block_sizes_.sum())
+        _warn_empty_maps(owner or self, self.block_sizes_, stacklevel + 1)
 
     def _blocks(self, X, which=None) -> list[np.ndarray]:
         """Unscaled per-subset maps :math:`[\\Phi_1(X), \\dots, \\Phi_M(X)]` (validated X),
