@@ -174,3 +174,62 @@ def test_large_batches_match_pair_counting():
         prc.update_many(y[lo : lo + 7_919], s[lo : lo + 7_919])
     assert roc.get() == pytest.approx(skm.roc_auc_score(y, s), rel=1e-12)
     assert prc.get() == pytest.approx(skm.average_precision_score(y, s), rel=1e-12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(stream(max_size=150), st.lists(st.integers(0, 9), min_size=1, max_size=8))
+def test_exact_auroc_row_by_row_and_in_batches_equals_pair_counting(data, sizes):
+    """Session 15: one ``update`` is one compiled call over runs kept in one buffer
+    (``runs_push``/``runs_rank2``); mixed with batches (size 0 = a single ``update``), the
+    value equals the O(n²) pair count at every step, the runs stay sorted and at most
+    log2(n) + 1, and a pickle taken mid-stream continues identically."""
+    import copy
+
+    y, s = data
+    m = ROCAUC()
+    t, k, saved = 0, 0, None
+    while t < len(y):
+        b = sizes[k % len(sizes)]
+        k += 1
+        if b == 0:
+            m.update(int(y[t]), float(s[t]))
+            t += 1
+        else:
+            m.update_many(y[t : t + b], s[t : t + b])
+            t = min(len(y), t + b)
+        assert _same(m.get(), roc_auc_pairs(y[:t], s[:t]) if len(set(y[:t].tolist())) == 2
+                     else math.nan)  # fmt: skip
+        for runs in (m._pos, m._neg):
+            assert runs.size == sum(len(r) for r in runs.runs)
+            assert len(runs.runs) <= 1 + math.log2(max(runs.size, 1))
+            assert all((np.diff(r) >= 0).all() for r in runs.runs)
+        if saved is None and t >= len(y) // 2:
+            saved = (t, pickle.loads(pickle.dumps(m)), copy.deepcopy(m))
+    cut, *copies = saved
+    for other in copies:
+        for j in range(cut, len(y)):
+            other.update(int(y[j]), float(s[j]))
+        assert other.u2 == ROCAUC().update_many(y, s).u2
+
+
+def test_a_rocauc_pickled_before_session_15_loads_and_goes_on():
+    """Before session 15 the runs were a list of arrays (``__slots__ = ("runs", "size")``,
+    pickled as ``(None, {"runs": [...], "size": n})``)."""
+    from skewlearn.metrics.streaming import _SortedRuns
+
+    rng = np.random.default_rng(0)
+    y = (rng.random(300) < 0.3).astype(int)
+    s = np.round(rng.normal(size=300), 1)  # ties
+    m = ROCAUC().update_many(y[:100], s[:100])
+    for j in range(100, 150):
+        m.update(int(y[j]), float(s[j]))
+    for name in ("_pos", "_neg"):
+        runs = getattr(m, name).runs
+        old = _SortedRuns.__new__(_SortedRuns)
+        old.__setstate__((None, {"runs": [r.copy() for r in runs], "size": sum(map(len, runs))}))
+        assert [r.tolist() for r in old.runs] == [r.tolist() for r in runs]
+        setattr(m, name, old)
+    for j in range(150, 300):
+        m.update(int(y[j]), float(s[j]))
+    assert m.get() == pytest.approx(skm.roc_auc_score(y, s), rel=1e-14)
+    assert m.u2 == ROCAUC().update_many(y, s).u2

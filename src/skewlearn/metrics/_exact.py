@@ -116,6 +116,89 @@ def merge_sorted(a, b):
     return out
 
 
+# --------------------------------------------------------------------------- growing runs
+# The logarithmic method of :class:`~skewlearn.metrics.streaming._SortedRuns` on one
+# buffer: run r holds ``buf[bounds[r]:bounds[r + 1]]`` (the last one ends at ``size``),
+# ``state = [n_runs, size]``. Each run is sorted; a run at most twice as long as the next
+# is merged with it, so lengths fall by more than half from one run to the next and there
+# are at most log2(size) + 1 runs.
+
+
+@njit(**NJIT_INLINE)
+def _run_end(bounds, state, r):
+    return bounds[r + 1] if r + 1 < state[0] else state[1]
+
+
+@njit(**NJIT)
+def runs_restore(buf, bounds, state):
+    """Merge the last two runs while the second-last is at most twice as long as the last
+    (amortised O(log n) moves per value), in place through a scratch copy."""
+    n = state[1]
+    while state[0] > 1:
+        k = state[0]
+        a = bounds[k - 2]
+        m = bounds[k - 1]
+        if m - a > 2 * (n - m):
+            break
+        first = buf[a:m].copy()
+        _merge_into(first, buf[m:n], buf[a:n])  # (writes never pass the unread second run)
+        state[0] = k - 1
+
+
+@njit(**NJIT)
+def runs_merge_all(buf, bounds, state):
+    """Merge every run into one: ``buf[:size]`` is then sorted."""
+    n = state[1]
+    while state[0] > 1:
+        k = state[0]
+        a = bounds[k - 2]
+        m = bounds[k - 1]
+        first = buf[a:m].copy()
+        _merge_into(first, buf[m:n], buf[a:n])
+        state[0] = k - 1
+
+
+@njit(**NJIT_INLINE)
+def _runs_rank2(buf, bounds, state, x):
+    """#{values < x} + #{values <= x} over all runs: two binary searches per run."""
+    total = 0
+    for r in range(state[0]):
+        a = bounds[r]
+        b = _run_end(bounds, state, r)
+        left = _bisect_range(buf, a, b, x, False)
+        total += left - a + _bisect_range(buf, left, b, x, True) - a
+    return total
+
+
+@njit(**NJIT)
+def runs_rank2(buf, bounds, state, x):
+    """:func:`_runs_rank2` (``rank_sum`` of one value)."""
+    return _runs_rank2(buf, bounds, state, x)
+
+
+@njit(**NJIT)
+def runs_push(buf, bounds, state, x):
+    """Append ``x`` as a one-value run (``buf`` has room) and restore the run lengths."""
+    n = state[1]
+    buf[n] = x
+    bounds[state[0]] = n
+    state[0] += 1
+    state[1] = n + 1
+    runs_restore(buf, bounds, state)
+
+
+@njit(**NJIT)
+def auroc_add_one(own, own_bounds, own_state, other, other_bounds, other_state, x, positive):
+    """Add score ``x`` of one sample to its class's runs (``own``, which has room) and
+    return the change of 2U: for a positive, 2·#(negatives < x) + #(negatives = x); for a
+    negative, 2·#(positives > x) + #(positives = x) = 2N₊ − rank2. One compiled call per
+    :meth:`ROCAUC.update <skewlearn.metrics.ROCAUC.update>`."""
+    rank = _runs_rank2(other, other_bounds, other_state, x)
+    gain = rank if positive else 2 * other_state[1] - rank
+    runs_push(own, own_bounds, own_state, x)
+    return gain
+
+
 @njit(**NJIT)
 def average_precision_sorted(pos, n_pos, neg, n_neg):
     """Average precision :math:`\\sum_k (R_k - R_{k-1}) P_k` with thresholds at the distinct

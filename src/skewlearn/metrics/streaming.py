@@ -43,9 +43,13 @@ import numpy as np
 
 from ._exact import (
     MAX_RUNS,
+    auroc_add_one,
     average_precision_sorted,
-    merge_sorted,
     rank_sum_sorted,
+    runs_merge_all,
+    runs_push,
+    runs_rank2,
+    runs_restore,
     window_batch,
     window_restart,
     window_sorted,
@@ -467,6 +471,10 @@ class GMean(Confusion):
 
 
 # --------------------------------------------------------------------------- exact AUROC
+#: Bound of the number of runs of a :class:`_SortedRuns` (at most log2(size) + 1).
+MAX_SORTED_RUNS = 66
+
+
 class _SortedRuns:
     """A multiset of floats kept as a few sorted runs with amortised merging.
 
@@ -476,27 +484,54 @@ class _SortedRuns:
     O(log n) runs; an element is merged O(log n) times (amortised O(log n) per insertion);
     counting the elements below a value is one binary search per run, O(log² n), and for
     a sorted batch of b values one galloping walk per run, O(b log(n/b)) per run.
+
+    The runs lie one after another in one buffer (``buf``, grown by doubling), with their
+    starts in ``bounds`` and ``state = [n_runs, size]``, so that adding one value and
+    counting below one value are each a single compiled call
+    (:func:`~skewlearn.metrics._exact.runs_push`, ``runs_rank2``) rather than a Python loop
+    over the runs (~25 µs per value at 100,000 values; ~1 µs now).
     """
 
-    __slots__ = ("runs", "size")
+    __slots__ = ("bounds", "buf", "state")
 
     def __init__(self):
-        self.runs: list[np.ndarray] = []
-        self.size = 0
+        self.buf = np.empty(16, dtype=np.float64)
+        self.bounds = np.zeros(MAX_SORTED_RUNS, dtype=np.int64)
+        self.state = np.zeros(2, dtype=np.int64)  # [n_runs, size]
+
+    @property
+    def size(self) -> int:
+        return int(self.state[1])
+
+    @property
+    def runs(self) -> list[np.ndarray]:
+        """The sorted runs, as views of the buffer (valid until the next change)."""
+        k, n = int(self.state[0]), int(self.state[1])
+        if k == 0:
+            return []
+        ends = [*self.bounds[1:k].tolist(), n]
+        return [self.buf[a:e] for a, e in zip(self.bounds[:k].tolist(), ends, strict=True)]
+
+    def reserve(self, extra: int) -> None:
+        """Room for ``extra`` more values (the buffer at least doubles when it grows)."""
+        n = int(self.state[1])
+        if n + extra > len(self.buf):
+            grown = np.empty(max(2 * len(self.buf), n + extra), dtype=np.float64)
+            grown[:n] = self.buf[:n]
+            self.buf = grown
 
     def add_sorted(self, values: np.ndarray) -> None:
-        """Add an ascending array (kept by reference: do not modify it afterwards)."""
-        if len(values) == 0:
+        """Add an ascending array (copied)."""
+        k = len(values)
+        if k == 0:
             return
-        self.runs.append(values)
-        self.size += len(values)
-        self._restore()
-
-    def _restore(self) -> None:
-        runs = self.runs
-        while len(runs) > 1 and len(runs[-2]) <= 2 * len(runs[-1]):
-            last = runs.pop()
-            runs[-1] = merge_sorted(runs[-1], last)
+        self.reserve(k)
+        n = int(self.state[1])
+        self.buf[n : n + k] = values
+        self.bounds[self.state[0]] = n
+        self.state[0] += 1
+        self.state[1] = n + k
+        runs_restore(self.buf, self.bounds, self.state)
 
     def rank_sum_sorted(self, q: np.ndarray) -> int:
         """:meth:`rank_sum` summed over an ascending ``q``, in compiled code."""
@@ -505,23 +540,18 @@ class _SortedRuns:
         return sum(int(rank_sum_sorted(run, q)) for run in self.runs)
 
     def sorted_values(self) -> np.ndarray:
-        """All elements, ascending; the runs are merged into one (later calls are free)."""
-        while len(self.runs) > 1:
-            last = self.runs.pop()
-            self.runs[-1] = merge_sorted(self.runs[-1], last)
-        return self.runs[0] if self.runs else np.zeros(0)
+        """All elements, ascending (a view of the buffer, valid until the next change);
+        the runs are merged into one (later calls are free)."""
+        runs_merge_all(self.buf, self.bounds, self.state)
+        return self.buf[: self.state[1]]
 
     def add_one(self, value: float) -> None:
-        self.runs.append(np.array([value]))
-        self.size += 1
-        self._restore()
+        self.reserve(1)
+        runs_push(self.buf, self.bounds, self.state, value)
 
     def rank_sum_one(self, x: float) -> int:
         """:meth:`rank_sum` of one value."""
-        total = 0
-        for run in self.runs:
-            total += int(run.searchsorted(x, "left")) + int(run.searchsorted(x, "right"))
-        return total
+        return int(runs_rank2(self.buf, self.bounds, self.state, x))
 
     def rank_sum(self, x: np.ndarray) -> np.ndarray:
         """For each ``x``: #(elements < x) + #(elements ≤ x), i.e. 2·below + equal."""
@@ -532,7 +562,27 @@ class _SortedRuns:
         return out
 
     def values(self) -> np.ndarray:
-        return np.concatenate(self.runs) if self.runs else np.zeros(0)
+        return self.buf[: self.state[1]].copy()
+
+    def __getstate__(self) -> dict:
+        n = int(self.state[1])  # the used part only
+        return {
+            "buf": self.buf[:n].copy(),
+            "bounds": self.bounds.copy(),
+            "state": self.state.copy(),
+        }
+
+    def __setstate__(self, state) -> None:
+        if isinstance(state, tuple):  # pickled before session 15: (None, {"runs", "size"})
+            runs = state[1]["runs"]
+            lengths = [len(r) for r in runs]
+            self.buf = np.concatenate(runs) if runs else np.empty(16)
+            self.bounds = np.zeros(MAX_SORTED_RUNS, dtype=np.int64)
+            self.bounds[: len(runs)] = np.cumsum([0, *lengths[:-1]]) if runs else []
+            self.state = np.array([len(runs), sum(lengths)], dtype=np.int64)
+            return
+        self.buf = state["buf"] if len(state["buf"]) else np.empty(16)
+        self.bounds, self.state = state["bounds"], state["state"]
 
 
 def _checked_scores(y, values, metric) -> tuple[np.ndarray, np.ndarray]:
@@ -607,12 +657,12 @@ class ROCAUC(StreamingMetric):
             raise ValueError(
                 "y_score is NaN; a ranking metric needs comparable scores. Check the model output."
             )
-        if _same_label(y, self.pos_label):
-            self.u2 += self._neg.rank_sum_one(s)
-            self._pos.add_one(s)
-        else:
-            self.u2 += 2 * self._pos.size - self._pos.rank_sum_one(s)
-            self._neg.add_one(s)
+        positive = _same_label(y, self.pos_label)
+        own, other = (self._pos, self._neg) if positive else (self._neg, self._pos)
+        if own.state[1] == len(own.buf):
+            own.reserve(1)
+        self.u2 += int(auroc_add_one(own.buf, own.bounds, own.state, other.buf, other.bounds,
+                                     other.state, s, positive))  # fmt: skip
         return self
 
     def update_many(self, y, values) -> ROCAUC:
