@@ -1292,10 +1292,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"skewlearn {args.command}: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     except BrokenPipeError:  # output piped into a program that stopped reading (| head)
-        import os
+        from .experiments.cli import stdout_closed
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return stdout_closed()
     except DataFetchError as exc:
         print(
             f"skewlearn {args.command}: data error: {' '.join(str(exc).split())}", file=sys.stderr
