@@ -311,3 +311,13 @@ def test_every_option_the_docs_name_exists():
             if option not in options | FOREIGN_OPTIONS and not in_a_study:
                 unknown.append((doc, option))
     assert not unknown
+
+
+def test_the_readme_names_every_estimator_by_its_class_name():
+    """README's "What is in it" is where a user looks for a learner, and the command line
+    takes class names (``Projectron++`` is not one; ``ProjectronPP`` is)."""
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [n for n in all_estimators() if not re.search(rf"\b{re.escape(n)}\b(?!\+)", text)]
+    assert not missing
