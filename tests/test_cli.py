@@ -279,6 +279,27 @@ def test_installed_entry_point():
     assert bad.returncode == 2 and "unknown model 'Nope'" in bad.stderr
 
 
+def test_python_dash_m_skewlearn_is_the_command_line():
+    """``python -m skewlearn`` runs the same command line (no console script needed, e.g.
+    from a source checkout or another environment's python); it was "No module named
+    skewlearn.__main__" before session 15."""
+    import os
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    run = [sys.executable, "-m", "skewlearn"]
+    done = subprocess.run([*run, "--version"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and done.stdout.startswith("skewlearn "), done.stderr
+    done = subprocess.run(
+        [*run, "stream", CSV, "--model", "Perceptron", "--format", "json"],
+        capture_output=True, text=True, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0 and json.loads(done.stdout)["final"]["rows"] == 240
+    bad = subprocess.run([*run, "stream", CSV, "--model", "Nope"], capture_output=True,
+                         text=True, env=env)  # fmt: skip
+    assert bad.returncode == 2 and "unknown model 'Nope'" in bad.stderr
+
+
 @pytest.mark.network_data
 def test_readme_quickstart_command(capsys):
     """The README's first Quickstart command, read from README.md itself, runs and is sane."""
