@@ -321,3 +321,40 @@ def test_the_readme_names_every_estimator_by_its_class_name():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     missing = [n for n in all_estimators() if not re.search(rf"\b{re.escape(n)}\b(?!\+)", text)]
     assert not missing
+
+
+def test_experiment_file_examples_in_experiments_md_are_accepted(tmp_path):
+    """docs/experiments.md's TOML: the whole example file, and each later snippet merged
+    into it, pass the experiment parser, which refuses unknown keys and values (a renamed
+    key or option fails here until the page follows). The snippet of options for large
+    grids names datasets and an estimator of a larger file; those are added first."""
+    import copy
+    import re
+    import textwrap
+    import tomllib
+
+    from skewlearn.experiments import parse_experiment
+
+    def merged(a: dict, b: dict) -> dict:
+        out = copy.deepcopy(a)
+        for key, value in b.items():
+            if isinstance(value, dict) and isinstance(out.get(key), dict):
+                out[key] = merged(out[key], value)
+            elif key == "estimators":  # arrays of tables add up
+                out[key] = out.get(key, []) + value
+            else:
+                out[key] = value
+        return out
+
+    text = (ROOT / "docs" / "experiments.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
+    whole, *snippets = [tomllib.loads(textwrap.dedent(b)) for b in blocks]
+    assert len(snippets) >= 4 and "estimators" in whole
+    source = tmp_path / "my_experiment.toml"
+    assert parse_experiment(whole, source=source).estimators
+    larger = merged(whole, {"datasets": [*whole["datasets"], "phoneme", "kc1"]})
+    larger = merged(larger, {"estimators": [{"name": "KOIL_RS++", "class": "KOIL",
+                                             "grid": {"C": [1.0, 2.0]}}]})  # fmt: skip
+    for snippet in snippets:
+        base = larger if "cuts" in snippet else whole
+        parse_experiment(merged(base, snippet), source=source)
