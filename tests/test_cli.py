@@ -67,6 +67,31 @@ def test_n_features_with_positive_class_streams_a_libsvm_file_in_one_pass(capsys
     assert "--n-features: expected a positive integer, got '0'" in capsys.readouterr().err
 
 
+def test_checkpoints_hold_for_a_file_streamed_in_one_pass(capsys):
+    """--checkpoints k gives k report rows also when the file is read once (--positive-class
+    with --n-features, the guide's advice for big files), where the length is unknown until
+    the end. Before session 15 that run printed one row per --chunk-size rows, ignoring
+    --checkpoints (a 1M-row file: 1,000 rows); now the rows are the chunk ends at or after
+    each k-th of the stream, equal to the two-pass run's when those fall on chunk ends."""
+    timed = ("rows_per_s", "seconds")
+
+    def untimed(rows):
+        return [{k: v for k, v in row.items() if k not in timed} for row in rows]
+
+    base = ["stream", SVM, "--model", "AROW", "--chunk-size", "10"]
+    one_pass = [*base, "--positive-class", "1", "--n-features", "4"]
+    for k, expected in [(3, [80, 160, 240]), (1, [240]), (7, [40, 70, 110, 140, 180, 210, 240])]:
+        one = _json(capsys, [*one_pass, "--checkpoints", str(k)])
+        assert one["data"]["rows"] is None  # read once: the length was not known
+        assert [row["rows"] for row in one["checkpoints"]] == expected
+        two = _json(capsys, [*base, "--checkpoints", str(k)])
+        if k != 7:  # 240/7 is not a multiple of 10: the two-pass run cuts chunks there
+            assert untimed(one["checkpoints"]) == untimed(two["checkpoints"])
+    assert main([*one_pass, "--checkpoints", "3", "--no-progress"]) == 0
+    table = capsys.readouterr().out.split("\n")
+    assert sum(line.lstrip()[:3] in ("80 ", "160", "240") for line in table) == 3
+
+
 def test_stream_json_equals_prequential_on_the_loaded_file(capsys):
     out = _json(capsys, ["stream", CSV, "--model", "perceptron", "--checkpoints", "4"])
     X, y, meta = load(CSV)

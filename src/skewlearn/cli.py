@@ -552,7 +552,7 @@ def _cmd_stream(args) -> int:
     est = _build(cls, params, args.seed)
     X, y, meta = _load_or_stream(args)
     res = _run(est, X, y, args, _progress(args), args.checkpoints)
-    final = res.final
+    final, checkpoints = res.final, _at_most(res.checkpoints, args.checkpoints)
     meta = _after_pass(X, meta)
     if args.save is not None:
         _save_model(args.save, est, meta, named=not args.no_header)
@@ -563,14 +563,14 @@ def _cmd_stream(args) -> int:
                 "model": cls.__name__,
                 "params": est.get_params(),
                 **_run_settings(args),
-                "checkpoints": res.checkpoints,
+                "checkpoints": checkpoints,
                 "final": final,
             }
         )
         return 0
     print(_headline(meta, args))
     print(f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in sorted(_changed(est).items()))})")
-    print(format_table(res.checkpoints, _RUN_COLUMNS))
+    print(format_table(checkpoints, _RUN_COLUMNS))
     print(
         f"final: {_auc_name(args)} {final['auc']:.4f}  F1 {final['f1']:.4f}  "
         f"G-mean {final['gmean']:.4f}  "
@@ -578,6 +578,21 @@ def _cmd_stream(args) -> int:
         f"rows/s {final['rows_per_s']:,.0f}"
     )
     return 0
+
+
+def _at_most(rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+    """``--checkpoints k`` report rows: the first row at or after each k-th of the stream.
+    A file read in one pass has a row at every chunk end (its length is known only at the
+    end); data of known length already has its k evenly spaced rows, kept as they are."""
+    if len(rows) <= k:
+        return rows
+    n, out, i = rows[-1]["rows"], [], 1
+    for row in rows:
+        if row["rows"] * k >= i * n:  # row >= i n / k, in integers
+            out.append(row)
+            while i <= k and row["rows"] * k >= i * n:
+                i += 1
+    return out
 
 
 def _load_or_stream(args):
