@@ -280,6 +280,16 @@ def test_usage_errors_exit_2_with_one_line(capsys, argv, match):
     _fails(capsys, argv, match)
 
 
+def test_stream_and_compare_name_what_a_non_online_model_is(capsys):
+    """A batch classifier "is a batch learner"; a Nyström map is a feature map, not a
+    learner (it was called "a batch learner" before session 15)."""
+    for command in (["stream", CSV, "--model"], ["compare", CSV, "--models"]):
+        err = _fails(capsys, [*command, "LinearASLS"], "LinearASLS is a batch learner")
+        assert "cannot be streamed" in err
+        err = _fails(capsys, [*command, "multinystroem"], "MultiNystroem is a feature map")
+        assert "batch learner" not in err and "MultiNystroemMKL" in err
+
+
 def test_argparse_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["stream", CSV, "--model", "AROW", "--chunk-size", "0"])

@@ -84,12 +84,16 @@ def _find_model(name: str) -> type:
     by_lower = {k.lower(): v for k, v in online.items()}
     if name.lower() in by_lower:
         return by_lower[name.lower()]
-    every = {k.lower(): k for k in _estimators(online_only=False)}
+    every = {k.lower(): v for k, v in _estimators(online_only=False).items()}
     if name.lower() in every:
-        raise UsageError(
-            f"{every[name.lower()]} is a batch learner and cannot be streamed; online models: "
-            f"{', '.join(online)}."
+        cls = every[name.lower()]
+        what = (
+            "a feature map (a transformer), not a learner, and cannot be streamed (`cv` "
+            "takes MultiNystroemMKL, a learner built on such maps)"
+            if _kind(cls) == "transformer"
+            else "a batch learner and cannot be streamed (`cv` takes it)"
         )
+        raise UsageError(f"{cls.__name__} is {what}; online models: {', '.join(online)}.")
     raise UsageError(
         f"unknown model {name!r}.{did_you_mean(name, online)} Online models: {', '.join(online)}."
     )
