@@ -61,12 +61,13 @@ def _python_blocks(path: Path) -> list[tuple[str, str | None]]:
     return [(code, out) for code, out in re.findall(pattern, text, re.S)]
 
 
-def _run_blocks(path: Path) -> list[tuple[str, str, str | None]]:
-    """Run the blocks in order in one namespace: (code, printed output, documented)."""
+def _run_blocks(path: Path, namespace: dict | None = None) -> list[tuple[str, str, str | None]]:
+    """Run the blocks in order in one namespace (``namespace``, if given, is it, so the
+    caller can look at the variables): (code, printed output, documented)."""
     import contextlib
     import io
 
-    namespace: dict = {"__name__": "__docs__"}
+    namespace = {"__name__": "__docs__"} if namespace is None else namespace
     runs = []
     for i, (code, documented) in enumerate(_python_blocks(path)):
         buf = io.StringIO()
@@ -78,11 +79,17 @@ def _run_blocks(path: Path) -> list[tuple[str, str, str | None]]:
 
 def test_readme_python_examples_run():
     """The README's Python examples run as written (they were never executed by a test)."""
-    runs = _run_blocks(ROOT / "README.md")
+    namespace: dict = {"__name__": "__docs__"}
+    runs = _run_blocks(ROOT / "README.md", namespace)
     assert len(runs) >= 2
     printed = runs[0][1].split("\n")
     assert float(printed[0]) > 0.9 and 0 < float(printed[1]) < 1  # AUC, G-mean
     assert "rows_per_s" in runs[0][1]
+    # "print(res.final["auc"])  # equal to auc above" (of test_then_train's scores)
+    assert printed[-1] == "" and float(printed[-2]) == namespace["auc"]
+    # the imbalanced-learn pipeline is only built there; it also fits and predicts
+    X, y = namespace["X"], namespace["y"]  # yeast4, from the Data section's block
+    assert set(namespace["pipe"].fit(X, y).predict(X)) <= set(y)
 
 
 def test_guide_examples_print_what_the_guide_shows():
