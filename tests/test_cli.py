@@ -290,6 +290,15 @@ def test_stream_and_compare_name_what_a_non_online_model_is(capsys):
         assert "batch learner" not in err and "MultiNystroemMKL" in err
 
 
+def test_param_help_fits_each_command(capsys):
+    """``stream --help`` said "with --models, prefix the model", an option stream lacks."""
+    for command, words in [("stream", "C=0.1"), ("compare", "AROW.r=0.1"), ("cv", "AROW.r=0.1")]:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        help_text = " ".join(capsys.readouterr().out.split())
+        assert words in help_text and ("--models" in help_text) == (command != "stream")
+
+
 def test_argparse_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["stream", CSV, "--model", "AROW", "--chunk-size", "0"])

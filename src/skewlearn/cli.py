@@ -1132,7 +1132,7 @@ def build_parser() -> argparse.ArgumentParser:
     common_output(p)
     p.set_defaults(func=_cmd_models)
 
-    def data_options(p, seed_help: str, scale_help: str):
+    def data_options(p, seed_help: str, scale_help: str, several: bool = True):
         # optional for argparse only: "--param K=V DATA" is read back below (_data_after_params)
         p.add_argument("data", metavar="DATA", nargs="?", help="benchmark name or data file path")
         p.add_argument(
@@ -1141,8 +1141,12 @@ def build_parser() -> argparse.ArgumentParser:
             nargs="+",
             default=[],
             metavar="K=V",
-            help="model parameters (values parsed as Python literals, else strings); with "
-            "--models, prefix the model: AROW.r=0.1",
+            help=(
+                "model parameters, each prefixed with its model, e.g. AROW.r=0.1"
+                if several
+                else "model parameters, e.g. C=0.1 variant=pa2"
+            )
+            + " (values parsed as Python literals, else strings)",
         )
         p.add_argument("--seed", type=int, default=0, help=seed_help)
         p.add_argument("--scale", choices=("standard", "minmax"), default=None, help=scale_help)
@@ -1198,11 +1202,12 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: error)",
         )
 
-    def stream_options(p):
+    def stream_options(p, several: bool):
         data_options(
             p,
             "random_state of the models and shuffle seed (default 0)",
             "scale the features over the whole set first (default: as stored)",
+            several,
         )
         p.add_argument(
             "--chunk-size", type=_positive_int, default=1000, help="rows per pass (default 1000)"
@@ -1218,7 +1223,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     p = sub.add_parser("stream", help="prequential run of one online learner")
-    stream_options(p)
+    stream_options(p, several=False)
     p.add_argument("--model", required=True, help="online model class name (case-insensitive)")
     p.add_argument(
         "--checkpoints", type=_positive_int, default=10, help="number of report rows (default 10)"
@@ -1233,7 +1238,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_stream)
 
     p = sub.add_parser("compare", help="several online learners on the same stream")
-    stream_options(p)
+    stream_options(p, several=True)
     p.add_argument("--models", required=True, help="comma-separated model class names")
     p.set_defaults(func=_cmd_compare)
 
