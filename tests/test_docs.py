@@ -382,3 +382,13 @@ def test_experiment_file_examples_in_experiments_md_are_accepted(tmp_path):
     for snippet in snippets:
         base = larger if "cuts" in snippet else whole
         parse_experiment(merged(base, snippet), source=source)
+
+
+def test_ci_runs_the_readme_test_command():
+    """.ci/run says "keep identical to README.md Quickstart": the README's test command is
+    the line CI runs, so the README's "(what CI runs)" stays true."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    command = next(line for line in readme.splitlines() if line.startswith("pip install -e "))
+    marker = next(i for i, line in enumerate(ci) if "README test command" in line)
+    assert ci[marker + 1] == command
