@@ -392,3 +392,30 @@ def test_ci_runs_the_readme_test_command():
     command = next(line for line in readme.splitlines() if line.startswith("pip install -e "))
     marker = next(i for i, line in enumerate(ci) if "README test command" in line)
     assert ci[marker + 1] == command
+
+
+def test_links_and_repository_paths_in_the_user_docs_exist():
+    """Relative Markdown links, and the repository paths written in code spans
+    (``src/...``, ``tests/...::test_name``, ``skewlearn/...py``, ``tools/...``), point at
+    files (and test functions) that exist."""
+    import re
+
+    missing = []
+    for doc in (*USER_DOCS, "docs/algorithms.md"):
+        path = ROOT / doc
+        text = path.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if not target.startswith(("http://", "https://", "#", "mailto:")):
+                if not (path.parent / target.split("#")[0]).exists():
+                    missing.append((doc, target))
+        spans = re.findall(r"`((?:src|tests|docs|tools|benchmarks|skewlearn)/[^`\s]+)`", text)
+        for span in spans:
+            file, _, test = span.partition("::")
+            file = file.rstrip(".,;:")
+            where = [ROOT / file, ROOT / "src" / file]
+            found = next((p for p in where if p.exists()), None)
+            if found is None:
+                missing.append((doc, span))
+            elif test and not re.search(rf"def {re.escape(test)}\b", found.read_text("utf-8")):
+                missing.append((doc, span))
+    assert not missing
