@@ -299,6 +299,23 @@ def test_param_help_fits_each_command(capsys):
         assert words in help_text and ("--models" in help_text) == (command != "stream")
 
 
+@pytest.mark.parametrize("seed", ["-1", "4294967296"])
+def test_a_seed_out_of_range_is_refused_as_the_option_the_user_gave(capsys, seed):
+    """--seed is every model's random_state, which takes 0 ... 2**32 - 1. Before session 15
+    the refusal named "the 'random_state' parameter of AROW" (an option the user never
+    wrote), and cv with models that take no random_state accepted -1."""
+    for argv in (
+        ["stream", CSV, "--model", "AROW", "--seed", seed],
+        ["compare", CSV, "--models", "AROW,OGD", "--seed", seed],
+        ["cv", CSV, "--models", "LinearASLS", "--folds", "2", "--seed", seed],
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "--seed" in err and "4294967295" in err and "random_state' parameter" not in err
+
+
 def test_argparse_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["stream", CSV, "--model", "AROW", "--chunk-size", "0"])

@@ -1089,6 +1089,18 @@ def _n_jobs(text: str) -> int:
     return n_jobs(text)
 
 
+def _seed(text: str) -> int:
+    """``--seed``: every model's ``random_state``, so 0 ... 2**32 - 1 as scikit-learn takes
+    it (checked here, so the message names the option the user gave)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 2**32 - 1:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 4294967295, got {text!r}")
+    return value
+
+
 def _two_or_more(text: str) -> int:
     """An integer >= 2 (``--folds``, ``--auc-bins``)."""
     value = _positive_int(text)
@@ -1148,7 +1160,7 @@ def build_parser() -> argparse.ArgumentParser:
             )
             + " (values parsed as Python literals, else strings)",
         )
-        p.add_argument("--seed", type=int, default=0, help=seed_help)
+        p.add_argument("--seed", type=_seed, default=0, help=seed_help)
         p.add_argument("--scale", choices=("standard", "minmax"), default=None, help=scale_help)
         p.add_argument(
             "--positive-class",
