@@ -67,6 +67,31 @@ def test_n_features_with_positive_class_streams_a_libsvm_file_in_one_pass(capsys
     assert "--n-features: expected a positive integer, got '0'" in capsys.readouterr().err
 
 
+def test_checkpoints_hold_for_a_file_streamed_in_one_pass(capsys):
+    """--checkpoints k gives k report rows also when the file is read once (--positive-class
+    with --n-features, the guide's advice for big files), where the length is unknown until
+    the end. Before session 15 that run printed one row per --chunk-size rows, ignoring
+    --checkpoints (a 1M-row file: 1,000 rows); now the rows are the chunk ends at or after
+    each k-th of the stream, equal to the two-pass run's when those fall on chunk ends."""
+    timed = ("rows_per_s", "seconds")
+
+    def untimed(rows):
+        return [{k: v for k, v in row.items() if k not in timed} for row in rows]
+
+    base = ["stream", SVM, "--model", "AROW", "--chunk-size", "10"]
+    one_pass = [*base, "--positive-class", "1", "--n-features", "4"]
+    for k, expected in [(3, [80, 160, 240]), (1, [240]), (7, [40, 70, 110, 140, 180, 210, 240])]:
+        one = _json(capsys, [*one_pass, "--checkpoints", str(k)])
+        assert one["data"]["rows"] is None  # read once: the length was not known
+        assert [row["rows"] for row in one["checkpoints"]] == expected
+        two = _json(capsys, [*base, "--checkpoints", str(k)])
+        if k != 7:  # 240/7 is not a multiple of 10: the two-pass run cuts chunks there
+            assert untimed(one["checkpoints"]) == untimed(two["checkpoints"])
+    assert main([*one_pass, "--checkpoints", "3", "--no-progress"]) == 0
+    table = capsys.readouterr().out.split("\n")
+    assert sum(line.lstrip()[:3] in ("80 ", "160", "240") for line in table) == 3
+
+
 def test_stream_json_equals_prequential_on_the_loaded_file(capsys):
     out = _json(capsys, ["stream", CSV, "--model", "perceptron", "--checkpoints", "4"])
     X, y, meta = load(CSV)
@@ -255,6 +280,42 @@ def test_usage_errors_exit_2_with_one_line(capsys, argv, match):
     _fails(capsys, argv, match)
 
 
+def test_stream_and_compare_name_what_a_non_online_model_is(capsys):
+    """A batch classifier "is a batch learner"; a Nyström map is a feature map, not a
+    learner (it was called "a batch learner" before session 15)."""
+    for command in (["stream", CSV, "--model"], ["compare", CSV, "--models"]):
+        err = _fails(capsys, [*command, "LinearASLS"], "LinearASLS is a batch learner")
+        assert "cannot be streamed" in err
+        err = _fails(capsys, [*command, "multinystroem"], "MultiNystroem is a feature map")
+        assert "batch learner" not in err and "MultiNystroemMKL" in err
+
+
+def test_param_help_fits_each_command(capsys):
+    """``stream --help`` said "with --models, prefix the model", an option stream lacks."""
+    for command, words in [("stream", "C=0.1"), ("compare", "AROW.r=0.1"), ("cv", "AROW.r=0.1")]:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        help_text = " ".join(capsys.readouterr().out.split())
+        assert words in help_text and ("--models" in help_text) == (command != "stream")
+
+
+@pytest.mark.parametrize("seed", ["-1", "4294967296"])
+def test_a_seed_out_of_range_is_refused_as_the_option_the_user_gave(capsys, seed):
+    """--seed is every model's random_state, which takes 0 ... 2**32 - 1. Before session 15
+    the refusal named "the 'random_state' parameter of AROW" (an option the user never
+    wrote), and cv with models that take no random_state accepted -1."""
+    for argv in (
+        ["stream", CSV, "--model", "AROW", "--seed", seed],
+        ["compare", CSV, "--models", "AROW,OGD", "--seed", seed],
+        ["cv", CSV, "--models", "LinearASLS", "--folds", "2", "--seed", seed],
+    ):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert "--seed" in err and "4294967295" in err and "random_state' parameter" not in err
+
+
 def test_argparse_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["stream", CSV, "--model", "AROW", "--chunk-size", "0"])
@@ -276,6 +337,27 @@ def test_installed_entry_point():
     bad = subprocess.run(
         [str(exe), "stream", CSV, "--model", "Nope"], capture_output=True, text=True, check=False
     )
+    assert bad.returncode == 2 and "unknown model 'Nope'" in bad.stderr
+
+
+def test_python_dash_m_skewlearn_is_the_command_line():
+    """``python -m skewlearn`` runs the same command line (no console script needed, e.g.
+    from a source checkout or another environment's python); it was "No module named
+    skewlearn.__main__" before session 15."""
+    import os
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    run = [sys.executable, "-m", "skewlearn"]
+    done = subprocess.run([*run, "--version"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and done.stdout.startswith("skewlearn "), done.stderr
+    done = subprocess.run(
+        [*run, "stream", CSV, "--model", "Perceptron", "--format", "json"],
+        capture_output=True, text=True, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0 and json.loads(done.stdout)["final"]["rows"] == 240
+    bad = subprocess.run([*run, "stream", CSV, "--model", "Nope"], capture_output=True,
+                         text=True, env=env)  # fmt: skip
     assert bad.returncode == 2 and "unknown model 'Nope'" in bad.stderr
 
 

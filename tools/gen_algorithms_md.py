@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import io
 import re
 import sys
+import textwrap
+import tokenize
 from pathlib import Path
 
 from skewlearn._discovery import all_estimators
@@ -48,14 +51,64 @@ def _reference(doc: str) -> str:
     return " ".join(m.group(1).split()).replace("|", "\\|") if m else ""
 
 
-def _kernels(cls) -> list[str]:
+def _code_names(obj) -> set[str]:
+    """The identifiers in the code of ``obj`` (docstrings, strings and comments left out)."""
+    source = textwrap.dedent(inspect.getsource(obj))
+    tokens = tokenize.generate_tokens(io.StringIO(source).readline)
+    return {t.string for t in tokens if t.type == tokenize.NAME}
+
+
+def _reached(cls) -> tuple[set[str], set[str]]:
+    """The compiled functions of the class's module that its code reaches, and every name
+    that code uses. Reaching follows the class (and its bases in the same module) into the
+    module's Python functions and classes it names (called, or passed on as
+    ``delayed(f)``) and into module-level tables of functions (option string → kernel);
+    compiled functions are entry points and are not followed further."""
     module = inspect.getmodule(cls)
-    compiled = set(re.findall(r"@njit\([^)]*\)\s*\ndef (\w+)", inspect.getsource(module)))
-    called = set()
-    for klass in cls.__mro__:
-        if klass.__module__ == cls.__module__:
-            called |= set(re.findall(r"\b(_\w+)\(", inspect.getsource(klass)))
-    return sorted(called & compiled)
+    local, compiled, tables = {}, set(), {}
+    for name, obj in vars(module).items():
+        py_func = getattr(obj, "py_func", None)  # a numba dispatcher
+        if py_func is not None and py_func.__module__ == module.__name__:
+            compiled.add(name)
+        elif (
+            inspect.isfunction(obj) or inspect.isclass(obj)
+        ) and obj.__module__ == module.__name__:
+            local[name] = obj
+        elif isinstance(obj, dict | list | tuple):
+            values = obj.values() if isinstance(obj, dict) else obj
+            tables[name] = {getattr(v, "__name__", None) for v in values} - {None}
+    todo = [k for k in cls.__mro__ if k.__module__ == cls.__module__]
+    used, done = set(), set()
+    while todo:
+        names = _code_names(todo.pop())
+        for name in list(names):
+            names |= tables.get(name, set())
+        used |= names
+        for name in names - done:
+            done.add(name)
+            if name in local and local[name] is not cls:
+                todo.append(local[name])
+    return used & compiled, used
+
+
+#: Names whose use means the work is done by a library rather than by our compiled code.
+_LAPACK = {"dpotrf", "dpotrs", "dsyrk", "eigh", "cholesky", "cho_factor", "cho_solve",
+           "solve_triangular", "lstsq", "svd"}  # fmt: skip
+
+
+def _kernels(cls) -> str:
+    """The compiled functions that run the class, and for a batch learner the library that
+    does (the rest of) the work: libsvm via scikit-learn's SVC, or LAPACK via scipy."""
+    kernels, used = _reached(cls)
+    names = ", ".join(f"`{k}`" for k in sorted(kernels))
+    library = ""
+    if "SVC" in used:
+        library = "libsvm via scikit-learn's SVC"
+    elif used & _LAPACK:
+        library = "BLAS/LAPACK via scipy"
+    if names and library and cls.__module__.startswith("skewlearn.batch"):
+        return f"{names}; {library}"
+    return names or f"— ({library or 'numpy'})"
 
 
 def render() -> str:
@@ -81,7 +134,7 @@ def render() -> str:
         ]
         for name, cls in members:
             doc = inspect.getdoc(cls) or ""
-            kern = ", ".join(f"`{k}`" for k in _kernels(cls)) or "— (BLAS/LAPACK via scipy)"
+            kern = _kernels(cls)
             mod = cls.__module__.replace(".", "/") + ".py"
             out.append(f"| `{name}` | `{mod}` | {kern} | {_first_math(doc)} | {_reference(doc)} |")
         out.append("")

@@ -1,7 +1,8 @@
 """skewlearn: online and kernel learning for class-imbalanced data.
 
-Every estimator is a scikit-learn binary classifier; online learners add
-``partial_fit`` and ``test_then_train`` (score each row before learning from it).
+Every learner is a scikit-learn binary classifier (the Nyström maps are transformers);
+online learners add ``partial_fit`` and ``test_then_train`` (score each row before learning
+from it).
 
 Names are imported on first use (PEP 562): ``import skewlearn`` loads neither
 scikit-learn nor numba, and ``from skewlearn import PassiveAggressive`` imports only the

@@ -84,12 +84,16 @@ def _find_model(name: str) -> type:
     by_lower = {k.lower(): v for k, v in online.items()}
     if name.lower() in by_lower:
         return by_lower[name.lower()]
-    every = {k.lower(): k for k in _estimators(online_only=False)}
+    every = {k.lower(): v for k, v in _estimators(online_only=False).items()}
     if name.lower() in every:
-        raise UsageError(
-            f"{every[name.lower()]} is a batch learner and cannot be streamed; online models: "
-            f"{', '.join(online)}."
+        cls = every[name.lower()]
+        what = (
+            "a feature map (a transformer), not a learner, and cannot be streamed (`cv` "
+            "takes MultiNystroemMKL, a learner built on such maps)"
+            if _kind(cls) == "transformer"
+            else "a batch learner and cannot be streamed (`cv` takes it)"
         )
+        raise UsageError(f"{cls.__name__} is {what}; online models: {', '.join(online)}.")
     raise UsageError(
         f"unknown model {name!r}.{did_you_mean(name, online)} Online models: {', '.join(online)}."
     )
@@ -552,7 +556,7 @@ def _cmd_stream(args) -> int:
     est = _build(cls, params, args.seed)
     X, y, meta = _load_or_stream(args)
     res = _run(est, X, y, args, _progress(args), args.checkpoints)
-    final = res.final
+    final, checkpoints = res.final, _at_most(res.checkpoints, args.checkpoints)
     meta = _after_pass(X, meta)
     if args.save is not None:
         _save_model(args.save, est, meta, named=not args.no_header)
@@ -563,14 +567,14 @@ def _cmd_stream(args) -> int:
                 "model": cls.__name__,
                 "params": est.get_params(),
                 **_run_settings(args),
-                "checkpoints": res.checkpoints,
+                "checkpoints": checkpoints,
                 "final": final,
             }
         )
         return 0
     print(_headline(meta, args))
     print(f"{cls.__name__}({', '.join(f'{k}={v!r}' for k, v in sorted(_changed(est).items()))})")
-    print(format_table(res.checkpoints, _RUN_COLUMNS))
+    print(format_table(checkpoints, _RUN_COLUMNS))
     print(
         f"final: {_auc_name(args)} {final['auc']:.4f}  F1 {final['f1']:.4f}  "
         f"G-mean {final['gmean']:.4f}  "
@@ -578,6 +582,21 @@ def _cmd_stream(args) -> int:
         f"rows/s {final['rows_per_s']:,.0f}"
     )
     return 0
+
+
+def _at_most(rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+    """``--checkpoints k`` report rows: the first row at or after each k-th of the stream.
+    A file read in one pass has a row at every chunk end (its length is known only at the
+    end); data of known length already has its k evenly spaced rows, kept as they are."""
+    if len(rows) <= k:
+        return rows
+    n, out, i = rows[-1]["rows"], [], 1
+    for row in rows:
+        if row["rows"] * k >= i * n:  # row >= i n / k, in integers
+            out.append(row)
+            while i <= k and row["rows"] * k >= i * n:
+                i += 1
+    return out
 
 
 def _load_or_stream(args):
@@ -1063,6 +1082,18 @@ def _n_jobs(text: str) -> int:
     return n_jobs(text)
 
 
+def _seed(text: str) -> int:
+    """``--seed``: every model's ``random_state``, so 0 ... 2**32 - 1 as scikit-learn takes
+    it (checked here, so the message names the option the user gave)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 2**32 - 1:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 4294967295, got {text!r}")
+    return value
+
+
 def _two_or_more(text: str) -> int:
     """An integer >= 2 (``--folds``, ``--auc-bins``)."""
     value = _positive_int(text)
@@ -1106,7 +1137,7 @@ def build_parser() -> argparse.ArgumentParser:
     common_output(p)
     p.set_defaults(func=_cmd_models)
 
-    def data_options(p, seed_help: str, scale_help: str):
+    def data_options(p, seed_help: str, scale_help: str, several: bool = True):
         # optional for argparse only: "--param K=V DATA" is read back below (_data_after_params)
         p.add_argument("data", metavar="DATA", nargs="?", help="benchmark name or data file path")
         p.add_argument(
@@ -1115,10 +1146,14 @@ def build_parser() -> argparse.ArgumentParser:
             nargs="+",
             default=[],
             metavar="K=V",
-            help="model parameters (values parsed as Python literals, else strings); with "
-            "--models, prefix the model: AROW.r=0.1",
+            help=(
+                "model parameters, each prefixed with its model, e.g. AROW.r=0.1"
+                if several
+                else "model parameters, e.g. C=0.1 variant=pa2"
+            )
+            + " (values parsed as Python literals, else strings)",
         )
-        p.add_argument("--seed", type=int, default=0, help=seed_help)
+        p.add_argument("--seed", type=_seed, default=0, help=seed_help)
         p.add_argument("--scale", choices=("standard", "minmax"), default=None, help=scale_help)
         p.add_argument(
             "--positive-class",
@@ -1172,11 +1207,12 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: error)",
         )
 
-    def stream_options(p):
+    def stream_options(p, several: bool):
         data_options(
             p,
             "random_state of the models and shuffle seed (default 0)",
             "scale the features over the whole set first (default: as stored)",
+            several,
         )
         p.add_argument(
             "--chunk-size", type=_positive_int, default=1000, help="rows per pass (default 1000)"
@@ -1192,7 +1228,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     p = sub.add_parser("stream", help="prequential run of one online learner")
-    stream_options(p)
+    stream_options(p, several=False)
     p.add_argument("--model", required=True, help="online model class name (case-insensitive)")
     p.add_argument(
         "--checkpoints", type=_positive_int, default=10, help="number of report rows (default 10)"
@@ -1207,7 +1243,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_stream)
 
     p = sub.add_parser("compare", help="several online learners on the same stream")
-    stream_options(p)
+    stream_options(p, several=True)
     p.add_argument("--models", required=True, help="comma-separated model class names")
     p.set_defaults(func=_cmd_compare)
 
@@ -1285,10 +1321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"skewlearn {args.command}: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     except BrokenPipeError:  # output piped into a program that stopped reading (| head)
-        import os
+        from .experiments.cli import stdout_closed
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return stdout_closed()
     except DataFetchError as exc:
         print(
             f"skewlearn {args.command}: data error: {' '.join(str(exc).split())}", file=sys.stderr

@@ -329,3 +329,27 @@ def test_report_help_says_when_the_markdown_goes_to_stdout(toy_file, tmp_path, c
     capsys.readouterr()
     assert main(["report", str(db), "--html", str(tmp_path / "r.html")]) == 0
     assert "## roc_auc" not in capsys.readouterr().out
+
+
+def test_output_into_a_closed_pipe_exits_0_without_an_error(toy_file, tmp_path):
+    """``skewlearn report DB | head`` and ``skewlearn reproduce | head``: the reader going
+    away is not the user's mistake. Until session 15 these two printed "error: [Errno 32]
+    Broken pipe" and exited 2 (the OSError was taken for a bad path), while ``models``,
+    ``compare`` and the rest exited 0 quietly."""
+    import os
+    import subprocess
+    import sys
+
+    db = tmp_path / "toy.sqlite"
+    assert main(["run", str(toy_file), "--jobs", "1", "--db", str(db), "--no-progress"]) == 0
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    for entry in ("skewlearn.cli", "skewlearn.experiments.cli"):
+        for argv in (["report", str(db)], ["reproduce"]):
+            child = subprocess.Popen(
+                [sys.executable, "-m", entry, *argv],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+            )  # fmt: skip
+            child.stdout.close()  # the reader has gone before anything is written
+            err = child.stderr.read().decode()
+            assert child.wait(timeout=120) == 0 and err == "", (entry, argv, err)

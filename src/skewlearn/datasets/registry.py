@@ -363,7 +363,7 @@ def load(
         ``n_positives``, ``imbalance_ratio`` (negatives / positives), ``positive_class``
         (the original label), ``source`` (``package==version:path in the wheel``, or the
         file), ``path`` (local file), ``description``, ``feature_names``, ``nominal``,
-        ``scale``.
+        ``n_dropped`` (rows left out for a missing value), ``scale``.
 
     Examples
     --------

@@ -68,11 +68,21 @@ class Interrupted(KeyboardInterrupt):
     and that the same command resumes."""
 
 
+def stdout_closed() -> int:
+    """Output piped into a program that stopped reading (``| head``): not an error. Points
+    stdout at the null device, so that the flush at exit does not fail again, and gives
+    exit status 0."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
+
+
 def _user_errors(func):
     @functools.wraps(func)
     def run(args) -> int:
         try:
             return func(args)
+        except BrokenPipeError:  # an OSError, but not the user's: before _USER_ERRORS
+            return stdout_closed()
         except _USER_ERRORS as err:
             print(f"skewlearn {args.command}: error: {' '.join(str(err).split())}",
                   file=sys.stderr)  # fmt: skip
