@@ -171,6 +171,11 @@ def test_an_experiment_whose_every_task_failed_is_still_reported(tmp_path):
     assert rep.rows == [] and len(rep.failures) == 3
     assert "FAILED, missing from the tables (3 tasks" in to_markdown([rep])
     assert build_reports(db, "diverges")[0].name == "diverges"
+    # an error that ends with a full stop ends the sentence once (it read "...nu..")
+    for f in rep.failures:
+        f["error"] = "ValueError: use a smaller nu."
+    assert "ValueError: use a smaller nu." in to_markdown([rep])
+    assert "nu.." not in to_markdown([rep])
 
 
 @pytest.mark.filterwarnings("ignore:The least populated class")

@@ -406,7 +406,7 @@ def _setup_text(rep: ExperimentReport) -> str:
     if rep.failures:
         text += (
             f" FAILED, missing from the tables ({len(rep.failures)} tasks; a re-run tries "
-            "them again): " + "; ".join(failure_summary(rep.failures)) + "."
+            "them again): " + "; ".join(failure_summary(rep.failures)).rstrip(".") + "."
         )
     if rep.n_earlier:
         text += (
