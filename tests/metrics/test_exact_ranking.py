@@ -86,12 +86,17 @@ def test_windowed_equal_sklearn_on_every_window(data, window, sizes):
     window), the windowed metrics equal sklearn on the last `window` samples."""
     y, s = data
     roc, prc = WindowedROCAUC(window), WindowedPRAUC(window)
+    # the same stream one `update` at a time (session 15: its own compiled step)
+    roc1, prc1 = WindowedROCAUC(window), WindowedPRAUC(window)
     for lo, hi in _batches(len(y), sizes):
         roc.update_many(y[lo:hi], s[lo:hi])
         prc.update_many(y[lo:hi], s[lo:hi])
+        for t in range(lo, hi):
+            roc1.update(int(y[t]), float(s[t]))
+            prc1.update(int(y[t]), float(s[t]))
         yw, sw = y[max(0, hi - window) : hi], s[max(0, hi - window) : hi]
-        assert _same(roc.get(), _auc(yw, sw))
-        assert _same(prc.get(), _ap(yw, sw))
+        assert _same(roc.get(), _auc(yw, sw)) and _same(roc1.get(), _auc(yw, sw))
+        assert _same(prc.get(), _ap(yw, sw)) and _same(prc1.get(), _ap(yw, sw))
         assert roc.n_pos + roc.n_neg == len(yw) == prc.n_pos + prc.n_neg
         labels, scores = roc.values()
         np.testing.assert_array_equal(labels, yw == 1)

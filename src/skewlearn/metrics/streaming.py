@@ -99,6 +99,21 @@ class StreamingMetric:
     def update_many(self, y, values) -> StreamingMetric:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def _one_scored(self, y, value) -> tuple[bool, float]:
+        """``(is positive, score)`` of one sample of a ranking metric, checked as
+        :meth:`update_many` checks a batch (the per-sample fast path of ``update``)."""
+        if isinstance(value, float):  # the common case (np.float64 too), kept fast
+            s = value
+        else:
+            s = float(_score_array(_one(value, "score"), "y_score", exact_ranks=False))
+        y = _one(y, "label")
+        self._check_one(y, "y")
+        if s != s:
+            raise ValueError(
+                "y_score is NaN; a ranking metric needs comparable scores. Check the model output."
+            )
+        return bool(_same_label(y, self.pos_label)), s
+
     def get(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -647,17 +662,7 @@ class ROCAUC(StreamingMetric):
         return self._neg.size
 
     def update(self, y, value) -> ROCAUC:
-        if isinstance(value, float):  # the common case (np.float64 too), kept fast
-            s = value
-        else:
-            s = float(_score_array(_one(value, "score"), "y_score", exact_ranks=False))
-        y = _one(y, "label")
-        self._check_one(y, "y")
-        if s != s:
-            raise ValueError(
-                "y_score is NaN; a ranking metric needs comparable scores. Check the model output."
-            )
-        positive = _same_label(y, self.pos_label)
+        positive, s = self._one_scored(y, value)
         own, other = (self._pos, self._neg) if positive else (self._neg, self._pos)
         if own.state[1] == len(own.buf):
             own.reserve(1)
@@ -746,6 +751,11 @@ class PRAUC(StreamingMetric):
         """Negatives seen."""
         return self._neg.size
 
+    def update(self, y, value) -> PRAUC:
+        positive, s = self._one_scored(y, value)
+        (self._pos if positive else self._neg).add_one(s)
+        return self
+
     def update_many(self, y, values) -> PRAUC:
         is_pos, scores = _checked_scores(y, values, self)
         self._pos.add_sorted(np.sort(scores[is_pos]))
@@ -792,6 +802,16 @@ class _Window(StreamingMetric):
     def _restart(self) -> None:
         window_restart(self._ring_s, self._ring_p, self._state, self._old_val, self._old_cnt,
                        self._old_fen, self._old_nu, self._dyn_n, self._n_runs)  # fmt: skip
+
+    def update(self, y, value):
+        positive, s = self._one_scored(y, value)
+        if self.window < 4:  # a batch of one is a quarter of the window: the batch path
+            return self._update_mask(np.array([positive]), np.array([s]))
+        window_step(self._ring_s, self._ring_p, self._state, self._old_val, self._old_cnt,
+                    self._old_fen, self._old_nu, self._dyn, self._runs, self._n_runs,
+                    self._dyn_n, self._scratch, self._u2, np.array([s]),
+                    np.array([positive]))  # fmt: skip
+        return self
 
     def update_many(self, y, values):
         is_pos, scores = _checked_scores(y, values, self)
