@@ -25,7 +25,7 @@ from numba import njit
 
 from .._config import NJIT, NJIT_INLINE
 from .batch import _refuse_complex, _refuse_text
-from .streaming import StreamingMetric, _one, _paired
+from .streaming import StreamingMetric, _paired
 
 __all__ = ["HistogramPRAUC", "HistogramROCAUC"]
 
@@ -203,8 +203,12 @@ class _HistogramMetric(StreamingMetric):
         return score_bins(s, self.n_bins, TRANSFORMS[self.transform], self.scale)
 
     def update(self, y, value):
-        b = int(self.bins([_one(value, "score")])[0])
-        if self._positive(np.asarray([_one(y, "label")])).item():
+        positive, s = self._one_scored(y, value)
+        if self.transform != "sigmoid" and not 0.0 <= s <= 1.0:
+            self.bins([s])  # (its error)
+        # the compiled binning of update_many and OMCSL, on one score
+        b = int(score_bins(np.array([s]), self.n_bins, TRANSFORMS[self.transform], self.scale)[0])
+        if positive:
             self.pos_counts[b] += 1
         else:
             self.neg_counts[b] += 1

@@ -160,6 +160,8 @@ class StreamingMetric:
         """Refuse one label that can never equal ``pos_label`` (a string against a number,
         or a number against a string) or that is no label at all (a fractional number),
         as :meth:`_positive` does for arrays."""
+        if type(value) in _INTEGER_TYPES and type(self.pos_label) in _INTEGER_TYPES:
+            return  # the common case, decided at once: two integers (or booleans)
         if value is None or (not isinstance(value, _SCALARS) and _is_missing(value)):
             raise ValueError(_missing_label(name, value))
         pos_type = _label_type(self.pos_label)
@@ -281,6 +283,10 @@ def _same_label(a, b) -> bool:
     except (TypeError, ValueError):  # pragma: no cover - exotic labels
         return a is b
 
+
+#: Label types that are always valid against a ``pos_label`` of these types: whole numbers,
+#: never missing (:meth:`StreamingMetric._check_one`'s fast path).
+_INTEGER_TYPES = frozenset({int, bool, np.int64, np.int32, np.bool_})
 
 #: Types ``_one`` passes through without numpy (a per-row ``update`` must stay cheap).
 _SCALARS = (int, float, str, bytes, np.generic)
