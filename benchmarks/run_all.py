@@ -212,14 +212,18 @@ _DICT_CACHE: dict = {}
 
 
 def metric_peers(n: int) -> dict:
-    """Exact streaming AUC (skewlearn) beside River's ROCAUC, per-row updates and batched."""
-    from skewlearn.metrics import ROCAUC
+    """Exact streaming AUC (skewlearn) beside River's ROCAUC, per-row updates and batched;
+    the exact average precision and F1 one row at a time, F1 beside River's F1."""
+    from skewlearn.metrics import F1, PRAUC, ROCAUC
 
     rng = np.random.default_rng(0)
     y = (rng.random(n) < 0.05).astype(int)
     s = rng.normal(size=n) + y
     res = {}
     ys, ss = y.tolist(), s.tolist()
+    # warm-up: load every compiled kernel from the cache before timing
+    ROCAUC().update_many(y[:100], s[:100]).update(1, 0.5).get()
+    PRAUC().update_many(y[:100], s[:100]).update(1, 0.5).get()
 
     def ours_batched():
         m = ROCAUC()
@@ -237,10 +241,37 @@ def metric_peers(n: int) -> dict:
     res["skewlearn ROCAUC (exact, update_many per 1000)"] = n / cpu
     cpu, _ = cpu_wall(ours_rows)
     res["skewlearn ROCAUC (exact, one update per row)"] = n / cpu
+    preds = (s > 0.5).astype(int).tolist()
+
+    def ours_prauc_rows():
+        m = PRAUC()
+        for a, b in zip(ys, ss):
+            m.update(a, b)
+        m.get()
+
+    def ours_f1_rows():
+        m = F1()
+        for a, b in zip(ys, preds):
+            m.update(a, b)
+        m.get()
+
+    cpu, _ = cpu_wall(ours_prauc_rows)
+    res["skewlearn PRAUC (exact average precision, one update per row)"] = n / cpu
+    cpu, _ = cpu_wall(ours_f1_rows)
+    res["skewlearn F1 (one update per row)"] = n / cpu
     try:
         from river import metrics as rm
     except ImportError:  # pragma: no cover
         return res
+
+    def river_f1_rows():
+        m = rm.F1()
+        for a, b in zip(ys, preds):
+            m.update(bool(a), bool(b))
+        m.get()
+
+    cpu, _ = cpu_wall(river_f1_rows)
+    res["River F1 (one update per row)"] = n / cpu
 
     def river_rows():
         m = rm.ROCAUC()
@@ -599,7 +630,7 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         "from one dict per row, so its rates are per `learn_one` call, the dict "
         "conversion untimed.\n"
     )
-    L.append("### Streaming AUC\n")
+    L.append("### Streaming metrics\n")
     L.append(
         table(
             ["metric", "rows/CPU-s"],
