@@ -146,6 +146,28 @@ def _text_in_x_hint():
         ) from exc
 
 
+#: scikit-learn's meta-estimators that fit their copies of a classifier on ``y`` re-encoded
+#: as 0, 1, ... in sorted order (``LabelEncoder`` / ``np.unique(return_inverse=True)``).
+ENCODING_META_ESTIMATORS = (
+    "cross_val_predict(method='decision_function', 'predict_proba' or 'predict_log_proba'), "
+    "BaggingClassifier, VotingClassifier, StackingClassifier and OneVsOneClassifier"
+)
+
+
+def _encoded_labels_hint(classes: np.ndarray) -> str:
+    """The end of the "pos_label is not one of the classes" error when the classes are
+    0 and 1: most likely a scikit-learn meta-estimator re-encoded the user's labels (their
+    ``pos_label`` named an original one), which the bare message does not explain."""
+    if classes.dtype.kind not in "iuf" or classes.tolist() != [0, 1]:
+        return ""
+    return (
+        f" If you passed other labels: scikit-learn's {ENCODING_META_ESTIMATORS} fit their "
+        "copies of the learner on labels re-encoded as 0 and 1 (in sorted order), so "
+        "pos_label cannot name an original label there. Leave pos_label=None (the positive "
+        "class is then the later of the two sorted labels) or encode y yourself first."
+    )
+
+
 def _label_list(values) -> str:
     return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
 
@@ -602,7 +624,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError(
                     f"pos_label={self.pos_label!r} is not one of the classes "
                     f"[{_label_list(classes)}]. Set pos_label to one of them, or None to use "
-                    f"classes_[1]."
+                    f"classes_[1].{_encoded_labels_hint(classes)}"
                 )
             self.pos_label_ = matches[0]
 
