@@ -330,7 +330,13 @@ class VersionedPickleMixin:
                     f"model with skewlearn {current}, or load it with the version that "
                     f"saved it (pip install 'skewlearn=={saved}')."
                 )
+        if type(state) is dict:
+            state = {k: v for k, v in state.items() if k != "_mapped_state"}
         super().__setstate__(state)
+        if any(
+            isinstance(v, np.ndarray) and not v.flags.writeable for v in vars(self).values()
+        ):  # memory-mapped by joblib: copied before learning (BinaryClassifier._writable_state)
+            self._mapped_state = True
 
 
 class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
@@ -483,6 +489,25 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             f"NaN) while learning from inputs up to |x| = {_max_abs(X):.3g}: the updates "
             f"overflowed float64. {self._overflow_advice()} The broken model was discarded."
         )
+
+    #: True on a model unpickled with read-only arrays (:meth:`VersionedPickleMixin.
+    #: __setstate__`), until :meth:`_writable_state` has copied them.
+    _mapped_state: ClassVar[bool] = False
+
+    def _writable_state(self) -> None:
+        """Replace read-only state arrays by writable copies before learning in place.
+
+        A model loaded with ``joblib.load(path, mmap_mode="r")``, or handed to a joblib
+        worker that memory-maps large arguments, holds its fitted arrays as read-only
+        memory maps: predicting works (and keeps the memory saving), but the compiled
+        updates write into the arrays and failed with a Numba typing error
+        (scikit-learn's SGDClassifier crashes the process there). The copy detaches the
+        model from the file, which is left unchanged. Unpickling sets
+        :attr:`_mapped_state`, so other learning calls pay one attribute lookup."""
+        for name, value in list(vars(self).items()):
+            if name[-1:] == "_" and isinstance(value, np.ndarray) and not value.flags.writeable:
+                setattr(self, name, np.array(value, order="K"))  # a plain ndarray copy
+        self.__dict__.pop("_mapped_state", None)
 
     def _float_state_names(self, state: dict) -> tuple[str, ...]:
         """Names of the float array attributes ending in ``_`` (``state`` is ``vars(self)``).
@@ -858,6 +883,8 @@ class OnlineClassifier(BinaryClassifier):
         checks. Returns the pre-update scores with :meth:`decision_function`'s sign.
         (:class:`skewlearn.compat.river.RiverClassifier` calls it directly for one row;
         ``stacklevel`` makes a step-size warning point at the user's line.)"""
+        if self._mapped_state:
+            self._writable_state()
         rows = as_rows(X, self._uses_intercept())
         scores = np.empty(X.shape[0], dtype=np.float64)
         if self._step_gain:
