@@ -16,6 +16,7 @@ from sklearn.base import clone, is_classifier
 from sklearn.ensemble import BaggingClassifier, StackingClassifier
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_predict
+from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import StandardScaler
 
 from skewlearn._discovery import all_estimators
@@ -96,8 +97,9 @@ def test_in_grid_search_with_roc_auc(name):
         lambda est, X, y: cross_val_predict(est, X, y, method="decision_function", cv=2),
         lambda est, X, y: BaggingClassifier(est, n_estimators=2, random_state=0).fit(X, y),
         lambda est, X, y: StackingClassifier([("m", est)], cv=2).fit(X, y),
+        lambda est, X, y: OneVsRestClassifier(est).fit(X, y),
     ],
-    ids=["cross_val_predict", "bagging", "stacking"],
+    ids=["cross_val_predict", "bagging", "stacking", "one_vs_rest"],
 )
 def test_pos_label_inside_label_encoding_meta_estimators_is_explained(run):
     """scikit-learn's cross_val_predict (scores), BaggingClassifier, VotingClassifier and

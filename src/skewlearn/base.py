@@ -150,7 +150,8 @@ def _text_in_x_hint():
 #: as 0, 1, ... in sorted order (``LabelEncoder`` / ``np.unique(return_inverse=True)``).
 ENCODING_META_ESTIMATORS = (
     "cross_val_predict(method='decision_function', 'predict_proba' or 'predict_log_proba'), "
-    "BaggingClassifier, VotingClassifier, StackingClassifier and OneVsOneClassifier"
+    "BaggingClassifier, VotingClassifier, StackingClassifier, OneVsOneClassifier and "
+    "OneVsRestClassifier"
 )
 
 
@@ -162,9 +163,10 @@ def _encoded_labels_hint(classes: np.ndarray) -> str:
         return ""
     return (
         f" If you passed other labels: scikit-learn's {ENCODING_META_ESTIMATORS} fit their "
-        "copies of the learner on labels re-encoded as 0 and 1 (in sorted order), so "
-        "pos_label cannot name an original label there. Leave pos_label=None (the positive "
-        "class is then the later of the two sorted labels) or encode y yourself first."
+        "copies of the learner on labels re-encoded as 0 and 1 (1 = the later label in "
+        "sorted order; for OneVsRestClassifier, the class against the rest), so pos_label "
+        "cannot name an original label there. Leave pos_label=None (then 1 is positive) or "
+        "encode y yourself first."
     )
 
 
