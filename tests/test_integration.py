@@ -121,3 +121,21 @@ def test_pos_label_error_without_encoding_keeps_its_message():
     with pytest.raises(ValueError, match=r"is not one of the classes") as info:
         ESTIMATORS["OGD"](pos_label="yes").fit(X, y == "minority")  # bool classes
     assert "re-encoded" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["KOIL", "OAM", "OPAUC"])
+@pytest.mark.parametrize("pos_label", ["majority", "minority"])
+def test_fixed_threshold_classifier_carries_the_threshold(name, pos_label):
+    """The `threshold` docstrings send users to FixedThresholdClassifier where a
+    meta-estimator cuts decision_function itself: it must predict exactly as the
+    learner's own threshold does, for either positive class."""
+    from sklearn.model_selection import FixedThresholdClassifier
+
+    X, y = _imbalanced(n=300)
+    params = {**_first_params(ESTIMATORS[name]), "pos_label": pos_label}
+    own = ESTIMATORS[name](**params, threshold=0.05).fit(X, y)
+    wrapped = FixedThresholdClassifier(
+        ESTIMATORS[name](**params), threshold=0.05, pos_label=pos_label
+    ).fit(X, y)
+    assert 0 < (own.predict(X) != own.classes_[(own.decision_function(X) > 0).astype(int)]).sum()
+    np.testing.assert_array_equal(wrapped.predict(X), own.predict(X))
