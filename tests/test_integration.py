@@ -139,3 +139,15 @@ def test_fixed_threshold_classifier_carries_the_threshold(name, pos_label):
     ).fit(X, y)
     assert 0 < (own.predict(X) != own.classes_[(own.decision_function(X) > 0).astype(int)]).sum()
     np.testing.assert_array_equal(wrapped.predict(X), own.predict(X))
+
+
+def test_class_weight_inside_label_encoding_meta_estimator_is_explained():
+    """SimpleMKL's class_weight dict keyed by the original labels meets classes [0, 1]
+    inside BaggingClassifier; the error names the re-encoding, as for pos_label."""
+    X, y = _imbalanced(n=200)
+    est = ESTIMATORS["SimpleMKL"](max_iter=3, class_weight={"minority": 5.0, "majority": 1.0})
+    with pytest.raises(
+        ValueError, match=r"class_weight keys.*re-encoded as 0 and 1.*Key class_weight"
+    ):
+        BaggingClassifier(est, n_estimators=2, random_state=0).fit(X, y)
+    est.fit(X, y)  # the original labels work outside

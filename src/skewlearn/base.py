@@ -155,18 +155,22 @@ ENCODING_META_ESTIMATORS = (
 )
 
 
-def _encoded_labels_hint(classes: np.ndarray) -> str:
-    """The end of the "pos_label is not one of the classes" error when the classes are
-    0 and 1: most likely a scikit-learn meta-estimator re-encoded the user's labels (their
-    ``pos_label`` named an original one), which the bare message does not explain."""
+def _encoded_labels_hint(
+    classes: np.ndarray,
+    what: str = "pos_label",
+    fix: str = "Leave pos_label=None (then 1 is positive)",
+) -> str:
+    """The end of an error about a label setting (``what``: ``pos_label``, class_weight's
+    keys) that is not one of the classes, when the classes are 0 and 1: most likely a
+    scikit-learn meta-estimator re-encoded the user's labels (the setting named an
+    original one), which the bare message does not explain. ``fix``: what to do instead."""
     if classes.dtype.kind not in "iuf" or classes.tolist() != [0, 1]:
         return ""
     return (
         f" If you passed other labels: scikit-learn's {ENCODING_META_ESTIMATORS} fit their "
         "copies of the learner on labels re-encoded as 0 and 1 (1 = the later label in "
-        "sorted order; for OneVsRestClassifier, the class against the rest), so pos_label "
-        "cannot name an original label there. Leave pos_label=None (then 1 is positive) or "
-        "encode y yourself first."
+        f"sorted order; for OneVsRestClassifier, the class against the rest), so {what} "
+        f"cannot name an original label there. {fix} or encode y yourself first."
     )
 
 
