@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import pickle
 
+import joblib
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -87,6 +88,27 @@ def test_pickle_mid_stream_continues_identically(est):
     a.partial_fit(X[150:], y[150:])
     b.partial_fit(X[150:], y[150:])
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+@pytest.mark.parametrize("est", ONLINE, ids=_ids)
+def test_memory_mapped_model_keeps_learning(est, tmp_path):
+    """A model loaded with joblib.load(..., mmap_mode="r") (or memory-mapped into a joblib
+    worker) holds read-only arrays: it predicted, but partial_fit failed with a Numba
+    typing error. It now learns on copies, exactly as the model in memory does, and
+    leaves the file unchanged."""
+    X, y = _stream(seed=1)
+    a = clone(est).set_params(random_state=7).partial_fit(X[:150], y[:150], classes=[0, 1])
+    path = tmp_path / "model.joblib"
+    joblib.dump(a, path)
+    b = joblib.load(path, mmap_mode="r")
+    a.partial_fit(X[150:], y[150:])
+    b.partial_fit(X[150:], y[150:])
+    b.partial_fit(X[:3], y[:3])  # a second call on the copies
+    a.partial_fit(X[:3], y[:3])
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    saved = joblib.load(path)
+    fresh = clone(est).set_params(random_state=7).partial_fit(X[:150], y[:150], classes=[0, 1])
+    np.testing.assert_array_equal(saved.decision_function(X), fresh.decision_function(X))
 
 
 @pytest.mark.parametrize("est", ONLINE, ids=_ids)

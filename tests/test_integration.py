@@ -13,8 +13,10 @@ from imblearn.over_sampling import RandomOverSampler
 from imblearn.pipeline import Pipeline
 from imblearn.under_sampling import RandomUnderSampler
 from sklearn.base import clone, is_classifier
+from sklearn.ensemble import BaggingClassifier, StackingClassifier
 from sklearn.metrics import roc_auc_score
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_predict
+from sklearn.multiclass import OneVsRestClassifier
 from sklearn.preprocessing import StandardScaler
 
 from skewlearn._discovery import all_estimators
@@ -87,3 +89,65 @@ def test_in_grid_search_with_roc_auc(name):
     search.fit(X, y)
     assert np.isfinite(search.best_score_) and search.best_score_ > 0.7
     assert search.predict(X[:5]).shape == (5,)
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        lambda est, X, y: cross_val_predict(est, X, y, method="decision_function", cv=2),
+        lambda est, X, y: BaggingClassifier(est, n_estimators=2, random_state=0).fit(X, y),
+        lambda est, X, y: StackingClassifier([("m", est)], cv=2).fit(X, y),
+        lambda est, X, y: OneVsRestClassifier(est).fit(X, y),
+    ],
+    ids=["cross_val_predict", "bagging", "stacking", "one_vs_rest"],
+)
+def test_pos_label_inside_label_encoding_meta_estimators_is_explained(run):
+    """scikit-learn's cross_val_predict (scores), BaggingClassifier, VotingClassifier and
+    StackingClassifier fit their copies on y re-encoded as 0/1, so pos_label="minority"
+    meets classes [0, 1]. The error said only that 'minority' is not one of [0, 1]; it now
+    names the re-encoding and the way out."""
+    X, y = _imbalanced(n=200)
+    est = ESTIMATORS["OGD"](pos_label="minority")
+    with pytest.raises(ValueError, match=r"re-encoded as 0 and 1.*pos_label=None"):
+        run(est, X, y)
+
+
+def test_pos_label_error_without_encoding_keeps_its_message():
+    """Classes other than 0/1 give the bare message (no guess about meta-estimators)."""
+    X, y = _imbalanced(n=200)
+    with pytest.raises(ValueError, match=r"is not one of the classes") as info:
+        ESTIMATORS["OGD"](pos_label="yes").fit(X, y)
+    assert "re-encoded" not in str(info.value)
+    with pytest.raises(ValueError, match=r"is not one of the classes") as info:
+        ESTIMATORS["OGD"](pos_label="yes").fit(X, y == "minority")  # bool classes
+    assert "re-encoded" not in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["KOIL", "OAM", "OPAUC"])
+@pytest.mark.parametrize("pos_label", ["majority", "minority"])
+def test_fixed_threshold_classifier_carries_the_threshold(name, pos_label):
+    """The `threshold` docstrings send users to FixedThresholdClassifier where a
+    meta-estimator cuts decision_function itself: it must predict exactly as the
+    learner's own threshold does, for either positive class."""
+    from sklearn.model_selection import FixedThresholdClassifier
+
+    X, y = _imbalanced(n=300)
+    params = {**_first_params(ESTIMATORS[name]), "pos_label": pos_label}
+    own = ESTIMATORS[name](**params, threshold=0.05).fit(X, y)
+    wrapped = FixedThresholdClassifier(
+        ESTIMATORS[name](**params), threshold=0.05, pos_label=pos_label
+    ).fit(X, y)
+    assert 0 < (own.predict(X) != own.classes_[(own.decision_function(X) > 0).astype(int)]).sum()
+    np.testing.assert_array_equal(wrapped.predict(X), own.predict(X))
+
+
+def test_class_weight_inside_label_encoding_meta_estimator_is_explained():
+    """SimpleMKL's class_weight dict keyed by the original labels meets classes [0, 1]
+    inside BaggingClassifier; the error names the re-encoding, as for pos_label."""
+    X, y = _imbalanced(n=200)
+    est = ESTIMATORS["SimpleMKL"](max_iter=3, class_weight={"minority": 5.0, "majority": 1.0})
+    with pytest.raises(
+        ValueError, match=r"class_weight keys.*re-encoded as 0 and 1.*Key class_weight"
+    ):
+        BaggingClassifier(est, n_estimators=2, random_state=0).fit(X, y)
+    est.fit(X, y)  # the original labels work outside

@@ -146,6 +146,34 @@ def _text_in_x_hint():
         ) from exc
 
 
+#: scikit-learn's meta-estimators that fit their copies of a classifier on ``y`` re-encoded
+#: as 0, 1, ... in sorted order (``LabelEncoder`` / ``np.unique(return_inverse=True)``).
+ENCODING_META_ESTIMATORS = (
+    "cross_val_predict(method='decision_function', 'predict_proba' or 'predict_log_proba'), "
+    "BaggingClassifier, VotingClassifier, StackingClassifier, OneVsOneClassifier and "
+    "OneVsRestClassifier"
+)
+
+
+def _encoded_labels_hint(
+    classes: np.ndarray,
+    what: str = "pos_label",
+    fix: str = "Leave pos_label=None (then 1 is positive)",
+) -> str:
+    """The end of an error about a label setting (``what``: ``pos_label``, class_weight's
+    keys) that is not one of the classes, when the classes are 0 and 1: most likely a
+    scikit-learn meta-estimator re-encoded the user's labels (the setting named an
+    original one), which the bare message does not explain. ``fix``: what to do instead."""
+    if classes.dtype.kind not in "iuf" or classes.tolist() != [0, 1]:
+        return ""
+    return (
+        f" If you passed other labels: scikit-learn's {ENCODING_META_ESTIMATORS} fit their "
+        "copies of the learner on labels re-encoded as 0 and 1 (1 = the later label in "
+        f"sorted order; for OneVsRestClassifier, the class against the rest), so {what} "
+        f"cannot name an original label there. {fix} or encode y yourself first."
+    )
+
+
 def _label_list(values) -> str:
     return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
 
@@ -324,7 +352,13 @@ class VersionedPickleMixin:
                     f"model with skewlearn {current}, or load it with the version that "
                     f"saved it (pip install 'skewlearn=={saved}')."
                 )
+        if type(state) is dict:
+            state = {k: v for k, v in state.items() if k != "_mapped_state"}
         super().__setstate__(state)
+        if any(
+            isinstance(v, np.ndarray) and not v.flags.writeable for v in vars(self).values()
+        ):  # memory-mapped by joblib: copied before learning (BinaryClassifier._writable_state)
+            self._mapped_state = True
 
 
 class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
@@ -478,6 +512,25 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             f"overflowed float64. {self._overflow_advice()} The broken model was discarded."
         )
 
+    #: True on a model unpickled with read-only arrays (:meth:`VersionedPickleMixin.
+    #: __setstate__`), until :meth:`_writable_state` has copied them.
+    _mapped_state: ClassVar[bool] = False
+
+    def _writable_state(self) -> None:
+        """Replace read-only state arrays by writable copies before learning in place.
+
+        A model loaded with ``joblib.load(path, mmap_mode="r")``, or handed to a joblib
+        worker that memory-maps large arguments, holds its fitted arrays as read-only
+        memory maps: predicting works (and keeps the memory saving), but the compiled
+        updates write into the arrays and failed with a Numba typing error
+        (scikit-learn's SGDClassifier crashes the process there). The copy detaches the
+        model from the file, which is left unchanged. Unpickling sets
+        :attr:`_mapped_state`, so other learning calls pay one attribute lookup."""
+        for name, value in list(vars(self).items()):
+            if name[-1:] == "_" and isinstance(value, np.ndarray) and not value.flags.writeable:
+                setattr(self, name, np.array(value, order="K"))  # a plain ndarray copy
+        self.__dict__.pop("_mapped_state", None)
+
     def _float_state_names(self, state: dict) -> tuple[str, ...]:
         """Names of the float array attributes ending in ``_`` (``state`` is ``vars(self)``).
 
@@ -618,7 +671,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError(
                     f"pos_label={self.pos_label!r} is not one of the classes "
                     f"[{_label_list(classes)}]. Set pos_label to one of them, or None to use "
-                    f"classes_[1]."
+                    f"classes_[1].{_encoded_labels_hint(classes)}"
                 )
             self.pos_label_ = matches[0]
 
@@ -852,6 +905,8 @@ class OnlineClassifier(BinaryClassifier):
         checks. Returns the pre-update scores with :meth:`decision_function`'s sign.
         (:class:`skewlearn.compat.river.RiverClassifier` calls it directly for one row;
         ``stacklevel`` makes a step-size warning point at the user's line.)"""
+        if self._mapped_state:
+            self._writable_state()
         rows = as_rows(X, self._uses_intercept())
         scores = np.empty(X.shape[0], dtype=np.float64)
         if self._step_gain:

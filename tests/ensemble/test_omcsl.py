@@ -442,3 +442,25 @@ def test_a_base_estimator_class_instead_of_an_instance_is_named():
         TypeError, match=r"the class CostSensitiveOGD.*an instance.*CostSensitiveOGD\("
     ):
         OMCSL(base_estimator=CostSensitiveOGD).fit(X, y)
+
+
+def test_nested_base_estimator_setting_without_base_estimator_is_named():
+    """GridSearchCV over omcsl__base_estimator__C with the default base_estimator=None
+    failed in scikit-learn's set_params with "'NoneType' object has no attribute
+    'set_params'"; the error now names the setting and the fix. Given in the same call
+    (or grid point) as a base estimator, it still works."""
+    from sklearn.model_selection import GridSearchCV
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    with pytest.raises(ValueError, match=r"base_estimator__C=0\.5.*base_estimator is None"):
+        OMCSL().set_params(base_estimator__C=0.5)
+    both = OMCSL().set_params(base_estimator=CostSensitivePA(), base_estimator__C=0.5)
+    assert both.base_estimator.C == 0.5
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    y = (X[:, 0] > 1).astype(int)
+    pipe = make_pipeline(StandardScaler(), OMCSL(n_learners=2, random_state=0))
+    search = GridSearchCV(pipe, {"omcsl__base_estimator__C": [0.1]}, cv=2, error_score="raise")
+    with pytest.raises(ValueError, match=r"Give a base estimator in the same call or grid"):
+        search.fit(X, y)

@@ -151,7 +151,13 @@ class OAM(OnlineLinearClassifier):
         experiments). With ``buffer="infinite"`` they are the initial capacities.
     threshold : float or None, default=None
         :meth:`predict` votes ``pos_label`` where the score exceeds it (``None`` = 0).
-        :meth:`decision_function` is unaffected.
+        :meth:`decision_function` is unaffected, so with a threshold set ``predict`` is
+        not ``decision_function > 0`` (scikit-learn's convention), and meta-estimators
+        that cut ``decision_function`` themselves (``OneVsRestClassifier``,
+        ``CalibratedClassifierCV``, ``StackingClassifier``) do not see it. To carry the
+        cut through them, leave ``threshold=None`` and wrap the learner in
+        ``sklearn.model_selection.FixedThresholdClassifier(threshold=..., pos_label=...)``,
+        which predicts the same.
     pos_label : label, default=None
         The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None

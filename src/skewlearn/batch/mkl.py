@@ -71,7 +71,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, seed_state
-from ..base import BatchClassifier, _label_list, warn_large_fit
+from ..base import BatchClassifier, _encoded_labels_hint, _label_list, warn_large_fit
 from ..kernels import kernel_matrix
 from .nystrom import MultiNystroem, check_kernel_values, resolve_kernels
 
@@ -703,6 +703,9 @@ def class_costs(est, y: np.ndarray) -> np.ndarray:
                 f"class_weight keys [{_label_list(sorted(labels, key=repr))}] must be class "
                 f"labels [{_label_list(sorted(known, key=repr))}]; use a dict keyed by the "
                 "labels of y."
+                + _encoded_labels_hint(
+                    est.classes_, "class_weight", "Key class_weight by 0 and 1, use 'balanced'"
+                )
             )
         # text is not read as a number, and an infinite cost would leave the SVM solves
         # without a bound (MultiNystroemMKL's looped forever on NaN objectives)

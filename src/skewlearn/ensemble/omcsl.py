@@ -483,6 +483,28 @@ class OMCSL(OnlineClassifier):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ state
+    def set_params(self, **params):
+        """Set parameters, as :meth:`sklearn.base.BaseEstimator.set_params`.
+
+        A nested ``base_estimator__<name>`` needs a base estimator: with
+        ``base_estimator=None`` (the built-in linear learners) scikit-learn failed with
+        "'NoneType' object has no attribute 'set_params'"; this names the fix.
+
+        Returns
+        -------
+        self : object
+        """
+        nested = sorted(k for k in params if k.startswith("base_estimator__"))
+        base = params.get("base_estimator", self.base_estimator)
+        if nested and base is None:
+            raise ValueError(
+                f"OMCSL cannot set {nested[0]}={params[nested[0]]!r}: base_estimator is None "
+                "(OMCSL's built-in linear cost-sensitive OGD learners, set through eta, loss "
+                "and schedule). Give a base estimator in the same call or grid, e.g. "
+                "base_estimator=CostSensitivePA(), or drop the base_estimator__ settings."
+            )
+        return super().set_params(**params)
+
     def _uses_intercept(self) -> bool:
         return self.base_estimator is None and bool(self.fit_intercept)
 
