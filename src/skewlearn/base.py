@@ -315,6 +315,19 @@ def warn_large_fit(est, size: int, what: str, alternative: str, stacklevel: int 
         )
 
 
+#: The ``threshold`` entry of the docstrings of the learners that take one (KOIL, OAM,
+#: OPAUC), put in place of ``{threshold}``.
+THRESHOLD_DOC = """threshold : float or None, default=None
+        :meth:`predict` votes ``pos_label`` where the score exceeds it (``None`` = 0).
+        :meth:`decision_function` is unaffected, so with a threshold set ``predict`` is
+        not ``decision_function > 0`` (scikit-learn's convention), and meta-estimators
+        that cut ``decision_function`` themselves (``OneVsRestClassifier``,
+        ``CalibratedClassifierCV``, ``StackingClassifier``) do not see it. To carry the
+        cut through them, leave ``threshold=None`` and wrap the learner in
+        ``sklearn.model_selection.FixedThresholdClassifier(threshold=..., pos_label=...)``,
+        which predicts the same."""
+
+
 def decision_cut(estimator) -> float:
     """The score above which ``estimator`` predicts its positive class: its ``threshold``
     (KOIL, OAM, OPAUC) when set, else 0. Every protocol that turns scores into labels uses

@@ -17,7 +17,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT
 from .._rows import row_dot, row_to_dense
-from ..base import OnlineClassifier, OnlineLinearClassifier
+from ..base import THRESHOLD_DOC, OnlineClassifier, OnlineLinearClassifier
 from ..kernel import budget as bd
 from ..kernel.budget import CAPACITY, COUNT, SEEN, START, segment_offer
 
@@ -149,15 +149,7 @@ class OAM(OnlineLinearClassifier):
     budget_pos, budget_neg : int, default=100
         Buffer sizes :math:`N_+, N_-` (≥ 1; 100 each, as in [1]_ and in KOIL's
         experiments). With ``buffer="infinite"`` they are the initial capacities.
-    threshold : float or None, default=None
-        :meth:`predict` votes ``pos_label`` where the score exceeds it (``None`` = 0).
-        :meth:`decision_function` is unaffected, so with a threshold set ``predict`` is
-        not ``decision_function > 0`` (scikit-learn's convention), and meta-estimators
-        that cut ``decision_function`` themselves (``OneVsRestClassifier``,
-        ``CalibratedClassifierCV``, ``StackingClassifier``) do not see it. To carry the
-        cut through them, leave ``threshold=None`` and wrap the learner in
-        ``sklearn.model_selection.FixedThresholdClassifier(threshold=..., pos_label=...)``,
-        which predicts the same.
+    {threshold}
     pos_label : label, default=None
         The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
@@ -286,3 +278,6 @@ class OAM(OnlineLinearClassifier):
             policy,
             _UPDATES[self.update],
         )
+
+
+OAM.__doc__ = OAM.__doc__.replace("{threshold}", THRESHOLD_DOC)

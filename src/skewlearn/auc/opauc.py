@@ -21,7 +21,7 @@ from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_uniform
 from .._rows import row_dot, row_to_dense
 from .._stability import note_step_gain
-from ..base import OnlineClassifier, OnlineLinearClassifier, warn_large_matrices
+from ..base import THRESHOLD_DOC, OnlineClassifier, OnlineLinearClassifier, warn_large_matrices
 
 __all__ = ["OPAUC"]
 
@@ -199,15 +199,7 @@ class OPAUC(OnlineLinearClassifier):
         two pass 1 GiB) or sketched with rank ``rank``.
     rank : int, default=50
         Sketch size :math:`\\tau` ≥ 1 of ``covariance="low_rank"``.
-    threshold : float or None, default=None
-        :meth:`predict` votes ``pos_label`` where the score exceeds it (``None`` = 0).
-        :meth:`decision_function` is unaffected, so with a threshold set ``predict`` is
-        not ``decision_function > 0`` (scikit-learn's convention), and meta-estimators
-        that cut ``decision_function`` themselves (``OneVsRestClassifier``,
-        ``CalibratedClassifierCV``, ``StackingClassifier``) do not see it. To carry the
-        cut through them, leave ``threshold=None`` and wrap the learner in
-        ``sklearn.model_selection.FixedThresholdClassifier(threshold=..., pos_label=...)``,
-        which predicts the same.
+    {threshold}
     pos_label : label, default=None
         The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
@@ -347,3 +339,6 @@ class OPAUC(OnlineLinearClassifier):
             lowrank,
             self.stability_,
         )
+
+
+OPAUC.__doc__ = OPAUC.__doc__.replace("{threshold}", THRESHOLD_DOC)

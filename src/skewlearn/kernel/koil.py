@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
+from ..base import THRESHOLD_DOC
 from ..kernels import kernel_row_to_buf
 from . import budget as bd
 from .budget import (
@@ -228,15 +229,7 @@ class KOIL(_KernelLearner):
     policy : {"RS", "FIFO", "RS++", "FIFO++", "infinite"}, default="RS++"
         Buffer update policy.
     {kernel}
-    threshold : float or None, default=None
-        :meth:`predict` votes ``pos_label`` where the score exceeds it (``None`` = 0).
-        :meth:`decision_function` is unaffected, so with a threshold set ``predict`` is
-        not ``decision_function > 0`` (scikit-learn's convention), and meta-estimators
-        that cut ``decision_function`` themselves (``OneVsRestClassifier``,
-        ``CalibratedClassifierCV``, ``StackingClassifier``) do not see it. To carry the
-        cut through them, leave ``threshold=None`` and wrap the learner in
-        ``sklearn.model_selection.FixedThresholdClassifier(threshold=..., pos_label=...)``,
-        which predicts the same.
+    {threshold}
     pos_label : label, default=None
         The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
@@ -431,4 +424,4 @@ class KOIL(_KernelLearner):
         return self.segments_[:, COUNT].copy()
 
 
-KOIL.__doc__ = KOIL.__doc__.replace("{kernel}", _KERNEL_DOC)
+KOIL.__doc__ = KOIL.__doc__.replace("{kernel}", _KERNEL_DOC).replace("{threshold}", THRESHOLD_DOC)
