@@ -464,3 +464,27 @@ def test_nested_base_estimator_setting_without_base_estimator_is_named():
     search = GridSearchCV(pipe, {"omcsl__base_estimator__C": [0.1]}, cv=2, error_score="raise")
     with pytest.raises(ValueError, match=r"Give a base estimator in the same call or grid"):
         search.fit(X, y)
+
+
+@pytest.mark.parametrize("measure", ["auroc", "auprc"])
+def test_count_tables_past_the_size_limit_warn_before_allocating(measure, monkeypatch):
+    """Session 15: ``n_bins=10**8`` (9 learners) asked for 14 GiB of count tables without a
+    word, and AUPRC reads a whole table row per sample. The warning comes first (here
+    turned into an error, so nothing is allocated) and points at the caller's line; F1
+    keeps no tables and stays silent; 1 GiB itself is accepted."""
+    X = np.random.default_rng(0).normal(size=(20, 3))
+    y = np.arange(20) % 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(RuntimeWarning, match=r"OMCSL\(n_bins=100000000\) keeps two 9 × "
+                           r"100000000 count tables \(13\.4 GiB.*use n_bins <= 7,456,540 "
+                           r"\(1 GiB\), or measure='f1'"):  # fmt: skip
+            OMCSL(measure=measure, n_bins=10**8).fit(X, y)
+        OMCSL(measure="f1", n_bins=10**8).fit(X, y)  # no tables: silent
+        OMCSL(measure=measure, n_learners=8, n_bins=2**23).partial_fit(X, y)  # exactly 1 GiB
+    from skewlearn import base
+
+    monkeypatch.setattr(base, "LARGE_STATE", 1000)  # 9 × 100 bins × 2 × 8 bytes = 14,400
+    with pytest.warns(RuntimeWarning, match=r"n_bins <= 6 \(1 GiB\)") as record:
+        OMCSL(measure=measure, n_bins=100).fit(X, y)
+    assert [w.filename for w in record] == [__file__]  # the caller's line

@@ -30,6 +30,7 @@ from sklearn.base import clone
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .. import base as _base
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_uniform
 from .._rows import linear_scores, row_dot
@@ -588,6 +589,7 @@ class OMCSL(OnlineClassifier):
             self._base_started_with = self.base_estimator.get_params(deep=True)
         self.counts_ = np.zeros(4, dtype=np.int64)
         bins = int(self.n_bins) if self.measure != "f1" else 1
+        self._warn_large_tables(K, bins)
         self.f1_counts_ = np.zeros((K, 2), dtype=np.int64)
         self.pos_table_ = np.zeros((K, bins), dtype=np.int64)
         self.neg_table_ = np.zeros((K, bins), dtype=np.int64)
@@ -677,6 +679,23 @@ class OMCSL(OnlineClassifier):
 
     #: Rows a model must have seen before its tables are judged saturated.
     _SATURATION_MIN_ROWS: ClassVar[int] = 100
+
+    def _warn_large_tables(self, K: int, bins: int) -> None:
+        """Warn (``RuntimeWarning``) before allocating the two ``K × n_bins`` count tables
+        when they pass :data:`skewlearn.base.LARGE_STATE` (1 GiB): ``n_bins=10**8`` asked
+        for 14 GiB without a word, and AUPRC reads a whole row of the table per sample."""
+        size = 2 * 8 * K * bins
+        if size > _base.LARGE_STATE:
+            fits = max(1, _base.LARGE_STATE // (16 * K))
+            warnings.warn(
+                f"OMCSL(n_bins={bins}) keeps two {K} × {bins} count tables "
+                f"({size / 2**30:.1f} GiB of int64), and measure='auprc' reads a learner's "
+                "whole table at every row (O(K·n_bins) time per sample). A histogram "
+                "measure's bin error falls as 1/n_bins, so a few thousand bins are plenty: "
+                f"use n_bins <= {fits:,} (1 GiB), or measure='f1' (no tables).",
+                RuntimeWarning,
+                stacklevel=_caller_stacklevel(),
+            )
 
     def _warn_saturated(self, scores: np.ndarray) -> None:
         """Warn, once per model, when at least half of the K learners' scores counted in
