@@ -234,7 +234,9 @@ def test_a_dataset_that_cannot_be_read_stops_the_run_before_any_task(
         run_experiment(exp, tmp_path / "r.sqlite", n_jobs=n_jobs, progress=False)
     assert not (tmp_path / "r.sqlite").exists()
     # the same file with a good option runs, and an out-of-process run leaves no copy here
+    # (an absolute path: joblib reuses worker processes started in another test's directory)
     ok = text.replace('"nope"', '"label"').replace("n_samples = -5", "n_samples = 80")
+    ok = ok.replace('source = "d.csv"', f'source = "{(tmp_path / "d.csv").as_posix()}"')
     (tmp_path / "e.toml").write_text(ok)
     out = run_experiment(load_experiment(tmp_path / "e.toml"), tmp_path / "r.sqlite",
                          n_jobs=n_jobs, progress=False)  # fmt: skip
