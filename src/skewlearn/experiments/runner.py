@@ -531,11 +531,9 @@ def file_digest(path: str) -> str:
     st = os.stat(path)
     ident = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
     if ident not in _DIGESTS:
-        h = hashlib.blake2b(digest_size=16)
-        with open(path, "rb") as fh:
-            while block := fh.read(1 << 20):
-                h.update(block)
-        _DIGESTS[ident] = h.hexdigest()
+        from .._files import hash_file
+
+        _DIGESTS[ident] = hash_file(path, hashlib.blake2b(digest_size=16))
     return _DIGESTS[ident]
 
 
