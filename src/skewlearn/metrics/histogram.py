@@ -151,6 +151,14 @@ def check_scale(scale, transform: str = "sigmoid") -> float:
 
 
 # --------------------------------------------------------------------------- metrics
+def _outside_unit(bad: float) -> ValueError:
+    """The error for a score outside [0, 1] under ``transform='identity'``."""
+    return ValueError(
+        f"transform='identity' needs scores in [0, 1]; got {bad!r}. Pass probabilities, or "
+        "use transform='sigmoid' for decision values."
+    )
+
+
 class _HistogramMetric(StreamingMetric):
     """Two count tables of ``n_bins`` bins over mapped scores (shared by both areas)."""
 
@@ -195,17 +203,13 @@ class _HistogramMetric(StreamingMetric):
                 "model output."
             )
         if self.transform != "sigmoid" and ((s < 0.0) | (s > 1.0)).any():
-            bad = s[(s < 0.0) | (s > 1.0)][0]
-            raise ValueError(
-                f"transform='identity' needs scores in [0, 1]; got {bad!r}. Pass "
-                "probabilities, or use transform='sigmoid' for decision values."
-            )
+            raise _outside_unit(s[(s < 0.0) | (s > 1.0)][0])
         return score_bins(s, self.n_bins, TRANSFORMS[self.transform], self.scale)
 
     def update(self, y, value):
         positive, s = self._one_scored(y, value)
         if self.transform != "sigmoid" and not 0.0 <= s <= 1.0:
-            self.bins([s])  # (its error)
+            raise _outside_unit(s)
         # the compiled binning of update_many and OMCSL, on one score
         b = int(score_bins(np.array([s]), self.n_bins, TRANSFORMS[self.transform], self.scale)[0])
         if positive:
