@@ -185,7 +185,7 @@ def test_large_batches_match_pair_counting():
 @given(stream(max_size=150), st.lists(st.integers(0, 9), min_size=1, max_size=8))
 def test_exact_auroc_row_by_row_and_in_batches_equals_pair_counting(data, sizes):
     """Session 15: one ``update`` is one compiled call over runs kept in one buffer
-    (``runs_push``/``runs_rank2``); mixed with batches (size 0 = a single ``update``), the
+    (``auroc_add_one``); mixed with batches (size 0 = a single ``update``), the
     value equals the O(n²) pair count at every step, the runs stay sorted and at most
     log2(n) + 1, and a pickle taken mid-stream continues identically."""
     import copy

@@ -171,12 +171,6 @@ def _runs_rank2(buf, bounds, state, x):
 
 
 @njit(**NJIT)
-def runs_rank2(buf, bounds, state, x):
-    """:func:`_runs_rank2` (``rank_sum`` of one value)."""
-    return _runs_rank2(buf, bounds, state, x)
-
-
-@njit(**NJIT)
 def runs_push(buf, bounds, state, x):
     """Append ``x`` as a one-value run (``buf`` has room) and restore the run lengths."""
     n = state[1]
