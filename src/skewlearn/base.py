@@ -962,7 +962,29 @@ def _same_param(a, b) -> bool:
         return False
 
 
-class OnlineLinearClassifier(OnlineClassifier):
+class WeightVectorMixin:
+    """``coef_`` and ``intercept_`` of a model kept as ``weights_`` = ``[w, b]`` (length
+    ``n_features + 1``, the intercept last), with ``classes_[1]`` as the positive side
+    (scikit-learn's convention, the sign of :meth:`decision_function`): views of
+    ``weights_``, negated when ``pos_label`` is ``classes_[0]``."""
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Weights of the features, shape (1, n_features), with ``classes_[1]`` as the
+        positive side (scikit-learn's convention, the sign of :meth:`decision_function`)."""
+        check_is_fitted(self, "weights_")
+        w = self.weights_[None, :-1]
+        return w if self._pos_is_last() else -w
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """Intercept, shape (1,), with the sign convention of :meth:`decision_function`."""
+        check_is_fitted(self, "weights_")
+        b = self.weights_[-1:]
+        return b if self._pos_is_last() else -b
+
+
+class OnlineLinearClassifier(WeightVectorMixin, OnlineClassifier):
     """An online learner whose model is a weight vector ``w`` and an intercept ``b``.
 
     Learned state: ``weights_`` of length ``n_features + 1`` (the last entry is the
@@ -982,21 +1004,6 @@ class OnlineLinearClassifier(OnlineClassifier):
 
     def _scores(self, rows: tuple, out: np.ndarray) -> None:
         linear_scores(self.weights_, rows, out)
-
-    @property
-    def coef_(self) -> np.ndarray:
-        """Weights of the features, shape (1, n_features), with ``classes_[1]`` as the
-        positive side (scikit-learn's convention, the sign of :meth:`decision_function`)."""
-        check_is_fitted(self, "weights_")
-        w = self.weights_[None, :-1]
-        return w if self._pos_is_last() else -w
-
-    @property
-    def intercept_(self) -> np.ndarray:
-        """Intercept, shape (1,), with the sign convention of :meth:`decision_function`."""
-        check_is_fitted(self, "weights_")
-        b = self.weights_[-1:]
-        return b if self._pos_is_last() else -b
 
     @property
     def n_samples_seen_(self) -> int:

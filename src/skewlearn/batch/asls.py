@@ -35,10 +35,10 @@ from numba import njit
 from scipy.linalg.blas import dsyrk
 from scipy.linalg.lapack import dpotrf, dpotrs
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, check_random_state
+from sklearn.utils.validation import check_random_state
 
 from .._rows import canonical
-from ..base import BatchClassifier, _max_abs, _scan_values, warn_large_fit
+from ..base import BatchClassifier, WeightVectorMixin, _max_abs, _scan_values, warn_large_fit
 from ..kernels import data_variance
 
 __all__ = [
@@ -852,7 +852,7 @@ class _ASLSMixin:
 
 
 # =========================================================================== LASLS
-class LinearASLS(_ASLSMixin, BatchClassifier):
+class LinearASLS(_ASLSMixin, WeightVectorMixin, BatchClassifier):
     """Linear ASLS classifier (LASLS), stagewise closed form.
 
     At stage ``n`` the weights :math:`\\bar\\omega = (\\omega', b)'` minimise Eq. (7),
@@ -979,22 +979,7 @@ class LinearASLS(_ASLSMixin, BatchClassifier):
     def _decision(self, X):
         return np.asarray(X @ self.weights_[:-1]).ravel() + self.weights_[-1]
 
-    @property
-    def coef_(self) -> np.ndarray:
-        """Weights of the features, shape (1, n_features), sign as decision_function."""
-        check_is_fitted(self, "weights_")
-        w = self.weights_[None, :-1]
-        return w if self._pos_is_last() else -w
 
-    @property
-    def intercept_(self) -> np.ndarray:
-        """Intercept, shape (1,), sign as decision_function."""
-        check_is_fitted(self, "weights_")
-        b = self.weights_[-1:]
-        return b if self._pos_is_last() else -b
-
-
-# =========================================================================== KASLS
 class KernelASLS(_ASLSMixin, BatchClassifier):
     """Kernel ASLS classifier (KASLS), and its reduced form KASLS_R.
 
