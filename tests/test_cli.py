@@ -925,7 +925,7 @@ def test_a_file_of_one_class_is_not_told_to_pass_a_positive_class(capsys, tmp_pa
     one = tmp_path / "one.csv"
     one.write_text("a,b,label\n1,2,y\n3,4,y\n5,6,y\n")
     argv = ["stream", str(one), "--model", "AROW", "--no-progress", *extra]
-    err = _fails(capsys, argv, "labels have 1 classes (['y']); a binary problem needs rows")
+    err = _fails(capsys, argv, "labels have only one class (['y']); a binary problem needs rows")
     assert "--positive-class" not in err and "(--label-column COL)" in err
     three = tmp_path / "three.csv"
     three.write_text("a,b,label\n1,2,x\n3,4,y\n5,6,z\n")

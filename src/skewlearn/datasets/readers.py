@@ -252,7 +252,9 @@ def _huge_int(token: str) -> bool:
 def _not_two_classes(where: str, classes: np.ndarray) -> ValueError:
     """The error for labels of other than two classes when no positive class is given."""
     return ValueError(
-        f"{where}: labels have {len(classes)} classes ({classes[:10].tolist()}); "
+        f"{where}: labels have "
+        + (f"{len(classes)} classes" if len(classes) != 1 else "only one class")
+        + f" ({classes[:10].tolist()}); "
         + (
             "pass positive_class= to make a one-against-rest problem."
             if len(classes) > 1
