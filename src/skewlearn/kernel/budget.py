@@ -54,7 +54,7 @@ from numba import njit
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, rng_uniform
 from ..base import LARGE_STATE
-from ..kernels import kernel_buf_buf, kernel_row_to_buf
+from ..kernels import kernel_buf_buf, kernel_row_to_buf, row_sq, sparse_rbf_norms
 
 __all__: list[str] = []  # helpers only
 
@@ -186,8 +186,10 @@ def segment_offer(policy, seg, q, rng):
 
 
 @njit(**NJIT_INLINE)
-def store_row(rows, i, sv, slot):
-    """Copy the ``d`` features of batch row ``i`` (dense or CSR) into ``sv[slot]``."""
+def store_row(rows, i, sv, sq, slot):
+    """Copy the ``d`` features of batch row ``i`` (dense or CSR) into ``sv[slot]``, and
+    keep ``sq[slot] = ‖sv[slot]‖²`` current when the pass keeps norms (``sq`` not empty:
+    :func:`skewlearn.kernels.sparse_rbf_norms`)."""
     data, indices, indptr, d, sparse, bias = rows
     if sparse:
         for c in range(d):
@@ -198,6 +200,8 @@ def store_row(rows, i, sv, slot):
         base = i * d
         for c in range(d):
             sv[slot, c] = data[base + c]
+    if sq.shape[0] > 0:
+        sq[slot] = row_sq(sv[slot])
 
 
 @njit(**NJIT_INLINE)
@@ -232,24 +236,28 @@ def expansion_value(alpha, seg, kx):
 def expansion_scores(kind, gamma, degree, coef0, sv, alpha, seg, rows, out):
     """``out[i] = Σ_j alpha_j k(x_i, sv_j)`` over the occupied slots, for every batch row."""
     kx = np.zeros(sv.shape[0])
+    sq = sparse_rbf_norms(kind, rows, sv, sv.shape[0])
     for i in range(out.shape[0]):
         for q in range(seg.shape[0]):
             lo = seg[q, START]
-            kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, lo, lo + seg[q, COUNT], kx)
+            kernel_row_to_buf(
+                kind, gamma, degree, coef0, rows, i, sv, sq, lo, lo + seg[q, COUNT], kx
+            )
         out[i] = expansion_value(alpha, seg, kx)
 
 
 @njit(**NJIT_INLINE)
 def budget_insert(
-    policy, seg, q, sv, alpha, gram, fsv, rows, i, a, kx, fx, rng, kind, gamma, degree, coef0
+    policy, seg, q, sv, sq, alpha, gram, fsv, rows, i, a, kx, fx, rng, kind, gamma, degree, coef0
 ):
     """Offer batch row ``i`` with weight ``a`` (non-zero) to segment ``q``, apply the
     policy, compensate (``++`` policies) and keep the caches exact.
 
     ``kx[j]`` must hold :math:`k(x_i, sv_j)` for every occupied slot and ``fx`` the
     current expansion at :math:`x_i` (both *before* this call). ``seen`` must already
-    count this sample. With caches (``gram.shape[0] > 0``), ``gram`` and ``fsv`` are
-    updated in :math:`O(M)` for ``M`` occupied slots (plus :math:`O(d)` for the new SV).
+    count this sample; ``sq`` is passed on to :func:`store_row`. With caches
+    (``gram.shape[0] > 0``), ``gram`` and ``fsv`` are updated in :math:`O(M)` for ``M``
+    occupied slots (plus :math:`O(d)` for the new SV).
 
     Returns ``(slot, removed_weight, compensated_slot)``: ``slot = -1`` if the sample
     was dropped; ``compensated_slot = -1`` when no compensation took place.
@@ -295,7 +303,7 @@ def budget_insert(
             # take the removed SV out of f (its own slot is rewritten below)
             cache_add_sv(fsv, gram, seg, slot, -removed)
             fx -= removed * kx[slot]
-    store_row(rows, i, sv, slot)
+    store_row(rows, i, sv, sq, slot)
     alpha[slot] = a
     kself = kernel_buf_buf(kind, gamma, degree, coef0, sv, slot, sv, slot)
     if caches:

@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
 from ..base import THRESHOLD_DOC
-from ..kernels import kernel_row_to_buf
+from ..kernels import kernel_row_to_buf, sparse_rbf_norms
 from . import budget as bd
 from .budget import (
     CAPACITY,
@@ -62,6 +62,7 @@ def _koil_learn(
 ):
     total = sv.shape[0]
     kx = np.zeros(total)
+    sq = sparse_rbf_norms(kind, rows, sv, total)
     viol = np.empty(total, dtype=np.int64)
     sel = np.empty(max(k, total), dtype=np.int64)
     selv = np.empty(max(k, total))
@@ -72,7 +73,9 @@ def _koil_learn(
         # kernel values against every stored SV, and the pre-update score
         for q in range(seg.shape[0]):
             lo = seg[q, START]
-            kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, lo, lo + seg[q, COUNT], kx)
+            kernel_row_to_buf(
+                kind, gamma, degree, coef0, rows, i, sv, sq, lo, lo + seg[q, COUNT], kx
+            )
         ft = expansion_value(alpha, seg, kx)
         scores[i] = ft
 
@@ -149,6 +152,7 @@ def _koil_learn(
                 seg,
                 s,
                 sv,
+                sq,
                 alpha,
                 gram,
                 fsv,

@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
+from ..kernels import sparse_rbf_norms
 from .budget import COUNT, segment_offer, store_row
 from .perceptrons import _KERNEL_DOC, _KernelExpansionClassifier, count_sample, row_expansion
 
@@ -47,11 +48,12 @@ def _norma_learn(
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
+    sq = sparse_rbf_norms(kind, rows, sv, cap)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if grow and m == cap:
             return i  # full: Python doubles the buffers and resumes at row i
-        f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx) + offsets[0]
+        f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx) + offsets[0]
         scores[i] = f
         yt = y[i]
         count_sample(counts, yt)
@@ -64,7 +66,7 @@ def _norma_learn(
             step = eta * (c_pos if yt > 0 else c_neg) * yt
             # truncation: a full buffer overwrites its oldest term (FIFO)
             slot, replaced = segment_offer(1, seg, 0, rng)
-            store_row(rows, i, sv, slot)
+            store_row(rows, i, sv, sq, slot)
             alpha[slot] = step
             if intercept:
                 offsets[0] += step

@@ -36,6 +36,7 @@ from ..kernels import (
     kernel_from_parts,
     kernel_matrix,
     kernel_row_to_buf,
+    sparse_rbf_norms,
 )
 from . import budget as bd
 from .budget import COUNT, expansion_scores, expansion_value, segment_offer, store_row
@@ -58,7 +59,7 @@ def count_sample(counts, y):
 
 
 @njit(**NJIT_INLINE)
-def row_expansion(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx):
+def row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx):
     """Fill ``kx[j] = k(x_i, sv_j)`` for the stored SVs of the single segment and return
     :math:`f(x_i) = \\sum_j \\alpha_j k(x_i, sv_j)` (the sum of :func:`expansion_scores`).
 
@@ -66,7 +67,7 @@ def row_expansion(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx):
     on purpose: one shared helper cost NORMA, RBP and Forgetron 5-8 % CPU on CSR rows
     (the loop over segments, with starts read from ``seg``, compiles to a longer loop).
     """
-    kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, 0, seg[0, COUNT], kx)
+    kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, sv, sq, 0, seg[0, COUNT], kx)
     return expansion_value(alpha, seg, kx)
 
 
@@ -218,11 +219,12 @@ def _kperceptron_learn(
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
+    sq = sparse_rbf_norms(kind, rows, sv, cap)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if grow and m == cap:
             return i  # full: Python doubles the buffers and resumes at row i
-        f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx)
+        f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx)
         scores[i] = f
         yt = y[i]
         count_sample(counts, yt)
@@ -233,7 +235,7 @@ def _kperceptron_learn(
             seg[0, COUNT] = m + 1
         else:
             slot = rng_int(rng, cap)  # RBP: a uniformly drawn SV leaves
-        store_row(rows, i, sv, slot)
+        store_row(rows, i, sv, sq, slot)
         alpha[slot] = yt
         counts[3] += 1
     return y.shape[0]
@@ -416,9 +418,10 @@ def _forgetron_learn(
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
+    sq = sparse_rbf_norms(kind, rows, sv, cap)
     for i in range(y.shape[0]):
         m = seg[0, COUNT]
-        f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx)
+        f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx)
         scores[i] = f
         yt = y[i]
         count_sample(counts, yt)
@@ -452,7 +455,7 @@ def _forgetron_learn(
             if phi != 1.0:
                 for j in range(m):
                     alpha[j] *= phi
-        store_row(rows, i, sv, slot)
+        store_row(rows, i, sv, sq, slot)
         alpha[slot] = phi * yt
     return y.shape[0]
 
@@ -588,13 +591,14 @@ def _projectron_learn(
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
+    sq = sparse_rbf_norms(kind, rows, sv, cap)
     c = np.zeros(cap)
     dstar = np.zeros(cap)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if not capped and m == cap:
             return i  # full: Python doubles the buffers and the factor, then resumes at row i
-        f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, alpha, seg, kx)
+        f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx)
         scores[i] = f
         yt = y[i]
         count_sample(counts, yt)
@@ -623,7 +627,7 @@ def _projectron_learn(
             for a in range(m):
                 row[a] = c[a]
             row[m] = delta
-            store_row(rows, i, sv, m)
+            store_row(rows, i, sv, sq, m)
             alpha[m] = yt
             seg[0, COUNT] = m + 1
             counts[3] += 1
