@@ -341,6 +341,27 @@ def test_infinite_budget_memory_follows_the_stored_svs():
         )
 
 
+def test_infinite_budget_growth_warning_names_a_fixed_budget_policy(monkeypatch):
+    """The infinite policy's buffers and Gram cache grow with the stored SVs. The size
+    warning at a doubling told the user to "use a smaller budget" (budget_pos/neg are only
+    initial capacities there) and pointed inside skewlearn; it now names the fixed-budget
+    policies and the caller's line (threshold lowered from 1 GiB to 100 kB)."""
+    from skewlearn.kernel import budget
+
+    rng = np.random.default_rng(0)
+    n = 400
+    y = np.where(rng.random(n) < 0.3, 1, -1)
+    X = rng.normal(size=(n, 2)) + 0.5 * y[:, None]
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 100_000)
+    with pytest.warns(RuntimeWarning, match=r"Gram cache.*policy='RS\+\+' or 'FIFO\+\+'") as w:
+        KOIL(policy="infinite", budget_pos=8, budget_neg=8, eta=0.1).fit(X, y)
+    assert {r.filename for r in w} == {__file__}
+    assert not any("smaller budget" in str(r.message) for r in w)
+    with pytest.warns(RuntimeWarning, match=r"smaller budget") as w:
+        KOIL(policy="RS++", budget_pos=80, budget_neg=80).fit(X, y)  # 160² × 8 B = 205 kB
+    assert {r.filename for r in w} == {__file__}
+
+
 # --------------------------------------------------------------------------- learning
 def _circles(n=6000, pos=0.05, seed=0):
     """A ring of positives (5%) inside/around negatives: not linearly separable."""

@@ -378,7 +378,34 @@ def test_a_large_dense_support_vector_buffer_warns(monkeypatch):
         KernelPerceptron().fit(X, y)
     monkeypatch.setattr(budget, "LARGE_BUFFER", 10_000)
     with pytest.warns(RuntimeWarning, match=r"\d+ dense rows of 200 features.*smaller budget"):
+        RBP(budget=40).fit(X, y)
+    # KernelPerceptron has no budget to make smaller: the warning names what bounds it, and
+    # points at the caller's line (it pointed inside skewlearn)
+    with pytest.warns(
+        RuntimeWarning, match=r"dense rows of 200 features.*use RBP or Forgetron"
+    ) as w:
         KernelPerceptron().fit(X, y)
+    assert {r.filename for r in w} == {__file__}
+
+
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
+def test_an_unbounded_projectron_warns_when_its_growing_factor_gets_large(cls, monkeypatch):
+    """Without a budget the Projectron doubles its buffers and K_chol_ (capacity² floats)
+    when full, but the size check at each doubling counted the support vectors only: a
+    capped Projectron warned about its factor, an unbounded one grew it to any size
+    without a word. Threshold lowered from 1 GiB to 100 kB: 97 SVs need capacity 128,
+    128² × 8 B = 131 kB (the 128 × 3 SVs alone 3 kB; capacity 64: 34 kB, no warning)."""
+    from skewlearn.kernel import budget
+
+    X, y = _toy(n=400, seed=1)
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 100_000)
+    with pytest.warns(
+        RuntimeWarning,
+        match=r"128 dense rows of 3 features and a 128 × 128 Cholesky factor.*set budget",
+    ) as w:
+        est = cls(eta=0.3, gamma=2.0).fit(X, y)
+    assert est.n_support_ == 97 and est.K_chol_.shape == (128, 128)
+    assert len(w) == 1 and w[0].filename == __file__
 
 
 @pytest.mark.parametrize("cls", [Projectron, ProjectronPP])

@@ -238,10 +238,20 @@ class OAM(OnlineLinearClassifier):
         self.pos_label = pos_label
         self.random_state = random_state
 
+    def _memory_advice(self) -> str:
+        """First remedy of the buffer-size warning (:func:`skewlearn.kernel.budget.
+        allocate_buffers`)."""
+        if self.buffer == "infinite":
+            return "OAM(buffer='infinite') stores every sample: use buffer='reservoir' or 'fifo'"
+        return bd.BUDGET_ADVICE
+
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
         state = bd.allocate_buffers(
-            [int(self.budget_pos), int(self.budget_neg)], n_features, caches=False
+            [int(self.budget_pos), int(self.budget_neg)],
+            n_features,
+            caches=False,
+            advice=self._memory_advice(),
         )
         self.sv_ = state["sv"]
         self.segments_ = state["seg"]
@@ -257,7 +267,7 @@ class OAM(OnlineLinearClassifier):
             "gram": np.zeros((0, 0)),
             "fsv": np.zeros(0),
         }
-        state = bd.grow_segments(state, [n_pos, y.shape[0] - n_pos])
+        state = bd.grow_segments(state, [n_pos, y.shape[0] - n_pos], advice=self._memory_advice())
         self.sv_ = state["sv"]
         self.segments_ = state["seg"]
 

@@ -46,6 +46,8 @@ Python helpers: :func:`policy_code`, :func:`new_segments`, :func:`allocate_buffe
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -88,16 +90,43 @@ def new_segments(capacities) -> np.ndarray:
 #: linear learners' matrix state (:data:`skewlearn.base.LARGE_STATE`).
 LARGE_BUFFER = LARGE_STATE
 
+#: What a buffer-size warning tells a learner with a fixed budget to do (the default
+#: ``advice`` of :func:`allocate_buffers`); learners whose buffers grow pass their own.
+BUDGET_ADVICE = "use a smaller budget"
 
-def allocate_buffers(capacities, n_features: int, caches: bool = True, factor: bool = False):
+#: skewlearn's package directory (with a trailing separator), for :func:`_user_stacklevel`.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning raised by this function's caller point at
+    the first frame outside skewlearn (the user's ``fit``/``partial_fit`` line), however
+    deep in the learner the buffers were allocated or grown."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def allocate_buffers(
+    capacities,
+    n_features: int,
+    caches: bool = True,
+    factor: bool = False,
+    advice: str = BUDGET_ADVICE,
+):
     """Fresh state arrays ``{"sv", "alpha", "seg", "gram", "fsv"}`` (see module doc).
 
     With ``caches=False``, ``gram`` is ``(0, 0)`` and ``fsv`` is ``(0,)``. Warns
-    (``RuntimeWarning``) when ``sv`` and ``gram`` together pass :data:`LARGE_BUFFER`: the
-    SVs are dense, so sparse high-dimensional rows (text, hashed features) cost
-    ``capacity × n_features × 8`` bytes however few non-zeros they hold. ``factor=True``
-    counts one more capacity-square matrix that the caller allocates itself (the
-    Projectron's Cholesky factor of the Gram matrix).
+    (``RuntimeWarning``, at the user's line) when ``sv`` and ``gram`` together pass
+    :data:`LARGE_BUFFER`: the SVs are dense, so sparse high-dimensional rows (text, hashed
+    features) cost ``capacity × n_features × 8`` bytes however few non-zeros they hold.
+    ``factor=True`` counts one more capacity-square matrix that the caller allocates
+    itself (the Projectron's Cholesky factor of the Gram matrix). ``advice`` is the
+    warning's first remedy (:data:`BUDGET_ADVICE` for a fixed budget; a learner whose
+    buffers grow names the setting that bounds them).
     """
     seg = new_segments(capacities)
     total = int(seg[:, CAPACITY].sum())
@@ -110,11 +139,11 @@ def allocate_buffers(capacities, n_features: int, caches: bool = True, factor: b
         warnings.warn(
             f"the support-vector buffer takes {size / 2**30:.1f} GiB ({total} dense rows of "
             f"{n_features} features{square}). "
-            "Support vectors are stored dense, even from sparse input; use a smaller "
-            "budget, or reduce the features (e.g. sklearn.random_projection or "
-            "TruncatedSVD) before a kernel learner.",
+            f"Support vectors are stored dense, even from sparse input; {advice}, or "
+            "reduce the features (e.g. sklearn.random_projection or TruncatedSVD) before a "
+            "kernel learner.",
             RuntimeWarning,
-            stacklevel=2,
+            stacklevel=_user_stacklevel(),
         )
     return {
         "sv": np.zeros((total, n_features), dtype=np.float64),
@@ -130,12 +159,16 @@ def active_slots(seg: np.ndarray) -> np.ndarray:
     return np.concatenate([np.arange(s, s + c, dtype=np.int64) for s, c in seg[:, [START, COUNT]]])
 
 
-def grow_segments(state: dict, needed) -> dict:
+def grow_segments(state: dict, needed, factor: bool = False, advice: str = BUDGET_ADVICE) -> dict:
     """Return ``state`` with every segment ``q`` able to hold ``needed[q]`` more SVs.
 
     Capacities at least double when they grow; occupied slots keep their order and
     their cached values. Returns the same dict (unchanged) when nothing needs to grow.
-    Used between batches by the ``"infinite"`` policy: no Python runs per sample.
+    Used between compiled calls by the ``"infinite"`` policy and the unbounded learners:
+    no Python runs per sample. ``factor`` and ``advice`` are those of
+    :func:`allocate_buffers`, which warns when the grown buffers pass
+    :data:`LARGE_BUFFER` (``factor=True``: the caller also grows a capacity-square
+    matrix, the Projectron's Cholesky factor).
     """
     seg = state["seg"]
     needed = np.asarray(needed, dtype=np.int64)
@@ -145,7 +178,9 @@ def grow_segments(state: dict, needed) -> dict:
     caps = np.where(
         want > seg[:, CAPACITY], np.maximum(want, 2 * seg[:, CAPACITY]), seg[:, CAPACITY]
     )
-    new = allocate_buffers(caps, state["sv"].shape[1], caches=state["gram"].shape[0] > 0)
+    new = allocate_buffers(
+        caps, state["sv"].shape[1], caches=state["gram"].shape[0] > 0, factor=factor, advice=advice
+    )
     new["seg"][:, COUNT:] = seg[:, COUNT:]
     old = active_slots(seg)
     moved = active_slots(new["seg"])

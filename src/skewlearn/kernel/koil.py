@@ -366,9 +366,23 @@ class KOIL(_KernelLearner):
         self.gram_ = state["gram"]
         self.fsv_ = state["fsv"]
 
+    def _memory_advice(self) -> str:
+        """First remedy of the buffer-size warning (:func:`budget.allocate_buffers`)."""
+        if self.policy == "infinite":
+            return (
+                "KOIL(policy='infinite') stores every sample with a non-zero weight, and its "
+                "Gram cache grows with their square: use policy='RS++' or 'FIFO++' (fixed "
+                "budgets)"
+            )
+        return bd.BUDGET_ADVICE
+
     def _allocate(self, n_features: int) -> None:
         self._set_state(
-            bd.allocate_buffers([int(self.budget_pos), int(self.budget_neg)], n_features)
+            bd.allocate_buffers(
+                [int(self.budget_pos), int(self.budget_neg)],
+                n_features,
+                advice=self._memory_advice(),
+            )
         )
         self.counts_ = np.zeros(4, dtype=np.int64)
         self.rng_state_ = self._new_rng()
@@ -376,7 +390,11 @@ class KOIL(_KernelLearner):
     def _grow(self, label: float) -> None:
         # policy="infinite" and the buffer of the row's class is full: double it (O(log n)
         # times per stream; memory stays within twice the stored SVs)
-        self._set_state(bd.grow_segments(self._state(), [1, 0] if label > 0 else [0, 1]))
+        self._set_state(
+            bd.grow_segments(
+                self._state(), [1, 0] if label > 0 else [0, 1], advice=self._memory_advice()
+            )
+        )
 
     def _pass(self, rows, y, scores, start: int) -> int:
         return _koil_learn(

@@ -186,6 +186,10 @@ class NORMA(_KernelExpansionClassifier):
         {"budget": 20, "eta": 0.5, "c_pos": 0.6, "c_neg": 0.4},
     ]
     _id_keys = ("kernel", "nu")
+    _unbounded_advice: ClassVar[str] = (
+        "{name}(budget=None) keeps every term, so its buffer grows with the stream: set "
+        "budget to keep the newest terms only"
+    )
 
     def __init__(
         self,

@@ -152,11 +152,27 @@ class _KernelExpansionClassifier(_KernelLearner):
 
     #: Whether the learner also keeps a capacity-square matrix (counted in the size warning).
     _square_state: ClassVar[bool] = False
+    #: The buffer-size warning's first remedy when there is no budget (``{name}``: the
+    #: class name): the setting or learner that bounds the memory.
+    _unbounded_advice: ClassVar[str] = "set budget"
+
+    def _memory_advice(self) -> str:
+        """First remedy of the buffer-size warning (:func:`budget.allocate_buffers`):
+        a smaller budget, or, without one, what bounds the growing buffers."""
+        if self._budget() is not None:
+            return bd.BUDGET_ADVICE
+        return self._unbounded_advice.format(name=type(self).__name__)
 
     def _allocate(self, n_features: int) -> None:
         budget = self._budget()
         cap = INITIAL_CAPACITY if budget is None else int(budget)
-        state = bd.allocate_buffers([cap], n_features, caches=False, factor=self._square_state)
+        state = bd.allocate_buffers(
+            [cap],
+            n_features,
+            caches=False,
+            factor=self._square_state,
+            advice=self._memory_advice(),
+        )
         self.sv_ = state["sv"]
         self.alpha_ = state["alpha"]
         self.segments_ = state["seg"]
@@ -175,6 +191,8 @@ class _KernelExpansionClassifier(_KernelLearner):
                 "fsv": np.zeros(0),
             },
             [1],
+            factor=self._square_state,
+            advice=self._memory_advice(),
         )
         self.sv_, self.alpha_, self.segments_ = state["sv"], state["alpha"], state["seg"]
 
@@ -294,6 +312,10 @@ class KernelPerceptron(_KernelExpansionClassifier):
     """
 
     _test_params: ClassVar[list[dict]] = [{}, {"kernel": "poly", "gamma": 0.5, "degree": 2}]
+    _unbounded_advice: ClassVar[str] = (
+        "{name} stores every mistake, so its buffer grows with the stream: use RBP or "
+        "Forgetron (budget=...) for fixed memory"
+    )
 
     def __init__(
         self,
@@ -735,6 +757,10 @@ class Projectron(_KernelExpansionClassifier):
 
     _plus: ClassVar[bool] = False
     _square_state: ClassVar[bool] = True  # K_chol_
+    _unbounded_advice: ClassVar[str] = (
+        "{name}(budget=None) keeps every support vector it adds, and K_chol_ grows with "
+        "their square: set budget (a hard cap) or a larger eta"
+    )
     _parameter_constraints: ClassVar[dict] = {
         **_KernelExpansionClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
