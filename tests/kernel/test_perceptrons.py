@@ -444,6 +444,30 @@ def test_a_projectron_that_can_never_store_a_support_vector_warns(cls):
         assert cls(eta=0.99).fit(X, y).n_support_ > 0
 
 
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
+def test_the_empty_projectron_warning_comes_once_per_model(cls):
+    """The warning above repeated at every later learning call (its text carries the
+    mistake count, so the default filter showed each one): a River stream, one
+    learn_one per row, printed it at every row, and from a line inside skewlearn.
+    It now comes once, from the call that made the first such mistakes, at the
+    caller's line, whatever the path (partial_fit in chunks, River's learn_one)."""
+    from skewlearn.compat.river import RiverClassifier
+
+    X, y = _circles(n=200)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        est = cls(eta=1.0)
+        for lo in range(0, 100, 10):
+            est.partial_fit(X[lo : lo + 10], y[lo : lo + 10], classes=[0, 1])
+        river = RiverClassifier(cls(eta=1.0))
+        for row, label in zip(X[:30], y[:30]):
+            river.learn_one({"a": float(row[0]), "b": float(row[1])}, int(label))
+    got = [r for r in w if "no support vector" in str(r.message)]
+    assert len(got) == 2, [str(r.message)[:60] for r in got]
+    assert [r.filename for r in got] == [__file__, __file__]
+    assert est.n_support_ == 0 and est.counts_[3] > 10
+
+
 def _as_older_pickle(clf):
     """The state a Projectron pickled before session 14 had: the paper's K^{-1} as
     ``K_inv_`` (built here by inverting the stored SVs' Gram matrix) and no ``K_chol_``."""

@@ -94,11 +94,11 @@ LARGE_BUFFER = LARGE_STATE
 #: ``advice`` of :func:`allocate_buffers`); learners whose buffers grow pass their own.
 BUDGET_ADVICE = "use a smaller budget"
 
-#: skewlearn's package directory (with a trailing separator), for :func:`_user_stacklevel`.
+#: skewlearn's package directory (with a trailing separator), for :func:`user_stacklevel`.
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-def _user_stacklevel() -> int:
+def user_stacklevel() -> int:
     """The ``stacklevel`` that makes a warning raised by this function's caller point at
     the first frame outside skewlearn (the user's ``fit``/``partial_fit`` line), however
     deep in the learner the buffers were allocated or grown."""
@@ -143,7 +143,7 @@ def allocate_buffers(
             "reduce the features (e.g. sklearn.random_projection or TruncatedSVD) before a "
             "kernel learner.",
             RuntimeWarning,
-            stacklevel=_user_stacklevel(),
+            stacklevel=user_stacklevel(),
         )
     return {
         "sv": np.zeros((total, n_features), dtype=np.float64),

@@ -830,8 +830,11 @@ class Projectron(_KernelExpansionClassifier):
         self.K_chol_ = chol
 
     def _learn(self, rows, y, scores):
+        before = int(self.counts_[3])
         super()._learn(rows, y, scores)
-        if self.segments_[0, COUNT] == 0 and self.counts_[3] > 0:
+        # once per model: in the call whose mistakes were the first (support vectors are
+        # never removed, so a model with updates and no SV had none at its earlier calls)
+        if before == 0 and self.counts_[3] > 0 and self.segments_[0, COUNT] == 0:
             warnings.warn(
                 f"{type(self).__name__}(eta={self.eta!r}) has no support vector after "
                 f"{int(self.counts_[3])} mistakes: on an empty support set a mistake's "
@@ -839,7 +842,7 @@ class Projectron(_KernelExpansionClassifier):
                 "here, so every update was the projection onto the empty set and the model "
                 "stays 0. Use eta < sqrt(k(x, x)) (eta < 1 for rbf).",
                 RuntimeWarning,
-                stacklevel=5,  # here < _learn_signed < OnlineClassifier._run < fit < caller
+                stacklevel=bd.user_stacklevel(),  # fit, partial_fit or River's learn_one
             )
 
     def _pass(self, rows, y, scores, start):
