@@ -87,12 +87,24 @@ def gamma_from_sigma(sigma: float) -> float:
     """The ``γ`` of :math:`\\exp(-\\gamma\\|x-y\\|^2)` for a Gaussian width ``σ``:
     :math:`\\gamma = 1 / (2\\sigma^2)`.
 
+    ``sigma`` must be a finite real > 0 whose ``γ`` is a finite float64 > 0 (about
+    1e-154 ≤ σ ≤ 1e154); beyond that ``2σ²`` underflows or overflows, and ``γ`` would be
+    inf, 0 (a constant kernel) or a division by zero.
+
     >>> gamma_from_sigma(0.5)
     2.0
     """
-    if not isinstance(sigma, numbers.Real) or not sigma > 0:
-        raise ValueError(f"sigma must be a real number > 0; got {sigma!r}.")
-    return 1.0 / (2.0 * float(sigma) * float(sigma))
+    if isinstance(sigma, bool) or not isinstance(sigma, numbers.Real) or not 0 < sigma < np.inf:
+        raise ValueError(f"sigma must be a finite real number > 0; got {sigma!r}.")
+    two_s2 = 2.0 * float(sigma) * float(sigma)
+    gamma = 1.0 / two_s2 if two_s2 > 0.0 else np.inf
+    if not 0.0 < gamma < np.inf:
+        raise ValueError(
+            f"sigma={sigma!r} gives gamma = 1 / (2 sigma^2) = {gamma!r}, which float64 cannot "
+            "use as a kernel width (2 sigma^2 under- or overflows). Rescale the features so "
+            "that a sigma between about 1e-150 and 1e150 fits them."
+        )
+    return gamma
 
 
 def data_variance(X) -> float:
