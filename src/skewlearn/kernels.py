@@ -324,7 +324,7 @@ def kernel_matrix(
     X : {array-like, sparse matrix} of shape (n, d)
         Dense or CSR; never densified.
     Y : array-like of shape (m, d)
-        Dense (a support-vector buffer).
+        Dense (a support-vector buffer); a sparse ``Y`` is refused (pass ``Y.toarray()``).
     kernel : {"rbf", "poly", "linear"}, default="rbf"
     gamma : float, default=1.0
         Finite, > 0: the rbf width, or the scale of ``x^T y`` for poly.
@@ -345,6 +345,12 @@ def kernel_matrix(
     True
     """
     code = check_kernel_params(kernel, gamma, degree, coef0)
+    if sp.issparse(Y):
+        raise ValueError(
+            f"Y must be dense (the kernels read it as a support-vector buffer); got a sparse "
+            f"{type(Y).__name__} of shape {Y.shape}. Pass Y.toarray(), or swap X and Y and "
+            "transpose the result when X is the small one."
+        )
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)
     else:

@@ -149,3 +149,12 @@ def test_kernel_matrix_refuses_nan_rows(where, sparse):
     (X if where == "X" else Y)[1, 1] = np.nan
     with pytest.raises(ValueError, match=f"{where} contains NaN or infinity"):
         kernel_matrix(sp.csr_matrix(X) if sparse else X, Y)
+
+
+def test_kernel_matrix_refuses_a_sparse_y_by_name():
+    """Y (the support-vector side) is dense; a sparse Y failed inside numpy with "setting
+    an array element with a sequence", which names neither Y nor the fix."""
+    X, Y = _data()
+    with pytest.raises(ValueError, match=r"Y must be dense.*Y\.toarray\(\)"):
+        kernel_matrix(X, sp.csr_matrix(Y))
+    np.testing.assert_array_equal(kernel_matrix(X, sp.csr_matrix(Y).toarray()), kernel_matrix(X, Y))
