@@ -367,7 +367,7 @@ class KOIL(_KernelLearner):
         self.fsv_ = state["fsv"]
 
     def _memory_advice(self) -> str:
-        """First remedy of the buffer-size warning (:func:`budget.allocate_buffers`)."""
+        """First remedy of the buffer-size warning (:func:`budget.warn_large_buffers`)."""
         if self.policy == "infinite":
             return (
                 "KOIL(policy='infinite') stores every sample with a non-zero weight, and its "
@@ -390,11 +390,7 @@ class KOIL(_KernelLearner):
     def _grow(self, label: float) -> None:
         # policy="infinite" and the buffer of the row's class is full: double it (O(log n)
         # times per stream; memory stays within twice the stored SVs)
-        self._set_state(
-            bd.grow_segments(
-                self._state(), [1, 0] if label > 0 else [0, 1], advice=self._memory_advice()
-            )
-        )
+        self._set_state(bd.grow_segments(self._state(), [1, 0] if label > 0 else [0, 1]))
 
     def _pass(self, rows, y, scores, start: int) -> int:
         return _koil_learn(

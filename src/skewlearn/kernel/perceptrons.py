@@ -128,15 +128,34 @@ class _KernelLearner(OnlineClassifier):
     def _grow(self, label: float) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    #: Whether the learner also keeps a capacity-square matrix (counted in the size warning).
+    _square_state: ClassVar[bool] = False
+
+    def _memory_advice(self) -> str:
+        """First remedy of the buffer-size warning (:func:`budget.warn_large_buffers`)."""
+        return bd.BUDGET_ADVICE
+
     def _learn(self, rows, y, scores):
         """Compiled passes from row 0; a pass that stops at a row whose buffer is full
-        (unbounded learners) resumes there once Python has grown the buffer."""
+        (unbounded learners) resumes there once Python has grown the buffer. A call that
+        grew the buffers checks their size once, after the whole batch is learned."""
         start = 0
+        grown = False
         while True:
             start = self._pass(rows, y, scores, start)
             if start >= y.shape[0]:
-                return
+                break
             self._grow(y[start])
+            grown = True
+        if grown:
+            gram = getattr(self, "gram_", None)
+            bd.warn_large_buffers(
+                self.sv_.shape[0],
+                self.sv_.shape[1],
+                0 if gram is None else gram.shape[0],
+                self._square_state,
+                self._memory_advice(),
+            )
 
 
 class _KernelExpansionClassifier(_KernelLearner):
@@ -150,8 +169,6 @@ class _KernelExpansionClassifier(_KernelLearner):
     def _budget(self) -> int | None:
         return getattr(self, "budget", None)
 
-    #: Whether the learner also keeps a capacity-square matrix (counted in the size warning).
-    _square_state: ClassVar[bool] = False
     #: The buffer-size warning's first remedy when there is no budget (``{name}``: the
     #: class name): the setting or learner that bounds the memory.
     _unbounded_advice: ClassVar[str] = "set budget"
@@ -191,8 +208,6 @@ class _KernelExpansionClassifier(_KernelLearner):
                 "fsv": np.zeros(0),
             },
             [1],
-            factor=self._square_state,
-            advice=self._memory_advice(),
         )
         self.sv_, self.alpha_, self.segments_ = state["sv"], state["alpha"], state["seg"]
 
