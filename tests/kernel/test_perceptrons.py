@@ -333,6 +333,26 @@ def test_rbp_seeded_bit_identical_and_seed_matters():
     assert not np.array_equal(a.sv_, c.sv_)
 
 
+def test_rbp_discards_a_uniformly_drawn_support_vector():
+    """The law of RBP (Cavallanti et al. 2007), checked over seeds rather than against the
+    reference, which shares the model's generator. Rows 100 apart: every rbf value
+    underflows to 0, f = 0 at each new row, so all n rows are mistakes. With budget B,
+    after the buffer fills at mistake B each later mistake removes one of the B SVs
+    uniformly, so SV i survives the n - max(i + 1, B) later mistakes with probability
+    (1 - 1/B)^(n - max(i + 1, B)). (FIFO removal would keep exactly the last B.)"""
+    n, budget, runs = 12, 4, 800
+    X = (np.arange(n, dtype=float) * 100.0).reshape(-1, 1)
+    y = np.tile([1, 0], n // 2)
+    held = np.zeros(n)
+    for seed in range(runs):
+        est = RBP(budget=budget, random_state=seed).fit(X, y)
+        assert est.counts_[3] == n
+        held[np.rint(est.support_vectors_[:, 0] / 100.0).astype(int)] += 1
+    want = (1 - 1 / budget) ** (n - np.maximum(np.arange(n) + 1, budget))
+    # binomial sd <= sqrt(.25 / 800) = .018: 4.5 sd is .08
+    np.testing.assert_allclose(held / runs, want, atol=0.08)
+
+
 @pytest.mark.parametrize("cls", [KernelPerceptron, Projectron])
 def test_unbounded_growth_keeps_slots_and_pickles(cls):
     X, y = _circles(n=1500)
