@@ -204,7 +204,8 @@ class KOIL(_KernelLearner):
     whatever the stream length), except for ``policy="infinite"``, which stores every
     sample with a non-zero weight: its buffers (and the Gram cache, quadratically) grow
     with the number of stored SVs (a full buffer doubles between compiled calls, so
-    capacity stays within twice the stored SVs or the initial budget). Each step costs
+    capacity stays within twice the stored SVs or the initial budget; a learning call
+    that grew them past 1 GiB ends with a ``RuntimeWarning``). Each step costs
     :math:`O(M d + k M)` for :math:`M` stored SVs: the Gram matrix among SVs and
     :math:`f` at every SV are cached and updated incrementally.
 

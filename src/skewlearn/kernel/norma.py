@@ -120,7 +120,8 @@ class NORMA(_KernelExpansionClassifier):
         included).
     budget : int or None, default=100
         Number of most recent terms kept, ≥ 1 (100 in KOIL's experiments); ``None`` keeps
-        every term (capacity doubles between compiled calls when full).
+        every term (capacity doubles between compiled calls when full; a learning call
+        that grew it past 1 GiB ends with a ``RuntimeWarning``).
     fit_intercept : bool, default=False
         Learn the offset :math:`b` of [1]_ (KOIL's experiments, like the other kernel
         learners here, use none).

@@ -281,7 +281,8 @@ class KernelPerceptron(_KernelExpansionClassifier):
     .. math::  f_{t+1} = f_t + y_t\\, k(x_t, \\cdot) .
 
     Every mistake is stored, so memory grows with the number of mistakes (the buffers
-    double between compiled calls when full; no Python runs per sample). Updating on a
+    double between compiled calls when full; no Python runs per sample; a learning call
+    that grew them past 1 GiB ends with a ``RuntimeWarning``). Updating on a
     zero margin makes the first sample count, as in :class:`skewlearn.Perceptron`.
 
     Parameters
@@ -735,8 +736,10 @@ class Projectron(_KernelExpansionClassifier):
         :math:`\\eta^2`.)
     budget : int or None, default=None
         Hard cap on the number of SVs, ≥ 1; ``None`` leaves the paper's implicit bound
-        (capacity then doubles between compiled calls when full). A cap allocates
-        ``K_chol_`` (``budget²`` floats) at once; a ``RuntimeWarning`` says so above 1 GiB.
+        (capacity then doubles between compiled calls when full, and a learning call
+        whose buffers and ``K_chol_`` grew past 1 GiB ends with a ``RuntimeWarning``). A cap
+        allocates ``K_chol_`` (``budget²`` floats) at once; a ``RuntimeWarning`` says so
+        above 1 GiB.
     {kernel}
     pos_label : label, default=None
     random_state : int, RandomState or None, default=None
