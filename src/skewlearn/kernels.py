@@ -87,12 +87,24 @@ def gamma_from_sigma(sigma: float) -> float:
     """The ``γ`` of :math:`\\exp(-\\gamma\\|x-y\\|^2)` for a Gaussian width ``σ``:
     :math:`\\gamma = 1 / (2\\sigma^2)`.
 
+    ``sigma`` must be a finite real > 0 whose ``γ`` is a finite float64 > 0 (about
+    1e-154 ≤ σ ≤ 1e154); beyond that ``2σ²`` underflows or overflows, and ``γ`` would be
+    inf, 0 (a constant kernel) or a division by zero.
+
     >>> gamma_from_sigma(0.5)
     2.0
     """
-    if not isinstance(sigma, numbers.Real) or not sigma > 0:
-        raise ValueError(f"sigma must be a real number > 0; got {sigma!r}.")
-    return 1.0 / (2.0 * float(sigma) * float(sigma))
+    if isinstance(sigma, bool) or not isinstance(sigma, numbers.Real) or not 0 < sigma < np.inf:
+        raise ValueError(f"sigma must be a finite real number > 0; got {sigma!r}.")
+    two_s2 = 2.0 * float(sigma) * float(sigma)
+    gamma = 1.0 / two_s2 if two_s2 > 0.0 else np.inf
+    if not 0.0 < gamma < np.inf:
+        raise ValueError(
+            f"sigma={sigma!r} gives gamma = 1 / (2 sigma^2) = {gamma!r}, which float64 cannot "
+            "use as a kernel width (2 sigma^2 under- or overflows). Rescale the features so "
+            "that a sigma between about 1e-150 and 1e150 fits them."
+        )
+    return gamma
 
 
 def data_variance(X) -> float:
@@ -340,7 +352,7 @@ def kernel_matrix(
     X : {array-like, sparse matrix} of shape (n, d)
         Dense or CSR; never densified.
     Y : array-like of shape (m, d)
-        Dense (a support-vector buffer).
+        Dense (a support-vector buffer); a sparse ``Y`` is refused (pass ``Y.toarray()``).
     kernel : {"rbf", "poly", "linear"}, default="rbf"
     gamma : float, default=1.0
         Finite, > 0: the rbf width, or the scale of ``x^T y`` for poly.
@@ -361,6 +373,12 @@ def kernel_matrix(
     True
     """
     code = check_kernel_params(kernel, gamma, degree, coef0)
+    if sp.issparse(Y):
+        raise ValueError(
+            f"Y must be dense (the kernels read it as a support-vector buffer); got a sparse "
+            f"{type(Y).__name__} of shape {Y.shape}. Pass Y.toarray(), or swap X and Y and "
+            "transpose the result when X is the small one."
+        )
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)
     else:

@@ -168,6 +168,20 @@ def test_pickled_model_continues_identically_with_infinite_buffer():
     np.testing.assert_array_equal(a.sv_, b.sv_)
 
 
+def test_infinite_buffer_growth_warning_names_a_bounded_buffer(monkeypatch):
+    """buffer="infinite" keeps every sample; the size warning at a growth told the user to
+    "use a smaller budget" (budget_pos/neg are only initial capacities there) and pointed
+    inside skewlearn. Threshold lowered from 1 GiB to 10 kB: 300 rows × 5 features."""
+    from skewlearn.kernel import budget
+
+    X, y = _stream(n=300, seed=4)
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 10_000)
+    with pytest.warns(RuntimeWarning, match=r"buffer='reservoir' or 'fifo'") as w:
+        OAM(buffer="infinite", budget_pos=2, budget_neg=2).fit(X, y)
+    assert {r.filename for r in w} == {__file__}
+    assert not any("smaller budget" in str(r.message) for r in w)
+
+
 # --------------------------------------------------------------------------- API
 def test_threshold_moves_predict_only():
     X, y = _stream(seed=6)

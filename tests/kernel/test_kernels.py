@@ -65,8 +65,20 @@ def test_sigma_mapping():
     assert g == 0.125
     K = kernel_matrix(np.zeros((1, 1)), np.ones((1, 1)), "rbf", gamma=g)
     assert np.isclose(K[0, 0], np.exp(-1.0 / 8.0))
-    with pytest.raises(ValueError, match="sigma must be a real number > 0"):
+    with pytest.raises(ValueError, match="sigma must be a finite real number > 0"):
         gamma_from_sigma(0.0)
+
+
+@pytest.mark.parametrize("sigma", [np.inf, True, 1e-200, 1e-160, 1e200])
+def test_sigma_whose_gamma_is_not_a_usable_float_is_refused(sigma):
+    """gamma_from_sigma returned 0.0 (sigma = inf or 1e200: the rbf kernel then is 1
+    everywhere, and every learner refused gamma=0.0 without mentioning sigma), inf
+    (1e-160) or raised a bare ZeroDivisionError (1e-200); True counted as sigma = 1."""
+    with pytest.raises(ValueError, match=r"sigma"):
+        gamma_from_sigma(sigma)
+    for ok in (1e-150, 0.25, 1e150):  # the extremes that still give a finite gamma > 0
+        g = gamma_from_sigma(ok)
+        assert 0.0 < g < np.inf and g == 1.0 / (2.0 * ok * ok)
 
 
 def test_unknown_kernel_message():
@@ -137,3 +149,12 @@ def test_kernel_matrix_refuses_nan_rows(where, sparse):
     (X if where == "X" else Y)[1, 1] = np.nan
     with pytest.raises(ValueError, match=f"{where} contains NaN or infinity"):
         kernel_matrix(sp.csr_matrix(X) if sparse else X, Y)
+
+
+def test_kernel_matrix_refuses_a_sparse_y_by_name():
+    """Y (the support-vector side) is dense; a sparse Y failed inside numpy with "setting
+    an array element with a sequence", which names neither Y nor the fix."""
+    X, Y = _data()
+    with pytest.raises(ValueError, match=r"Y must be dense.*Y\.toarray\(\)"):
+        kernel_matrix(X, sp.csr_matrix(Y))
+    np.testing.assert_array_equal(kernel_matrix(X, sp.csr_matrix(Y).toarray()), kernel_matrix(X, Y))

@@ -1,4 +1,5 @@
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -6,7 +7,7 @@ import scipy.sparse as sp
 from sklearn.linear_model import SGDClassifier
 from sklearn.metrics import roc_auc_score
 
-from skewlearn import KOIL, PassiveAggressive, Perceptron
+from skewlearn import KOIL, OAM, KernelPerceptron, PassiveAggressive, Perceptron, Projectron
 from skewlearn._rng import rng_uniform, seed_state
 from skewlearn.kernel.budget import (
     COUNT,
@@ -339,6 +340,66 @@ def test_infinite_budget_memory_follows_the_stored_svs():
         np.testing.assert_allclose(
             clf.alpha_[lo : lo + stored[q]], [b[1] for b in buffers[s]], rtol=1e-10, atol=1e-12
         )
+
+
+def test_infinite_budget_growth_warning_names_a_fixed_budget_policy(monkeypatch):
+    """The infinite policy's buffers and Gram cache grow with the stored SVs. The size
+    warning at a doubling told the user to "use a smaller budget" (budget_pos/neg are only
+    initial capacities there) and pointed inside skewlearn; it now names the fixed-budget
+    policies and the caller's line (threshold lowered from 1 GiB to 100 kB)."""
+    from skewlearn.kernel import budget
+
+    rng = np.random.default_rng(0)
+    n = 400
+    y = np.where(rng.random(n) < 0.3, 1, -1)
+    X = rng.normal(size=(n, 2)) + 0.5 * y[:, None]
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 100_000)
+    with pytest.warns(RuntimeWarning, match=r"Gram cache.*policy='RS\+\+' or 'FIFO\+\+'") as w:
+        KOIL(policy="infinite", budget_pos=8, budget_neg=8, eta=0.1).fit(X, y)
+    assert {r.filename for r in w} == {__file__}
+    assert not any("smaller budget" in str(r.message) for r in w)
+    with pytest.warns(RuntimeWarning, match=r"smaller budget") as w:
+        KOIL(policy="RS++", budget_pos=80, budget_neg=80).fit(X, y)  # 160² × 8 B = 205 kB
+    assert {r.filename for r in w} == {__file__}
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: KOIL(policy="infinite", budget_pos=8, budget_neg=8, eta=0.1),
+        lambda: KernelPerceptron(gamma=0.1),
+        lambda: Projectron(eta=0.01, gamma=20.0),
+        lambda: OAM(buffer="infinite", budget_pos=2, budget_neg=2),
+    ],
+    ids=["KOIL", "KernelPerceptron", "Projectron", "OAM"],
+)
+def test_growing_past_the_size_threshold_warns_once_after_the_whole_batch(make, monkeypatch):
+    """Growing buffers checked their size at every doubling, inside the learning pass:
+    one fit printed a warning per doubling (KOIL: ten), and with warnings turned into
+    errors (``-W error``, pytest's ``filterwarnings = error``) the fit stopped halfway
+    through the batch, leaving a fitted model that had learned only a prefix. The check
+    now runs once per call, after the batch (threshold lowered from 1 GiB to 15 kB)."""
+    from skewlearn.kernel import budget
+
+    rng = np.random.default_rng(0)
+    n = 400
+    y = np.where(rng.random(n) < 0.3, 1, -1)
+    X = rng.normal(size=(n, 20))  # labels independent of X: many mistakes, many SVs
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 15_000)  # above every initial allocation
+    with pytest.warns(RuntimeWarning, match="support-vector buffer takes") as w:
+        make().fit(X, y)
+    assert len([r for r in w if "buffer takes" in str(r.message)]) == 1
+    est = make()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(RuntimeWarning, match="support-vector buffer takes"):
+            est.fit(X, y)
+    assert est.n_samples_seen_ == n  # the whole batch was learned before the warning
+    want = make()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want.fit(X, y)
+    np.testing.assert_array_equal(est.decision_function(X), want.decision_function(X))
 
 
 # --------------------------------------------------------------------------- learning

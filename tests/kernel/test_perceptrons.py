@@ -333,6 +333,26 @@ def test_rbp_seeded_bit_identical_and_seed_matters():
     assert not np.array_equal(a.sv_, c.sv_)
 
 
+def test_rbp_discards_a_uniformly_drawn_support_vector():
+    """The law of RBP (Cavallanti et al. 2007), checked over seeds rather than against the
+    reference, which shares the model's generator. Rows 100 apart: every rbf value
+    underflows to 0, f = 0 at each new row, so all n rows are mistakes. With budget B,
+    after the buffer fills at mistake B each later mistake removes one of the B SVs
+    uniformly, so SV i survives the n - max(i + 1, B) later mistakes with probability
+    (1 - 1/B)^(n - max(i + 1, B)). (FIFO removal would keep exactly the last B.)"""
+    n, budget, runs = 12, 4, 800
+    X = (np.arange(n, dtype=float) * 100.0).reshape(-1, 1)
+    y = np.tile([1, 0], n // 2)
+    held = np.zeros(n)
+    for seed in range(runs):
+        est = RBP(budget=budget, random_state=seed).fit(X, y)
+        assert est.counts_[3] == n
+        held[np.rint(est.support_vectors_[:, 0] / 100.0).astype(int)] += 1
+    want = (1 - 1 / budget) ** (n - np.maximum(np.arange(n) + 1, budget))
+    # binomial sd <= sqrt(.25 / 800) = .018: 4.5 sd is .08
+    np.testing.assert_allclose(held / runs, want, atol=0.08)
+
+
 @pytest.mark.parametrize("cls", [KernelPerceptron, Projectron])
 def test_unbounded_growth_keeps_slots_and_pickles(cls):
     X, y = _circles(n=1500)
@@ -378,7 +398,34 @@ def test_a_large_dense_support_vector_buffer_warns(monkeypatch):
         KernelPerceptron().fit(X, y)
     monkeypatch.setattr(budget, "LARGE_BUFFER", 10_000)
     with pytest.warns(RuntimeWarning, match=r"\d+ dense rows of 200 features.*smaller budget"):
+        RBP(budget=40).fit(X, y)
+    # KernelPerceptron has no budget to make smaller: the warning names what bounds it, and
+    # points at the caller's line (it pointed inside skewlearn)
+    with pytest.warns(
+        RuntimeWarning, match=r"dense rows of 200 features.*use RBP or Forgetron"
+    ) as w:
         KernelPerceptron().fit(X, y)
+    assert {r.filename for r in w} == {__file__}
+
+
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
+def test_an_unbounded_projectron_warns_when_its_growing_factor_gets_large(cls, monkeypatch):
+    """Without a budget the Projectron doubles its buffers and K_chol_ (capacity² floats)
+    when full, but the size check at each doubling counted the support vectors only: a
+    capped Projectron warned about its factor, an unbounded one grew it to any size
+    without a word. Threshold lowered from 1 GiB to 100 kB: 97 SVs need capacity 128,
+    128² × 8 B = 131 kB (the 128 × 3 SVs alone 3 kB; capacity 64: 34 kB, no warning)."""
+    from skewlearn.kernel import budget
+
+    X, y = _toy(n=400, seed=1)
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 100_000)
+    with pytest.warns(
+        RuntimeWarning,
+        match=r"128 dense rows of 3 features and a 128 × 128 Cholesky factor.*set budget",
+    ) as w:
+        est = cls(eta=0.3, gamma=2.0).fit(X, y)
+    assert est.n_support_ == 97 and est.K_chol_.shape == (128, 128)
+    assert len(w) == 1 and w[0].filename == __file__
 
 
 @pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
@@ -415,6 +462,30 @@ def test_a_projectron_that_can_never_store_a_support_vector_warns(cls):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         assert cls(eta=0.99).fit(X, y).n_support_ > 0
+
+
+@pytest.mark.parametrize("cls", [Projectron, ProjectronPP])
+def test_the_empty_projectron_warning_comes_once_per_model(cls):
+    """The warning above repeated at every later learning call (its text carries the
+    mistake count, so the default filter showed each one): a River stream, one
+    learn_one per row, printed it at every row, and from a line inside skewlearn.
+    It now comes once, from the call that made the first such mistakes, at the
+    caller's line, whatever the path (partial_fit in chunks, River's learn_one)."""
+    from skewlearn.compat.river import RiverClassifier
+
+    X, y = _circles(n=200)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        est = cls(eta=1.0)
+        for lo in range(0, 100, 10):
+            est.partial_fit(X[lo : lo + 10], y[lo : lo + 10], classes=[0, 1])
+        river = RiverClassifier(cls(eta=1.0))
+        for row, label in zip(X[:30], y[:30]):
+            river.learn_one({"a": float(row[0]), "b": float(row[1])}, int(label))
+    got = [r for r in w if "no support vector" in str(r.message)]
+    assert len(got) == 2, [str(r.message)[:60] for r in got]
+    assert [r.filename for r in got] == [__file__, __file__]
+    assert est.n_support_ == 0 and est.counts_[3] > 10
 
 
 def _as_older_pickle(clf):

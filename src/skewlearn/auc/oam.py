@@ -238,17 +238,28 @@ class OAM(OnlineLinearClassifier):
         self.pos_label = pos_label
         self.random_state = random_state
 
+    def _memory_advice(self) -> str:
+        """First remedy of the buffer-size warning (:func:`skewlearn.kernel.budget.
+        warn_large_buffers`)."""
+        if self.buffer == "infinite":
+            return "OAM(buffer='infinite') stores every sample: use buffer='reservoir' or 'fifo'"
+        return bd.BUDGET_ADVICE
+
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
         state = bd.allocate_buffers(
-            [int(self.budget_pos), int(self.budget_neg)], n_features, caches=False
+            [int(self.budget_pos), int(self.budget_neg)],
+            n_features,
+            caches=False,
+            advice=self._memory_advice(),
         )
         self.sv_ = state["sv"]
         self.segments_ = state["seg"]
         self.rng_state_ = self._new_rng()
 
-    def _grow(self, y: np.ndarray) -> None:
-        """Make room for this batch in the infinite buffers (capacity at least doubles)."""
+    def _grow(self, y: np.ndarray) -> bool:
+        """Make room for this batch in the infinite buffers (capacity at least doubles);
+        whether they grew."""
         n_pos = int(np.count_nonzero(y > 0))
         state = {
             "sv": self.sv_,
@@ -257,14 +268,14 @@ class OAM(OnlineLinearClassifier):
             "gram": np.zeros((0, 0)),
             "fsv": np.zeros(0),
         }
-        state = bd.grow_segments(state, [n_pos, y.shape[0] - n_pos])
-        self.sv_ = state["sv"]
-        self.segments_ = state["seg"]
+        grown = bd.grow_segments(state, [n_pos, y.shape[0] - n_pos])
+        self.sv_ = grown["sv"]
+        self.segments_ = grown["seg"]
+        return grown is not state
 
     def _learn(self, rows, y, scores):
         policy = _BUFFERS[self.buffer]
-        if policy == bd.INFINITE:
-            self._grow(y)
+        grown = policy == bd.INFINITE and self._grow(y)
         _oam_learn(
             self.weights_,
             self.sv_,
@@ -278,6 +289,8 @@ class OAM(OnlineLinearClassifier):
             policy,
             _UPDATES[self.update],
         )
+        if grown:  # after the pass: a warning turned into an error cannot stop it halfway
+            bd.warn_large_buffers(*self.sv_.shape, advice=self._memory_advice())
 
 
 OAM.__doc__ = OAM.__doc__.replace("{threshold}", THRESHOLD_DOC)

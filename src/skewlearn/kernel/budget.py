@@ -41,11 +41,13 @@ Compiled helpers (to be called from a learner's own batch kernel):
 :func:`segment_offer`, :func:`store_row`, :func:`budget_insert`,
 :func:`cache_add_sv`, :func:`expansion_value`, and :func:`expansion_scores`;
 Python helpers: :func:`policy_code`, :func:`new_segments`, :func:`allocate_buffers`,
-:func:`grow_segments`, :func:`active_slots`.
+:func:`warn_large_buffers`, :func:`grow_segments`, :func:`active_slots`.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -88,34 +90,73 @@ def new_segments(capacities) -> np.ndarray:
 #: linear learners' matrix state (:data:`skewlearn.base.LARGE_STATE`).
 LARGE_BUFFER = LARGE_STATE
 
+#: What a buffer-size warning tells a learner with a fixed budget to do (the default
+#: ``advice`` of :func:`allocate_buffers`); learners whose buffers grow pass their own.
+BUDGET_ADVICE = "use a smaller budget"
 
-def allocate_buffers(capacities, n_features: int, caches: bool = True, factor: bool = False):
+#: skewlearn's package directory (with a trailing separator), for :func:`user_stacklevel`.
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` that makes a warning raised by this function's caller point at
+    the first frame outside skewlearn (the user's ``fit``/``partial_fit`` line), however
+    deep in the learner the buffers were allocated or grown."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def warn_large_buffers(
+    total: int, n_features: int, m: int = 0, factor: bool = False, advice: str = BUDGET_ADVICE
+) -> None:
+    """Warn (``RuntimeWarning``, at the user's line) when ``total`` dense support-vector
+    rows of ``n_features``, an ``m × m`` Gram cache and, with ``factor``, a
+    ``total × total`` matrix (the Projectron's Cholesky factor) together pass
+    :data:`LARGE_BUFFER`. The SVs are dense, so sparse high-dimensional rows (text, hashed
+    features) cost ``total × n_features × 8`` bytes however few non-zeros they hold.
+    ``advice`` is the first remedy (:data:`BUDGET_ADVICE` for a fixed budget; a learner
+    whose buffers grow names the setting that bounds them)."""
+    size = 8 * (total * int(n_features) + m * m + (total * total if factor else 0))
+    if size <= LARGE_BUFFER:
+        return
+    square = f" and a {m} × {m} Gram cache" if m else ""
+    if factor:
+        square += f" and a {total} × {total} Cholesky factor of the Gram matrix"
+    warnings.warn(
+        f"the support-vector buffer takes {size / 2**30:.1f} GiB ({total} dense rows of "
+        f"{n_features} features{square}). "
+        f"Support vectors are stored dense, even from sparse input; {advice}, or "
+        "reduce the features (e.g. sklearn.random_projection or TruncatedSVD) before a "
+        "kernel learner.",
+        RuntimeWarning,
+        stacklevel=user_stacklevel(),
+    )
+
+
+def allocate_buffers(
+    capacities,
+    n_features: int,
+    caches: bool = True,
+    factor: bool = False,
+    advice: str = BUDGET_ADVICE,
+    warn: bool = True,
+):
     """Fresh state arrays ``{"sv", "alpha", "seg", "gram", "fsv"}`` (see module doc).
 
-    With ``caches=False``, ``gram`` is ``(0, 0)`` and ``fsv`` is ``(0,)``. Warns
-    (``RuntimeWarning``) when ``sv`` and ``gram`` together pass :data:`LARGE_BUFFER`: the
-    SVs are dense, so sparse high-dimensional rows (text, hashed features) cost
-    ``capacity × n_features × 8`` bytes however few non-zeros they hold. ``factor=True``
-    counts one more capacity-square matrix that the caller allocates itself (the
-    Projectron's Cholesky factor of the Gram matrix).
+    With ``caches=False``, ``gram`` is ``(0, 0)`` and ``fsv`` is ``(0,)``. With ``warn``,
+    :func:`warn_large_buffers` checks their size first (``factor=True`` counts one more
+    capacity-square matrix that the caller allocates itself, the Projectron's Cholesky
+    factor; ``advice``: the warning's first remedy).
     """
     seg = new_segments(capacities)
     total = int(seg[:, CAPACITY].sum())
     m = total if caches else 0
-    size = 8 * (total * int(n_features) + m * m + (total * total if factor else 0))
-    if size > LARGE_BUFFER:
-        square = f" and a {m} × {m} Gram cache" if m else ""
-        if factor:
-            square += f" and a {total} × {total} Cholesky factor of the Gram matrix"
-        warnings.warn(
-            f"the support-vector buffer takes {size / 2**30:.1f} GiB ({total} dense rows of "
-            f"{n_features} features{square}). "
-            "Support vectors are stored dense, even from sparse input; use a smaller "
-            "budget, or reduce the features (e.g. sklearn.random_projection or "
-            "TruncatedSVD) before a kernel learner.",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+    if warn:
+        warn_large_buffers(total, n_features, m, factor, advice)
     return {
         "sv": np.zeros((total, n_features), dtype=np.float64),
         "alpha": np.zeros(total, dtype=np.float64),
@@ -135,7 +176,10 @@ def grow_segments(state: dict, needed) -> dict:
 
     Capacities at least double when they grow; occupied slots keep their order and
     their cached values. Returns the same dict (unchanged) when nothing needs to grow.
-    Used between batches by the ``"infinite"`` policy: no Python runs per sample.
+    Used between compiled calls by the ``"infinite"`` policy and the unbounded learners:
+    no Python runs per sample. It never warns: a learner that grew calls
+    :func:`warn_large_buffers` once after its pass, so a warning turned into an error
+    (``-W error``) cannot stop it halfway through a batch.
     """
     seg = state["seg"]
     needed = np.asarray(needed, dtype=np.int64)
@@ -145,7 +189,9 @@ def grow_segments(state: dict, needed) -> dict:
     caps = np.where(
         want > seg[:, CAPACITY], np.maximum(want, 2 * seg[:, CAPACITY]), seg[:, CAPACITY]
     )
-    new = allocate_buffers(caps, state["sv"].shape[1], caches=state["gram"].shape[0] > 0)
+    new = allocate_buffers(
+        caps, state["sv"].shape[1], caches=state["gram"].shape[0] > 0, warn=False
+    )
     new["seg"][:, COUNT:] = seg[:, COUNT:]
     old = active_slots(seg)
     moved = active_slots(new["seg"])

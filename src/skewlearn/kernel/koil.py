@@ -208,7 +208,8 @@ class KOIL(_KernelLearner):
     whatever the stream length), except for ``policy="infinite"``, which stores every
     sample with a non-zero weight: its buffers (and the Gram cache, quadratically) grow
     with the number of stored SVs (a full buffer doubles between compiled calls, so
-    capacity stays within twice the stored SVs or the initial budget). Each step costs
+    capacity stays within twice the stored SVs or the initial budget; a learning call
+    that grew them past 1 GiB ends with a ``RuntimeWarning``). Each step costs
     :math:`O(M d + k M)` for :math:`M` stored SVs: the Gram matrix among SVs and
     :math:`f` at every SV are cached and updated incrementally.
 
@@ -370,9 +371,23 @@ class KOIL(_KernelLearner):
         self.gram_ = state["gram"]
         self.fsv_ = state["fsv"]
 
+    def _memory_advice(self) -> str:
+        """First remedy of the buffer-size warning (:func:`budget.warn_large_buffers`)."""
+        if self.policy == "infinite":
+            return (
+                "KOIL(policy='infinite') stores every sample with a non-zero weight, and its "
+                "Gram cache grows with their square: use policy='RS++' or 'FIFO++' (fixed "
+                "budgets)"
+            )
+        return bd.BUDGET_ADVICE
+
     def _allocate(self, n_features: int) -> None:
         self._set_state(
-            bd.allocate_buffers([int(self.budget_pos), int(self.budget_neg)], n_features)
+            bd.allocate_buffers(
+                [int(self.budget_pos), int(self.budget_neg)],
+                n_features,
+                advice=self._memory_advice(),
+            )
         )
         self.counts_ = np.zeros(4, dtype=np.int64)
         self.rng_state_ = self._new_rng()

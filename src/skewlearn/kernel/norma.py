@@ -122,7 +122,8 @@ class NORMA(_KernelExpansionClassifier):
         included).
     budget : int or None, default=100
         Number of most recent terms kept, ≥ 1 (100 in KOIL's experiments); ``None`` keeps
-        every term (capacity doubles between compiled calls when full).
+        every term (capacity doubles between compiled calls when full; a learning call
+        that grew it past 1 GiB ends with a ``RuntimeWarning``).
     fit_intercept : bool, default=False
         Learn the offset :math:`b` of [1]_ (KOIL's experiments, like the other kernel
         learners here, use none).
@@ -188,6 +189,10 @@ class NORMA(_KernelExpansionClassifier):
         {"budget": 20, "eta": 0.5, "c_pos": 0.6, "c_neg": 0.4},
     ]
     _id_keys = ("kernel", "nu")
+    _unbounded_advice: ClassVar[str] = (
+        "{name}(budget=None) keeps every term, so its buffer grows with the stream: set "
+        "budget to keep the newest terms only"
+    )
 
     def __init__(
         self,

@@ -129,15 +129,34 @@ class _KernelLearner(OnlineClassifier):
     def _grow(self, label: float) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    #: Whether the learner also keeps a capacity-square matrix (counted in the size warning).
+    _square_state: ClassVar[bool] = False
+
+    def _memory_advice(self) -> str:
+        """First remedy of the buffer-size warning (:func:`budget.warn_large_buffers`)."""
+        return bd.BUDGET_ADVICE
+
     def _learn(self, rows, y, scores):
         """Compiled passes from row 0; a pass that stops at a row whose buffer is full
-        (unbounded learners) resumes there once Python has grown the buffer."""
+        (unbounded learners) resumes there once Python has grown the buffer. A call that
+        grew the buffers checks their size once, after the whole batch is learned."""
         start = 0
+        grown = False
         while True:
             start = self._pass(rows, y, scores, start)
             if start >= y.shape[0]:
-                return
+                break
             self._grow(y[start])
+            grown = True
+        if grown:
+            gram = getattr(self, "gram_", None)
+            bd.warn_large_buffers(
+                self.sv_.shape[0],
+                self.sv_.shape[1],
+                0 if gram is None else gram.shape[0],
+                self._square_state,
+                self._memory_advice(),
+            )
 
 
 class _KernelExpansionClassifier(_KernelLearner):
@@ -151,13 +170,27 @@ class _KernelExpansionClassifier(_KernelLearner):
     def _budget(self) -> int | None:
         return getattr(self, "budget", None)
 
-    #: Whether the learner also keeps a capacity-square matrix (counted in the size warning).
-    _square_state: ClassVar[bool] = False
+    #: The buffer-size warning's first remedy when there is no budget (``{name}``: the
+    #: class name): the setting or learner that bounds the memory.
+    _unbounded_advice: ClassVar[str] = "set budget"
+
+    def _memory_advice(self) -> str:
+        """First remedy of the buffer-size warning (:func:`budget.allocate_buffers`):
+        a smaller budget, or, without one, what bounds the growing buffers."""
+        if self._budget() is not None:
+            return bd.BUDGET_ADVICE
+        return self._unbounded_advice.format(name=type(self).__name__)
 
     def _allocate(self, n_features: int) -> None:
         budget = self._budget()
         cap = INITIAL_CAPACITY if budget is None else int(budget)
-        state = bd.allocate_buffers([cap], n_features, caches=False, factor=self._square_state)
+        state = bd.allocate_buffers(
+            [cap],
+            n_features,
+            caches=False,
+            factor=self._square_state,
+            advice=self._memory_advice(),
+        )
         self.sv_ = state["sv"]
         self.alpha_ = state["alpha"]
         self.segments_ = state["seg"]
@@ -250,7 +283,8 @@ class KernelPerceptron(_KernelExpansionClassifier):
     .. math::  f_{t+1} = f_t + y_t\\, k(x_t, \\cdot) .
 
     Every mistake is stored, so memory grows with the number of mistakes (the buffers
-    double between compiled calls when full; no Python runs per sample). Updating on a
+    double between compiled calls when full; no Python runs per sample; a learning call
+    that grew them past 1 GiB ends with a ``RuntimeWarning``). Updating on a
     zero margin makes the first sample count, as in :class:`skewlearn.Perceptron`.
 
     Parameters
@@ -296,6 +330,10 @@ class KernelPerceptron(_KernelExpansionClassifier):
     """
 
     _test_params: ClassVar[list[dict]] = [{}, {"kernel": "poly", "gamma": 0.5, "degree": 2}]
+    _unbounded_advice: ClassVar[str] = (
+        "{name} stores every mistake, so its buffer grows with the stream: use RBP or "
+        "Forgetron (budget=...) for fixed memory"
+    )
 
     def __init__(
         self,
@@ -702,8 +740,10 @@ class Projectron(_KernelExpansionClassifier):
         :math:`\\eta^2`.)
     budget : int or None, default=None
         Hard cap on the number of SVs, ≥ 1; ``None`` leaves the paper's implicit bound
-        (capacity then doubles between compiled calls when full). A cap allocates
-        ``K_chol_`` (``budget²`` floats) at once; a ``RuntimeWarning`` says so above 1 GiB.
+        (capacity then doubles between compiled calls when full, and a learning call
+        whose buffers and ``K_chol_`` grew past 1 GiB ends with a ``RuntimeWarning``). A cap
+        allocates ``K_chol_`` (``budget²`` floats) at once; a ``RuntimeWarning`` says so
+        above 1 GiB.
     {kernel}
     pos_label : label, default=None
     random_state : int, RandomState or None, default=None
@@ -739,6 +779,10 @@ class Projectron(_KernelExpansionClassifier):
 
     _plus: ClassVar[bool] = False
     _square_state: ClassVar[bool] = True  # K_chol_
+    _unbounded_advice: ClassVar[str] = (
+        "{name}(budget=None) keeps every support vector it adds, and K_chol_ grows with "
+        "their square: set budget (a hard cap) or a larger eta"
+    )
     _parameter_constraints: ClassVar[dict] = {
         **_KernelExpansionClassifier._parameter_constraints,
         "eta": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -808,8 +852,11 @@ class Projectron(_KernelExpansionClassifier):
         self.K_chol_ = chol
 
     def _learn(self, rows, y, scores):
+        before = int(self.counts_[3])
         super()._learn(rows, y, scores)
-        if self.segments_[0, COUNT] == 0 and self.counts_[3] > 0:
+        # once per model: in the call whose mistakes were the first (support vectors are
+        # never removed, so a model with updates and no SV had none at its earlier calls)
+        if before == 0 and self.counts_[3] > 0 and self.segments_[0, COUNT] == 0:
             warnings.warn(
                 f"{type(self).__name__}(eta={self.eta!r}) has no support vector after "
                 f"{int(self.counts_[3])} mistakes: on an empty support set a mistake's "
@@ -817,7 +864,7 @@ class Projectron(_KernelExpansionClassifier):
                 "here, so every update was the projection onto the empty set and the model "
                 "stays 0. Use eta < sqrt(k(x, x)) (eta < 1 for rbf).",
                 RuntimeWarning,
-                stacklevel=5,  # here < _learn_signed < OnlineClassifier._run < fit < caller
+                stacklevel=bd.user_stacklevel(),  # fit, partial_fit or River's learn_one
             )
 
     def _pass(self, rows, y, scores, start):
