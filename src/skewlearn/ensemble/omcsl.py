@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
-import sys
 import warnings
 from collections.abc import Mapping
 from typing import ClassVar, NamedTuple
@@ -249,22 +247,6 @@ def _omcsl_track(
 @njit(**NJIT)
 def _first_pick(prob, meas, rng, best):
     return _pick(prob, meas, rng, best)
-
-
-#: skewlearn's package directory (with a trailing separator), for :func:`_caller_stacklevel`.
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def _caller_stacklevel() -> int:
-    """The ``stacklevel`` that makes a warning raised by this function's caller point at
-    the first frame outside skewlearn: the user's line whether the learner was called
-    directly (fit, partial_fit, test_then_train) or through the River adapter."""
-    frame = sys._getframe(1)
-    level = 1
-    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame = frame.f_back
-        level += 1
-    return level  # (the outermost frame if every frame is skewlearn's)
 
 
 def _rows_to_matrix(rows):
@@ -694,7 +676,7 @@ class OMCSL(OnlineClassifier):
                 "measure's bin error falls as 1/n_bins, so a few thousand bins are plenty: "
                 f"use n_bins <= {fits:,} (1 GiB), or measure='f1' (no tables).",
                 RuntimeWarning,
-                stacklevel=_caller_stacklevel(),
+                stacklevel=_base.user_stacklevel(),
             )
 
     def _warn_saturated(self, scores: np.ndarray) -> None:
@@ -736,7 +718,7 @@ class OMCSL(OnlineClassifier):
             f"changes its selection probability by a factor e. {advice}, or select by "
             "measure='f1'.",
             RuntimeWarning,
-            stacklevel=_caller_stacklevel(),
+            stacklevel=_base.user_stacklevel(),
         )
 
     # ------------------------------------------------------------------ public API

@@ -46,8 +46,6 @@ Python helpers: :func:`policy_code`, :func:`new_segments`, :func:`allocate_buffe
 
 from __future__ import annotations
 
-import os
-import sys
 import warnings
 
 import numpy as np
@@ -55,7 +53,7 @@ from numba import njit
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, rng_uniform
-from ..base import LARGE_STATE
+from ..base import LARGE_STATE, user_stacklevel
 from ..kernels import kernel_buf_buf, kernel_row_to_buf, row_sq, sparse_rbf_norms
 
 __all__: list[str] = []  # helpers only
@@ -93,21 +91,6 @@ LARGE_BUFFER = LARGE_STATE
 #: What a buffer-size warning tells a learner with a fixed budget to do (the default
 #: ``advice`` of :func:`allocate_buffers`); learners whose buffers grow pass their own.
 BUDGET_ADVICE = "use a smaller budget"
-
-#: skewlearn's package directory (with a trailing separator), for :func:`user_stacklevel`.
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-
-
-def user_stacklevel() -> int:
-    """The ``stacklevel`` that makes a warning raised by this function's caller point at
-    the first frame outside skewlearn (the user's ``fit``/``partial_fit`` line), however
-    deep in the learner the buffers were allocated or grown."""
-    frame = sys._getframe(1)
-    level = 1
-    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame = frame.f_back
-        level += 1
-    return level
 
 
 def warn_large_buffers(

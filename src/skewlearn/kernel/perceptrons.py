@@ -29,7 +29,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int
-from ..base import OnlineClassifier
+from ..base import OnlineClassifier, user_stacklevel
 from ..kernels import (
     KERNEL_CODES,
     kernel_buf_buf,
@@ -864,7 +864,7 @@ class Projectron(_KernelExpansionClassifier):
                 "here, so every update was the projection onto the empty set and the model "
                 "stays 0. Use eta < sqrt(k(x, x)) (eta < 1 for rbf).",
                 RuntimeWarning,
-                stacklevel=bd.user_stacklevel(),  # fit, partial_fit or River's learn_one
+                stacklevel=user_stacklevel(),  # fit, partial_fit or River's learn_one
             )
 
     def _pass(self, rows, y, scores, start):
