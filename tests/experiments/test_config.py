@@ -260,3 +260,13 @@ def test_pos_label_one_or_minus_one_is_kept(value):
     data = _toy(estimators=[{"class": "PassiveAggressive", "params": {"pos_label": value}}],
                 reference=[])  # fmt: skip
     assert parse_experiment(data).estimators[0].params == {"pos_label": value}
+
+
+def test_a_toml_file_is_read_as_utf8(tmp_path):
+    """TOML is UTF-8 (with or without a byte-order mark); another encoding is named."""
+    path = tmp_path / "e.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + TOY.replace('name = "toy"', 'name = "café"').encode())
+    assert load_experiment(path).name == "café"
+    path.write_bytes(TOY.replace('name = "toy"', 'name = "café"').encode("latin-1"))
+    with pytest.raises(ExperimentError, match=r"not UTF-8 \(byte 0xe9 .*save the file"):
+        load_experiment(path)

@@ -665,7 +665,7 @@ def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTabl
 
     from .report import paper_table_missing
 
-    with open(found, newline="") as fh:
+    with open(found, newline="", encoding="utf-8-sig") as fh:
         header = next(csv.reader(line for line in fh if not line.startswith("#")), [])
     missing = paper_table_missing(header, {"layout": layout, "column": column})
     if missing:
@@ -864,7 +864,27 @@ def load_experiment(path: str | Path) -> Experiment:
                 "name; `skewlearn reproduce` lists them)."
             )
     try:
-        data = tomllib.loads(p.read_text())
+        data = tomllib.loads(read_toml_text(p))
     except tomllib.TOMLDecodeError as err:
         raise ExperimentError(f"{p}: not valid TOML: {err}") from err
     return parse_experiment(data, source=p.resolve())
+
+
+def read_toml_text(path: str | Path) -> str:
+    """The text of a TOML file, decoded as UTF-8 (the TOML specification's encoding,
+    whatever the locale's; a leading byte-order mark, which some editors write, is
+    dropped).
+
+    Raises
+    ------
+    ExperimentError
+        When the bytes are not UTF-8, naming the file and the first bad byte.
+    """
+    raw = Path(path).read_bytes()
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ExperimentError(
+            f"{path}: not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start}); TOML "
+            "files are UTF-8: save the file with that encoding."
+        ) from None

@@ -82,7 +82,7 @@ def paper_table_missing(columns: list[str], paper: dict) -> list[str]:
 
 def read_paper_table(paper: dict) -> dict[tuple[str, str], tuple[float, float | None]]:
     """``{(paper dataset, paper method): (mean, std)}`` on our scale from a shipped CSV."""
-    with open(paper["path"], newline="") as fh:
+    with open(paper["path"], newline="", encoding="utf-8-sig") as fh:
         reader = csv.DictReader(line for line in fh if not line.startswith("#"))
         rows = list(reader)
         missing = paper_table_missing(reader.fieldnames or [], paper)

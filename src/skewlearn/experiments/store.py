@@ -311,7 +311,7 @@ class ResultStore:
         """Write one line per task (metrics as columns; curves left out) to a CSV file."""
         cols, flat = self._flat(experiment)
         path = Path(path)
-        with path.open("w", newline="") as fh:
+        with path.open("w", newline="", encoding="utf-8") as fh:
             w = csv.DictWriter(fh, fieldnames=cols)
             w.writeheader()
             w.writerows(flat)
