@@ -297,3 +297,33 @@ def test_a_partial_run_is_reported_as_partial(tmp_path):
     row = next(line for line in md.splitlines() if line.startswith("| a |"))
     assert row.split(" | ")[3].startswith(cell) and row.endswith("(4 of 6 runs) |")
     assert "(4 of 6 runs)" in to_html([rep], figures=False)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [["scale", 0.1, 1.0], ["rbf", "linear"], [[10], [10, 10]], [True, False], [4, 0.5, 2]],
+)
+def test_sensitivity_figure_takes_any_grid_values(values):
+    """A grid of strings, of strings and numbers (SVC's ``gamma = ["scale", 0.1]``), of
+    lists or of booleans: until session 16 the HTML report failed on them with a
+    TypeError ('<' between float and str) or a ValueError (a string made a float). The
+    values of a numeric grid are sorted, the others keep the grid's order."""
+    from skewlearn.experiments.report import ExperimentReport, _sensitivity
+
+    def row(dataset, scores):
+        search = {"params": [{"p": v} for v in values], "scores": scores}
+        return {"dataset": dataset, "method": "M", "extra": {"search": search},
+                "fit_time": 0.1, "wall_time": 0.2, "skewlearn_version": "x",
+                "numpy_version": "x", "sklearn_version": "x", "host": "h"}  # fmt: skip
+
+    scores = [0.5 + 0.1 * i for i in range(len(values))]
+    rows = [row("a", scores), row("a", [None, *scores[1:]]), row("b", scores)]
+    (x, y) = _sensitivity(rows)["M"]["p"]["a"]
+    numeric = all(type(v) in (int, float) for v in values)
+    order = sorted(range(len(values)), key=values.__getitem__) if numeric else range(len(values))
+    assert x == [values[i] for i in order]
+    # mean over the runs of the best score at each value (the first run only has values[0])
+    assert y == pytest.approx([scores[i] for i in order])
+    rep = ExperimentReport("e", {"search": {"metric": "roc_auc"}}, rows, [])
+    page = to_html([rep])
+    assert "sensitivity of M to p" in page

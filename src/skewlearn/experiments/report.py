@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import html
+import json
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -522,29 +523,42 @@ def _mean_curves(rows: list[dict], key: str) -> dict[str, dict[str, dict[str, li
     return out
 
 
+def _is_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 def _sensitivity(rows: list[dict]):
-    """method -> param -> dataset -> (values, mean best inner score at each value)."""
-    acc: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(lambda: defaultdict(list))))
+    """method -> param -> dataset -> (values, mean best inner score at each value).
+
+    Numeric values come sorted; a parameter with any other value (``gamma = ["scale",
+    0.1]``, ``kernel = ["rbf", "linear"]``, a list such as ``hidden_layer_sizes``) keeps
+    its values in grid order, which cannot be sorted (until session 16 such a grid made
+    the HTML report fail with a TypeError)."""
+    acc: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     for r in rows:
         s = r["extra"].get("search")
         if not s:
             continue
         for param in s["params"][0] if s["params"] else []:
-            best: dict = {}
+            best: dict = {}  # value's JSON text -> (value, best score)
             for p, score in zip(s["params"], s["scores"]):
                 if score is None:
                     continue
-                v = p[param]
-                best[v] = max(best.get(v, -math.inf), score)
-            for v, score in best.items():
-                acc[r["method"]][param][r["dataset"]][v].append(score)
+                key = json.dumps(p[param], sort_keys=True, default=str)
+                old = best.get(key, (p[param], -math.inf))[1]
+                best[key] = (p[param], max(old, score))
+            per_value = acc[r["method"]][param][r["dataset"]]
+            for key, (v, score) in best.items():
+                per_value.setdefault(key, (v, []))[1].append(score)
     out: dict = defaultdict(dict)
     for m, per_p in acc.items():
         for p, per_d in per_p.items():
-            out[m][p] = {
-                d: (sorted(vals), [float(np.mean(vals[v])) for v in sorted(vals)])
-                for d, vals in per_d.items()
-            }
+            out[m][p] = {}
+            for d, per_value in per_d.items():
+                items = list(per_value.values())  # grid order (first seen)
+                if all(_is_number(v) for v, _ in items):
+                    items.sort(key=lambda item: item[0])
+                out[m][p][d] = ([v for v, _ in items], [float(np.mean(s)) for _, s in items])
     return out
 
 
