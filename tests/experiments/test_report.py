@@ -327,3 +327,23 @@ def test_sensitivity_figure_takes_any_grid_values(values):
     rep = ExperimentReport("e", {"search": {"metric": "roc_auc"}}, rows, [])
     page = to_html([rep])
     assert "sensitivity of M to p" in page
+
+
+def test_nemenyi_cd_is_reported_for_more_than_20_methods():
+    """``nemenyi_q`` computes q_α for any k since session 13; the report still left the
+    critical difference (and the CD diagram) out above k = 20, without saying why."""
+    import math
+
+    from skewlearn.experiments.report import _friedman_text, _table
+
+    k, n = 22, 4
+    rng = np.random.default_rng(0)
+    rows = [
+        {"method": f"m{j}", "dataset": f"d{i}", "repetition": 0, "fold": 0,
+         "metrics": {"roc_auc": float(rng.random())}}
+        for i in range(n) for j in range(k)
+    ]  # fmt: skip
+    t = _table("roc_auc", rows, {"reference": []})
+    q = stats.studentized_range.ppf(0.95, k, math.inf) / math.sqrt(2)
+    assert t.cd == pytest.approx(q * math.sqrt(k * (k + 1) / (6 * n)))
+    assert f"Nemenyi CD (α = 0.05) = {t.cd:.3f}" in _friedman_text(t)

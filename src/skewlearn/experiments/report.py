@@ -166,8 +166,7 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
     if k >= 2 and n >= 2:
         scores = np.array([[t.mean[d, m] for m in methods] for d in complete])
         t.friedman = friedman_test(scores)
-        if k <= 20:
-            t.cd = nemenyi_cd(k, n)
+        t.cd = nemenyi_cd(k, n)  # any k (q_alpha from the studentized range beyond Table 5)
         if n < len(datasets):
             t.friedman_note = f"over the {n} datasets where every method has results"
     elif k >= 2 and len(datasets) >= 2:
