@@ -783,7 +783,7 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
                     "the prequential protocol has no training part to search on; give "
                     "fixed params, or use the 'kfold' / 'split' protocol.",
                 )
-    _check_search_from(estimators, labels, scope, protocol)
+    _check_search_from(estimators, labels, scope, protocol, names)
     if isinstance(protocol, Prequential):
         for i, e in enumerate(estimators):
             if not hasattr(resolve_estimator(e.cls), "test_then_train"):
@@ -830,7 +830,7 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     )
 
 
-def _check_search_from(estimators, labels, scope, protocol) -> None:
+def _check_search_from(estimators, labels, scope, protocol, datasets=()) -> None:
     by_name = {e.name: e for e in estimators}
     for i, e in enumerate(estimators):
         if e.search_from is None:
@@ -847,6 +847,19 @@ def _check_search_from(estimators, labels, scope, protocol) -> None:
         missing = sorted(set(src.grid) - valid)
         if missing:
             _fail(path, f"{e.cls} has no parameter(s) {missing} searched by {e.search_from!r}.")
+        for ds in datasets:  # a fixed value the shared search's choice would replace
+            mine, theirs = e.for_dataset(ds), src.for_dataset(ds)
+            if mine is None or theirs is None or all(len(v) < 2 for v in theirs.grid.values()):
+                continue  # (no search there: this estimator runs with its own values)
+            both = sorted(set(theirs.grid) & set(mine.params))
+            if both:
+                where = "params" if both[0] in e.params else f"by_dataset.{ds}.params"
+                _fail(
+                    f"estimators[{i}].{where}.{both[0]}",
+                    f"{both[0]!r} is fixed here but searched by {e.search_from!r}, whose "
+                    f"choice would replace it (on {ds!r}) without a word: remove it from "
+                    "params to take the searched value, or remove 'search_from' to keep it.",
+                )
     if scope == "first_fold" and isinstance(protocol, Prequential):
         _fail("search.scope", "'first_fold' needs a 'kfold' or 'split' protocol.")
 
