@@ -347,3 +347,31 @@ def test_nemenyi_cd_is_reported_for_more_than_20_methods():
     q = stats.studentized_range.ppf(0.95, k, math.inf) / math.sqrt(2)
     assert t.cd == pytest.approx(q * math.sqrt(k * (k + 1) / (6 * n)))
     assert f"Nemenyi CD (α = 0.05) = {t.cd:.3f}" in _friedman_text(t)
+
+
+def test_sensitivity_figures_name_each_estimators_own_search_metric(monkeypatch):
+    """An estimator with its own ``search_metric`` is scored by it in the inner folds; its
+    sensitivity figure said the experiment's ``search.metric`` (session 16)."""
+    from skewlearn.experiments import plots
+    from skewlearn.experiments.report import ExperimentReport
+
+    labels = {}
+
+    def record(lines, param, metric, title=""):
+        labels[title] = metric
+        return plots._figure()
+
+    monkeypatch.setattr(plots, "sensitivity_figure", record)
+    search = {"params": [{"C": 1.0}, {"C": 2.0}], "scores": [0.5, 0.6]}
+    rows = [
+        {"dataset": "a", "method": m, "extra": {"search": search}, "fit_time": 0.1,
+         "wall_time": 0.2, "skewlearn_version": "x", "numpy_version": "x",
+         "sklearn_version": "x", "host": "h"}
+        for m in ("PA", "PA-F")
+    ]  # fmt: skip
+    definition = {
+        "search": {"metric": "roc_auc"},
+        "estimators": [{"name": "PA"}, {"name": "PA-F", "search_metric": "f1"}],
+    }
+    to_html([ExperimentReport("e", definition, rows, [])])
+    assert labels == {"PA: C": "roc_auc", "PA-F: C": "f1"}

@@ -652,9 +652,12 @@ def to_html(reports: list[ExperimentReport], *, figures: bool = True) -> str:
                         parts.append(_img(fig, f"{metric} over the stream on {d}"))
             sens = _sensitivity(rep.rows)
             if sens:
-                metric = rep.definition.get("search", {}).get("metric", "score")
+                default = rep.definition.get("search", {}).get("metric", "score")
+                own = {e.get("name"): e.get("search_metric")
+                       for e in rep.definition.get("estimators", [])}  # fmt: skip
                 parts.append("<h2>Sensitivity (best inner-CV score at each parameter value)</h2>")
                 for m, per_p in sens.items():
+                    metric = own.get(m) or default  # an estimator's own search metric
                     for p, lines in per_p.items():
                         fig = sensitivity_figure(lines, p, metric, f"{m}: {p}")
                         parts.append(_img(fig, f"sensitivity of {m} to {p}"))
