@@ -163,6 +163,22 @@ def test_reproduce_prints_the_table_beside_the_paper(first_file, tmp_path, monke
             ),
             r"estimators\[3\].by_dataset.b.params.C: 'C' is fixed here but searched by 'PA'",
         ),
+        # session 16: with no search of PA on b, PA-II ran there with its class default C
+        *(
+            (
+                lambda t, change=change: t.replace(
+                    'grid = {C = "2^[-2:1]"}', f'grid = {{C = "2^[-2:1]"}}\nby_dataset.b = {change}'
+                ),
+                rf"estimators\[3\].search_from: 'PA' {why}, so no search on 'b' chooses \['C'\] "
+                r"for 'PA-II', which would run there with its class defaults. Fix them with "
+                r"by_dataset.b.params",
+            )
+            for change, why in (
+                ("{skip = true}", "skips it"),
+                ("{grid = {C = [0.3]}}", "has a single candidate there"),
+                ("{params = {C = 0.3}}", "has a single candidate there"),
+            )
+        ),
         (lambda t: t.replace("cuts = [", "cuts = [1, "), r"cuts: must be a list of strings"),
         (
             lambda t: t.replace('kind = "kfold"', 'kind = "prequential"').replace(

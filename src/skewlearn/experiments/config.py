@@ -847,10 +847,26 @@ def _check_search_from(estimators, labels, scope, protocol, datasets=()) -> None
         missing = sorted(set(src.grid) - valid)
         if missing:
             _fail(path, f"{e.cls} has no parameter(s) {missing} searched by {e.search_from!r}.")
-        for ds in datasets:  # a fixed value the shared search's choice would replace
+        for ds in datasets:
             mine, theirs = e.for_dataset(ds), src.for_dataset(ds)
-            if mine is None or theirs is None or all(len(v) < 2 for v in theirs.grid.values()):
-                continue  # (no search there: this estimator runs with its own values)
+            if mine is None:
+                continue
+            if theirs is None or all(len(v) < 2 for v in theirs.grid.values()):
+                # no search there to borrow: the values must be this estimator's own
+                unset = sorted(
+                    (set(src.grid) | set(getattr(theirs, "grid", {}))) - set(mine.params)
+                )
+                if unset:
+                    why = "skips it" if theirs is None else "has a single candidate there"
+                    _fail(
+                        path,
+                        f"{e.search_from!r} {why}, so no search on {ds!r} chooses {unset} "
+                        f"for {e.name!r}, which would run there with its class defaults. Fix "
+                        f"them with by_dataset.{ds}.params, or leave {ds!r} out "
+                        f"(by_dataset.{ds} = {{skip = true}}).",
+                    )
+                continue
+            # a fixed value the shared search's choice would replace
             both = sorted(set(theirs.grid) & set(mine.params))
             if both:
                 where = "params" if both[0] in e.params else f"by_dataset.{ds}.params"
