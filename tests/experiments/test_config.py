@@ -270,3 +270,15 @@ def test_a_toml_file_is_read_as_utf8(tmp_path):
     path.write_bytes(TOY.replace('name = "toy"', 'name = "café"').encode("latin-1"))
     with pytest.raises(ExperimentError, match=r"not UTF-8 \(byte 0xe9 .*save the file"):
         load_experiment(path)
+
+
+def test_a_paper_table_found_from_the_working_directory_is_kept_by_absolute_path(
+    tmp_path, monkeypatch
+):
+    """The path goes into the results database's definition, which the report reads from
+    any directory: a relative one made the paper's numbers vanish from a report written
+    elsewhere, without a word (session 16)."""
+    (tmp_path / "mine.csv").write_text("dataset,Ridge\na,0.9\n")
+    monkeypatch.chdir(tmp_path)
+    paper = parse_experiment(_toy(paper={"table": "mine.csv", "metric": "roc_auc"})).paper
+    assert paper.path.is_absolute() and paper.path == (tmp_path / "mine.csv").resolve()

@@ -639,7 +639,7 @@ def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTabl
     candidates = [Path(name), PAPER_RESULTS / name]
     if base is not None:
         candidates.insert(0, base / name)
-    found = next((p for p in candidates if p.is_file()), None)
+    found = next((p.resolve() for p in candidates if p.is_file()), None)
     if found is None:
         _fail(
             "paper.table",
