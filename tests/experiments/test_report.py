@@ -375,3 +375,18 @@ def test_sensitivity_figures_name_each_estimators_own_search_metric(monkeypatch)
     }
     to_html([ExperimentReport("e", definition, rows, [])])
     assert labels == {"PA: C": "roc_auc", "PA-F: C": "f1"}
+
+
+def test_a_stream_point_undefined_in_every_run_is_nan_without_a_warning():
+    """A prequential curve starts with NaN where the prefix holds one class; when every run
+    has it, the HTML report printed numpy's "Mean of empty slice" warning (session 16)."""
+    import warnings
+
+    from skewlearn.experiments.report import _mean_curves
+
+    stream = {"position": [1, 2], "roc_auc": [float("nan"), 0.5]}
+    rows = [{"dataset": "a", "method": "m", "extra": {"stream": stream}}] * 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        avg = _mean_curves(rows, "stream")["a"]["m"]
+    assert np.isnan(avg["roc_auc"][0]) and avg["roc_auc"][1] == 0.5

@@ -13,6 +13,7 @@ import csv
 import html
 import json
 import math
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -516,7 +517,10 @@ def _mean_curves(rows: list[dict], key: str) -> dict[str, dict[str, dict[str, li
             for name, lists in per_name.items():
                 n = min(len(v) for v in lists)
                 arr = np.array([v[:n] for v in lists], dtype=float)
-                with np.errstate(all="ignore"):
+                # a point undefined in every run (a prefix with one class) stays NaN;
+                # nanmean's "Mean of empty slice" is a warning, not a floating-point error
+                with np.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
                     avg[name] = np.nanmean(arr, axis=0).tolist() if arr.size else []
             out[d][m] = avg
     return out
