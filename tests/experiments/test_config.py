@@ -58,6 +58,11 @@ def test_toy_file_parses(toy_file):
         ({"datasets": [{"name": "x", "generator": "make_classification",
                         "params": {"bogus": 3}}]},
          r"datasets\[0\]\.params: make_classification has no parameter\(s\) \['bogus'\]"),
+        # session 16: without a random_state each load drew new data (each worker, each
+        # resumed run): the same file and seed gave other numbers
+        ({"datasets": [{"name": "x", "generator": "make_moons", "params": {"n_samples": 50}}]},
+         r"datasets\[0\]\.params\.random_state: missing: without it make_moons draws new "
+         r"data every time"),
         ({"estimators": [{"class": "Perceptron", "params": 3}]},
          r"estimators\[0\]\.params: expected a table"),
         ({"estimators": [{"class": "PassiveAggressive", "params": {"C": -1.0}}]},

@@ -385,6 +385,15 @@ def _generator_params(generator: str, params: dict, path: str) -> None:
             f"{path}.params",
             f"{generator} has no parameter(s) {unknown}; its parameters are {sorted(valid)}.",
         )
+    if "random_state" in valid and "random_state" not in params:
+        # without it every load draws new data: each worker process, each resumed run
+        _fail(
+            f"{path}.params.random_state",
+            f"missing: without it {generator} draws new data every time the dataset is "
+            "loaded (in each worker process, in each resumed run), so the tasks would not "
+            "see the same rows and the results would not repeat. Set it, e.g. "
+            "params = {..., random_state = 0}.",
+        )
 
 
 def _scale_value(value: Any, path: str) -> bool | str:
