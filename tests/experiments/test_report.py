@@ -390,3 +390,27 @@ def test_a_stream_point_undefined_in_every_run_is_nan_without_a_warning():
         warnings.simplefilter("error")
         avg = _mean_curves(rows, "stream")["a"]["m"]
     assert np.isnan(avg["roc_auc"][0]) and avg["roc_auc"][1] == 0.5
+
+
+def test_sensitivity_figures_of_shared_searches(monkeypatch):
+    """With ``search.scope = "first_fold"`` the inner scores are in the ``searches`` table,
+    not in the task rows: the HTML report had no sensitivity figure at all (session 16)."""
+    from skewlearn.experiments import plots
+    from skewlearn.experiments.report import ExperimentReport
+
+    drawn = {}
+
+    def record(lines, param, metric, title=""):
+        drawn[title] = lines
+        return plots._figure()
+
+    monkeypatch.setattr(plots, "sensitivity_figure", record)
+    search = {"params": [{"C": 1.0}, {"C": 2.0}], "scores": [0.5, 0.6]}
+    shared = [{"dataset": "a", "method": "PA", "params": {"C": 2.0},
+               "extra": {"search": search, "n_train": 10}, "cpu_time": 1.0}]  # fmt: skip
+    rows = [{"dataset": "a", "method": "PA", "extra": {"tuned_by": "k"}, "fit_time": 0.1,
+             "wall_time": 0.2, "skewlearn_version": "x", "numpy_version": "x",
+             "sklearn_version": "x", "host": "h", "params": {"C": 2.0}}]  # fmt: skip
+    definition = {"search": {"metric": "roc_auc", "scope": "first_fold"}}
+    to_html([ExperimentReport("e", definition, rows, [], searches=shared)])
+    assert drawn == {"PA: C": {"a": ([1.0, 2.0], [0.5, 0.6])}}

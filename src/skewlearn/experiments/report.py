@@ -654,7 +654,8 @@ def to_html(reports: list[ExperimentReport], *, figures: bool = True) -> str:
                     for metric in rep.definition.get("metrics", []):
                         fig = stream_figure(per_m, metric, f"{d}: {metric}")
                         parts.append(_img(fig, f"{metric} over the stream on {d}"))
-            sens = _sensitivity(rep.rows)
+            # every task's search, or the shared ones (search.scope = "first_fold")
+            sens = _sensitivity([*rep.rows, *rep.searches])
             if sens:
                 default = rep.definition.get("search", {}).get("metric", "score")
                 own = {e.get("name"): e.get("search_metric")
