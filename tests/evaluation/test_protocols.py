@@ -464,3 +464,16 @@ def test_a_grid_of_a_set_or_a_generator_is_its_values():
     ):
         expand_grid({"C": {1, 0.1}})
     assert parse_grid({"balanced": 1}) == [{"balanced": 1}]  # a dict is one value (class_weight)
+
+
+def test_a_grid_of_numpy_scalars_gives_python_values():
+    """``grid = {"n_neighbors": list(np.arange(3, 6))}`` (numpy integers) ran its first task
+    and then stopped the run: the chosen ``np.int64`` could not be written to the results
+    database as JSON (session 16)."""
+    import json
+
+    values = parse_grid([np.int64(3), np.float32(0.5), np.bool_(True), "rbf"])
+    assert values == [3, 0.5, True, "rbf"]
+    assert [type(v) for v in values] == [int, float, bool, str]
+    assert type(parse_grid(np.int64(4))[0]) is int  # one value
+    json.dumps(expand_grid({"k": list(np.arange(1, 3))}))

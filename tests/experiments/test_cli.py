@@ -353,3 +353,50 @@ def test_output_into_a_closed_pipe_exits_0_without_an_error(toy_file, tmp_path):
             child.stdout.close()  # the reader has gone before anything is written
             err = child.stderr.read().decode()
             assert child.wait(timeout=120) == 0 and err == "", (entry, argv, err)
+
+
+def test_files_are_utf8_whatever_the_locale(tmp_path):
+    """TOML is UTF-8 by its specification, and the HTML report declares ``charset=utf-8``;
+    until session 16 the experiment file was read, and the reports and the CSV written, in
+    the locale's encoding: under an ASCII locale (LC_ALL=C without UTF-8 mode; on Windows,
+    cp1252 has no ``χ`` or ``●``) ``run`` refused an accented name and ``report --html``
+    failed on the report's own ``χ²_F``."""
+    import os
+    import subprocess
+    import sys
+
+    exp = tmp_path / "uni.toml"
+    exp.write_bytes(
+        (
+            'name = "unicodé"\nseed = 0\nmetrics = ["roc_auc"]\n'
+            '[[datasets]]\nname = "données"\ngenerator = "make_classification"\n'
+            "params = {n_samples = 60, n_features = 4, weights = [0.7], random_state = 0}\n"
+            '[[datasets]]\nname = "b"\ngenerator = "make_classification"\n'
+            "params = {n_samples = 60, n_features = 4, weights = [0.7], random_state = 1}\n"
+            '[protocol]\nkind = "kfold"\nn_splits = 2\n'
+            '[[estimators]]\nname = "Perceptrón"\nclass = "Perceptron"\n'
+            '[[estimators]]\nname = "PA"\nclass = "PassiveAggressive"\n'
+        ).encode()
+    )
+    db, html, md, csv = (tmp_path / f"r.{x}" for x in ("sqlite", "html", "md", "csv"))
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    env = {
+        **os.environ,
+        "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        # an ASCII locale for files; the terminal (stdout, stderr) stays UTF-8
+        "LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0",
+        "PYTHONIOENCODING": "utf-8",
+    }  # fmt: skip
+    for argv in (
+        ["run", str(exp), "--jobs", "1", "--db", str(db), "--no-progress"],
+        ["report", str(db), "--html", str(html), "--md", str(md), "--csv", str(csv)],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "skewlearn.experiments.cli", *argv],
+            capture_output=True, env=env, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr.decode()
+    assert "Perceptrón" in html.read_text(encoding="utf-8")
+    assert "χ²_F" in html.read_text(encoding="utf-8")
+    assert "| données |" in md.read_text(encoding="utf-8")
+    assert "unicodé,données,Perceptrón" in csv.read_text(encoding="utf-8")

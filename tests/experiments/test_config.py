@@ -58,6 +58,11 @@ def test_toy_file_parses(toy_file):
         ({"datasets": [{"name": "x", "generator": "make_classification",
                         "params": {"bogus": 3}}]},
          r"datasets\[0\]\.params: make_classification has no parameter\(s\) \['bogus'\]"),
+        # session 16: without a random_state each load drew new data (each worker, each
+        # resumed run): the same file and seed gave other numbers
+        ({"datasets": [{"name": "x", "generator": "make_moons", "params": {"n_samples": 50}}]},
+         r"datasets\[0\]\.params\.random_state: missing: without it make_moons draws new "
+         r"data every time"),
         ({"estimators": [{"class": "Perceptron", "params": 3}]},
          r"estimators\[0\]\.params: expected a table"),
         ({"estimators": [{"class": "PassiveAggressive", "params": {"C": -1.0}}]},
@@ -260,3 +265,25 @@ def test_pos_label_one_or_minus_one_is_kept(value):
     data = _toy(estimators=[{"class": "PassiveAggressive", "params": {"pos_label": value}}],
                 reference=[])  # fmt: skip
     assert parse_experiment(data).estimators[0].params == {"pos_label": value}
+
+
+def test_a_toml_file_is_read_as_utf8(tmp_path):
+    """TOML is UTF-8 (with or without a byte-order mark); another encoding is named."""
+    path = tmp_path / "e.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + TOY.replace('name = "toy"', 'name = "café"').encode())
+    assert load_experiment(path).name == "café"
+    path.write_bytes(TOY.replace('name = "toy"', 'name = "café"').encode("latin-1"))
+    with pytest.raises(ExperimentError, match=r"not UTF-8 \(byte 0xe9 .*save the file"):
+        load_experiment(path)
+
+
+def test_a_paper_table_found_from_the_working_directory_is_kept_by_absolute_path(
+    tmp_path, monkeypatch
+):
+    """The path goes into the results database's definition, which the report reads from
+    any directory: a relative one made the paper's numbers vanish from a report written
+    elsewhere, without a word (session 16)."""
+    (tmp_path / "mine.csv").write_text("dataset,Ridge\na,0.9\n")
+    monkeypatch.chdir(tmp_path)
+    paper = parse_experiment(_toy(paper={"table": "mine.csv", "metric": "roc_auc"})).paper
+    assert paper.path.is_absolute() and paper.path == (tmp_path / "mine.csv").resolve()

@@ -211,7 +211,8 @@ def test_a_test_fold_without_positives_names_the_protocol_setting(tmp_path):
         ('{name = "d", source = "d.csv", params = {label_column = "nope"}}',
          r"datasets\[1\] \(d\): reading d\.csv failed, so no task was run: .*no column named "
          r"'nope'.*Set label_column = one of them"),
-        ('{name = "g", generator = "make_classification", params = {n_samples = -5}}',
+        ('{name = "g", generator = "make_classification", '
+         'params = {n_samples = -5,random_state = 0}}',  # (", " splits the table's lines)
          r"datasets\[1\] \(g\): generating it failed, so no task was run: .*n_samples"),
     ],
 )  # fmt: skip

@@ -151,6 +151,34 @@ def test_reproduce_prints_the_table_beside_the_paper(first_file, tmp_path, monke
             lambda t: t.replace('search_from = "PA"', 'search_from = "Ridge"'),
             r"PassiveAggressive has no parameter\(s\) \['alpha'\] searched by 'Ridge'",
         ),
+        # session 16: the fixed C = 0.5 was silently replaced by the C that PA's search chose
+        (
+            lambda t: t.replace('{variant = "pa2"}', '{variant = "pa2", C = 0.5}'),
+            r"estimators\[3\].params.C: 'C' is fixed here but searched by 'PA', whose choice "
+            r"would replace it \(on 'a'\)",
+        ),
+        (
+            lambda t: t.replace(
+                'search_from = "PA"', 'search_from = "PA"\nby_dataset.b = {params = {C = 2.0}}'
+            ),
+            r"estimators\[3\].by_dataset.b.params.C: 'C' is fixed here but searched by 'PA'",
+        ),
+        # session 16: with no search of PA on b, PA-II ran there with its class default C
+        *(
+            (
+                lambda t, change=change: t.replace(
+                    'grid = {C = "2^[-2:1]"}', f'grid = {{C = "2^[-2:1]"}}\nby_dataset.b = {change}'
+                ),
+                rf"estimators\[3\].search_from: 'PA' {why}, so no search on 'b' chooses \['C'\] "
+                r"for 'PA-II', which would run there with its class defaults. Fix them with "
+                r"by_dataset.b.params",
+            )
+            for change, why in (
+                ("{skip = true}", "skips it"),
+                ("{grid = {C = [0.3]}}", "has a single candidate there"),
+                ("{params = {C = 0.3}}", "has a single candidate there"),
+            )
+        ),
         (lambda t: t.replace("cuts = [", "cuts = [1, "), r"cuts: must be a list of strings"),
         (
             lambda t: t.replace('kind = "kfold"', 'kind = "prequential"').replace(
@@ -227,3 +255,14 @@ def test_koil_table1_maps_every_dataset_and_paper_column():
     assert {"KOIL_RS", "KOIL_FIFO", "KOIL_inf"} <= names
     shared = {e.name for e in exp.estimators if e.search_from == "KOIL_RS++"}
     assert shared == {"KOIL_FIFO++", "KOIL_RS", "KOIL_FIFO", "KOIL_inf"}
+
+
+def test_a_fixed_value_is_kept_where_the_shared_search_does_not_run():
+    """Where the borrowed estimator's grid has one candidate there is no search, so the
+    estimator with search_from runs with its own fixed value: that is allowed."""
+    text = FIRST.replace(
+        'grid = {C = "2^[-2:1]"}', 'grid = {C = "2^[-2:1]"}\nby_dataset.b = {grid = {C = [1.0]}}'
+    ).replace('search_from = "PA"', 'search_from = "PA"\nby_dataset.b = {params = {C = 2.0}}')
+    exp = parse_experiment(tomllib.loads(text))
+    pa2 = [t for t in expand_tasks(exp) if t.estimator.name == "PA-II" and t.dataset.name == "b"]
+    assert pa2 and all(t.estimator.params["C"] == 2.0 for t in pa2)

@@ -297,3 +297,120 @@ def test_a_partial_run_is_reported_as_partial(tmp_path):
     row = next(line for line in md.splitlines() if line.startswith("| a |"))
     assert row.split(" | ")[3].startswith(cell) and row.endswith("(4 of 6 runs) |")
     assert "(4 of 6 runs)" in to_html([rep], figures=False)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [["scale", 0.1, 1.0], ["rbf", "linear"], [[10], [10, 10]], [True, False], [4, 0.5, 2]],
+)
+def test_sensitivity_figure_takes_any_grid_values(values):
+    """A grid of strings, of strings and numbers (SVC's ``gamma = ["scale", 0.1]``), of
+    lists or of booleans: until session 16 the HTML report failed on them with a
+    TypeError ('<' between float and str) or a ValueError (a string made a float). The
+    values of a numeric grid are sorted, the others keep the grid's order."""
+    from skewlearn.experiments.report import ExperimentReport, _sensitivity
+
+    def row(dataset, scores):
+        search = {"params": [{"p": v} for v in values], "scores": scores}
+        return {"dataset": dataset, "method": "M", "extra": {"search": search},
+                "fit_time": 0.1, "wall_time": 0.2, "skewlearn_version": "x",
+                "numpy_version": "x", "sklearn_version": "x", "host": "h"}  # fmt: skip
+
+    scores = [0.5 + 0.1 * i for i in range(len(values))]
+    rows = [row("a", scores), row("a", [None, *scores[1:]]), row("b", scores)]
+    (x, y) = _sensitivity(rows)["M"]["p"]["a"]
+    numeric = all(type(v) in (int, float) for v in values)
+    order = sorted(range(len(values)), key=values.__getitem__) if numeric else range(len(values))
+    assert x == [values[i] for i in order]
+    # mean over the runs of the best score at each value (the first run only has values[0])
+    assert y == pytest.approx([scores[i] for i in order])
+    rep = ExperimentReport("e", {"search": {"metric": "roc_auc"}}, rows, [])
+    page = to_html([rep])
+    assert "sensitivity of M to p" in page
+
+
+def test_nemenyi_cd_is_reported_for_more_than_20_methods():
+    """``nemenyi_q`` computes q_α for any k since session 13; the report still left the
+    critical difference (and the CD diagram) out above k = 20, without saying why."""
+    import math
+
+    from skewlearn.experiments.report import _friedman_text, _table
+
+    k, n = 22, 4
+    rng = np.random.default_rng(0)
+    rows = [
+        {"method": f"m{j}", "dataset": f"d{i}", "repetition": 0, "fold": 0,
+         "metrics": {"roc_auc": float(rng.random())}}
+        for i in range(n) for j in range(k)
+    ]  # fmt: skip
+    t = _table("roc_auc", rows, {"reference": []})
+    q = stats.studentized_range.ppf(0.95, k, math.inf) / math.sqrt(2)
+    assert t.cd == pytest.approx(q * math.sqrt(k * (k + 1) / (6 * n)))
+    assert f"Nemenyi CD (α = 0.05) = {t.cd:.3f}" in _friedman_text(t)
+
+
+def test_sensitivity_figures_name_each_estimators_own_search_metric(monkeypatch):
+    """An estimator with its own ``search_metric`` is scored by it in the inner folds; its
+    sensitivity figure said the experiment's ``search.metric`` (session 16)."""
+    from skewlearn.experiments import plots
+    from skewlearn.experiments.report import ExperimentReport
+
+    labels = {}
+
+    def record(lines, param, metric, title=""):
+        labels[title] = metric
+        return plots._figure()
+
+    monkeypatch.setattr(plots, "sensitivity_figure", record)
+    search = {"params": [{"C": 1.0}, {"C": 2.0}], "scores": [0.5, 0.6]}
+    rows = [
+        {"dataset": "a", "method": m, "extra": {"search": search}, "fit_time": 0.1,
+         "wall_time": 0.2, "skewlearn_version": "x", "numpy_version": "x",
+         "sklearn_version": "x", "host": "h"}
+        for m in ("PA", "PA-F")
+    ]  # fmt: skip
+    definition = {
+        "search": {"metric": "roc_auc"},
+        "estimators": [{"name": "PA"}, {"name": "PA-F", "search_metric": "f1"}],
+    }
+    to_html([ExperimentReport("e", definition, rows, [])])
+    assert labels == {"PA: C": "roc_auc", "PA-F: C": "f1"}
+
+
+def test_a_stream_point_undefined_in_every_run_is_nan_without_a_warning():
+    """A prequential curve starts with NaN where the prefix holds one class; when every run
+    has it, the HTML report printed numpy's "Mean of empty slice" warning (session 16)."""
+    import warnings
+
+    from skewlearn.experiments.report import _mean_curves
+
+    stream = {"position": [1, 2], "roc_auc": [float("nan"), 0.5]}
+    rows = [{"dataset": "a", "method": "m", "extra": {"stream": stream}}] * 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        avg = _mean_curves(rows, "stream")["a"]["m"]
+    assert np.isnan(avg["roc_auc"][0]) and avg["roc_auc"][1] == 0.5
+
+
+def test_sensitivity_figures_of_shared_searches(monkeypatch):
+    """With ``search.scope = "first_fold"`` the inner scores are in the ``searches`` table,
+    not in the task rows: the HTML report had no sensitivity figure at all (session 16)."""
+    from skewlearn.experiments import plots
+    from skewlearn.experiments.report import ExperimentReport
+
+    drawn = {}
+
+    def record(lines, param, metric, title=""):
+        drawn[title] = lines
+        return plots._figure()
+
+    monkeypatch.setattr(plots, "sensitivity_figure", record)
+    search = {"params": [{"C": 1.0}, {"C": 2.0}], "scores": [0.5, 0.6]}
+    shared = [{"dataset": "a", "method": "PA", "params": {"C": 2.0},
+               "extra": {"search": search, "n_train": 10}, "cpu_time": 1.0}]  # fmt: skip
+    rows = [{"dataset": "a", "method": "PA", "extra": {"tuned_by": "k"}, "fit_time": 0.1,
+             "wall_time": 0.2, "skewlearn_version": "x", "numpy_version": "x",
+             "sklearn_version": "x", "host": "h", "params": {"C": 2.0}}]  # fmt: skip
+    definition = {"search": {"metric": "roc_auc", "scope": "first_fold"}}
+    to_html([ExperimentReport("e", definition, rows, [], searches=shared)])
+    assert drawn == {"PA: C": {"a": ([1.0, 2.0], [0.5, 0.6])}}

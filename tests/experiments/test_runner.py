@@ -391,3 +391,16 @@ def test_a_rewritten_data_file_is_run_again_not_resumed(tmp_path, monkeypatch):
         file_digest("d.csv")
         == hashlib.blake2b((tmp_path / "d.csv").read_bytes(), digest_size=16).hexdigest()
     )
+
+
+@pytest.mark.parametrize("repeats", [0, 1.5, True, "2"])
+def test_repeats_that_is_not_a_positive_integer_is_refused_before_the_database(
+    toy_file, tmp_path, repeats
+):
+    """``repeats=1.5`` ran repetitions 0 and 1 (``repetition < 1.5``) and ``"2"`` failed
+    comparing a str with an int; ``0`` was refused only after the database was created
+    (session 16)."""
+    db = tmp_path / "r.sqlite"
+    with pytest.raises(ValueError, match=r"repeats must be a positive integer .*; got"):
+        run_experiment(toy_file, db, n_jobs=1, progress=False, repeats=repeats)
+    assert not db.exists()

@@ -53,3 +53,18 @@ def test_parquet_export_or_a_clear_error(tmp_path):
 
             db.to_parquet(tmp_path / "r.parquet")
             assert pq.read_table(tmp_path / "r.parquet").column("roc_auc").to_pylist() == [0.8]
+
+
+def test_numpy_scalars_in_a_row_are_written_as_numbers(tmp_path):
+    """A numpy scalar (a chosen grid value given as ``np.int64`` through the Python API)
+    raised "Object of type int64 is not JSON serializable" at the write, after the task
+    had run, and stopped the run (session 16)."""
+    import numpy as np
+
+    with ResultStore(tmp_path / "r.db") as db:
+        row = _row("k1", np.float32(0.75))
+        row["params"] = {"n_neighbors": np.int64(5), "flag": np.bool_(True)}
+        assert db.write(row)
+        (got,) = db.rows()
+    assert got["params"] == {"n_neighbors": 5, "flag": True}
+    assert got["metrics"]["roc_auc"] == 0.75

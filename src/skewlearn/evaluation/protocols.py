@@ -146,8 +146,14 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
         values = list(spec)
         if not values:
             raise ValueError(f"{name}: the list of values is empty; give at least one value.")
-        return values
-    return [spec]
+        return [_plain(v) for v in values]
+    return [_plain(spec)]
+
+
+def _plain(value: Any) -> Any:
+    """A numpy scalar as the Python number it holds (``np.int64(3)`` -> ``3``): a chosen
+    value goes into the results database as JSON, which numpy integers are not."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def expand_grid(grid: Mapping[str, Any] | None) -> list[dict[str, Any]]:

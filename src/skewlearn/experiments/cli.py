@@ -25,7 +25,7 @@ def shipped_experiments() -> dict[str, str]:
     out = {}
     for path in sorted(CONFIGS.glob("*.toml")):
         try:
-            data = tomllib.loads(path.read_text())
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError:  # pragma: no cover - shipped files are tested
             continue
         lines = str(data.get("description", "")).strip().splitlines()
@@ -265,12 +265,12 @@ def _cmd_report(args) -> int:
     outputs = {k: _output(getattr(args, k)) for k in ("md", "html", "csv", "parquet")
                if getattr(args, k)}  # fmt: skip
     if args.md:
-        outputs["md"].write_text(md)
+        outputs["md"].write_text(md, encoding="utf-8")
         print(f"Markdown report: {args.md}")
     elif not args.html:
         print(md)
     if args.html:
-        outputs["html"].write_text(to_html(reports))
+        outputs["html"].write_text(to_html(reports), encoding="utf-8")
         print(f"HTML report: {args.html}")
     if args.csv or args.parquet:
         with ResultStore(args.db) as store:
@@ -305,7 +305,7 @@ def _cmd_reproduce(args) -> int:
     # our table beside the paper's, the markers, win/tie/loss and the named cuts
     print(to_markdown(reports))
     out = out or Path(f"{exp.name}.html")
-    out.write_text(to_html(reports))
+    out.write_text(to_html(reports), encoding="utf-8")
     print(f"HTML report: {out}")
     return 1 if failures else 0
 

@@ -385,6 +385,15 @@ def _generator_params(generator: str, params: dict, path: str) -> None:
             f"{path}.params",
             f"{generator} has no parameter(s) {unknown}; its parameters are {sorted(valid)}.",
         )
+    if "random_state" in valid and "random_state" not in params:
+        # without it every load draws new data: each worker process, each resumed run
+        _fail(
+            f"{path}.params.random_state",
+            f"missing: without it {generator} draws new data every time the dataset is "
+            "loaded (in each worker process, in each resumed run), so the tasks would not "
+            "see the same rows and the results would not repeat. Set it, e.g. "
+            "params = {..., random_state = 0}.",
+        )
 
 
 def _scale_value(value: Any, path: str) -> bool | str:
@@ -639,7 +648,7 @@ def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTabl
     candidates = [Path(name), PAPER_RESULTS / name]
     if base is not None:
         candidates.insert(0, base / name)
-    found = next((p for p in candidates if p.is_file()), None)
+    found = next((p.resolve() for p in candidates if p.is_file()), None)
     if found is None:
         _fail(
             "paper.table",
@@ -665,7 +674,7 @@ def _paper(table: Any, base: Path | None, metrics: tuple[str, ...]) -> PaperTabl
 
     from .report import paper_table_missing
 
-    with open(found, newline="") as fh:
+    with open(found, newline="", encoding="utf-8-sig") as fh:
         header = next(csv.reader(line for line in fh if not line.startswith("#")), [])
     missing = paper_table_missing(header, {"layout": layout, "column": column})
     if missing:
@@ -783,7 +792,7 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
                     "the prequential protocol has no training part to search on; give "
                     "fixed params, or use the 'kfold' / 'split' protocol.",
                 )
-    _check_search_from(estimators, labels, scope, protocol)
+    _check_search_from(estimators, labels, scope, protocol, names)
     if isinstance(protocol, Prequential):
         for i, e in enumerate(estimators):
             if not hasattr(resolve_estimator(e.cls), "test_then_train"):
@@ -830,7 +839,7 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
     )
 
 
-def _check_search_from(estimators, labels, scope, protocol) -> None:
+def _check_search_from(estimators, labels, scope, protocol, datasets=()) -> None:
     by_name = {e.name: e for e in estimators}
     for i, e in enumerate(estimators):
         if e.search_from is None:
@@ -847,6 +856,35 @@ def _check_search_from(estimators, labels, scope, protocol) -> None:
         missing = sorted(set(src.grid) - valid)
         if missing:
             _fail(path, f"{e.cls} has no parameter(s) {missing} searched by {e.search_from!r}.")
+        for ds in datasets:
+            mine, theirs = e.for_dataset(ds), src.for_dataset(ds)
+            if mine is None:
+                continue
+            if theirs is None or all(len(v) < 2 for v in theirs.grid.values()):
+                # no search there to borrow: the values must be this estimator's own
+                unset = sorted(
+                    (set(src.grid) | set(getattr(theirs, "grid", {}))) - set(mine.params)
+                )
+                if unset:
+                    why = "skips it" if theirs is None else "has a single candidate there"
+                    _fail(
+                        path,
+                        f"{e.search_from!r} {why}, so no search on {ds!r} chooses {unset} "
+                        f"for {e.name!r}, which would run there with its class defaults. Fix "
+                        f"them with by_dataset.{ds}.params, or leave {ds!r} out "
+                        f"(by_dataset.{ds} = {{skip = true}}).",
+                    )
+                continue
+            # a fixed value the shared search's choice would replace
+            both = sorted(set(theirs.grid) & set(mine.params))
+            if both:
+                where = "params" if both[0] in e.params else f"by_dataset.{ds}.params"
+                _fail(
+                    f"estimators[{i}].{where}.{both[0]}",
+                    f"{both[0]!r} is fixed here but searched by {e.search_from!r}, whose "
+                    f"choice would replace it (on {ds!r}) without a word: remove it from "
+                    "params to take the searched value, or remove 'search_from' to keep it.",
+                )
     if scope == "first_fold" and isinstance(protocol, Prequential):
         _fail("search.scope", "'first_fold' needs a 'kfold' or 'split' protocol.")
 
@@ -864,7 +902,27 @@ def load_experiment(path: str | Path) -> Experiment:
                 "name; `skewlearn reproduce` lists them)."
             )
     try:
-        data = tomllib.loads(p.read_text())
+        data = tomllib.loads(read_toml_text(p))
     except tomllib.TOMLDecodeError as err:
         raise ExperimentError(f"{p}: not valid TOML: {err}") from err
     return parse_experiment(data, source=p.resolve())
+
+
+def read_toml_text(path: str | Path) -> str:
+    """The text of a TOML file, decoded as UTF-8 (the TOML specification's encoding,
+    whatever the locale's; a leading byte-order mark, which some editors write, is
+    dropped).
+
+    Raises
+    ------
+    ExperimentError
+        When the bytes are not UTF-8, naming the file and the first bad byte.
+    """
+    raw = Path(path).read_bytes()
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ExperimentError(
+            f"{path}: not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start}); TOML "
+            "files are UTF-8: save the file with that encoding."
+        ) from None

@@ -79,25 +79,42 @@ def stream_figure(
 
 
 def sensitivity_figure(
-    lines: Mapping[str, tuple[Sequence[float], Sequence[float]]],
+    lines: Mapping[str, tuple[Sequence, Sequence[float]]],
     param: str,
     metric: str,
     title: str = "",
 ):
-    """Metric against one hyperparameter: ``{label: (values, scores)}``; a log x-axis when
-    the values are positive and span more than a factor 20."""
+    """Metric against one hyperparameter: ``{label: (values, scores)}``.
+
+    Numeric values go on a numeric axis, a log one when they are positive and span more
+    than a factor 20. Any other values (strings such as ``"scale"`` or ``"rbf"``, booleans,
+    lists) are categories, one tick each in the order first met, labelled by the value.
+    """
     fig = _figure(figsize=(6, 3.6))
     ax = fig.subplots()
-    all_x = []
-    for label, (x, yv) in lines.items():
-        ax.plot(x, yv, marker="o", ms=3, label=label)
-        all_x.extend(x)
-    x = np.asarray(all_x, dtype=float)
-    if len(x) and np.all(x > 0) and x.max() / x.min() > 20:
-        ax.set_xscale("log", base=2)
+    values = [v for x, _ in lines.values() for v in x]
+    numeric = all(isinstance(v, Real) and not isinstance(v, bool) for v in values)
+    if numeric:
+        for label, (x, yv) in lines.items():
+            ax.plot(x, yv, marker="o", ms=3, label=label)
+        x = np.asarray(values, dtype=float)
+        if len(x) and np.all(x > 0) and x.max() / x.min() > 20:
+            ax.set_xscale("log", base=2)
+    else:
+        names: dict[str, int] = {}  # category label -> position
+        for v in values:
+            names.setdefault(_category(v), len(names))
+        for label, (x, yv) in lines.items():
+            ax.plot([names[_category(v)] for v in x], yv, marker="o", ms=3, label=label)
+        ax.set_xticks(range(len(names)), list(names))
     ax.set(xlabel=param, ylabel=f"inner-CV {metric}", title=title)
     ax.legend(fontsize=8)
     return fig
+
+
+def _category(value) -> str:
+    """The tick label of a non-numeric hyperparameter value."""
+    return value if isinstance(value, str) else repr(value)
 
 
 def cd_diagram(ranks: Mapping[str, float], cd: float, title: str = ""):

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import csv
 import html
+import json
 import math
+import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,7 +84,7 @@ def paper_table_missing(columns: list[str], paper: dict) -> list[str]:
 
 def read_paper_table(paper: dict) -> dict[tuple[str, str], tuple[float, float | None]]:
     """``{(paper dataset, paper method): (mean, std)}`` on our scale from a shipped CSV."""
-    with open(paper["path"], newline="") as fh:
+    with open(paper["path"], newline="", encoding="utf-8-sig") as fh:
         reader = csv.DictReader(line for line in fh if not line.startswith("#"))
         rows = list(reader)
         missing = paper_table_missing(reader.fieldnames or [], paper)
@@ -165,8 +167,7 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
     if k >= 2 and n >= 2:
         scores = np.array([[t.mean[d, m] for m in methods] for d in complete])
         t.friedman = friedman_test(scores)
-        if k <= 20:
-            t.cd = nemenyi_cd(k, n)
+        t.cd = nemenyi_cd(k, n)  # any k (q_alpha from the studentized range beyond Table 5)
         if n < len(datasets):
             t.friedman_note = f"over the {n} datasets where every method has results"
     elif k >= 2 and len(datasets) >= 2:
@@ -516,35 +517,51 @@ def _mean_curves(rows: list[dict], key: str) -> dict[str, dict[str, dict[str, li
             for name, lists in per_name.items():
                 n = min(len(v) for v in lists)
                 arr = np.array([v[:n] for v in lists], dtype=float)
-                with np.errstate(all="ignore"):
+                # a point undefined in every run (a prefix with one class) stays NaN;
+                # nanmean's "Mean of empty slice" is a warning, not a floating-point error
+                with np.errstate(all="ignore"), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", RuntimeWarning)
                     avg[name] = np.nanmean(arr, axis=0).tolist() if arr.size else []
             out[d][m] = avg
     return out
 
 
+def _is_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 def _sensitivity(rows: list[dict]):
-    """method -> param -> dataset -> (values, mean best inner score at each value)."""
-    acc: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(lambda: defaultdict(list))))
+    """method -> param -> dataset -> (values, mean best inner score at each value).
+
+    Numeric values come sorted; a parameter with any other value (``gamma = ["scale",
+    0.1]``, ``kernel = ["rbf", "linear"]``, a list such as ``hidden_layer_sizes``) keeps
+    its values in grid order, which cannot be sorted (until session 16 such a grid made
+    the HTML report fail with a TypeError)."""
+    acc: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     for r in rows:
         s = r["extra"].get("search")
         if not s:
             continue
         for param in s["params"][0] if s["params"] else []:
-            best: dict = {}
+            best: dict = {}  # value's JSON text -> (value, best score)
             for p, score in zip(s["params"], s["scores"]):
                 if score is None:
                     continue
-                v = p[param]
-                best[v] = max(best.get(v, -math.inf), score)
-            for v, score in best.items():
-                acc[r["method"]][param][r["dataset"]][v].append(score)
+                key = json.dumps(p[param], sort_keys=True, default=str)
+                old = best.get(key, (p[param], -math.inf))[1]
+                best[key] = (p[param], max(old, score))
+            per_value = acc[r["method"]][param][r["dataset"]]
+            for key, (v, score) in best.items():
+                per_value.setdefault(key, (v, []))[1].append(score)
     out: dict = defaultdict(dict)
     for m, per_p in acc.items():
         for p, per_d in per_p.items():
-            out[m][p] = {
-                d: (sorted(vals), [float(np.mean(vals[v])) for v in sorted(vals)])
-                for d, vals in per_d.items()
-            }
+            out[m][p] = {}
+            for d, per_value in per_d.items():
+                items = list(per_value.values())  # grid order (first seen)
+                if all(_is_number(v) for v, _ in items):
+                    items.sort(key=lambda item: item[0])
+                out[m][p][d] = ([v for v, _ in items], [float(np.mean(s)) for _, s in items])
     return out
 
 
@@ -637,11 +654,15 @@ def to_html(reports: list[ExperimentReport], *, figures: bool = True) -> str:
                     for metric in rep.definition.get("metrics", []):
                         fig = stream_figure(per_m, metric, f"{d}: {metric}")
                         parts.append(_img(fig, f"{metric} over the stream on {d}"))
-            sens = _sensitivity(rep.rows)
+            # every task's search, or the shared ones (search.scope = "first_fold")
+            sens = _sensitivity([*rep.rows, *rep.searches])
             if sens:
-                metric = rep.definition.get("search", {}).get("metric", "score")
+                default = rep.definition.get("search", {}).get("metric", "score")
+                own = {e.get("name"): e.get("search_metric")
+                       for e in rep.definition.get("estimators", [])}  # fmt: skip
                 parts.append("<h2>Sensitivity (best inner-CV score at each parameter value)</h2>")
                 for m, per_p in sens.items():
+                    metric = own.get(m) or default  # an estimator's own search metric
                     for p, lines in per_p.items():
                         fig = sensitivity_figure(lines, p, metric, f"{m}: {p}")
                         parts.append(_img(fig, f"sensitivity of {m} to {p}"))

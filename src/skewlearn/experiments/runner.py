@@ -15,6 +15,7 @@ import contextlib
 import datetime as _dt
 import hashlib
 import json
+import numbers
 import os
 import platform
 import socket
@@ -715,6 +716,13 @@ def run_experiment(
     """
     from tqdm.auto import tqdm
 
+    if repeats is not None and (
+        isinstance(repeats, bool) or not isinstance(repeats, numbers.Integral) or repeats < 1
+    ):
+        raise ValueError(
+            f"repeats must be a positive integer (run repetitions 0 … repeats-1) or None (all "
+            f"of them); got {repeats!r}."
+        )
     exp = experiment if isinstance(experiment, Experiment) else load_experiment(experiment)
     # the data once, before the database and any search or task: a bad option failed them
     # all alike
@@ -724,8 +732,6 @@ def run_experiment(
     try:
         if scheduler is None:
             scheduler = os.environ.get("DASK_SCHEDULER_ADDRESS") or None
-        if repeats is not None and repeats < 1:
-            raise ValueError(f"repeats must be >= 1; got {repeats}.")
         searches = None
         no_search: set[tuple[str, str]] = set()
         counts: dict[str, int] = {}

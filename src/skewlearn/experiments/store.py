@@ -164,7 +164,9 @@ class ResultStore:
     def write(self, row: Mapping[str, Any]) -> bool:
         """Insert one task's row in its own transaction; False if the task was already there."""
         values = [
-            json.dumps(row.get(c, {}), sort_keys=True) if c in _JSON else row.get(c)
+            json.dumps(row.get(c, {}), sort_keys=True, default=_json_scalar)
+            if c in _JSON
+            else row.get(c)
             for c in _COLUMNS
         ]
         with self._con:  # BEGIN ... COMMIT
@@ -198,7 +200,9 @@ class ResultStore:
         """Insert one shared search's row (``search.scope = "first_fold"``); False if it
         was already there."""
         values = [
-            json.dumps(row.get(c, {}), sort_keys=True) if c in ("params", "extra") else row.get(c)
+            json.dumps(row.get(c, {}), sort_keys=True, default=_json_scalar)
+            if c in ("params", "extra")
+            else row.get(c)
             for c in _SEARCH_COLUMNS
         ]
         with self._con:
@@ -311,7 +315,7 @@ class ResultStore:
         """Write one line per task (metrics as columns; curves left out) to a CSV file."""
         cols, flat = self._flat(experiment)
         path = Path(path)
-        with path.open("w", newline="") as fh:
+        with path.open("w", newline="", encoding="utf-8") as fh:
             w = csv.DictWriter(fh, fieldnames=cols)
             w.writeheader()
             w.writerows(flat)
@@ -335,6 +339,15 @@ class ResultStore:
     def write_many(self, rows: Iterable[Mapping[str, Any]]) -> int:
         """Write several rows (each in its own transaction); returns how many were new."""
         return sum(self.write(r) for r in rows)
+
+
+def _json_scalar(value: Any) -> Any:
+    """``json.dumps``' fallback: a numpy scalar (``np.int64``, ``np.float32``, ``np.bool_``)
+    is written as the number it holds; anything else is refused as by ``json``."""
+    item = getattr(value, "item", None)
+    if item is not None and getattr(value, "shape", None) == ():
+        return item()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def _tables(path: Path) -> set[str]:
