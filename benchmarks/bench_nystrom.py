@@ -94,7 +94,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--from-json", help="only plot (--png) the results of an earlier --json")
     args = ap.parse_args(argv)
     if args.from_json:
-        with open(args.from_json) as f:
+        with open(args.from_json, encoding="utf-8") as f:
             results = json.load(f)
         if args.png:
             plot(results, args.png)
@@ -198,7 +198,7 @@ def main(argv=None) -> dict:
               f"{row['auc_diff']:+8.4f}  {'yes' if row['within_0.01'] else 'no'}")  # fmt: skip
     results["against_svc"] = summary
     if args.json:
-        with open(args.json, "w") as f:
+        with open(args.json, "w", encoding="utf-8") as f:
             json.dump(results, f, indent=1)
         print(f"wrote {args.json}")
     if args.png:

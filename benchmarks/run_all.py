@@ -501,7 +501,7 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         river_v = "not installed"
     cpu = "unknown"
     try:
-        with open("/proc/cpuinfo") as fh:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
             cpu = next(ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name"))
     except (OSError, StopIteration):
         pass

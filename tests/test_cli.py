@@ -871,7 +871,7 @@ def test_save_and_predict_refuse_what_they_cannot_do(capsys, tmp_path):
     assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
     capsys.readouterr()
     renamed = tmp_path / "renamed.csv"
-    renamed.write_text(Path(CSV).read_text().replace("f2", "g2", 1))
+    renamed.write_text(Path(CSV).read_text(encoding="utf-8").replace("f2", "g2", 1))
     _fails(capsys, ["predict", str(model), str(renamed)], "feature 2 is 'g2'; the model was")
     _fails(capsys, ["predict", str(model), "pima"], "positive class is 'positive'; the model")
     _fails(capsys, ["predict", str(model), SVM], "The model's positive class is 'rare'.")
@@ -958,7 +958,7 @@ def test_predict_reads_a_file_without_header_by_position(capsys, tmp_path):
     as a LIBSVM file is; a model trained --no-header scores a file with a header."""
     import pickle
 
-    lines = Path(CSV).read_text().splitlines(keepends=True)
+    lines = Path(CSV).read_text(encoding="utf-8").splitlines(keepends=True)
     bare = tmp_path / "bare.csv"
     bare.write_text("".join(lines[1:]))
     X, y, _ = load(CSV)
@@ -987,7 +987,7 @@ def test_outputs_never_replace_the_inputs(capsys, tmp_path):
     pickle, each exiting 0. They are refused before any work, the files untouched; a
     --scores folder that does not exist is refused before the scoring pass, not after."""
     data, model = tmp_path / "d.csv", tmp_path / "m.skl"
-    data.write_text(Path(CSV).read_text())
+    data.write_text(Path(CSV).read_text(encoding="utf-8"))
     save = ["--no-progress", "--save", str(model)]
     assert main(["stream", str(data), "--model", "AROW", *save]) == 0
     capsys.readouterr()

@@ -32,7 +32,7 @@ from skewlearn.experiments.store import ResultStore
 
 
 def _paper_rows(name):
-    with open(PAPER_RESULTS / name, newline="") as fh:
+    with open(PAPER_RESULTS / name, encoding="utf-8", newline="") as fh:
         return list(csv.DictReader(line for line in fh if not line.startswith("#")))
 
 
@@ -122,11 +122,11 @@ def test_derived_paper_tables_copy_the_shipped_numbers():
     """configs/asls_table3_paper.csv and asls_table4_paper.csv (engine layout) hold the same
     numbers as the paper_results copies."""
     exp3, exp4 = load_experiment("asls_table3"), load_experiment("asls_table4")
-    with open(exp3.paper.path, newline="") as fh:
+    with open(exp3.paper.path, encoding="utf-8", newline="") as fh:
         wide = next(csv.DictReader(line for line in fh if not line.startswith("#")))
     for (method, m, r), v in _paper3().items():
         assert float(wide[f"{method} r={r} m={m}"]) == pytest.approx(100 * v)
-    with open(exp4.paper.path, newline="") as fh:
+    with open(exp4.paper.path, encoding="utf-8", newline="") as fh:
         wide4 = next(csv.DictReader(line for line in fh if not line.startswith("#")))
     for row in _paper_rows("asls_table4_vowel_reduced.csv"):
         assert wide4[f"KASLS_R eta={float(row['eta']):g}"] == row["gmean"]

@@ -307,14 +307,14 @@ def write_keel(path, X, y, header=True):
         lines.append("@outputs Class")
         lines.append("@data")
     lines += [", ".join([*map(repr, row.tolist()), str(lab)]) for row, lab in zip(X, y)]
-    Path(path).write_text("\n".join(lines) + "\n")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def write_csv(path, X, y):
     names = [f"x{j + 1}" for j in range(X.shape[1])]
     lines = [",".join([*names, "Class"])]
     lines += [",".join([*map(repr, row.tolist()), str(lab)]) for row, lab in zip(X, y)]
-    Path(path).write_text("\n".join(lines) + "\n")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def write_arff(path, X, y, sparse_rows=False):
@@ -328,7 +328,7 @@ def write_arff(path, X, y, sparse_rows=False):
             lines.append("{" + ", ".join([*entries, f"{X.shape[1]} {lab}"]) + "}")
         else:
             lines.append(",".join([*map(repr, row.tolist()), str(lab)]))
-    Path(path).write_text("\n".join(lines) + "\n")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def write_libsvm(path, X, y, rng):
@@ -337,7 +337,7 @@ def write_libsvm(path, X, y, rng):
         nz = [j for j in range(X.shape[1]) if row[j] != 0]
         rng.shuffle(nz)  # any order is legal
         lines.append(" ".join([str(lab), *(f"{j + 1}:{float(row[j])!r}" for j in nz)]))
-    Path(path).write_text("\n".join(lines) + "\n")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)

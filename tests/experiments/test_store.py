@@ -36,7 +36,7 @@ def test_csv_export_has_metric_columns(tmp_path):
     with ResultStore(tmp_path / "r.db") as db:
         db.write_many([_row("k0", 0.8), _row("k1", 0.9)])
         db.to_csv(tmp_path / "r.csv")
-    with open(tmp_path / "r.csv") as fh:
+    with open(tmp_path / "r.csv", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     assert [float(r["roc_auc"]) for r in rows] == [0.8, 0.9]
     assert rows[1]["gmean"] == "0.45" and rows[0]["params"] == '{"C": 0.5}'

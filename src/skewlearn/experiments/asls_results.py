@@ -53,7 +53,7 @@ M_ROWS = ("1", "1.4", "1.8", "2.2", "2.6", "3")
 
 
 def _read_csv(name: str) -> list[dict]:
-    with open(PAPER_RESULTS / name, newline="") as fh:
+    with open(PAPER_RESULTS / name, newline="", encoding="utf-8") as fh:
         return list(csv.DictReader(line for line in fh if not line.startswith("#")))
 
 

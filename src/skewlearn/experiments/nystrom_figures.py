@@ -371,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     todo = set(args.only or ["cd", "landmarks", "rank", "time", "ablation"])
     summary_path = out / "nystrom_figures.json"
-    summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
+    summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.is_file() else {}
     # Each part records its own protocol: parts run separately (e.g. Fig. 2 at 10 × 5-fold,
     # the timing figure without CV) keep their results and their protocol side by side.
     protocol = summary.get("protocol", {})
@@ -434,7 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary.setdefault("runs", []).append({"parts": sorted(todo), "splits": args.splits,
                                            "repeats": args.repeats, "cpu_s": cpu,
                                            "wall_s": wall})  # fmt: skip
-    summary_path.write_text(json.dumps(summary, indent=1))
+    summary_path.write_text(json.dumps(summary, indent=1), encoding="utf-8")
     print(f"{sorted(todo)}: {cpu:.1f} CPU s, {wall:.1f} wall s; summary in {summary_path}")
     return 0
 

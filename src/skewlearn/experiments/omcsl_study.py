@@ -510,7 +510,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         out = run_experiment(config, db, n_jobs=args.jobs, progress=False)
         print(f"Table 3: {out['tasks']} tasks ({out['ran']} run now) in {db}")
         parts.append("## Table 3 (test set)\n\n" + table3_markdown(db, experiment, rows))
-        Path(args.md).with_suffix(".engine.md").write_text(to_markdown(build_reports(db)))
+        Path(args.md).with_suffix(".engine.md").write_text(
+            to_markdown(build_reports(db)), encoding="utf-8"
+        )
     if args.tuned:
         parts.append("## Chosen step sizes\n\n" + steps_markdown(db, experiment))
     results = None
@@ -537,13 +539,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parts.append("## Must show\n\n" + must_show(db, results, experiment, rows))
     wall, cpu = time.perf_counter() - t_wall, time.process_time() - t_cpu
     parts.append(f"Wall time {wall:.0f} s, CPU time of this process {cpu:.0f} s.")
-    Path(args.md).write_text("\n\n".join(parts) + "\n")
+    Path(args.md).write_text("\n\n".join(parts) + "\n", encoding="utf-8")
     print(f"Summary: {args.md}")
     if args.json and results is not None:
         dump = {
             n: {f"{k[0]}/{k[1]}": v for k, v in r["table4"].items()} for n, r in results.items()
         }
-        Path(args.json).write_text(json.dumps(dump, indent=1))
+        Path(args.json).write_text(json.dumps(dump, indent=1), encoding="utf-8")
     return 0
 
 
