@@ -130,6 +130,35 @@ def _check_missing_labels(y) -> None:
         )
 
 
+def _classes_array(classes) -> np.ndarray:
+    """The labels of a ``classes=`` argument as an array (repeats kept), refusing what
+    is not an array-like of labels (a set, a string), a missing label (None, NaN, pandas'
+    NA) and values scikit-learn calls continuous (as it refuses them in ``y``), each with
+    the argument and the fix. numpy alone turned a set or a string into one "label",
+    failed on None with "'<' not supported", and took NaN as a class."""
+    if isinstance(classes, set | frozenset | dict | str | bytes):
+        raise ValueError(
+            "classes must be an array-like of the two labels (e.g. classes=[0, 1]); got a "
+            f"{type(classes).__name__}: {classes!r}. Pass a list such as "
+            f"{'sorted(classes)' if isinstance(classes, set | frozenset) else '[0, 1]'}."
+        )
+    labels = np.asarray(classes)
+    shown = _label_list(classes if isinstance(classes, list | tuple) else labels.ravel())
+    missing = next((v for v in labels.ravel().tolist() if _is_missing(v)), False)
+    if missing is not False:
+        raise ValueError(
+            f"classes=[{shown}] holds a missing label ({missing!r}); it must name the two "
+            "classes of the problem, e.g. classes=[0, 1] or classes=['no', 'yes']."
+        )
+    if labels.dtype.kind == "f" and not _integral(labels):
+        raise ValueError(
+            f"classes=[{shown}] holds values that are not class labels (continuous), which "
+            "scikit-learn refuses in y as well. Use integers or strings as labels, e.g. "
+            "classes=[0, 1]."
+        )
+    return labels
+
+
 @contextlib.contextmanager
 def _text_in_x_hint():
     """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
@@ -656,7 +685,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError(self._multiclass_message(found))
             classes = found
         else:
-            classes = np.unique(np.asarray(classes))
+            classes = np.unique(_classes_array(classes))
             if len(classes) != 2:
                 raise ValueError(
                     f"classes must hold exactly two labels for a binary learner; got "
@@ -689,11 +718,12 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             self.pos_label_ = matches[0]
 
     def _check_classes_argument(self, classes) -> None:
-        if classes is not None and not np.array_equal(
-            np.unique(np.asarray(classes)), self.classes_
-        ):
+        if classes is None:
+            return
+        given = np.unique(_classes_array(classes))
+        if not np.array_equal(given, self.classes_):
             raise ValueError(
-                f"classes=[{_label_list(np.unique(np.asarray(classes)))}] differs from the "
+                f"classes=[{_label_list(given)}] differs from the "
                 f"classes of earlier calls [{_label_list(self.classes_)}]; call fit to start "
                 "a new model."
             )

@@ -250,3 +250,33 @@ def test_a_text_column_in_x_is_named_with_the_fix(est):
     fitted = est.fit(pd.DataFrame(X, columns=list("abcd")), y)
     with pytest.raises(ValueError, match=r"could not convert string.*OneHotEncoder"):
         fitted.predict(pd.DataFrame(X, columns=list("abcd")).assign(a="x"))
+
+
+@pytest.mark.parametrize(
+    "classes, match",
+    [
+        ([0, None], r"classes=\[0, None\] holds a missing label \(None\)"),
+        ([0, np.nan], r"classes=\[0, nan\] holds a missing label \(nan\)"),
+        (["no", None], r"classes=\['no', None\] holds a missing label"),
+        ({0, 1}, r"classes must be an array-like of the two labels .* got a set"),
+        ("01", r"classes must be an array-like of the two labels .* got a str"),
+        ([0, 1.5], r"classes=\[0, 1.5\] .* not class labels \(continuous\)"),
+    ],
+    ids=["None", "nan", "str-None", "set", "str", "continuous"],
+)
+def test_a_bad_classes_argument_is_named_and_leaves_nothing_fitted(classes, match):
+    """``partial_fit(classes=...)`` met a None with numpy's "'<' not supported between
+    'NoneType' and 'int'", a set or a string with "got 1" label, and took NaN (or 1.5,
+    which scikit-learn calls continuous as y) as a class: a first batch of 0s then made a
+    model whose positive class was nan. Each is now refused by name, as scikit-learn's
+    SGDClassifier refuses them, and on a later call too (session 16)."""
+    X, _ = _data(n=4)
+    y = np.zeros(4, dtype=int)
+    est = Perceptron()
+    with pytest.raises(ValueError, match=match):
+        est.partial_fit(X, y, classes=classes)
+    assert not hasattr(est, "classes_")
+    est.partial_fit(X, y, classes=[0, 1])
+    with pytest.raises(ValueError, match=match):
+        est.partial_fit(X, y, classes=classes)
+    assert est.n_samples_seen_ == 4
