@@ -707,6 +707,13 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         if self.pos_label is None:
             self.pos_label_ = classes[1]
         else:
+            if isinstance(self.pos_label, list | tuple | set | dict) or np.ndim(self.pos_label):
+                del self.classes_
+                raise ValueError(
+                    f"pos_label must be one label (a number, string or bool), the positive "
+                    f"one of the classes [{_label_list(classes)}]; got {self.pos_label!r}. "
+                    "Set pos_label to one of them, or None to use classes_[1]."
+                )
             matches = [c for c in classes if c == self.pos_label]
             if not matches:
                 del self.classes_

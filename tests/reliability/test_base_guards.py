@@ -280,3 +280,14 @@ def test_a_bad_classes_argument_is_named_and_leaves_nothing_fitted(classes, matc
     with pytest.raises(ValueError, match=match):
         est.partial_fit(X, y, classes=classes)
     assert est.n_samples_seen_ == 4
+
+
+@pytest.mark.parametrize("est", [Perceptron(), LinearASLS()], ids=type)
+@pytest.mark.parametrize("pos_label", [[0, 1], np.array([1, 0]), [1], (1,)], ids=repr)
+def test_a_pos_label_that_is_not_one_label_is_named(est, pos_label):
+    """pos_label=[0, 1] failed with numpy's "truth value of an array with more than one
+    element is ambiguous", while pos_label=[1] was taken as 1 (session 16)."""
+    X, y = _data()
+    with pytest.raises(ValueError, match=r"pos_label must be one label .* got .*\[?1"):
+        est.set_params(pos_label=pos_label).fit(X, y)
+    assert not hasattr(est, "classes_")
