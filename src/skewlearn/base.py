@@ -624,6 +624,16 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
             delattr(self, name)
 
+    def _forget_on_refusal(self) -> None:
+        """Forget the fitted state when a call that starts over (``fit``, a first
+        ``partial_fit``) refuses its data. scikit-learn's validation sets
+        ``n_features_in_`` (and ``feature_names_in_``) for the new ``X`` before the checks
+        after it (NaN or too large values, continuous or one-class ``y``) refuse it: an
+        earlier model kept under the new width was read, and by ``partial_fit`` written,
+        past the end of its arrays by the compiled passes. So a refused refit leaves the
+        learner unfitted, as a refused first call does."""
+        self._forget()
+
     def _validation(self, reset: bool) -> dict[str, Any]:
         """``validate_data``'s options: C-ordered float input of ``_input_dtypes``, CSR if
         ``_accept_sparse``; NaN/inf are left to :meth:`_check_magnitude`'s message."""
@@ -809,8 +819,12 @@ class BatchClassifier(BinaryClassifier):
         self : object
         """
         self._validate_params()
-        X, y = self._validate_xy(X, y, reset=True)
-        self._set_classes(y, None)
+        try:
+            X, y = self._validate_xy(X, y, reset=True)
+            self._set_classes(y, None)
+        except Exception:
+            self._forget_on_refusal()
+            raise
         self._fit_binary(X, self._signed_labels(y))
         self._check_finite_state(X)
         return self
@@ -929,7 +943,12 @@ class OnlineClassifier(BinaryClassifier):
             X = ready
             self._check_magnitude(X)
         else:
-            X, y = self._validate_xy(X, y, reset)
+            try:
+                X, y = self._validate_xy(X, y, reset)
+            except Exception:
+                if reset:
+                    self._forget_on_refusal()
+                raise
         if reset:
             try:
                 self._set_classes(y, classes)

@@ -9,6 +9,7 @@ import joblib
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
 
 import skewlearn
 from skewlearn import AROW, CW, SOP, CostSensitivePA, LinearASLS, PassiveAggressive, Perceptron
@@ -291,3 +292,51 @@ def test_a_pos_label_that_is_not_one_label_is_named(est, pos_label):
     with pytest.raises(ValueError, match=r"pos_label must be one label .* got .*\[?1"):
         est.set_params(pos_label=pos_label).fit(X, y)
     assert not hasattr(est, "classes_")
+
+
+def _nan_at_first(X):
+    X = X.copy()
+    X[0, 0] = np.nan
+    return X
+
+
+def _huge_at_first(X):
+    X = X.copy()
+    X[0, 0] = 1e300
+    return X
+
+
+@pytest.mark.parametrize(
+    "est",
+    [PassiveAggressive(), AROW(covariance="full"), SOP(), CostSensitivePA(), LinearASLS()],
+    ids=type,
+)
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda X, y: (_nan_at_first(X), y),
+        lambda X, y: (_huge_at_first(X), y),
+        lambda X, y: (X, y + 0.5),  # continuous labels
+        lambda X, y: (X, np.zeros_like(y)),  # one class
+    ],
+    ids=["nan", "huge", "continuous-y", "one-class"],
+)
+def test_a_refused_refit_with_another_width_leaves_no_model_of_the_old_one(est, spoil):
+    """A refit refused after scikit-learn's validation had already set n_features_in_ to
+    the new width (NaN or too large values in X, continuous or one-class y) kept the old
+    model under the new width: decision_function on rows of the new width then read past
+    the end of the weights in compiled code (garbage scores, or an 'overflow' error) and
+    partial_fit wrote past it. A refused fit now leaves the learner unfitted, as a refused
+    first call does; it then learns the new width from scratch (session 16)."""
+    X, y = _data(d=3)
+    X_wide, y_wide = _data(d=40, seed=1)
+    est.fit(X, y)
+    with pytest.raises(ValueError):
+        est.fit(*spoil(X_wide, y_wide))
+    assert not hasattr(est, "n_features_in_") and not hasattr(est, "classes_")
+    with pytest.raises(Exception, match="not fitted"):
+        est.decision_function(X_wide)
+    fresh = clone(est).fit(X_wide, y_wide)
+    np.testing.assert_array_equal(
+        est.fit(X_wide, y_wide).decision_function(X_wide), fresh.decision_function(X_wide)
+    )
