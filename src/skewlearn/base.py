@@ -774,9 +774,10 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             # e.g. "0"/"1" or "2"/"1" after 0/1: strings against numbers is a type mismatch,
             # whether or not the union looks binary (every row would be learned as negative)
             mismatch = isinstance(unknown[0], str) != isinstance(self.classes_[0], str)
-            labels = np.union1d(self.classes_, unknown)
-            if len(labels) > 2 and not mismatch:
-                raise ValueError(self._multiclass_message(labels, later=True))
+            if not mismatch:  # (numpy cannot sort a union of strings and numbers)
+                labels = np.union1d(self.classes_, unknown)
+                if len(labels) > 2:
+                    raise ValueError(self._multiclass_message(labels, later=True))
             raise ValueError(
                 f"this batch's labels [{_label_list(np.unique(y))}] are not the classes of "
                 f"earlier calls [{_label_list(self.classes_)}] (numbers against strings?). "

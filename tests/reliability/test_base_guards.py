@@ -340,3 +340,23 @@ def test_a_refused_refit_with_another_width_leaves_no_model_of_the_old_one(est, 
     np.testing.assert_array_equal(
         est.fit(X_wide, y_wide).decision_function(X_wide), fresh.decision_function(X_wide)
     )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda y: np.array(y.astype(str), dtype=object),
+        lambda y: __import__("pandas").Series(y.astype(str).tolist(), dtype=object),
+    ],
+    ids=["object-array", "pandas-object"],
+)
+def test_later_text_labels_of_object_dtype_are_named_as_a_type_mismatch(make):
+    """ "0"/"1" after 0/1 is refused as a type mismatch (test_common); held in an object
+    array (a pandas text column) it failed instead with numpy's "'<' not supported between
+    instances of 'str' and 'int'" while the labels were merged (session 16)."""
+    X, y = _data()
+    est = Perceptron().partial_fit(X, y, classes=[0, 1])
+    before = pickle.dumps(est)
+    with pytest.raises(ValueError, match=r"labels \['0', '1'\] are not the classes .*strings"):
+        est.partial_fit(X, make(y))
+    assert pickle.dumps(est) == before
