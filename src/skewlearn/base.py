@@ -823,10 +823,10 @@ class BatchClassifier(BinaryClassifier):
         try:
             X, y = self._validate_xy(X, y, reset=True)
             self._set_classes(y, None)
+            self._fit_binary(X, self._signed_labels(y))
         except Exception:
-            self._forget_on_refusal()
+            self._forget_on_refusal()  # (or a fit that failed: no model of the old data)
             raise
-        self._fit_binary(X, self._signed_labels(y))
         self._check_finite_state(X)
         return self
 

@@ -360,3 +360,18 @@ def test_later_text_labels_of_object_dtype_are_named_as_a_type_mismatch(make):
     with pytest.raises(ValueError, match=r"labels \['0', '1'\] are not the classes .*strings"):
         est.partial_fit(X, make(y))
     assert pickle.dumps(est) == before
+
+
+def test_a_batch_fit_that_fails_after_validation_leaves_no_model_of_the_old_one():
+    """The same for a batch learner whose fit raises after validation (here KernelASLS's
+    poly kernel overflowing float64 on 1e30-scale rows): the old support vectors stayed
+    under the new n_features_in_, and decision_function on the new width failed inside
+    the kernel product (session 16)."""
+    X, y = _data(d=3)
+    X_wide, y_wide = _data(d=40, seed=1)
+    est = skewlearn.KernelASLS(kernel="poly", degree=10, sigma=1.0).fit(X, y)
+    with pytest.raises(ValueError, match="overflow"):
+        est.fit(X_wide * 1e30, y_wide)
+    assert not hasattr(est, "n_features_in_") and not hasattr(est, "classes_")
+    with pytest.raises(Exception, match="not fitted"):
+        est.decision_function(X_wide)
