@@ -867,6 +867,17 @@ class OnlineClassifier(BinaryClassifier):
     def _uses_intercept(self) -> bool:
         return bool(getattr(self, "fit_intercept", False))
 
+    def _intercept_feature(self) -> bool:
+        """Whether the model's rows carry the constant intercept feature: as decided by
+        :meth:`_uses_intercept` when the model started (``_bias_feature``). ``set_params``
+        may change ``fit_intercept`` afterwards (the next learning call refuses it), but
+        the learned weights keep the setting they were learned with, as scikit-learn's
+        ``intercept_`` does: reading the parameter at predict time silently dropped the
+        learned intercept from the scores. (A model saved before session 16: the
+        parameter.)"""
+        started = self.__dict__.get("_bias_feature")
+        return self._uses_intercept() if started is None else started
+
     def _new_rng(self) -> np.ndarray:
         """A fresh generator state seeded from ``random_state`` (see :mod:`skewlearn._rng`)."""
         return seed_state(self.random_state)
@@ -928,7 +939,7 @@ class OnlineClassifier(BinaryClassifier):
         return self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
 
     def _scores_of(self, X) -> np.ndarray:
-        rows = as_rows(X, self._uses_intercept())
+        rows = as_rows(X, self._intercept_feature())
         out = np.empty(X.shape[0], dtype=np.float64)
         self._scores(rows, out)
         return out
@@ -961,6 +972,7 @@ class OnlineClassifier(BinaryClassifier):
                 self._forget()
                 raise
             self._started_with = self.get_params(deep=False)
+            self._bias_feature = self._uses_intercept()
             if self._step_gain:
                 self.stability_ = np.zeros(2)
         elif known:
@@ -977,7 +989,7 @@ class OnlineClassifier(BinaryClassifier):
         ``stacklevel`` makes a step-size warning point at the user's line.)"""
         if self._mapped_state:
             self._writable_state()
-        rows = as_rows(X, self._uses_intercept())
+        rows = as_rows(X, self._intercept_feature())
         scores = np.empty(X.shape[0], dtype=np.float64)
         if self._step_gain:
             before = float(self.stability_[0])
