@@ -132,6 +132,35 @@ def _check_missing_labels(y) -> None:
         )
 
 
+def _classes_array(classes) -> np.ndarray:
+    """The labels of a ``classes=`` argument as an array (repeats kept), refusing what
+    is not an array-like of labels (a set, a string), a missing label (None, NaN, pandas'
+    NA) and values scikit-learn calls continuous (as it refuses them in ``y``), each with
+    the argument and the fix. numpy alone turned a set or a string into one "label",
+    failed on None with "'<' not supported", and took NaN as a class."""
+    if isinstance(classes, set | frozenset | dict | str | bytes):
+        raise ValueError(
+            "classes must be an array-like of the two labels (e.g. classes=[0, 1]); got a "
+            f"{type(classes).__name__}: {classes!r}. Pass a list such as "
+            f"{'sorted(classes)' if isinstance(classes, set | frozenset) else '[0, 1]'}."
+        )
+    labels = np.asarray(classes)
+    shown = _label_list(classes if isinstance(classes, list | tuple) else labels.ravel())
+    missing = next((v for v in labels.ravel().tolist() if _is_missing(v)), False)
+    if missing is not False:
+        raise ValueError(
+            f"classes=[{shown}] holds a missing label ({missing!r}); it must name the two "
+            "classes of the problem, e.g. classes=[0, 1] or classes=['no', 'yes']."
+        )
+    if labels.dtype.kind == "f" and not _integral(labels):
+        raise ValueError(
+            f"classes=[{shown}] holds values that are not class labels (continuous), which "
+            "scikit-learn refuses in y as well. Use integers or strings as labels, e.g. "
+            "classes=[0, 1]."
+        )
+    return labels
+
+
 @contextlib.contextmanager
 def _text_in_x_hint():
     """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
@@ -614,6 +643,16 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
             delattr(self, name)
 
+    def _forget_on_refusal(self) -> None:
+        """Forget the fitted state when a call that starts over (``fit``, a first
+        ``partial_fit``) refuses its data. scikit-learn's validation sets
+        ``n_features_in_`` (and ``feature_names_in_``) for the new ``X`` before the checks
+        after it (NaN or too large values, continuous or one-class ``y``) refuse it: an
+        earlier model kept under the new width was read, and by ``partial_fit`` written,
+        past the end of its arrays by the compiled passes. So a refused refit leaves the
+        learner unfitted, as a refused first call does."""
+        self._forget()
+
     def _validation(self, reset: bool) -> dict[str, Any]:
         """``validate_data``'s options: C-ordered float input of ``_input_dtypes``, CSR if
         ``_accept_sparse``; NaN/inf are left to :meth:`_check_magnitude`'s message."""
@@ -675,7 +714,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 raise ValueError(self._multiclass_message(found))
             classes = found
         else:
-            classes = np.unique(np.asarray(classes))
+            classes = np.unique(_classes_array(classes))
             if len(classes) != 2:
                 raise ValueError(
                     f"classes must hold exactly two labels for a binary learner; got "
@@ -697,6 +736,13 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         if self.pos_label is None:
             self.pos_label_ = classes[1]
         else:
+            if isinstance(self.pos_label, list | tuple | set | dict) or np.ndim(self.pos_label):
+                del self.classes_
+                raise ValueError(
+                    f"pos_label must be one label (a number, string or bool), the positive "
+                    f"one of the classes [{_label_list(classes)}]; got {self.pos_label!r}. "
+                    "Set pos_label to one of them, or None to use classes_[1]."
+                )
             matches = [c for c in classes if c == self.pos_label]
             if not matches:
                 del self.classes_
@@ -708,11 +754,12 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             self.pos_label_ = matches[0]
 
     def _check_classes_argument(self, classes) -> None:
-        if classes is not None and not np.array_equal(
-            np.unique(np.asarray(classes)), self.classes_
-        ):
+        if classes is None:
+            return
+        given = np.unique(_classes_array(classes))
+        if not np.array_equal(given, self.classes_):
             raise ValueError(
-                f"classes=[{_label_list(np.unique(np.asarray(classes)))}] differs from the "
+                f"classes=[{_label_list(given)}] differs from the "
                 f"classes of earlier calls [{_label_list(self.classes_)}]; call fit to start "
                 "a new model."
             )
@@ -746,9 +793,10 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             # e.g. "0"/"1" or "2"/"1" after 0/1: strings against numbers is a type mismatch,
             # whether or not the union looks binary (every row would be learned as negative)
             mismatch = isinstance(unknown[0], str) != isinstance(self.classes_[0], str)
-            labels = np.union1d(self.classes_, unknown)
-            if len(labels) > 2 and not mismatch:
-                raise ValueError(self._multiclass_message(labels, later=True))
+            if not mismatch:  # (numpy cannot sort a union of strings and numbers)
+                labels = np.union1d(self.classes_, unknown)
+                if len(labels) > 2:
+                    raise ValueError(self._multiclass_message(labels, later=True))
             raise ValueError(
                 f"this batch's labels [{_label_list(np.unique(y))}] are not the classes of "
                 f"earlier calls [{_label_list(self.classes_)}] (numbers against strings?). "
@@ -791,9 +839,13 @@ class BatchClassifier(BinaryClassifier):
         self : object
         """
         self._validate_params()
-        X, y = self._validate_xy(X, y, reset=True)
-        self._set_classes(y, None)
-        self._fit_binary(X, self._signed_labels(y))
+        try:
+            X, y = self._validate_xy(X, y, reset=True)
+            self._set_classes(y, None)
+            self._fit_binary(X, self._signed_labels(y))
+        except Exception:
+            self._forget_on_refusal()  # (or a fit that failed: no model of the old data)
+            raise
         self._check_finite_state(X)
         return self
 
@@ -833,6 +885,17 @@ class OnlineClassifier(BinaryClassifier):
 
     def _uses_intercept(self) -> bool:
         return bool(getattr(self, "fit_intercept", False))
+
+    def _intercept_feature(self) -> bool:
+        """Whether the model's rows carry the constant intercept feature: as decided by
+        :meth:`_uses_intercept` when the model started (``_bias_feature``). ``set_params``
+        may change ``fit_intercept`` afterwards (the next learning call refuses it), but
+        the learned weights keep the setting they were learned with, as scikit-learn's
+        ``intercept_`` does: reading the parameter at predict time silently dropped the
+        learned intercept from the scores. (A model saved before session 16: the
+        parameter.)"""
+        started = self.__dict__.get("_bias_feature")
+        return self._uses_intercept() if started is None else started
 
     def _new_rng(self) -> np.ndarray:
         """A fresh generator state seeded from ``random_state`` (see :mod:`skewlearn._rng`)."""
@@ -895,7 +958,7 @@ class OnlineClassifier(BinaryClassifier):
         return self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
 
     def _scores_of(self, X) -> np.ndarray:
-        rows = as_rows(X, self._uses_intercept())
+        rows = as_rows(X, self._intercept_feature())
         out = np.empty(X.shape[0], dtype=np.float64)
         self._scores(rows, out)
         return out
@@ -911,7 +974,12 @@ class OnlineClassifier(BinaryClassifier):
             X = ready
             self._check_magnitude(X)
         else:
-            X, y = self._validate_xy(X, y, reset)
+            try:
+                X, y = self._validate_xy(X, y, reset)
+            except Exception:
+                if reset:
+                    self._forget_on_refusal()
+                raise
         if reset:
             try:
                 self._set_classes(y, classes)
@@ -923,6 +991,7 @@ class OnlineClassifier(BinaryClassifier):
                 self._forget()
                 raise
             self._started_with = self.get_params(deep=False)
+            self._bias_feature = self._uses_intercept()
             if self._step_gain:
                 self.stability_ = np.zeros(2)
         elif known:
@@ -939,7 +1008,7 @@ class OnlineClassifier(BinaryClassifier):
         ``stacklevel`` makes a step-size warning point at the user's line.)"""
         if self._mapped_state:
             self._writable_state()
-        rows = as_rows(X, self._uses_intercept())
+        rows = as_rows(X, self._intercept_feature())
         scores = np.empty(X.shape[0], dtype=np.float64)
         if self._step_gain:
             before = float(self.stability_[0])

@@ -534,3 +534,44 @@ def test_full_covariance_on_unscaled_rows_follows_the_paper(cls, fn, scale):
     clf = cls(covariance="full").fit(X, y)
     w = fn(naive.augment(X, True), y, full=True)[0]
     np.testing.assert_allclose(clf.weights_, w, rtol=1e-6, atol=1e-9 * np.abs(w).max())
+
+
+@pytest.mark.parametrize("covariance", ["diag", "full"])
+def test_cw_whose_4_phi_v_underflows_steps_instead_of_dividing_by_zero(covariance):
+    # Lemma 1 divides by 4φV. With eta near 0.5 (φ = Φ⁻¹(0.51) ≈ 0.025) and a subnormal V
+    # (rows of ~1e-162 without an intercept) the product underflows to 0 while V > 0, and
+    # the compiled step raised a bare ZeroDivisionError (numba raises on a float division
+    # by zero), leaving a learner that claimed to be fitted. From μ = 0 (M = 0) Lemma 1
+    # gives γ = 2φ / (1 + √(1 + 8φ²V)) = φ to double precision, so μ = φ y Σ₀ x.
+    phi = float(ndtri(0.51))
+    x = np.array([[3e-162, -2e-162]])
+    clf = CW(eta=0.51, covariance=covariance, fit_intercept=False)
+    clf.partial_fit(x, [1], classes=[0, 1])
+    np.testing.assert_allclose(clf.weights_[:-1], phi * x[0], rtol=1e-15)
+    assert clf.counts_[3] == 1
+    # a longer stream of such rows learns, and stays finite
+    X, y = _stream(n=40, d=3, seed=4)
+    clf = CW(eta=0.51, covariance=covariance, fit_intercept=False).fit(X * 1e-161, y)
+    assert clf.counts_[3] > 0
+    assert np.isfinite(clf.weights_).all() and np.isfinite(clf.covariance_).all()
+
+
+@pytest.mark.parametrize("M", [0.0, -1e-300, -2e-165])
+@pytest.mark.parametrize("V", [5e-324, 1e-322, 4e-320])
+def test_cw_step_with_an_underflowing_denominator_equals_lemma_1(M, V):
+    # γ of Lemma 1 on exactly these float inputs (M < φV: the constraint is violated),
+    # in 1000-digit decimal arithmetic (8φ²V ~ 1e-334 must not vanish beside 1)
+    from decimal import Decimal, localcontext
+
+    from skewlearn.linear.second_order import _CW, _coefficients
+
+    phi = float(ndtri(0.5 + 1e-6))
+    assert 4.0 * phi * V == 0.0  # the case: the printed denominator underflows
+    gamma = _coefficients(_CW, M, V, phi, 0.0)[0]
+    with localcontext() as ctx:
+        ctx.prec = 1000
+        p, m, v = Decimal(phi), Decimal(M), Decimal(V)
+        b1 = 1 + 2 * p * m
+        exact = (-b1 + (b1 * b1 - 8 * p * (m - p * v)).sqrt()) / (4 * p * v)
+    assert exact > 0
+    np.testing.assert_allclose(gamma, float(exact), rtol=1e-12)

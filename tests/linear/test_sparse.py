@@ -171,3 +171,20 @@ def test_selected_features_before_fit_is_not_fitted():
 
     with pytest.raises(NotFittedError, match="OFS instance is not fitted yet"):
         OFS().selected_features_  # noqa: B018
+
+
+@pytest.mark.parametrize("big", [2**63, 10**30])
+def test_integer_settings_beyond_int64_mean_never_and_all(big):
+    # K and n_selected are unbounded integers, but the compiled passes take int64: a Python
+    # int of 2**63 or more failed with a Numba TypingError ("non-precise type pyobject")
+    # after the learner had set itself up, so it also claimed to be fitted. K beyond the
+    # stream never truncates (= gravity 0, OGD with a constant step); n_selected beyond d
+    # keeps every feature.
+    X, y = _random_stream(seed=8)
+    got = TruncatedGradient(K=big, gravity=0.5).fit(X, y)
+    want = TruncatedGradient(K=5, gravity=0.0).fit(X, y)
+    np.testing.assert_array_equal(got.weights_, want.weights_)
+    got = OFS(n_selected=big).fit(X, y)
+    want = OFS(n_selected=X.shape[1]).fit(X, y)
+    np.testing.assert_array_equal(got.weights_, want.weights_)
+    assert got.selected_features_.size == X.shape[1]

@@ -9,6 +9,7 @@ import joblib
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.base import clone
 
 import skewlearn
 from skewlearn import AROW, CW, SOP, CostSensitivePA, LinearASLS, PassiveAggressive, Perceptron
@@ -250,3 +251,127 @@ def test_a_text_column_in_x_is_named_with_the_fix(est):
     fitted = est.fit(pd.DataFrame(X, columns=list("abcd")), y)
     with pytest.raises(ValueError, match=r"could not convert string.*OneHotEncoder"):
         fitted.predict(pd.DataFrame(X, columns=list("abcd")).assign(a="x"))
+
+
+@pytest.mark.parametrize(
+    "classes, match",
+    [
+        ([0, None], r"classes=\[0, None\] holds a missing label \(None\)"),
+        ([0, np.nan], r"classes=\[0, nan\] holds a missing label \(nan\)"),
+        (["no", None], r"classes=\['no', None\] holds a missing label"),
+        ({0, 1}, r"classes must be an array-like of the two labels .* got a set"),
+        ("01", r"classes must be an array-like of the two labels .* got a str"),
+        ([0, 1.5], r"classes=\[0, 1.5\] .* not class labels \(continuous\)"),
+    ],
+    ids=["None", "nan", "str-None", "set", "str", "continuous"],
+)
+def test_a_bad_classes_argument_is_named_and_leaves_nothing_fitted(classes, match):
+    """``partial_fit(classes=...)`` met a None with numpy's "'<' not supported between
+    'NoneType' and 'int'", a set or a string with "got 1" label, and took NaN (or 1.5,
+    which scikit-learn calls continuous as y) as a class: a first batch of 0s then made a
+    model whose positive class was nan. Each is now refused by name, as scikit-learn's
+    SGDClassifier refuses them, and on a later call too (session 16)."""
+    X, _ = _data(n=4)
+    y = np.zeros(4, dtype=int)
+    est = Perceptron()
+    with pytest.raises(ValueError, match=match):
+        est.partial_fit(X, y, classes=classes)
+    assert not hasattr(est, "classes_")
+    est.partial_fit(X, y, classes=[0, 1])
+    with pytest.raises(ValueError, match=match):
+        est.partial_fit(X, y, classes=classes)
+    assert est.n_samples_seen_ == 4
+
+
+@pytest.mark.parametrize("est", [Perceptron(), LinearASLS()], ids=type)
+@pytest.mark.parametrize("pos_label", [[0, 1], np.array([1, 0]), [1], (1,)], ids=repr)
+def test_a_pos_label_that_is_not_one_label_is_named(est, pos_label):
+    """pos_label=[0, 1] failed with numpy's "truth value of an array with more than one
+    element is ambiguous", while pos_label=[1] was taken as 1 (session 16)."""
+    X, y = _data()
+    with pytest.raises(ValueError, match=r"pos_label must be one label .* got .*\[?1"):
+        est.set_params(pos_label=pos_label).fit(X, y)
+    assert not hasattr(est, "classes_")
+
+
+def _nan_at_first(X):
+    X = X.copy()
+    X[0, 0] = np.nan
+    return X
+
+
+def _huge_at_first(X):
+    X = X.copy()
+    X[0, 0] = 1e300
+    return X
+
+
+@pytest.mark.parametrize(
+    "est",
+    [PassiveAggressive(), AROW(covariance="full"), SOP(), CostSensitivePA(), LinearASLS()],
+    ids=type,
+)
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        lambda X, y: (_nan_at_first(X), y),
+        lambda X, y: (_huge_at_first(X), y),
+        lambda X, y: (X, y + 0.5),  # continuous labels
+        lambda X, y: (X, np.zeros_like(y)),  # one class
+    ],
+    ids=["nan", "huge", "continuous-y", "one-class"],
+)
+def test_a_refused_refit_with_another_width_leaves_no_model_of_the_old_one(est, spoil):
+    """A refit refused after scikit-learn's validation had already set n_features_in_ to
+    the new width (NaN or too large values in X, continuous or one-class y) kept the old
+    model under the new width: decision_function on rows of the new width then read past
+    the end of the weights in compiled code (garbage scores, or an 'overflow' error) and
+    partial_fit wrote past it. A refused fit now leaves the learner unfitted, as a refused
+    first call does; it then learns the new width from scratch (session 16)."""
+    X, y = _data(d=3)
+    X_wide, y_wide = _data(d=40, seed=1)
+    est.fit(X, y)
+    with pytest.raises(ValueError):
+        est.fit(*spoil(X_wide, y_wide))
+    assert not hasattr(est, "n_features_in_") and not hasattr(est, "classes_")
+    with pytest.raises(Exception, match="not fitted"):
+        est.decision_function(X_wide)
+    fresh = clone(est).fit(X_wide, y_wide)
+    np.testing.assert_array_equal(
+        est.fit(X_wide, y_wide).decision_function(X_wide), fresh.decision_function(X_wide)
+    )
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda y: np.array(y.astype(str), dtype=object),
+        lambda y: __import__("pandas").Series(y.astype(str).tolist(), dtype=object),
+    ],
+    ids=["object-array", "pandas-object"],
+)
+def test_later_text_labels_of_object_dtype_are_named_as_a_type_mismatch(make):
+    """ "0"/"1" after 0/1 is refused as a type mismatch (test_common); held in an object
+    array (a pandas text column) it failed instead with numpy's "'<' not supported between
+    instances of 'str' and 'int'" while the labels were merged (session 16)."""
+    X, y = _data()
+    est = Perceptron().partial_fit(X, y, classes=[0, 1])
+    before = pickle.dumps(est)
+    with pytest.raises(ValueError, match=r"labels \['0', '1'\] are not the classes .*strings"):
+        est.partial_fit(X, make(y))
+    assert pickle.dumps(est) == before
+
+
+def test_a_batch_fit_that_fails_after_validation_leaves_no_model_of_the_old_one():
+    """The same for a batch learner whose fit raises after validation (here KernelASLS's
+    poly kernel overflowing float64 on 1e30-scale rows): the old support vectors stayed
+    under the new n_features_in_, and decision_function on the new width failed inside
+    the kernel product (session 16)."""
+    X, y = _data(d=3)
+    X_wide, y_wide = _data(d=40, seed=1)
+    est = skewlearn.KernelASLS(kernel="poly", degree=10, sigma=1.0).fit(X, y)
+    with pytest.raises(ValueError, match="overflow"):
+        est.fit(X_wide * 1e30, y_wide)
+    assert not hasattr(est, "n_features_in_") and not hasattr(est, "classes_")
+    with pytest.raises(Exception, match="not fitted"):
+        est.decision_function(X_wide)

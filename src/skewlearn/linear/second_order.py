@@ -216,8 +216,21 @@ def _coefficients(kind, m, v, p1, p2):
             # rounding: the exact value (1 - 2φm)² + 8φ²v ≥ 0 is then ~0, so m ≈ 1/(2φ) and
             # v ≈ 0, where the constraint m ≥ φv holds and γ < 0 (no update), not NaN
             return 0.0, 0.0, 0.0
-        gamma = (-b1 + math.sqrt(disc)) / (4.0 * phi * v)
-        if b1 > 0.0 and gamma * (4.0 * phi * v) < _CW_CANCELLED * b1:
+        den = 4.0 * phi * v
+        if den > 0.0:
+            gamma = (-b1 + math.sqrt(disc)) / den
+            cancelled = b1 > 0.0 and gamma * den < _CW_CANCELLED * b1
+        else:
+            # 4φV underflowed to 0 (φ near 0, i.e. eta near 0.5, and a subnormal V > 0):
+            # the printed form would divide by zero, and φV in the form below is 0 too.
+            # The same γ as 2(φ − M/V)/(b1 + √disc) (b1 + √disc ≥ 2 when b1 > 0), or
+            # with the denominator's factors divided one at a time.
+            cancelled = False
+            if b1 > 0.0:
+                gamma = 2.0 * (phi - m / v) / (b1 + math.sqrt(disc))
+            else:
+                gamma = (-b1 + math.sqrt(disc)) / (4.0 * phi) / v
+        if cancelled:
             # most of b1 cancelled in the numerator (small φV and M: at V ~ 1e-18 it was
             # 0, so no update ever); the same γ with (√disc − b1)(√disc + b1) = disc − b1².
             # (Written with the subexpressions of disc, so that the fused multiply-adds of

@@ -22,6 +22,10 @@ from .first_order import LOSSES, SCHEDULES, SQUARED_GAIN, count_sample, loss_slo
 
 __all__ = ["OFS", "TruncatedGradient"]
 
+#: Largest int64: the compiled passes take ``K`` and ``n_selected`` as int64, and a larger
+#: value means the same there (a stream never reaches 2**63 - 1 samples; B >= d keeps all).
+_INT64_MAX = int(np.iinfo(np.int64).max)
+
 
 # --------------------------------------------------------------------------- truncated gradient
 @njit(**NJIT_INLINE)
@@ -186,7 +190,7 @@ class TruncatedGradient(OnlineLinearClassifier):
             LOSSES[self.loss],
             float(self.gravity),
             float(self.theta),
-            int(self.K),
+            min(int(self.K), _INT64_MAX),
             self.stability_,
         )
 
@@ -338,7 +342,7 @@ class OFS(OnlineLinearClassifier):
             scores,
             float(self.eta),
             1.0 / math.sqrt(self.lam),
-            int(self.n_selected),
+            min(int(self.n_selected), _INT64_MAX),
         )
 
     @property
