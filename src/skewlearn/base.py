@@ -643,16 +643,6 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
             delattr(self, name)
 
-    def _forget_on_refusal(self) -> None:
-        """Forget the fitted state when a call that starts over (``fit``, a first
-        ``partial_fit``) refuses its data. scikit-learn's validation sets
-        ``n_features_in_`` (and ``feature_names_in_``) for the new ``X`` before the checks
-        after it (NaN or too large values, continuous or one-class ``y``) refuse it: an
-        earlier model kept under the new width was read, and by ``partial_fit`` written,
-        past the end of its arrays by the compiled passes. So a refused refit leaves the
-        learner unfitted, as a refused first call does."""
-        self._forget()
-
     def _validation(self, reset: bool) -> dict[str, Any]:
         """``validate_data``'s options: C-ordered float input of ``_input_dtypes``, CSR if
         ``_accept_sparse``; NaN/inf are left to :meth:`_check_magnitude`'s message."""
@@ -844,7 +834,11 @@ class BatchClassifier(BinaryClassifier):
             self._set_classes(y, None)
             self._fit_binary(X, self._signed_labels(y))
         except Exception:
-            self._forget_on_refusal()  # (or a fit that failed: no model of the old data)
+            # scikit-learn's validation sets n_features_in_ for the new X before the checks
+            # after it refuse the data; an earlier model kept under the new width was read
+            # past the end of its arrays (and written, by partial_fit). A refused or failed
+            # fit leaves the learner unfitted, as a refused first call does.
+            self._forget()
             raise
         self._check_finite_state(X)
         return self
@@ -978,7 +972,7 @@ class OnlineClassifier(BinaryClassifier):
                 X, y = self._validate_xy(X, y, reset)
             except Exception:
                 if reset:
-                    self._forget_on_refusal()
+                    self._forget()  # (see BatchClassifier.fit)
                 raise
         if reset:
             try:
@@ -1054,7 +1048,7 @@ class WeightVectorMixin:
     """``coef_`` and ``intercept_`` of a model kept as ``weights_`` = ``[w, b]`` (length
     ``n_features + 1``, the intercept last), with ``classes_[1]`` as the positive side
     (scikit-learn's convention, the sign of :meth:`decision_function`): views of
-    ``weights_``, negated when ``pos_label`` is ``classes_[0]``."""
+    ``weights_``, or negated copies of them when ``pos_label`` is ``classes_[0]``."""
 
     @property
     def coef_(self) -> np.ndarray:
@@ -1079,7 +1073,8 @@ class OnlineLinearClassifier(WeightVectorMixin, OnlineClassifier):
     intercept; it is updated exactly like a weight whose feature is always 1, the
     augmented-vector convention of the papers), and ``counts_`` =
     ``[samples seen, positives seen, negatives seen, updates made]``.
-    ``coef_`` (1, n_features) and ``intercept_`` (1,) are views of ``weights_``.
+    ``coef_`` (1, n_features) and ``intercept_`` (1,) come from ``weights_``
+    (:class:`WeightVectorMixin`).
     """
 
     _parameter_constraints: ClassVar[dict] = {
