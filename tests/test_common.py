@@ -255,3 +255,25 @@ def test_fit_intercept_changed_after_fitting_does_not_change_the_scores(est):
     a.set_params(fit_intercept=not a.fit_intercept)
     np.testing.assert_array_equal(a.decision_function(X), before)
     np.testing.assert_array_equal(a.predict(X), predicted)
+
+
+@pytest.mark.parametrize("est", [e for e in ONLINE if "kernel" in e.get_params()], ids=_ids)
+def test_kernel_settings_changed_after_fitting_do_not_change_the_scores(est):
+    """The kernel learners read kernel, gamma, degree and coef0 at predict time, so
+    set_params after fitting silently scored with another kernel than the support vectors'
+    weights were learned with (KOIL, gamma 1 -> 10: scores moved by up to 0.87); they now
+    keep the kernel they learned with, as SVC keeps its fitted gamma (session 16)."""
+    X, y = _stream(seed=9)
+    a = clone(est).set_params(random_state=0).fit(X, y)
+    before, predicted = a.decision_function(X), a.predict(X)
+    p = a.get_params()
+    a.set_params(
+        kernel="poly" if p["kernel"] == "rbf" else "rbf",
+        gamma=7.0 * p["gamma"],
+        degree=p["degree"] + 2,
+        coef0=p["coef0"] + 1.5,
+    )
+    np.testing.assert_array_equal(a.decision_function(X), before)
+    np.testing.assert_array_equal(a.predict(X), predicted)
+    with pytest.raises(ValueError, match="kernel"):
+        a.partial_fit(X[:5], y[:5])  # learning on is refused, as before

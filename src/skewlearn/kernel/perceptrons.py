@@ -112,7 +112,20 @@ class _KernelLearner(OnlineClassifier):
     _id_keys = ("kernel",)
 
     def _kernel_args(self) -> tuple:
-        return (KERNEL_CODES[self.kernel], float(self.gamma), int(self.degree), float(self.coef0))
+        """``(kind, gamma, degree, coef0)`` of the kernel the model learned with.
+
+        ``set_params`` may change these parameters after fitting (the next learning call
+        refuses it), but the support vectors' weights belong to the kernel they were
+        learned with, as scikit-learn's ``SVC`` keeps predicting with its fitted
+        ``gamma``: reading the parameters at predict time silently changed the scores
+        (KOIL with ``gamma`` set from 1 to 10: by up to 0.87). Before the first learning
+        call (and for a model saved before session 9) the parameters are the settings."""
+        started = self.__dict__.get("_started_with") or {}
+        kernel, gamma, degree, coef0 = (
+            started.get(name, getattr(self, name))
+            for name in ("kernel", "gamma", "degree", "coef0")
+        )
+        return (KERNEL_CODES[kernel], float(gamma), int(degree), float(coef0))
 
     def _scores(self, rows, out):
         expansion_scores(*self._kernel_args(), self.sv_, self.alpha_, self.segments_, rows, out)
