@@ -19,13 +19,11 @@ Only the ``d`` features enter a kernel: the ``bias`` entry of the tuple (the
 intercept feature of linear learners) is ignored, so kernel values do not depend on
 ``fit_intercept``.
 
-``kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j)``
-    :math:`k(x_i, b_j)`, batch row against buffer row;
 ``kernel_buf_buf(kind, gamma, degree, coef0, a, i, b, j)``
     :math:`k(a_i, b_j)` between two dense buffer rows;
 ``kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, sq, lo, hi, out)``
-    ``out[j] = k(x_i, b_j)`` for ``lo <= j < hi`` (one row of a Gram block) — the fast
-    path: use it in hot loops rather than ``kernel_row_buf`` one value at a time;
+    ``out[j] = k(x_i, b_j)`` for ``lo <= j < hi`` (one row of a Gram block), with
+    ``sq`` the buffer rows' squared norms for rbf on CSR rows (:func:`sparse_rbf_norms`);
 ``gram_rows_buf(kind, gamma, degree, coef0, rows, buf, n, out)``
     the block ``out[i, j] = k(x_i, b_j)`` for every batch row;
 ``gram_buf(kind, gamma, degree, coef0, buf, n, out)``
@@ -192,41 +190,6 @@ def _dense_part(kind, x, b, d):
 
 
 @njit(**NJIT_INLINE)
-def _csr_part(kind, data, indices, lo, hi, b, d):
-    """:func:`_dense_part` for the CSR row ``data/indices[lo:hi]`` against the dense row
-    ``b``, reading only the row's non-zeros (and ``b`` in full for rbf)."""
-    acc = 0.0
-    if kind == 0:
-        # ||x - b||^2 = ||b||^2 + sum over nonzeros of ((x_p - b_p)^2 - b_p^2)
-        bb = 0.0
-        for c in range(d):
-            bb += b[c] * b[c]
-        acc = bb
-        for p in range(lo, hi):
-            c = indices[p]
-            diff = data[p] - b[c]
-            acc += diff * diff - b[c] * b[c]
-        if not (acc >= SPARSE_CANCEL * bb and acc < np.inf):
-            # cancellation (or overflow: inf - inf): add up column by column
-            acc = _sparse_sqdist_exact(data, indices, lo, hi, b, d)
-    else:
-        for p in range(lo, hi):
-            acc += data[p] * b[indices[p]]
-    return acc
-
-
-@njit(**NJIT_INLINE)
-def kernel_row_buf(kind, gamma, degree, coef0, rows, i, buf, j):
-    """:math:`k(x_i, b_j)`: row ``i`` of a batch (dense or CSR) against ``buf[j]``."""
-    data, indices, indptr, d, sparse, bias = rows
-    if sparse:
-        part = _csr_part(kind, data, indices, indptr[i], indptr[i + 1], buf[j], d)
-    else:
-        part = _dense_part(kind, data[i * d : (i + 1) * d], buf[j], d)
-    return kernel_from_parts(kind, gamma, degree, coef0, part, part)
-
-
-@njit(**NJIT_INLINE)
 def kernel_buf_buf(kind, gamma, degree, coef0, a, i, b, j):
     """:math:`k(a_i, b_j)` between rows of two dense buffers (``a`` may be ``b``)."""
     part = _dense_part(kind, a[i], b[j], a.shape[1])
@@ -285,7 +248,7 @@ def kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, sq, lo, hi, out)
     (:func:`sparse_rbf_norms`), so a distance reads only the row's non-zeros: O(nnz), not
     O(d), per buffer row. Other kernels and dense rows read no ``sq`` (an empty array).
 
-    The loops repeat :func:`_dense_part` / :func:`_csr_part` on purpose: routed through them
+    The loops repeat :func:`_dense_part` on purpose: routed through it
     (one inlined call per buffer row) the kernel perceptron ran 55 % slower (0.41 → 0.64 CPU s
     on 200k dense rows, session 4), so this hot loop keeps its own copy.
     """

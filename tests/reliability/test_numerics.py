@@ -111,25 +111,14 @@ def test_rbf_kernel_at_extreme_gamma(gamma):
 
 def test_rbf_sparse_distance_of_huge_rows_is_exact():
     # The CSR form ‖b‖² + Σ((x−b)² − b²) is inf − inf = NaN once b² overflows; then the
-    # distance is added up column by column (k(x, x) = 1, not 0 or NaN).
+    # distance is added up column by column (k(x, x) = 1, not 0 or NaN). (The learners
+    # refuse such values: kernel_matrix's Gram blocks are where they can meet.)
     import scipy.sparse as sp
-    from numba import njit
-
-    from skewlearn._rows import as_rows
-    from skewlearn.kernels import kernel_row_buf
 
     X = np.array([[1e200, 0.0], [0.0, 1.0], [3e160, -2e160]])
     dense = kernel_matrix(X, X, "rbf", gamma=1.0)
     np.testing.assert_array_equal(dense, np.eye(3))
     np.testing.assert_array_equal(kernel_matrix(sp.csr_matrix(X), X, "rbf", gamma=1.0), dense)
-
-    @njit
-    def one(rows, buf, i, j):
-        return kernel_row_buf(0, 1.0, 3, 1.0, rows, i, buf, j)
-
-    rows = as_rows(sp.csr_matrix(X), False)
-    got = np.array([[one(rows, X, i, j) for j in range(3)] for i in range(3)])
-    np.testing.assert_array_equal(got, dense)
 
 
 @pytest.mark.parametrize("covariance", ["diag", "full"])

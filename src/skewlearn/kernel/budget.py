@@ -40,7 +40,7 @@ uniform for the keep decision and, if kept, one integer for the slot.
 Compiled helpers (to be called from a learner's own batch kernel):
 :func:`segment_offer`, :func:`store_row`, :func:`budget_insert`,
 :func:`cache_add_sv`, :func:`expansion_value`, and :func:`expansion_scores`;
-Python helpers: :func:`policy_code`, :func:`new_segments`, :func:`allocate_buffers`,
+Python helpers: :func:`new_segments`, :func:`allocate_buffers`,
 :func:`warn_large_buffers`, :func:`grow_segments`, :func:`active_slots`.
 """
 
@@ -64,14 +64,6 @@ RS, FIFO, RS_PP, FIFO_PP, INFINITE = 0, 1, 2, 3, 4
 
 #: Columns of the segment table.
 START, CAPACITY, COUNT, SEEN, HEAD = 0, 1, 2, 3, 4
-
-
-def policy_code(policy: str) -> int:
-    """Integer code of a policy name, with an error naming the choices."""
-    try:
-        return POLICY_CODES[policy]
-    except (KeyError, TypeError):
-        raise ValueError(f"policy must be one of {list(POLICY_CODES)}; got {policy!r}.") from None
 
 
 def new_segments(capacities) -> np.ndarray:
