@@ -4,6 +4,7 @@ error messages (with line numbers) for malformed input, bounded blocks."""
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 from pathlib import Path
 
@@ -548,3 +549,44 @@ def test_counting_pass_labels_and_width_are_read_libsvms(seed, rows, tmp_path):
         start += len(labels)
     np.testing.assert_array_equal(np.concatenate(seen), y)
     assert all(a == b for a, b in widest), widest
+
+
+# session 16
+@pytest.mark.parametrize("label", ["<null>", "?"])
+@pytest.mark.parametrize("missing", ["error", "drop"])
+def test_a_missing_label_is_missing_in_chunks_as_in_load(tmp_path, label, missing):
+    """The compiled CSV parser took the label ``<null>`` (a missing-value marker of the
+    whole-file readers) as a third class: ``missing="drop"`` kept the row, and with
+    ``positive_class`` given it became a silent negative instead of an error."""
+    from skewlearn.datasets.readers import _MISSING
+
+    assert _MISSING == {"?", "<null>"}  # the markers _parse._missing_mark knows
+    p = tmp_path / "m.csv"
+    p.write_text(f"a,b\n1,x\n2,{label}\n3,y\n4,y\n5,x\n6,y\n")
+    if missing == "drop":
+        X, y, meta = load(p, missing="drop")
+        assert meta["n_dropped"] == 1
+        for cs in (1, 2, 100):
+            for opts in ({}, {"positive_class": "x"}):
+                stream = iter_chunks(p, cs, missing="drop", **opts)
+                Xc, yc = _gather(stream)
+                np.testing.assert_array_equal(Xc, X)
+                np.testing.assert_array_equal(yc, y)
+                assert stream.n_dropped == 1
+        return
+    msg = rf"m\.csv, line 3: missing value '{re.escape(label)}' in 'b' \(column 2\)"
+    with pytest.raises(ValueError, match=msg):
+        load(p)
+    for opts in ({}, {"positive_class": "x"}):
+        with pytest.raises(ValueError, match=msg):
+            list(iter_chunks(p, 2, **opts))
+
+
+@pytest.mark.parametrize("control", ["\x1c", "\x1d", "\x1e", "\x1f"])
+def test_a_label_ending_in_a_separator_control_is_stripped_as_load_strips_it(tmp_path, control):
+    """Python's ``str.strip`` (the careful readers') removes the ASCII separators
+    \\x1c-\\x1f; the compiled parser kept them, so ``x<FS>`` was a class of its own."""
+    p = tmp_path / "c.csv"
+    p.write_text(f"a,b\n1,x{control}\n2,x\n3,y\n4,x\n", newline="")
+    X, y = _same(p, chunk_sizes=(1, 4))
+    assert y.tolist() == [-1, -1, 1, -1]

@@ -547,6 +547,23 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
     return n, lines, pos, OK, maxidx
 
 
+@njit(**_PARSE_INLINE)
+def _missing_mark(buf, t0, L):
+    """Whether the ``L`` bytes at ``t0`` are a missing-value marker of the careful readers
+    (``readers._MISSING``: ``?`` or ``<null>``)."""
+    if L == 1:
+        return buf[t0] == 63
+    return (
+        L == 6
+        and buf[t0] == 60
+        and buf[t0 + 1] == 110
+        and buf[t0 + 2] == 117
+        and buf[t0 + 3] == 108
+        and buf[t0 + 4] == 108
+        and buf[t0 + 5] == 62
+    )
+
+
 @njit(**_PARSE)
 def csv_block(
     buf, pos, end, delim, width, label_index, X, label_ids, table, table_len, n_table, hard, row0,
@@ -587,7 +604,9 @@ def csv_block(
                 t0 = i
                 while i < end and buf[i] != delim and buf[i] != 10 and buf[i] != 13:
                     c = buf[i]
-                    if c == 34 or c == 39 or c == 0 or c >= 128:
+                    # quotes, NUL, non-ASCII, and the separators 0x1c-0x1f (str.strip,
+                    # the careful reader's, removes them at the ends): the careful reader
+                    if c == 34 or c == 39 or c == 0 or c >= 128 or 28 <= c <= 31:
                         return n, nh0, lines, start, CAREFUL
                     i += 1
                 t1 = i
@@ -596,7 +615,7 @@ def csv_block(
                 L = t1 - t0
                 if L == 0 or L > maxlen:
                     return n, nh0, lines, start, CAREFUL
-                if L == 1 and buf[t0] == 63:  # '?' missing
+                if _missing_mark(buf, t0, L):  # '?' or '<null>': the careful reader's rules
                     return n, nh0, lines, start, CAREFUL
                 found = -1
                 for k in range(n_table[0]):
