@@ -590,3 +590,23 @@ def test_a_label_ending_in_a_separator_control_is_stripped_as_load_strips_it(tmp
     p.write_text(f"a,b\n1,x{control}\n2,x\n3,y\n4,x\n", newline="")
     X, y = _same(p, chunk_sizes=(1, 4))
     assert y.tolist() == [-1, -1, 1, -1]
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_a_first_line_longer_than_64_kib_is_read(tmp_path, header):
+    """The chunked CSV reader looked for the first line (header or first row) in the file's
+    first 64 KiB only: a wide file (6,000 named columns, an 84 KB header) was "no data
+    rows"."""
+    names = ",".join(f"feature_{j:05d}" for j in range(6000)) + ",label"
+    rows = [",".join(f"{j}.{k}250625" for j in range(6000)) + f",{c}" for k, c in enumerate("abb")]
+    assert len(rows[0]) > 1 << 16
+    p = tmp_path / "wide.csv"
+    p.write_text("\n".join(([names] if header else []) + rows) + "\n")
+    X, y, meta = load(p, header=header)
+    assert X.shape == (3, 6000) and y.tolist() == [1, -1, -1]
+    for cs in (1, 3):
+        stream = iter_chunks(p, cs, header=header, block_bytes=1024)
+        Xc, yc = _gather(stream)
+        np.testing.assert_array_equal(Xc, X)
+        np.testing.assert_array_equal(yc, y)
+        assert stream.feature_names == meta["feature_names"]

@@ -897,34 +897,41 @@ class ChunkedFile:
     # ...................................................................... CSV
     def _csv_header(self, label_column, delimiter, header, nominal_columns) -> None:
         path = self.path
-        head = b""
-        try:
-            with _open(path) as fh:
-                head = fh.read(1 << 16)
-        except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-            raise _gzip_error(path, exc) from None
-        text = head.decode("utf-8-sig", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
-        if not text.strip():
-            raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
-        sniffed = delimiter is None
-        if sniffed:
-            delimiter = _sniff_delimiter(text)
-        if len(delimiter) != 1 or not delimiter.isascii():
-            raise ValueError(f"delimiter must be one ASCII character; got {delimiter!r}.")
-        self.delimiter = delimiter
-        # the first non-blank row: the header, or the first data row (for the width)
-        skip = 3 if head.startswith(_BOM) else 0
-        pos, lineno, first_row = skip, 1, None
-        while pos < len(head):
-            text_end, nxt = _line_end(head, pos, len(head))
-            if nxt == len(head) and text_end == nxt and len(head) == (1 << 16):
-                break  # line longer than the peek: give up (rare)
-            line = _decode_line(head[pos:text_end], path, lineno, pos)
-            row = next(csv.reader([line], delimiter=delimiter), [])
-            if row and any(c.strip() for c in row):
-                first_row = [c.strip() for c in row]
+        given = delimiter
+        peek = 1 << 16
+        while True:  # until the peek holds the first non-blank line whole
+            try:
+                with _open(path) as fh:
+                    head = fh.read(peek)
+            except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+                raise _gzip_error(path, exc) from None
+            whole = len(head) < peek  # the peek is the whole file
+            text = head.decode("utf-8-sig", errors="replace")
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+            if not text.strip():
+                raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
+            sniffed = given is None
+            delimiter = _sniff_delimiter(text) if sniffed else given
+            if len(delimiter) != 1 or not delimiter.isascii():
+                raise ValueError(f"delimiter must be one ASCII character; got {delimiter!r}.")
+            # the first non-blank row: the header, or the first data row (for the width)
+            skip = 3 if head.startswith(_BOM) else 0
+            pos, lineno, first_row, cut = skip, 1, None, False
+            while pos < len(head):
+                text_end, nxt = _line_end(head, pos, len(head))
+                if nxt >= len(head) and not whole:
+                    cut = True  # the line (or its "\r\n") may go on past the peek
+                    break
+                line = _decode_line(head[pos:text_end], path, lineno, pos)
+                row = next(csv.reader([line], delimiter=delimiter), [])
+                if row and any(c.strip() for c in row):
+                    first_row = [c.strip() for c in row]
+                    break
+                pos, lineno = nxt, lineno + 1
+            if not cut:
                 break
-            pos, lineno = nxt, lineno + 1
+            peek *= 4  # a wide file's header can be longer than any fixed peek
+        self.delimiter = delimiter
         if first_row is None:
             raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
         if sniffed:
