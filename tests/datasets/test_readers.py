@@ -642,6 +642,40 @@ def test_a_gzip_file_without_the_suffix_is_named_as_such(tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("kind", "compress"),
+    [
+        ("bzip2", lambda b: __import__("bz2").compress(b)),
+        ("xz", lambda b: __import__("lzma").compress(b)),
+        ("zip", None),
+    ],
+)
+@pytest.mark.parametrize("name", ["toy.csv", "toy.svm", "toy.dat", "toy.arff"])
+def test_a_file_compressed_otherwise_than_gzip_is_named_as_such(tmp_path, kind, compress, name):
+    """Session 16: a bzip2, xz or zip file (e.g. `data.svm.bz2` read with format=, or a
+    renamed one) was "bytes that are not UTF-8 ... Save the file as UTF-8"."""
+    import zipfile
+
+    from skewlearn.datasets import iter_chunks
+
+    raw = (DATA / name).read_bytes()
+    p = tmp_path / name
+    if compress is None:
+        with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr(name, raw)
+    else:
+        p.write_bytes(compress(raw))
+    match = rf"{name.replace('.', '[.]')}: the file is {kind}-compressed; skewlearn reads plain"
+    with pytest.raises(ValueError, match=match):
+        read(p)
+    if not name.endswith(".arff"):
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p))
+    if kind == "bzip2" and name == "toy.csv":  # a text file may start like a bzip2 file
+        p.write_text("BZh9,y\n1,a\n2,b\n")
+        assert read(p)[1].tolist() == ["a", "b"]
+
+
+@pytest.mark.parametrize(
     ("option", "value", "suffix"),
     [
         ("zero_based", "auto", ".svm"),

@@ -21,8 +21,9 @@ when inferred, sorted order. Missing values (``?``, ``<null>``; in CSV also an e
 field) raise a ``ValueError`` unless ``missing="drop"``, which drops the rows that hold
 one. Every malformed file raises ``ValueError`` naming the file, the line and what to fix.
 Files ending in ``.gz`` (any case) are decompressed on the fly (a gzip file without the
-suffix is refused with that advice); a UTF-8 byte-order mark and CRLF line ends are
-accepted everywhere.
+suffix is refused with that advice; bzip2, xz, zstd and zip files are refused with the
+command that decompresses them); a UTF-8 byte-order mark and CRLF line ends are accepted
+everywhere.
 """
 
 from __future__ import annotations
@@ -144,15 +145,37 @@ def _is_gz(path: str) -> bool:
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
+#: The first bytes of the other compressed files users meet, and how to decompress them.
+_OTHER_MAGIC = (
+    (b"BZh", "bzip2", "bunzip2 -k FILE"),
+    (b"\xfd7zXZ\x00", "xz", "unxz -k FILE"),
+    (b"\x28\xb5\x2f\xfd", "zstd", "unzstd FILE"),
+    (b"PK\x03\x04", "zip", "unzip FILE"),
+)
+#: Bytes of a file's head that :func:`_refuse_unnamed_gzip` looks at.
+MAGIC_BYTES = 10
+#: What follows ``BZh<level>`` in a bzip2 file: a block's or the end's magic (so a text
+#: file that starts with "BZh1" is not taken for one).
+_BZIP2_NEXT = (b"1AY&SY", b"\x17rE8P\x90")
+
+
 def _refuse_unnamed_gzip(path: str, head: bytes) -> None:
-    """Raise when ``head`` (a plain file's first bytes) starts a gzip stream: decoded as
-    text it would be "bytes that are not UTF-8", which sends the user the wrong way."""
+    """Raise when ``head`` (a plain file's first bytes) starts a gzip stream, or another
+    compressed format (bzip2, xz, zstd, zip): decoded as text it would be "bytes that are
+    not UTF-8 ... save the file as UTF-8", which sends the user the wrong way."""
     if head[:2] == _GZIP_MAGIC:
         raise ValueError(
             f"{path}: the file is gzip-compressed but its name does not end in .gz. Rename it "
             f"to {os.path.basename(path)}.gz (it is then decompressed while reading), or "
             "decompress it (gunzip -c FILE > NEW)."
         )
+    for magic, kind, command in _OTHER_MAGIC:
+        if head.startswith(magic) and (kind != "bzip2" or head[4:10] in _BZIP2_NEXT):
+            raise ValueError(
+                f"{path}: the file is {kind}-compressed; skewlearn reads plain text and gzip "
+                f"(.gz) files only. Decompress it first ({command}), or recompress it with "
+                "gzip and name it .gz."
+            )
 
 
 def _read_text(path: str | os.PathLike) -> str:

@@ -53,6 +53,7 @@ from . import _parse
 from .readers import (
     _EXTENSIONS,
     _MISSING,
+    MAGIC_BYTES,
     NumberedNames,
     _absent_positive,
     _Attribute,
@@ -456,7 +457,7 @@ class ChunkedFile:
         _check_file(path)
         if not _is_gz(path) and os.path.isfile(path):
             with open(path, "rb") as fh:
-                _refuse_unnamed_gzip(path, fh.read(2))
+                _refuse_unnamed_gzip(path, fh.read(MAGIC_BYTES))
         if not (isinstance(chunk_size, int | np.integer) and not isinstance(chunk_size, bool)):
             raise TypeError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
         if chunk_size < 1:
