@@ -847,3 +847,29 @@ def test_keel_inputs_that_leave_out_a_column_are_refused(tmp_path, how):
     if how == "read_keel":
         X = load("@inputs id, a, b\n@outputs class\n", label_column="b")
         np.testing.assert_array_equal(X, [[1, 0.5, 1, 0], [2, 1.5, 0, 1], [3, 2.5, 0, 1]])
+
+
+@pytest.mark.parametrize("how", ["read_keel", "iter_chunks"])
+def test_keel_inputs_and_outputs_name_quoted_attributes_as_declared(tmp_path, how):
+    """Session 16: `@attribute 'cap shape' real` declares the name `cap shape`, but the
+    @inputs / @outputs names kept their quotes, so `@inputs 'cap shape'` was "names
+    "'cap shape'", which no @attribute declares" (session 14's check refused the file)."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "q.dat"
+    p.write_text(
+        "@relation r\n@attribute 'cap shape' real\n@attribute \"a,b\" real\n"
+        "@attribute 'the class' {p, n}\n@inputs 'cap shape', \"a,b\"\n@outputs 'the class'\n"
+        "@data\n1, 2, p\n3, 4, n\n5, 6, n\n"
+    )
+    if how == "read_keel":
+        X, y, meta = read_keel(p)
+        assert meta["label_name"] == "the class"
+    else:
+        stream = iter_chunks(p, 2)
+        X = np.vstack([c[0] for c in stream])
+        y = np.concatenate([c[1] for c in stream])
+        meta = stream.meta
+    assert meta["feature_names"] == ["cap shape", "a,b"]
+    np.testing.assert_array_equal(X, [[1, 2], [3, 4], [5, 6]])
+    assert len(y) == 3

@@ -728,8 +728,19 @@ def _declare(
 
 
 def _keel_names(line: str) -> list[str]:
-    """The attribute names of an ``@inputs`` / ``@outputs`` line."""
-    return [t.strip() for t in line.split(None, 1)[1].split(",")] if " " in line else []
+    """The attribute names of an ``@inputs`` / ``@outputs`` line, unquoted as ``@attribute``
+    names are (``@inputs 'cap shape', b`` names ``cap shape`` and ``b``).
+
+    >>> _keel_names("@inputs 'cap shape', 'a,b', c"), _keel_names("@outputs")
+    (['cap shape', 'a,b', 'c'], [])
+    """
+    parts = line.split(None, 1)
+    if len(parts) < 2:
+        return []
+    names = _split_quoted(parts[1])
+    if names is None:  # an unclosed quote: the names as written, for the error message
+        names = [t.strip() for t in parts[1].split(",")]
+    return names
 
 
 def _keel_inputs(
