@@ -610,3 +610,33 @@ def test_a_first_line_longer_than_64_kib_is_read(tmp_path, header):
         np.testing.assert_array_equal(Xc, X)
         np.testing.assert_array_equal(yc, y)
         assert stream.feature_names == meta["feature_names"]
+
+
+@pytest.mark.parametrize("memory_map", [True, False])
+@pytest.mark.parametrize("suffix", [".svm", ".csv"])
+def test_a_block_ending_on_a_lone_cr_keeps_line_numbers(tmp_path, memory_map, suffix):
+    """A file with old-Mac line ends ("\\r" alone): when a block's last byte was a "\\r"
+    (which might be half of "\\r\\n") the block was cut *before* it, so it ended inside a
+    line; the parsers read that line on into the next block's bytes, but the "\\r" then
+    counted as a line of its own and every later error named the line after the bad one."""
+    seen = set()
+    for pad in range(12):
+        lines = [f"{-1 if i % 3 else 1} 2:{i % 10}" for i in range(600)]
+        lines[0] += " " * pad
+        lines[500] = "1 2:x"
+        if suffix == ".csv":
+            lines = ["a,label"] + [f"{ln.split()[1][2:]},{ln.split()[0]}" for ln in lines]
+            lines[1] = " " * pad + lines[1]
+        text = "\r".join(lines) + "\r"
+        first = 0 if suffix == ".svm" else len(lines[0]) + 1  # the first block's start
+        seen.add(text[first + 1023] == "\r")
+        p = tmp_path / f"cr{pad}{suffix}"
+        p.write_bytes(text.encode())
+        bad = 500 if suffix == ".svm" else 501  # the index of the bad line in ``lines``
+        with pytest.raises(ValueError, match=rf"line {bad + 1}: "):
+            load(p)
+        with pytest.raises(ValueError, match=rf"line {bad + 1}: "):
+            list(iter_chunks(p, 7, block_bytes=1024, memory_map=memory_map))
+        p.write_bytes("\r".join(lines[:bad] + lines[bad + 1 :]).encode() + b"\r")
+        _same(p, chunk_sizes=(7,))
+    assert seen == {True, False}  # some block ended on a "\r"

@@ -194,8 +194,8 @@ def _mapped_blocks(mm, size: int, block_bytes: int, skip: int):
             cut = mm.rfind(b"\n", base, hi) + 1
             if cut <= base:
                 cut = mm.rfind(b"\r", base, hi) + 1
-                if cut == hi:  # a "\r" at the end may be half of "\r\n"
-                    cut -= 1
+                if cut == hi and mm[hi] == 10:  # the block ends inside a "\r\n": take it
+                    cut += 1
             if cut <= base:  # a line longer than the block: look further
                 span *= 2
                 continue
@@ -241,8 +241,8 @@ def _read_blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[A
                 cut = buf.rfind(b"\n", 0, size) + 1
                 if cut == 0:
                     cut = buf.rfind(b"\r", 0, size) + 1
-                    if cut == size:  # a "\r" at the end may be half of "\r\n"
-                        cut -= 1
+                    if cut == size:  # a "\r" at the end may be half of "\r\n": end the
+                        cut = buf.rfind(b"\r", 0, size - 1) + 1  # block on the one before
                 if cut <= 0:
                     have = size
                     continue
