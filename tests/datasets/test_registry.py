@@ -320,3 +320,21 @@ def test_a_directory_or_a_non_name_is_named_as_such(tmp_path):
             load(bad)
     with pytest.raises(FileNotFoundError, match=r"no such file"):
         read(tmp_path / "missing.data")  # missing, whatever the extension
+
+
+@pytest.mark.parametrize("positive", [["x", "y"], ["x"], ("x",), {"x"}, np.array(["x", "y"])])
+def test_positive_class_must_be_one_label_not_a_collection(tmp_path, positive):
+    """Session 16: ``load(path, positive_class=["x", "y"])`` compared the labels with the list
+    element by element: on a two-row file every row became +1 without a word (on another
+    length, a numpy broadcasting error). One label is asked for; iter_chunks said "does not
+    occur"."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "two.csv"
+    p.write_text("a,b\n1,x\n2,y\n")
+    match = r"positive_class must be one label .* got .*relabel"
+    with pytest.raises(TypeError, match=match):
+        load(p, positive_class=positive)
+    with pytest.raises(TypeError, match=match):
+        iter_chunks(p, positive_class=positive)
+    assert load(p, positive_class=np.str_("x"))[1].tolist() == [1, -1]

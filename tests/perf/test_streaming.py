@@ -640,3 +640,14 @@ def test_a_block_ending_on_a_lone_cr_keeps_line_numbers(tmp_path, memory_map, su
         p.write_bytes("\r".join(lines[:bad] + lines[bad + 1 :]).encode() + b"\r")
         _same(p, chunk_sizes=(7,))
     assert seen == {True, False}  # some block ended on a "\r"
+
+
+def test_block_bytes_may_be_a_numpy_integer(tmp_path):
+    """``block_bytes=np.int64(4096)`` was "block_bytes must be an int >= 1024; got 4096"."""
+    p = tmp_path / "t.svm"
+    p.write_text("1 1:1\n-1 2:1\n-1 2:2\n")
+    stream = iter_chunks(p, 2, block_bytes=np.int64(4096))
+    assert stream.block_bytes == 4096 and type(stream.block_bytes) is int
+    assert _gather(stream)[1].tolist() == [1, -1, -1]
+    with pytest.raises(ValueError, match="block_bytes must be an int >= 1024"):
+        iter_chunks(p, 2, block_bytes=True)

@@ -285,6 +285,21 @@ def _not_two_classes(where: str, classes: np.ndarray) -> ValueError:
     )
 
 
+def _check_positive_class(positive: Any) -> None:
+    """Refuse a ``positive_class`` that is not one label: a list or an array was compared
+    with the labels element by element (every row of a file as long as the list became
+    +1), a set or tuple matched nothing."""
+    if positive is None or isinstance(positive, str | bytes | numbers.Number | np.generic):
+        return
+    if isinstance(positive, np.ndarray) and positive.ndim == 0:
+        return
+    raise TypeError(
+        f"positive_class must be one label (e.g. 1 or 'yes'); got {positive!r}. To put "
+        "several classes against the rest, relabel them first (e.g. with numpy.isin) and "
+        "pass the new label."
+    )
+
+
 def _absent_positive(where: str, positive: Any, classes: Sequence) -> ValueError:
     """The error for a ``positive_class`` that no label equals. When it is a string and the
     labels numbers (or the other way round), say so and name the value to pass: "'1' does

@@ -46,6 +46,7 @@ from . import cache
 from .readers import (
     _EXTENSIONS,
     _absent_positive,
+    _check_positive_class,
     _not_two_classes,
     read,
     read_arff,
@@ -346,8 +347,8 @@ def load(
     data_home : str or path-like, optional
         Cache root (default ``$SKEWLEARN_DATA`` or the user cache dir).
     positive_class : optional
-        For a file path only: the label that becomes +1 (others -1). Default: the minority
-        class of a two-class file (on a tie, the larger label).
+        For a file path only: the label that becomes +1 (others -1); one label, not a
+        list. Default: the minority class of a two-class file (on a tie, the larger label).
     **read_options
         For a file path only: passed to :func:`skewlearn.datasets.read` and its reader,
         e.g. ``format="csv"`` for an unknown extension, ``missing="drop"``,
@@ -381,6 +382,7 @@ def load(
             "name must be a registered dataset's name (see list_datasets()) or the path of a "
             f"data file; got {name!r}."
         )
+    _check_positive_class(positive_class)
     if isinstance(name, str) and name in _REGISTRY:
         if positive_class is not None:
             raise ValueError(

@@ -59,6 +59,7 @@ from .readers import (
     _Attribute,
     _check_file,
     _check_missing,
+    _check_positive_class,
     _check_switch,
     _declare,
     _fail,
@@ -462,9 +463,14 @@ class ChunkedFile:
             raise TypeError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
         if chunk_size < 1:
             raise ValueError(f"chunk_size must be an int >= 1; got {chunk_size}.")
-        if not (isinstance(block_bytes, int) and block_bytes >= 1024):
+        if not (
+            isinstance(block_bytes, int | np.integer)
+            and not isinstance(block_bytes, bool)
+            and block_bytes >= 1024
+        ):
             raise ValueError(f"block_bytes must be an int >= 1024; got {block_bytes!r}.")
         _check_missing(missing)
+        _check_positive_class(positive_class)
         for name, value in (("sparse", sparse), ("zero_based", zero_based), ("header", header),
                             ("memory_map", memory_map)):  # fmt: skip
             _check_switch(name, value)
@@ -493,7 +499,7 @@ class ChunkedFile:
         self.sparse = bool(sparse)
         self.zero_based = bool(zero_based)
         self.missing = missing
-        self.block_bytes = block_bytes
+        self.block_bytes = int(block_bytes)
         self.memory_map = bool(memory_map)
         self.label_column = label_column
         self.n_rows: int | None = None
