@@ -34,6 +34,7 @@ svmguide2 and the full poker set.
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -464,4 +465,4 @@ def describe(name: str, *, data_home: str | os.PathLike | None = None) -> dict[s
     key = (name, str(cache.data_home(data_home)))
     if key not in _DESCRIBE_CACHE:
         _DESCRIBE_CACHE[key] = load(name, data_home=data_home)[2]
-    return dict(_DESCRIBE_CACHE[key])
+    return copy.deepcopy(_DESCRIBE_CACHE[key])  # its lists and dicts are the caller's to change
