@@ -651,3 +651,16 @@ def test_block_bytes_may_be_a_numpy_integer(tmp_path):
     assert _gather(stream)[1].tolist() == [1, -1, -1]
     with pytest.raises(ValueError, match="block_bytes must be an int >= 1024"):
         iter_chunks(p, 2, block_bytes=True)
+
+
+@pytest.mark.parametrize("space", ["\xa0", "\x85", "\u2003", "\u3000"])
+def test_unicode_blanks_between_libsvm_tokens_count_as_load_counts_them(tmp_path, space):
+    """``read_libsvm`` splits a line on any Unicode blank (``str.split``); the counting pass
+    skipped a value up to an ASCII blank only, so in ``1:1.5<NBSP>4:2`` it never saw index
+    4: the width came out too small and the chunks failed with "index 4 exceeds
+    n_features=3", where ``load`` reads the file."""
+    p = tmp_path / "u.svm"
+    for tail in ("", "-1 2:1\n" * 20):  # the value skipped by the slow path, then the fast
+        p.write_text(f"1 1:0.5 3:2\n-1 1:1.5{space}4:-3e-2\n1 2:1\n-1 3:.25\n{tail}")
+        X, y = _same(p, chunk_sizes=(1, 3))
+        assert X.shape[1] == 4 and X[1, 3] == -3e-2

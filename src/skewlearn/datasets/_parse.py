@@ -112,20 +112,22 @@ def _digits8(buf, i):
 
 @njit(**_PARSE_INLINE)
 def _token_end(buf, i):
-    """Position of the first byte below ``'!'`` (a blank, a line end or a control byte)
-    in ``buf[i:i + 16]``, or -1 (SWAR, as :func:`_digits8`).
+    """Position of the first byte below ``'!'`` (a blank, a line end or a control byte) or
+    above ``0x7f`` (non-ASCII: it may start a Unicode blank, which ends a token for the
+    careful reader's ``str.split``) in ``buf[i:i + 16]``, or -1 (SWAR, as
+    :func:`_digits8`).
 
     The next token's position then depends on two loads, not on parsing this token: the
     caller parses the token independently and keeps the result only if the parse ends
     exactly there, so the processor overlaps consecutive tokens. A byte is flagged if
-    ``-0x21`` borrows into its high bit and that bit was clear; borrows only move towards
+    ``-0x21`` borrows into its high bit or that bit was set; borrows only move towards
     later bytes, so the first flagged byte is exact."""
     x = _load8(buf, i)
-    m = (x - _C21) & ~x & _C80
+    m = ((x - _C21) | x) & _C80
     if m != 0:
         return i + np.int64(trailing_zeros(m) >> np.uint64(3))
     x = _load8(buf, i + 8)
-    m = (x - _C21) & ~x & _C80
+    m = ((x - _C21) | x) & _C80
     if m != 0:
         return i + 8 + np.int64(trailing_zeros(m) >> np.uint64(3))
     return -1
@@ -529,6 +531,8 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
                 return n, lines, start, CAREFUL, maxidx
             j = i  # the value: up to the next blank, line end or comment
             while j < end and not (_is_blank(buf[j]) or _eol(buf[j]) or buf[j] == 35):
+                if buf[j] >= 128:  # may be a Unicode blank (str.split's): the careful reader
+                    return n, lines, start, CAREFUL, maxidx
                 j += 1
             if j == i:  # an empty value: the careful reader's message
                 return n, lines, start, CAREFUL, maxidx
