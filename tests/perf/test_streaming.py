@@ -664,3 +664,29 @@ def test_unicode_blanks_between_libsvm_tokens_count_as_load_counts_them(tmp_path
         p.write_text(f"1 1:0.5 3:2\n-1 1:1.5{space}4:-3e-2\n1 2:1\n-1 3:.25\n{tail}")
         X, y = _same(p, chunk_sizes=(1, 3))
         assert X.shape[1] == 4 and X[1, 3] == -3e-2
+
+
+def test_a_byte_order_mark_inside_a_libsvm_file_is_refused_as_load_refuses_it(tmp_path):
+    """A line that needs the careful reader was handed to ``read_libsvm`` as the first line
+    of a one-line file, whose UTF-8 byte-order mark that reader removes: a BOM starting line
+    2 (two files concatenated) was read as if absent, where ``load`` refuses the label."""
+    p = tmp_path / "bom.svm"
+    p.write_text("1 1:0.5 3:2\n\ufeff-1 2:1\n-1 1:1.5\n1 2:7\n-1 3:.25\n", encoding="utf-8")
+    match = r"bom\.svm, line 2: label '\\ufeff-1' is not a number"
+    with pytest.raises(ValueError, match=match):
+        load(p)
+    for opts in ({}, {"positive_class": 1, "n_features": 3}):
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p, 2, **opts))
+
+
+@pytest.mark.parametrize("header", ['a,b,"label', 'a,"b\n1,2,x'])
+def test_an_unclosed_quote_in_the_header_is_refused_as_load_refuses_it(tmp_path, header):
+    """The chunked reader parsed the header line alone and leniently: an unclosed quote
+    there (which ``load`` refuses: it runs on over the rows) gave a file read from line 2."""
+    p = tmp_path / "q.csv"
+    p.write_text(header + "\n1.5,2,yes\n-3,4e1,no\n5,.5,no\n")
+    with pytest.raises(ValueError, match=r"q\.csv, line 1: malformed CSV"):
+        load(p)
+    with pytest.raises(ValueError, match=r"q\.csv, line 1: malformed CSV"):
+        iter_chunks(p)

@@ -721,7 +721,8 @@ class ChunkedFile:
             return None
         tmp = self._tmpfile()
         with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+            # line 2 of the file: read_libsvm removes a byte-order mark starting line 1 only
+            fh.write("\n" + text + "\n")
         try:
             X1, y1, _ = read_libsvm(
                 tmp,
@@ -730,8 +731,8 @@ class ChunkedFile:
             )
         except ValueError as exc:
             msg = str(exc)
-            if msg.startswith(f"{tmp}, line 1: "):
-                msg = f"{self.path}, line {lineno}: " + msg[len(f"{tmp}, line 1: ") :]
+            if msg.startswith(f"{tmp}, line 2: "):
+                msg = f"{self.path}, line {lineno}: " + msg[len(f"{tmp}, line 2: ") :]
             elif msg.startswith(f"{tmp}:"):
                 msg = f"{self.path}:" + msg[len(f"{tmp}:") :]
                 msg = msg.replace(" of data row 1 ", f" of data row {row_number} ")
@@ -930,7 +931,15 @@ class ChunkedFile:
                     cut = True  # the line (or its "\r\n") may go on past the peek
                     break
                 line = _decode_line(head[pos:text_end], path, lineno, pos)
-                row = next(csv.reader([line], delimiter=delimiter), [])
+                try:  # strict, as read_csv: an unclosed quote there runs on over the rows
+                    row = next(csv.reader([line], delimiter=delimiter, strict=True), [])
+                except csv.Error as exc:
+                    raise _fail(
+                        path,
+                        lineno,
+                        f"malformed CSV in the row starting here ({exc})",
+                        "Fix the quoting.",
+                    ) from None
                 if row and any(c.strip() for c in row):
                     first_row = [c.strip() for c in row]
                     break
