@@ -873,3 +873,26 @@ def test_keel_inputs_and_outputs_name_quoted_attributes_as_declared(tmp_path, ho
     assert meta["feature_names"] == ["cap shape", "a,b"]
     np.testing.assert_array_equal(X, [[1, 2], [3, 4], [5, 6]])
     assert len(y) == 3
+
+
+@pytest.mark.parametrize("how", ["read_keel", "iter_chunks"])
+@pytest.mark.parametrize("header", [True, False])
+def test_keel_comment_lines_before_the_first_line_are_skipped(tmp_path, how, header):
+    """Session 16: '%' comment lines are skipped everywhere in a KEEL file but before its
+    first line, which decided header or not: a file starting with a comment had its header
+    refused ("header line '@relation r' among the data. Move it above @data"), and the
+    chunked reader took a headerless file's width from the comment."""
+    from skewlearn.datasets import iter_chunks
+
+    head = "@relation r\n@attribute a real\n@attribute c {x, y}\n@attribute class {p, n}\n@data\n"
+    body = "1, x, p\n2, y, n\n3, x, n\n"
+    p = tmp_path / "c.dat"
+    p.write_text("% made by hand, 2 columns\n\n%\n" + (head if header else "") + body)
+    if how == "read_keel":
+        X, y, _ = read_keel(p)
+    else:
+        chunks = list(iter_chunks(p, 2))
+        X = np.vstack([c[0] for c in chunks])
+        y = np.concatenate([c[1] for c in chunks])
+    assert X.tolist() == [[1, 1, 0], [2, 0, 1], [3, 1, 0]]
+    assert len(y) == 3

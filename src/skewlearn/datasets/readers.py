@@ -884,9 +884,12 @@ def read_keel(
     relation = None
     inputs = outputs = None
     start = 0
-    first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
-    if first is None:
+    if not any(ln.strip() for ln in lines):
         raise _fail(path, None, "the file is empty", "Pass a KEEL .dat file with data rows.")
+    # the first line that is neither blank nor a '%' comment: a header, or the first row
+    first = next((i for i, ln in enumerate(lines) if ln.strip()[:1] not in ("", "%")), None)
+    if first is None:
+        raise _fail(path, None, "no data rows", "Pass a KEEL .dat file with data rows.")
     if lines[first].lstrip().startswith("@"):
         attributes = []
         declared: dict[str, int] = {}

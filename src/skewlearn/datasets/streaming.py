@@ -1122,14 +1122,19 @@ class ChunkedFile:
         data_line = 1
         with self._text_lines() as lines:
             first = None
+            blank = True
             for lineno, line in lines:  # noqa: B007 - lineno is used after the loop
                 s = line.strip()
-                if s:
+                blank = blank and not s
+                if s and not s.startswith("%"):  # not blank, not a comment (as read_keel)
                     first = s
                     break
             if first is None:
                 raise _fail(
-                    path, None, "the file is empty", "Pass a KEEL .dat file with data rows."
+                    path,
+                    None,
+                    "the file is empty" if blank else "no data rows",
+                    "Pass a KEEL .dat file with data rows.",
                 )
             if first.startswith("@"):
                 attributes = []
