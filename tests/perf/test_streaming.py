@@ -653,12 +653,12 @@ def test_block_bytes_may_be_a_numpy_integer(tmp_path):
         iter_chunks(p, 2, block_bytes=True)
 
 
-@pytest.mark.parametrize("space", ["\xa0", "\x85", "\u2003", "\u3000"])
+@pytest.mark.parametrize("space", ["\xa0", "\x85", "\u2003", "\u3000", "\x1c", "\x1e"])
 def test_unicode_blanks_between_libsvm_tokens_count_as_load_counts_them(tmp_path, space):
-    """``read_libsvm`` splits a line on any Unicode blank (``str.split``); the counting pass
-    skipped a value up to an ASCII blank only, so in ``1:1.5<NBSP>4:2`` it never saw index
-    4: the width came out too small and the chunks failed with "index 4 exceeds
-    n_features=3", where ``load`` reads the file."""
+    """``read_libsvm`` splits a line on any Unicode blank (``str.split``: also the ASCII
+    separators 0x1c-0x1f); the counting pass skipped a value up to a space, tab, VT or FF,
+    so in ``1:1.5<NBSP>4:2`` it never saw index 4: the width came out too small and the
+    chunks failed with "index 4 exceeds n_features=3", where ``load`` reads the file."""
     p = tmp_path / "u.svm"
     for tail in ("", "-1 2:1\n" * 20):  # the value skipped by the slow path, then the fast
         p.write_text(f"1 1:0.5 3:2\n-1 1:1.5{space}4:-3e-2\n1 2:1\n-1 3:.25\n{tail}")

@@ -531,7 +531,9 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
                 return n, lines, start, CAREFUL, maxidx
             j = i  # the value: up to the next blank, line end or comment
             while j < end and not (_is_blank(buf[j]) or _eol(buf[j]) or buf[j] == 35):
-                if buf[j] >= 128:  # may be a Unicode blank (str.split's): the careful reader
+                # a control or non-ASCII byte may be a blank to str.split (0x1c-0x1f, NBSP,
+                # ...): the careful reader decides where the value ends
+                if buf[j] < 32 or buf[j] >= 128:
                     return n, lines, start, CAREFUL, maxidx
                 j += 1
             if j == i:  # an empty value: the careful reader's message
