@@ -896,3 +896,16 @@ def test_keel_comment_lines_before_the_first_line_are_skipped(tmp_path, how, hea
         y = np.concatenate([c[1] for c in chunks])
     assert X.tolist() == [[1, 1, 0], [2, 0, 1], [3, 1, 0]]
     assert len(y) == 3
+
+
+@pytest.mark.parametrize(
+    "rows", ["1, x, {2}\n2, y, {0.5}\n", "{0 1, 1 x}, {2}\n{0 2, 1 y},{0.5}\n"]
+)
+def test_arff_instance_weights_are_named_as_such(tmp_path, rows):
+    """Session 16: Weka writes an instance weight as a last ``{w}`` on the row; the reader
+    said "3 values where 2 are expected ... a truncated line or a stray delimiter" (sparse
+    rows: "value 'x}' ... is not one of its categories")."""
+    p = tmp_path / "w.arff"
+    p.write_text("@relation r\n@attribute a numeric\n@attribute c {x, y}\n@data\n" + rows)
+    with pytest.raises(ValueError, match=r"w\.arff, line 5: an instance weight \{2\}.*Remove"):
+        read_arff(p)

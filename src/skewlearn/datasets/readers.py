@@ -1036,6 +1036,15 @@ def read_arff(
         s = _arff_line(lines[i])
         if not s:
             continue
+        weight = _ARFF_WEIGHT.search(s)
+        if weight and (s.startswith("{") or len(_split_quoted(s) or ()) == width + 1):
+            raise _fail(
+                path,
+                i + 1,
+                f"an instance weight {weight.group(1).strip()} (Weka's weighted ARFF)",
+                "Remove the trailing {weight} from the rows: skewlearn does not read "
+                "instance weights (give them to the learner as sample weights instead).",
+            )
         if s.startswith("{"):
             if not s.endswith("}"):
                 raise _fail(path, i + 1, "a sparse row without its closing '}'", "Close it.")
@@ -1076,6 +1085,11 @@ def read_arff(
     X, y, meta = _tabulate(rows, linenos, attributes, label_index, missing, path, "ARFF")
     meta["relation"] = relation
     return X, y, meta
+
+
+#: An ARFF instance weight: ``{w}`` after the row's last value (dense ``1,x,{2}`` or
+#: sparse ``{0 1, 1 x}, {2}``).
+_ARFF_WEIGHT = re.compile(r",\s*(\{\s*[-+0-9.eE]+\s*\})$")
 
 
 # --------------------------------------------------------------------------- CSV
