@@ -690,3 +690,12 @@ def test_an_unclosed_quote_in_the_header_is_refused_as_load_refuses_it(tmp_path,
         load(p)
     with pytest.raises(ValueError, match=r"q\.csv, line 1: malformed CSV"):
         iter_chunks(p)
+
+
+@pytest.mark.parametrize("delimiter", [5, b",", [","]])
+def test_a_delimiter_that_is_not_a_string_is_named(tmp_path, delimiter):
+    """``delimiter=5`` was "object of type 'int' has no len()"."""
+    p = tmp_path / "d.csv"
+    p.write_text("a,b\n1,x\n2,y\n")
+    with pytest.raises(ValueError, match=r"delimiter must be one ASCII character; got"):
+        iter_chunks(p, delimiter=delimiter)

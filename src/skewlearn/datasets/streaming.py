@@ -906,6 +906,8 @@ class ChunkedFile:
     def _csv_header(self, label_column, delimiter, header, nominal_columns) -> None:
         path = self.path
         given = delimiter
+        if given is not None and not (isinstance(given, str) and len(given) == 1):
+            raise ValueError(f"delimiter must be one ASCII character; got {given!r}.")
         peek = 1 << 16
         while True:  # until the peek holds the first non-blank line whole
             try:
