@@ -699,3 +699,19 @@ def test_a_delimiter_that_is_not_a_string_is_named(tmp_path, delimiter):
     p.write_text("a,b\n1,x\n2,y\n")
     with pytest.raises(ValueError, match=r"delimiter must be one ASCII character; got"):
         iter_chunks(p, delimiter=delimiter)
+
+
+def test_integer_labels_beyond_2_53_are_refused_not_merged(tmp_path):
+    """The chunked LIBSVM reader keeps labels as float64, where 2**53 + 1 equals 2**53: the
+    file below, two classes for ``load``, was "labels have 1 classes" (with three labels
+    and ``positive_class`` given, rows would silently change class). It now says so."""
+    p = tmp_path / "big.svm"
+    p.write_text("9007199254740993 1:1\n9007199254740992 2:1\n9007199254740992 2:2\n")
+    X, y, meta = load(p)
+    assert meta["positive_class"] == 2**53 + 1 and y.tolist() == [1, -1, -1]
+    match = r"big\.svm, line 1: label 9007199254740993 is an integer beyond 2\*\*53"
+    for opts in ({}, {"positive_class": 2**53, "n_features": 2}):
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p, 2, **opts))
+    p.write_text("9007199254740992 1:1\n-1 2:1\n-1 2:2\n")  # 2**53 itself is exact
+    assert _gather(iter_chunks(p, 2))[1].tolist() == [1, -1, -1]

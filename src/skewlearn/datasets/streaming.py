@@ -737,6 +737,16 @@ class ChunkedFile:
                 msg = f"{self.path}:" + msg[len(f"{tmp}:") :]
                 msg = msg.replace(" of data row 1 ", f" of data row {row_number} ")
             raise ValueError(msg) from None
+        if y1.dtype.kind == "i" and abs(int(y1[0])) > 2**53:
+            # the chunks keep labels as float64, where such an integer may equal another
+            raise _fail(
+                self.path,
+                lineno,
+                f"label {int(y1[0])} is an integer beyond 2**53, which the chunked reader "
+                "cannot hold exactly (it keeps labels as float64, where it may equal a "
+                "neighbouring label)",
+                "Renumber the labels, or read the file whole with skewlearn.datasets.load.",
+            )
         return X1, y1
 
     def _careful_line(self, block, pos, end, boff, lineno, rows_before, limit):
