@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import dump_svmlight_file, load_svmlight_file
 
-from skewlearn.datasets import iter_chunks, load, read_csv, read_libsvm
+from skewlearn.datasets import iter_chunks, load, read_arff, read_csv, read_libsvm
 
 _SETTINGS = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -105,3 +105,44 @@ def test_pandas_to_csv_reads_back_exactly(tmp_path, table, sep, crlf, text_label
         Xc, yc = _gather(iter_chunks(p, 3, label_column="target", delimiter=sep, block_bytes=1024))
         np.testing.assert_array_equal(Xc.view(np.int64), Xl.view(np.int64))
         np.testing.assert_array_equal(yc, yl)
+
+
+@_SETTINGS
+@given(
+    table=tables,
+    cats=st.lists(
+        st.text(st.sampled_from("abcXYZ _-."), min_size=1, max_size=4).map(str.strip).filter(bool),
+        min_size=2,
+        max_size=4,
+        unique=True,
+    ),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_arff_reads_as_scipy_reads_it(tmp_path, table, cats, seed):
+    """Dense ARFF (numeric attributes, a quoted nominal one, a nominal class) against
+    ``scipy.io.arff.loadarff``: the same numbers, categories and labels."""
+    from scipy.io import arff
+
+    rows, labels = table
+    X = np.array(rows, dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    colour = rng.choice(cats, size=len(rows))
+    lines = ["@relation r"]
+    lines += [f"@attribute f{j} numeric" for j in range(X.shape[1])]
+    lines += ["@attribute colour {" + ",".join(f"'{c}'" for c in cats) + "}"]
+    lines += ["@attribute class {-1,0,1,7}", "@data"]
+    for r in range(len(rows)):
+        lines.append(",".join([*map(repr, X[r].tolist()), f"'{colour[r]}'", str(labels[r])]))
+    p = tmp_path / "t.arff"
+    p.write_text("\n".join(lines) + "\n")
+    Xr, yr, meta = read_arff(p)
+    data, _ = arff.loadarff(str(p))
+    np.testing.assert_array_equal(Xr[:, : X.shape[1]], X + 0.0)
+    for j in range(X.shape[1]):
+        np.testing.assert_array_equal(Xr[:, j], data[f"f{j}"])
+    onehot = Xr[:, X.shape[1] :]
+    assert meta["nominal"] == {"colour": cats}
+    got = [cats[k] for k in onehot.argmax(axis=1)]
+    assert got == [v.decode() for v in data["colour"]] == colour.tolist()
+    assert (onehot.sum(axis=1) == 1).all()
+    assert yr.tolist() == [int(v) for v in data["class"]] == labels
