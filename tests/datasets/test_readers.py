@@ -502,6 +502,10 @@ def test_numbered_names_behave_like_the_list(tmp_path):
     assert NumberedNames(4, 0) == read_libsvm(p, zero_based=True)[2]["feature_names"]
     with pytest.raises(IndexError):
         names[3]
+    for key in (1.0, "1", None):  # session 16: AttributeError ('float' has no __index__)
+        with pytest.raises(TypeError, match="indices must be integers or slices"):
+            names[key]
+    assert names[np.int64(1)] == "x2"
     assert NumberedNames(0, 1) == [] and NumberedNames(0, 0) == NumberedNames(0, 1)
 
 

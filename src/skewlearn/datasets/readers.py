@@ -80,6 +80,10 @@ class NumberedNames(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [f"x{j + self.offset}" for j in range(*i.indices(self.n))]
+        if not hasattr(type(i), "__index__"):  # as a list says it
+            raise TypeError(
+                f"feature name indices must be integers or slices, not {type(i).__name__}"
+            )
         j = i.__index__()
         if j < 0:
             j += self.n
