@@ -502,6 +502,10 @@ def test_numbered_names_behave_like_the_list(tmp_path):
     assert NumberedNames(4, 0) == read_libsvm(p, zero_based=True)[2]["feature_names"]
     with pytest.raises(IndexError):
         names[3]
+    for key in (1.0, "1", None):  # session 16: AttributeError ('float' has no __index__)
+        with pytest.raises(TypeError, match="indices must be integers or slices"):
+            names[key]
+    assert names[np.int64(1)] == "x2"
     assert NumberedNames(0, 1) == [] and NumberedNames(0, 0) == NumberedNames(0, 1)
 
 
@@ -639,6 +643,40 @@ def test_a_gzip_file_without_the_suffix_is_named_as_such(tmp_path):
         read(p)
     with pytest.raises(ValueError, match=match):
         list(iter_chunks(p))
+
+
+@pytest.mark.parametrize(
+    ("kind", "compress"),
+    [
+        ("bzip2", lambda b: __import__("bz2").compress(b)),
+        ("xz", lambda b: __import__("lzma").compress(b)),
+        ("zip", None),
+    ],
+)
+@pytest.mark.parametrize("name", ["toy.csv", "toy.svm", "toy.dat", "toy.arff"])
+def test_a_file_compressed_otherwise_than_gzip_is_named_as_such(tmp_path, kind, compress, name):
+    """Session 16: a bzip2, xz or zip file (e.g. `data.svm.bz2` read with format=, or a
+    renamed one) was "bytes that are not UTF-8 ... Save the file as UTF-8"."""
+    import zipfile
+
+    from skewlearn.datasets import iter_chunks
+
+    raw = (DATA / name).read_bytes()
+    p = tmp_path / name
+    if compress is None:
+        with zipfile.ZipFile(p, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr(name, raw)
+    else:
+        p.write_bytes(compress(raw))
+    match = rf"{name.replace('.', '[.]')}: the file is {kind}-compressed; skewlearn reads plain"
+    with pytest.raises(ValueError, match=match):
+        read(p)
+    if not name.endswith(".arff"):
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p))
+    if kind == "bzip2" and name == "toy.csv":  # a text file may start like a bzip2 file
+        p.write_text("BZh9,y\n1,a\n2,b\n")
+        assert read(p)[1].tolist() == ["a", "b"]
 
 
 @pytest.mark.parametrize(
@@ -813,3 +851,65 @@ def test_keel_inputs_that_leave_out_a_column_are_refused(tmp_path, how):
     if how == "read_keel":
         X = load("@inputs id, a, b\n@outputs class\n", label_column="b")
         np.testing.assert_array_equal(X, [[1, 0.5, 1, 0], [2, 1.5, 0, 1], [3, 2.5, 0, 1]])
+
+
+@pytest.mark.parametrize("how", ["read_keel", "iter_chunks"])
+def test_keel_inputs_and_outputs_name_quoted_attributes_as_declared(tmp_path, how):
+    """Session 16: `@attribute 'cap shape' real` declares the name `cap shape`, but the
+    @inputs / @outputs names kept their quotes, so `@inputs 'cap shape'` was "names
+    "'cap shape'", which no @attribute declares" (session 14's check refused the file)."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "q.dat"
+    p.write_text(
+        "@relation r\n@attribute 'cap shape' real\n@attribute \"a,b\" real\n"
+        "@attribute 'the class' {p, n}\n@inputs 'cap shape', \"a,b\"\n@outputs 'the class'\n"
+        "@data\n1, 2, p\n3, 4, n\n5, 6, n\n"
+    )
+    if how == "read_keel":
+        X, y, meta = read_keel(p)
+        assert meta["label_name"] == "the class"
+    else:
+        stream = iter_chunks(p, 2)
+        X = np.vstack([c[0] for c in stream])
+        y = np.concatenate([c[1] for c in stream])
+        meta = stream.meta
+    assert meta["feature_names"] == ["cap shape", "a,b"]
+    np.testing.assert_array_equal(X, [[1, 2], [3, 4], [5, 6]])
+    assert len(y) == 3
+
+
+@pytest.mark.parametrize("how", ["read_keel", "iter_chunks"])
+@pytest.mark.parametrize("header", [True, False])
+def test_keel_comment_lines_before_the_first_line_are_skipped(tmp_path, how, header):
+    """Session 16: '%' comment lines are skipped everywhere in a KEEL file but before its
+    first line, which decided header or not: a file starting with a comment had its header
+    refused ("header line '@relation r' among the data. Move it above @data"), and the
+    chunked reader took a headerless file's width from the comment."""
+    from skewlearn.datasets import iter_chunks
+
+    head = "@relation r\n@attribute a real\n@attribute c {x, y}\n@attribute class {p, n}\n@data\n"
+    body = "1, x, p\n2, y, n\n3, x, n\n"
+    p = tmp_path / "c.dat"
+    p.write_text("% made by hand, 2 columns\n\n%\n" + (head if header else "") + body)
+    if how == "read_keel":
+        X, y, _ = read_keel(p)
+    else:
+        chunks = list(iter_chunks(p, 2))
+        X = np.vstack([c[0] for c in chunks])
+        y = np.concatenate([c[1] for c in chunks])
+    assert X.tolist() == [[1, 1, 0], [2, 0, 1], [3, 1, 0]]
+    assert len(y) == 3
+
+
+@pytest.mark.parametrize(
+    "rows", ["1, x, {2}\n2, y, {0.5}\n", "{0 1, 1 x}, {2}\n{0 2, 1 y},{0.5}\n"]
+)
+def test_arff_instance_weights_are_named_as_such(tmp_path, rows):
+    """Session 16: Weka writes an instance weight as a last ``{w}`` on the row; the reader
+    said "3 values where 2 are expected ... a truncated line or a stray delimiter" (sparse
+    rows: "value 'x}' ... is not one of its categories")."""
+    p = tmp_path / "w.arff"
+    p.write_text("@relation r\n@attribute a numeric\n@attribute c {x, y}\n@data\n" + rows)
+    with pytest.raises(ValueError, match=r"w\.arff, line 5: an instance weight \{2\}.*Remove"):
+        read_arff(p)

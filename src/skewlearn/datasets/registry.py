@@ -34,6 +34,7 @@ svmguide2 and the full poker set.
 
 from __future__ import annotations
 
+import copy
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +47,7 @@ from . import cache
 from .readers import (
     _EXTENSIONS,
     _absent_positive,
+    _check_positive_class,
     _not_two_classes,
     read,
     read_arff,
@@ -346,8 +348,8 @@ def load(
     data_home : str or path-like, optional
         Cache root (default ``$SKEWLEARN_DATA`` or the user cache dir).
     positive_class : optional
-        For a file path only: the label that becomes +1 (others -1). Default: the minority
-        class of a two-class file (on a tie, the larger label).
+        For a file path only: the label that becomes +1 (others -1); one label, not a
+        list. Default: the minority class of a two-class file (on a tie, the larger label).
     **read_options
         For a file path only: passed to :func:`skewlearn.datasets.read` and its reader,
         e.g. ``format="csv"`` for an unknown extension, ``missing="drop"``,
@@ -381,6 +383,7 @@ def load(
             "name must be a registered dataset's name (see list_datasets()) or the path of a "
             f"data file; got {name!r}."
         )
+    _check_positive_class(positive_class)
     if isinstance(name, str) and name in _REGISTRY:
         if positive_class is not None:
             raise ValueError(
@@ -462,4 +465,4 @@ def describe(name: str, *, data_home: str | os.PathLike | None = None) -> dict[s
     key = (name, str(cache.data_home(data_home)))
     if key not in _DESCRIBE_CACHE:
         _DESCRIBE_CACHE[key] = load(name, data_home=data_home)[2]
-    return dict(_DESCRIBE_CACHE[key])
+    return copy.deepcopy(_DESCRIBE_CACHE[key])  # its lists and dicts are the caller's to change

@@ -53,11 +53,13 @@ from . import _parse
 from .readers import (
     _EXTENSIONS,
     _MISSING,
+    MAGIC_BYTES,
     NumberedNames,
     _absent_positive,
     _Attribute,
     _check_file,
     _check_missing,
+    _check_positive_class,
     _check_switch,
     _declare,
     _fail,
@@ -193,8 +195,8 @@ def _mapped_blocks(mm, size: int, block_bytes: int, skip: int):
             cut = mm.rfind(b"\n", base, hi) + 1
             if cut <= base:
                 cut = mm.rfind(b"\r", base, hi) + 1
-                if cut == hi:  # a "\r" at the end may be half of "\r\n"
-                    cut -= 1
+                if cut == hi and mm[hi] == 10:  # the block ends inside a "\r\n": take it
+                    cut += 1
             if cut <= base:  # a line longer than the block: look further
                 span *= 2
                 continue
@@ -240,8 +242,8 @@ def _read_blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[A
                 cut = buf.rfind(b"\n", 0, size) + 1
                 if cut == 0:
                     cut = buf.rfind(b"\r", 0, size) + 1
-                    if cut == size:  # a "\r" at the end may be half of "\r\n"
-                        cut -= 1
+                    if cut == size:  # a "\r" at the end may be half of "\r\n": end the
+                        cut = buf.rfind(b"\r", 0, size - 1) + 1  # block on the one before
                 if cut <= 0:
                     have = size
                     continue
@@ -456,14 +458,19 @@ class ChunkedFile:
         _check_file(path)
         if not _is_gz(path) and os.path.isfile(path):
             with open(path, "rb") as fh:
-                _refuse_unnamed_gzip(path, fh.read(2))
+                _refuse_unnamed_gzip(path, fh.read(MAGIC_BYTES))
         if not (isinstance(chunk_size, int | np.integer) and not isinstance(chunk_size, bool)):
             raise TypeError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
         if chunk_size < 1:
             raise ValueError(f"chunk_size must be an int >= 1; got {chunk_size}.")
-        if not (isinstance(block_bytes, int) and block_bytes >= 1024):
+        if not (
+            isinstance(block_bytes, int | np.integer)
+            and not isinstance(block_bytes, bool)
+            and block_bytes >= 1024
+        ):
             raise ValueError(f"block_bytes must be an int >= 1024; got {block_bytes!r}.")
         _check_missing(missing)
+        _check_positive_class(positive_class)
         for name, value in (("sparse", sparse), ("zero_based", zero_based), ("header", header),
                             ("memory_map", memory_map)):  # fmt: skip
             _check_switch(name, value)
@@ -492,7 +499,7 @@ class ChunkedFile:
         self.sparse = bool(sparse)
         self.zero_based = bool(zero_based)
         self.missing = missing
-        self.block_bytes = block_bytes
+        self.block_bytes = int(block_bytes)
         self.memory_map = bool(memory_map)
         self.label_column = label_column
         self.n_rows: int | None = None
@@ -714,7 +721,8 @@ class ChunkedFile:
             return None
         tmp = self._tmpfile()
         with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text + "\n")
+            # line 2 of the file: read_libsvm removes a byte-order mark starting line 1 only
+            fh.write("\n" + text + "\n")
         try:
             X1, y1, _ = read_libsvm(
                 tmp,
@@ -723,12 +731,22 @@ class ChunkedFile:
             )
         except ValueError as exc:
             msg = str(exc)
-            if msg.startswith(f"{tmp}, line 1: "):
-                msg = f"{self.path}, line {lineno}: " + msg[len(f"{tmp}, line 1: ") :]
+            if msg.startswith(f"{tmp}, line 2: "):
+                msg = f"{self.path}, line {lineno}: " + msg[len(f"{tmp}, line 2: ") :]
             elif msg.startswith(f"{tmp}:"):
                 msg = f"{self.path}:" + msg[len(f"{tmp}:") :]
                 msg = msg.replace(" of data row 1 ", f" of data row {row_number} ")
             raise ValueError(msg) from None
+        if y1.dtype.kind == "i" and abs(int(y1[0])) > 2**53:
+            # the chunks keep labels as float64, where such an integer may equal another
+            raise _fail(
+                self.path,
+                lineno,
+                f"label {int(y1[0])} is an integer beyond 2**53, which the chunked reader "
+                "cannot hold exactly (it keeps labels as float64, where it may equal a "
+                "neighbouring label)",
+                "Renumber the labels, or read the file whole with skewlearn.datasets.load.",
+            )
         return X1, y1
 
     def _careful_line(self, block, pos, end, boff, lineno, rows_before, limit):
@@ -897,34 +915,51 @@ class ChunkedFile:
     # ...................................................................... CSV
     def _csv_header(self, label_column, delimiter, header, nominal_columns) -> None:
         path = self.path
-        head = b""
-        try:
-            with _open(path) as fh:
-                head = fh.read(1 << 16)
-        except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-            raise _gzip_error(path, exc) from None
-        text = head.decode("utf-8-sig", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
-        if not text.strip():
-            raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
-        sniffed = delimiter is None
-        if sniffed:
-            delimiter = _sniff_delimiter(text)
-        if len(delimiter) != 1 or not delimiter.isascii():
-            raise ValueError(f"delimiter must be one ASCII character; got {delimiter!r}.")
-        self.delimiter = delimiter
-        # the first non-blank row: the header, or the first data row (for the width)
-        skip = 3 if head.startswith(_BOM) else 0
-        pos, lineno, first_row = skip, 1, None
-        while pos < len(head):
-            text_end, nxt = _line_end(head, pos, len(head))
-            if nxt == len(head) and text_end == nxt and len(head) == (1 << 16):
-                break  # line longer than the peek: give up (rare)
-            line = _decode_line(head[pos:text_end], path, lineno, pos)
-            row = next(csv.reader([line], delimiter=delimiter), [])
-            if row and any(c.strip() for c in row):
-                first_row = [c.strip() for c in row]
+        given = delimiter
+        if given is not None and not (isinstance(given, str) and len(given) == 1):
+            raise ValueError(f"delimiter must be one ASCII character; got {given!r}.")
+        peek = 1 << 16
+        while True:  # until the peek holds the first non-blank line whole
+            try:
+                with _open(path) as fh:
+                    head = fh.read(peek)
+            except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+                raise _gzip_error(path, exc) from None
+            whole = len(head) < peek  # the peek is the whole file
+            text = head.decode("utf-8-sig", errors="replace")
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+            if not text.strip():
+                raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
+            sniffed = given is None
+            delimiter = _sniff_delimiter(text) if sniffed else given
+            if len(delimiter) != 1 or not delimiter.isascii():
+                raise ValueError(f"delimiter must be one ASCII character; got {delimiter!r}.")
+            # the first non-blank row: the header, or the first data row (for the width)
+            skip = 3 if head.startswith(_BOM) else 0
+            pos, lineno, first_row, cut = skip, 1, None, False
+            while pos < len(head):
+                text_end, nxt = _line_end(head, pos, len(head))
+                if nxt >= len(head) and not whole:
+                    cut = True  # the line (or its "\r\n") may go on past the peek
+                    break
+                line = _decode_line(head[pos:text_end], path, lineno, pos)
+                try:  # strict, as read_csv: an unclosed quote there runs on over the rows
+                    row = next(csv.reader([line], delimiter=delimiter, strict=True), [])
+                except csv.Error as exc:
+                    raise _fail(
+                        path,
+                        lineno,
+                        f"malformed CSV in the row starting here ({exc})",
+                        "Fix the quoting.",
+                    ) from None
+                if row and any(c.strip() for c in row):
+                    first_row = [c.strip() for c in row]
+                    break
+                pos, lineno = nxt, lineno + 1
+            if not cut:
                 break
-            pos, lineno = nxt, lineno + 1
+            peek *= 4  # a wide file's header can be longer than any fixed peek
+        self.delimiter = delimiter
         if first_row is None:
             raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
         if sniffed:
@@ -1099,14 +1134,19 @@ class ChunkedFile:
         data_line = 1
         with self._text_lines() as lines:
             first = None
+            blank = True
             for lineno, line in lines:  # noqa: B007 - lineno is used after the loop
                 s = line.strip()
-                if s:
+                blank = blank and not s
+                if s and not s.startswith("%"):  # not blank, not a comment (as read_keel)
                     first = s
                     break
             if first is None:
                 raise _fail(
-                    path, None, "the file is empty", "Pass a KEEL .dat file with data rows."
+                    path,
+                    None,
+                    "the file is empty" if blank else "no data rows",
+                    "Pass a KEEL .dat file with data rows.",
                 )
             if first.startswith("@"):
                 attributes = []
