@@ -680,16 +680,6 @@ def csv_block(
 
 
 @njit(**_PARSE)
-def count_line_ends(buf):
-    """Upper bound on the lines in ``buf`` (count of ``\\n`` and ``\\r``) plus one."""
-    c = 1
-    for i in range(buf.shape[0]):
-        if buf[i] == 10 or buf[i] == 13:
-            c += 1
-    return c
-
-
-@njit(**_PARSE)
 def entries_per_line(buf):
     """Average count of ``:`` per line end in ``buf`` (to size the entry arrays)."""
     colons = 0
