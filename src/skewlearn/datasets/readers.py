@@ -1049,7 +1049,7 @@ def read_arff(
                 i + 1,
                 f"an instance weight {weight.group(1).strip()} (Weka's weighted ARFF)",
                 "Remove the trailing {weight} from the rows: skewlearn does not read "
-                "instance weights (give them to the learner as sample weights instead).",
+                "instance weights (its learners take none; its metrics take sample_weight).",
             )
         if s.startswith("{"):
             if not s.endswith("}"):
