@@ -111,6 +111,18 @@ def test_friedman_matches_scipy(ties):
     assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
 
 
+def test_friedman_results_compare_by_value():
+    """The generated ``==`` of the frozen dataclass compared the ranks array inside a tuple
+    and raised "truth value ... is ambiguous" (session 16, seen by helper O)."""
+    scores = np.random.default_rng(4).random((8, 4))
+    a, b = friedman_test(scores), friedman_test(scores.copy())
+    assert a == b and not (a != b)
+    assert a != friedman_test(scores[:, ::-1])  # other ranks
+    assert a != "a result"
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(a)
+
+
 @pytest.mark.parametrize("shape", [(5, 1), (1, 4), (1, 1)])
 def test_friedman_of_one_method_or_one_dataset_says_so(shape):
     """Session 11: one method (a single column) divided by zero in the tie correction."""

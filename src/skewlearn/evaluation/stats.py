@@ -300,10 +300,11 @@ def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     return ranked.mean(axis=0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FriedmanResult:
     """Friedman's χ²_F with its p-value, Iman–Davenport's F_F with its p-value, and the
-    average ranks (1 = best)."""
+    average ranks (1 = best). Two results are equal when every field is (the ranks
+    compared as arrays); like the array it holds, a result is not hashable."""
 
     chi2: float
     pvalue: float
@@ -311,6 +312,18 @@ class FriedmanResult:
     f_pvalue: float
     ranks: np.ndarray
     n_datasets: int
+
+    def __eq__(self, other):
+        # (the generated __eq__ compared the ranks with ``==`` inside a tuple comparison:
+        # "The truth value of an array with more than one element is ambiguous")
+        if not isinstance(other, FriedmanResult):
+            return NotImplemented
+        scalars = ("chi2", "pvalue", "f_stat", "f_pvalue", "n_datasets")
+        return all(getattr(self, k) == getattr(other, k) for k in scalars) and bool(
+            np.array_equal(self.ranks, other.ranks)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) -> FriedmanResult:
