@@ -149,6 +149,49 @@ def test_ofs_never_more_than_b_nonzeros(B, sparse):
     assert np.linalg.norm(clf.weights_) <= 1 / np.sqrt(clf.lam) + 1e-12
 
 
+@pytest.mark.parametrize(("B", "lam"), [(5, 0.5), (40, 0.01), (5000, 0.5), (10**30, 0.5)])
+def test_ofs_on_wide_sparse_rows_matches_numpy_reference(B, lam):
+    """An update reads only the non-zero weights and the row's entries (O(B + nnz), not
+    O(d)): on 4,000 features with 12 non-zeros a row, the weights the numpy reference keeps
+    over all d, in one call and in chunks (each call finds the non-zero weights again), and
+    with B beyond d (no truncation, the support grows to every feature touched), also
+    beyond int64 (the work arrays' length is computed from min(B, d))."""
+    rng = np.random.default_rng(11)
+    n, d, k = 400, 4000, 12
+    cols = np.sort(np.stack([rng.choice(d, k, replace=False) for _ in range(n)]), axis=1)
+    cols[:, 0] = rng.integers(0, 30, size=n)  # a few shared features, many rare ones
+    cols = np.sort(cols, axis=1)
+    X = sp.csr_matrix((rng.normal(size=n * k), cols.ravel(), np.arange(0, n * k + 1, k)), (n, d))
+    X.sum_duplicates()
+    y = np.where(X[:, :30] @ rng.normal(size=30) > 0.5, 1, -1)
+    params = {"n_selected": B, "eta": 0.5, "lam": lam}
+    w, ref = naive_fo.ofs(naive.augment(X.toarray(), True), y, **params)
+    clf = OFS(**params)
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    np.testing.assert_allclose(clf.weights_, w, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(scores, ref, rtol=1e-10, atol=1e-12)
+    assert np.count_nonzero(clf.coef_) == min(B, np.count_nonzero(w[:-1]))
+    assert np.count_nonzero(w[:-1]) >= min(B, 100)  # (the case is not trivial)
+    chunked = OFS(**params)
+    for lo in range(0, n, 33):
+        chunked.partial_fit(X[lo : lo + 33], y[lo : lo + 33], classes=[-1, 1])
+    np.testing.assert_array_equal(chunked.weights_, clf.weights_)
+
+
+def test_selection_of_the_kth_smallest_matches_sorting():
+    """OFS's in-place selection (Hoare's, on |w| with many ties) against numpy's sort."""
+    from skewlearn.linear.sparse import _kth_smallest
+
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        m = int(rng.integers(1, 60))
+        a = rng.choice([0.0, 0.5, 1.0, 2.0, 3.0], size=m) if rng.random() < 0.5 else rng.random(m)
+        buf = np.concatenate([a, rng.random(5)])  # only a[:m] is looked at
+        k = int(rng.integers(0, m))
+        assert _kth_smallest(buf, m, k) == np.sort(a)[k]
+        np.testing.assert_array_equal(np.sort(buf[:m]), np.sort(a))  # reordered, not lost
+
+
 def test_ofs_ties_keep_lower_index():
     # identical columns give identical weights; B = 1 keeps feature 0
     X = np.array([[1.0, 1.0, 0.0], [0.0, 0.0, 1.0]])

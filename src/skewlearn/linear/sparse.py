@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT, NJIT_INLINE
-from .._rows import row_axpy, row_dot, row_sqnorm
+from .._rows import row_axpy, row_col, row_dot, row_span, row_sqnorm
 from .._stability import note_step_gain
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 from .first_order import LOSSES, SCHEDULES, SQUARED_GAIN, count_sample, loss_slope, step_size
@@ -197,32 +197,124 @@ class TruncatedGradient(OnlineLinearClassifier):
 
 # --------------------------------------------------------------------------- OFS
 @njit(**NJIT_INLINE)
-def _keep_largest(w, B):
-    """Zero all but the ``B`` feature weights of largest ``|w_j|`` (ties: lower index wins).
+def _merge_row_support(support, m, rows, i, out):
+    """Write into ``out`` the ascending union of the ``m`` feature indices ``support[:m]``
+    (ascending) and those of row ``i``'s non-zero entries (ascending: dense order, or a
+    canonical CSR row); return its length."""
+    start, stop = row_span(rows, i)
+    a = 0
+    n = 0
+    for p in range(start, stop):
+        if rows[0][p] == 0:
+            continue
+        col = row_col(rows, p, start)
+        while a < m and support[a] < col:
+            out[n] = support[a]
+            n += 1
+            a += 1
+        if a < m and support[a] == col:
+            a += 1
+        out[n] = col
+        n += 1
+    while a < m:
+        out[n] = support[a]
+        n += 1
+        a += 1
+    return n
 
-    The intercept ``w[-1]`` is left alone.
+
+@njit(**NJIT_INLINE)
+def _kth_smallest(a, m, k):
+    """The ``k``-th smallest (from 0) of ``a[:m]``, reordering ``a[:m]`` in place: Hoare's
+    selection (Wirth's form), expected O(m). Any exact selection gives the same value."""
+    lo = 0
+    hi = m - 1
+    while lo < hi:
+        x = a[k]
+        i = lo
+        j = hi
+        while i <= j:
+            while a[i] < x:
+                i += 1
+            while x < a[j]:
+                j -= 1
+            if i <= j:
+                a[i], a[j] = a[j], a[i]
+                i += 1
+                j -= 1
+        if j < k:
+            lo = i
+        if k < i:
+            hi = j
+    return a[k]
+
+
+@njit(**NJIT_INLINE)
+def _keep_largest(w, support, m, B, scratch):
+    """Zero all but the ``B`` feature weights of largest ``|w_j|`` (ties: lower index wins),
+    given ``support[:m]``: ascending feature indices that include every non-zero weight,
+    and return how many of them stay non-zero, moved to the front of ``support``.
+    ``scratch`` is a work array of at least ``m`` floats.
+
+    The intercept ``w[-1]`` is not a feature and is left alone. Weights outside the support
+    are 0, so when more than ``B`` weights are non-zero the ``B``-th largest ``|w_j|`` over
+    the support is the one over all ``d`` features, and otherwise nothing is cut: the
+    result is that of a selection over all of ``w``, at O(m) cost.
     """
-    d = w.shape[0] - 1
-    if B >= d:
-        return
-    a = np.abs(w[:d])
-    thr = np.partition(a, d - B)[d - B]  # the B-th largest |w_j|
+    if m <= B:
+        return m
+    for q in range(m):
+        scratch[q] = abs(w[support[q]])
+    thr = _kth_smallest(scratch, m, m - B)  # the B-th largest |w_j|
     n_above = 0
-    for j in range(d):
-        if a[j] > thr:
+    for q in range(m):
+        if abs(w[support[q]]) > thr:
             n_above += 1
     ties_left = B - n_above
-    for j in range(d):
-        if a[j] > thr:
+    for q in range(m):
+        a = abs(w[support[q]])
+        if a > thr:
             continue
-        if a[j] == thr and ties_left > 0:
+        if a == thr and ties_left > 0:
             ties_left -= 1
             continue
-        w[j] = 0.0
+        w[support[q]] = 0.0
+    kept = 0
+    for q in range(m):
+        if w[support[q]] != 0.0:
+            support[kept] = support[q]
+            kept += 1
+    return kept
 
 
 @njit(**NJIT)
 def _ofs_learn(w, counts, rows, y, scores, eta, radius, B):
+    d = w.shape[0] - 1
+    # The non-zero feature weights, ascending (<= B after each truncation): the norm, the
+    # projection and the truncation read only these and the row's entries, so an update
+    # costs O(B + nnz(x)), not O(d). ||w||^2 is summed over exactly the non-zero weights
+    # in index order, the intercept last, whatever the history (so also in any chunking).
+    # Between updates at most max(B, the non-zeros found now) weights are non-zero, so a
+    # step's union never holds more than that plus the row's entries: the work arrays are
+    # O(B + nnz) long on sparse rows, not O(d).
+    m = 0
+    for j in range(d):
+        if w[j] != 0.0:
+            m += 1
+    widest = d
+    if rows[4]:
+        widest = 0
+        for i in range(y.shape[0]):
+            widest = max(widest, rows[2][i + 1] - rows[2][i])
+    cap = min(d, max(m, min(B, d)) + widest)  # (B may be near 2**63)
+    support = np.empty(cap, dtype=np.int64)
+    spare = np.empty(cap, dtype=np.int64)
+    scratch = np.empty(cap)
+    m = 0
+    for j in range(d):
+        if w[j] != 0.0:
+            support[m] = j
+            m += 1
     for i in range(y.shape[0]):
         f = row_dot(w, rows, i)
         scores[i] = f
@@ -230,15 +322,24 @@ def _ofs_learn(w, counts, rows, y, scores, eta, radius, B):
         if y[i] * f > 1.0:
             continue
         row_axpy(eta * y[i], rows, i, w)
+        n = _merge_row_support(support, m, rows, i, spare)
+        support, spare = spare, support
+        m = 0
         sq = 0.0
-        for j in range(w.shape[0]):
-            sq += w[j] * w[j]
+        for q in range(n):  # drop weights the step (or an underflow) made exactly 0
+            j = support[q]
+            if w[j] != 0.0:
+                support[m] = j
+                m += 1
+                sq += w[j] * w[j]
+        sq += w[d] * w[d]
         norm = math.sqrt(sq)
         if norm > radius:
             scale = radius / norm
-            for j in range(w.shape[0]):
-                w[j] *= scale
-        _keep_largest(w, B)
+            for q in range(m):
+                w[support[q]] *= scale
+            w[d] *= scale
+        m = _keep_largest(w, support, m, B, scratch)
         counts[3] += 1
 
 
@@ -286,7 +387,9 @@ class OFS(OnlineLinearClassifier):
 
     Notes
     -----
-    An update costs O(d) (norm, projection and selection), also on sparse input.
+    An update costs O(B + nnz(x)) on sparse input: the norm, the projection and the
+    selection read only the at most ``B`` non-zero weights and the row's entries (and
+    each call scans the weights once, O(d)). On dense input it is O(d), as the step is.
 
     References
     ----------
