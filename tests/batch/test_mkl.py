@@ -560,6 +560,44 @@ def test_line_search_returns_the_point_that_meets_the_slope_test():
     np.testing.assert_allclose(mu + gamma * D, [1 / 3, 2 / 3], atol=0.01)
 
 
+def test_line_search_does_not_stop_at_a_small_slope_where_J_went_up():
+    """J along the segment J(γ) = c/(γ + δ) + γ falls steeply from γ = 0 (slope −99) to its
+    minimum at γ = 0.09 and rises slowly after it (slope ≈ 1 at γ = 1). The first secant
+    step lands near γ = 1, where |J′| ≤ 0.1·|J′(0)| but J is above J(0): the search used to
+    stop there and return γ = 0, so the MKL descent ended without moving."""
+    from skewlearn.batch.mkl import line_search
+
+    c, delta = 0.01, 0.01
+
+    def objective(mu):  # μ = (γ, 1 − γ); g = −2 ∂J/∂μ
+        J = c / (mu[0] + delta) + mu[0]
+        return float(J), np.array([2.0 * (c / (mu[0] + delta) ** 2 - 1.0), 0.0]), None
+
+    mu = np.array([0.0, 1.0])
+    D = np.array([1.0, -1.0])
+    at_zero, at_max = objective(mu), objective(mu + D)
+    assert at_max[0] > at_zero[0]
+    gamma, J, *_, count = line_search(objective, mu, D, 1.0, at_zero, at_max)
+    assert count > 0 and gamma > 0.0 and J < at_zero[0]
+    assert J == pytest.approx(objective(mu + gamma * D)[0])
+
+
+def test_mkl_does_not_stop_far_from_the_optimum_after_a_steep_start():
+    """A linear and a Gaussian kernel, C = 10 (the data of a probe, session 17): at μ = (0, 1)
+    the linear kernel's gradient is 30× the Gaussian's, so the line search's first points
+    had small slopes but J above J(0). MKL stopped there at μ = (0, 1) with a duality gap
+    2.9 × J (J = 528.0) although J(0.05, 0.95) = 518.7; it must reach its own tolerance."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 2))
+    y = ((X[:, 0] ** 2 + 1.5 * X[:, 1] + 0.4 * rng.normal(size=300)) > 2.2).astype(int)
+    clf = MultiNystroemMKL(
+        kernels=[{"kernel": "linear"}, {"gamma": 0.5}], n_landmarks=30, C=10.0, random_state=3
+    ).fit(X, y)
+    J = clf.objective_history_[-1]
+    assert clf.duality_gap_ <= clf.tol * J
+    assert 0.0 < clf.mu_[0] < 0.2 and J < 520.0
+
+
 def test_simplemkl_warns_before_its_n_by_n_kernel_matrices_pass_the_size_limit(monkeypatch):
     """SimpleMKL keeps M full N × N kernels and their weighted sum: (M+1)·N² floats (3
     Gaussians at N = 20,000: 11.9 GiB), allocated without a word. It now warns first

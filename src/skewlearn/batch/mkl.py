@@ -466,12 +466,16 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     its minimiser is the zero of the slope, bracketed by ``J'(0) < 0`` and the slope at
     ``step_max``. The zero is found by regula falsi with the Illinois modification
     (bisection while an end has no finite slope), and the search stops when
-    :math:`|J'(\\gamma)| \\le` ``slope_tol`` · :math:`|J'(0)|` (a strong Wolfe condition) or
-    after ``max_evals`` evaluations. ``at_zero``, ``at_max`` are ``(J, g, state)`` at the
-    ends. Returns ``(γ, J, g, state)`` and the number of evaluations: the point that met
-    the slope test when it lowered ``J`` below ``J(0)`` (with inexact solves, the ``J`` of
-    nearby points differ by less than each solve's own gap, so "lowest ``J``" there picks
-    noise), otherwise the evaluated point with the lowest ``J``.
+    :math:`|J'(\\gamma)| \\le` ``slope_tol`` · :math:`|J'(0)|` (a strong Wolfe condition) at a
+    point that lowered ``J`` below ``J(0)``, or after ``max_evals`` evaluations. A small slope
+    where ``J`` went up does not stop it: ``J`` then fell steeply from 0 and rose slowly past
+    its minimiser (a kernel whose gradient blows up at weight 0), which lies before that
+    point, so the bracket shrinks to it (stopping there returned γ = 0 and ended MKL).
+    ``at_zero``, ``at_max`` are ``(J, g, state)`` at the ends. Returns ``(γ, J, g, state)``
+    and the number of evaluations: the point that met the slope test when it lowered ``J``
+    below ``J(0)`` (with inexact solves, the ``J`` of nearby points differ by less than each
+    solve's own gap, so "lowest ``J``" there picks noise), otherwise the evaluated point
+    with the lowest ``J``.
     """
     d0 = -0.5 * float(D @ at_zero[1])
     best = min((0.0, *at_zero), (step_max, *at_max), key=lambda t: t[1])
@@ -498,9 +502,8 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
             best = (gamma, J, g, st)
         with np.errstate(invalid="ignore"):
             d = -0.5 * float(D @ g)
-        if abs(d) <= slope_tol * abs(d0):
-            if J < at_zero[0]:
-                best = (gamma, J, g, st)
+        if abs(d) <= slope_tol * abs(d0) and J < at_zero[0]:
+            best = (gamma, J, g, st)
             break
         if d < 0.0:
             lo, d_lo = gamma, d
