@@ -266,6 +266,26 @@ def test_pos_label_flips_sign():
     np.testing.assert_allclose(a.decision_function(X), -b.decision_function(X), atol=1e-10)
 
 
+def test_the_fitted_feature_map_checks_its_input_like_a_fitted_multi_nystroem():
+    """``feature_map_`` (public: "the fitted maps") was fitted without scikit-learn's input
+    bookkeeping, so its ``transform`` of rows of the wrong width failed inside numpy's
+    matmul ("mismatch in its core dimension") instead of naming the widths, and it did not
+    know the training frame's column names."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    clf = MultiNystroemMKL(n_landmarks=10, max_iter=2, random_state=0).fit(X, y)
+    ref = MultiNystroem(n_landmarks=10, random_state=0).fit(X, y)
+    assert clf.feature_map_.n_features_in_ == ref.n_features_in_ == 3
+    with pytest.raises(ValueError, match="X has 2 features, but MultiNystroem is expecting 3"):
+        clf.feature_map_.transform(X[:, :2])
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    clf.fit(frame, y)
+    assert list(clf.feature_map_.feature_names_in_) == ["a", "b", "c"]
+    with pytest.warns(UserWarning, match="does not have valid feature names"):
+        plain = clf.feature_map_.transform(X)
+    np.testing.assert_array_equal(clf.feature_map_.transform(frame), plain)
+
+
 def _exact_objective(clf, X, y, C):
     """J(μ) solved to convergence (an independent, uncapped objective on the same maps)."""
     fm = clf.feature_map_

@@ -921,6 +921,11 @@ class MultiNystroemMKL(BatchClassifier):
         fm._fit_maps(
             X, y, stacklevel=4, owner=self
         )  # _fit_maps < here < BatchClassifier.fit < caller
+        # the input bookkeeping MultiNystroem.fit would have made (the public feature_map_
+        # then checks the width and column names of what it transforms)
+        fm.n_features_in_ = self.n_features_in_
+        if hasattr(self, "feature_names_in_"):
+            fm.feature_names_in_ = self.feature_names_in_
         Z = np.ascontiguousarray(fm._features(X))
         objective = LinearSVMObjective(
             Z, fm.block_sizes_, y, upper, self.intercept_scaling, self.svm_tol,
