@@ -467,10 +467,12 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     ``step_max``. The zero is found by regula falsi with the Illinois modification
     (bisection while an end has no finite slope), and the search stops when
     :math:`|J'(\\gamma)| \\le` ``slope_tol`` · :math:`|J'(0)|` (a strong Wolfe condition) at a
-    point that lowered ``J`` below ``J(0)``, or after ``max_evals`` evaluations. A small slope
-    where ``J`` went up does not stop it: ``J`` then fell steeply from 0 and rose slowly past
-    its minimiser (a kernel whose gradient blows up at weight 0), which lies before that
-    point, so the bracket shrinks to it (stopping there returned γ = 0 and ended MKL).
+    point that did not certainly raise ``J`` (its ``J`` less the solve's own gap,
+    :func:`svm_gap`, is at most ``J(0)``), or after ``max_evals`` evaluations. A small slope
+    where ``J`` certainly went up does not stop it: ``J`` then fell steeply from 0 and rose
+    slowly past its minimiser (a kernel whose gradient blows up at weight 0), which lies
+    before that point, so the bracket shrinks to it (stopping there returned γ = 0 and ended
+    MKL far from its optimum).
     ``at_zero``, ``at_max`` are ``(J, g, state)`` at the ends. Returns ``(γ, J, g, state)``
     and the number of evaluations: the point that met the slope test when it lowered ``J``
     below ``J(0)`` (with inexact solves, the ``J`` of nearby points differ by less than each
@@ -496,14 +498,20 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
             gamma = min(max(gamma, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
         else:
             gamma = 0.5 * (lo + hi)
-        J, g, st = objective(_project(np.maximum(mu + gamma * D, 0.0)))
+        point = _project(np.maximum(mu + gamma * D, 0.0))
+        J, g, st = objective(point)
         count += 1
         if J < best[1]:
             best = (gamma, J, g, st)
         with np.errstate(invalid="ignore"):
             d = -0.5 * float(D @ g)
-        if abs(d) <= slope_tol * abs(d0) and J < at_zero[0]:
-            best = (gamma, J, g, st)
+        # a small slope ends the search unless J is certainly above J(0) there: its value
+        # less the solve's own gap (J of the exact SVM lies between) still exceeds J(0)
+        if abs(d) <= slope_tol * abs(d0) and (
+            J < at_zero[0] or J - svm_gap(objective, point, J, g, st) <= at_zero[0]
+        ):
+            if J < at_zero[0]:
+                best = (gamma, J, g, st)
             break
         if d < 0.0:
             lo, d_lo = gamma, d
