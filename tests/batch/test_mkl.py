@@ -1,5 +1,6 @@
 import itertools
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
@@ -284,6 +285,31 @@ def test_the_fitted_feature_map_checks_its_input_like_a_fitted_multi_nystroem():
     with pytest.warns(UserWarning, match="does not have valid feature names"):
         plain = clf.feature_map_.transform(X)
     np.testing.assert_array_equal(clf.feature_map_.transform(frame), plain)
+
+
+@pytest.mark.parametrize(
+    "params", [{"svm_max_epochs": 1}, {"intercept_scaling": 1e6}], ids=["epochs", "scaling"]
+)
+def test_a_final_svm_stopped_by_the_epoch_cap_warns(params):
+    """The SVM at the returned μ stopped at ``svm_max_epochs`` before ``svm_tol`` (a cap of 1
+    pass; or a constant feature of 1e6, which the coordinate descent crawls on): MKL then
+    compared unconverged J values and returned a model far from its SVM (duality gap
+    ≈ J, μ = (1, 0, 0) and training accuracy 0.81 against 0.95), without a word.
+    scikit-learn's LinearSVC warns in that case; so does MultiNystroemMKL now."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 3))
+    y = ((X[:, 0] ** 2 + X[:, 1]) > 2).astype(int)
+    kernels = [{"kernel": "linear"}, {"gamma": 0.5}, {"gamma": 3.0}]
+    with pytest.warns(ConvergenceWarning, match=r"svm_max_epochs=\d+.*svm_tol=0.01") as rec:
+        clf = MultiNystroemMKL(kernels, n_landmarks=20, random_state=0, **params).fit(X, y)
+    assert [w.filename for w in rec] == [__file__]
+    assert clf.duality_gap_ > 0.5 * clf.objective_history_[-1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for C in (1.0, 100.0):  # converged final solves: silent
+            MultiNystroemMKL(kernels, n_landmarks=20, random_state=0, C=C).fit(X, y)
 
 
 def _exact_objective(clf, X, y, C):

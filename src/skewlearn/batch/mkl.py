@@ -62,11 +62,13 @@ from __future__ import annotations
 
 import itertools
 import numbers
+import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
@@ -310,11 +312,13 @@ class LinearSVMObjective:
         ≤ ``tol``: every solve at ``tol``); see :func:`reduced_gradient_mkl`.
 
     ``self(mu)`` returns ``(J, g, state)`` with :math:`g_m = \\|\\Phi_m^T(\\alpha\\circ y)\\|^2
-    = -2\\,\\partial J/\\partial\\mu_m` and ``state = (alpha, beta, b, epochs, S)``; ``J`` is
+    = -2\\,\\partial J/\\partial\\mu_m` and
+    ``state = (alpha, beta, b, epochs, S, converged)``; ``J`` is
     the primal objective :math:`\\tfrac12\\|w\\|^2 + \\tfrac12 (b/s)^2 + \\sum_i C_i \\xi_i`
-    at :math:`w = \\sum_i \\alpha_i y_i z_i` and :math:`S = \\sum_i\\alpha_i - \\tfrac12 (b/s)^2`
-    (:meth:`dual_constant`). Each call warm-starts from the ``α`` of the nearest of the
-    last few ``μ`` evaluated (:meth:`_warm_start`).
+    at :math:`w = \\sum_i \\alpha_i y_i z_i`, :math:`S = \\sum_i\\alpha_i - \\tfrac12 (b/s)^2`
+    (:meth:`dual_constant`) and ``converged`` says whether the solve met its tolerance
+    (else it stopped at ``max_epochs`` or on a probe's certificate). Each call warm-starts
+    from the ``α`` of the nearest of the last few ``μ`` evaluated (:meth:`_warm_start`).
     """
 
     def __init__(
@@ -433,7 +437,8 @@ class LinearSVMObjective:
         else:
             margins = 1.0 - self.y * (self.Z @ beta + b)
         J = 0.5 * float(mu @ g) + 0.5 * wb * wb + float(self.upper @ np.maximum(margins, 0.0))
-        return J, g, (alpha, beta, b, int(epochs), float(alpha.sum()) - 0.5 * wb * wb)
+        S = float(alpha.sum()) - 0.5 * wb * wb
+        return J, g, (alpha, beta, b, int(epochs), S, bool(converged))
 
     @staticmethod
     def dual_constant(state) -> float:
@@ -806,7 +811,8 @@ class MultiNystroemMKL(BatchClassifier):
     svm_max_epochs : int ≥ 1, default=200
         Cap on the work of each solve, in full passes over the rows (a pass over a shrunk
         active set of ``a`` rows counts ``a / n``). The solves are warm-started, so a capped
-        solve is continued by the next one.
+        solve is continued by the next one; a ConvergenceWarning says when the SVM at the
+        returned ``mu_`` itself stopped at the cap and the duality gap is above ``tol``.
     n_jobs : int or None, default=None
         joblib workers for the feature maps (threads; Dask inside
         ``joblib.parallel_config(backend="dask")``, see :class:`~skewlearn.MultiNystroem`).
@@ -940,7 +946,21 @@ class MultiNystroemMKL(BatchClassifier):
             self.svm_max_epochs, seed_state(rs), self.descent_svm_tol,
         )  # fmt: skip
         res = reduced_gradient_mkl(objective, len(fm.kernel_params_), self.max_iter, self.tol)
-        _, beta, b, *_ = res["state"]
+        _, beta, b, _, _, converged = res["state"]
+        J, gap = float(res["J"]), float(res["gap_history"][-1])
+        if not converged and gap > self.tol * J:
+            # the result is not certified (a capped solve whose gap is within tol is)
+            warnings.warn(
+                f"MultiNystroemMKL: the SVM at the returned kernel weights stopped at "
+                f"svm_max_epochs={self.svm_max_epochs} passes before reaching "
+                f"svm_tol={self.svm_tol}, and the MKL duality gap is {gap / J:.2g} × J "
+                f"(tol={self.tol}): the weights were chosen by comparing unconverged "
+                "objectives, and the model may be far from the optimum. Increase "
+                "svm_max_epochs, or scale the features (e.g. sklearn.preprocessing."
+                "StandardScaler), use a smaller C or an intercept_scaling near 1.",
+                ConvergenceWarning,
+                stacklevel=3,  # here < BatchClassifier.fit < caller
+            )
         fm.mu_ = res["mu"]
         self.feature_map_ = fm
         self.mu_ = res["mu"]
