@@ -550,6 +550,32 @@ def test_a_rows_score_does_not_depend_on_its_batch_or_layout(est, monkeypatch):
     np.testing.assert_array_equal(refit.decision_function(Z), want)
 
 
+@pytest.mark.parametrize(
+    "est",
+    [
+        KernelASLS(sigma=2.0),
+        KernelASLS(kernel="poly", degree=2, reduced_rate=0.5, random_state=0),
+        ProximalSVMDEC(kernel="rbf"),
+        ProximalSVMDEC(kernel="poly", degree=2),
+    ],
+    ids=["kasls-rbf", "kasls-r-poly", "psvm-rbf", "psvm-poly"],
+)
+def test_a_fitted_kernel_model_scores_with_the_kernel_it_learned(est):
+    """``kernel``, ``degree`` and ``coef0`` were read from the parameters when scoring, so
+    ``set_params`` after ``fit`` scored the learned coefficients with another kernel,
+    silently (the online learners' ``fit_intercept`` had the same fault, session 16). The
+    model scores with the kernel it learned with until it is fitted again; a refit takes
+    the new settings."""
+    X, y = _problem(n=80, d=3, seed=4)
+    want = est.fit(X, y).decision_function(X)
+    est.set_params(kernel="linear", degree=5, coef0=7.0)
+    np.testing.assert_array_equal(est.decision_function(X), want)
+    np.testing.assert_array_equal(est.predict(X), np.where(want > 0, 1, 0))
+    refit = clone(est).fit(X, y).decision_function(X)
+    np.testing.assert_array_equal(est.fit(X, y).decision_function(X), refit)
+    assert not np.allclose(refit, want)
+
+
 # =========================================================================== errors
 @pytest.mark.parametrize(
     ("est", "match"),

@@ -1,5 +1,6 @@
 import itertools
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
@@ -264,6 +265,51 @@ def test_pos_label_flips_sign():
     b = MultiNystroemMKL(n_landmarks=10, max_iter=3, random_state=0, pos_label=0)
     b.fit(X, 1 - y)
     np.testing.assert_allclose(a.decision_function(X), -b.decision_function(X), atol=1e-10)
+
+
+def test_the_fitted_feature_map_checks_its_input_like_a_fitted_multi_nystroem():
+    """``feature_map_`` (public: "the fitted maps") was fitted without scikit-learn's input
+    bookkeeping, so its ``transform`` of rows of the wrong width failed inside numpy's
+    matmul ("mismatch in its core dimension") instead of naming the widths, and it did not
+    know the training frame's column names."""
+    pd = pytest.importorskip("pandas")
+    X, y = _data()
+    clf = MultiNystroemMKL(n_landmarks=10, max_iter=2, random_state=0).fit(X, y)
+    ref = MultiNystroem(n_landmarks=10, random_state=0).fit(X, y)
+    assert clf.feature_map_.n_features_in_ == ref.n_features_in_ == 3
+    with pytest.raises(ValueError, match="X has 2 features, but MultiNystroem is expecting 3"):
+        clf.feature_map_.transform(X[:, :2])
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    clf.fit(frame, y)
+    assert list(clf.feature_map_.feature_names_in_) == ["a", "b", "c"]
+    with pytest.warns(UserWarning, match="does not have valid feature names"):
+        plain = clf.feature_map_.transform(X)
+    np.testing.assert_array_equal(clf.feature_map_.transform(frame), plain)
+
+
+@pytest.mark.parametrize(
+    "params", [{"svm_max_epochs": 1}, {"intercept_scaling": 1e6}], ids=["epochs", "scaling"]
+)
+def test_a_final_svm_stopped_by_the_epoch_cap_warns(params):
+    """The SVM at the returned μ stopped at ``svm_max_epochs`` before ``svm_tol`` (a cap of 1
+    pass; or a constant feature of 1e6, which the coordinate descent crawls on): MKL then
+    compared unconverged J values and returned a model far from its SVM (duality gap
+    ≈ J, μ = (1, 0, 0) and training accuracy 0.81 against 0.95), without a word.
+    scikit-learn's LinearSVC warns in that case; so does MultiNystroemMKL now."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 3))
+    y = ((X[:, 0] ** 2 + X[:, 1]) > 2).astype(int)
+    kernels = [{"kernel": "linear"}, {"gamma": 0.5}, {"gamma": 3.0}]
+    with pytest.warns(ConvergenceWarning, match=r"svm_max_epochs=\d+.*svm_tol=0.01") as rec:
+        clf = MultiNystroemMKL(kernels, n_landmarks=20, random_state=0, **params).fit(X, y)
+    assert [w.filename for w in rec] == [__file__]
+    assert clf.duality_gap_ > 0.5 * clf.objective_history_[-1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for C in (1.0, 100.0):  # converged final solves: silent
+            MultiNystroemMKL(kernels, n_landmarks=20, random_state=0, C=C).fit(X, y)
 
 
 def _exact_objective(clf, X, y, C):
@@ -558,6 +604,44 @@ def test_line_search_returns_the_point_that_meets_the_slope_test():
     assert min(reported[:-1]) < reported[-1]  # an earlier point reported a lower J ...
     assert st == count  # ... but the point that met the slope test is returned
     np.testing.assert_allclose(mu + gamma * D, [1 / 3, 2 / 3], atol=0.01)
+
+
+def test_line_search_does_not_stop_at_a_small_slope_where_J_went_up():
+    """J along the segment J(γ) = c/(γ + δ) + γ falls steeply from γ = 0 (slope −99) to its
+    minimum at γ = 0.09 and rises slowly after it (slope ≈ 1 at γ = 1). The first secant
+    step lands near γ = 1, where |J′| ≤ 0.1·|J′(0)| but J is above J(0): the search used to
+    stop there and return γ = 0, so the MKL descent ended without moving."""
+    from skewlearn.batch.mkl import line_search
+
+    c, delta = 0.01, 0.01
+
+    def objective(mu):  # μ = (γ, 1 − γ); g = −2 ∂J/∂μ
+        J = c / (mu[0] + delta) + mu[0]
+        return float(J), np.array([2.0 * (c / (mu[0] + delta) ** 2 - 1.0), 0.0]), None
+
+    mu = np.array([0.0, 1.0])
+    D = np.array([1.0, -1.0])
+    at_zero, at_max = objective(mu), objective(mu + D)
+    assert at_max[0] > at_zero[0]
+    gamma, J, *_, count = line_search(objective, mu, D, 1.0, at_zero, at_max)
+    assert count > 0 and gamma > 0.0 and J < at_zero[0]
+    assert J == pytest.approx(objective(mu + gamma * D)[0])
+
+
+def test_mkl_does_not_stop_far_from_the_optimum_after_a_steep_start():
+    """A linear and a Gaussian kernel, C = 10 (the data of a probe, session 17): at μ = (0, 1)
+    the linear kernel's gradient is 30× the Gaussian's, so the line search's first points
+    had small slopes but J above J(0). MKL stopped there at μ = (0, 1) with a duality gap
+    2.9 × J (J = 528.0) although J(0.05, 0.95) = 518.7; it must reach its own tolerance."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 2))
+    y = ((X[:, 0] ** 2 + 1.5 * X[:, 1] + 0.4 * rng.normal(size=300)) > 2.2).astype(int)
+    clf = MultiNystroemMKL(
+        kernels=[{"kernel": "linear"}, {"gamma": 0.5}], n_landmarks=30, C=10.0, random_state=3
+    ).fit(X, y)
+    J = clf.objective_history_[-1]
+    assert clf.duality_gap_ <= clf.tol * J
+    assert 0.0 < clf.mu_[0] < 0.2 and J < 520.0
 
 
 def test_simplemkl_warns_before_its_n_by_n_kernel_matrices_pass_the_size_limit(monkeypatch):

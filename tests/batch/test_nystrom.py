@@ -468,6 +468,24 @@ def test_rbf_maps_of_features_far_from_zero_are_exact(offset):
     np.testing.assert_allclose(a.decision_function(X), b.decision_function(X - offset), atol=1e-7)
 
 
+@pytest.mark.parametrize("offset", [1e6, 1e7])
+def test_rbf_maps_of_landmarks_in_far_apart_clusters_are_exact(offset):
+    """A column that is either 0 or near ``offset`` puts the landmarks in two clusters far
+    apart: the shift to their mean leaves both far from the centre, and the dense
+    expansion ‖x‖² + ‖l‖² − 2xᵀl (γ = 0.5) put the features off by 1e-4 (1e6) and 0.005
+    (1e7) while the CSR path was exact. Reference: exp(−γ‖x − l‖²) with the differences
+    taken first, times the fitted normalisation."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 4))
+    X[:, 1] += offset
+    X[rng.random((200, 4)) < 0.3] = 0.0
+    y = (X[:, 0] > 0.5).astype(int)
+    ny = StratifiedNystroem(gamma=0.5, n_landmarks=20, random_state=0).fit(X, y)
+    want = naive_kernels.kernel_matrix(X, ny.landmarks_, "rbf", 0.5) @ ny.normalization_
+    np.testing.assert_allclose(ny.transform(X), want, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(ny.transform(sp.csr_matrix(X)), want, rtol=0, atol=1e-9)
+
+
 @pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem, MultiNystroemMKL])
 def test_a_map_without_columns_says_why(cls):
     """jitter=0 and a kernel that is 0 on every landmark (linear kernel on zero rows): no

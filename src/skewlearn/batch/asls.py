@@ -811,6 +811,14 @@ def _scores(X, Y, w, b: float, kernel: str, sigma: float, degree: int, coef0: fl
     return out
 
 
+def _fitted_kernel(est) -> tuple[str, int, float]:
+    """``(kernel, degree, coef0)`` that ``est`` was fitted with (``_kernel_`` is set by
+    ``fit``), so that ``set_params`` after fitting does not change how the learned
+    coefficients are scored; the parameters for a model pickled before session 17."""
+    fitted = getattr(est, "_kernel_", None)
+    return fitted if fitted is not None else (est.kernel, int(est.degree), float(est.coef0))
+
+
 _REAL_POS = Interval(numbers.Real, 0, None, closed="neither")
 _ASLS_CONSTRAINTS: dict = {
     **BatchClassifier._parameter_constraints,
@@ -1191,13 +1199,15 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
         self.dual_coef_ = coef[keep]
         self.intercept_ = b
         self.support_ratio_ = len(self.support_) / n
+        self._kernel_ = (self.kernel, int(self.degree), float(self.coef0))
 
     def _decision(self, X):
         if len(self.support_) == 0:
             return np.full(X.shape[0], self.intercept_)
+        kernel, degree, coef0 = _fitted_kernel(self)
         return _scores(
-            X, self.support_vectors_, self.dual_coef_, self.intercept_, self.kernel,
-            self.sigma_, int(self.degree), float(self.coef0),
+            X, self.support_vectors_, self.dual_coef_, self.intercept_, kernel, self.sigma_,
+            degree, coef0,
         )  # fmt: skip
 
 
@@ -1338,6 +1348,7 @@ class ProximalSVMDEC(BatchClassifier):
         self.C_pos_ = c_pos
         self.sigma_ = _resolve_sigma(self.sigma, X)
         self.basis_ = None if self.kernel == "linear" else X
+        self._kernel_ = (self.kernel, int(self.degree), float(self.coef0))
         cost = np.where(y > 0, c_pos, c_neg)  # one LS stage: W = C, Γ = t
         fix = ", or use smaller costs" + ("" if self.kernel == "linear" else " or a larger sigma")
         if self.kernel == "linear":
@@ -1355,9 +1366,10 @@ class ProximalSVMDEC(BatchClassifier):
         )[0]
 
     def _decision(self, X):
+        kernel, degree, coef0 = _fitted_kernel(self)
         return _scores(
-            X, self.basis_, self.weights_[:-1], self.weights_[-1], self.kernel, self.sigma_,
-            int(self.degree), float(self.coef0),
+            X, self.basis_, self.weights_[:-1], self.weights_[-1], kernel, self.sigma_,
+            degree, coef0,
         )  # fmt: skip
 
 

@@ -62,11 +62,13 @@ from __future__ import annotations
 
 import itertools
 import numbers
+import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 from numba import njit
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
@@ -310,11 +312,13 @@ class LinearSVMObjective:
         ≤ ``tol``: every solve at ``tol``); see :func:`reduced_gradient_mkl`.
 
     ``self(mu)`` returns ``(J, g, state)`` with :math:`g_m = \\|\\Phi_m^T(\\alpha\\circ y)\\|^2
-    = -2\\,\\partial J/\\partial\\mu_m` and ``state = (alpha, beta, b, epochs, S)``; ``J`` is
+    = -2\\,\\partial J/\\partial\\mu_m` and
+    ``state = (alpha, beta, b, epochs, S, converged)``; ``J`` is
     the primal objective :math:`\\tfrac12\\|w\\|^2 + \\tfrac12 (b/s)^2 + \\sum_i C_i \\xi_i`
-    at :math:`w = \\sum_i \\alpha_i y_i z_i` and :math:`S = \\sum_i\\alpha_i - \\tfrac12 (b/s)^2`
-    (:meth:`dual_constant`). Each call warm-starts from the ``α`` of the nearest of the
-    last few ``μ`` evaluated (:meth:`_warm_start`).
+    at :math:`w = \\sum_i \\alpha_i y_i z_i`, :math:`S = \\sum_i\\alpha_i - \\tfrac12 (b/s)^2`
+    (:meth:`dual_constant`) and ``converged`` says whether the solve met its tolerance
+    (else it stopped at ``max_epochs`` or on a probe's certificate). Each call warm-starts
+    from the ``α`` of the nearest of the last few ``μ`` evaluated (:meth:`_warm_start`).
     """
 
     def __init__(
@@ -433,7 +437,8 @@ class LinearSVMObjective:
         else:
             margins = 1.0 - self.y * (self.Z @ beta + b)
         J = 0.5 * float(mu @ g) + 0.5 * wb * wb + float(self.upper @ np.maximum(margins, 0.0))
-        return J, g, (alpha, beta, b, int(epochs), float(alpha.sum()) - 0.5 * wb * wb)
+        S = float(alpha.sum()) - 0.5 * wb * wb
+        return J, g, (alpha, beta, b, int(epochs), S, bool(converged))
 
     @staticmethod
     def dual_constant(state) -> float:
@@ -466,12 +471,18 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     its minimiser is the zero of the slope, bracketed by ``J'(0) < 0`` and the slope at
     ``step_max``. The zero is found by regula falsi with the Illinois modification
     (bisection while an end has no finite slope), and the search stops when
-    :math:`|J'(\\gamma)| \\le` ``slope_tol`` · :math:`|J'(0)|` (a strong Wolfe condition) or
-    after ``max_evals`` evaluations. ``at_zero``, ``at_max`` are ``(J, g, state)`` at the
-    ends. Returns ``(γ, J, g, state)`` and the number of evaluations: the point that met
-    the slope test when it lowered ``J`` below ``J(0)`` (with inexact solves, the ``J`` of
-    nearby points differ by less than each solve's own gap, so "lowest ``J``" there picks
-    noise), otherwise the evaluated point with the lowest ``J``.
+    :math:`|J'(\\gamma)| \\le` ``slope_tol`` · :math:`|J'(0)|` (a strong Wolfe condition) at a
+    point that did not certainly raise ``J`` (its ``J`` less the solve's own gap,
+    :func:`svm_gap`, is at most ``J(0)``), or after ``max_evals`` evaluations. A small slope
+    where ``J`` certainly went up does not stop it: ``J`` then fell steeply from 0 and rose
+    slowly past its minimiser (a kernel whose gradient blows up at weight 0), which lies
+    before that point, so the bracket shrinks to it (stopping there returned γ = 0 and ended
+    MKL far from its optimum).
+    ``at_zero``, ``at_max`` are ``(J, g, state)`` at the ends. Returns ``(γ, J, g, state)``
+    and the number of evaluations: the point that met the slope test when it lowered ``J``
+    below ``J(0)`` (with inexact solves, the ``J`` of nearby points differ by less than each
+    solve's own gap, so "lowest ``J``" there picks noise), otherwise the evaluated point
+    with the lowest ``J``.
     """
     d0 = -0.5 * float(D @ at_zero[1])
     best = min((0.0, *at_zero), (step_max, *at_max), key=lambda t: t[1])
@@ -492,13 +503,18 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
             gamma = min(max(gamma, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
         else:
             gamma = 0.5 * (lo + hi)
-        J, g, st = objective(_project(np.maximum(mu + gamma * D, 0.0)))
+        point = _project(np.maximum(mu + gamma * D, 0.0))
+        J, g, st = objective(point)
         count += 1
         if J < best[1]:
             best = (gamma, J, g, st)
         with np.errstate(invalid="ignore"):
             d = -0.5 * float(D @ g)
-        if abs(d) <= slope_tol * abs(d0):
+        # a small slope ends the search unless J is certainly above J(0) there: its value
+        # less the solve's own gap (J of the exact SVM lies between) still exceeds J(0)
+        if abs(d) <= slope_tol * abs(d0) and (
+            J < at_zero[0] or J - svm_gap(objective, point, J, g, st) <= at_zero[0]
+        ):
             if J < at_zero[0]:
                 best = (gamma, J, g, st)
             break
@@ -795,7 +811,8 @@ class MultiNystroemMKL(BatchClassifier):
     svm_max_epochs : int ≥ 1, default=200
         Cap on the work of each solve, in full passes over the rows (a pass over a shrunk
         active set of ``a`` rows counts ``a / n``). The solves are warm-started, so a capped
-        solve is continued by the next one.
+        solve is continued by the next one; a ConvergenceWarning says when the SVM at the
+        returned ``mu_`` itself stopped at the cap and the duality gap is above ``tol``.
     n_jobs : int or None, default=None
         joblib workers for the feature maps (threads; Dask inside
         ``joblib.parallel_config(backend="dask")``, see :class:`~skewlearn.MultiNystroem`).
@@ -918,13 +935,32 @@ class MultiNystroemMKL(BatchClassifier):
         fm._fit_maps(
             X, y, stacklevel=4, owner=self
         )  # _fit_maps < here < BatchClassifier.fit < caller
+        # the input bookkeeping MultiNystroem.fit would have made (the public feature_map_
+        # then checks the width and column names of what it transforms)
+        fm.n_features_in_ = self.n_features_in_
+        if hasattr(self, "feature_names_in_"):
+            fm.feature_names_in_ = self.feature_names_in_
         Z = np.ascontiguousarray(fm._features(X))
         objective = LinearSVMObjective(
             Z, fm.block_sizes_, y, upper, self.intercept_scaling, self.svm_tol,
             self.svm_max_epochs, seed_state(rs), self.descent_svm_tol,
         )  # fmt: skip
         res = reduced_gradient_mkl(objective, len(fm.kernel_params_), self.max_iter, self.tol)
-        _, beta, b, *_ = res["state"]
+        _, beta, b, _, _, converged = res["state"]
+        J, gap = float(res["J"]), float(res["gap_history"][-1])
+        if not converged and gap > self.tol * J:
+            # the result is not certified (a capped solve whose gap is within tol is)
+            warnings.warn(
+                f"MultiNystroemMKL: the SVM at the returned kernel weights stopped at "
+                f"svm_max_epochs={self.svm_max_epochs} passes before reaching "
+                f"svm_tol={self.svm_tol}, and the MKL duality gap is {gap / J:.2g} × J "
+                f"(tol={self.tol}): the weights were chosen by comparing unconverged "
+                "objectives, and the model may be far from the optimum. Increase "
+                "svm_max_epochs, or scale the features (e.g. sklearn.preprocessing."
+                "StandardScaler), use a smaller C or an intercept_scaling near 1.",
+                ConvergenceWarning,
+                stacklevel=3,  # here < BatchClassifier.fit < caller
+            )
         fm.mu_ = res["mu"]
         self.feature_map_ = fm
         self.mu_ = res["mu"]

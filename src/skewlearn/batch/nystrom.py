@@ -234,23 +234,29 @@ def kernel_block(X, L: np.ndarray, spec: dict) -> np.ndarray:
     of it for features far from 0 (at an offset of 1e7 kernel values were off by 0.4).
     When ``γ·max‖l‖²`` exceeds :data:`SHIFT_ABOVE` both sides are first shifted by the
     landmarks' mean (distances do not change); the decision depends on the landmarks only,
-    so every row of a model is computed the same way.
+    so every row of a model is computed the same way. Pairs that are still far from that
+    centre (landmarks in clusters far apart) are recomputed from their differences
+    (:func:`_exact_far_pairs`).
     """
     if sp.issparse(X):
         return kernel_matrix(X, L, spec["kernel"], spec["gamma"], spec["degree"], spec["coef0"])
     if spec["kernel"] == "rbf":
+        gamma = spec["gamma"]
         sq_l = np.einsum("ij,ij->i", L, L)
-        if spec["gamma"] * float(sq_l.max()) > SHIFT_ABOVE:
+        if gamma * float(sq_l.max()) > SHIFT_ABOVE:
             # far from 0 the expansion cancels: measure from the landmarks' mean instead
             centre = L.mean(axis=0)
             X, L = X - centre, L - centre
             sq_l = np.einsum("ij,ij->i", L, L)
+        sq_x = np.einsum("ij,ij->i", X, X)
         G = X @ L.T
         G *= -2.0
-        G += np.einsum("ij,ij->i", X, X)[:, None]
+        G += sq_x[:, None]
         G += sq_l[None, :]
         np.maximum(G, 0.0, out=G)
-        G *= -spec["gamma"]
+        G *= -gamma
+        if len(sq_x) and gamma * (float(sq_x.max()) + float(sq_l.max())) > EXACT_ABOVE:
+            _exact_far_pairs(X, L, sq_x, sq_l, gamma, G)
         return np.exp(G, out=G)
     G = X @ L.T
     if spec["kernel"] == "poly":
@@ -263,6 +269,40 @@ def kernel_block(X, L: np.ndarray, spec: dict) -> np.ndarray:
 #: The rbf exponent's cancellation error, ≈ γ·ε·‖l‖², stays below ~1e-12 up to here
 #: (:func:`kernel_block` shifts the rows by the landmarks' mean above it).
 SHIFT_ABOVE = 1024.0
+
+#: Above this γ·(‖x‖² + ‖l‖²) (after the shift) a pair's distance is recomputed from its
+#: differences (:func:`_exact_far_pairs`): the exponent's error is then above ~1e-9. Not
+#: :data:`SHIFT_ABOVE`: ordinary data has such pairs (standardised page-blocks0's outlying
+#: rows at 4 × gamma="scale"), and the recomputation would move their models by rounding.
+EXACT_ABOVE = float(2**20)
+
+#: Pairs per block of the exact recomputation in :func:`_exact_far_pairs`.
+_PAIR_BLOCK = 1 << 15
+
+
+def _exact_far_pairs(X, L, sq_x, sq_l, gamma: float, G) -> None:
+    """Recompute, in place, the entries of ``G = −γ‖x − l‖²`` (formed by the expansion)
+    whose expansion lost accuracy, from the differences themselves.
+
+    After the shift of :func:`kernel_block` a row or landmark can still lie far from the
+    centre (landmarks in clusters far apart, e.g. a column that is either 0 or ~1e6); the
+    expansion's error in the exponent, ≈ γ·ε·(‖x‖² + ‖l‖²), is above ~1e-9 for the pairs
+    beyond :data:`EXACT_ABOVE`. Those whose kernel value can be above 0 (exponent above
+    −746 less that error) get
+    :math:`-\\gamma\\sum_k (x_k - l_k)^2`, in blocks of :data:`_PAIR_BLOCK` pairs. Depends
+    on the row and the landmarks only (every row of a model is computed the same way).
+    """
+    scale = gamma * (sq_x[:, None] + sq_l[None, :])
+    far = scale > EXACT_ABOVE
+    scale *= -8.0 * np.finfo(np.float64).eps  # minus a bound of the expansion's error
+    scale -= 746.0
+    far &= G > scale  # the kernel value can be above 0 (exp(-746) = 0)
+    rows, cols = np.nonzero(far)
+    for lo in range(0, len(rows), _PAIR_BLOCK):
+        r, c = rows[lo : lo + _PAIR_BLOCK], cols[lo : lo + _PAIR_BLOCK]
+        diff = X[r] - L[c]
+        G[r, c] = -gamma * np.einsum("ij,ij->i", diff, diff)
+
 
 #: Rows per chunk in :func:`map_features`.
 CHUNK_ROWS = 4096
