@@ -343,8 +343,9 @@ class OMCSL(OnlineClassifier):
         Once at least half of the K learners' scores in the tables lie in an end bin and a
         learner's bin-error bound (:attr:`bin_errors_`) exceeds :math:`1/\\gamma` (judged
         after each learning call, from 100 rows on), a ``RuntimeWarning`` is raised, once
-        per model, naming a value: the median :math:`|f|` of that call's returned scores
-        (not with K = 1, where the measure selects nothing).
+        per model, naming a value: the median :math:`|f|` of that call's returned scores,
+        or of the last 100 returned when the calls are smaller (one row per call through
+        River's ``learn_one``) (not with K = 1, where the measure selects nothing).
     base_estimator : skewlearn online classifier or None, default=None
         Selects the generic path (see above); ``loss``, ``eta``, ``schedule`` and
         ``fit_intercept`` are then the base estimator's business and ignored.
@@ -579,6 +580,7 @@ class OMCSL(OnlineClassifier):
         self.measure_values_ = np.zeros(K)  # M^j, 0 while undefined (see measures_)
         self.probabilities_ = np.full(K, 1.0 / K)
         self._saturation_warned = False  # see _warn_saturated
+        self._recent_scores = np.empty(0)  # see _typical_scores
         self.selection_ = np.zeros(1, dtype=np.int64)
         self.selection_[0] = _first_pick(
             self.probabilities_, self.measure_values_, self.rng_state_, self.selection == "best"
@@ -656,11 +658,33 @@ class OMCSL(OnlineClassifier):
     def _run(self, X, y, classes, reset, traced: bool = False):
         scores = super()._run(X, y, classes, reset)
         trace = self.__dict__.pop("_trace")
-        self._warn_saturated(scores)
+        self._warn_saturated(self._typical_scores(scores))
         return (scores, trace) if traced else scores
 
-    #: Rows a model must have seen before its tables are judged saturated.
+    #: Rows a model must have seen before its tables are judged saturated; also the
+    #: number of recent scores whose median |f| the saturation warning names.
     _SATURATION_MIN_ROWS: ClassVar[int] = 100
+
+    def _typical_scores(self, scores: np.ndarray) -> np.ndarray:
+        """The scores the saturation warning takes the typical |f| from: this call's when
+        it returned at least 100, else the last 100 returned over the calls so far. One
+        call per row (River's ``learn_one``) returns one score, and that single |f| named
+        a scale 10x off the median. Kept only while the warning can still come."""
+        if (
+            self.measure == "f1"
+            or self.pos_table_.shape[0] < 2
+            or self.pos_table_.shape[1] < 3
+            or getattr(self, "_saturation_warned", False)
+        ):
+            self.__dict__.pop("_recent_scores", None)
+            return scores
+        keep = self._SATURATION_MIN_ROWS
+        if len(scores) < keep:
+            before = getattr(self, "_recent_scores", None)  # (None: pickled before session 17)
+            if before is not None:
+                scores = np.concatenate((before, scores))[-keep:]
+        self._recent_scores = scores[-keep:].copy()
+        return scores
 
     def _warn_large_tables(self, K: int, bins: int) -> None:
         """Warn (``RuntimeWarning``) before allocating the two ``K × n_bins`` count tables
@@ -682,7 +706,9 @@ class OMCSL(OnlineClassifier):
     def _warn_saturated(self, scores: np.ndarray) -> None:
         """Warn, once per model, when at least half of the K learners' scores counted in
         the tables so far (at least 100 rows) lie in the first or last bin and a learner's
-        bin-error bound exceeds 1/gamma. One learner has nothing to select: no warning."""
+        bin-error bound exceeds 1/gamma. One learner has nothing to select: no warning.
+        ``scores``: recent returned scores (:meth:`_typical_scores`), whose median |f|
+        the warning names."""
         n_bins = self.pos_table_.shape[1]
         if (
             self.measure == "f1"
@@ -704,7 +730,8 @@ class OMCSL(OnlineClassifier):
         name = "AUROC" if self.measure == "auroc" else "AUPRC"
         typical = float(np.median(np.abs(scores)))
         advice = (
-            f"Set score_scale={float(f'{typical:.2g}')!r} (the median |score| of this call)"
+            f"Set score_scale={float(f'{typical:.2g}')!r} (the median |score| of the last "
+            f"{len(scores)} rows)"
             if typical > 0.0
             else "Set score_scale near the typical |score|"
         )
