@@ -390,3 +390,30 @@ def test_omcsls_saturation_warning_points_at_the_callers_line():
                 for x, t in zip(frame.to_dict("records"), y):
                     model.learn_one(x, bool(t))
         assert [w.filename for w in caught] == [__file__]
+
+
+def test_labels_that_can_never_equal_pos_val_are_refused():
+    """RiverMetric compared each label with pos_val itself and passed the wrapped metric a
+    bool, so a stream of text labels under the default pos_val=True counted every sample
+    as negative: F1 0 and ROC AUC NaN for ever, silently, where the wrapped metric itself
+    refuses text labels against a numeric pos_label (River's own metrics show 0% too)."""
+    for metric, good in ((F1(), "spam"), (ROCAUC(), {"spam": 0.9, "ham": 0.1})):
+        wrapped = RiverMetric(metric)
+        with pytest.raises(ValueError, match=r"pos_val=True.*pos_val='spam'"):
+            wrapped.update("spam", good)
+        assert math.isnan(wrapped.get()) or wrapped.get() == 0.0  # nothing was counted
+    numeric = RiverMetric(F1(), pos_val="spam")
+    with pytest.raises(ValueError, match="y_true holds 1, a number, but pos_val='spam'"):
+        numeric.update(1, "spam")
+    with pytest.raises(ValueError, match="y_pred holds 'True', text, but pos_val=True"):
+        RiverMetric(F1()).update(True, "True")
+    # what stays accepted: bools, 0/1 against True, text against text, River's None and
+    # an empty dict before a model has learnt (progressive_val_score skips those)
+    ok = RiverMetric(F1())
+    for a, b in ((True, True), (1, 0), (np.bool_(False), np.int64(1)), (True, None)):
+        ok.update(a, b)
+    assert ok.get() == pytest.approx(f1_score([1, 1, 0, 1], [1, 0, 1, 0]))
+    words = RiverMetric(ROCAUC(), pos_val="spam")
+    words.update("spam", {"spam": 0.9})
+    words.update("ham", {})
+    assert words.get() == 1.0

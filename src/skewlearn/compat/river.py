@@ -37,7 +37,7 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
     ) from exc
 
 from ..base import BinaryClassifier, OnlineClassifier, decision_cut
-from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric
+from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
 
 __all__ = ["RiverClassifier", "RiverMetric"]
 
@@ -311,7 +311,9 @@ class RiverMetric(BinaryMetric):
     metric : StreamingMetric
         A fresh skewlearn streaming metric whose ``pos_label`` is the default (1/True).
     pos_val : label, default=True
-        The positive label of the stream.
+        The positive label of the stream. A label that can never equal it (text against
+        the default ``True``, a number against a text ``pos_val``) raises, as the
+        wrapped metric refuses it, rather than counting as a negative.
 
     Examples
     --------
@@ -373,14 +375,42 @@ class RiverMetric(BinaryMetric):
     def update(self, y_true, y_pred, w=1.0) -> None:
         if w != 1.0:
             raise ValueError(f"RiverMetric does not support sample weights; got w={w!r}. Use w=1.")
+        self._check_label(y_true, "y_true")
         truth = bool(y_true == self.pos_val)
         if self._requires_labels:
+            self._check_label(y_pred, "y_pred")
             value = bool(y_pred == self.pos_val)
         elif isinstance(y_pred, dict):
             value = float(y_pred.get(self.pos_val, 0.0))
         else:
             value = float(y_pred)
         self.metric.update(truth, value)
+
+    def _check_label(self, value, name: str) -> None:
+        """Refuse a label that can never equal ``pos_val``: text against a number or bool,
+        or a number against text. The comparison would count every such sample as
+        negative, silently (F1 0, ROC AUC NaN for a stream of "spam"/"ham" under the
+        default ``pos_val=True``), where the wrapped metric refuses such labels itself.
+        Other values (River's None before a model has learnt, ...) pass as in River."""
+        found = _label_type(value)
+        wanted = _label_type(self.pos_val)
+        if found is None or wanted is None or found == wanted:
+            return
+        held = "text" if found == "text" else "a number"
+        pos_is = "text" if wanted == "text" else "a number"
+        if name == "y_true":
+            fix = (
+                "no label of this stream can equal it, so every sample would count as "
+                f"negative. Pass pos_val=<the stream's positive label> (e.g. pos_val={value!r})."
+            )
+        else:
+            fix = (
+                "such a prediction can never equal it and would count as negative. Pass "
+                "predicted labels of the type of y_true (a model's predict_one)."
+            )
+        raise ValueError(
+            f"{name} holds {value!r}, {held}, but pos_val={self.pos_val!r} is {pos_is}: {fix}"
+        )
 
     def revert(self, y_true, y_pred, w=1.0) -> None:
         raise NotImplementedError(
