@@ -417,3 +417,32 @@ def test_labels_that_can_never_equal_pos_val_are_refused():
     words.update("spam", {"spam": 0.9})
     words.update("ham", {})
     assert words.get() == 1.0
+
+
+def test_an_estimators_pos_label_is_honoured_or_refused_never_replaced():
+    """The adapter set the clone's pos_label to None (its codes 0/1 make classes[1]
+    positive), silently: CostSensitiveOGD(pos_label=0, c_pos=0.9) learnt with the costs
+    of the other class, and its predictions agreed with the same learner's on the same
+    rows half of the time. A pos_label that is classes[1] is that convention; one that
+    is another label now raises, naming classes=."""
+    from skewlearn import CostSensitiveOGD
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 2))
+    y = (X[:, 0] + rng.normal(size=300) > 1).astype(int)
+    est = CostSensitiveOGD(objective="weighted", c_pos=0.9, c_neg=0.1, pos_label=0)
+    with pytest.raises(ValueError, match=r"pos_label=0 .*classes=\(1, 0\)"):
+        RiverClassifier(est, classes=(0, 1))
+    with pytest.raises(ValueError, match=r"pos_label='spam' is not one of classes"):
+        RiverClassifier(OGD(pos_label="spam"), classes=("ham", "eggs"))
+    # the positive class through classes=: the learner's own model, bit for bit
+    model = RiverClassifier(est, classes=(1, 0))
+    for row, label in zip(X, y):
+        model.learn_one({"a": row[0], "b": row[1]}, int(label))
+    direct = clone(est).fit(X, y)
+    np.testing.assert_array_equal(model.model.weights_, direct.weights_)
+    predicted = [model.predict_one({"a": a, "b": b}) for a, b in X]
+    assert predicted == direct.predict(X).tolist()
+    # a pos_label equal to classes[1] (True == 1 included) changes nothing
+    for pos, classes in ((1, (0, 1)), (True, (0, 1)), ("spam", ("ham", "spam"))):
+        RiverClassifier(OGD(pos_label=pos), classes=classes)

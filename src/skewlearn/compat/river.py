@@ -51,6 +51,14 @@ def _sigmoid(s: np.ndarray) -> np.ndarray:
     return out
 
 
+def _same(a, b) -> bool:
+    """``a == b`` as a bool (False where the comparison itself fails)."""
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
 def _plain_scores(cls) -> bool:
     """Whether ``cls.decision_function`` is validation, then ``_scores_of``, then the sign of
     the positive class (:class:`skewlearn.base.BinaryClassifier`'s, which every online
@@ -78,7 +86,9 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     Parameters
     ----------
     estimator : skewlearn online classifier
-        Cloned at the first learning call; the given object is never modified.
+        Cloned at the first learning call; the given object is never modified. Its
+        ``pos_label``, when set, must be ``classes[1]`` (the positive class here; a
+        cost-sensitive learner's ``c_pos`` goes to it), else ValueError.
     classes : tuple of two labels, default=(False, True)
         :math:`(c_0, c_1)`: the negative and the positive label (River's binary
         classifiers use ``False``/``True``; ``0``/``1`` compare equal to them). Other labels
@@ -127,6 +137,28 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             raise ValueError(
                 f"classes must be two distinct labels (negative, positive); got {classes!r}."
             )
+        self._check_pos_label(estimator.get_params(deep=False).get("pos_label"), classes)
+
+    @staticmethod
+    def _check_pos_label(pos, classes) -> None:
+        """The estimator's ``pos_label`` must be ``classes[1]`` (or None): the clone learns
+        the codes 0/1 with ``classes[1]`` as 1 and its own ``pos_label`` unset, so any other
+        value would be replaced silently (a cost-sensitive learner's ``c_pos`` would go to
+        the other class)."""
+        if pos is None or _same(pos, classes[1]):
+            return
+        if _same(pos, classes[0]):
+            raise ValueError(
+                f"The estimator's pos_label={pos!r} is classes[0], which RiverClassifier "
+                f"treats as the negative class (classes={classes!r}: negative, positive). "
+                f"Pass classes={(classes[1], classes[0])!r} to make {pos!r} the positive "
+                "class; the estimator's pos_label may then stay or be dropped."
+            )
+        raise ValueError(
+            f"The estimator's pos_label={pos!r} is not one of classes={classes!r}. "
+            "RiverClassifier's positive class is classes[1]: pass "
+            f"classes=(<negative label>, {pos!r}), or drop the estimator's pos_label."
+        )
 
     @property
     def _multiclass(self) -> bool:
