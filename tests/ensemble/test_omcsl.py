@@ -518,3 +518,23 @@ def test_count_tables_past_the_size_limit_warn_before_allocating(measure, monkey
     with pytest.warns(RuntimeWarning, match=r"n_bins <= 6 \(1 GiB\)") as record:
         OMCSL(measure=measure, n_bins=100).fit(X, y)
     assert [w.filename for w in record] == [__file__]  # the caller's line
+
+
+def test_a_base_estimators_pos_label_must_be_omcsls_positive_class():
+    """The K clones learn OMCSL's ±1 labels with their pos_label set to None, so the base
+    estimator's own pos_label was dropped silently: OMCSL(base_estimator=
+    CostSensitivePA(pos_label=0)) gave class 1 the costs c+ (OMCSL's pos_label=None means
+    classes_[1]). A pos_label that is OMCSL's positive class is fine; another is refused."""
+    X, y = _stream(n=300)
+    with pytest.raises(ValueError, match=r"pos_label=0.*OMCSL\(pos_label=0"):
+        OMCSL(base_estimator=CostSensitivePA(pos_label=0), random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match=r"pos_label='spam' is not one of"):
+        OMCSL(base_estimator=CostSensitivePA(pos_label="spam")).fit(X, y)
+    same = OMCSL(pos_label=0, base_estimator=CostSensitivePA(pos_label=0), random_state=0)
+    plain = OMCSL(pos_label=0, base_estimator=CostSensitivePA(), random_state=0)
+    np.testing.assert_array_equal(same.test_then_train(X, y), plain.test_then_train(X, y))
+    agree = OMCSL(base_estimator=CostSensitivePA(pos_label=1), random_state=0)
+    np.testing.assert_array_equal(
+        agree.test_then_train(X, y),
+        OMCSL(base_estimator=CostSensitivePA(), random_state=0).test_then_train(X, y),
+    )

@@ -65,6 +65,13 @@ class SelectionTrace(NamedTuple):
     leader_cost: np.ndarray
 
 
+def _same_label(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
 # --------------------------------------------------------------------------- kernels
 @njit(**NJIT_INLINE)
 def _pick(prob, meas, rng, best):
@@ -348,7 +355,9 @@ class OMCSL(OnlineClassifier):
         River's ``learn_one``) (not with K = 1, where the measure selects nothing).
     base_estimator : skewlearn online classifier or None, default=None
         Selects the generic path (see above); ``loss``, ``eta``, ``schedule`` and
-        ``fit_intercept`` are then the base estimator's business and ignored.
+        ``fit_intercept`` are then the base estimator's business and ignored. Its
+        ``pos_label``, when set, must be OMCSL's positive class (OMCSL's ``pos_label``
+        decides which class gets :math:`c_+`), else ValueError.
     cost_params : dict or None, default=None
         ``{"c_pos": name, "c_neg": name}``: the base estimator's parameters that receive
         :math:`c_+` and :math:`c_-`. ``None`` means ``{"c_pos": "c_pos", "c_neg": "c_neg"}``.
@@ -546,6 +555,7 @@ class OMCSL(OnlineClassifier):
                 "CostSensitiveOGD(objective='weighted') (the cost-weighted loss of Eq. (1), "
                 "as on the fast path) or objective='cost'."
             )
+        self._check_base_pos_label(params.get("pos_label"))
         seeds = np.random.RandomState(int(self.rng_state_[0] % np.uint64(2**32))).randint(
             0, 2**31 - 1, size=len(c_pos)
         )
@@ -556,6 +566,36 @@ class OMCSL(OnlineClassifier):
             est.set_params(**{k: v for k, v in extra.items() if k in params})
             out.append(est)
         return out
+
+    def _check_base_pos_label(self, pos) -> None:
+        """The clones learn OMCSL's +1/-1 labels with their own ``pos_label`` unset, so the
+        base estimator's ``pos_label`` must be OMCSL's positive class (or None): any other
+        value would be dropped silently and the costs :math:`c_+` go to the other class."""
+        if pos is None:
+            return
+        try:
+            agrees = bool(pos == self.pos_label_)
+        except (TypeError, ValueError):
+            agrees = False
+        if agrees:
+            return
+        known = [c.item() if hasattr(c, "item") else c for c in self.classes_]
+        if any(_same_label(pos, c) for c in known):
+            raise ValueError(
+                f"base_estimator's pos_label={pos!r} is not OMCSL's positive class "
+                f"{self._positive_label()!r} (OMCSL(pos_label={self.pos_label!r})); OMCSL's "
+                "pos_label decides which class gets the costs c+, and the base estimator's "
+                f"is not used. Set OMCSL(pos_label={pos!r}) instead."
+            )
+        raise ValueError(
+            f"base_estimator's pos_label={pos!r} is not one of the classes {known!r}. "
+            "OMCSL's pos_label decides which class gets the costs c+: set it on OMCSL and "
+            "drop the base estimator's."
+        )
+
+    def _positive_label(self):
+        pos = self.pos_label_
+        return pos.item() if hasattr(pos, "item") else pos
 
     def _allocate(self, n_features: int) -> None:
         K = int(self.n_learners)
