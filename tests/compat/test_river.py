@@ -446,3 +446,23 @@ def test_an_estimators_pos_label_is_honoured_or_refused_never_replaced():
     # a pos_label equal to classes[1] (True == 1 included) changes nothing
     for pos, classes in ((1, (0, 1)), (True, (0, 1)), ("spam", ("ham", "spam"))):
         RiverClassifier(OGD(pos_label=pos), classes=classes)
+
+
+def test_a_features_setting_that_is_no_ordered_list_of_keys_is_refused():
+    """features="ab" became the keys 'a' and 'b' (a row {"ab": 3.0} was then all zeros),
+    a repeated key was counted twice, a set gave an order that depends on the string hash
+    seed of the process, and features=() or 5 failed at the first row with unrelated
+    messages; all silently or late. Each is refused when the adapter is built."""
+    for bad, match in (
+        ("ab", r"features='ab' is one string"),
+        (["a", "b", "a"], r"features names 'a' twice"),
+        ({"a", "b"}, r"features must be an ordered sequence"),
+        ((), r"features=\(\) names no feature"),
+        (5, r"features must be an ordered sequence"),
+        (("a", ["x"]), r"feature names must be hashable"),
+    ):
+        with pytest.raises((ValueError, TypeError), match=match):
+            RiverClassifier(OGD(), features=bad)
+    model = RiverClassifier(OGD(), features=["b", "a"])
+    model.learn_one({"a": 1.0, "b": 2.0, "c": 5.0}, True)
+    assert model.model.weights_[:2].tolist() == [2.0, 1.0]

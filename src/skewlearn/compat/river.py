@@ -94,8 +94,9 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         classifiers use ``False``/``True``; ``0``/``1`` compare equal to them). Other labels
         raise.
     features : tuple or None, default=None
-        The feature order. ``None`` learns it from the first learning call; keys outside it
-        are ignored and missing ones count as 0 (see the module docstring).
+        The feature order: distinct keys, in a tuple or list. ``None`` learns it from the
+        first learning call; keys outside it are ignored and missing ones count as 0 (see
+        the module docstring).
     seed : int or None, default=None
         When not None, the clone's ``random_state`` (River's seeding convention).
 
@@ -138,6 +139,44 @@ class RiverClassifier(river_base.MiniBatchClassifier):
                 f"classes must be two distinct labels (negative, positive); got {classes!r}."
             )
         self._check_pos_label(estimator.get_params(deep=False).get("pos_label"), classes)
+        if features is not None:
+            self._check_features(features)
+
+    @staticmethod
+    def _check_features(features) -> None:
+        """``features`` must be an ordered sequence of distinct hashable keys: a string
+        was split into its characters, a repeated key counted twice, a set gave an order
+        that depends on the process's string hash seed, and ``()`` failed at the first row."""
+        if isinstance(features, str | bytes):
+            raise ValueError(
+                f"features={features!r} is one string, which would be read as the keys "
+                f"{tuple(features)!r}; pass a tuple of feature names, e.g. "
+                f"features=({features!r},)."
+            )
+        if not isinstance(features, Sequence):
+            raise TypeError(
+                "features must be an ordered sequence (a tuple or list) of feature names; "
+                f"got {type(features).__name__}. A set has no fixed order: pass "
+                "tuple(sorted(names))."
+            )
+        if len(features) == 0:
+            raise ValueError(
+                "features=() names no feature; pass the feature names, or features=None to "
+                "take them from the first learning call."
+            )
+        seen = set()
+        for key in features:
+            try:
+                repeated = key in seen
+            except TypeError:
+                raise TypeError(
+                    f"feature names must be hashable (dict keys); got {key!r} in features."
+                ) from None
+            if repeated:
+                raise ValueError(
+                    f"features names {key!r} twice; each feature can have one weight only."
+                )
+            seen.add(key)
 
     @staticmethod
     def _check_pos_label(pos, classes) -> None:
