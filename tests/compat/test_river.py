@@ -463,6 +463,8 @@ def test_a_features_setting_that_is_no_ordered_list_of_keys_is_refused():
     ):
         with pytest.raises((ValueError, TypeError), match=match):
             RiverClassifier(OGD(), features=bad)
+    with pytest.raises(ValueError, match=r"classes='01' is one string"):
+        RiverClassifier(OGD(), classes="01")  # read as the labels '0' and '1'
     model = RiverClassifier(OGD(), features=["b", "a"])
     model.learn_one({"a": 1.0, "b": 2.0, "c": 5.0}, True)
     assert model.model.weights_[:2].tolist() == [2.0, 1.0]

@@ -134,6 +134,11 @@ class RiverClassifier(river_base.MiniBatchClassifier):
                 "estimator must be a skewlearn online classifier (with partial_fit and "
                 f"decision_function); got {type(estimator).__name__}."
             )
+        if isinstance(classes, str | bytes):
+            raise ValueError(
+                f"classes={classes!r} is one string, which would be read as the labels "
+                f"{tuple(classes)!r}; pass a tuple (negative label, positive label)."
+            )
         if not isinstance(classes, Sequence) or len(classes) != 2 or classes[0] == classes[1]:
             raise ValueError(
                 f"classes must be two distinct labels (negative, positive); got {classes!r}."
