@@ -468,3 +468,21 @@ def test_a_features_setting_that_is_no_ordered_list_of_keys_is_refused():
     model = RiverClassifier(OGD(), features=["b", "a"])
     model.learn_one({"a": 1.0, "b": 2.0, "c": 5.0}, True)
     assert model.model.weights_[:2].tolist() == [2.0, 1.0]
+
+
+def test_a_probability_dict_where_a_label_belongs_is_refused():
+    """RiverMetric(F1()).update(y, model.predict_proba_one(x)) compared the dict with
+    pos_val (never equal), so every prediction counted as negative and F1 stayed 0,
+    silently: the case session 15 refused in the streaming metrics themselves, passed
+    through the wrapper (which hands them a bool). Score metrics take the dict."""
+    model = RiverClassifier(OGD(loss="logistic"))
+    rows, *_ = _phishing(50)
+    for x, t in rows:
+        model.learn_one(x, t)
+    x, t = rows[0]
+    with pytest.raises(ValueError, match=r"y_pred holds \{.*a dict.*predict_one"):
+        RiverMetric(F1()).update(t, model.predict_proba_one(x))
+    auc = RiverMetric(ROCAUC())
+    auc.update(True, model.predict_proba_one(x))
+    auc.update(False, {True: 0.0})
+    assert auc.get() == 1.0

@@ -467,7 +467,18 @@ class RiverMetric(BinaryMetric):
         or a number against text. The comparison would count every such sample as
         negative, silently (F1 0, ROC AUC NaN for a stream of "spam"/"ham" under the
         default ``pos_val=True``), where the wrapped metric refuses such labels itself.
-        Other values (River's None before a model has learnt, ...) pass as in River."""
+        Other values (River's None before a model has learnt, ...) pass as in River,
+        except a dict: class probabilities where a label belongs never equal ``pos_val``
+        either (F1 stayed 0)."""
+        if isinstance(value, dict):
+            what = type(self.metric).__name__
+            raise ValueError(
+                f"{name} holds {value!r}, a dict (class probabilities, as River's "
+                f"predict_proba_one returns); {what} counts labels, and a dict never equals "
+                f"pos_val={self.pos_val!r}, so it would count as negative. Pass the label "
+                "(a model's predict_one), or use a score metric (ROCAUC, PRAUC) for "
+                "probabilities."
+            )
         found = _label_type(value)
         wanted = _label_type(self.pos_val)
         if found is None or wanted is None or found == wanted:
