@@ -486,3 +486,29 @@ def test_a_probability_dict_where_a_label_belongs_is_refused():
     auc.update(True, model.predict_proba_one(x))
     auc.update(False, {True: 0.0})
     assert auc.get() == 1.0
+
+
+def test_frames_of_other_backends_are_read_and_a_refused_call_leaves_no_trace():
+    """River 0.26 takes any frame narwhals reads (pyarrow, polars, ...); the adapter called
+    pandas methods on it: AttributeError, after fixing the feature order to a pyarrow
+    Table's `columns` (its column *data*), so the next pandas frame failed too
+    ("unhashable type: 'pyarrow.lib.ChunkedArray'")."""
+    pa = pytest.importorskip("pyarrow")
+    rows, keys, X, y = _phishing(120)
+    frame = pd.DataFrame(X, columns=keys)
+    labels = pd.Series(y.astype(bool))
+    ref = RiverClassifier(OGD(loss="logistic"))
+    ref.learn_many(frame, labels)
+    model = RiverClassifier(OGD(loss="logistic"))
+    model.learn_many(pa.Table.from_pandas(frame), pa.chunked_array([labels.tolist()]))
+    np.testing.assert_array_equal(model.model.weights_, ref.model.weights_)
+    table = pa.Table.from_pandas(frame[:10])
+    pd.testing.assert_frame_equal(
+        model.predict_proba_many(table), ref.predict_proba_many(frame[:10]), check_index_type=False
+    )
+    assert list(model.predict_many(table)) == list(ref.predict_many(frame[:10]))
+    fresh = RiverClassifier(OGD())
+    with pytest.raises(TypeError, match=r"learn_many takes a data frame .* got list"):
+        fresh.learn_many([dict(r) for r, _ in rows[:5]], labels[:5])
+    fresh.learn_many(frame, labels)  # nothing of the refused call was kept
+    np.testing.assert_array_equal(fresh.model.weights_[:-1].shape, (len(keys),))

@@ -14,7 +14,9 @@ weights. Keys that were not in that order are **ignored** (River's convention th
 missing keys count as 0, as in River's linear models. In the frames of ``learn_many`` /
 ``predict_many`` a NaN cell is a missing key (a frame built from dicts of different keys
 holds NaN there), so it counts as 0 too and both paths learn the same model. Pass
-``features`` to fix the order up front.
+``features`` to fix the order up front. Frames of another backend River takes (polars,
+pyarrow, ... through narwhals) are read as pandas frames; the ``*_many`` results are
+pandas.
 """
 
 from __future__ import annotations
@@ -49,6 +51,36 @@ def _sigmoid(s: np.ndarray) -> np.ndarray:
     e = np.exp(s[~pos])
     out[~pos] = e / (1.0 + e)
     return out
+
+
+def _pandas_frame(X, method: str) -> pd.DataFrame:
+    """``X`` as a pandas frame: River (0.26) takes any eager frame narwhals reads (pyarrow,
+    polars, ...), and the adapter reads them through narwhals too."""
+    if isinstance(X, pd.DataFrame):
+        return X
+    try:
+        import narwhals as nw
+
+        return nw.from_native(X, eager_only=True).to_pandas()
+    except (ImportError, TypeError):
+        raise TypeError(
+            f"{method} takes a data frame (pandas, or another backend River reads through "
+            f"narwhals, such as polars or pyarrow); got {type(X).__name__}. Build one with "
+            "pandas.DataFrame(rows), or call learn_one / predict_one per dict."
+        ) from None
+
+
+def _labels(y):
+    """``y`` as values that compare with Python labels (a pyarrow array's elements are
+    pyarrow scalars, equal to no label)."""
+    if isinstance(y, pd.Series | np.ndarray | list | tuple):
+        return y
+    try:
+        import narwhals as nw
+
+        return nw.from_native(y, series_only=True).to_pandas()
+    except (ImportError, TypeError):
+        return y
 
 
 def _same(a, b) -> bool:
@@ -323,10 +355,12 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         model.partial_fit(self._row(x), np.array((code,)), classes=self._classes())
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
+        X = _pandas_frame(X, "learn_many")
         if len(X) == 0:
             return
+        codes = self._codes(_labels(y))
         self._fix_order(list(X.columns))
-        self._learner().partial_fit(self._matrix(X), self._codes(y), classes=self._classes())
+        self._learner().partial_fit(self._matrix(X), codes, classes=self._classes())
 
     def predict_proba_one(self, x: dict) -> dict:
         c0, c1 = self.classes
@@ -344,6 +378,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         return c1 if self._decision_one(x) > 0 else c0
 
     def predict_proba_many(self, X: pd.DataFrame) -> pd.DataFrame:
+        X = _pandas_frame(X, "predict_proba_many")
         c0, c1 = self.classes
         if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             p = np.full(len(X), 0.5)
@@ -352,6 +387,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         return pd.DataFrame({c0: 1.0 - p, c1: p}, index=X.index, columns=[c0, c1])
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
+        X = _pandas_frame(X, "predict_many")
         c0, c1 = self.classes
         if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             return pd.Series([c0] * len(X), index=X.index, dtype=object)
