@@ -512,3 +512,18 @@ def test_frames_of_other_backends_are_read_and_a_refused_call_leaves_no_trace():
         fresh.learn_many([dict(r) for r, _ in rows[:5]], labels[:5])
     fresh.learn_many(frame, labels)  # nothing of the refused call was kept
     np.testing.assert_array_equal(fresh.model.weights_[:-1].shape, (len(keys),))
+
+
+def test_a_score_metric_refuses_text_as_the_wrapped_metric_does():
+    """RiverMetric turned a score metric's y_pred into float itself, so a predicted label
+    "1" (predict_one of a model over the labels "0"/"1") was taken as the score 1.0,
+    silently, where ROCAUC itself refuses text scores (River's own ROCAUC fails on it)."""
+    auc = RiverMetric(ROCAUC(), pos_val="1")
+    with pytest.raises(TypeError, match="Pass scores, not predicted labels"):
+        auc.update("1", "1")
+    with pytest.raises(TypeError, match="Pass scores, not predicted labels"):
+        auc.update("0", {"1": "0.3"})
+    assert math.isnan(auc.get()) and auc.metric.n_pos == 0  # nothing was counted
+    auc.update("1", {"1": 0.8, "0": 0.2})
+    auc.update("0", np.float32(0.25))
+    assert auc.get() == 1.0

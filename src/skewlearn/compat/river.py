@@ -493,9 +493,9 @@ class RiverMetric(BinaryMetric):
             self._check_label(y_pred, "y_pred")
             value = bool(y_pred == self.pos_val)
         elif isinstance(y_pred, dict):
-            value = float(y_pred.get(self.pos_val, 0.0))
+            value = y_pred.get(self.pos_val, 0.0)
         else:
-            value = float(y_pred)
+            value = y_pred  # checked by the metric (text, NaN and None are refused)
         self.metric.update(truth, value)
 
     def _check_label(self, value, name: str) -> None:
