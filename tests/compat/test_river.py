@@ -390,3 +390,140 @@ def test_omcsls_saturation_warning_points_at_the_callers_line():
                 for x, t in zip(frame.to_dict("records"), y):
                     model.learn_one(x, bool(t))
         assert [w.filename for w in caught] == [__file__]
+
+
+def test_labels_that_can_never_equal_pos_val_are_refused():
+    """RiverMetric compared each label with pos_val itself and passed the wrapped metric a
+    bool, so a stream of text labels under the default pos_val=True counted every sample
+    as negative: F1 0 and ROC AUC NaN for ever, silently, where the wrapped metric itself
+    refuses text labels against a numeric pos_label (River's own metrics show 0% too)."""
+    for metric, good in ((F1(), "spam"), (ROCAUC(), {"spam": 0.9, "ham": 0.1})):
+        wrapped = RiverMetric(metric)
+        with pytest.raises(ValueError, match=r"pos_val=True.*pos_val='spam'"):
+            wrapped.update("spam", good)
+        assert math.isnan(wrapped.get()) or wrapped.get() == 0.0  # nothing was counted
+    numeric = RiverMetric(F1(), pos_val="spam")
+    with pytest.raises(ValueError, match="y_true holds 1, a number, but pos_val='spam'"):
+        numeric.update(1, "spam")
+    with pytest.raises(ValueError, match="y_pred holds 'True', text, but pos_val=True"):
+        RiverMetric(F1()).update(True, "True")
+    # what stays accepted: bools, 0/1 against True, text against text, River's None and
+    # an empty dict before a model has learnt (progressive_val_score skips those)
+    ok = RiverMetric(F1())
+    for a, b in ((True, True), (1, 0), (np.bool_(False), np.int64(1)), (True, None)):
+        ok.update(a, b)
+    assert ok.get() == pytest.approx(f1_score([1, 1, 0, 1], [1, 0, 1, 0]))
+    words = RiverMetric(ROCAUC(), pos_val="spam")
+    words.update("spam", {"spam": 0.9})
+    words.update("ham", {})
+    assert words.get() == 1.0
+
+
+def test_an_estimators_pos_label_is_honoured_or_refused_never_replaced():
+    """The adapter set the clone's pos_label to None (its codes 0/1 make classes[1]
+    positive), silently: CostSensitiveOGD(pos_label=0, c_pos=0.9) learnt with the costs
+    of the other class, and its predictions agreed with the same learner's on the same
+    rows half of the time. A pos_label that is classes[1] is that convention; one that
+    is another label now raises, naming classes=."""
+    from skewlearn import CostSensitiveOGD
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 2))
+    y = (X[:, 0] + rng.normal(size=300) > 1).astype(int)
+    est = CostSensitiveOGD(objective="weighted", c_pos=0.9, c_neg=0.1, pos_label=0)
+    with pytest.raises(ValueError, match=r"pos_label=0 .*classes=\(1, 0\)"):
+        RiverClassifier(est, classes=(0, 1))
+    with pytest.raises(ValueError, match=r"pos_label='spam' is not one of classes"):
+        RiverClassifier(OGD(pos_label="spam"), classes=("ham", "eggs"))
+    # the positive class through classes=: the learner's own model, bit for bit
+    model = RiverClassifier(est, classes=(1, 0))
+    for row, label in zip(X, y):
+        model.learn_one({"a": row[0], "b": row[1]}, int(label))
+    direct = clone(est).fit(X, y)
+    np.testing.assert_array_equal(model.model.weights_, direct.weights_)
+    predicted = [model.predict_one({"a": a, "b": b}) for a, b in X]
+    assert predicted == direct.predict(X).tolist()
+    # a pos_label equal to classes[1] (True == 1 included) changes nothing
+    for pos, classes in ((1, (0, 1)), (True, (0, 1)), ("spam", ("ham", "spam"))):
+        RiverClassifier(OGD(pos_label=pos), classes=classes)
+
+
+def test_a_features_setting_that_is_no_ordered_list_of_keys_is_refused():
+    """features="ab" became the keys 'a' and 'b' (a row {"ab": 3.0} was then all zeros),
+    a repeated key was counted twice, a set gave an order that depends on the string hash
+    seed of the process, and features=() or 5 failed at the first row with unrelated
+    messages; all silently or late. Each is refused when the adapter is built."""
+    for bad, match in (
+        ("ab", r"features='ab' is one string"),
+        (["a", "b", "a"], r"features names 'a' twice"),
+        ({"a", "b"}, r"features must be an ordered sequence"),
+        ((), r"features=\(\) names no feature"),
+        (5, r"features must be an ordered sequence"),
+        (("a", ["x"]), r"feature names must be hashable"),
+    ):
+        with pytest.raises((ValueError, TypeError), match=match):
+            RiverClassifier(OGD(), features=bad)
+    with pytest.raises(ValueError, match=r"classes='01' is one string"):
+        RiverClassifier(OGD(), classes="01")  # read as the labels '0' and '1'
+    model = RiverClassifier(OGD(), features=["b", "a"])
+    model.learn_one({"a": 1.0, "b": 2.0, "c": 5.0}, True)
+    assert model.model.weights_[:2].tolist() == [2.0, 1.0]
+
+
+def test_a_probability_dict_where_a_label_belongs_is_refused():
+    """RiverMetric(F1()).update(y, model.predict_proba_one(x)) compared the dict with
+    pos_val (never equal), so every prediction counted as negative and F1 stayed 0,
+    silently: the case session 15 refused in the streaming metrics themselves, passed
+    through the wrapper (which hands them a bool). Score metrics take the dict."""
+    model = RiverClassifier(OGD(loss="logistic"))
+    rows, *_ = _phishing(50)
+    for x, t in rows:
+        model.learn_one(x, t)
+    x, t = rows[0]
+    with pytest.raises(ValueError, match=r"y_pred holds \{.*a dict.*predict_one"):
+        RiverMetric(F1()).update(t, model.predict_proba_one(x))
+    auc = RiverMetric(ROCAUC())
+    auc.update(True, model.predict_proba_one(x))
+    auc.update(False, {True: 0.0})
+    assert auc.get() == 1.0
+
+
+def test_frames_of_other_backends_are_read_and_a_refused_call_leaves_no_trace():
+    """River 0.26 takes any frame narwhals reads (pyarrow, polars, ...); the adapter called
+    pandas methods on it: AttributeError, after fixing the feature order to a pyarrow
+    Table's `columns` (its column *data*), so the next pandas frame failed too
+    ("unhashable type: 'pyarrow.lib.ChunkedArray'")."""
+    pa = pytest.importorskip("pyarrow")
+    rows, keys, X, y = _phishing(120)
+    frame = pd.DataFrame(X, columns=keys)
+    labels = pd.Series(y.astype(bool))
+    ref = RiverClassifier(OGD(loss="logistic"))
+    ref.learn_many(frame, labels)
+    model = RiverClassifier(OGD(loss="logistic"))
+    model.learn_many(pa.Table.from_pandas(frame), pa.chunked_array([labels.tolist()]))
+    np.testing.assert_array_equal(model.model.weights_, ref.model.weights_)
+    table = pa.Table.from_pandas(frame[:10])
+    pd.testing.assert_frame_equal(
+        model.predict_proba_many(table), ref.predict_proba_many(frame[:10]), check_index_type=False
+    )
+    assert list(model.predict_many(table)) == list(ref.predict_many(frame[:10]))
+    fresh = RiverClassifier(OGD())
+    with pytest.raises(TypeError, match=r"learn_many takes a data frame .* got list"):
+        fresh.learn_many([dict(r) for r, _ in rows[:5]], labels[:5])
+    fresh.learn_many(frame, labels)  # nothing of the refused call was kept
+    np.testing.assert_array_equal(fresh.model.weights_[:-1].shape, (len(keys),))
+
+
+def test_a_score_metric_refuses_text_as_the_wrapped_metric_does():
+    """RiverMetric turned a score metric's y_pred into float itself, so a predicted label
+    "1" (predict_one of a model over the labels "0"/"1") was taken as the score 1.0,
+    silently, where ROCAUC itself refuses text scores (River's own ROCAUC fails on it)."""
+    auc = RiverMetric(ROCAUC(), pos_val="1")
+    with pytest.raises(TypeError, match="Pass scores, not predicted labels"):
+        auc.update("1", "1")
+    with pytest.raises(TypeError, match="Pass scores, not predicted labels"):
+        auc.update("0", {"1": "0.3"})
+    assert math.isnan(auc.get()) and auc.metric.n_pos == 0  # nothing was counted
+    auc.update("1", {"1": 0.8, "0": 0.2})
+    auc.update("0", np.float32(0.25))
+    assert auc.get() == 1.0

@@ -301,6 +301,36 @@ def test_saturation_warning_comes_once_per_model_and_after_100_rows():
         clf.fit(X, y)  # a new model
 
 
+def test_saturation_warning_names_a_typical_score_when_learning_row_by_row():
+    """Row by row (River's learn_one calls partial_fit once per row) a call returns one
+    score, and the warning named that one score's |f| as the typical one: 6.8 on this
+    stream, whose median |f| over the 100 rows the tables held was 77, so the named
+    score_scale left the tables saturated. It must name the median |f| of the last 100
+    scores returned, whatever the batching."""
+    X, y = _saturating_stream(n=300, seed=1)
+    for measure in ("auroc", "auprc"):
+        clf = OMCSL(measure=measure, random_state=0)
+        scores = []
+        with pytest.warns(RuntimeWarning, match="saturated") as caught:
+            for i in range(len(y)):
+                scores.append(clf.test_then_train(X[i : i + 1], y[i : i + 1], classes=[0, 1])[0])
+                if any("saturated" in str(c.message) for c in caught):
+                    break
+        (w,) = [c for c in caught if "saturated" in str(c.message)]
+        named = float(re.search(r"score_scale=([0-9.e+-]+) \(the median", str(w.message)).group(1))
+        typical = np.median(np.abs(scores[-100:]))
+        assert named == pytest.approx(typical, rel=0.05)
+        assert abs(scores[-1]) < 0.2 * typical  # (what the last row alone would have named)
+        # batches smaller than 100 rows name the same value as one row at a time
+        clf = OMCSL(measure=measure, random_state=0)
+        with pytest.warns(RuntimeWarning, match="saturated") as caught:
+            for lo in range(0, len(scores), 7):
+                clf.partial_fit(X[lo : min(lo + 7, len(scores))], y[lo : min(lo + 7, len(scores))],
+                                classes=[0, 1])  # fmt: skip
+        (w,) = [c for c in caught if "saturated" in str(c.message)]
+        assert f"score_scale={float(f'{typical:.2g}')!r} (the median" in str(w.message)
+
+
 def test_no_saturation_warning_when_the_end_bins_do_not_mix_the_classes():
     """Saturated but separated (positives in the last bin, negatives in the first): the
     bin-error bound stays below 1/gamma, so the tables lose nothing the selection uses."""
@@ -488,3 +518,23 @@ def test_count_tables_past_the_size_limit_warn_before_allocating(measure, monkey
     with pytest.warns(RuntimeWarning, match=r"n_bins <= 6 \(1 GiB\)") as record:
         OMCSL(measure=measure, n_bins=100).fit(X, y)
     assert [w.filename for w in record] == [__file__]  # the caller's line
+
+
+def test_a_base_estimators_pos_label_must_be_omcsls_positive_class():
+    """The K clones learn OMCSL's ±1 labels with their pos_label set to None, so the base
+    estimator's own pos_label was dropped silently: OMCSL(base_estimator=
+    CostSensitivePA(pos_label=0)) gave class 1 the costs c+ (OMCSL's pos_label=None means
+    classes_[1]). A pos_label that is OMCSL's positive class is fine; another is refused."""
+    X, y = _stream(n=300)
+    with pytest.raises(ValueError, match=r"pos_label=0.*OMCSL\(pos_label=0"):
+        OMCSL(base_estimator=CostSensitivePA(pos_label=0), random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match=r"pos_label='spam' is not one of"):
+        OMCSL(base_estimator=CostSensitivePA(pos_label="spam")).fit(X, y)
+    same = OMCSL(pos_label=0, base_estimator=CostSensitivePA(pos_label=0), random_state=0)
+    plain = OMCSL(pos_label=0, base_estimator=CostSensitivePA(), random_state=0)
+    np.testing.assert_array_equal(same.test_then_train(X, y), plain.test_then_train(X, y))
+    agree = OMCSL(base_estimator=CostSensitivePA(pos_label=1), random_state=0)
+    np.testing.assert_array_equal(
+        agree.test_then_train(X, y),
+        OMCSL(base_estimator=CostSensitivePA(), random_state=0).test_then_train(X, y),
+    )

@@ -399,3 +399,12 @@ def test_a_pos_label_of_the_other_type_is_refused_with_one_class_too():
         roc_auc([1, 1, 0], [0.3, 0.2, 0.1], pos_label="1")
     assert specificity([0, 0], [0, 1], pos_label=1) == 0.5  # the same type still passes
     assert f1([True, True], [True, False], pos_label=1) == pytest.approx(2 / 3)
+
+
+def test_a_pos_label_that_is_no_label_names_the_labels_as_written():
+    """The error printed numpy's reprs, "[np.int64(0), np.int64(1)]", where the user wrote
+    0 and 1 (numpy 2 shows the type in a scalar's repr)."""
+    with pytest.raises(ValueError, match=r"pos_label=2 is not one of the labels \[0, 1\]\."):
+        gmean([0, 1], [0, 1], pos_label=2)
+    with pytest.raises(ValueError, match=r"pos_label='c' is not one of the labels \['a', 'b'\]"):
+        roc_auc(["a", "b"], [0.1, 0.2], pos_label="c")

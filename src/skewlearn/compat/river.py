@@ -14,7 +14,9 @@ weights. Keys that were not in that order are **ignored** (River's convention th
 missing keys count as 0, as in River's linear models. In the frames of ``learn_many`` /
 ``predict_many`` a NaN cell is a missing key (a frame built from dicts of different keys
 holds NaN there), so it counts as 0 too and both paths learn the same model. Pass
-``features`` to fix the order up front.
+``features`` to fix the order up front. Frames of another backend River takes (polars,
+pyarrow, ... through narwhals) are read as pandas frames; the ``*_many`` results are
+pandas.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
     ) from exc
 
 from ..base import BinaryClassifier, OnlineClassifier, decision_cut
-from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric
+from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
 
 __all__ = ["RiverClassifier", "RiverMetric"]
 
@@ -49,6 +51,44 @@ def _sigmoid(s: np.ndarray) -> np.ndarray:
     e = np.exp(s[~pos])
     out[~pos] = e / (1.0 + e)
     return out
+
+
+def _pandas_frame(X, method: str) -> pd.DataFrame:
+    """``X`` as a pandas frame: River (0.26) takes any eager frame narwhals reads (pyarrow,
+    polars, ...), and the adapter reads them through narwhals too."""
+    if isinstance(X, pd.DataFrame):
+        return X
+    try:
+        import narwhals as nw
+
+        return nw.from_native(X, eager_only=True).to_pandas()
+    except (ImportError, TypeError):
+        raise TypeError(
+            f"{method} takes a data frame (pandas, or another backend River reads through "
+            f"narwhals, such as polars or pyarrow); got {type(X).__name__}. Build one with "
+            "pandas.DataFrame(rows), or call learn_one / predict_one per dict."
+        ) from None
+
+
+def _labels(y):
+    """``y`` as values that compare with Python labels (a pyarrow array's elements are
+    pyarrow scalars, equal to no label)."""
+    if isinstance(y, pd.Series | np.ndarray | list | tuple):
+        return y
+    try:
+        import narwhals as nw
+
+        return nw.from_native(y, series_only=True).to_pandas()
+    except (ImportError, TypeError):
+        return y
+
+
+def _same(a, b) -> bool:
+    """``a == b`` as a bool (False where the comparison itself fails)."""
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
 
 
 def _plain_scores(cls) -> bool:
@@ -78,14 +118,17 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     Parameters
     ----------
     estimator : skewlearn online classifier
-        Cloned at the first learning call; the given object is never modified.
+        Cloned at the first learning call; the given object is never modified. Its
+        ``pos_label``, when set, must be ``classes[1]`` (the positive class here; a
+        cost-sensitive learner's ``c_pos`` goes to it), else ValueError.
     classes : tuple of two labels, default=(False, True)
         :math:`(c_0, c_1)`: the negative and the positive label (River's binary
         classifiers use ``False``/``True``; ``0``/``1`` compare equal to them). Other labels
         raise.
     features : tuple or None, default=None
-        The feature order. ``None`` learns it from the first learning call; keys outside it
-        are ignored and missing ones count as 0 (see the module docstring).
+        The feature order: distinct keys, in a tuple or list. ``None`` learns it from the
+        first learning call; keys outside it are ignored and missing ones count as 0 (see
+        the module docstring).
     seed : int or None, default=None
         When not None, the clone's ``random_state`` (River's seeding convention).
 
@@ -123,10 +166,75 @@ class RiverClassifier(river_base.MiniBatchClassifier):
                 "estimator must be a skewlearn online classifier (with partial_fit and "
                 f"decision_function); got {type(estimator).__name__}."
             )
+        if isinstance(classes, str | bytes):
+            raise ValueError(
+                f"classes={classes!r} is one string, which would be read as the labels "
+                f"{tuple(classes)!r}; pass a tuple (negative label, positive label)."
+            )
         if not isinstance(classes, Sequence) or len(classes) != 2 or classes[0] == classes[1]:
             raise ValueError(
                 f"classes must be two distinct labels (negative, positive); got {classes!r}."
             )
+        self._check_pos_label(estimator.get_params(deep=False).get("pos_label"), classes)
+        if features is not None:
+            self._check_features(features)
+
+    @staticmethod
+    def _check_features(features) -> None:
+        """``features`` must be an ordered sequence of distinct hashable keys: a string
+        was split into its characters, a repeated key counted twice, a set gave an order
+        that depends on the process's string hash seed, and ``()`` failed at the first row."""
+        if isinstance(features, str | bytes):
+            raise ValueError(
+                f"features={features!r} is one string, which would be read as the keys "
+                f"{tuple(features)!r}; pass a tuple of feature names, e.g. "
+                f"features=({features!r},)."
+            )
+        if not isinstance(features, Sequence):
+            raise TypeError(
+                "features must be an ordered sequence (a tuple or list) of feature names; "
+                f"got {type(features).__name__}. A set has no fixed order: pass "
+                "tuple(sorted(names))."
+            )
+        if len(features) == 0:
+            raise ValueError(
+                "features=() names no feature; pass the feature names, or features=None to "
+                "take them from the first learning call."
+            )
+        seen = set()
+        for key in features:
+            try:
+                repeated = key in seen
+            except TypeError:
+                raise TypeError(
+                    f"feature names must be hashable (dict keys); got {key!r} in features."
+                ) from None
+            if repeated:
+                raise ValueError(
+                    f"features names {key!r} twice; each feature can have one weight only."
+                )
+            seen.add(key)
+
+    @staticmethod
+    def _check_pos_label(pos, classes) -> None:
+        """The estimator's ``pos_label`` must be ``classes[1]`` (or None): the clone learns
+        the codes 0/1 with ``classes[1]`` as 1 and its own ``pos_label`` unset, so any other
+        value would be replaced silently (a cost-sensitive learner's ``c_pos`` would go to
+        the other class)."""
+        if pos is None or _same(pos, classes[1]):
+            return
+        if _same(pos, classes[0]):
+            raise ValueError(
+                f"The estimator's pos_label={pos!r} is classes[0], which RiverClassifier "
+                f"treats as the negative class (classes={classes!r}: negative, positive). "
+                f"Pass classes={(classes[1], classes[0])!r} to make {pos!r} the positive "
+                "class; the estimator's pos_label may then stay or be dropped."
+            )
+        raise ValueError(
+            f"The estimator's pos_label={pos!r} is not one of classes={classes!r}. "
+            "RiverClassifier's positive class is classes[1]: pass "
+            f"classes=(<negative label>, {pos!r}), or drop the estimator's pos_label."
+        )
 
     @property
     def _multiclass(self) -> bool:
@@ -247,10 +355,12 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         model.partial_fit(self._row(x), np.array((code,)), classes=self._classes())
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
+        X = _pandas_frame(X, "learn_many")
         if len(X) == 0:
             return
+        codes = self._codes(_labels(y))
         self._fix_order(list(X.columns))
-        self._learner().partial_fit(self._matrix(X), self._codes(y), classes=self._classes())
+        self._learner().partial_fit(self._matrix(X), codes, classes=self._classes())
 
     def predict_proba_one(self, x: dict) -> dict:
         c0, c1 = self.classes
@@ -268,6 +378,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         return c1 if self._decision_one(x) > 0 else c0
 
     def predict_proba_many(self, X: pd.DataFrame) -> pd.DataFrame:
+        X = _pandas_frame(X, "predict_proba_many")
         c0, c1 = self.classes
         if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             p = np.full(len(X), 0.5)
@@ -276,6 +387,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         return pd.DataFrame({c0: 1.0 - p, c1: p}, index=X.index, columns=[c0, c1])
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
+        X = _pandas_frame(X, "predict_many")
         c0, c1 = self.classes
         if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             return pd.Series([c0] * len(X), index=X.index, dtype=object)
@@ -311,7 +423,9 @@ class RiverMetric(BinaryMetric):
     metric : StreamingMetric
         A fresh skewlearn streaming metric whose ``pos_label`` is the default (1/True).
     pos_val : label, default=True
-        The positive label of the stream.
+        The positive label of the stream. A label that can never equal it (text against
+        the default ``True``, a number against a text ``pos_val``) raises, as the
+        wrapped metric refuses it, rather than counting as a negative.
 
     Examples
     --------
@@ -373,14 +487,53 @@ class RiverMetric(BinaryMetric):
     def update(self, y_true, y_pred, w=1.0) -> None:
         if w != 1.0:
             raise ValueError(f"RiverMetric does not support sample weights; got w={w!r}. Use w=1.")
+        self._check_label(y_true, "y_true")
         truth = bool(y_true == self.pos_val)
         if self._requires_labels:
+            self._check_label(y_pred, "y_pred")
             value = bool(y_pred == self.pos_val)
         elif isinstance(y_pred, dict):
-            value = float(y_pred.get(self.pos_val, 0.0))
+            value = y_pred.get(self.pos_val, 0.0)
         else:
-            value = float(y_pred)
+            value = y_pred  # checked by the metric (text, NaN and None are refused)
         self.metric.update(truth, value)
+
+    def _check_label(self, value, name: str) -> None:
+        """Refuse a label that can never equal ``pos_val``: text against a number or bool,
+        or a number against text. The comparison would count every such sample as
+        negative, silently (F1 0, ROC AUC NaN for a stream of "spam"/"ham" under the
+        default ``pos_val=True``), where the wrapped metric refuses such labels itself.
+        Other values (River's None before a model has learnt, ...) pass as in River,
+        except a dict: class probabilities where a label belongs never equal ``pos_val``
+        either (F1 stayed 0)."""
+        if isinstance(value, dict):
+            what = type(self.metric).__name__
+            raise ValueError(
+                f"{name} holds {value!r}, a dict (class probabilities, as River's "
+                f"predict_proba_one returns); {what} counts labels, and a dict never equals "
+                f"pos_val={self.pos_val!r}, so it would count as negative. Pass the label "
+                "(a model's predict_one), or use a score metric (ROCAUC, PRAUC) for "
+                "probabilities."
+            )
+        found = _label_type(value)
+        wanted = _label_type(self.pos_val)
+        if found is None or wanted is None or found == wanted:
+            return
+        held = "text" if found == "text" else "a number"
+        pos_is = "text" if wanted == "text" else "a number"
+        if name == "y_true":
+            fix = (
+                "no label of this stream can equal it, so every sample would count as "
+                f"negative. Pass pos_val=<the stream's positive label> (e.g. pos_val={value!r})."
+            )
+        else:
+            fix = (
+                "such a prediction can never equal it and would count as negative. Pass "
+                "predicted labels of the type of y_true (a model's predict_one)."
+            )
+        raise ValueError(
+            f"{name} holds {value!r}, {held}, but pos_val={self.pos_val!r} is {pos_is}: {fix}"
+        )
 
     def revert(self, y_true, y_pred, w=1.0) -> None:
         raise NotImplementedError(

@@ -65,6 +65,13 @@ class SelectionTrace(NamedTuple):
     leader_cost: np.ndarray
 
 
+def _same_label(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
 # --------------------------------------------------------------------------- kernels
 @njit(**NJIT_INLINE)
 def _pick(prob, meas, rng, best):
@@ -343,11 +350,14 @@ class OMCSL(OnlineClassifier):
         Once at least half of the K learners' scores in the tables lie in an end bin and a
         learner's bin-error bound (:attr:`bin_errors_`) exceeds :math:`1/\\gamma` (judged
         after each learning call, from 100 rows on), a ``RuntimeWarning`` is raised, once
-        per model, naming a value: the median :math:`|f|` of that call's returned scores
-        (not with K = 1, where the measure selects nothing).
+        per model, naming a value: the median :math:`|f|` of that call's returned scores,
+        or of the last 100 returned when the calls are smaller (one row per call through
+        River's ``learn_one``) (not with K = 1, where the measure selects nothing).
     base_estimator : skewlearn online classifier or None, default=None
         Selects the generic path (see above); ``loss``, ``eta``, ``schedule`` and
-        ``fit_intercept`` are then the base estimator's business and ignored.
+        ``fit_intercept`` are then the base estimator's business and ignored. Its
+        ``pos_label``, when set, must be OMCSL's positive class (OMCSL's ``pos_label``
+        decides which class gets :math:`c_+`), else ValueError.
     cost_params : dict or None, default=None
         ``{"c_pos": name, "c_neg": name}``: the base estimator's parameters that receive
         :math:`c_+` and :math:`c_-`. ``None`` means ``{"c_pos": "c_pos", "c_neg": "c_neg"}``.
@@ -545,6 +555,7 @@ class OMCSL(OnlineClassifier):
                 "CostSensitiveOGD(objective='weighted') (the cost-weighted loss of Eq. (1), "
                 "as on the fast path) or objective='cost'."
             )
+        self._check_base_pos_label(params.get("pos_label"))
         seeds = np.random.RandomState(int(self.rng_state_[0] % np.uint64(2**32))).randint(
             0, 2**31 - 1, size=len(c_pos)
         )
@@ -555,6 +566,36 @@ class OMCSL(OnlineClassifier):
             est.set_params(**{k: v for k, v in extra.items() if k in params})
             out.append(est)
         return out
+
+    def _check_base_pos_label(self, pos) -> None:
+        """The clones learn OMCSL's +1/-1 labels with their own ``pos_label`` unset, so the
+        base estimator's ``pos_label`` must be OMCSL's positive class (or None): any other
+        value would be dropped silently and the costs :math:`c_+` go to the other class."""
+        if pos is None:
+            return
+        try:
+            agrees = bool(pos == self.pos_label_)
+        except (TypeError, ValueError):
+            agrees = False
+        if agrees:
+            return
+        known = [c.item() if hasattr(c, "item") else c for c in self.classes_]
+        if any(_same_label(pos, c) for c in known):
+            raise ValueError(
+                f"base_estimator's pos_label={pos!r} is not OMCSL's positive class "
+                f"{self._positive_label()!r} (OMCSL(pos_label={self.pos_label!r})); OMCSL's "
+                "pos_label decides which class gets the costs c+, and the base estimator's "
+                f"is not used. Set OMCSL(pos_label={pos!r}) instead."
+            )
+        raise ValueError(
+            f"base_estimator's pos_label={pos!r} is not one of the classes {known!r}. "
+            "OMCSL's pos_label decides which class gets the costs c+: set it on OMCSL and "
+            "drop the base estimator's."
+        )
+
+    def _positive_label(self):
+        pos = self.pos_label_
+        return pos.item() if hasattr(pos, "item") else pos
 
     def _allocate(self, n_features: int) -> None:
         K = int(self.n_learners)
@@ -579,6 +620,7 @@ class OMCSL(OnlineClassifier):
         self.measure_values_ = np.zeros(K)  # M^j, 0 while undefined (see measures_)
         self.probabilities_ = np.full(K, 1.0 / K)
         self._saturation_warned = False  # see _warn_saturated
+        self._recent_scores = np.empty(0)  # see _typical_scores
         self.selection_ = np.zeros(1, dtype=np.int64)
         self.selection_[0] = _first_pick(
             self.probabilities_, self.measure_values_, self.rng_state_, self.selection == "best"
@@ -656,11 +698,33 @@ class OMCSL(OnlineClassifier):
     def _run(self, X, y, classes, reset, traced: bool = False):
         scores = super()._run(X, y, classes, reset)
         trace = self.__dict__.pop("_trace")
-        self._warn_saturated(scores)
+        self._warn_saturated(self._typical_scores(scores))
         return (scores, trace) if traced else scores
 
-    #: Rows a model must have seen before its tables are judged saturated.
+    #: Rows a model must have seen before its tables are judged saturated; also the
+    #: number of recent scores whose median |f| the saturation warning names.
     _SATURATION_MIN_ROWS: ClassVar[int] = 100
+
+    def _typical_scores(self, scores: np.ndarray) -> np.ndarray:
+        """The scores the saturation warning takes the typical |f| from: this call's when
+        it returned at least 100, else the last 100 returned over the calls so far. One
+        call per row (River's ``learn_one``) returns one score, and that single |f| named
+        a scale 10x off the median. Kept only while the warning can still come."""
+        if (
+            self.measure == "f1"
+            or self.pos_table_.shape[0] < 2
+            or self.pos_table_.shape[1] < 3
+            or getattr(self, "_saturation_warned", False)
+        ):
+            self.__dict__.pop("_recent_scores", None)
+            return scores
+        keep = self._SATURATION_MIN_ROWS
+        if len(scores) < keep:
+            before = getattr(self, "_recent_scores", None)  # (None: pickled before session 17)
+            if before is not None:
+                scores = np.concatenate((before, scores))[-keep:]
+        self._recent_scores = scores[-keep:].copy()
+        return scores
 
     def _warn_large_tables(self, K: int, bins: int) -> None:
         """Warn (``RuntimeWarning``) before allocating the two ``K × n_bins`` count tables
@@ -682,7 +746,9 @@ class OMCSL(OnlineClassifier):
     def _warn_saturated(self, scores: np.ndarray) -> None:
         """Warn, once per model, when at least half of the K learners' scores counted in
         the tables so far (at least 100 rows) lie in the first or last bin and a learner's
-        bin-error bound exceeds 1/gamma. One learner has nothing to select: no warning."""
+        bin-error bound exceeds 1/gamma. One learner has nothing to select: no warning.
+        ``scores``: recent returned scores (:meth:`_typical_scores`), whose median |f|
+        the warning names."""
         n_bins = self.pos_table_.shape[1]
         if (
             self.measure == "f1"
@@ -704,7 +770,8 @@ class OMCSL(OnlineClassifier):
         name = "AUROC" if self.measure == "auroc" else "AUPRC"
         typical = float(np.median(np.abs(scores)))
         advice = (
-            f"Set score_scale={float(f'{typical:.2g}')!r} (the median |score| of this call)"
+            f"Set score_scale={float(f'{typical:.2g}')!r} (the median |score| of the last "
+            f"{len(scores)} rows)"
             if typical > 0.0
             else "Set score_scale near the typical |score|"
         )

@@ -210,9 +210,10 @@ def _resolve_pos_label(labels: np.ndarray, pos_label):
                 f"to one of the labels ({shown})."
             )
         if len(labels) == 2 and not any(lab == pos_label for lab in labels):
+            shown = [v.item() if hasattr(v, "item") else v for v in labels]
             raise ValueError(
                 f"pos_label={pos_label!r} is not one of the labels "
-                f"[{labels[0]!r}, {labels[1]!r}]. Set pos_label to one of them."
+                f"[{shown[0]!r}, {shown[1]!r}]. Set pos_label to one of them."
             )
         return pos_label
     if len(labels) == 2:
