@@ -45,6 +45,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._config import NJIT
+from ._equality import same_value
 from ._rng import seed_state
 from ._rows import as_rows, linear_scores
 from ._stability import warn_unstable_steps
@@ -633,7 +634,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         # the started-with keys are the parameter names (get_params would rebuild them
         # from the signature, ~20 us a call)
         now = {k: getattr(self, k) for k in before if k not in self._predict_only_params}
-        moved = [k for k in before if k not in now and not _same_param(before[k], getattr(self, k))]
+        moved = [k for k in before if k not in now and not same_value(before[k], getattr(self, k))]
         if moved:
             self._validate_params()  # a new threshold is checked as fit checks it
             before.update({k: getattr(self, k) for k in moved})
@@ -1025,7 +1026,7 @@ def refuse_changed(est, before: dict, now: dict, prefix: str = "") -> None:
     """Raise the ValueError of :meth:`BinaryClassifier._check_params_unchanged` when a
     setting of ``now`` differs from ``before`` (names shown with ``prefix``, e.g.
     ``"base_estimator__"`` for a nested estimator's settings)."""
-    changed = [k for k in now if not _same_param(before.get(k), now[k])]
+    changed = [k for k in now if not same_value(before.get(k), now[k])]
     if changed:
         shown = ", ".join(f"{prefix}{k}={before.get(k)!r} -> {now[k]!r}" for k in changed)
         raise ValueError(
@@ -1033,15 +1034,6 @@ def refuse_changed(est, before: dict, now: dict, prefix: str = "") -> None:
             "learning; a running model keeps the settings it started with. Call fit, or "
             "partial_fit on sklearn.base.clone(model), to start over with the new ones."
         )
-
-
-def _same_param(a, b) -> bool:
-    if a is b:
-        return True
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):  # arrays and the like
-        return False
 
 
 class WeightVectorMixin:

@@ -38,6 +38,7 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
         "`pip install river pandas`."
     ) from exc
 
+from .._equality import same_value
 from ..base import BinaryClassifier, OnlineClassifier, decision_cut
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
 
@@ -81,14 +82,6 @@ def _labels(y):
         return nw.from_native(y, series_only=True).to_pandas()
     except (ImportError, TypeError):
         return y
-
-
-def _same(a, b) -> bool:
-    """``a == b`` as a bool (False where the comparison itself fails)."""
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return False
 
 
 def _plain_scores(cls) -> bool:
@@ -221,9 +214,9 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         the codes 0/1 with ``classes[1]`` as 1 and its own ``pos_label`` unset, so any other
         value would be replaced silently (a cost-sensitive learner's ``c_pos`` would go to
         the other class)."""
-        if pos is None or _same(pos, classes[1]):
+        if pos is None or same_value(pos, classes[1]):
             return
-        if _same(pos, classes[0]):
+        if same_value(pos, classes[0]):
             raise ValueError(
                 f"The estimator's pos_label={pos!r} is classes[0], which RiverClassifier "
                 f"treats as the negative class (classes={classes!r}: negative, positive). "

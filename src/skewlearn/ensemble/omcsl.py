@@ -30,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import base as _base
 from .._config import NJIT, NJIT_INLINE
+from .._equality import same_value
 from .._rng import rng_uniform
 from .._rows import linear_scores, row_dot
 from ..base import OnlineClassifier, refuse_changed
@@ -63,13 +64,6 @@ class SelectionTrace(NamedTuple):
     leader: np.ndarray
     cost: np.ndarray
     leader_cost: np.ndarray
-
-
-def _same_label(a, b) -> bool:
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):
-        return False
 
 
 # --------------------------------------------------------------------------- kernels
@@ -571,16 +565,10 @@ class OMCSL(OnlineClassifier):
         """The clones learn OMCSL's +1/-1 labels with their own ``pos_label`` unset, so the
         base estimator's ``pos_label`` must be OMCSL's positive class (or None): any other
         value would be dropped silently and the costs :math:`c_+` go to the other class."""
-        if pos is None:
-            return
-        try:
-            agrees = bool(pos == self.pos_label_)
-        except (TypeError, ValueError):
-            agrees = False
-        if agrees:
+        if pos is None or same_value(pos, self.pos_label_):
             return
         known = [c.item() if hasattr(c, "item") else c for c in self.classes_]
-        if any(_same_label(pos, c) for c in known):
+        if any(same_value(pos, c) for c in known):
             raise ValueError(
                 f"base_estimator's pos_label={pos!r} is not OMCSL's positive class "
                 f"{self._positive_label()!r} (OMCSL(pos_label={self.pos_label!r})); OMCSL's "

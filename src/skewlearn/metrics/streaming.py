@@ -41,6 +41,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from .._equality import same_value
 from ._exact import (
     MAX_RUNS,
     auroc_add_one,
@@ -111,7 +112,7 @@ class StreamingMetric:
             raise ValueError(
                 "y_score is NaN; a ranking metric needs comparable scores. Check the model output."
             )
-        return bool(_same_label(y, self.pos_label)), s
+        return bool(same_value(y, self.pos_label)), s
 
     def get(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -123,7 +124,7 @@ class StreamingMetric:
                 f"Cannot merge {type(other).__name__} into {type(self).__name__}; merge "
                 "metrics of the same kind."
             )
-        if not _same_label(other.pos_label, self.pos_label):
+        if not same_value(other.pos_label, self.pos_label):
             raise ValueError(
                 f"Cannot merge metrics with different pos_label ({self.pos_label!r} and "
                 f"{other.pos_label!r})."
@@ -276,13 +277,6 @@ def _whole(label) -> bool:
     return isinstance(label, numbers.Real | np.bool_) and float(label).is_integer()
 
 
-def _same_label(a, b) -> bool:
-    try:
-        return bool(a == b)
-    except (TypeError, ValueError):  # pragma: no cover - exotic labels
-        return a is b
-
-
 #: Label types that are always valid against a ``pos_label`` of these types: whole numbers,
 #: never missing (:meth:`StreamingMetric._check_one`'s fast path).
 _INTEGER_TYPES = frozenset({int, bool, np.int64, np.int32, np.bool_})
@@ -344,8 +338,8 @@ class Confusion(StreamingMetric):
         value = _one(value, "predicted label")
         self._check_one(y, "y")
         self._check_one(value, "y_pred")
-        t = _same_label(y, self.pos_label)
-        p = _same_label(value, self.pos_label)
+        t = same_value(y, self.pos_label)
+        p = same_value(value, self.pos_label)
         if t:
             if p:
                 self.tp += 1
