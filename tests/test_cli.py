@@ -1018,3 +1018,43 @@ def test_cv_refuses_a_feature_map_and_models_says_what_it_is(capsys):
         _fails(capsys, ["cv", SVM, "--models", f"AROW,{cls.__name__.lower()}"],
                f"{cls.__name__} is a feature map (a transformer), not a classifier")  # fmt: skip
     assert kinds["MultiNystroemMKL"] == "batch"
+
+
+def test_predict_reads_a_libsvm_file_with_the_models_indexing(capsys, tmp_path):
+    """Session 17: a model trained with --zero-based scored a 0-based file read 1-based
+    when `predict` was not given --zero-based again. A file that happens to lack index 0
+    was read without an error, every column moved one place: AUC 0.02 instead of 0.98 on
+    these rows, exit status 0. `predict` now reads LIBSVM files with the indexing of the
+    model's training file; --no-zero-based / --zero-based say otherwise for one file."""
+    import pickle
+
+    from sklearn.datasets import dump_svmlight_file, load_svmlight_file
+
+    X, y, _ = load(SVM)
+    train = tmp_path / "zero.svm"
+    dump_svmlight_file(X, y, str(train), zero_based=True)
+    model = tmp_path / "arow.skl"
+    argv = ["stream", str(train), "--zero-based", "--model", "AROW", "--save", str(model)]
+    assert main([*argv, "--no-progress"]) == 0
+    capsys.readouterr()
+    est = pickle.loads(model.read_bytes())["model"]
+    keep = np.flatnonzero(X[:, 0].toarray().ravel() == 0)  # rows without feature 0
+    new = tmp_path / "new.svm"
+    dump_svmlight_file(X[keep], y[keep], str(new), zero_based=True)
+    assert " 0:" not in new.read_text()
+    X_new, y_new = load_svmlight_file(str(new), n_features=4, zero_based=True)
+    ref = skm.roc_auc_score(y_new, est.decision_function(X_new))
+    assert ref > 0.9
+
+    def auc(*argv):
+        assert main(["predict", str(model), *argv, "--format", "json"]) == 0
+        return json.loads(capsys.readouterr().out)["auc"]
+
+    assert auc(str(new)) == pytest.approx(ref, rel=1e-12)
+    assert auc(str(new), "--zero-based") == pytest.approx(ref, rel=1e-12)
+    one = tmp_path / "one.svm"  # the same rows, written 1-based: said with --no-zero-based
+    dump_svmlight_file(X[keep], y[keep], str(one), zero_based=False)
+    assert auc(str(one), "--no-zero-based") == pytest.approx(ref, rel=1e-12)
+    _fails(
+        capsys, ["predict", str(model), str(one)], "The model was trained on a 0-based LIBSVM file"
+    )

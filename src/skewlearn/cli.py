@@ -559,7 +559,7 @@ def _cmd_stream(args) -> int:
     final, checkpoints = res.final, _at_most(res.checkpoints, args.checkpoints)
     meta = _after_pass(X, meta)
     if args.save is not None:
-        _save_model(args.save, est, meta, named=not args.no_header)
+        _save_model(args.save, est, meta, named=not args.no_header, zero_based=args.zero_based)
     if args.format == "json":
         _print_json(
             {
@@ -868,25 +868,30 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
             )
 
 
-def _save_model(path: str, est, meta: dict[str, Any], named: bool = True) -> None:
+def _save_model(
+    path: str, est, meta: dict[str, Any], named: bool = True, zero_based: bool = False
+) -> None:
     """Pickle the learner with what ``predict`` needs to read new data as it was trained:
-    the positive class, the width and (for named columns) the feature names. Written to a
-    temporary file first, so a failed write never leaves half a model."""
+    the positive class, the width, (for named columns) the feature names and (for LIBSVM)
+    whether the indices started at 0. Written to a temporary file first, so a failed write
+    never leaves half a model."""
     import pickle
 
     from ._files import atomic_write
 
     # a file read with --no-header has no column names, only placeholders (x1, x2, ...)
     names = meta.get("feature_names") if named else None
+    libsvm = _data_format(meta.get("path") or "") == "libsvm"
     bundle = {
         "format": _MODEL_FORMAT,
         "model": est,
         "positive_class": meta["positive_class"],
         "n_features": int(est.n_features_in_),
         # LIBSVM columns are numbered, not named: the width is the check there
-        "feature_names": None if _data_format(meta.get("path") or "") == "libsvm" or names is None
-        else [str(n) for n in names],
+        "feature_names": None if libsvm or names is None else [str(n) for n in names],
         "trained_on": meta.get("name"),
+        # how predict reads a LIBSVM file unless told (absent from older files: 1-based)
+        "zero_based": bool(libsvm and zero_based),
     }  # fmt: skip
     with atomic_write(path, prefix=".skewlearn-model-") as fh:
         pickle.dump(bundle, fh, protocol=pickle.HIGHEST_PROTOCOL)
@@ -982,6 +987,8 @@ def _predict_scores(args, bundle: dict[str, Any]):
     if not registered:
         options["positive_class"] = positive
     libsvm = _data_format(args.data) == "libsvm"
+    if libsvm and args.zero_based is None and bundle.get("zero_based"):
+        options["zero_based"] = True  # as the training file was read
     if not registered and _streamable_file(args.data):
         if libsvm:
             options["n_features"] = width  # a narrower file is widened, a wider one refused
@@ -1029,10 +1036,15 @@ def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
         return f"{text} The model's positive class is {positive!r}."
     if "exceeds --n-features" in text:  # a LIBSVM index beyond the model's width
         head = text.split(" exceeds --n-features")[0]
-        return (
+        text = (
             f"{head} is beyond the {bundle['n_features']} features the model was trained on "
             f"({bundle['trained_on']})."
         )
+        if bundle.get("zero_based"):
+            text += (
+                " The model was trained on a 0-based LIBSVM file, so this file is read 0-based; "
+                "pass --no-zero-based if its indices start at 1."
+            )
     return text
 
 
@@ -1174,18 +1186,27 @@ def build_parser() -> argparse.ArgumentParser:
         )
         common_output(p)
 
-    def reading_options(p):
+    def reading_options(p, predict: bool = False):
         p.add_argument(
             "--no-header",
             action="store_true",
             help="CSV files: the first line is data, not column names",
         )
-        p.add_argument(
-            "--zero-based",
-            action="store_true",
-            help="LIBSVM files: feature indices start at 0 (scikit-learn's "
-            "dump_svmlight_file writes them so), not at 1",
-        )
+        if predict:  # the model's training file decides unless told (--no-zero-based)
+            p.add_argument(
+                "--zero-based",
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help="LIBSVM files: feature indices start at 0, or at 1 with "
+                "--no-zero-based (default: as in the file the model was trained on)",
+            )
+        else:
+            p.add_argument(
+                "--zero-based",
+                action="store_true",
+                help="LIBSVM files: feature indices start at 0 (scikit-learn's "
+                "dump_svmlight_file writes them so), not at 1",
+            )
         p.add_argument(
             "--label-column",
             metavar="COL",
@@ -1250,7 +1271,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("predict", help="score data with a model saved by stream --save")
     p.add_argument("model", metavar="MODEL", help="a model file written by stream --save")
     p.add_argument("data", metavar="DATA", help="benchmark name or data file path")
-    reading_options(p)
+    reading_options(p, predict=True)
     p.add_argument(
         "--scores",
         metavar="PATH",
