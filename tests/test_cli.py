@@ -1058,3 +1058,68 @@ def test_predict_reads_a_libsvm_file_with_the_models_indexing(capsys, tmp_path):
     _fails(
         capsys, ["predict", str(model), str(one)], "The model was trained on a 0-based LIBSVM file"
     )
+
+
+def _nominal_files(tmp_path):
+    """A CSV file with a nominal column ``colour`` (red, green, blue), and the same rows
+    without the blue ones, and with blue renamed yellow."""
+    rng = np.random.default_rng(0)
+    colours = rng.choice(["red", "green", "blue"], size=200)
+    x = np.round(rng.normal(size=200), 3)
+    labels = np.where(x + (colours == "red") > 1.2, "pos", "neg")
+    files = {}
+    for name, keep, rename in (("all", None, None), ("no_blue", "blue", None),
+                               ("yellow", None, "yellow")):  # fmt: skip
+        rows = [
+            f"{v},{rename if rename and c == 'blue' else c},{lab}\n"
+            for v, c, lab in zip(x, colours, labels)
+            if c != keep
+        ]
+        files[name] = tmp_path / f"{name}.csv"
+        files[name].write_text("x,colour,label\n" + "".join(rows))
+    return files
+
+
+def test_predict_encodes_a_nominal_column_with_the_models_categories(capsys, tmp_path):
+    """Session 17: the one-hot columns of a CSV file's --nominal-columns are the categories
+    found in that file, so new data without one of the training categories (here: no blue
+    row) had a column fewer and `predict` refused it, advising to "read it with the same
+    columns (--label-column, --nominal-columns)", which it was. The missing category's
+    column is all zeros in the model's encoding, as for a narrower LIBSVM file: the scores
+    are now those of the rows encoded with the model's columns (checked against
+    scikit-learn's OneHotEncoder with the training categories). A category the model
+    never saw has no column: refused, naming it, not the column order."""
+    import pickle
+
+    from sklearn.preprocessing import OneHotEncoder
+
+    files = _nominal_files(tmp_path)
+    model = tmp_path / "m.skl"
+    assert main(["stream", str(files["all"]), "--nominal-columns", "colour", "--model", "AROW",
+                 "--save", str(model), "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    est = pickle.loads(model.read_bytes())["model"]
+    raw = np.loadtxt(files["no_blue"], delimiter=",", skiprows=1, dtype=str)
+    enc = OneHotEncoder(categories=[["blue", "green", "red"]], sparse_output=False)
+    X = np.column_stack([raw[:, 0].astype(float), enc.fit_transform(raw[:, [1]])])
+    y = np.where(raw[:, 2] == "pos", 1, -1)
+    scores = tmp_path / "s.csv"
+    argv = ["predict", str(model), str(files["no_blue"]), "--nominal-columns", "colour"]
+    assert main([*argv, "--scores", str(scores), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    got = np.loadtxt(scores, delimiter=",", skiprows=1)[:, 0]
+    np.testing.assert_array_equal(got, est.decision_function(X))
+    assert out["auc"] == pytest.approx(skm.roc_auc_score(y, got), rel=1e-12)
+    argv = ["predict", str(model), str(files["yellow"]), "--nominal-columns", "colour"]
+    row = 1 + int(np.flatnonzero(np.loadtxt(files["all"], delimiter=",", skiprows=1,
+                                            dtype=str)[:, 1] == "blue")[0])  # fmt: skip
+    err = _fails(capsys, argv, f"'colour' has the category 'yellow' (first at data row {row}),")
+    assert "never saw" in err and "blue, green, red" in err and "order" not in err
+    # an ARFF header declaring the categories in another order, with one the model never
+    # saw but no row of it: read by name, scored as the CSV rows
+    arff = tmp_path / "new.arff"
+    lines = files["no_blue"].read_text().splitlines(keepends=True)[1:]
+    arff.write_text("@relation t\n@attribute x numeric\n@attribute colour {red,yellow,green}\n"
+                    "@attribute label {neg,pos}\n@data\n" + "".join(lines))  # fmt: skip
+    assert main(["predict", str(model), str(arff), "--scores", str(scores)]) == 0
+    np.testing.assert_array_equal(np.loadtxt(scores, delimiter=",", skiprows=1)[:, 0], got)

@@ -996,11 +996,20 @@ def _predict_scores(args, bundle: dict[str, Any]):
             stream = datasets.iter_chunks(args.data, chunk_size=_PREDICT_CHUNK, **options)
         except ValueError as exc:
             raise UsageError(_predict_message(exc, bundle, positive)) from exc
-        _check_columns(stream.meta, stream.n_features, bundle, libsvm or args.no_header)
-        parts = []
+        nominal = [
+            a.name
+            for j, a in enumerate(getattr(stream, "attributes", None) or [])
+            if j != stream.label_index and a.categories
+        ]
+        columns = _check_columns(
+            stream.meta, stream.n_features, bundle, libsvm or args.no_header, nominal
+        )
+        parts, done = [], 0
         try:  # (a learner's error while scoring is a LearnerError, not a ValueError)
             for X, y in stream:
+                X = _model_columns(X, columns, width, stream.meta["name"], done)
                 parts.append((*_score(est, X), y))
+                done += len(y)
         except ValueError as exc:  # reading the file
             raise UsageError(_predict_message(exc, bundle, positive)) from exc
         if not parts:
@@ -1016,7 +1025,10 @@ def _predict_scores(args, bundle: dict[str, Any]):
             f"{meta['name']}'s positive class is {meta['positive_class']!r}; the model was "
             f"trained with {positive!r} as the positive class."
         )
-    _check_columns(meta, X.shape[1], bundle, libsvm or args.no_header)
+    columns = _check_columns(
+        meta, X.shape[1], bundle, libsvm or args.no_header, list(meta.get("nominal") or ())
+    )
+    X = _model_columns(X, columns, width, meta["name"], 0)
     return (*_score(est, X), y, meta)
 
 
@@ -1048,10 +1060,24 @@ def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
     return text
 
 
-def _check_columns(meta: dict[str, Any], n_features: int, bundle, unnamed: bool) -> None:
+def _check_columns(
+    meta: dict[str, Any], n_features: int, bundle, unnamed: bool, nominal: Sequence[str] = ()
+) -> tuple[np.ndarray, list] | None:
     """DATA's width against the model's, and its column names when both have names (not a
-    LIBSVM file, nor a CSV file read with --no-header, whose columns have only positions)."""
+    LIBSVM file, nor a CSV file read with --no-header, whose columns have only positions).
+
+    The one-hot columns ``A=c`` of a ``nominal`` attribute ``A`` are the categories that
+    occur in (or are declared by) each file, so DATA may lack some of the model's: these
+    are all zeros in the model's encoding. Returns None when DATA's columns are the
+    model's, else ``(place, unseen)``: each DATA column's index among the model's (-1
+    for a category the model never saw, whose column must be all zeros) and those
+    categories (:func:`_nominal_layout`); any other difference is a :class:`UsageError`."""
     width, names = bundle["n_features"], bundle["feature_names"]
+    got = [str(n) for n in meta["feature_names"]] if names is not None and not unnamed else None
+    if got is not None and got != names:
+        layout = _nominal_layout(got, names, nominal)
+        if layout is not None:
+            return layout
     if n_features != width:
         raise UsageError(
             f"{meta['name']} has {_plural(n_features, 'feature')}; the model was trained on "
@@ -1066,6 +1092,72 @@ def _check_columns(meta: dict[str, Any], n_features: int, bundle, unnamed: bool)
                 f"{meta['name']}'s feature {k + 1} is {got[k]!r}; the model was trained with "
                 f"{names[k]!r} there. Give the columns in the training data's order."
             )
+    return None
+
+
+def _one_hot_of(name: str, nominal: Sequence[str]) -> str | None:
+    """The nominal attribute whose one-hot column ``name`` (``A=c``) is, else None."""
+    return next((a for a in nominal if name.startswith(f"{a}=")), None)
+
+
+def _nominal_layout(
+    got: list[str], names: list[str], nominal: Sequence[str]
+) -> tuple[np.ndarray, list[tuple[str, str, list[str]]]] | None:
+    """DATA's columns ``got`` placed among the model's ``names`` when they differ only in
+    the categories of one-hot encoded ``nominal`` attributes, or their order (a header
+    may declare them in another; see :func:`_check_columns`); None for any other
+    difference. The second item is ``(attribute, category, the model's
+    categories)`` of each category the model never saw, in the order of DATA's columns."""
+    known, present = set(names), set(got)
+
+    def order(columns: list[str]) -> list[str]:  # an attribute's one-hot columns as one
+        keys = [_one_hot_of(n, nominal) or n for n in columns]
+        return [k for i, k in enumerate(keys) if i == 0 or k != keys[i - 1]]
+
+    if order(got) != order(names):  # other columns, or in another order
+        return None
+    unseen = []
+    for n in [*(n for n in names if n not in present), *(n for n in got if n not in known)]:
+        attribute = _one_hot_of(n, nominal)
+        if attribute is None or not any(m.startswith(f"{attribute}=") for m in names):
+            return None
+        if n not in known:
+            cut = len(attribute) + 1
+            categories = [m[cut:] for m in names if m.startswith(f"{attribute}=")]
+            unseen.append((attribute, n[cut:], categories))
+    place = np.array([names.index(n) if n in known else -1 for n in got], dtype=np.intp)
+    return place, unseen
+
+
+def _model_columns(X, columns, width: int, name: str, done: int):
+    """``X`` with the model's columns (:func:`_check_columns`): a category DATA lacks is a
+    column of zeros; a row of a category the model never saw is a :class:`UsageError`
+    (``done`` rows came before ``X``, to number it)."""
+    if columns is None:
+        return X
+    import scipy.sparse as sp
+
+    place, unseen = columns
+    new = place < 0
+    if new.any():
+        part = X[:, new]
+        hits = np.asarray((part != 0).toarray() if sp.issparse(part) else part != 0)
+        if hits.any():
+            row, k = (int(i[0]) for i in np.nonzero(hits))
+            attribute, category, categories = unseen[k]
+            raise UsageError(
+                f"{name}: {attribute!r} has the category {category!r} (first at data row "
+                f"{done + row + 1}), which the model never saw in training (its categories: "
+                f"{', '.join(categories)}): it has no column for it. Leave out the rows of "
+                "that category, or train on data that has it."
+            )
+    keep = np.flatnonzero(~new)
+    if sp.issparse(X):
+        select = sp.csr_matrix((np.ones(len(keep)), (keep, place[keep])), shape=(len(place), width))
+        return (X @ select).tocsr()
+    out = np.zeros((X.shape[0], width), dtype=np.float64)
+    out[:, place[keep]] = X[:, keep]
+    return out
 
 
 def _write_scores(path: str, scores: np.ndarray, positive: np.ndarray) -> None:
