@@ -1123,3 +1123,21 @@ def test_predict_encodes_a_nominal_column_with_the_models_categories(capsys, tmp
                     "@attribute label {neg,pos}\n@data\n" + "".join(lines))  # fmt: skip
     assert main(["predict", str(model), str(arff), "--scores", str(scores)]) == 0
     np.testing.assert_array_equal(np.loadtxt(scores, delimiter=",", skiprows=1)[:, 0], got)
+
+
+def test_predict_json_describes_the_data_it_scored(capsys, tmp_path):
+    """Session 17: `predict --format json` read its file in one pass and reported
+    ``"data": {"rows": null, "positives": null, "imbalance_ratio": null}`` beside
+    ``"rows": 240, "positives": 36`` (the text output said "240 rows, 36 positives"). The
+    data summary now has the counts of the rows scored, as `stream` gives them."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    _, y, _ = load(SVM)
+    n_pos = int(np.count_nonzero(y == 1))
+    assert main(["predict", str(model), SVM, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["data"] == _json(capsys, ["stream", SVM, "--model", "AROW"])["data"]
+    assert out["data"]["rows"] == out["rows"] == len(y) == 240
+    assert out["data"]["positives"] == out["positives"] == n_pos
+    assert out["data"]["imbalance_ratio"] == pytest.approx((len(y) - n_pos) / n_pos)

@@ -1015,7 +1015,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
         if not parts:
             raise UsageError(f"{args.data!r} has no data rows.")
         scores, predicted, y = (np.concatenate(column) for column in zip(*parts))
-        return scores, predicted, y, stream.meta
+        return scores, predicted, y, _counted(stream.meta, y)
     try:
         X, y, meta = _load(args.data, None, options)
     except UsageError as exc:
@@ -1030,6 +1030,14 @@ def _predict_scores(args, bundle: dict[str, Any]):
     )
     X = _model_columns(X, columns, width, meta["name"], 0)
     return (*_score(est, X), y, meta)
+
+
+def _counted(meta: dict[str, Any], y: np.ndarray) -> dict[str, Any]:
+    """A file's summary with the counts of its rows ``y`` (a file read in one pass has
+    none: its length was not known before)."""
+    n, positives = len(y), int(np.count_nonzero(y == 1))
+    ratio = (n - positives) / positives if positives else None
+    return {**meta, "n_rows": n, "n_positives": positives, "imbalance_ratio": ratio}
 
 
 def _score(est, X) -> tuple[np.ndarray, np.ndarray]:
