@@ -1141,3 +1141,29 @@ def test_predict_json_describes_the_data_it_scored(capsys, tmp_path):
     assert out["data"]["rows"] == out["rows"] == len(y) == 240
     assert out["data"]["positives"] == out["positives"] == n_pos
     assert out["data"]["imbalance_ratio"] == pytest.approx((len(y) - n_pos) / n_pos)
+
+
+def test_predict_says_which_rows_it_dropped(capsys, tmp_path):
+    """Session 17: `predict --missing drop` scored 240 of a file's 241 rows and printed "240
+    rows" with nothing about the dropped one, and --scores ("one line per row, in the data's
+    order") then had a line fewer than the data: matched to the data by position, every
+    score after the dropped row belonged to the next row. The text says how many rows were
+    dropped (as `stream`'s does, and as the JSON's "dropped" did) and that --scores has no
+    line for them."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    lines = Path(CSV).read_text(encoding="utf-8").splitlines(keepends=True)
+    holed = tmp_path / "holed.csv"
+    holed.write_text("".join([*lines[:4], "0.5,?,1,1,common\n", *lines[4:]]))
+    scores = tmp_path / "s.csv"
+    argv = ["predict", str(model), str(holed), "--missing", "drop", "--scores", str(scores)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("holed.csv: 240 rows (1 more row dropped for a missing value), ")
+    assert out[-1] == (
+        f"scores written to {scores} (one line per row scored: none for the dropped row)"
+    )
+    assert len(scores.read_text().splitlines()) == 241  # the header and 240 rows
+    assert main(["predict", str(model), CSV, "--scores", str(scores)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"scores written to {scores}"

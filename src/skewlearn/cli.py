@@ -962,14 +962,21 @@ def _cmd_predict(args) -> int:
             }
         )
         return 0
+    dropped = meta.get("n_dropped") or 0
     print(
-        f"{meta['name']}: {_plural(result['rows'], 'row')}, "
-        f"{_plural(result['positives'], 'positive')} (positive class {positive!r}); "
+        f"{meta['name']}: {_plural(result['rows'], 'row')}"
+        + (f" ({_plural(dropped, 'more row')} dropped for a missing value)" if dropped else "")
+        + f", {_plural(result['positives'], 'positive')} (positive class {positive!r}); "
         f"{type(est).__name__} trained on {bundle['trained_on']}"
     )
     print(f"AUC {result['auc']:.4f}  F1 {result['f1']:.4f}  G-mean {result['gmean']:.4f}")
     if args.scores is not None:
-        print(f"scores written to {args.scores}")
+        # its lines follow the rows scored: matched to the data by position, they would
+        # move up one at each dropped row
+        gap = (
+            f" (one line per row scored: none for the dropped {'row' if dropped == 1 else 'rows'})"
+        )
+        print(f"scores written to {args.scores}" + (gap if dropped else ""))
     return 0
 
 
@@ -1169,8 +1176,8 @@ def _model_columns(X, columns, width: int, name: str, done: int):
 
 
 def _write_scores(path: str, scores: np.ndarray, positive: np.ndarray) -> None:
-    """One line per row, in the data's order: ``score,positive`` (1 where the model
-    predicts the positive class)."""
+    """One line per row scored, in the data's order: ``score,positive`` (1 where the
+    model predicts the positive class). Rows dropped for a missing value have none."""
     try:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write("score,positive\n")
@@ -1376,7 +1383,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--scores",
         metavar="PATH",
         default=None,
-        help="write each row's score and prediction (CSV: score,positive) to PATH",
+        help="write each row's score and prediction (CSV: score,positive) to PATH, in the "
+        "data's order (rows dropped by --missing drop have no line)",
     )
     common_output(p)
     p.set_defaults(func=_cmd_predict, positive_class=None)  # from the model
