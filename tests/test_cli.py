@@ -1167,3 +1167,27 @@ def test_predict_says_which_rows_it_dropped(capsys, tmp_path):
     assert len(scores.read_text().splitlines()) == 241  # the header and 240 rows
     assert main(["predict", str(model), CSV, "--scores", str(scores)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == f"scores written to {scores}"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
+def test_save_over_a_model_keeps_its_permissions(capsys, tmp_path):
+    """Session 17: `stream --save m.skl` over a model its owner had made private (chmod
+    600) left it readable by everyone (0644): the file is written to a temporary file
+    that replaces the old one, and that was created with the default mode. A plain
+    ``open(path, "wb")``, which the temporary file stands in for, keeps the mode of a file
+    it overwrites; so does --save now. A new file still gets 0666 less the umask."""
+    import os
+
+    model = tmp_path / "m.skl"
+    argv = ["stream", SVM, "--model", "AROW", "--no-progress", "--save", str(model)]
+    old = os.umask(0o022)
+    try:
+        assert main(argv) == 0
+        assert model.stat().st_mode & 0o777 == 0o644
+        for mode in (0o600, 0o640):
+            model.chmod(mode)
+            assert main(argv) == 0
+            assert model.stat().st_mode & 0o777 == mode
+    finally:
+        os.umask(old)
+    capsys.readouterr()
