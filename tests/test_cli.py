@@ -1191,3 +1191,33 @@ def test_save_over_a_model_keeps_its_permissions(capsys, tmp_path):
     finally:
         os.umask(old)
     capsys.readouterr()
+
+
+def test_predict_names_the_label_column_the_model_was_trained_with(capsys, tmp_path):
+    """Session 17: a model trained with --label-column (a label before the features) and
+    `predict` without it was told "feature 1 is 'label'; the model was trained with 'f1'
+    there. Give the columns in the training data's order", which they were. The model now
+    keeps its label's name and the message says to pass --label-column."""
+    lines = Path(CSV).read_text(encoding="utf-8").splitlines()
+    first = tmp_path / "first.csv"
+    first.write_text(
+        "".join(",".join([r.split(",")[-1], *r.split(",")[:-1]]) + "\n" for r in lines)
+    )
+    model = tmp_path / "m.skl"
+    argv = [
+        "stream",
+        str(first),
+        "--label-column",
+        "label",
+        "--model",
+        "AROW",
+        "--save",
+        str(model),
+    ]
+    assert main([*argv, "--no-progress"]) == 0
+    capsys.readouterr()
+    err = _fails(capsys, ["predict", str(model), str(first)], "pass --label-column label")
+    assert "order" not in err
+    assert main(["predict", str(model), str(first), "--label-column", "label"]) == 0
+    assert main(["predict", str(model), str(first), "--label-column", "0"]) == 0
+    capsys.readouterr()

@@ -559,7 +559,13 @@ def _cmd_stream(args) -> int:
     final, checkpoints = res.final, _at_most(res.checkpoints, args.checkpoints)
     meta = _after_pass(X, meta)
     if args.save is not None:
-        _save_model(args.save, est, meta, named=not args.no_header, zero_based=args.zero_based)
+        _save_model(
+            args.save,
+            est,
+            {**meta, "label_name": _label_name(X, meta)},
+            named=not args.no_header,
+            zero_based=args.zero_based,
+        )
     if args.format == "json":
         _print_json(
             {
@@ -616,6 +622,16 @@ def _after_pass(X, meta: dict[str, Any]) -> dict[str, Any]:
     """A streamed file's summary once it has been read (rows dropped for a missing value
     are only counted while reading); data in memory keeps its ``meta``."""
     return X.meta if hasattr(X, "meta") else meta
+
+
+def _label_name(X, meta: dict[str, Any]) -> str | None:
+    """The name of the label column of the data (a file read in chunks, or ``meta`` of one
+    loaded whole), None where it has none (LIBSVM)."""
+    attributes, index = getattr(X, "attributes", None), getattr(X, "label_index", None)
+    if attributes and index is not None:
+        return str(attributes[index].name)
+    name = meta.get("label_name")
+    return None if name is None else str(name)
 
 
 def _changed(est) -> dict[str, Any]:
@@ -890,6 +906,8 @@ def _save_model(
         # LIBSVM columns are numbered, not named: the width is the check there
         "feature_names": None if libsvm or names is None else [str(n) for n in names],
         "trained_on": meta.get("name"),
+        # predict's advice when new data is read with another label column
+        "label_name": None if libsvm or names is None else meta.get("label_name"),
         # how predict reads a LIBSVM file unless told (absent from older files: 1-based)
         "zero_based": bool(libsvm and zero_based),
     }  # fmt: skip
@@ -1101,6 +1119,12 @@ def _check_columns(
         )
     if names is not None and not unnamed:
         got = [str(n) for n in meta["feature_names"]]
+        label = bundle.get("label_name")  # (models saved before session 17 have none)
+        if got != names and label is not None and label in got and label not in names:
+            raise UsageError(
+                f"{meta['name']} has its column {label!r} among the features; the model was "
+                f"trained with {label!r} as the label: pass --label-column {label}."
+            )
         if got != names:
             k = next(i for i, (a, b) in enumerate(zip(got, names)) if a != b)
             raise UsageError(
