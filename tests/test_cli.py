@@ -1221,3 +1221,26 @@ def test_predict_names_the_label_column_the_model_was_trained_with(capsys, tmp_p
     assert main(["predict", str(model), str(first), "--label-column", "label"]) == 0
     assert main(["predict", str(model), str(first), "--label-column", "0"]) == 0
     capsys.readouterr()
+
+
+def test_a_chunk_size_beyond_the_file_is_the_whole_file_not_a_memory_error(capsys):
+    """Session 17: a file read in chunks allocates each chunk at its full --chunk-size, so
+    `stream small.svm --chunk-size 1000000000000000` stopped with a MemoryError traceback
+    ("Unable to allocate 7.11 PiB") on a 240-row file. When the counting pass knows the
+    length, a larger chunk is the whole file (results do not depend on the chunk size);
+    where it does not (one pass), running out of memory is one line naming the option."""
+    timed = ("rows_per_s", "seconds")
+    huge = str(10**15)
+    for data in (SVM, CSV):
+        base = _json(capsys, ["stream", data, "--model", "AROW"])
+        got = _json(capsys, ["stream", data, "--model", "AROW", "--chunk-size", huge])
+        for a, b in zip(got["checkpoints"], base["checkpoints"], strict=True):
+            assert {k: v for k, v in a.items() if k not in timed} == {
+                k: v for k, v in b.items() if k not in timed
+            }
+    argv = ["stream", SVM, "--model", "AROW", "--positive-class", "1", "--n-features", "4"]
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--chunk-size", huge, "--no-progress"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 1 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("skewlearn stream: out of memory") and "smaller --chunk-size" in err

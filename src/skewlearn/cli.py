@@ -21,8 +21,10 @@ fetched (no network on first use) exits with status 1. A learner that stops on t
 (e.g. its updates overflow on unscaled features) prints its message in one line and exits
 with status 1; ``compare`` prints that line, shows the learner's row as ``nan`` and still
 runs and reports the other learners. ``cv`` does the same for a learner whose fit
-fails. Ctrl-C prints one line and exits with status 130 (``run`` and ``reproduce`` keep
-every finished task in the database, and the same command resumes).
+fails. Running out of memory (e.g. a huge ``--chunk-size`` on a file read in one pass)
+prints one line and exits with status 1. Ctrl-C prints one line and exits with status
+130 (``run`` and ``reproduce`` keep every finished task in the database, and the same
+command resumes).
 """
 
 from __future__ import annotations
@@ -328,9 +330,14 @@ def _chunked(data: str, args):
     if not _streamable_file(data):
         return None
     try:
-        return datasets.iter_chunks(data, chunk_size=args.chunk_size, **_file_options(data, args))
+        stream = datasets.iter_chunks(data, chunk_size=args.chunk_size, **_file_options(data, args))
     except ValueError as exc:
         raise UsageError(_cli_message(exc)) from exc
+    if stream.n_rows is not None and stream.chunk_size > stream.n_rows:
+        # a chunk is allocated at its full size: --chunk-size 10**15 asked for petabytes to
+        # hold 240 rows (the results do not depend on the chunk size)
+        stream.chunk_size = max(stream.n_rows, 1)
+    return stream
 
 
 def _keep_pandas_out(args) -> None:
@@ -1488,6 +1495,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, and 130 as a shell expects
         print(f"skewlearn {args.command}: interrupted", file=sys.stderr)
         raise SystemExit(130) from None
+    except MemoryError as exc:  # e.g. a chunk of a huge --chunk-size, allocated whole
+        hint = ""
+        if getattr(args, "chunk_size", 1000) > 1000:
+            hint = f" Give a smaller --chunk-size than {args.chunk_size} (rows held at once)."
+        print(
+            f"skewlearn {args.command}: out of memory ({' '.join(str(exc).split())}).{hint}",
+            file=sys.stderr,
+        )
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":  # pragma: no cover
