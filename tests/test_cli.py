@@ -1244,3 +1244,32 @@ def test_a_chunk_size_beyond_the_file_is_the_whole_file_not_a_memory_error(capsy
     err = capsys.readouterr().err
     assert exc.value.code == 1 and len(err.strip().splitlines()) == 1, err
     assert err.startswith("skewlearn stream: out of memory") and "smaller --chunk-size" in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--shuffle"]])  # read in chunks, or loaded whole
+def test_positive_class_true_false_none_are_the_files_labels(capsys, tmp_path, extra):
+    """Session 17: --positive-class went through Python's literal_eval, so ``True`` and
+    ``False`` became booleans, which no file label is (a CSV file's labels are numbers or
+    strings): a file labelled True/False was refused ("positive class True does not occur
+    ... every row was negative"). Worse, ``--positive-class None`` became None, "no
+    choice": the minority class was made positive without a word, the opposite of what
+    was asked. Only numbers (and quoted strings) are parsed now; other text is the label."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 2))
+    for names in (("True", "False"), ("None", "other")):
+        labels = np.where(X[:, 0] > 0.7, *names)  # names[0]: the minority
+        path = tmp_path / f"{names[0]}.csv"
+        path.write_text(
+            "a,b,label\n" + "".join(f"{a:.4f},{b:.4f},{t}\n" for (a, b), t in zip(X, labels))
+        )
+        for positive in names:
+            argv = ["stream", str(path), "--model", "AROW", "--positive-class", positive, *extra]
+            out = _json(capsys, argv)
+            assert out["positive_class"] == positive
+            y = np.where(labels == positive, 1, -1)
+            order = np.random.default_rng(0).permutation(120) if extra else np.arange(120)
+            y = y[order]
+            ref = prequential(AROW(random_state=0), X.round(4)[order], y, checkpoints=1)
+            assert out["final"]["auc"] == pytest.approx(skm.roc_auc_score(y, ref.scores))
+            if out["data"]["positives"] is not None:
+                assert out["data"]["positives"] == int(np.count_nonzero(labels == positive))

@@ -126,6 +126,17 @@ def _parse_value(text: str) -> Any:
         return text
 
 
+def _parse_label(text: str) -> Any:
+    """A label given on the command line (``--positive-class``): a number or a quoted
+    string as Python reads it, anything else the text itself. A file's labels are numbers
+    or strings, so ``True``, ``None`` or ``[1]`` are labels spelt so, not Python values
+    (``None`` made the minority class positive, as if nothing had been given)."""
+    value = _parse_value(text)
+    if isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool)):
+        return value
+    return text
+
+
 def _parse_params(items: Sequence[str]) -> list[tuple[str, str, Any]]:
     """``["k=v", "A.k=v"]`` -> ``[(prefix or "", key, value)]``."""
     out = []
@@ -269,7 +280,7 @@ def _file_options(data: str, args) -> dict[str, Any]:
         )
     opts: dict[str, Any] = {}
     if args.positive_class is not None:
-        opts["positive_class"] = _parse_value(args.positive_class)
+        opts["positive_class"] = _parse_label(args.positive_class)
     fmt = _data_format(data)
     for f in given:
         flag, keyword, formats = _FILE_FLAGS[f]
@@ -455,7 +466,7 @@ def _run_settings(args) -> dict[str, Any]:
         "chunk_size": args.chunk_size,
         "scale": args.scale,
         "auc": "exact" if args.auc_bins is None else f"histogram, {args.auc_bins} bins",
-        "positive_class": _parse_value(args.positive_class) if args.positive_class else None,
+        "positive_class": _parse_label(args.positive_class) if args.positive_class else None,
         "header": not args.no_header,
         "label_column": args.label_column,
         "nominal_columns": args.nominal_columns,
