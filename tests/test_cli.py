@@ -1273,3 +1273,34 @@ def test_positive_class_true_false_none_are_the_files_labels(capsys, tmp_path, e
             assert out["final"]["auc"] == pytest.approx(skm.roc_auc_score(y, ref.scores))
             if out["data"]["positives"] is not None:
                 assert out["data"]["positives"] == int(np.count_nonzero(labels == positive))
+
+
+def test_predict_scores_data_of_only_positive_rows(capsys, tmp_path):
+    """Session 17: `predict` on new data whose rows are all positive (say, a batch of known
+    frauds, to see how many the model catches) stopped with a ValueError traceback from the
+    AUC. The scores and F1 are defined and are given (F1 checked with scikit-learn); the AUC
+    and G-mean, which need a negative row, are nan (null in JSON), as `stream` shows a
+    metric while it is undefined, with a line saying why."""
+    import pickle
+
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    est = pickle.loads(model.read_bytes())["model"]
+    positive = tmp_path / "positive.svm"
+    positive.write_text("".join(r for r in Path(SVM).read_text().splitlines(True) if r[:2] == "+1"))
+    X, _, _ = load(SVM)
+    X = X[np.flatnonzero(load(SVM)[1] == 1)]
+    scores = tmp_path / "s.csv"
+    argv = ["predict", str(model), str(positive), "--scores", str(scores)]
+    assert main([*argv, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    got = np.loadtxt(scores, delimiter=",", skiprows=1)
+    np.testing.assert_array_equal(got[:, 0], est.decision_function(X))
+    assert out["rows"] == out["positives"] == 36
+    assert out["auc"] is None and out["gmean"] is None
+    assert out["f1"] == pytest.approx(skm.f1_score(np.ones(36), np.where(got[:, 1] == 1, 1, -1)))
+    assert main(argv) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[1] == f"AUC nan  F1 {out['f1']:.4f}  G-mean nan"
+    assert "every row is positive" in text[2]

@@ -977,12 +977,15 @@ def _cmd_predict(args) -> int:
         _check_output("--scores", args.scores, {"the model": args.model, "the data": args.data})
     est, positive = bundle["model"], bundle["positive_class"]
     scores, predicted, y, meta = _predict_scores(args, bundle)
+    # rows of one class only: every row positive (the readers refuse data without a
+    # positive row); the AUC and G-mean need a negative row too
+    both = bool((y != 1).any())
     result = {
         "rows": len(y),
         "positives": int(np.count_nonzero(y == 1)),
-        "auc": float(roc_auc(y, scores, pos_label=1)),
+        "auc": float(roc_auc(y, scores, pos_label=1)) if both else float("nan"),
         "f1": float(f1(y, predicted, pos_label=1)),
-        "gmean": float(gmean(y, predicted, pos_label=1)),
+        "gmean": float(gmean(y, predicted, pos_label=1)) if both else float("nan"),
     }
     if args.scores is not None:
         _write_scores(args.scores, scores, predicted == 1)
@@ -1006,6 +1009,8 @@ def _cmd_predict(args) -> int:
         f"{type(est).__name__} trained on {bundle['trained_on']}"
     )
     print(f"AUC {result['auc']:.4f}  F1 {result['f1']:.4f}  G-mean {result['gmean']:.4f}")
+    if not both:
+        print("(AUC and G-mean are undefined: every row is positive, none negative to compare)")
     if args.scores is not None:
         # its lines follow the rows scored: matched to the data by position, they would
         # move up one at each dropped row
