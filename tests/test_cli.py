@@ -1304,3 +1304,25 @@ def test_predict_scores_data_of_only_positive_rows(capsys, tmp_path):
     text = capsys.readouterr().out.splitlines()
     assert text[1] == f"AUC nan  F1 {out['f1']:.4f}  G-mean nan"
     assert "every row is positive" in text[2]
+
+
+def test_a_model_that_cannot_be_written_is_one_line(capsys, tmp_path, monkeypatch):
+    """Session 17: `stream --save PATH` whose file could not be written (a full disk, a
+    folder without write access, /proc) ran the whole pass and then stopped with an
+    OSError traceback; `predict --scores` already said it in one line. Now --save does
+    too (status 2), and leaves no file behind."""
+    import contextlib
+    import errno
+
+    from skewlearn import _files
+
+    @contextlib.contextmanager
+    def full(path, prefix=""):
+        raise OSError(errno.ENOSPC, "No space left on device")
+        yield  # pragma: no cover
+
+    monkeypatch.setattr(_files, "atomic_write", full)
+    model = tmp_path / "m.skl"
+    argv = ["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]
+    _fails(capsys, argv, f"cannot write --save '{model}': No space left on device.")
+    assert list(tmp_path.iterdir()) == []

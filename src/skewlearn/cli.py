@@ -883,8 +883,9 @@ def _check_save_path(args) -> None:
 
 
 def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
-    """Refuse an output path before any work: a directory, a missing folder, or one of the
-    command's input files (``--scores`` onto the data or the model replaced it, silently)."""
+    """Refuse an output path before any work: a directory, a missing folder (for
+    ``--save``, also one not writable), or one of the command's input files (``--scores``
+    onto the data or the model replaced it, silently)."""
     import os
 
     if os.path.isdir(path):
@@ -892,6 +893,9 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
+    if flag == "--save" and not os.access(folder, os.W_OK):  # before the run, not after
+        # (the model is written to a new file in that folder, then renamed)
+        raise UsageError(f"{flag} {path!r}: the folder {folder!r} is not writable.")
     from .experiments.cli import _same_file
 
     for what, given in inputs.items():
@@ -929,8 +933,11 @@ def _save_model(
         # how predict reads a LIBSVM file unless told (absent from older files: 1-based)
         "zero_based": bool(libsvm and zero_based),
     }  # fmt: skip
-    with atomic_write(path, prefix=".skewlearn-model-") as fh:
-        pickle.dump(bundle, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        with atomic_write(path, prefix=".skewlearn-model-") as fh:
+            pickle.dump(bundle, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    except OSError as exc:  # a full disk, a folder without write access, ...
+        raise UsageError(f"cannot write --save {path!r}: {exc.strerror or exc}.") from exc
 
 
 def _data_format(data: str) -> str | None:
