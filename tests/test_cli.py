@@ -1326,3 +1326,20 @@ def test_a_model_that_cannot_be_written_is_one_line(capsys, tmp_path, monkeypatc
     argv = ["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]
     _fails(capsys, argv, f"cannot write --save '{model}': No space left on device.")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "pickled", [b"cskewlearn.gone\nAROW\n.", b"cskewlearn.linear\nRenamedAROW\n."]
+)
+def test_a_model_naming_a_class_this_version_lacks_says_so(capsys, tmp_path, pickled):
+    """Session 17: a model file whose learner class this skewlearn does not have (saved by
+    another version that moved or renamed it) was called "not a skewlearn model file
+    (ModuleNotFoundError)", and told to write one with stream --save, though it is one;
+    the version check that names both versions is never reached then. It now names the
+    missing class and the installed version."""
+    import skewlearn
+
+    model = tmp_path / "m.skl"
+    model.write_bytes(pickled)
+    err = _fails(capsys, ["predict", str(model), SVM], "another skewlearn version")
+    assert "not a skewlearn model file" not in err and skewlearn.__version__ in err

@@ -962,6 +962,20 @@ def _load_model(path: str) -> dict[str, Any]:
         raise UsageError(f"{path!r} is a directory, not a model file.") from None
     except ValueError as exc:  # a model pickled by another skewlearn version
         raise UsageError(" ".join(str(exc).split())) from exc
+    except (ImportError, AttributeError) as exc:
+        if "skewlearn" not in str(exc):  # a pickle of something else
+            raise UsageError(
+                f"{path!r} is not a skewlearn model file ({type(exc).__name__}); write one "
+                "with stream --save."
+            ) from exc
+        from . import __version__
+
+        # a class moved or renamed between versions: the version check is never reached
+        raise UsageError(
+            f"{path!r} was written by another skewlearn version: its learner's class is "
+            f"not in skewlearn {__version__} ({' '.join(str(exc).split())}). Load it with "
+            "the version that saved it, or train the model again with this one."
+        ) from exc
     except Exception as exc:  # not a pickle at all
         raise UsageError(
             f"{path!r} is not a skewlearn model file ({type(exc).__name__}); write one with "
