@@ -1343,3 +1343,15 @@ def test_a_model_naming_a_class_this_version_lacks_says_so(capsys, tmp_path, pic
     model.write_bytes(pickled)
     err = _fails(capsys, ["predict", str(model), SVM], "another skewlearn version")
     assert "not a skewlearn model file" not in err and skewlearn.__version__ in err
+
+
+def test_a_model_file_of_another_layout_version_says_so(capsys, tmp_path):
+    """Session 17: the model file's format tag carries a layout version, but a file of
+    another version (``("skewlearn-model", 2)``) was "not a skewlearn model file; write one
+    with stream --save". It now names both layout versions."""
+    import pickle
+
+    model = tmp_path / "m.skl"
+    model.write_bytes(pickle.dumps({"format": ("skewlearn-model", 2), "model": None}))
+    err = _fails(capsys, ["predict", str(model), SVM], "model file layout 2")
+    assert "not a skewlearn model file" not in err and "reads layout 1" in err

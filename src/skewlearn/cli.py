@@ -981,7 +981,21 @@ def _load_model(path: str) -> dict[str, Any]:
             f"{path!r} is not a skewlearn model file ({type(exc).__name__}); write one with "
             "stream --save."
         ) from exc
-    if not isinstance(bundle, dict) or bundle.get("format") != _MODEL_FORMAT:
+    tag = bundle.get("format") if isinstance(bundle, dict) else None
+    if (
+        isinstance(tag, tuple)
+        and len(tag) == 2
+        and tag[0] == _MODEL_FORMAT[0]
+        and tag != _MODEL_FORMAT
+    ):
+        from . import __version__
+
+        raise UsageError(
+            f"{path!r} is a skewlearn model file layout {tag[1]!r}; skewlearn {__version__} "
+            f"reads layout {_MODEL_FORMAT[1]}. Load it with the version that saved it, or "
+            "train the model again with this one."
+        )
+    if tag != _MODEL_FORMAT:
         raise UsageError(f"{path!r} is not a skewlearn model file; write one with stream --save.")
     return bundle
 
