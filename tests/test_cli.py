@@ -1355,3 +1355,15 @@ def test_a_model_file_of_another_layout_version_says_so(capsys, tmp_path):
     model.write_bytes(pickle.dumps({"format": ("skewlearn-model", 2), "model": None}))
     err = _fails(capsys, ["predict", str(model), SVM], "model file layout 2")
     assert "not a skewlearn model file" not in err and "reads layout 1" in err
+
+
+def test_n_features_help_promises_one_pass_only_where_files_are_streamed(capsys):
+    """Session 17: `cv --help` said of --n-features "With --positive-class the file is read
+    in one pass, without the counting pass", copied from `stream`; `cv` loads the whole
+    file, which has no counting pass to skip."""
+    for command, streamed in (("stream", True), ("compare", True), ("cv", False)):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        help_text = " ".join(capsys.readouterr().out.split())
+        assert "LIBSVM files: the number of features" in help_text
+        assert ("read in one pass" in help_text) == streamed, command

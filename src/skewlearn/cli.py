@@ -1338,7 +1338,9 @@ def build_parser() -> argparse.ArgumentParser:
     common_output(p)
     p.set_defaults(func=_cmd_models)
 
-    def data_options(p, seed_help: str, scale_help: str, several: bool = True):
+    def data_options(
+        p, seed_help: str, scale_help: str, several: bool = True, streamed: bool = True
+    ):
         # optional for argparse only: "--param K=V DATA" is read back below (_data_after_params)
         p.add_argument("data", metavar="DATA", nargs="?", help="benchmark name or data file path")
         p.add_argument(
@@ -1370,8 +1372,12 @@ def build_parser() -> argparse.ArgumentParser:
             type=_positive_int,
             default=None,
             help="LIBSVM files: the number of features (a larger index is an error; default: "
-            "the largest index). With --positive-class the file is read in one pass, "
-            "without the counting pass",
+            "the largest index)"
+            + (
+                ". With --positive-class the file is read in one pass, without the counting pass"
+                if streamed
+                else ""
+            ),
         )
         common_output(p)
 
@@ -1476,6 +1482,7 @@ def build_parser() -> argparse.ArgumentParser:
         p,
         "random_state of the models and seed of the folds (default 0)",
         "scale the features on each training part (default: as stored)",
+        streamed=False,  # cv loads the whole file
     )
     p.add_argument(
         "--models", required=True, help="comma-separated model class names, online or batch"
