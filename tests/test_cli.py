@@ -1018,3 +1018,352 @@ def test_cv_refuses_a_feature_map_and_models_says_what_it_is(capsys):
         _fails(capsys, ["cv", SVM, "--models", f"AROW,{cls.__name__.lower()}"],
                f"{cls.__name__} is a feature map (a transformer), not a classifier")  # fmt: skip
     assert kinds["MultiNystroemMKL"] == "batch"
+
+
+def test_predict_reads_a_libsvm_file_with_the_models_indexing(capsys, tmp_path):
+    """Session 17: a model trained with --zero-based scored a 0-based file read 1-based
+    when `predict` was not given --zero-based again. A file that happens to lack index 0
+    was read without an error, every column moved one place: AUC 0.02 instead of 0.98 on
+    these rows, exit status 0. `predict` now reads LIBSVM files with the indexing of the
+    model's training file; --no-zero-based / --zero-based say otherwise for one file."""
+    import pickle
+
+    from sklearn.datasets import dump_svmlight_file, load_svmlight_file
+
+    X, y, _ = load(SVM)
+    train = tmp_path / "zero.svm"
+    dump_svmlight_file(X, y, str(train), zero_based=True)
+    model = tmp_path / "arow.skl"
+    argv = ["stream", str(train), "--zero-based", "--model", "AROW", "--save", str(model)]
+    assert main([*argv, "--no-progress"]) == 0
+    capsys.readouterr()
+    est = pickle.loads(model.read_bytes())["model"]
+    keep = np.flatnonzero(X[:, 0].toarray().ravel() == 0)  # rows without feature 0
+    new = tmp_path / "new.svm"
+    dump_svmlight_file(X[keep], y[keep], str(new), zero_based=True)
+    assert " 0:" not in new.read_text()
+    X_new, y_new = load_svmlight_file(str(new), n_features=4, zero_based=True)
+    ref = skm.roc_auc_score(y_new, est.decision_function(X_new))
+    assert ref > 0.9
+
+    def auc(*argv):
+        assert main(["predict", str(model), *argv, "--format", "json"]) == 0
+        return json.loads(capsys.readouterr().out)["auc"]
+
+    assert auc(str(new)) == pytest.approx(ref, rel=1e-12)
+    assert auc(str(new), "--zero-based") == pytest.approx(ref, rel=1e-12)
+    one = tmp_path / "one.svm"  # the same rows, written 1-based: said with --no-zero-based
+    dump_svmlight_file(X[keep], y[keep], str(one), zero_based=False)
+    assert auc(str(one), "--no-zero-based") == pytest.approx(ref, rel=1e-12)
+    _fails(
+        capsys, ["predict", str(model), str(one)], "The model was trained on a 0-based LIBSVM file"
+    )
+
+
+def _nominal_files(tmp_path):
+    """A CSV file with a nominal column ``colour`` (red, green, blue), and the same rows
+    without the blue ones, and with blue renamed yellow."""
+    rng = np.random.default_rng(0)
+    colours = rng.choice(["red", "green", "blue"], size=200)
+    x = np.round(rng.normal(size=200), 3)
+    labels = np.where(x + (colours == "red") > 1.2, "pos", "neg")
+    files = {}
+    for name, keep, rename in (("all", None, None), ("no_blue", "blue", None),
+                               ("yellow", None, "yellow")):  # fmt: skip
+        rows = [
+            f"{v},{rename if rename and c == 'blue' else c},{lab}\n"
+            for v, c, lab in zip(x, colours, labels)
+            if c != keep
+        ]
+        files[name] = tmp_path / f"{name}.csv"
+        files[name].write_text("x,colour,label\n" + "".join(rows))
+    return files
+
+
+def test_predict_encodes_a_nominal_column_with_the_models_categories(capsys, tmp_path):
+    """Session 17: the one-hot columns of a CSV file's --nominal-columns are the categories
+    found in that file, so new data without one of the training categories (here: no blue
+    row) had a column fewer and `predict` refused it, advising to "read it with the same
+    columns (--label-column, --nominal-columns)", which it was. The missing category's
+    column is all zeros in the model's encoding, as for a narrower LIBSVM file: the scores
+    are now those of the rows encoded with the model's columns (checked against
+    scikit-learn's OneHotEncoder with the training categories). A category the model
+    never saw has no column: refused, naming it, not the column order."""
+    import pickle
+
+    from sklearn.preprocessing import OneHotEncoder
+
+    files = _nominal_files(tmp_path)
+    model = tmp_path / "m.skl"
+    assert main(["stream", str(files["all"]), "--nominal-columns", "colour", "--model", "AROW",
+                 "--save", str(model), "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    est = pickle.loads(model.read_bytes())["model"]
+    raw = np.loadtxt(files["no_blue"], delimiter=",", skiprows=1, dtype=str)
+    enc = OneHotEncoder(categories=[["blue", "green", "red"]], sparse_output=False)
+    X = np.column_stack([raw[:, 0].astype(float), enc.fit_transform(raw[:, [1]])])
+    y = np.where(raw[:, 2] == "pos", 1, -1)
+    scores = tmp_path / "s.csv"
+    argv = ["predict", str(model), str(files["no_blue"]), "--nominal-columns", "colour"]
+    assert main([*argv, "--scores", str(scores), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    got = np.loadtxt(scores, delimiter=",", skiprows=1)[:, 0]
+    np.testing.assert_array_equal(got, est.decision_function(X))
+    assert out["auc"] == pytest.approx(skm.roc_auc_score(y, got), rel=1e-12)
+    argv = ["predict", str(model), str(files["yellow"]), "--nominal-columns", "colour"]
+    row = 1 + int(np.flatnonzero(np.loadtxt(files["all"], delimiter=",", skiprows=1,
+                                            dtype=str)[:, 1] == "blue")[0])  # fmt: skip
+    err = _fails(capsys, argv, f"'colour' has the category 'yellow' (first at data row {row}),")
+    assert "never saw" in err and "blue, green, red" in err and "order" not in err
+    # an ARFF header declaring the categories in another order, with one the model never
+    # saw but no row of it: read by name, scored as the CSV rows
+    arff = tmp_path / "new.arff"
+    lines = files["no_blue"].read_text().splitlines(keepends=True)[1:]
+    arff.write_text("@relation t\n@attribute x numeric\n@attribute colour {red,yellow,green}\n"
+                    "@attribute label {neg,pos}\n@data\n" + "".join(lines))  # fmt: skip
+    assert main(["predict", str(model), str(arff), "--scores", str(scores)]) == 0
+    np.testing.assert_array_equal(np.loadtxt(scores, delimiter=",", skiprows=1)[:, 0], got)
+
+
+def test_predict_json_describes_the_data_it_scored(capsys, tmp_path):
+    """Session 17: `predict --format json` read its file in one pass and reported
+    ``"data": {"rows": null, "positives": null, "imbalance_ratio": null}`` beside
+    ``"rows": 240, "positives": 36`` (the text output said "240 rows, 36 positives"). The
+    data summary now has the counts of the rows scored, as `stream` gives them."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    _, y, _ = load(SVM)
+    n_pos = int(np.count_nonzero(y == 1))
+    assert main(["predict", str(model), SVM, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["data"] == _json(capsys, ["stream", SVM, "--model", "AROW"])["data"]
+    assert out["data"]["rows"] == out["rows"] == len(y) == 240
+    assert out["data"]["positives"] == out["positives"] == n_pos
+    assert out["data"]["imbalance_ratio"] == pytest.approx((len(y) - n_pos) / n_pos)
+
+
+def test_predict_says_which_rows_it_dropped(capsys, tmp_path):
+    """Session 17: `predict --missing drop` scored 240 of a file's 241 rows and printed "240
+    rows" with nothing about the dropped one, and --scores ("one line per row, in the data's
+    order") then had a line fewer than the data: matched to the data by position, every
+    score after the dropped row belonged to the next row. The text says how many rows were
+    dropped (as `stream`'s does, and as the JSON's "dropped" did) and that --scores has no
+    line for them."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    lines = Path(CSV).read_text(encoding="utf-8").splitlines(keepends=True)
+    holed = tmp_path / "holed.csv"
+    holed.write_text("".join([*lines[:4], "0.5,?,1,1,common\n", *lines[4:]]))
+    scores = tmp_path / "s.csv"
+    argv = ["predict", str(model), str(holed), "--missing", "drop", "--scores", str(scores)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("holed.csv: 240 rows (1 more row dropped for a missing value), ")
+    assert out[-1] == (
+        f"scores written to {scores} (one line per row scored: none for the dropped row)"
+    )
+    assert len(scores.read_text().splitlines()) == 241  # the header and 240 rows
+    assert main(["predict", str(model), CSV, "--scores", str(scores)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"scores written to {scores}"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permission bits")
+def test_save_over_a_model_keeps_its_permissions(capsys, tmp_path):
+    """Session 17: `stream --save m.skl` over a model its owner had made private (chmod
+    600) left it readable by everyone (0644): the file is written to a temporary file
+    that replaces the old one, and that was created with the default mode. A plain
+    ``open(path, "wb")``, which the temporary file stands in for, keeps the mode of a file
+    it overwrites; so does --save now. A new file still gets 0666 less the umask."""
+    import os
+
+    model = tmp_path / "m.skl"
+    argv = ["stream", SVM, "--model", "AROW", "--no-progress", "--save", str(model)]
+    old = os.umask(0o022)
+    try:
+        assert main(argv) == 0
+        assert model.stat().st_mode & 0o777 == 0o644
+        for mode in (0o600, 0o640):
+            model.chmod(mode)
+            assert main(argv) == 0
+            assert model.stat().st_mode & 0o777 == mode
+    finally:
+        os.umask(old)
+    capsys.readouterr()
+
+
+def test_predict_names_the_label_column_the_model_was_trained_with(capsys, tmp_path):
+    """Session 17: a model trained with --label-column (a label before the features) and
+    `predict` without it was told "feature 1 is 'label'; the model was trained with 'f1'
+    there. Give the columns in the training data's order", which they were. The model now
+    keeps its label's name and the message says to pass --label-column."""
+    lines = Path(CSV).read_text(encoding="utf-8").splitlines()
+    first = tmp_path / "first.csv"
+    first.write_text(
+        "".join(",".join([r.split(",")[-1], *r.split(",")[:-1]]) + "\n" for r in lines)
+    )
+    model = tmp_path / "m.skl"
+    argv = [
+        "stream",
+        str(first),
+        "--label-column",
+        "label",
+        "--model",
+        "AROW",
+        "--save",
+        str(model),
+    ]
+    assert main([*argv, "--no-progress"]) == 0
+    capsys.readouterr()
+    err = _fails(capsys, ["predict", str(model), str(first)], "pass --label-column label")
+    assert "order" not in err
+    assert main(["predict", str(model), str(first), "--label-column", "label"]) == 0
+    assert main(["predict", str(model), str(first), "--label-column", "0"]) == 0
+    capsys.readouterr()
+
+
+def test_a_chunk_size_beyond_the_file_is_the_whole_file_not_a_memory_error(capsys):
+    """Session 17: a file read in chunks allocates each chunk at its full --chunk-size, so
+    `stream small.svm --chunk-size 1000000000000000` stopped with a MemoryError traceback
+    ("Unable to allocate 7.11 PiB") on a 240-row file. When the counting pass knows the
+    length, a larger chunk is the whole file (results do not depend on the chunk size);
+    where it does not (one pass), running out of memory is one line naming the option."""
+    timed = ("rows_per_s", "seconds")
+    huge = str(10**15)
+    for data in (SVM, CSV):
+        base = _json(capsys, ["stream", data, "--model", "AROW"])
+        got = _json(capsys, ["stream", data, "--model", "AROW", "--chunk-size", huge])
+        for a, b in zip(got["checkpoints"], base["checkpoints"], strict=True):
+            assert {k: v for k, v in a.items() if k not in timed} == {
+                k: v for k, v in b.items() if k not in timed
+            }
+    argv = ["stream", SVM, "--model", "AROW", "--positive-class", "1", "--n-features", "4"]
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, "--chunk-size", huge, "--no-progress"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 1 and len(err.strip().splitlines()) == 1, err
+    assert err.startswith("skewlearn stream: out of memory") and "smaller --chunk-size" in err
+
+
+@pytest.mark.parametrize("extra", [[], ["--shuffle"]])  # read in chunks, or loaded whole
+def test_positive_class_true_false_none_are_the_files_labels(capsys, tmp_path, extra):
+    """Session 17: --positive-class went through Python's literal_eval, so ``True`` and
+    ``False`` became booleans, which no file label is (a CSV file's labels are numbers or
+    strings): a file labelled True/False was refused ("positive class True does not occur
+    ... every row was negative"). Worse, ``--positive-class None`` became None, "no
+    choice": the minority class was made positive without a word, the opposite of what
+    was asked. Only numbers (and quoted strings) are parsed now; other text is the label."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 2))
+    for names in (("True", "False"), ("None", "other")):
+        labels = np.where(X[:, 0] > 0.7, *names)  # names[0]: the minority
+        path = tmp_path / f"{names[0]}.csv"
+        path.write_text(
+            "a,b,label\n" + "".join(f"{a:.4f},{b:.4f},{t}\n" for (a, b), t in zip(X, labels))
+        )
+        for positive in names:
+            argv = ["stream", str(path), "--model", "AROW", "--positive-class", positive, *extra]
+            out = _json(capsys, argv)
+            assert out["positive_class"] == positive
+            y = np.where(labels == positive, 1, -1)
+            order = np.random.default_rng(0).permutation(120) if extra else np.arange(120)
+            y = y[order]
+            ref = prequential(AROW(random_state=0), X.round(4)[order], y, checkpoints=1)
+            assert out["final"]["auc"] == pytest.approx(skm.roc_auc_score(y, ref.scores))
+            if out["data"]["positives"] is not None:
+                assert out["data"]["positives"] == int(np.count_nonzero(labels == positive))
+
+
+def test_predict_scores_data_of_only_positive_rows(capsys, tmp_path):
+    """Session 17: `predict` on new data whose rows are all positive (say, a batch of known
+    frauds, to see how many the model catches) stopped with a ValueError traceback from the
+    AUC. The scores and F1 are defined and are given (F1 checked with scikit-learn); the AUC
+    and G-mean, which need a negative row, are nan (null in JSON), as `stream` shows a
+    metric while it is undefined, with a line saying why."""
+    import pickle
+
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    est = pickle.loads(model.read_bytes())["model"]
+    positive = tmp_path / "positive.svm"
+    positive.write_text("".join(r for r in Path(SVM).read_text().splitlines(True) if r[:2] == "+1"))
+    X, _, _ = load(SVM)
+    X = X[np.flatnonzero(load(SVM)[1] == 1)]
+    scores = tmp_path / "s.csv"
+    argv = ["predict", str(model), str(positive), "--scores", str(scores)]
+    assert main([*argv, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    got = np.loadtxt(scores, delimiter=",", skiprows=1)
+    np.testing.assert_array_equal(got[:, 0], est.decision_function(X))
+    assert out["rows"] == out["positives"] == 36
+    assert out["auc"] is None and out["gmean"] is None
+    assert out["f1"] == pytest.approx(skm.f1_score(np.ones(36), np.where(got[:, 1] == 1, 1, -1)))
+    assert main(argv) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[1] == f"AUC nan  F1 {out['f1']:.4f}  G-mean nan"
+    assert "every row is positive" in text[2]
+
+
+def test_a_model_that_cannot_be_written_is_one_line(capsys, tmp_path, monkeypatch):
+    """Session 17: `stream --save PATH` whose file could not be written (a full disk, a
+    folder without write access, /proc) ran the whole pass and then stopped with an
+    OSError traceback; `predict --scores` already said it in one line. Now --save does
+    too (status 2), and leaves no file behind."""
+    import contextlib
+    import errno
+
+    from skewlearn import _files
+
+    @contextlib.contextmanager
+    def full(path, prefix=""):
+        raise OSError(errno.ENOSPC, "No space left on device")
+        yield  # pragma: no cover
+
+    monkeypatch.setattr(_files, "atomic_write", full)
+    model = tmp_path / "m.skl"
+    argv = ["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]
+    _fails(capsys, argv, f"cannot write --save '{model}': No space left on device.")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "pickled", [b"cskewlearn.gone\nAROW\n.", b"cskewlearn.linear\nRenamedAROW\n."]
+)
+def test_a_model_naming_a_class_this_version_lacks_says_so(capsys, tmp_path, pickled):
+    """Session 17: a model file whose learner class this skewlearn does not have (saved by
+    another version that moved or renamed it) was called "not a skewlearn model file
+    (ModuleNotFoundError)", and told to write one with stream --save, though it is one;
+    the version check that names both versions is never reached then. It now names the
+    missing class and the installed version."""
+    import skewlearn
+
+    model = tmp_path / "m.skl"
+    model.write_bytes(pickled)
+    err = _fails(capsys, ["predict", str(model), SVM], "another skewlearn version")
+    assert "not a skewlearn model file" not in err and skewlearn.__version__ in err
+
+
+def test_a_model_file_of_another_layout_version_says_so(capsys, tmp_path):
+    """Session 17: the model file's format tag carries a layout version, but a file of
+    another version (``("skewlearn-model", 2)``) was "not a skewlearn model file; write one
+    with stream --save". It now names both layout versions."""
+    import pickle
+
+    model = tmp_path / "m.skl"
+    model.write_bytes(pickle.dumps({"format": ("skewlearn-model", 2), "model": None}))
+    err = _fails(capsys, ["predict", str(model), SVM], "model file layout 2")
+    assert "not a skewlearn model file" not in err and "reads layout 1" in err
+
+
+def test_n_features_help_promises_one_pass_only_where_files_are_streamed(capsys):
+    """Session 17: `cv --help` said of --n-features "With --positive-class the file is read
+    in one pass, without the counting pass", copied from `stream`; `cv` loads the whole
+    file, which has no counting pass to skip."""
+    for command, streamed in (("stream", True), ("compare", True), ("cv", False)):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        help_text = " ".join(capsys.readouterr().out.split())
+        assert "LIBSVM files: the number of features" in help_text
+        assert ("read in one pass" in help_text) == streamed, command

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from typing import BinaryIO
 
@@ -17,11 +18,17 @@ def atomic_write(path: str | os.PathLike, prefix: str = ".skewlearn-") -> Iterat
     without an error it replaces ``path`` (``os.replace``, atomic on one file system),
     otherwise it is removed.
 
-    The file is created with mode ``0o666`` less the process umask, as ``open(path, "wb")``
-    would create it (``tempfile.mkstemp`` makes ``0o600``: a model saved for a team or a
-    shared data cache was unreadable to everyone else).
+    The file gets the mode ``open(path, "wb")`` would leave: that of the file it replaces,
+    else ``0o666`` less the process umask (``tempfile.mkstemp`` makes ``0o600``: a model
+    saved for a team or a shared data cache was unreadable to everyone else; and a private
+    (``0o600``) model saved again became readable by everyone).
     """
     folder = os.path.dirname(os.path.abspath(path))
+    try:
+        kept = os.stat(path)
+        mode = stat.S_IMODE(kept.st_mode) if stat.S_ISREG(kept.st_mode) else None
+    except OSError:  # no file yet (or none we may look at): the default mode
+        mode = None
     while True:
         tmp = os.path.join(folder, f"{prefix}{secrets.token_hex(8)}")
         try:
@@ -32,6 +39,8 @@ def atomic_write(path: str | os.PathLike, prefix: str = ".skewlearn-") -> Iterat
             continue
     try:
         with os.fdopen(fd, "wb") as fh:
+            if mode is not None:
+                os.chmod(tmp, mode)
             yield fh
         os.replace(tmp, path)
     except BaseException:

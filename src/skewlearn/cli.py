@@ -21,8 +21,10 @@ fetched (no network on first use) exits with status 1. A learner that stops on t
 (e.g. its updates overflow on unscaled features) prints its message in one line and exits
 with status 1; ``compare`` prints that line, shows the learner's row as ``nan`` and still
 runs and reports the other learners. ``cv`` does the same for a learner whose fit
-fails. Ctrl-C prints one line and exits with status 130 (``run`` and ``reproduce`` keep
-every finished task in the database, and the same command resumes).
+fails. Running out of memory (e.g. a huge ``--chunk-size`` on a file read in one pass)
+prints one line and exits with status 1. Ctrl-C prints one line and exits with status
+130 (``run`` and ``reproduce`` keep every finished task in the database, and the same
+command resumes).
 """
 
 from __future__ import annotations
@@ -122,6 +124,17 @@ def _parse_value(text: str) -> Any:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError):
         return text
+
+
+def _parse_label(text: str) -> Any:
+    """A label given on the command line (``--positive-class``): a number or a quoted
+    string as Python reads it, anything else the text itself. A file's labels are numbers
+    or strings, so ``True``, ``None`` or ``[1]`` are labels spelt so, not Python values
+    (``None`` made the minority class positive, as if nothing had been given)."""
+    value = _parse_value(text)
+    if isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool)):
+        return value
+    return text
 
 
 def _parse_params(items: Sequence[str]) -> list[tuple[str, str, Any]]:
@@ -267,7 +280,7 @@ def _file_options(data: str, args) -> dict[str, Any]:
         )
     opts: dict[str, Any] = {}
     if args.positive_class is not None:
-        opts["positive_class"] = _parse_value(args.positive_class)
+        opts["positive_class"] = _parse_label(args.positive_class)
     fmt = _data_format(data)
     for f in given:
         flag, keyword, formats = _FILE_FLAGS[f]
@@ -328,9 +341,14 @@ def _chunked(data: str, args):
     if not _streamable_file(data):
         return None
     try:
-        return datasets.iter_chunks(data, chunk_size=args.chunk_size, **_file_options(data, args))
+        stream = datasets.iter_chunks(data, chunk_size=args.chunk_size, **_file_options(data, args))
     except ValueError as exc:
         raise UsageError(_cli_message(exc)) from exc
+    if stream.n_rows is not None and stream.chunk_size > stream.n_rows:
+        # a chunk is allocated at its full size: --chunk-size 10**15 asked for petabytes to
+        # hold 240 rows (the results do not depend on the chunk size)
+        stream.chunk_size = max(stream.n_rows, 1)
+    return stream
 
 
 def _keep_pandas_out(args) -> None:
@@ -448,7 +466,7 @@ def _run_settings(args) -> dict[str, Any]:
         "chunk_size": args.chunk_size,
         "scale": args.scale,
         "auc": "exact" if args.auc_bins is None else f"histogram, {args.auc_bins} bins",
-        "positive_class": _parse_value(args.positive_class) if args.positive_class else None,
+        "positive_class": _parse_label(args.positive_class) if args.positive_class else None,
         "header": not args.no_header,
         "label_column": args.label_column,
         "nominal_columns": args.nominal_columns,
@@ -559,7 +577,13 @@ def _cmd_stream(args) -> int:
     final, checkpoints = res.final, _at_most(res.checkpoints, args.checkpoints)
     meta = _after_pass(X, meta)
     if args.save is not None:
-        _save_model(args.save, est, meta, named=not args.no_header)
+        _save_model(
+            args.save,
+            est,
+            {**meta, "label_name": _label_name(X, meta)},
+            named=not args.no_header,
+            zero_based=args.zero_based,
+        )
     if args.format == "json":
         _print_json(
             {
@@ -616,6 +640,16 @@ def _after_pass(X, meta: dict[str, Any]) -> dict[str, Any]:
     """A streamed file's summary once it has been read (rows dropped for a missing value
     are only counted while reading); data in memory keeps its ``meta``."""
     return X.meta if hasattr(X, "meta") else meta
+
+
+def _label_name(X, meta: dict[str, Any]) -> str | None:
+    """The name of the label column of the data (a file read in chunks, or ``meta`` of one
+    loaded whole), None where it has none (LIBSVM)."""
+    attributes, index = getattr(X, "attributes", None), getattr(X, "label_index", None)
+    if attributes and index is not None:
+        return str(attributes[index].name)
+    name = meta.get("label_name")
+    return None if name is None else str(name)
 
 
 def _changed(est) -> dict[str, Any]:
@@ -849,8 +883,9 @@ def _check_save_path(args) -> None:
 
 
 def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
-    """Refuse an output path before any work: a directory, a missing folder, or one of the
-    command's input files (``--scores`` onto the data or the model replaced it, silently)."""
+    """Refuse an output path before any work: a directory, a missing folder (for
+    ``--save``, also one not writable), or one of the command's input files (``--scores``
+    onto the data or the model replaced it, silently)."""
     import os
 
     if os.path.isdir(path):
@@ -858,6 +893,9 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
+    if flag == "--save" and not os.access(folder, os.W_OK):  # before the run, not after
+        # (the model is written to a new file in that folder, then renamed)
+        raise UsageError(f"{flag} {path!r}: the folder {folder!r} is not writable.")
     from .experiments.cli import _same_file
 
     for what, given in inputs.items():
@@ -868,28 +906,38 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
             )
 
 
-def _save_model(path: str, est, meta: dict[str, Any], named: bool = True) -> None:
+def _save_model(
+    path: str, est, meta: dict[str, Any], named: bool = True, zero_based: bool = False
+) -> None:
     """Pickle the learner with what ``predict`` needs to read new data as it was trained:
-    the positive class, the width and (for named columns) the feature names. Written to a
-    temporary file first, so a failed write never leaves half a model."""
+    the positive class, the width, (for named columns) the feature names and (for LIBSVM)
+    whether the indices started at 0. Written to a temporary file first, so a failed write
+    never leaves half a model."""
     import pickle
 
     from ._files import atomic_write
 
     # a file read with --no-header has no column names, only placeholders (x1, x2, ...)
     names = meta.get("feature_names") if named else None
+    libsvm = _data_format(meta.get("path") or "") == "libsvm"
     bundle = {
         "format": _MODEL_FORMAT,
         "model": est,
         "positive_class": meta["positive_class"],
         "n_features": int(est.n_features_in_),
         # LIBSVM columns are numbered, not named: the width is the check there
-        "feature_names": None if _data_format(meta.get("path") or "") == "libsvm" or names is None
-        else [str(n) for n in names],
+        "feature_names": None if libsvm or names is None else [str(n) for n in names],
         "trained_on": meta.get("name"),
+        # predict's advice when new data is read with another label column
+        "label_name": None if libsvm or names is None else meta.get("label_name"),
+        # how predict reads a LIBSVM file unless told (absent from older files: 1-based)
+        "zero_based": bool(libsvm and zero_based),
     }  # fmt: skip
-    with atomic_write(path, prefix=".skewlearn-model-") as fh:
-        pickle.dump(bundle, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        with atomic_write(path, prefix=".skewlearn-model-") as fh:
+            pickle.dump(bundle, fh, protocol=pickle.HIGHEST_PROTOCOL)
+    except OSError as exc:  # a full disk, a folder without write access, ...
+        raise UsageError(f"cannot write --save {path!r}: {exc.strerror or exc}.") from exc
 
 
 def _data_format(data: str) -> str | None:
@@ -914,12 +962,40 @@ def _load_model(path: str) -> dict[str, Any]:
         raise UsageError(f"{path!r} is a directory, not a model file.") from None
     except ValueError as exc:  # a model pickled by another skewlearn version
         raise UsageError(" ".join(str(exc).split())) from exc
+    except (ImportError, AttributeError) as exc:
+        if "skewlearn" not in str(exc):  # a pickle of something else
+            raise UsageError(
+                f"{path!r} is not a skewlearn model file ({type(exc).__name__}); write one "
+                "with stream --save."
+            ) from exc
+        from . import __version__
+
+        # a class moved or renamed between versions: the version check is never reached
+        raise UsageError(
+            f"{path!r} was written by another skewlearn version: its learner's class is "
+            f"not in skewlearn {__version__} ({' '.join(str(exc).split())}). Load it with "
+            "the version that saved it, or train the model again with this one."
+        ) from exc
     except Exception as exc:  # not a pickle at all
         raise UsageError(
             f"{path!r} is not a skewlearn model file ({type(exc).__name__}); write one with "
             "stream --save."
         ) from exc
-    if not isinstance(bundle, dict) or bundle.get("format") != _MODEL_FORMAT:
+    tag = bundle.get("format") if isinstance(bundle, dict) else None
+    if (
+        isinstance(tag, tuple)
+        and len(tag) == 2
+        and tag[0] == _MODEL_FORMAT[0]
+        and tag != _MODEL_FORMAT
+    ):
+        from . import __version__
+
+        raise UsageError(
+            f"{path!r} is a skewlearn model file layout {tag[1]!r}; skewlearn {__version__} "
+            f"reads layout {_MODEL_FORMAT[1]}. Load it with the version that saved it, or "
+            "train the model again with this one."
+        )
+    if tag != _MODEL_FORMAT:
         raise UsageError(f"{path!r} is not a skewlearn model file; write one with stream --save.")
     return bundle
 
@@ -936,12 +1012,15 @@ def _cmd_predict(args) -> int:
         _check_output("--scores", args.scores, {"the model": args.model, "the data": args.data})
     est, positive = bundle["model"], bundle["positive_class"]
     scores, predicted, y, meta = _predict_scores(args, bundle)
+    # rows of one class only: every row positive (the readers refuse data without a
+    # positive row); the AUC and G-mean need a negative row too
+    both = bool((y != 1).any())
     result = {
         "rows": len(y),
         "positives": int(np.count_nonzero(y == 1)),
-        "auc": float(roc_auc(y, scores, pos_label=1)),
+        "auc": float(roc_auc(y, scores, pos_label=1)) if both else float("nan"),
         "f1": float(f1(y, predicted, pos_label=1)),
-        "gmean": float(gmean(y, predicted, pos_label=1)),
+        "gmean": float(gmean(y, predicted, pos_label=1)) if both else float("nan"),
     }
     if args.scores is not None:
         _write_scores(args.scores, scores, predicted == 1)
@@ -957,14 +1036,23 @@ def _cmd_predict(args) -> int:
             }
         )
         return 0
+    dropped = meta.get("n_dropped") or 0
     print(
-        f"{meta['name']}: {_plural(result['rows'], 'row')}, "
-        f"{_plural(result['positives'], 'positive')} (positive class {positive!r}); "
+        f"{meta['name']}: {_plural(result['rows'], 'row')}"
+        + (f" ({_plural(dropped, 'more row')} dropped for a missing value)" if dropped else "")
+        + f", {_plural(result['positives'], 'positive')} (positive class {positive!r}); "
         f"{type(est).__name__} trained on {bundle['trained_on']}"
     )
     print(f"AUC {result['auc']:.4f}  F1 {result['f1']:.4f}  G-mean {result['gmean']:.4f}")
+    if not both:
+        print("(AUC and G-mean are undefined: every row is positive, none negative to compare)")
     if args.scores is not None:
-        print(f"scores written to {args.scores}")
+        # its lines follow the rows scored: matched to the data by position, they would
+        # move up one at each dropped row
+        gap = (
+            f" (one line per row scored: none for the dropped {'row' if dropped == 1 else 'rows'})"
+        )
+        print(f"scores written to {args.scores}" + (gap if dropped else ""))
     return 0
 
 
@@ -982,6 +1070,8 @@ def _predict_scores(args, bundle: dict[str, Any]):
     if not registered:
         options["positive_class"] = positive
     libsvm = _data_format(args.data) == "libsvm"
+    if libsvm and args.zero_based is None and bundle.get("zero_based"):
+        options["zero_based"] = True  # as the training file was read
     if not registered and _streamable_file(args.data):
         if libsvm:
             options["n_features"] = width  # a narrower file is widened, a wider one refused
@@ -989,17 +1079,26 @@ def _predict_scores(args, bundle: dict[str, Any]):
             stream = datasets.iter_chunks(args.data, chunk_size=_PREDICT_CHUNK, **options)
         except ValueError as exc:
             raise UsageError(_predict_message(exc, bundle, positive)) from exc
-        _check_columns(stream.meta, stream.n_features, bundle, libsvm or args.no_header)
-        parts = []
+        nominal = [
+            a.name
+            for j, a in enumerate(getattr(stream, "attributes", None) or [])
+            if j != stream.label_index and a.categories
+        ]
+        columns = _check_columns(
+            stream.meta, stream.n_features, bundle, libsvm or args.no_header, nominal
+        )
+        parts, done = [], 0
         try:  # (a learner's error while scoring is a LearnerError, not a ValueError)
             for X, y in stream:
+                X = _model_columns(X, columns, width, stream.meta["name"], done)
                 parts.append((*_score(est, X), y))
+                done += len(y)
         except ValueError as exc:  # reading the file
             raise UsageError(_predict_message(exc, bundle, positive)) from exc
         if not parts:
             raise UsageError(f"{args.data!r} has no data rows.")
         scores, predicted, y = (np.concatenate(column) for column in zip(*parts))
-        return scores, predicted, y, stream.meta
+        return scores, predicted, y, _counted(stream.meta, y)
     try:
         X, y, meta = _load(args.data, None, options)
     except UsageError as exc:
@@ -1009,8 +1108,19 @@ def _predict_scores(args, bundle: dict[str, Any]):
             f"{meta['name']}'s positive class is {meta['positive_class']!r}; the model was "
             f"trained with {positive!r} as the positive class."
         )
-    _check_columns(meta, X.shape[1], bundle, libsvm or args.no_header)
+    columns = _check_columns(
+        meta, X.shape[1], bundle, libsvm or args.no_header, list(meta.get("nominal") or ())
+    )
+    X = _model_columns(X, columns, width, meta["name"], 0)
     return (*_score(est, X), y, meta)
+
+
+def _counted(meta: dict[str, Any], y: np.ndarray) -> dict[str, Any]:
+    """A file's summary with the counts of its rows ``y`` (a file read in one pass has
+    none: its length was not known before)."""
+    n, positives = len(y), int(np.count_nonzero(y == 1))
+    ratio = (n - positives) / positives if positives else None
+    return {**meta, "n_rows": n, "n_positives": positives, "imbalance_ratio": ratio}
 
 
 def _score(est, X) -> tuple[np.ndarray, np.ndarray]:
@@ -1029,17 +1139,36 @@ def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
         return f"{text} The model's positive class is {positive!r}."
     if "exceeds --n-features" in text:  # a LIBSVM index beyond the model's width
         head = text.split(" exceeds --n-features")[0]
-        return (
+        text = (
             f"{head} is beyond the {bundle['n_features']} features the model was trained on "
             f"({bundle['trained_on']})."
         )
+        if bundle.get("zero_based"):
+            text += (
+                " The model was trained on a 0-based LIBSVM file, so this file is read 0-based; "
+                "pass --no-zero-based if its indices start at 1."
+            )
     return text
 
 
-def _check_columns(meta: dict[str, Any], n_features: int, bundle, unnamed: bool) -> None:
+def _check_columns(
+    meta: dict[str, Any], n_features: int, bundle, unnamed: bool, nominal: Sequence[str] = ()
+) -> tuple[np.ndarray, list] | None:
     """DATA's width against the model's, and its column names when both have names (not a
-    LIBSVM file, nor a CSV file read with --no-header, whose columns have only positions)."""
+    LIBSVM file, nor a CSV file read with --no-header, whose columns have only positions).
+
+    The one-hot columns ``A=c`` of a ``nominal`` attribute ``A`` are the categories that
+    occur in (or are declared by) each file, so DATA may lack some of the model's: these
+    are all zeros in the model's encoding. Returns None when DATA's columns are the
+    model's, else ``(place, unseen)``: each DATA column's index among the model's (-1
+    for a category the model never saw, whose column must be all zeros) and those
+    categories (:func:`_nominal_layout`); any other difference is a :class:`UsageError`."""
     width, names = bundle["n_features"], bundle["feature_names"]
+    got = [str(n) for n in meta["feature_names"]] if names is not None and not unnamed else None
+    if got is not None and got != names:
+        layout = _nominal_layout(got, names, nominal)
+        if layout is not None:
+            return layout
     if n_features != width:
         raise UsageError(
             f"{meta['name']} has {_plural(n_features, 'feature')}; the model was trained on "
@@ -1048,17 +1177,89 @@ def _check_columns(meta: dict[str, Any], n_features: int, bundle, unnamed: bool)
         )
     if names is not None and not unnamed:
         got = [str(n) for n in meta["feature_names"]]
+        label = bundle.get("label_name")  # (models saved before session 17 have none)
+        if got != names and label is not None and label in got and label not in names:
+            raise UsageError(
+                f"{meta['name']} has its column {label!r} among the features; the model was "
+                f"trained with {label!r} as the label: pass --label-column {label}."
+            )
         if got != names:
             k = next(i for i, (a, b) in enumerate(zip(got, names)) if a != b)
             raise UsageError(
                 f"{meta['name']}'s feature {k + 1} is {got[k]!r}; the model was trained with "
                 f"{names[k]!r} there. Give the columns in the training data's order."
             )
+    return None
+
+
+def _one_hot_of(name: str, nominal: Sequence[str]) -> str | None:
+    """The nominal attribute whose one-hot column ``name`` (``A=c``) is, else None."""
+    return next((a for a in nominal if name.startswith(f"{a}=")), None)
+
+
+def _nominal_layout(
+    got: list[str], names: list[str], nominal: Sequence[str]
+) -> tuple[np.ndarray, list[tuple[str, str, list[str]]]] | None:
+    """DATA's columns ``got`` placed among the model's ``names`` when they differ only in
+    the categories of one-hot encoded ``nominal`` attributes, or their order (a header
+    may declare them in another; see :func:`_check_columns`); None for any other
+    difference. The second item is ``(attribute, category, the model's
+    categories)`` of each category the model never saw, in the order of DATA's columns."""
+    known, present = set(names), set(got)
+
+    def order(columns: list[str]) -> list[str]:  # an attribute's one-hot columns as one
+        keys = [_one_hot_of(n, nominal) or n for n in columns]
+        return [k for i, k in enumerate(keys) if i == 0 or k != keys[i - 1]]
+
+    if order(got) != order(names):  # other columns, or in another order
+        return None
+    unseen = []
+    for n in [*(n for n in names if n not in present), *(n for n in got if n not in known)]:
+        attribute = _one_hot_of(n, nominal)
+        if attribute is None or not any(m.startswith(f"{attribute}=") for m in names):
+            return None
+        if n not in known:
+            cut = len(attribute) + 1
+            categories = [m[cut:] for m in names if m.startswith(f"{attribute}=")]
+            unseen.append((attribute, n[cut:], categories))
+    place = np.array([names.index(n) if n in known else -1 for n in got], dtype=np.intp)
+    return place, unseen
+
+
+def _model_columns(X, columns, width: int, name: str, done: int):
+    """``X`` with the model's columns (:func:`_check_columns`): a category DATA lacks is a
+    column of zeros; a row of a category the model never saw is a :class:`UsageError`
+    (``done`` rows came before ``X``, to number it)."""
+    if columns is None:
+        return X
+    import scipy.sparse as sp
+
+    place, unseen = columns
+    new = place < 0
+    if new.any():
+        part = X[:, new]
+        hits = np.asarray((part != 0).toarray() if sp.issparse(part) else part != 0)
+        if hits.any():
+            row, k = (int(i[0]) for i in np.nonzero(hits))
+            attribute, category, categories = unseen[k]
+            raise UsageError(
+                f"{name}: {attribute!r} has the category {category!r} (first at data row "
+                f"{done + row + 1}), which the model never saw in training (its categories: "
+                f"{', '.join(categories)}): it has no column for it. Leave out the rows of "
+                "that category, or train on data that has it."
+            )
+    keep = np.flatnonzero(~new)
+    if sp.issparse(X):
+        select = sp.csr_matrix((np.ones(len(keep)), (keep, place[keep])), shape=(len(place), width))
+        return (X @ select).tocsr()
+    out = np.zeros((X.shape[0], width), dtype=np.float64)
+    out[:, place[keep]] = X[:, keep]
+    return out
 
 
 def _write_scores(path: str, scores: np.ndarray, positive: np.ndarray) -> None:
-    """One line per row, in the data's order: ``score,positive`` (1 where the model
-    predicts the positive class)."""
+    """One line per row scored, in the data's order: ``score,positive`` (1 where the
+    model predicts the positive class). Rows dropped for a missing value have none."""
     try:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write("score,positive\n")
@@ -1137,7 +1338,9 @@ def build_parser() -> argparse.ArgumentParser:
     common_output(p)
     p.set_defaults(func=_cmd_models)
 
-    def data_options(p, seed_help: str, scale_help: str, several: bool = True):
+    def data_options(
+        p, seed_help: str, scale_help: str, several: bool = True, streamed: bool = True
+    ):
         # optional for argparse only: "--param K=V DATA" is read back below (_data_after_params)
         p.add_argument("data", metavar="DATA", nargs="?", help="benchmark name or data file path")
         p.add_argument(
@@ -1169,23 +1372,36 @@ def build_parser() -> argparse.ArgumentParser:
             type=_positive_int,
             default=None,
             help="LIBSVM files: the number of features (a larger index is an error; default: "
-            "the largest index). With --positive-class the file is read in one pass, "
-            "without the counting pass",
+            "the largest index)"
+            + (
+                ". With --positive-class the file is read in one pass, without the counting pass"
+                if streamed
+                else ""
+            ),
         )
         common_output(p)
 
-    def reading_options(p):
+    def reading_options(p, predict: bool = False):
         p.add_argument(
             "--no-header",
             action="store_true",
             help="CSV files: the first line is data, not column names",
         )
-        p.add_argument(
-            "--zero-based",
-            action="store_true",
-            help="LIBSVM files: feature indices start at 0 (scikit-learn's "
-            "dump_svmlight_file writes them so), not at 1",
-        )
+        if predict:  # the model's training file decides unless told (--no-zero-based)
+            p.add_argument(
+                "--zero-based",
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help="LIBSVM files: feature indices start at 0, or at 1 with "
+                "--no-zero-based (default: as in the file the model was trained on)",
+            )
+        else:
+            p.add_argument(
+                "--zero-based",
+                action="store_true",
+                help="LIBSVM files: feature indices start at 0 (scikit-learn's "
+                "dump_svmlight_file writes them so), not at 1",
+            )
         p.add_argument(
             "--label-column",
             metavar="COL",
@@ -1250,12 +1466,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("predict", help="score data with a model saved by stream --save")
     p.add_argument("model", metavar="MODEL", help="a model file written by stream --save")
     p.add_argument("data", metavar="DATA", help="benchmark name or data file path")
-    reading_options(p)
+    reading_options(p, predict=True)
     p.add_argument(
         "--scores",
         metavar="PATH",
         default=None,
-        help="write each row's score and prediction (CSV: score,positive) to PATH",
+        help="write each row's score and prediction (CSV: score,positive) to PATH, in the "
+        "data's order (rows dropped by --missing drop have no line)",
     )
     common_output(p)
     p.set_defaults(func=_cmd_predict, positive_class=None)  # from the model
@@ -1265,6 +1482,7 @@ def build_parser() -> argparse.ArgumentParser:
         p,
         "random_state of the models and seed of the folds (default 0)",
         "scale the features on each training part (default: as stored)",
+        streamed=False,  # cv loads the whole file
     )
     p.add_argument(
         "--models", required=True, help="comma-separated model class names, online or batch"
@@ -1335,6 +1553,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: one line, and 130 as a shell expects
         print(f"skewlearn {args.command}: interrupted", file=sys.stderr)
         raise SystemExit(130) from None
+    except MemoryError as exc:  # e.g. a chunk of a huge --chunk-size, allocated whole
+        hint = ""
+        if getattr(args, "chunk_size", 1000) > 1000:
+            hint = f" Give a smaller --chunk-size than {args.chunk_size} (rows held at once)."
+        print(
+            f"skewlearn {args.command}: out of memory ({' '.join(str(exc).split())}).{hint}",
+            file=sys.stderr,
+        )
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":  # pragma: no cover
