@@ -1288,7 +1288,8 @@ def test_predict_scores_data_of_only_positive_rows(capsys, tmp_path):
     capsys.readouterr()
     est = pickle.loads(model.read_bytes())["model"]
     positive = tmp_path / "positive.svm"
-    positive.write_text("".join(r for r in Path(SVM).read_text().splitlines(True) if r[:2] == "+1"))
+    rows = Path(SVM).read_text(encoding="utf-8").splitlines(True)
+    positive.write_text("".join(r for r in rows if r[:2] == "+1"), encoding="utf-8")
     X, _, _ = load(SVM)
     X = X[np.flatnonzero(load(SVM)[1] == 1)]
     scores = tmp_path / "s.csv"
