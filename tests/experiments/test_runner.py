@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -114,6 +115,35 @@ def test_a_scheduler_without_workers_or_unreachable_says_so(toy_file, tmp_path, 
             run_experiment(exp, tmp_path / "x.db", scheduler=cluster.scheduler_address)
     with pytest.raises(OSError, match=r"cannot reach the Dask scheduler at .tcp://127\.0\.0\.1:9."):
         run_experiment(exp, tmp_path / "y.db", scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_scheduler_that_accepts_but_never_answers_times_out(toy_file, tmp_path, monkeypatch):
+    """Session 17: an address whose server accepts the connection and then says nothing
+    (another service on that port, a hung scheduler, a proxy) hung the run for ever:
+    distributed's Client waits for the handshake without a time limit, whatever its
+    ``timeout``."""
+    import socket
+    import threading
+
+    monkeypatch.setattr(runner_mod, "WORKER_TIMEOUT", 2)
+    exp = load_experiment(toy_file)
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        outcome = []
+
+        def run():
+            try:
+                run_experiment(exp, tmp_path / "x.db", scheduler=address, progress=False)
+            except BaseException as exc:  # handed to the test thread
+                outcome.append(exc)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        thread.join(30)  # the limit is 2 s; 30 s means it hung
+        assert not thread.is_alive(), "the run hung on a scheduler that never answers"
+    assert len(outcome) == 1 and isinstance(outcome[0], OSError)
+    match = r"cannot reach the Dask scheduler at .tcp://127\.0\.0\.1:\d+.: no answer within 1 s"
+    assert re.match(match, str(outcome[0]))
 
 
 def test_a_malformed_scheduler_address_names_its_source(toy_file, tmp_path, monkeypatch):

@@ -604,6 +604,7 @@ def _backend(scheduler) -> Iterator[Any]:
         yield scheduler
         return
     try:
+        _check_answers(scheduler, WORKER_TIMEOUT // 2)
         client = Client(scheduler, timeout=WORKER_TIMEOUT // 2)
     except ValueError as err:  # distributed's word for a malformed address
         raise ValueError(
@@ -625,6 +626,45 @@ def _backend(scheduler) -> Iterator[Any]:
     with client:
         _wait_for_workers(client)
         yield client
+
+
+def _check_answers(address: str, timeout: float) -> None:
+    """A ``TimeoutError`` unless the scheduler at a ``tcp://`` ``address`` completes
+    distributed's handshake within ``timeout`` s.
+
+    ``distributed.Client`` waits for the handshake without a time limit, whatever its
+    ``timeout`` (which covers the TCP connection only), so a server that accepts and then
+    says nothing (another service on the port, a hung scheduler) hung the run for ever.
+    The check runs in a thread of its own, so it works under a running event loop
+    (Jupyter). Other schemes (``tls://`` with its security settings, ``inproc://``) go to
+    the Client unchecked; a malformed address is the Client's ``ValueError``.
+    """
+    if not isinstance(address, str):
+        return
+    if "://" not in address:  # the Client's default scheme
+        address = f"tcp://{address}"
+    if not address.startswith("tcp://"):
+        return
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm import connect
+
+    async def handshake():
+        comm = await connect(address, timeout=timeout)
+        comm.abort()
+
+    async def limited():
+        try:
+            await asyncio.wait_for(handshake(), timeout)
+        except TimeoutError:
+            raise TimeoutError(
+                f"no answer within {timeout} s (a server there accepted the connection but "
+                "sent nothing: another service on that port, or a scheduler that hangs)"
+            ) from None
+
+    with ThreadPoolExecutor(1, thread_name_prefix="skewlearn-scheduler-check") as pool:
+        pool.submit(asyncio.run, limited()).result()
 
 
 def _wait_for_workers(client) -> None:
