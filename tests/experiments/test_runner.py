@@ -434,3 +434,15 @@ def test_repeats_that_is_not_a_positive_integer_is_refused_before_the_database(
     with pytest.raises(ValueError, match=r"repeats must be a positive integer .*; got"):
         run_experiment(toy_file, db, n_jobs=1, progress=False, repeats=repeats)
     assert not db.exists()
+
+
+@pytest.mark.parametrize("n_jobs", [0, 1.5, True, "2"])
+def test_n_jobs_that_cannot_run_is_refused_before_the_database(toy_file, tmp_path, n_jobs):
+    """Session 17: ``n_jobs=0`` stopped the run with joblib's "n_jobs == 0 in Parallel has
+    no meaning" after the database was created and the data loaded (the CLI refuses
+    ``--jobs 0`` itself); ``1.5`` ran, ``True`` ran as one process."""
+    db = tmp_path / "r.sqlite"
+    match = r"n_jobs must be -1 \(all cores\), a number of processes >= 1, .*; got"
+    with pytest.raises(ValueError, match=match):
+        run_experiment(toy_file, db, n_jobs=n_jobs, progress=False)
+    assert not db.exists()

@@ -763,6 +763,13 @@ def run_experiment(
             f"repeats must be a positive integer (run repetitions 0 … repeats-1) or None (all "
             f"of them); got {repeats!r}."
         )
+    if n_jobs is not None and (
+        isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0
+    ):
+        raise ValueError(
+            "n_jobs must be -1 (all cores), a number of processes >= 1, or None (joblib's "
+            f"default; -2 is all cores but one, and so on); got {n_jobs!r}."
+        )
     exp = experiment if isinstance(experiment, Experiment) else load_experiment(experiment)
     # the data once, before the database and any search or task: a bad option failed them
     # all alike
