@@ -446,3 +446,34 @@ def test_n_jobs_that_cannot_run_is_refused_before_the_database(toy_file, tmp_pat
     with pytest.raises(ValueError, match=match):
         run_experiment(toy_file, db, n_jobs=n_jobs, progress=False)
     assert not db.exists()
+
+
+def test_a_cluster_restart_mid_run_says_so_and_the_run_resumes(toy_file, tmp_path, monkeypatch):
+    """Session 17: ``client.restart()`` during a run stopped it with distributed's
+    ``FutureCancelledError`` traceback (``skewlearn run`` printed it whole), not saying that
+    the finished tasks were saved and that the same command resumes."""
+    from distributed import Client, LocalCluster
+
+    from skewlearn.experiments import store as store_mod
+
+    exp = load_experiment(toy_file)
+    db = tmp_path / "r.db"
+    kw = {"n_workers": 1, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
+    with LocalCluster(**kw) as cluster, Client(cluster) as client:
+        written = []
+        real = store_mod.ResultStore.write
+
+        def write(store, row):  # the cluster restarts after the second result
+            written.append(real(store, row))
+            if len(written) == 2:
+                client.restart()
+            return written[-1]
+
+        monkeypatch.setattr(store_mod.ResultStore, "write", write)
+        match = r"the Dask cluster cancelled this run's tasks \(.*\); every task that finished"
+        with pytest.raises(runner_mod.TasksCancelled, match=match):
+            run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+        monkeypatch.setattr(store_mod.ResultStore, "write", real)
+        out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+    assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2
+    assert _results(db) == _seq_results(exp, tmp_path)

@@ -42,6 +42,7 @@ from .store import ResultStore
 __all__ = [
     "SearchTask",
     "Task",
+    "TasksCancelled",
     "expand_search_tasks",
     "expand_tasks",
     "load_dataset",
@@ -121,6 +122,12 @@ class SearchTask:
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
+class TasksCancelled(RuntimeError):
+    """The Dask cluster cancelled the run's tasks (``client.restart()``, a scheduler
+    restart, or another client cancelling them); the finished tasks are saved and a re-run
+    resumes."""
+
+
 def _needs_search(est: EstimatorSpec) -> bool:
     return est.search_from is None and any(len(v) > 1 for v in est.grid.values())
 
@@ -137,12 +144,23 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
             delayed(fn)(t) for t in tasks
         )
         return
+    from concurrent.futures import CancelledError
+
     from distributed import as_completed
 
     futures = client.map(fn, list(tasks), pure=False)
     try:
         for future in as_completed(futures):
-            yield future.result()
+            try:
+                row = future.result()
+            except CancelledError as err:  # distributed's FutureCancelledError
+                raise TasksCancelled(
+                    "the Dask cluster cancelled this run's tasks ("
+                    f"{' '.join(str(err).split()) or 'no reason given'}); every task that "
+                    "finished before is in the results database: run the same command again "
+                    "to resume."
+                ) from err
+            yield row
             future.release()
     finally:  # an interrupted run leaves nothing queued on the cluster
         client.cancel(futures)
@@ -736,7 +754,9 @@ def run_experiment(
         not used on a Dask cluster, where every worker thread takes tasks
     scheduler : Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``
         (used as given); default ``DASK_SCHEDULER_ADDRESS`` when set, else local
-        processes. Waits up to ``WORKER_TIMEOUT`` s for a first worker.
+        processes. Waits up to ``WORKER_TIMEOUT`` s for a first worker. A cluster that
+        cancels the tasks mid-run (``client.restart()``) stops the run with
+        :class:`TasksCancelled`; the finished tasks are saved and a re-run resumes.
     progress : show a tqdm progress bar (rate and ETA)
     repeats : run only repetitions ``0 … repeats-1`` of the protocol (an explicit cut of the
         compute; the tasks keep their keys, so a later run without it adds the rest)
