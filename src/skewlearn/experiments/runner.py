@@ -124,8 +124,8 @@ class SearchTask:
 
 class TasksCancelled(RuntimeError):
     """The Dask cluster cancelled the run's tasks (``client.restart()``, a scheduler
-    restart, or another client cancelling them); the finished tasks are saved and a re-run
-    resumes."""
+    restart, the connection to the scheduler lost, or another client cancelling them); the
+    finished tasks are saved and a re-run resumes."""
 
 
 def _needs_search(est: EstimatorSpec) -> bool:
