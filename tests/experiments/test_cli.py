@@ -400,3 +400,24 @@ def test_files_are_utf8_whatever_the_locale(tmp_path):
     assert "χ²_F" in html.read_text(encoding="utf-8")
     assert "| données |" in md.read_text(encoding="utf-8")
     assert "unicodé,données,Perceptrón" in csv.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("entry", ["skewlearn", "experiments.cli"])
+def test_a_cluster_restart_during_a_run_is_one_line_saying_how_to_resume(
+    toy_file, capsys, monkeypatch, entry
+):
+    """Session 17: a Dask cluster restarted during `skewlearn run --scheduler` printed
+    distributed's FutureCancelledError traceback."""
+    import skewlearn.experiments.runner as runner
+    from skewlearn.cli import main as skewlearn
+
+    def restarted(*args, **kwargs):
+        raise runner.TasksCancelled("the Dask cluster cancelled this run's tasks (x); resume.")
+
+    monkeypatch.setattr(runner, "run_experiment", restarted)
+    argv = ["run", str(toy_file), "--no-progress", "--scheduler", "tcp://127.0.0.1:1"]
+    assert (skewlearn if entry == "skewlearn" else main)(argv) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert (
+        err[-1] == "skewlearn run: error: the Dask cluster cancelled this run's tasks (x); resume."
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -114,6 +115,35 @@ def test_a_scheduler_without_workers_or_unreachable_says_so(toy_file, tmp_path, 
             run_experiment(exp, tmp_path / "x.db", scheduler=cluster.scheduler_address)
     with pytest.raises(OSError, match=r"cannot reach the Dask scheduler at .tcp://127\.0\.0\.1:9."):
         run_experiment(exp, tmp_path / "y.db", scheduler="tcp://127.0.0.1:9")
+
+
+def test_a_scheduler_that_accepts_but_never_answers_times_out(toy_file, tmp_path, monkeypatch):
+    """Session 17: an address whose server accepts the connection and then says nothing
+    (another service on that port, a hung scheduler, a proxy) hung the run for ever:
+    distributed's Client waits for the handshake without a time limit, whatever its
+    ``timeout``."""
+    import socket
+    import threading
+
+    monkeypatch.setattr(runner_mod, "WORKER_TIMEOUT", 2)
+    exp = load_experiment(toy_file)
+    with socket.create_server(("127.0.0.1", 0)) as silent:
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        outcome = []
+
+        def run():
+            try:
+                run_experiment(exp, tmp_path / "x.db", scheduler=address, progress=False)
+            except BaseException as exc:  # handed to the test thread
+                outcome.append(exc)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        thread.join(30)  # the limit is 2 s; 30 s means it hung
+        assert not thread.is_alive(), "the run hung on a scheduler that never answers"
+    assert len(outcome) == 1 and isinstance(outcome[0], OSError)
+    match = r"cannot reach the Dask scheduler at .tcp://127\.0\.0\.1:\d+.: no answer within 1 s"
+    assert re.match(match, str(outcome[0]))
 
 
 def test_a_malformed_scheduler_address_names_its_source(toy_file, tmp_path, monkeypatch):
@@ -404,3 +434,46 @@ def test_repeats_that_is_not_a_positive_integer_is_refused_before_the_database(
     with pytest.raises(ValueError, match=r"repeats must be a positive integer .*; got"):
         run_experiment(toy_file, db, n_jobs=1, progress=False, repeats=repeats)
     assert not db.exists()
+
+
+@pytest.mark.parametrize("n_jobs", [0, 1.5, True, "2"])
+def test_n_jobs_that_cannot_run_is_refused_before_the_database(toy_file, tmp_path, n_jobs):
+    """Session 17: ``n_jobs=0`` stopped the run with joblib's "n_jobs == 0 in Parallel has
+    no meaning" after the database was created and the data loaded (the CLI refuses
+    ``--jobs 0`` itself); ``1.5`` ran, ``True`` ran as one process."""
+    db = tmp_path / "r.sqlite"
+    match = r"n_jobs must be -1 \(all cores\), a number of processes >= 1, .*; got"
+    with pytest.raises(ValueError, match=match):
+        run_experiment(toy_file, db, n_jobs=n_jobs, progress=False)
+    assert not db.exists()
+
+
+def test_a_cluster_restart_mid_run_says_so_and_the_run_resumes(toy_file, tmp_path, monkeypatch):
+    """Session 17: ``client.restart()`` during a run stopped it with distributed's
+    ``FutureCancelledError`` traceback (``skewlearn run`` printed it whole), not saying that
+    the finished tasks were saved and that the same command resumes."""
+    from distributed import Client, LocalCluster
+
+    from skewlearn.experiments import store as store_mod
+
+    exp = load_experiment(toy_file)
+    db = tmp_path / "r.db"
+    kw = {"n_workers": 1, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
+    with LocalCluster(**kw) as cluster, Client(cluster) as client:
+        written = []
+        real = store_mod.ResultStore.write
+
+        def write(store, row):  # the cluster restarts after the second result
+            written.append(real(store, row))
+            if len(written) == 2:
+                client.restart()
+            return written[-1]
+
+        monkeypatch.setattr(store_mod.ResultStore, "write", write)
+        match = r"the Dask cluster cancelled this run's tasks \(.*\); every task that finished"
+        with pytest.raises(runner_mod.TasksCancelled, match=match):
+            run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+        monkeypatch.setattr(store_mod.ResultStore, "write", real)
+        out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+    assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2
+    assert _results(db) == _seq_results(exp, tmp_path)

@@ -89,7 +89,11 @@ def _user_errors(func):
             return 2
         except RuntimeError as err:  # a benchmark set that cannot be fetched: status 1
             from ..datasets import DataFetchError
+            from .runner import TasksCancelled
 
+            if isinstance(err, TasksCancelled):  # a cluster restart: resumable, status 1
+                print(f"skewlearn {args.command}: error: {err}", file=sys.stderr)
+                return 1
             if not isinstance(err, DataFetchError):
                 raise
             print(f"skewlearn {args.command}: data error: {' '.join(str(err).split())}",

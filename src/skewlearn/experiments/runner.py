@@ -42,6 +42,7 @@ from .store import ResultStore
 __all__ = [
     "SearchTask",
     "Task",
+    "TasksCancelled",
     "expand_search_tasks",
     "expand_tasks",
     "load_dataset",
@@ -121,6 +122,12 @@ class SearchTask:
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
+class TasksCancelled(RuntimeError):
+    """The Dask cluster cancelled the run's tasks (``client.restart()``, a scheduler
+    restart, the connection to the scheduler lost, or another client cancelling them); the
+    finished tasks are saved and a re-run resumes."""
+
+
 def _needs_search(est: EstimatorSpec) -> bool:
     return est.search_from is None and any(len(v) > 1 for v in est.grid.values())
 
@@ -137,12 +144,23 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
             delayed(fn)(t) for t in tasks
         )
         return
+    from concurrent.futures import CancelledError
+
     from distributed import as_completed
 
     futures = client.map(fn, list(tasks), pure=False)
     try:
         for future in as_completed(futures):
-            yield future.result()
+            try:
+                row = future.result()
+            except CancelledError as err:  # distributed's FutureCancelledError
+                raise TasksCancelled(
+                    "the Dask cluster cancelled this run's tasks ("
+                    f"{' '.join(str(err).split()) or 'no reason given'}); every task that "
+                    "finished before is in the results database: run the same command again "
+                    "to resume."
+                ) from err
+            yield row
             future.release()
     finally:  # an interrupted run leaves nothing queued on the cluster
         client.cancel(futures)
@@ -604,6 +622,7 @@ def _backend(scheduler) -> Iterator[Any]:
         yield scheduler
         return
     try:
+        _check_answers(scheduler, WORKER_TIMEOUT // 2)
         client = Client(scheduler, timeout=WORKER_TIMEOUT // 2)
     except ValueError as err:  # distributed's word for a malformed address
         raise ValueError(
@@ -625,6 +644,45 @@ def _backend(scheduler) -> Iterator[Any]:
     with client:
         _wait_for_workers(client)
         yield client
+
+
+def _check_answers(address: str, timeout: float) -> None:
+    """A ``TimeoutError`` unless the scheduler at a ``tcp://`` ``address`` completes
+    distributed's handshake within ``timeout`` s.
+
+    ``distributed.Client`` waits for the handshake without a time limit, whatever its
+    ``timeout`` (which covers the TCP connection only), so a server that accepts and then
+    says nothing (another service on the port, a hung scheduler) hung the run for ever.
+    The check runs in a thread of its own, so it works under a running event loop
+    (Jupyter). Other schemes (``tls://`` with its security settings, ``inproc://``) go to
+    the Client unchecked; a malformed address is the Client's ``ValueError``.
+    """
+    if not isinstance(address, str):
+        return
+    if "://" not in address:  # the Client's default scheme
+        address = f"tcp://{address}"
+    if not address.startswith("tcp://"):
+        return
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.comm import connect
+
+    async def handshake():
+        comm = await connect(address, timeout=timeout)
+        comm.abort()
+
+    async def limited():
+        try:
+            await asyncio.wait_for(handshake(), timeout)
+        except TimeoutError:
+            raise TimeoutError(
+                f"no answer within {timeout} s (a server there accepted the connection but "
+                "sent nothing: another service on that port, or a scheduler that hangs)"
+            ) from None
+
+    with ThreadPoolExecutor(1, thread_name_prefix="skewlearn-scheduler-check") as pool:
+        pool.submit(asyncio.run, limited()).result()
 
 
 def _wait_for_workers(client) -> None:
@@ -696,7 +754,9 @@ def run_experiment(
         not used on a Dask cluster, where every worker thread takes tasks
     scheduler : Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``
         (used as given); default ``DASK_SCHEDULER_ADDRESS`` when set, else local
-        processes. Waits up to ``WORKER_TIMEOUT`` s for a first worker.
+        processes. Waits up to ``WORKER_TIMEOUT`` s for a first worker. A cluster that
+        cancels the tasks mid-run (``client.restart()``) stops the run with
+        :class:`TasksCancelled`; the finished tasks are saved and a re-run resumes.
     progress : show a tqdm progress bar (rate and ETA)
     repeats : run only repetitions ``0 … repeats-1`` of the protocol (an explicit cut of the
         compute; the tasks keep their keys, so a later run without it adds the rest)
@@ -722,6 +782,13 @@ def run_experiment(
         raise ValueError(
             f"repeats must be a positive integer (run repetitions 0 … repeats-1) or None (all "
             f"of them); got {repeats!r}."
+        )
+    if n_jobs is not None and (
+        isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0
+    ):
+        raise ValueError(
+            "n_jobs must be -1 (all cores), a number of processes >= 1, or None (joblib's "
+            f"default; -2 is all cores but one, and so on); got {n_jobs!r}."
         )
     exp = experiment if isinstance(experiment, Experiment) else load_experiment(experiment)
     # the data once, before the database and any search or task: a bad option failed them
