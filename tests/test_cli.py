@@ -395,6 +395,19 @@ def test_stream_reports_a_learner_that_stops_in_one_line(capsys):
     assert out.out == ""
 
 
+def test_a_stopped_stream_with_save_does_not_suggest_the_scale_that_save_refuses(capsys, tmp_path):
+    """Session 17: with ``--save`` the hint said "to scale them here: --scale standard",
+    and following it gave "--save with --scale standard" as the next error (a dead end)."""
+    model = tmp_path / "m.skl"
+    argv = ["stream", CSV, "--model", "OPAUC", "--param", "eta=1000", "--no-progress"]
+    err = _stops(capsys, [*argv, "--save", str(model)]).err.strip()
+    assert "overflowed" in err and "--scale standard" not in err
+    assert "scale the data file beforehand" in err and not model.exists()
+    with pytest.raises(SystemExit):  # what the old hint led to
+        main([*argv, "--save", str(model), "--scale", "standard"])
+    assert "--save with --scale" in capsys.readouterr().err
+
+
 def test_compare_reports_a_learner_that_stops_and_goes_on_with_the_others(capsys):
     argv = ["compare", CSV, "--models", "AROW,OPAUC", "--param", "OPAUC.eta=1000", "--no-progress"]
     assert main(argv) == 1  # the exit status of the console script
