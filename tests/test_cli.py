@@ -13,7 +13,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn import metrics as skm
 
-from skewlearn import AROW, PassiveAggressive, Perceptron
+from skewlearn import AROW, OPAUC, PassiveAggressive, Perceptron
 from skewlearn.cli import main
 from skewlearn.datasets import load
 from skewlearn.evaluation import prequential
@@ -393,6 +393,34 @@ def test_stream_reports_a_learner_that_stops_in_one_line(capsys):
     assert len(err) == 1 and err[0].startswith("skewlearn stream: OPAUC stopped: ")
     assert "overflowed" in err[0] and "--scale standard" in err[0]
     assert out.out == ""
+
+
+def test_a_stopped_stream_with_save_does_not_suggest_the_scale_that_save_refuses(capsys, tmp_path):
+    """Session 17: with ``--save`` the hint said "to scale them here: --scale standard",
+    and following it gave "--save with --scale standard" as the next error (a dead end)."""
+    model = tmp_path / "m.skl"
+    argv = ["stream", CSV, "--model", "OPAUC", "--param", "eta=1000", "--no-progress"]
+    err = _stops(capsys, [*argv, "--save", str(model)]).err.strip()
+    assert "overflowed" in err and "--scale standard" not in err
+    assert "scale the data file beforehand" in err and not model.exists()
+    with pytest.raises(SystemExit):  # what the old hint led to
+        main([*argv, "--save", str(model), "--scale", "standard"])
+    assert "--save with --scale" in capsys.readouterr().err
+
+
+def test_the_reported_f1_counts_the_learners_threshold_as_the_readme_says(capsys):
+    """Session 17: README said a row is predicted positive "when its score for pos_label
+    is > 0"; with ``--param threshold=t`` (KOIL, OAM, OPAUC) the reported F1 and G-mean
+    count score > t, as ``predict`` does. Reference: scikit-learn's f1_score on the
+    learner's own pre-update scores."""
+    X, y, _ = load(CSV)
+    final = _json(capsys, ["stream", CSV, "--model", "OPAUC", "--param", "threshold=0.05"])
+    scores = OPAUC(threshold=0.05, random_state=0).test_then_train(X, y, classes=[-1, 1])
+    assert final["final"]["f1"] == pytest.approx(skm.f1_score(y == 1, scores > 0.05))
+    assert final["final"]["f1"] != pytest.approx(skm.f1_score(y == 1, scores > 0))
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    assert "its score for `pos_label` is > 0)" not in readme
+    assert "above the learner's `threshold`" in readme
 
 
 def test_compare_reports_a_learner_that_stops_and_goes_on_with_the_others(capsys):

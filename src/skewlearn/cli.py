@@ -444,7 +444,13 @@ def _run(est, X, y, args, progress: bool, checkpoints):
         )
     except ValueError as exc:  # the learner's: reading errors are UsageErrors by now
         message = " ".join(str(exc).split())
-        if "Scale the features" in message and not args.scale:
+        if "Scale the features" in message and getattr(args, "save", None):
+            # --save refuses --scale (its statistics would not be saved): say what works
+            message += (
+                " (--save refuses --scale: scale the data file beforehand, and new data"
+                " the same way)"
+            )
+        elif "Scale the features" in message and not args.scale:
             whole = ", which reads the whole file into memory" if y is None else ""
             message += f" (to scale them here: --scale standard{whole})"
         raise LearnerError(f"{type(est).__name__} stopped: {message}") from exc

@@ -124,6 +124,33 @@ def test_exact_roc_auc_in_progressive_validation():
     assert res.get() == pytest.approx(exact, rel=1e-12)
 
 
+def test_the_docstring_warns_that_rivers_rocauc_loses_small_kernel_scores():
+    """Session 17: the docstring called sigma(f - t) "enough for River's ROC AUC". River's
+    ``ROCAUC`` counts the probabilities at ``n_thresholds`` (10) grid points; KOIL's scores
+    are small, so behind a StandardScaler its probabilities stay near 1/2 and River reports
+    about 0.55 where the exact AUC of the same probabilities is about 0.9."""
+    from river import compose, preprocessing
+
+    model = compose.Pipeline(
+        preprocessing.StandardScaler(),
+        RiverClassifier(KOIL(budget_pos=30, budget_neg=30), seed=0),
+    )
+    ours, theirs = RiverMetric(ROCAUC()), rmetrics.ROCAUC()
+    truth, probs = [], []
+    for x, t in datasets.Phishing():
+        p = model.predict_proba_one(x)
+        ours.update(t, p)
+        theirs.update(t, p)
+        truth.append(t)
+        probs.append(p[True])
+        model.learn_one(x, t)
+    assert ours.get() == pytest.approx(roc_auc_score(truth, probs), rel=1e-12)
+    assert ours.get() > 0.85 and theirs.get() < ours.get() - 0.2
+    doc = " ".join(RiverClassifier.__doc__.split())
+    assert "enough for River's ROC AUC" not in doc
+    assert "n_thresholds" in doc and "RiverMetric(ROCAUC())" in doc
+
+
 def test_label_metrics_equal_rivers_and_errors():
     rng = np.random.default_rng(0)
     y = rng.random(200) < 0.2
