@@ -45,10 +45,10 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._config import NJIT
-from ._equality import same_value
 from ._rng import seed_state
 from ._rows import as_rows, linear_scores
 from ._stability import warn_unstable_steps
+from ._values import same_value, value_list
 
 __all__ = ["BatchClassifier", "BinaryClassifier", "OnlineClassifier", "OnlineLinearClassifier"]
 
@@ -146,7 +146,7 @@ def _classes_array(classes) -> np.ndarray:
             f"{'sorted(classes)' if isinstance(classes, set | frozenset) else '[0, 1]'}."
         )
     labels = np.asarray(classes)
-    shown = _label_list(classes if isinstance(classes, list | tuple) else labels.ravel())
+    shown = value_list(classes if isinstance(classes, list | tuple) else labels.ravel())
     missing = next((v for v in labels.ravel().tolist() if _is_missing(v)), False)
     if missing is not False:
         raise ValueError(
@@ -204,10 +204,6 @@ def _encoded_labels_hint(
         f"sorted order; for OneVsRestClassifier, the class against the rest), so {what} "
         f"cannot name an original label there. {fix} or encode y yourself first."
     )
-
-
-def _label_list(values) -> str:
-    return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
 
 
 def _max_abs(X) -> float:
@@ -700,7 +696,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                     )
                     raise ValueError(
                         f"{type(self).__name__} needs both classes to start: y contains one class, "
-                        f"{_label_list(found)}. {hint}"
+                        f"{value_list(found)}. {hint}"
                     )
                 raise ValueError(self._multiclass_message(found))
             classes = found
@@ -709,7 +705,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             if len(classes) != 2:
                 raise ValueError(
                     f"classes must hold exactly two labels for a binary learner; got "
-                    f"{len(classes)}: {_label_list(classes)}."
+                    f"{len(classes)}: {value_list(classes)}."
                     + (
                         " Wrap the learner in sklearn.multiclass.OneVsRestClassifier for "
                         "more classes."
@@ -720,8 +716,8 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             unknown = np.setdiff1d(np.unique(y), classes)
             if len(unknown):
                 raise ValueError(
-                    f"y contains labels {_label_list(unknown)} that are not in classes="
-                    f"[{_label_list(classes)}]."
+                    f"y contains labels {value_list(unknown)} that are not in classes="
+                    f"[{value_list(classes)}]."
                 )
         self.classes_ = classes
         if self.pos_label is None:
@@ -731,7 +727,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 del self.classes_
                 raise ValueError(
                     f"pos_label must be one label (a number, string or bool), the positive "
-                    f"one of the classes [{_label_list(classes)}]; got {self.pos_label!r}. "
+                    f"one of the classes [{value_list(classes)}]; got {self.pos_label!r}. "
                     "Set pos_label to one of them, or None to use classes_[1]."
                 )
             matches = [c for c in classes if c == self.pos_label]
@@ -739,7 +735,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 del self.classes_
                 raise ValueError(
                     f"pos_label={self.pos_label!r} is not one of the classes "
-                    f"[{_label_list(classes)}]. Set pos_label to one of them, or None to use "
+                    f"[{value_list(classes)}]. Set pos_label to one of them, or None to use "
                     f"classes_[1].{_encoded_labels_hint(classes)}"
                 )
             self.pos_label_ = matches[0]
@@ -750,8 +746,8 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         given = np.unique(_classes_array(classes))
         if not np.array_equal(given, self.classes_):
             raise ValueError(
-                f"classes=[{_label_list(given)}] differs from the "
-                f"classes of earlier calls [{_label_list(self.classes_)}]; call fit to start "
+                f"classes=[{value_list(given)}] differs from the "
+                f"classes of earlier calls [{value_list(self.classes_)}]; call fit to start "
                 "a new model."
             )
 
@@ -789,8 +785,8 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 if len(labels) > 2:
                     raise ValueError(self._multiclass_message(labels, later=True))
             raise ValueError(
-                f"this batch's labels [{_label_list(np.unique(y))}] are not the classes of "
-                f"earlier calls [{_label_list(self.classes_)}] (numbers against strings?). "
+                f"this batch's labels [{value_list(np.unique(y))}] are not the classes of "
+                f"earlier calls [{value_list(self.classes_)}] (numbers against strings?). "
                 "Convert y to the classes' type, or call fit to start a new model."
             )
 
@@ -799,7 +795,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         return (
             "Only binary classification is supported. "
             f"{type(self).__name__} is a binary classifier but {where} {len(labels)} classes "
-            f"({_label_list(labels)}). Map the labels to two classes (e.g. minority vs rest) "
+            f"({value_list(labels)}). Map the labels to two classes (e.g. minority vs rest) "
             "or wrap the learner in sklearn.multiclass.OneVsRestClassifier."
         )
 

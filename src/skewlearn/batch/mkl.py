@@ -73,7 +73,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, seed_state
-from ..base import BatchClassifier, _encoded_labels_hint, _label_list, warn_large_fit
+from .._values import value_list
+from ..base import BatchClassifier, _encoded_labels_hint, warn_large_fit
 from ..kernels import kernel_matrix
 from .nystrom import MultiNystroem, check_kernel_values, resolve_kernels
 
@@ -716,8 +717,8 @@ def class_costs(est, y: np.ndarray) -> np.ndarray:
         known = {est.pos_label_, est._neg_label()}
         if not labels <= known:
             raise ValueError(
-                f"class_weight keys [{_label_list(sorted(labels, key=repr))}] must be class "
-                f"labels [{_label_list(sorted(known, key=repr))}]; use a dict keyed by the "
+                f"class_weight keys [{value_list(sorted(labels, key=repr))}] must be class "
+                f"labels [{value_list(sorted(known, key=repr))}]; use a dict keyed by the "
                 "labels of y."
                 + _encoded_labels_hint(
                     est.classes_, "class_weight", "Key class_weight by 0 and 1, use 'balanced'"

@@ -38,7 +38,7 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
         "`pip install river pandas`."
     ) from exc
 
-from .._equality import same_value
+from .._values import same_value
 from ..base import BinaryClassifier, OnlineClassifier, decision_cut
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
 

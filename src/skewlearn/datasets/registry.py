@@ -43,6 +43,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._hints import did_you_mean
+from .._values import plain
 from . import cache
 from .readers import (
     _EXTENSIONS,
@@ -431,7 +432,7 @@ def load(
         "n_attributes": int(n_attributes),
         "n_positives": n_pos,
         "imbalance_ratio": float((len(y) - n_pos) / n_pos),
-        "positive_class": positive.item() if hasattr(positive, "item") else positive,
+        "positive_class": plain(positive),
         "source": source,
         "path": str(path),
         "description": description,

@@ -30,9 +30,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from .. import base as _base
 from .._config import NJIT, NJIT_INLINE
-from .._equality import same_value
 from .._rng import rng_uniform
 from .._rows import linear_scores, row_dot
+from .._values import plain, same_value
 from ..base import OnlineClassifier, refuse_changed
 from ..linear.cost_sensitive import CostSensitiveOGD, CostSensitivePA, csogd_update
 from ..linear.first_order import SCHEDULES, count_sample, step_size
@@ -567,11 +567,11 @@ class OMCSL(OnlineClassifier):
         value would be dropped silently and the costs :math:`c_+` go to the other class."""
         if pos is None or same_value(pos, self.pos_label_):
             return
-        known = [c.item() if hasattr(c, "item") else c for c in self.classes_]
+        known = [plain(c) for c in self.classes_]
         if any(same_value(pos, c) for c in known):
             raise ValueError(
                 f"base_estimator's pos_label={pos!r} is not OMCSL's positive class "
-                f"{self._positive_label()!r} (OMCSL(pos_label={self.pos_label!r})); OMCSL's "
+                f"{plain(self.pos_label_)!r} (OMCSL(pos_label={self.pos_label!r})); OMCSL's "
                 "pos_label decides which class gets the costs c+, and the base estimator's "
                 f"is not used. Set OMCSL(pos_label={pos!r}) instead."
             )
@@ -580,10 +580,6 @@ class OMCSL(OnlineClassifier):
             "OMCSL's pos_label decides which class gets the costs c+: set it on OMCSL and "
             "drop the base estimator's."
         )
-
-    def _positive_label(self):
-        pos = self.pos_label_
-        return pos.item() if hasattr(pos, "item") else pos
 
     def _allocate(self, n_features: int) -> None:
         K = int(self.n_learners)

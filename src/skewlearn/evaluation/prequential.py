@@ -25,6 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array, column_or_1d
 
+from .._values import plain
 from ..base import decision_cut
 from ..metrics.batch import _check_labels
 from ..metrics.streaming import F1, ROCAUC, Confusion, GMean, StreamingMetric
@@ -76,7 +77,7 @@ class PrequentialResult:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-serialisable dictionary (scores left out)."""
-        pos = self.pos_label.item() if hasattr(self.pos_label, "item") else self.pos_label
+        pos = plain(self.pos_label)
         return {
             "estimator": self.estimator,
             "n_rows": self.n_rows,

@@ -52,6 +52,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._values import plain, value_list
+
 __all__ = [
     "ConfusionCounts",
     "balanced_accuracy",
@@ -193,32 +195,29 @@ def _is_zero_or_minus_one(label) -> bool:
 def _resolve_pos_label(labels: np.ndarray, pos_label):
     """Return ``(pos, known)``: the positive label, and False when no present label is it."""
     if len(labels) > 2:
-        shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels[:6])
         raise ValueError(
             f"Only binary metrics are defined here, but the labels hold {len(labels)} classes "
-            f"({shown}{', ...' if len(labels) > 6 else ''}). Map them to two classes "
+            f"({value_list(labels, 6)}). Map them to two classes "
             "(e.g. minority vs rest)."
         )
     if pos_label is not None:
         held = {_value_kind(v) for v in labels}
         wanted = _value_kind(pos_label)
         if wanted in ("number", "string") and held == ({"number", "string"} - {wanted}):
-            shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels)
             raise ValueError(
                 f"the labels are {held.pop()}s but pos_label={pos_label!r} is a {wanted}, so no "
                 "label can equal it and every sample would count as negative. Set pos_label "
-                f"to one of the labels ({shown})."
+                f"to one of the labels ({value_list(labels)})."
             )
         if len(labels) == 2 and not any(lab == pos_label for lab in labels):
-            shown = [v.item() if hasattr(v, "item") else v for v in labels]
             raise ValueError(
                 f"pos_label={pos_label!r} is not one of the labels "
-                f"[{shown[0]!r}, {shown[1]!r}]. Set pos_label to one of them."
+                f"[{value_list(labels)}]. Set pos_label to one of them."
             )
         return pos_label
     if len(labels) == 2:
         return labels[1]
-    only = labels[0].item() if hasattr(labels[0], "item") else labels[0]
+    only = plain(labels[0])
     if _is_one(only):
         return labels[0]
     if _is_zero_or_minus_one(only):

@@ -41,7 +41,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .._equality import same_value
+from .._values import same_value, value_list
 from ._exact import (
     MAX_RUNS,
     auroc_add_one,
@@ -251,14 +251,13 @@ def _no_label_in(arr: np.ndarray):
 def _type_mismatch(name: str, labels, pos_label) -> str:
     """The message for labels of ``name`` that can never equal ``pos_label``."""
     labels = list(labels)
-    shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels[:6])
-    more = ", ..." if len(labels) > 6 else ""
+    shown = value_list(labels, 6)
     held = "strings" if _label_type(pos_label) == "number" else "numbers"
     pos_is = "a number" if held == "strings" else "a string"
     return (
         f"{name} holds {held} but pos_label={pos_label!r} is {pos_is}, so no label would "
         "ever equal it and every sample would count as negative. Pass pos_label=<the "
-        f"positive label> when building the metric (labels here: {shown}{more})."
+        f"positive label> when building the metric (labels here: {shown})."
     )
 
 
