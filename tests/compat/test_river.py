@@ -103,9 +103,9 @@ def test_feature_order_new_keys_ignored_missing_zero():
         RiverClassifier(OGD(), classes=(1, 1))
 
 
-def test_exact_roc_auc_in_progressive_validation():
-    """Ours equals scikit-learn on the prequential probabilities; River's ROCAUC approximates."""
-    model = RiverClassifier(OGD(loss="logistic"))
+def _phishing_auc(model):
+    """Test-then-train ``model`` on River's Phishing stream: our exact ROC AUC and River's
+    ``ROCAUC`` of its probabilities, and scikit-learn's ``roc_auc_score`` of them."""
     ours, theirs = RiverMetric(ROCAUC()), rmetrics.ROCAUC()
     truth, probs = [], []
     for x, t in datasets.Phishing():
@@ -115,7 +115,12 @@ def test_exact_roc_auc_in_progressive_validation():
         truth.append(t)
         probs.append(p[True])
         model.learn_one(x, t)
-    exact = roc_auc_score(truth, probs)
+    return ours, theirs, roc_auc_score(truth, probs)
+
+
+def test_exact_roc_auc_in_progressive_validation():
+    """Ours equals scikit-learn on the prequential probabilities; River's ROCAUC approximates."""
+    ours, theirs, exact = _phishing_auc(RiverClassifier(OGD(loss="logistic")))
     assert ours.get() == pytest.approx(exact, rel=1e-12)
     assert abs(theirs.get() - exact) < 0.05  # River's grid approximation, for reference
     res = evaluate.progressive_val_score(
@@ -135,16 +140,8 @@ def test_the_docstring_warns_that_rivers_rocauc_loses_small_kernel_scores():
         preprocessing.StandardScaler(),
         RiverClassifier(KOIL(budget_pos=30, budget_neg=30), seed=0),
     )
-    ours, theirs = RiverMetric(ROCAUC()), rmetrics.ROCAUC()
-    truth, probs = [], []
-    for x, t in datasets.Phishing():
-        p = model.predict_proba_one(x)
-        ours.update(t, p)
-        theirs.update(t, p)
-        truth.append(t)
-        probs.append(p[True])
-        model.learn_one(x, t)
-    assert ours.get() == pytest.approx(roc_auc_score(truth, probs), rel=1e-12)
+    ours, theirs, exact = _phishing_auc(model)
+    assert ours.get() == pytest.approx(exact, rel=1e-12)
     assert ours.get() > 0.85 and theirs.get() < ours.get() - 0.2
     doc = " ".join(RiverClassifier.__doc__.split())
     assert "enough for River's ROC AUC" not in doc
