@@ -25,9 +25,7 @@ intercept feature of linear learners) is ignored, so kernel values do not depend
     ``out[j] = k(x_i, b_j)`` for ``lo <= j < hi`` (one row of a Gram block), with
     ``sq`` the buffer rows' squared norms for rbf on CSR rows (:func:`sparse_rbf_norms`);
 ``gram_rows_buf(kind, gamma, degree, coef0, rows, buf, n, out)``
-    the block ``out[i, j] = k(x_i, b_j)`` for every batch row;
-``gram_buf(kind, gamma, degree, coef0, buf, n, out)``
-    the symmetric ``out[i, j] = k(b_i, b_j)`` for ``i, j < n``.
+    the block ``out[i, j] = k(x_i, b_j)`` for every batch row.
 
 :func:`kernel_matrix` is the validated Python entry point for arrays.
 """
@@ -293,16 +291,6 @@ def gram_rows_buf(kind, gamma, degree, coef0, rows, buf, n, out):
     sq = sparse_rbf_norms(kind, rows, buf, n)
     for i in range(out.shape[0]):
         kernel_row_to_buf(kind, gamma, degree, coef0, rows, i, buf, sq, 0, n, out[i])
-
-
-@njit(**NJIT)
-def gram_buf(kind, gamma, degree, coef0, buf, n, out):
-    """Symmetric ``out[i, j] = k(buf[i], buf[j])`` for ``i, j < n``."""
-    for i in range(n):
-        for j in range(i + 1):
-            v = kernel_buf_buf(kind, gamma, degree, coef0, buf, i, buf, j)
-            out[i, j] = v
-            out[j, i] = v
 
 
 def kernel_matrix(

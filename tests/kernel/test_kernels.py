@@ -4,9 +4,7 @@ import scipy.sparse as sp
 
 from skewlearn._rows import as_rows
 from skewlearn.kernels import (
-    KERNEL_CODES,
     gamma_from_sigma,
-    gram_buf,
     kernel_code,
     kernel_matrix,
 )
@@ -36,16 +34,6 @@ def test_kernel_matrix_matches_definition(kind, gamma, degree, coef0, sparse):
     got = kernel_matrix(Xin, Y, kind, gamma=gamma, degree=degree, coef0=coef0)
     want = naive.kernel_matrix(X, Y, kind, gamma, degree, coef0)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
-
-
-@pytest.mark.parametrize("kind,gamma,degree,coef0", PARAMS)
-def test_gram_buf_symmetric_and_matches(kind, gamma, degree, coef0):
-    _, Y = _data(1)
-    out = np.full((6, 6), np.nan)
-    gram_buf(KERNEL_CODES[kind], gamma, degree, coef0, Y, 4, out)
-    want = naive.kernel_matrix(Y, Y, kind, gamma, degree, coef0)
-    np.testing.assert_allclose(out[:4, :4], want, rtol=1e-12, atol=1e-12)
-    assert np.isnan(out[4:, :]).all() and np.isnan(out[:, 4:]).all()
 
 
 def test_bias_entry_is_ignored():
