@@ -349,19 +349,26 @@ def test_nemenyi_cd_is_reported_for_more_than_20_methods():
     assert f"Nemenyi CD (α = 0.05) = {t.cd:.3f}" in _friedman_text(t)
 
 
-def test_sensitivity_figures_name_each_estimators_own_search_metric(monkeypatch):
-    """An estimator with its own ``search_metric`` is scored by it in the inner folds; its
-    sensitivity figure said the experiment's ``search.metric`` (session 16)."""
+def _record_sensitivity_figures(monkeypatch) -> dict:
+    """Replace ``plots.sensitivity_figure`` by a recorder: title -> (lines, metric)."""
     from skewlearn.experiments import plots
-    from skewlearn.experiments.report import ExperimentReport
 
-    labels = {}
+    calls = {}
 
     def record(lines, param, metric, title=""):
-        labels[title] = metric
+        calls[title] = (lines, metric)
         return plots._figure()
 
     monkeypatch.setattr(plots, "sensitivity_figure", record)
+    return calls
+
+
+def test_sensitivity_figures_name_each_estimators_own_search_metric(monkeypatch):
+    """An estimator with its own ``search_metric`` is scored by it in the inner folds; its
+    sensitivity figure said the experiment's ``search.metric`` (session 16)."""
+    from skewlearn.experiments.report import ExperimentReport
+
+    calls = _record_sensitivity_figures(monkeypatch)
     search = {"params": [{"C": 1.0}, {"C": 2.0}], "scores": [0.5, 0.6]}
     rows = [
         {"dataset": "a", "method": m, "extra": {"search": search}, "fit_time": 0.1,
@@ -374,7 +381,10 @@ def test_sensitivity_figures_name_each_estimators_own_search_metric(monkeypatch)
         "estimators": [{"name": "PA"}, {"name": "PA-F", "search_metric": "f1"}],
     }
     to_html([ExperimentReport("e", definition, rows, [])])
-    assert labels == {"PA: C": "roc_auc", "PA-F: C": "f1"}
+    assert {title: metric for title, (_, metric) in calls.items()} == {
+        "PA: C": "roc_auc",
+        "PA-F: C": "f1",
+    }
 
 
 def test_a_stream_point_undefined_in_every_run_is_nan_without_a_warning():
@@ -395,16 +405,9 @@ def test_a_stream_point_undefined_in_every_run_is_nan_without_a_warning():
 def test_sensitivity_figures_of_shared_searches(monkeypatch):
     """With ``search.scope = "first_fold"`` the inner scores are in the ``searches`` table,
     not in the task rows: the HTML report had no sensitivity figure at all (session 16)."""
-    from skewlearn.experiments import plots
     from skewlearn.experiments.report import ExperimentReport
 
-    drawn = {}
-
-    def record(lines, param, metric, title=""):
-        drawn[title] = lines
-        return plots._figure()
-
-    monkeypatch.setattr(plots, "sensitivity_figure", record)
+    calls = _record_sensitivity_figures(monkeypatch)
     search = {"params": [{"C": 1.0}, {"C": 2.0}], "scores": [0.5, 0.6]}
     shared = [{"dataset": "a", "method": "PA", "params": {"C": 2.0},
                "extra": {"search": search, "n_train": 10}, "cpu_time": 1.0}]  # fmt: skip
@@ -413,4 +416,6 @@ def test_sensitivity_figures_of_shared_searches(monkeypatch):
              "sklearn_version": "x", "host": "h", "params": {"C": 2.0}}]  # fmt: skip
     definition = {"search": {"metric": "roc_auc", "scope": "first_fold"}}
     to_html([ExperimentReport("e", definition, rows, [], searches=shared)])
-    assert drawn == {"PA: C": {"a": ([1.0, 2.0], [0.5, 0.6])}}
+    assert {title: lines for title, (lines, _) in calls.items()} == {
+        "PA: C": {"a": ([1.0, 2.0], [0.5, 0.6])}
+    }
