@@ -1181,20 +1181,18 @@ def _check_columns(
             f"{width} ({bundle['trained_on']}). Read it with the same columns "
             "(--label-column, --nominal-columns) as the training data."
         )
-    if names is not None and not unnamed:
-        got = [str(n) for n in meta["feature_names"]]
+    if got is not None and got != names:
         label = bundle.get("label_name")  # (models saved before session 17 have none)
-        if got != names and label is not None and label in got and label not in names:
+        if label is not None and label in got and label not in names:
             raise UsageError(
                 f"{meta['name']} has its column {label!r} among the features; the model was "
                 f"trained with {label!r} as the label: pass --label-column {label}."
             )
-        if got != names:
-            k = next(i for i, (a, b) in enumerate(zip(got, names)) if a != b)
-            raise UsageError(
-                f"{meta['name']}'s feature {k + 1} is {got[k]!r}; the model was trained with "
-                f"{names[k]!r} there. Give the columns in the training data's order."
-            )
+        k = next(i for i, (a, b) in enumerate(zip(got, names)) if a != b)
+        raise UsageError(
+            f"{meta['name']}'s feature {k + 1} is {got[k]!r}; the model was trained with "
+            f"{names[k]!r} there. Give the columns in the training data's order."
+        )
     return None
 
 
