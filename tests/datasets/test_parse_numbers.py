@@ -28,6 +28,11 @@ def _digits(buf, pos):
     return _parse._digits8(_parse._address(buf), pos)
 
 
+@njit
+def _decimal(buf, pos):
+    return _parse._decimal8(_parse._address(buf), pos)
+
+
 def _check(token: str) -> None:
     text = token.encode()
     try:
@@ -108,3 +113,39 @@ def test_digits8_counts_and_values_leading_digits(raw):
     assert k == lead
     if k < 8:
         assert value == (int(raw[:k]) if k else 0)
+
+
+_DIGITS = b"0123456789"
+
+
+def _decimal_reference(raw: bytes):
+    """What ``_decimal8`` must return for these eight bytes, by plain byte tests."""
+    a = next((q for q in range(8) if raw[q] not in _DIGITS), None)
+    if a is None or raw[a] != ord("."):
+        return None
+    b = next((q for q in range(a + 1, 8) if raw[q] not in _DIGITS), None)
+    if b is None or b < 2 or raw[b] in b"eE":
+        return None
+    return float(raw[:b].decode()), b
+
+
+# bytes that sit next to digits: points, exponents, signs, blanks, separators, and bytes
+# whose carries or borrows would cross into a neighbour in a careless SWAR test
+_NEAR = b"0123456789..eE+-: \t\n\r,#/:\x00\x7f\x80\xaf\xb9\xff"
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(list(_NEAR)), min_size=8, max_size=8))
+def test_decimal8_reads_exactly_the_short_decimals(byte_values):
+    """The one-load path of ``_scan_number`` takes ``[digits].[digits]`` ended by any byte
+    but a digit or an exponent, and its value is Python's ``float`` bit for bit."""
+    raw = bytes(byte_values)
+    buf = np.frombuffer(raw + b"\n" * 8, dtype=np.uint8)
+    ok, v, e = _decimal(buf, 0)
+    expected = _decimal_reference(raw)
+    if expected is None:
+        assert not ok, raw
+        return
+    assert ok, raw
+    assert e == expected[1], raw
+    assert np.array([v]).view(np.int64)[0] == np.array([expected[0]]).view(np.int64)[0], raw

@@ -22,7 +22,10 @@ increments and decrements an array's reference count (two atomic operations) at 
 call of a helper that takes it — that alone cost about a third of the parse time. A
 LIBSVM token of at most 16 bytes is taken whole (:func:`_token_end`): its end is found
 from two loads, so the next token's position does not wait for this one's parse, and the
-parse is kept only if it ends exactly there (else the token goes the usual way).
+parse is kept only if it ends exactly there (else the token goes the usual way). A short
+decimal (``-0.3574``: digits, a point, digits, at most 7 bytes after the sign) is read
+from one load (:func:`_decimal8`), not one per digit run: about a quarter of the parse
+time on 50 dense features with 4 decimals.
 """
 
 from __future__ import annotations
@@ -49,6 +52,8 @@ _C80 = np.uint64(0x8080808080808080)
 _C21 = np.uint64(0x2121212121212121)
 _C23 = np.uint64(0x2323232323232323)
 _C01 = np.uint64(0x0101010101010101)
+_C0F = np.uint64(0x0F0F0F0F0F0F0F0F)
+_C7F = np.uint64(0x7F7F7F7F7F7F7F7F)
 _MASK = np.uint64(0x000000FF000000FF)
 _MUL1 = np.uint64(0x000F424000000064)  # 100 + (1000000 << 32)
 _MUL2 = np.uint64(0x0000271000000001)  # 1 + (10000 << 32)
@@ -88,6 +93,17 @@ def _address(typingctx, arr):
 
 
 @njit(**_PARSE_INLINE)
+def _swar_value(d, k):
+    """The decimal value of the ``k`` (1 to 8) digit values in the low bytes of ``d``,
+    first digit lowest (the byte order of a little-endian load)."""
+    bits = k * _U8
+    d = d << (np.uint64(64) - bits)  # right-aligned: leading zero digits in front
+    d = d * np.uint64(10) + (d >> _U8)  # pairs of digits
+    d = ((d & _MASK) * _MUL1 + ((d >> np.uint64(16)) & _MASK) * _MUL2) >> np.uint64(32)
+    return np.int64(d)
+
+
+@njit(**_PARSE_INLINE)
 def _digits8(buf, i):
     """``(k, value)``: the count ``k`` of ASCII digits that start ``buf[i:i + 8]`` and, if
     ``k < 8``, their decimal value (SWAR: eight bytes in a few integer operations).
@@ -102,12 +118,46 @@ def _digits8(buf, i):
     k = trailing_zeros(m) >> np.uint64(3)
     if k == 0:
         return 0, 0
-    bits = k * _U8
-    d = (x - _C30) & ((np.uint64(1) << bits) - np.uint64(1))  # the k digit values
-    d = d << (np.uint64(64) - bits)  # right-aligned: leading zero digits in front
-    d = d * np.uint64(10) + (d >> _U8)  # pairs of digits
-    d = ((d & _MASK) * _MUL1 + ((d >> np.uint64(16)) & _MASK) * _MUL2) >> np.uint64(32)
-    return np.int64(k), np.int64(d)
+    d = (x - _C30) & ((np.uint64(1) << (k * _U8)) - np.uint64(1))  # the k digit values
+    return np.int64(k), _swar_value(d, k)
+
+
+@njit(**_PARSE_INLINE)
+def _decimal8(buf, i):
+    """``(True, value, end)`` when ``buf[i:i + 8]`` starts with ``[digits] . [digits]``
+    (at least one digit) followed by a byte that is neither a digit nor ``e``/``E``; else
+    ``(False, 0.0, i)``. The caller guarantees ``i + 8 <= len(buf)``.
+
+    The common decimal (``0.3574``) in one load instead of one per digit run: the bytes
+    that are not digits are flagged exactly (no carry or borrow crosses a byte, unlike
+    :func:`_digits8`'s test, whose later flags may be wrong), the first must be the point
+    and the second ends the number; the digits after the point are shifted down one byte
+    over it, and the run of ``k`` digits is converted at once. The value, ``mantissa /
+    10**f`` with ``f`` digits after the point, is the one :func:`_scan_number`'s two-run
+    path computes, so results are bit-identical.
+    """
+    x = _load8(buf, i)
+    x7 = x & _C7F
+    # a byte is flagged if its low 7 bits are above '9' or below '0', or its top bit is set
+    m = ((x7 + _C46) | ~((x7 | _C80) - _C30) | x) & _C80
+    if m == 0:
+        return False, 0.0, i
+    a = trailing_zeros(m) >> np.uint64(3)  # the point's place
+    m2 = m & (m - np.uint64(1))
+    if m2 == 0:
+        return False, 0.0, i
+    b = trailing_zeros(m2) >> np.uint64(3)  # the end's place
+    if buf[i + np.int64(a)] != 46 or b < 2:
+        return False, 0.0, i
+    e = i + np.int64(b)
+    if buf[e] == 101 or buf[e] == 69:
+        return False, 0.0, i
+    k = b - np.uint64(1)  # digits
+    d = x & _C0F  # a digit's value is its low four bits
+    low = (np.uint64(1) << (a * _U8)) - np.uint64(1)  # the digits before the point
+    high = ((np.uint64(1) << (k * _U8)) - np.uint64(1)) & ~low  # after it, moved down
+    v = float(_swar_value((d & low) | ((d >> _U8) & high), k)) / _POW10[k - a]
+    return True, v, e
 
 
 @njit(**_PARSE_INLINE)
@@ -153,6 +203,9 @@ def _scan_number(buf, pos, end, size):
     neg = c0 == 45
     i += (c0 == 43) | neg  # branch-free: signs are random in real data
     if i + 16 <= size:  # fast path: [digits] [. digits], < 8 of each, no exponent
+        ok, v, e = _decimal8(buf, i)
+        if ok:  # the whole number in one load: [digits] . [digits], 7 bytes at most
+            return -v if neg else v, e, 1, False
         k, ip = _digits8(buf, i)
         if k < 8:
             j = i + k
@@ -337,6 +390,8 @@ def libsvm_block(
     nh = 0
     lines = 0
     maxidx = -1
+    # the fast path's bound on a 0-based index, one unsigned comparison (k < 0 wraps above)
+    kcap = np.uint64(n_features) if n_features >= 0 else np.uint64(_MAX_INDEX + 1)
     while pos < end and n < max_rows:
         start = pos
         nh0 = nh
@@ -372,15 +427,17 @@ def libsvm_block(
                 if t > i:
                     ndig, idx = _digits8(p, i)
                     k = idx - offset
-                    if (
-                        0 < ndig < 8
-                        and buf[i + ndig] == 58
-                        and k >= 0
-                        and (n_features < 0 or k < n_features)
-                        and nnz < cap
-                    ):
-                        v, j, kind, _ = _scan_number(p, i + ndig + 1, end, size)
-                        if kind == 1 and j == t:
+                    if 0 < ndig < 8 and p[i + ndig] == 58 and np.uint64(k) < kcap and nnz < cap:
+                        j = i + ndig + 1
+                        c0 = p[j]
+                        neg = c0 == 45
+                        ok, v, e = _decimal8(p, j + ((c0 == 43) | neg))
+                        if ok:
+                            v = -v if neg else v
+                        else:
+                            v, e, kind, _ = _scan_number(p, j, end, size)
+                            ok = kind == 1
+                        if ok and e == t:
                             if k <= last:
                                 sorted_ok = False
                             last = k
