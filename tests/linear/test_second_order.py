@@ -341,6 +341,15 @@ def test_matches_numpy_reference(case, covariance, fit_intercept, sparse):
     assert clf.counts_[3] > 10  # the stream exercises the update
     np.testing.assert_allclose(scores, ref_scores, rtol=1e-8, atol=1e-10)
     np.testing.assert_allclose(clf.weights_, w, rtol=1e-8, atol=1e-10)
+    if cls is IELLIP and not fit_intercept:
+        # the intercept's coordinate belongs to no feature: it keeps its initial a rather
+        # than grow by 1/(1 - c_t) with the others (see test_iellip_without_intercept_...)
+        used = S[:-1] if covariance == "diag" else S[:-1, :-1]
+        kept = clf.covariance_[:-1] if covariance == "diag" else clf.covariance_[:-1, :-1]
+        np.testing.assert_allclose(kept, used, rtol=1e-8, atol=1e-12)
+        last = clf.covariance_[-1] if covariance == "diag" else clf.covariance_[-1, -1]
+        assert last == params.get("a", 1.0)
+        return
     np.testing.assert_allclose(clf.covariance_, S, rtol=1e-8, atol=1e-12)
 
 
@@ -473,6 +482,29 @@ def test_iellip_with_a_slow_decay_follows_an_extended_precision_reference(covari
         clf.covariance_exponent_[0]
     )
     np.testing.assert_allclose((sigma / top).astype(float), (S / top).astype(float), rtol=1e-6)
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+def test_iellip_without_intercept_is_not_scaled_by_the_unused_intercept_coordinate(covariance):
+    """Without an intercept the last coordinate of Σ belongs to no feature, yet it grew by
+    1/(1 - c) at every mistake and decided when Σ was divided by 2^100: with b = 1 it
+    passed the used coordinates by 2^1000 and more, pushing them to 1e-175 (full: 2412
+    of 6000 scores off the paper's algorithm) and to underflow (diag: inf steps, the model
+    discarded with an overflow error asking to scale the features). It now stays at ``a``
+    and the scores follow the 80-bit reference, as they do with an intercept."""
+    X, y = _stream(n=6000, d=3, seed=3)
+    y = np.where(np.random.default_rng(3).random(len(y)) < 0.3, -y, y)  # label noise
+    clf = IELLIP(b=1.0, c=0.5, a=2.0, covariance=covariance, fit_intercept=False)
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    assert clf.counts_[3] > 2000
+    Xa = naive.augment(X, False).astype(np.longdouble)
+    w, _, ref_scores = ref.iellip(Xa, y, a=2.0, b=1.0, c=0.5, full=covariance == "full")
+    np.testing.assert_allclose(scores, ref_scores.astype(float), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(clf.weights_, w.astype(float), rtol=1e-7, atol=1e-9)
+    last = clf.covariance_[-1] if covariance == "diag" else clf.covariance_[-1, -1]
+    assert last == 2.0  # the unused coordinate keeps its initial value a
+    if covariance == "full":
+        np.testing.assert_array_equal(clf.covariance_[-1, :-1], 0.0)
 
 
 def _cw_diag_decimal(X, y, eta, a=1.0, digits=150):
