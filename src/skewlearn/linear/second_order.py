@@ -1090,14 +1090,15 @@ class IELLIP(OnlineLinearClassifier):
     depend on the scale of :math:`\\Sigma`, so ``covariance_`` keeps it divided by the
     power of two ``2 ** covariance_exponent_[0]`` (exact in floating point: the weights
     are bit for bit those of the unscaled algorithm). Without an intercept
-    (``fit_intercept=False``) the last coordinate belongs to no feature: it keeps its
-    initial ``a`` (unscaled) instead of growing with the others, so that it cannot
-    decide the scale and push the used coordinates into underflow.
+    (``fit_intercept=False``) the last coordinate belongs to no feature: its entry of
+    ``covariance_`` keeps its initial value instead of growing with the others, so that
+    it cannot decide the scale and push the used coordinates into underflow.
 
     Parameters
     ----------
     a : float, default=1.0
-        Initial ``Σ = aI``, > 0.
+        Initial ``Σ = aI``, > 0. Only a scale: the steps do not depend on it, so every
+        ``a`` makes the same predictions (LIBOL's parameter, kept for reference).
     b : float, default=0.3
         Decay of ``c_t``, in (0, 1].
     c : float, default=0.1
@@ -1108,8 +1109,9 @@ class IELLIP(OnlineLinearClassifier):
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
     {attributes}    covariance_exponent_ : ndarray of shape (1,)
-        ``Σ = covariance_ * 2 ** covariance_exponent_[0]`` (see above; 0 unless Σ grew
-        past 2^100).
+        ``Σ = covariance_ * 2 ** covariance_exponent_[0]`` (see above): the power of two
+        of ``a`` at the start (``covariance_`` starts at ``a`` divided by it, in [1, 2)),
+        plus 100 for each time Σ grew past 2^100.
 
     References
     ----------
@@ -1130,7 +1132,8 @@ class IELLIP(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
-    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("a", "smaller"),)
+    #: ``a`` is only a scale (see _allocate): no setting makes the steps smaller
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = ()
     _id_keys: ClassVar[tuple] = ("covariance",)
     _test_params: ClassVar[list] = [{}, {"covariance": "full"}]
     _parameter_constraints: ClassVar[dict] = {
@@ -1161,12 +1164,17 @@ class IELLIP(OnlineLinearClassifier):
 
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
+        # Σ₀ = aI as m · 2^e with m in [1, 2): the steps do not depend on Σ's scale, so an
+        # extreme a (1e-300, 1e300, subnormal) would only underflow or overflow Σx and xᵀΣx
+        # (silently different scores, or an overflow error) without changing the algorithm.
+        mantissa, exponent = math.frexp(float(self.a))  # a = mantissa · 2^exponent
+        mantissa, exponent = 2.0 * mantissa, exponent - 1
         if self.covariance == "full":
             warn_large_matrices(self, 1, n_features + 1, "diag")
-            self.covariance_ = float(self.a) * np.eye(n_features + 1)
+            self.covariance_ = mantissa * np.eye(n_features + 1)
         else:
-            self.covariance_ = np.full(n_features + 1, float(self.a))
-        self.covariance_exponent_ = np.zeros(1, dtype=np.int64)
+            self.covariance_ = np.full(n_features + 1, mantissa)
+        self.covariance_exponent_ = np.array([exponent], dtype=np.int64)
 
     def _learn(self, rows, y, scores):
         if not hasattr(self, "covariance_exponent_"):  # a model saved before session 14
