@@ -275,11 +275,67 @@ def _not_finite_message(data: np.ndarray) -> str:
     )
 
 
+@njit(**NJIT)
+def _csr_fault(indices, indptr, nnz, n_cols):
+    """``(row, kind, value)`` of the first structural fault of a CSR matrix, ``(-1, 0, 0)``
+    if there is none: kind 1, ``indptr`` decreases at ``row`` or leaves ``[0, nnz]``
+    (``value`` = the entry ``indptr[row + 1]``); kind 2, ``row`` holds the column index
+    ``value`` outside ``[0, n_cols)``. One pass over ``indptr`` and ``indices``."""
+    if indptr[0] < 0 or indptr[0] > nnz:
+        return 0, 1, indptr[0]
+    for i in range(indptr.shape[0] - 1):
+        start = indptr[i]
+        stop = indptr[i + 1]
+        if stop < start or stop > nnz:
+            return i, 1, stop
+        for p in range(start, stop):
+            col = indices[p]
+            if col < 0 or col >= n_cols:
+                return i, 2, col
+    return -1, 0, 0
+
+
+def check_csr_structure(X) -> None:
+    """Refuse a CSR matrix whose column indices leave its shape or whose ``indptr``
+    decreases. scipy builds such a matrix from ``(data, indices, indptr)`` arrays without
+    checking either (only ``check_format(full_check=True)`` does), and the compiled passes,
+    which index the weights by column without bounds checks, would read and write outside
+    them: silently wrong scores and weights, or a segmentation fault."""
+    indptr = X.indptr
+    if indptr.shape[0] == 0:
+        return
+    nnz = min(X.indices.shape[0], X.data.shape[0])
+    row, kind, value = _csr_fault(X.indices, indptr, nnz, X.shape[1])
+    if kind == 0:
+        return
+    if kind == 2:
+        fault = (
+            f"row {row} holds column index {value}, outside 0..{X.shape[1] - 1} for its "
+            f"{X.shape[1]} columns"
+        )
+    else:
+        fault = (
+            f"its indptr is not non-decreasing within [0, {nnz}] at row {row} "
+            f"(indptr[{row + 1}] = {value})"
+        )
+    raise ValueError(
+        f"X is a CSR matrix of shape {X.shape} that does not hold together: {fault}. scipy "
+        "does not check this when the matrix is built from (data, indices, indptr) arrays "
+        "(X.check_format(full_check=True) does). Build it again with indices inside its "
+        "shape, e.g. scipy.sparse.csr_matrix((data, (rows, cols)), shape=(n_rows, "
+        "n_features)), which refuses out-of-range entries."
+    )
+
+
 def check_magnitude(est, X, consequence: str, values: list[float] | None = None) -> None:
     """Refuse NaN/inf in ``X`` (dense or CSR), and values whose squares overflow float64
     (above :func:`max_abs_value`), in one compiled pass; the message names ``est``, the
     ``consequence`` of going on, and asks for scaling. ``values``: ``X``'s values as Python
-    floats when the caller built ``X`` from them (one row of a River dict), scanned as such."""
+    floats when the caller built ``X`` from them (one row of a River dict), scanned as such.
+    A CSR ``X`` whose structure leaves its shape is refused first
+    (:func:`check_csr_structure`)."""
+    if values is None and sp.issparse(X) and X.format == "csr":
+        check_csr_structure(X)
     if values is not None:
         biggest, finite = _scan_list(values)
         data = X

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.metrics import roc_auc_score
 
 import skewlearn
@@ -36,3 +37,47 @@ def test_online_auc_on_separable_imbalanced_stream(cls):
     params = getattr(cls, "_separable_params", {})
     scores = cls(**params).test_then_train(X, y, classes=[0, 1])
     assert roc_auc_score(y, scores) >= 0.9
+
+
+def _malformed_csr(X, bad: str):
+    """``X`` (dense, 3 rows at least) as a CSR matrix that scipy builds without a word
+    (``csr_matrix((data, indices, indptr), shape=...)`` checks neither the column indices
+    nor the order of ``indptr``) but that is not a matrix of ``X``'s shape."""
+    A = sp.csr_matrix(X)
+    data, indices, indptr = A.data.copy(), A.indices.copy(), A.indptr.copy()
+    if bad == "column = n_features":
+        indices[1] = X.shape[1]
+    elif bad == "negative column":
+        indices[1] = -1
+    else:  # indptr decreasing: row 1 ends before it starts
+        indptr[1], indptr[2] = indptr[2], indptr[1]
+    return sp.csr_matrix((data, indices, indptr), shape=X.shape)
+
+
+@pytest.mark.parametrize("bad", ["column = n_features", "negative column", "indptr decreasing"])
+@pytest.mark.parametrize("cls", LINEAR, ids=lambda c: c.__name__)
+def test_a_csr_matrix_with_out_of_range_structure_is_refused(cls, bad):
+    """scipy accepts a CSR matrix built from arrays whose column indices pass its shape or
+    whose indptr decreases; the compiled passes, which do not check bounds, then read and
+    wrote outside the row (index n_features: the intercept's weight, silently; larger
+    ones: past the end of the weights, a segmentation fault or corrupted memory). Such a
+    matrix is refused, on every call, before anything is learned."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 4))
+    y = (X[:, 0] > 0).astype(int)
+    bad_X = _malformed_csr(X, bad)
+    fresh = cls()
+    with pytest.raises(ValueError, match="CSR"):
+        fresh.fit(bad_X, y)
+    assert not hasattr(fresh, "weights_")  # a refused fit leaves the learner unfitted
+    model = cls().fit(X, y)
+    before = model.weights_.copy()
+    with pytest.raises(ValueError, match="CSR"):
+        model.partial_fit(bad_X, y)
+    np.testing.assert_array_equal(model.weights_, before)
+    with pytest.raises(ValueError, match="CSR"):
+        model.decision_function(bad_X)
+    # the well-formed matrix is still accepted
+    np.testing.assert_array_equal(
+        model.decision_function(sp.csr_matrix(X)), model.decision_function(X)
+    )

@@ -185,6 +185,30 @@ def test_ogd_predict_proba_only_for_logistic():
     assert np.isfinite(clf.predict_log_proba(X[:1])).all()
 
 
+def test_ogd_predict_proba_follows_the_loss_the_model_learned_with():
+    """predict_proba was offered or withheld by the current ``loss``: after
+    set_params(loss="logistic") a hinge-trained model returned sigmoid(hinge score) as a
+    probability, and a logistic model lost predict_proba after set_params(loss="hinge").
+    A fitted model scores with the settings it learned with (session 16's rule)."""
+    X, y = _random_stream()
+    hinge = OGD(loss="hinge").fit(X, y)
+    hinge.set_params(loss="logistic")
+    assert not hasattr(hinge, "predict_proba")
+    with pytest.raises(AttributeError):
+        hinge.predict_log_proba(X)
+    logistic = OGD(loss="logistic").fit(X, y)
+    expected = logistic.predict_proba(X)
+    logistic.set_params(loss="hinge")
+    np.testing.assert_array_equal(logistic.predict_proba(X), expected)
+    np.testing.assert_allclose(np.exp(logistic.predict_log_proba(X[:3])), expected[:3], rtol=1e-12)
+    # before any fit, the setting decides (as in scikit-learn's SGDClassifier)
+    assert hasattr(OGD(loss="logistic"), "predict_proba")
+    assert not hasattr(OGD(), "predict_proba")
+    # fit with the new setting starts a model of that loss
+    hinge.fit(X, y)
+    assert hasattr(hinge, "predict_proba")
+
+
 def test_ogd_bad_hyperparameters():
     X, y = _random_stream()
     with pytest.raises(ValueError, match="eta \\* alpha must be < 1"):

@@ -341,7 +341,19 @@ def test_matches_numpy_reference(case, covariance, fit_intercept, sparse):
     assert clf.counts_[3] > 10  # the stream exercises the update
     np.testing.assert_allclose(scores, ref_scores, rtol=1e-8, atol=1e-10)
     np.testing.assert_allclose(clf.weights_, w, rtol=1e-8, atol=1e-10)
-    np.testing.assert_allclose(clf.covariance_, S, rtol=1e-8, atol=1e-12)
+    sigma = clf.covariance_
+    if cls is IELLIP:  # Σ = covariance_ · 2^covariance_exponent_ (a's power of two at first)
+        sigma = sigma * 2.0 ** int(clf.covariance_exponent_[0])
+    if cls is IELLIP and not fit_intercept:
+        # the intercept's coordinate belongs to no feature: it keeps its initial a rather
+        # than grow by 1/(1 - c_t) with the others (see test_iellip_without_intercept_...)
+        used = S[:-1] if covariance == "diag" else S[:-1, :-1]
+        kept = sigma[:-1] if covariance == "diag" else sigma[:-1, :-1]
+        np.testing.assert_allclose(kept, used, rtol=1e-8, atol=1e-12)
+        last = sigma[-1] if covariance == "diag" else sigma[-1, -1]
+        assert last == params.get("a", 1.0)  # (no division by 2^100 on this short stream)
+        return
+    np.testing.assert_allclose(sigma, S, rtol=1e-8, atol=1e-12)
 
 
 @pytest.mark.parametrize("case", CASES, ids=_case_id)
@@ -473,6 +485,56 @@ def test_iellip_with_a_slow_decay_follows_an_extended_precision_reference(covari
         clf.covariance_exponent_[0]
     )
     np.testing.assert_allclose((sigma / top).astype(float), (S / top).astype(float), rtol=1e-6)
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+def test_iellip_without_intercept_is_not_scaled_by_the_unused_intercept_coordinate(covariance):
+    """Without an intercept the last coordinate of Σ belongs to no feature, yet it grew by
+    1/(1 - c) at every mistake and decided when Σ was divided by 2^100: with b = 1 it
+    passed the used coordinates by 2^1000 and more, pushing them to 1e-175 (full: 2412
+    of 6000 scores off the paper's algorithm) and to underflow (diag: inf steps, the model
+    discarded with an overflow error asking to scale the features). It now stays at ``a``
+    and the scores follow the 80-bit reference, as they do with an intercept."""
+    X, y = _stream(n=6000, d=3, seed=3)
+    y = np.where(np.random.default_rng(3).random(len(y)) < 0.3, -y, y)  # label noise
+    clf = IELLIP(b=1.0, c=0.5, a=2.0, covariance=covariance, fit_intercept=False)
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    assert clf.counts_[3] > 2000
+    Xa = naive.augment(X, False).astype(np.longdouble)
+    w, _, ref_scores = ref.iellip(Xa, y, a=2.0, b=1.0, c=0.5, full=covariance == "full")
+    np.testing.assert_allclose(scores, ref_scores.astype(float), rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(clf.weights_, w.astype(float), rtol=1e-7, atol=1e-9)
+    last = clf.covariance_[-1] if covariance == "diag" else clf.covariance_[-1, -1]
+    assert last == 1.0  # the unused coordinate keeps its initial entry (a = 1.0 · 2^1)
+    if covariance == "full":
+        np.testing.assert_array_equal(clf.covariance_[-1, :-1], 0.0)
+
+
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+def test_iellip_initial_variance_is_only_a_scale(covariance):
+    """IELLIP's steps do not depend on the scale of Σ, so ``a`` (Σ₀ = aI) cannot change a
+    prediction; yet a = 1e-300 (full) moved the scores by up to 136× through underflow,
+    a = 1e300 (full) overflowed and a = 5e-324 (diag) raised an overflow error asking for
+    "a smaller a". Σ₀ is now kept as mantissa × 2^exponent, so every ``a`` gives the
+    scores of a = 1 (bit for bit when a is a power of two) and Σ = covariance_ ·
+    2 ** covariance_exponent_ still holds."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(2000, 5))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=2000) > 0.3, 1, 0)
+    base = IELLIP(covariance=covariance).test_then_train(X, y, classes=[0, 1])
+    for a in (5e-324, 1e-300, 2.0**-600, 0.37, 3.0, 1e300, 1.7e308):
+        start = IELLIP(a=a, covariance=covariance)
+        start._allocate(X.shape[1])  # the state a first call starts from
+        sigma0 = start.covariance_.astype(np.longdouble) * np.longdouble(2.0) ** int(
+            start.covariance_exponent_[0]
+        )
+        expected = np.longdouble(a) * np.eye(X.shape[1] + 1, dtype=np.longdouble)
+        assert np.array_equal(sigma0, expected if covariance == "full" else np.diag(expected))
+        scores = IELLIP(a=a, covariance=covariance).test_then_train(X, y, classes=[0, 1])
+        if np.log2(a) == round(np.log2(a)):
+            np.testing.assert_array_equal(scores, base)
+        else:
+            np.testing.assert_allclose(scores, base, rtol=1e-9, atol=1e-12)
 
 
 def _cw_diag_decimal(X, y, eta, a=1.0, digits=150):

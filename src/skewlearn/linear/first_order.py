@@ -433,7 +433,13 @@ class OGD(OnlineLinearClassifier):
         )
 
     def _is_logistic(self) -> bool:
-        return self.loss == "logistic"
+        """Whether the model is logistic: the ``loss`` it learned with once fitted (a later
+        ``set_params(loss=...)`` is refused by the next learning call and must not turn a
+        hinge model's scores into "probabilities"), the setting before that."""
+        started = self.__dict__.get("_started_with")
+        if started is None or "weights_" not in self.__dict__:
+            return self.loss == "logistic"
+        return started.get("loss", self.loss) == "logistic"
 
     @available_if(_is_logistic)
     def predict_proba(self, X) -> np.ndarray:

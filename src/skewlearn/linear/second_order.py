@@ -987,17 +987,29 @@ _IELLIP_RESCALE_BY = 2.0**-_IELLIP_RESCALE_BITS
 
 
 @njit(**NJIT_INLINE)
-def _iellip_rescale(S, exponent):
-    """``S *= 2^−100`` (any shape), ``exponent[0] += 100``: the same Σ = S · 2^exponent."""
-    flat = S.reshape(-1)
-    for k in range(flat.shape[0]):
-        flat[k] *= _IELLIP_RESCALE_BY
+def _iellip_rescale(S, exponent, used):
+    """``S[:used] *= 2^−100`` (``S[:used, :used]`` for a matrix), ``exponent[0] += 100``:
+    the same Σ = S · 2^exponent over the ``used`` coordinates (all of them, or all but the
+    intercept's when there is no intercept, whose entries then stay as they are)."""
+    if S.ndim == 1:
+        flat = S.reshape(-1)
+        for k in range(used):
+            flat[k] *= _IELLIP_RESCALE_BY
+    else:
+        M = S.reshape((S.shape[0], -1))
+        for r in range(used):
+            for k in range(used):
+                M[r, k] *= _IELLIP_RESCALE_BY
     exponent[0] += _IELLIP_RESCALE_BITS
 
 
 @njit(**NJIT)
 def _iellip_learn_full(w, S, z, counts, exponent, rows, y, scores, c, b):
     n = S.shape[0]
+    # Without an intercept the last coordinate belongs to no feature: its row and column
+    # stay (0, ..., 0, a) (Σx has no component there), so it is kept out of the growth by
+    # 1/(1 − c_t) and of the rescaling, which it would otherwise drive.
+    used = n if rows[5] != 0.0 else n - 1
     for i in range(y.shape[0]):
         ct = c * b ** counts[0]  # c_t = c b^(t-1) for the t-th sample of the stream
         f = row_dot(w, rows, i)
@@ -1011,18 +1023,22 @@ def _iellip_learn_full(w, S, z, counts, exponent, rows, y, scores, c, b):
             continue
         _full_axpy((1.0 - y[i] * f) / v * y[i], z, w)
         grow = 1.0 / (1.0 - ct)
+        unused = S[n - 1, n - 1]
         _sym_downdate(S, z, ct / v, grow)
+        if used < n:
+            S[n - 1, n - 1] = unused
         if grow != 1.0:  # Σ grew: keep its largest entry (on the diagonal, Σ is PD) small
             top = 0.0
-            for k in range(n):
+            for k in range(used):
                 top = max(top, S[k, k])
             if top > _IELLIP_RESCALE_ABOVE:
-                _iellip_rescale(S, exponent)
+                _iellip_rescale(S, exponent, used)
         counts[3] += 1
 
 
 @njit(**NJIT)
 def _iellip_learn_diag(w, s, counts, exponent, rows, y, scores, c, b):
+    used = s.shape[0] if rows[5] != 0.0 else s.shape[0] - 1  # (see _iellip_learn_full)
     for i in range(y.shape[0]):
         ct = c * b ** counts[0]
         f = row_dot(w, rows, i)
@@ -1037,12 +1053,12 @@ def _iellip_learn_diag(w, s, counts, exponent, rows, y, scores, c, b):
         rho = 1.0 - ct
         top = 0.0
         if rho != 1.0:  # O(d) only while c_t is not negligible
-            for k in range(s.shape[0]):
+            for k in range(used):
                 s[k] = s[k] / rho
                 top = max(top, s[k])
         _diag_precision_step(s, rows, i, ct / v)
         if top > _IELLIP_RESCALE_ABOVE:  # (the precision step only shrinks entries)
-            _iellip_rescale(s, exponent)
+            _iellip_rescale(s, exponent, used)
         counts[3] += 1
 
 
@@ -1073,12 +1089,16 @@ class IELLIP(OnlineLinearClassifier):
     bound (past 1e308 after about 1000 mistakes at ``b = 1, c = 0.5``). The steps do not
     depend on the scale of :math:`\\Sigma`, so ``covariance_`` keeps it divided by the
     power of two ``2 ** covariance_exponent_[0]`` (exact in floating point: the weights
-    are bit for bit those of the unscaled algorithm).
+    are bit for bit those of the unscaled algorithm). Without an intercept
+    (``fit_intercept=False``) the last coordinate belongs to no feature: its entry of
+    ``covariance_`` keeps its initial value instead of growing with the others, so that
+    it cannot decide the scale and push the used coordinates into underflow.
 
     Parameters
     ----------
     a : float, default=1.0
-        Initial ``Σ = aI``, > 0.
+        Initial ``Σ = aI``, > 0. Only a scale: the steps do not depend on it, so every
+        ``a`` makes the same predictions (LIBOL's parameter, kept for reference).
     b : float, default=0.3
         Decay of ``c_t``, in (0, 1].
     c : float, default=0.1
@@ -1089,8 +1109,9 @@ class IELLIP(OnlineLinearClassifier):
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
     {attributes}    covariance_exponent_ : ndarray of shape (1,)
-        ``Σ = covariance_ * 2 ** covariance_exponent_[0]`` (see above; 0 unless Σ grew
-        past 2^100).
+        ``Σ = covariance_ * 2 ** covariance_exponent_[0]`` (see above): the power of two
+        of ``a`` at the start (``covariance_`` starts at ``a`` divided by it, in [1, 2)),
+        plus 100 for each time Σ grew past 2^100.
 
     References
     ----------
@@ -1111,7 +1132,8 @@ class IELLIP(OnlineLinearClassifier):
 
     _input_dtypes = FLOAT32_ROWS
 
-    _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("a", "smaller"),)
+    #: ``a`` is only a scale (see _allocate): no setting makes the steps smaller
+    _step_params: ClassVar[tuple[tuple[str, str], ...]] = ()
     _id_keys: ClassVar[tuple] = ("covariance",)
     _test_params: ClassVar[list] = [{}, {"covariance": "full"}]
     _parameter_constraints: ClassVar[dict] = {
@@ -1142,12 +1164,17 @@ class IELLIP(OnlineLinearClassifier):
 
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
+        # Σ₀ = aI as m · 2^e with m in [1, 2): the steps do not depend on Σ's scale, so an
+        # extreme a (1e-300, 1e300, subnormal) would only underflow or overflow Σx and xᵀΣx
+        # (silently different scores, or an overflow error) without changing the algorithm.
+        mantissa, exponent = math.frexp(float(self.a))  # a = mantissa · 2^exponent
+        mantissa, exponent = 2.0 * mantissa, exponent - 1
         if self.covariance == "full":
             warn_large_matrices(self, 1, n_features + 1, "diag")
-            self.covariance_ = float(self.a) * np.eye(n_features + 1)
+            self.covariance_ = mantissa * np.eye(n_features + 1)
         else:
-            self.covariance_ = np.full(n_features + 1, float(self.a))
-        self.covariance_exponent_ = np.zeros(1, dtype=np.int64)
+            self.covariance_ = np.full(n_features + 1, mantissa)
+        self.covariance_exponent_ = np.array([exponent], dtype=np.int64)
 
     def _learn(self, rows, y, scores):
         if not hasattr(self, "covariance_exponent_"):  # a model saved before session 14
