@@ -295,6 +295,28 @@ def _csr_fault(indices, indptr, nnz, n_cols):
     return -1, 0, 0
 
 
+@njit(**NJIT)
+def _csr_holds(indices, indptr, nnz, n_cols):
+    """Whether a CSR matrix holds together (what :func:`_csr_fault` finds nothing in), by
+    reductions without early exits, which vectorise: ``indptr`` never decreases and stays
+    in ``[0, nnz]``, and the largest stored column index, taken unsigned (a negative one
+    wraps above every width), is below ``n_cols``."""
+    first = indptr[0]
+    last = indptr[indptr.shape[0] - 1]
+    if first < 0 or last > nnz or last < first:
+        return False
+    drops = False
+    for i in range(indptr.shape[0] - 1):
+        drops |= indptr[i + 1] < indptr[i]
+    if drops:
+        return False
+    top = np.uint64(0)
+    for p in range(first, last):
+        col = np.uint64(np.int64(indices[p]))
+        top = col if col > top else top
+    return top < np.uint64(n_cols)
+
+
 def check_csr_structure(X) -> None:
     """Refuse a CSR matrix whose column indices leave its shape or whose ``indptr``
     decreases. scipy builds such a matrix from ``(data, indices, indptr)`` arrays without
@@ -305,6 +327,8 @@ def check_csr_structure(X) -> None:
     if indptr.shape[0] == 0:
         return
     nnz = min(X.indices.shape[0], X.data.shape[0])
+    if _csr_holds(X.indices, indptr, nnz, X.shape[1]):
+        return
     row, kind, value = _csr_fault(X.indices, indptr, nnz, X.shape[1])
     if kind == 0:
         return
