@@ -182,6 +182,25 @@ def test_full_covariance_ignores_the_seed():
 
 
 # --------------------------------------------------------------------------- API
+def test_a_refit_with_the_other_covariance_form_drops_the_old_statistics():
+    """fit replaces the model: after set_params(covariance=...) a refit used to keep the
+    other form's arrays (cov_ beside sketch_, or sketch_ and sketch_sum_ beside cov_), of
+    the old width after a refit on other features, and pickled them with the model."""
+    X, y = _stream(n=60, seed=7)
+    fresh_full = OPAUC().fit(X[:, :3], y)
+    fresh_low = OPAUC(covariance="low_rank", rank=2, random_state=0).fit(X[:, :3], y)
+    clf = OPAUC().fit(X, y)
+    clf.set_params(covariance="low_rank", rank=2, random_state=0).fit(X[:, :3], y)
+    assert sorted(vars(clf)) == sorted(vars(fresh_low))
+    assert not hasattr(clf, "cov_") and clf.sketch_.shape == (2, 3, 2)
+    np.testing.assert_array_equal(clf.weights_, fresh_low.weights_)
+    clf = OPAUC(covariance="low_rank", rank=2, random_state=0).fit(X, y)
+    clf.set_params(covariance="full").fit(X[:, :3], y)
+    assert sorted(vars(clf)) == sorted(vars(fresh_full))
+    assert not hasattr(clf, "sketch_") and not hasattr(clf, "sketch_sum_")
+    np.testing.assert_array_equal(clf.weights_, fresh_full.weights_)
+
+
 def test_threshold_moves_predict_only():
     X, y = _stream(seed=6)
     a = OPAUC().fit(X, y)

@@ -291,6 +291,10 @@ class OPAUC(OnlineLinearClassifier):
 
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
+        # a refit replaces the model: drop the statistics of a covariance form set before
+        # (set_params), which would otherwise stay beside the new ones, of the old width
+        for name in ("cov_", "sketch_", "sketch_sum_"):
+            self.__dict__.pop(name, None)
         self.means_ = np.zeros((2, n_features))
         if self.covariance == "full":
             warn_large_matrices(self, 2, n_features, "low_rank")
