@@ -324,7 +324,7 @@ def warn_large_matrices(est, count: int, n: int, alternative: str) -> None:
             f"this many features use covariance={alternative!r}, or reduce the features "
             "first (e.g. sklearn.random_projection or TruncatedSVD).",
             RuntimeWarning,
-            stacklevel=5,  # here < _allocate < OnlineClassifier._run < fit/partial_fit < caller
+            stacklevel=user_stacklevel(),  # fit, partial_fit, River's learn_one, OMCSL...
         )
 
 

@@ -253,3 +253,26 @@ def test_a_large_low_rank_sketch_warns_and_names_a_smaller_rank(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         OPAUC(covariance="low_rank", rank=15, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "params", [{"covariance": "low_rank", "rank": 20}, {"covariance": "full"}], ids=str
+)
+def test_the_state_size_warnings_reach_the_users_line_through_river(params, monkeypatch):
+    """OPAUC's size warnings used a fixed stacklevel (fit/partial_fit called by the user),
+    so through River's learn_one (or any skewlearn caller) they pointed inside skewlearn,
+    where a warning filter for the user's module cannot match them; the buffer-size
+    warnings of the kernel learners already walk to the first frame outside skewlearn."""
+    pytest.importorskip("river")
+    import skewlearn.base as base
+    from skewlearn.compat.river import RiverClassifier
+
+    monkeypatch.setattr(base, "LARGE_STATE", 10_000)  # 2 × 40 × 20 × 8 B, 2 × 40² × 8 B
+    row = {f"x{i}": float(i) for i in range(40)}
+    model = RiverClassifier(OPAUC(random_state=0, **params))
+    with pytest.warns(RuntimeWarning, match="OPAUC") as got:
+        model.learn_one(row, 1)
+    assert [w.filename for w in got] == [__file__]
+    with pytest.warns(RuntimeWarning, match="OPAUC") as got:
+        OPAUC(random_state=0, **params).fit(np.ones((2, 40)) * [[1], [2]], [0, 1])
+    assert [w.filename for w in got] == [__file__]

@@ -21,7 +21,13 @@ from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_uniform
 from .._rows import row_dot, row_to_dense
 from .._stability import note_step_gain
-from ..base import THRESHOLD_DOC, OnlineClassifier, OnlineLinearClassifier, warn_large_matrices
+from ..base import (
+    THRESHOLD_DOC,
+    OnlineClassifier,
+    OnlineLinearClassifier,
+    user_stacklevel,
+    warn_large_matrices,
+)
 
 __all__ = ["OPAUC"]
 
@@ -321,7 +327,7 @@ class OPAUC(OnlineLinearClassifier):
                 f"{_base.LARGE_STATE / 2**30:.3g} GiB, or reduce the features first (e.g. "
                 "sklearn.random_projection).",
                 RuntimeWarning,
-                stacklevel=5,  # here < _allocate < OnlineClassifier._run < fit/partial_fit < caller
+                stacklevel=user_stacklevel(),  # fit, partial_fit or River's learn_one
             )
 
     def _learn(self, rows, y, scores):
