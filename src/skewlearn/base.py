@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import numbers
 import os
 import struct
 import sys
@@ -403,7 +404,7 @@ def warn_large_matrices(est, count: int, n: int, alternative: str) -> None:
             f"this many features use covariance={alternative!r}, or reduce the features "
             "first (e.g. sklearn.random_projection or TruncatedSVD).",
             RuntimeWarning,
-            stacklevel=5,  # here < _allocate < OnlineClassifier._run < fit/partial_fit < caller
+            stacklevel=user_stacklevel(),  # fit, partial_fit, River's learn_one, OMCSL...
         )
 
 
@@ -458,7 +459,19 @@ def decision_cut(estimator) -> float:
     (KOIL, OAM, OPAUC) when set, else 0. Every protocol that turns scores into labels uses
     this, so a learner is scored with the rule of its own ``predict``."""
     threshold = getattr(estimator, "threshold", None)
-    return 0.0 if threshold is None else float(threshold)
+    if threshold is None:
+        return 0.0
+    if isinstance(threshold, numbers.Real) and math.isfinite(threshold):
+        return float(threshold)
+    # set after fitting (set_params) to what fit refuses: NaN voted nothing positive, a
+    # string was cut at its number. Refuse it with fit's own message.
+    validate = getattr(estimator, "_validate_params", None)
+    if validate is not None:
+        validate()
+    raise ValueError(
+        f"threshold must be a finite real number or None; got {threshold!r}. Set a finite "
+        "threshold, or None for 0."
+    )
 
 
 #: Per estimator, its float state arrays' names and what they were found among (see

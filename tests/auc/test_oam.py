@@ -9,7 +9,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.metrics import roc_auc_score
 
-from skewlearn import OAM
+from skewlearn import KOIL, OAM, OPAUC
 from skewlearn._rng import seed_state
 from skewlearn.kernel.budget import COUNT, SEEN
 from tests.naive import auc as naive
@@ -191,6 +191,29 @@ def test_threshold_moves_predict_only():
     s = a.decision_function(X)
     np.testing.assert_array_equal(b.predict(X), np.where(s > 0.5, 1, -1))
     np.testing.assert_array_equal(a.predict(X), np.where(s > 0, 1, -1))
+
+
+@pytest.mark.parametrize("cls", [KOIL, OAM, OPAUC])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, "0.3"], ids=repr)
+def test_a_threshold_fit_would_refuse_is_refused_by_predict(cls, bad):
+    """set_params(threshold=nan) after fitting made predict silently vote the negative
+    class everywhere (every comparison with NaN is False; inf: the same, -inf: all
+    positive, the string "0.3": cut at 0.3), while the next partial_fit refused the value.
+    predict, and the protocols that cut scores with the learner's own rule, now refuse it
+    with fit's message; a finite number still moves the cut at once."""
+    from skewlearn.base import decision_cut
+
+    X, y = _stream(n=80, seed=8)
+    clf = cls(random_state=0).fit(X, y)
+    clf.set_params(threshold=bad)
+    with pytest.raises(ValueError, match="'threshold' parameter"):
+        clf.predict(X)
+    with pytest.raises(ValueError, match="'threshold' parameter"):
+        decision_cut(clf)
+    clf.set_params(threshold=np.float32(0.25))
+    np.testing.assert_array_equal(
+        clf.predict(X), np.where(clf.decision_function(X) > np.float32(0.25), 1, -1)
+    )
 
 
 def test_no_fit_intercept_parameter():

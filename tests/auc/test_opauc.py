@@ -182,6 +182,25 @@ def test_full_covariance_ignores_the_seed():
 
 
 # --------------------------------------------------------------------------- API
+def test_a_refit_with_the_other_covariance_form_drops_the_old_statistics():
+    """fit replaces the model: after set_params(covariance=...) a refit used to keep the
+    other form's arrays (cov_ beside sketch_, or sketch_ and sketch_sum_ beside cov_), of
+    the old width after a refit on other features, and pickled them with the model."""
+    X, y = _stream(n=60, seed=7)
+    fresh_full = OPAUC().fit(X[:, :3], y)
+    fresh_low = OPAUC(covariance="low_rank", rank=2, random_state=0).fit(X[:, :3], y)
+    clf = OPAUC().fit(X, y)
+    clf.set_params(covariance="low_rank", rank=2, random_state=0).fit(X[:, :3], y)
+    assert sorted(vars(clf)) == sorted(vars(fresh_low))
+    assert not hasattr(clf, "cov_") and clf.sketch_.shape == (2, 3, 2)
+    np.testing.assert_array_equal(clf.weights_, fresh_low.weights_)
+    clf = OPAUC(covariance="low_rank", rank=2, random_state=0).fit(X, y)
+    clf.set_params(covariance="full").fit(X[:, :3], y)
+    assert sorted(vars(clf)) == sorted(vars(fresh_full))
+    assert not hasattr(clf, "sketch_") and not hasattr(clf, "sketch_sum_")
+    np.testing.assert_array_equal(clf.weights_, fresh_full.weights_)
+
+
 def test_threshold_moves_predict_only():
     X, y = _stream(seed=6)
     a = OPAUC().fit(X, y)
@@ -234,3 +253,26 @@ def test_a_large_low_rank_sketch_warns_and_names_a_smaller_rank(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         OPAUC(covariance="low_rank", rank=15, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    "params", [{"covariance": "low_rank", "rank": 20}, {"covariance": "full"}], ids=str
+)
+def test_the_state_size_warnings_reach_the_users_line_through_river(params, monkeypatch):
+    """OPAUC's size warnings used a fixed stacklevel (fit/partial_fit called by the user),
+    so through River's learn_one (or any skewlearn caller) they pointed inside skewlearn,
+    where a warning filter for the user's module cannot match them; the buffer-size
+    warnings of the kernel learners already walk to the first frame outside skewlearn."""
+    pytest.importorskip("river")
+    import skewlearn.base as base
+    from skewlearn.compat.river import RiverClassifier
+
+    monkeypatch.setattr(base, "LARGE_STATE", 10_000)  # 2 × 40 × 20 × 8 B, 2 × 40² × 8 B
+    row = {f"x{i}": float(i) for i in range(40)}
+    model = RiverClassifier(OPAUC(random_state=0, **params))
+    with pytest.warns(RuntimeWarning, match="OPAUC") as got:
+        model.learn_one(row, 1)
+    assert [w.filename for w in got] == [__file__]
+    with pytest.warns(RuntimeWarning, match="OPAUC") as got:
+        OPAUC(random_state=0, **params).fit(np.ones((2, 40)) * [[1], [2]], [0, 1])
+    assert [w.filename for w in got] == [__file__]

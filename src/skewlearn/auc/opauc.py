@@ -21,7 +21,13 @@ from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_uniform
 from .._rows import row_dot, row_to_dense
 from .._stability import note_step_gain
-from ..base import THRESHOLD_DOC, OnlineClassifier, OnlineLinearClassifier, warn_large_matrices
+from ..base import (
+    THRESHOLD_DOC,
+    OnlineClassifier,
+    OnlineLinearClassifier,
+    user_stacklevel,
+    warn_large_matrices,
+)
 
 __all__ = ["OPAUC"]
 
@@ -291,6 +297,10 @@ class OPAUC(OnlineLinearClassifier):
 
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
+        # a refit replaces the model: drop the statistics of a covariance form set before
+        # (set_params), which would otherwise stay beside the new ones, of the old width
+        for name in ("cov_", "sketch_", "sketch_sum_"):
+            self.__dict__.pop(name, None)
         self.means_ = np.zeros((2, n_features))
         if self.covariance == "full":
             warn_large_matrices(self, 2, n_features, "low_rank")
@@ -317,7 +327,7 @@ class OPAUC(OnlineLinearClassifier):
                 f"{_base.LARGE_STATE / 2**30:.3g} GiB, or reduce the features first (e.g. "
                 "sklearn.random_projection).",
                 RuntimeWarning,
-                stacklevel=5,  # here < _allocate < OnlineClassifier._run < fit/partial_fit < caller
+                stacklevel=user_stacklevel(),  # fit, partial_fit or River's learn_one
             )
 
     def _learn(self, rows, y, scores):

@@ -533,10 +533,13 @@ class Forgetron(_KernelExpansionClassifier):
         Q_{t+1} = Q_t + \\Psi(\\phi_t\\sigma_{r_t,t}, \\phi_t\\mu_t), \\qquad
         I_{t+1} = I_t \\cup \\{t\\} \\setminus \\{r_t\\} .
 
-    :math:`\\phi_t` is the larger root of a quadratic in :math:`\\phi` (1 when
-    :math:`\\phi = 1` is feasible), computed in closed form. The new SV takes the removed
-    SV's slot (a circular FIFO). The mistake bound assumes :math:`k(x, x) \\le 1`, true
-    for ``rbf``; other kernels run the same rule without that guarantee.
+    :math:`\\phi_t` is 1 when :math:`\\phi = 1` is feasible, else a root of the quadratic
+    :math:`\\Psi(\\phi\\sigma, \\phi\\mu) + Q_t - \\tfrac{15}{32} M_t` in :math:`\\phi`, computed
+    in closed form: the positive one when :math:`\\sigma > 2\\mu` (it opens upward), the
+    smaller one otherwise (it opens downward and is feasible again beyond its larger
+    root, which lies above 1). The new SV takes the removed SV's slot (a circular FIFO).
+    The mistake bound assumes :math:`k(x, x) \\le 1`, true for ``rbf``; other kernels run
+    the same rule without that guarantee.
 
     Parameters
     ----------
