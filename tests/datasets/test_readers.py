@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 from pathlib import Path
 
@@ -914,3 +915,23 @@ def test_arff_instance_weights_are_named_as_such(tmp_path, rows):
     msg = r"w\.arff, line 5: an instance weight \{2\}.*Remove.*learners take none"
     with pytest.raises(ValueError, match=msg):
         read_arff(p)
+
+
+@pytest.mark.parametrize("index", ["+-3", "-+3", "++3", "--3", "³", "3²", "٣"])
+def test_a_libsvm_index_int_refuses_or_not_ascii_is_named_with_its_line(tmp_path, index):
+    """Session 18: `idx.lstrip("+-").isdigit()` let '+-3', '++3' and the superscript '³'
+    through to ``int()``, whose bare "invalid literal for int()" named neither the file nor
+    the line (also in the chunked reader, which hands such a line to ``read_libsvm``); the
+    Arabic-Indic '٣' was read as column 3. scikit-learn's reader refuses all of them."""
+    p = tmp_path / "idx.svm"
+    p.write_text(f"1 1:1\n-1 {index}:1\n", encoding="utf-8")
+    with pytest.raises(ValueError):
+        load_svmlight_file(str(p))  # the reference refuses the token too
+    match = rf"idx\.svm, line 2: index '{re.escape(index)}' is not an integer\. Indices are 1-based"
+    with pytest.raises(ValueError, match=match):
+        read_libsvm(p)
+    from skewlearn.datasets import iter_chunks
+
+    for opts in ({}, {"positive_class": 1, "n_features": 3}):
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p, 1, **opts))

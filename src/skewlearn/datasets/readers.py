@@ -1245,6 +1245,11 @@ def read_csv(
 
 
 # --------------------------------------------------------------------------- LIBSVM
+#: A LIBSVM column index as ``int`` may read it: one optional sign, then ASCII digits
+#: (``str.isdigit`` also passes '³', which ``int`` refuses, and '٣', which it reads as 3).
+_INDEX = re.compile(r"[+-]?[0-9]+")
+
+
 def read_libsvm(
     path: str | os.PathLike,
     *,
@@ -1351,7 +1356,7 @@ def read_libsvm(
                     ) from None
                 has_qid = True
                 continue
-            if "_" in idx_s or not idx_s.lstrip("+-").isdigit():
+            if not _INDEX.fullmatch(idx_s):
                 raise _fail(path, lineno, f"index {idx_s!r} is not an integer", fix_index + ".")
             idx = int(idx_s) - offset
             if idx < 0:
