@@ -935,3 +935,34 @@ def test_a_libsvm_index_int_refuses_or_not_ascii_is_named_with_its_line(tmp_path
     for opts in ({}, {"positive_class": 1, "n_features": 3}):
         with pytest.raises(ValueError, match=match):
             list(iter_chunks(p, 1, **opts))
+
+
+@pytest.mark.parametrize("suffix", [".svm", ".csv", ".dat", ".arff"])
+@pytest.mark.parametrize("bom", [False, True])
+@pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"])
+def test_a_byte_that_is_not_utf8_is_named_at_its_line_and_byte(tmp_path, suffix, bom, eol):
+    """Session 18: after a byte-order mark, the whole-file readers counted the offset of a
+    bad byte from the end of the mark (Python's utf-8-sig decoder does), so the message's
+    byte was 3 short and its line one too early when the byte opened a line; and the line
+    was counted by "\n" only, so a file with "\r" line ends (read as such everywhere else)
+    put every bad byte on line 1."""
+    head = {
+        ".svm": b"",
+        ".csv": b"a,b\n",
+        ".dat": b"",
+        ".arff": b"@relation r\n@attribute a real\n@attribute b {0,1}\n@data\n",
+    }[suffix]
+    body = (b"1 1:1\n" if suffix == ".svm" else b"1,1\n") * 3
+    raw = (b"\xef\xbb\xbf" if bom else b"") + head + body + b"\xff" + body
+    line = raw[: raw.index(b"\xff")].count(b"\n") + 1
+    raw = raw.replace(b"\n", eol)
+    p = tmp_path / f"bad{suffix}"
+    p.write_bytes(raw)
+    at = raw.index(b"\xff")
+    with pytest.raises(ValueError) as info:
+        read(p)
+    assert f"bad{suffix}, line {line}: bytes that are not UTF-8 (" in str(info.value)
+    assert f" at byte {at})" in str(info.value)
+    p.write_bytes(raw.replace(b"\xff", b"\x00"))  # a NUL byte: its line too
+    with pytest.raises(ValueError, match=rf"bad{suffix}, line {line}: a NUL byte"):
+        read(p)

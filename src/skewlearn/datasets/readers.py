@@ -28,6 +28,7 @@ everywhere.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import io
@@ -202,17 +203,21 @@ def _read_text(path: str | os.PathLike) -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        lineno = raw[: exc.start].count(b"\n") + 1
+        # utf-8-sig counts from the end of a byte-order mark; the message counts the file's
+        at = exc.start + (3 if raw.startswith(codecs.BOM_UTF8) else 0)
+        before = raw[:at]  # its line ends as the text counts them: \n, \r\n and a lone \r
+        lineno = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
         raise _fail(
             name,
             lineno,
-            f"bytes that are not UTF-8 ({exc.reason} at byte {exc.start})",
+            f"bytes that are not UTF-8 ({exc.reason} at byte {at})",
             "Save the file as UTF-8.",
         ) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
         lineno = text[: text.index("\x00")].count("\n") + 1
         raise _fail(name, lineno, "a NUL byte (binary data)", "Pass a text file.")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 def _number(token: str) -> float | None:
