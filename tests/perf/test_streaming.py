@@ -779,3 +779,32 @@ def test_edited_files_read_in_chunks_as_load_reads_them(tmp_path, suffix, edits,
     Xc, yc = _gather(stream)
     np.testing.assert_array_equal(Xc, X)
     np.testing.assert_array_equal(yc, y)
+
+
+@pytest.mark.parametrize(
+    ("suffix", "opts"),
+    [(".svm", {}), (".csv", {}), (".csv", {"nominal_columns": ["a"]}), (".dat", {})],
+)
+@pytest.mark.parametrize("bom", [False, True])
+@pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"])
+@pytest.mark.parametrize("bad", [b"\xff", b"\x00"])
+def test_a_bad_byte_deep_in_the_file_is_named_where_load_names_it(
+    tmp_path, suffix, opts, bom, eol, bad
+):
+    """Session 18: KEEL files and CSV with ``nominal_columns`` (the careful, text path)
+    decoded the file in 8 KiB pieces, so a byte that is not UTF-8 on line 302 was reported
+    on line 1. Every format now names the line and byte ``load`` names."""
+    pos, neg = (b"1 1:2\n", b"-1 1:2\n") if suffix == ".svm" else (b"2,1\n", b"2,0\n")
+    head = b"a,b\n" if suffix == ".csv" else b""
+    rows = [pos] + [neg] * 299 + [bad + neg] + [neg] * 20
+    raw = ((b"\xef\xbb\xbf" if bom else b"") + head + b"".join(rows)).replace(b"\n", eol)
+    p = tmp_path / f"deep{suffix}"
+    p.write_bytes(raw)
+    with pytest.raises(ValueError) as whole:
+        load(p, **opts)
+    assert "line 30" in str(whole.value)
+    known = {"positive_class": 1, "n_features": 1} if suffix == ".svm" else {"positive_class": 1}
+    for skip in ({}, known):  # with and without the counting pass
+        with pytest.raises(ValueError) as chunked:
+            list(iter_chunks(p, 7, block_bytes=1024, **skip, **opts))
+        assert str(chunked.value) == str(whole.value)

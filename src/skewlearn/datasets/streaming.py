@@ -1261,29 +1261,35 @@ class ChunkedFile:
                 raw = _open(owner.path)
             except OSError:  # pragma: no cover
                 raise
-            self.fh = io.TextIOWrapper(raw, encoding="utf-8-sig", newline=None)
+            # bytes that are not UTF-8 pass as lone surrogates, so each is refused on its own
+            # line (strict decoding raised for the whole 8 KiB piece the decoder was at);
+            # newline="" keeps line ends, to count the bytes before each line
+            self.fh = io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", newline="")
             self.it = self._gen()
             return self.it
 
         def _gen(self):
+            path = self.owner.path
             lineno = 0
+            offset = 0  # bytes of the (decompressed) file before the line
             try:
                 for line in self.fh:
                     lineno += 1
+                    try:
+                        size = len(line) if line.isascii() else len(line.encode("utf-8"))
+                    except UnicodeEncodeError:  # a byte that is not UTF-8: raises
+                        _decode_line(line.encode("utf-8", "surrogateescape"), path, lineno, offset)
+                        raise  # pragma: no cover - _decode_line raised
                     if "\x00" in line:
-                        raise _fail(
-                            self.owner.path, lineno, "a NUL byte (binary data)", "Pass a text file."
-                        )
-                    yield lineno, line.rstrip("\n")
-            except UnicodeDecodeError as exc:
-                raise _fail(
-                    self.owner.path,
-                    lineno + 1,
-                    f"bytes that are not UTF-8 ({exc.reason})",
-                    "Save the file as UTF-8.",
-                ) from None
+                        raise _fail(path, lineno, "a NUL byte (binary data)", "Pass a text file.")
+                    offset += size
+                    end = 2 if line.endswith("\r\n") else 1 if line.endswith(("\n", "\r")) else 0
+                    text = line[: len(line) - end]
+                    if lineno == 1 and text.startswith("\ufeff"):  # a byte-order mark
+                        text = text[1:]
+                    yield lineno, text
             except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-                raise _gzip_error(self.owner.path, exc) from None
+                raise _gzip_error(path, exc) from None
 
         def __exit__(self, *exc):
             self.fh.close()
