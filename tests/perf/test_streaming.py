@@ -808,3 +808,38 @@ def test_a_bad_byte_deep_in_the_file_is_named_where_load_names_it(
         with pytest.raises(ValueError) as chunked:
             list(iter_chunks(p, 7, block_bytes=1024, **skip, **opts))
         assert str(chunked.value) == str(whole.value)
+
+
+@pytest.mark.parametrize(
+    ("suffix", "option", "value", "formats"),
+    [
+        (".svm", "label_column", 0, "CSV and KEEL"),
+        (".svm", "delimiter", ";", "CSV"),
+        (".svm", "header", False, "CSV"),
+        (".svm", "nominal_columns", [0], "CSV"),
+        (".csv", "n_features", 5, "LIBSVM"),
+        (".csv", "zero_based", True, "LIBSVM"),
+        (".dat", "n_features", 5, "LIBSVM"),
+        (".dat", "nominal_columns", ["x1"], "CSV"),
+        (".dat", "delimiter", ";", "CSV"),
+        (".dat", "header", False, "CSV"),
+    ],
+)
+def test_an_option_the_format_does_not_read_is_refused_not_ignored(
+    tmp_path, suffix, option, value, formats
+):
+    """Session 18: `iter_chunks("data.csv", n_features=5)` gave 1-column chunks and
+    `iter_chunks("data.dat", nominal_columns=["x1"])` left x1 numeric, silently, where
+    `load` raises TypeError for an option its reader does not take (and the command line a
+    usage error). `missing=` stays accepted for LIBSVM (docs/decisions.md, session 16)."""
+    text = {".svm": "1 1:1\n-1 2:1\n-1 2:1\n", ".csv": "a,b\n1,1\n2,0\n3,0\n"}
+    p = tmp_path / f"t{suffix}"
+    p.write_text(text.get(suffix, "1,1\n2,0\n3,0\n"))
+    with pytest.raises(TypeError):
+        load(p, **{option: value})
+    name = {".svm": "LIBSVM", ".csv": "CSV", ".dat": "KEEL"}[suffix]
+    match = rf"{option}= applies to {formats} files, not to {name} files"
+    for known in ({}, {"positive_class": 1}):
+        with pytest.raises(TypeError, match=match):
+            iter_chunks(p, 2, **known, **{option: value})
+    assert list(iter_chunks(p, 2, missing="drop"))  # every format takes missing=

@@ -400,6 +400,34 @@ class _Rechunk:
 
 
 # --------------------------------------------------------------------------- the reader
+#: The formats that read each option of :func:`iter_chunks` given away from its default
+#: (``missing=`` is taken by every format: docs/decisions.md, session 16).
+_OPTION_FORMATS = {
+    "n_features": ("libsvm",),
+    "zero_based": ("libsvm",),
+    "label_column": ("csv", "keel"),
+    "delimiter": ("csv",),
+    "header": ("csv",),
+    "nominal_columns": ("csv",),
+}
+_FORMAT_NAMES = {"libsvm": "LIBSVM", "csv": "CSV", "keel": "KEEL"}
+
+
+def _refuse_other_formats_options(path: str, fmt: str, **given: bool) -> None:
+    """Raise TypeError for an option given (``given[name]`` true) that ``fmt`` does not
+    read: it was ignored, silently (``n_features=5`` on a CSV file gave its own width),
+    where ``load`` refuses it as an unexpected keyword and the command line as a flag of
+    another format."""
+    for name, formats in _OPTION_FORMATS.items():
+        if given.get(name) and fmt not in formats:
+            kinds = " and ".join(_FORMAT_NAMES[f] for f in formats)
+            raise TypeError(
+                f"{name}= applies to {kinds} files, not to {_FORMAT_NAMES[fmt]} files "
+                f"({os.path.basename(path)}); leave it out, or pass format= if the file is "
+                f"{kinds}."
+            )
+
+
 class ChunkedFile:
     """A data file read in chunks of rows; iterate to get ``(X, y)`` pairs.
 
@@ -487,6 +515,16 @@ class ChunkedFile:
         fmt = str(format).lower()
         if fmt not in _FORMATS:
             raise ValueError(f"format must be one of {list(_FORMATS)}; got {format!r}.")
+        _refuse_other_formats_options(
+            path,
+            fmt,
+            n_features=n_features is not None,
+            zero_based=bool(zero_based),
+            label_column=label_column is not None,
+            delimiter=delimiter is not None,
+            header=not header,
+            nominal_columns=nominal_columns is not None,
+        )
         if n_features is not None and (
             not isinstance(n_features, int | np.integer) or isinstance(n_features, bool)
         ):
@@ -1462,7 +1500,8 @@ def iter_chunks(
 
     Iterating over the result yields ``(X, y)`` with the rows, order and ±1 labels of
     :func:`skewlearn.datasets.load` on the whole file (the readers' options below are
-    theirs).
+    theirs). An option of another format (``n_features=`` for a CSV file, say) raises
+    ``TypeError``, as ``load`` does; ``missing=`` is accepted for every format.
 
     Parameters
     ----------
