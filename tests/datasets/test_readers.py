@@ -966,3 +966,33 @@ def test_a_byte_that_is_not_utf8_is_named_at_its_line_and_byte(tmp_path, suffix,
     p.write_bytes(raw.replace(b"\xff", b"\x00"))  # a NUL byte: its line too
     with pytest.raises(ValueError, match=rf"bad{suffix}, line {line}: a NUL byte"):
         read(p)
+
+
+@pytest.mark.parametrize(
+    ("delimiter", "match"),
+    [
+        ("\n", r"delimiter '\\n' is a line end"),
+        ("\r", r"delimiter '\\r' is a line end"),
+        ('"', r"""delimiter '"' is the quote character"""),
+        (";;", r"delimiter must be one character; got ';;'"),
+        ("", r"delimiter must be one character; got ''"),
+        (5, r"delimiter must be one character; got 5"),
+    ],
+)
+def test_a_delimiter_that_cannot_separate_values_is_refused(tmp_path, delimiter, match):
+    """Session 18: `read_csv(delimiter="\\n")` (or '"') read every line as one field, so
+    `load` returned the rows with no feature column and the whole line as the label,
+    silently; ';;' and 5 were the csv module's bare TypeError. The chunked reader took
+    "\\n" and '"' too (then "labels have 3 classes")."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "d.csv"
+    p.write_text("a,b,y\n1,2,1\n3,4,0\n5,6,0\n")
+    with pytest.raises(ValueError, match=match):
+        read_csv(p, delimiter=delimiter)
+    with pytest.raises(ValueError, match=match if isinstance(delimiter, str) and len(
+            delimiter) == 1 else "delimiter must be one"):  # fmt: skip
+        iter_chunks(p, delimiter=delimiter)
+    # what remains accepted: any other one character, a space and a tab included
+    for ok in (",", " ", "\t", "|", "é"):
+        read_csv(p, delimiter=ok)

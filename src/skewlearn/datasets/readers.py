@@ -1112,6 +1112,27 @@ def _sniff_delimiter(text: str) -> str:
         return ","
 
 
+def _check_delimiter(delimiter) -> None:
+    """Refuse a ``delimiter`` that cannot separate values: not one character (the csv
+    module's bare TypeError), a line end or the quote character (every line became one
+    field: no feature column, the whole line as the label, silently)."""
+    if not (isinstance(delimiter, str) and len(delimiter) == 1):
+        raise ValueError(
+            f"delimiter must be one character; got {delimiter!r}. Pass the character between "
+            "the values, e.g. ',', ';' or '\\t'."
+        )
+    if delimiter in "\r\n":
+        raise ValueError(
+            f"delimiter {delimiter!r} is a line end; the delimiter separates the values within "
+            "a line, e.g. ',', ';' or '\\t'."
+        )
+    if delimiter == '"':
+        raise ValueError(
+            "delimiter '\"' is the quote character (it encloses a value that holds the "
+            "delimiter); pass the character between the values, e.g. ','."
+        )
+
+
 def _refuse_blank_separated(path: str, lineno: int, first_row: list[str]) -> None:
     """Raise when a *sniffed* delimiter splits nothing on the first row but that row holds
     blanks: the values are separated by spaces, and each line would silently become one
@@ -1146,7 +1167,8 @@ def read_csv(
     label_column : str or int, default=-1
         Name (needs ``header=True``) or index of the label column; default the last.
     delimiter : str, optional
-        Field delimiter; default sniffed among ``, ; tab |`` (comma if unsure).
+        Field delimiter, one character (not a line end or ``"``, the quote character);
+        default sniffed among ``, ; tab |`` (comma if unsure).
     header : bool, default=True
         Whether the first row holds column names (else ``x1, x2, ...``).
     nominal_columns : list of str or int, optional
@@ -1179,6 +1201,7 @@ def read_csv(
     sniffed = delimiter is None
     if sniffed:
         delimiter = _sniff_delimiter(text)
+    _check_delimiter(delimiter)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     rows, linenos = [], []
     names = None

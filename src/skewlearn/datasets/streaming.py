@@ -57,6 +57,7 @@ from .readers import (
     NumberedNames,
     _absent_positive,
     _Attribute,
+    _check_delimiter,
     _check_file,
     _check_missing,
     _check_positive_class,
@@ -956,6 +957,8 @@ class ChunkedFile:
         given = delimiter
         if given is not None and not (isinstance(given, str) and len(given) == 1):
             raise ValueError(f"delimiter must be one ASCII character; got {given!r}.")
+        if given is not None:
+            _check_delimiter(given)
         peek = 1 << 16
         while True:  # until the peek holds the first non-blank line whole
             try:
