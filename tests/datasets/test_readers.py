@@ -996,3 +996,24 @@ def test_a_delimiter_that_cannot_separate_values_is_refused(tmp_path, delimiter,
     # what remains accepted: any other one character, a space and a tab included
     for ok in (",", " ", "\t", "|", "é"):
         read_csv(p, delimiter=ok)
+
+
+@pytest.mark.parametrize("text", ["a,b,y\n1,2,1\n3,4,0\n", "1;2;1\n3;4;0\n"])
+def test_a_csv_file_named_txt_is_pointed_to_the_csv_reader(tmp_path, text):
+    """Session 18: `.txt` means LIBSVM to `read`, and a CSV file so named was told "label
+    '1,2,1' is not a number. LIBSVM labels are numbers; fix the label": the fix is to read
+    it as CSV, which the message now says (the chunked reader gives the same)."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "data.txt"
+    p.write_text(text)
+    match = r"data\.txt, line 1: label .* is not a number.*looks like delimited text.*format='csv'"
+    with pytest.raises(ValueError, match=match):
+        load(p)
+    with pytest.raises(ValueError, match=match):
+        list(iter_chunks(p))
+    X, _, _ = load(p, format="csv", **({} if "y" in text else {"header": False}))
+    assert X.shape == (2, 2)
+    p.write_text("0,1 1:1\n1 2:1\n")  # a multilabel row has features: not called CSV
+    with pytest.raises(ValueError, match="LIBSVM labels are numbers"):
+        load(p)

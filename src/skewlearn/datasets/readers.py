@@ -1441,12 +1441,18 @@ def read_libsvm(
     y = _parse_labels(labels)
     if y.dtype.kind == "U":
         bad = next(i for i, t in enumerate(labels) if _number(t) is None or _huge_int(t))
+        # a CSV line read as LIBSVM: one token holding delimiters (a multilabel row,
+        # "0,1 3:1", has features)
+        delimited = any(c in labels[bad] for c in ",;|") and indptr[bad] == indptr[bad + 1]
         raise _fail(
             path,
             label_lines[bad],
             f"label {labels[bad]!r} is not a number"
             + (" that fits in int64" if _number(labels[bad]) is not None else ""),
-            "LIBSVM labels are numbers; fix the label.",
+            "The line looks like delimited text, not LIBSVM: read the file as CSV "
+            "(format='csv', or name it .csv)."
+            if delimited
+            else "LIBSVM labels are numbers; fix the label.",
         )
     meta = {
         "feature_names": numbered_names(d, offset),
