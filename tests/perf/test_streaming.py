@@ -843,3 +843,40 @@ def test_an_option_the_format_does_not_read_is_refused_not_ignored(
         with pytest.raises(TypeError, match=match):
             iter_chunks(p, 2, **known, **{option: value})
     assert list(iter_chunks(p, 2, missing="drop"))  # every format takes missing=
+
+
+@pytest.mark.parametrize("marker", ["NA", "nan", "NULL", "n/a", "inf"])
+@pytest.mark.parametrize("suffix", [".csv", ".dat"])
+def test_a_label_spelling_a_missing_value_is_refused_not_made_a_class(tmp_path, marker, suffix):
+    """Session 18: among number labels, `NA` or `nan` (how pandas, R and spreadsheets write
+    a row without a label) was read as text, so every label became a string and `NA` a
+    class: with labels 1 and NA, `load` made '1' against 'NA' a binary problem, silently,
+    and with `positive_class='1'` the unlabelled rows became negatives. pandas reads such a
+    label as missing; skewlearn now refuses it, naming the line."""
+    pd = pytest.importorskip("pandas")
+    head = "a,label\n" if suffix == ".csv" else ""
+    rows = ["1,1", "2,0", "3,1", f"4,{marker}", "5,0", f"6,{marker}", "7,1"]
+    p = tmp_path / f"m{suffix}"
+    p.write_text(head + "\n".join(rows) + "\n")
+    if suffix == ".csv":  # the reference: pandas sees a missing label (for NA, nan, NULL, n/a)
+        assert pd.read_csv(p)["label"].isna().sum() == (0 if marker == "inf" else 2)
+    line = 4 + (suffix == ".csv")
+    match = rf"m\{suffix}, line {line}: label '{re.escape(marker)}' looks like a missing value"
+    with pytest.raises(ValueError, match=match):
+        load(p)
+    for opts in ({}, {"positive_class": 1}):
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p, 2, block_bytes=1024, **opts))
+    if suffix == ".csv":
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p, 2, nominal_columns=["a"], positive_class=1))
+    # written as '?', the rows are dropped; text labels and declared classes keep NA a class
+    p.write_text(head + "\n".join(rows).replace(marker, "?") + "\n")
+    assert load(p, missing="drop")[0].shape[0] == 5
+    p.write_text(head + "\n".join(rows).replace(",1", ",yes").replace(",0", ",no") + "\n")
+    assert load(p, positive_class="yes")[1].tolist() == [1, -1, 1, -1, -1, -1, 1]
+    if suffix == ".dat":
+        p.write_text("@relation r\n@attribute a real\n@attribute c {0, 1, " + marker + "}\n"
+                     "@data\n" + "\n".join(rows) + "\n")  # fmt: skip
+        assert load(p, positive_class=marker)[1].tolist() == [-1, -1, -1, 1, -1, 1, -1]
+        assert len(_gather(iter_chunks(p, 2, positive_class=marker))[1]) == 7

@@ -635,6 +635,10 @@ def _tabulate(
                     f"label {tok!r} is not one of the declared classes {label_att.categories}",
                     "Fix the label or add it to the class attribute's declaration.",
                 )
+    else:
+        marker = _missing_like_label(label_tokens)
+        if marker is not None:
+            raise _missing_label_error(path, linenos[label_tokens.index(marker)], marker)
     X = np.hstack(blocks) if blocks else np.empty((n, 0), dtype=np.float64)
     meta = {
         "feature_names": names,
@@ -645,6 +649,37 @@ def _tabulate(
         "n_dropped": n_dropped,
     }
     return np.ascontiguousarray(X, dtype=np.float64), _parse_labels(label_tokens), meta
+
+
+def _missing_like_label(tokens: Sequence[str]) -> str | None:
+    """A label among ``tokens`` that another tool's missing-value marker (``NA``, ``NULL``,
+    ...) or a non-finite number (``nan``) spells, when every other label is a number: such
+    rows have no label, but read as text they became a class of their own (``load`` made
+    ``'1'`` against ``'nan'`` a binary problem, silently). None when there is none."""
+    odd = None  # the first in file order
+    numbers = False
+    seen: set[str] = set()
+    for t in tokens:
+        if t in seen:
+            continue
+        seen.add(t)
+        if _number(t) is not None:
+            numbers = True
+        elif t.upper() in _OTHER_MISSING or _is_float(t):
+            odd = t if odd is None else odd
+        else:
+            return None  # text labels: every token is a class name
+    return odd if numbers else None
+
+
+def _missing_label_error(path: str, lineno: int | None, token: str) -> ValueError:
+    return _fail(
+        path,
+        lineno,
+        f"label {token!r} looks like a missing value (the other labels are numbers)",
+        "A row without a label cannot be learned from: write it as '?' and pass "
+        "missing='drop', or remove the row.",
+    )
 
 
 def _label_position(

@@ -69,6 +69,8 @@ from .readers import (
     _keel_label,
     _keel_names,
     _label_position,
+    _missing_label_error,
+    _missing_like_label,
     _nominal_list,
     _not_two_classes,
     _number,
@@ -678,6 +680,9 @@ class ChunkedFile:
             if n_rows == 0:
                 raise self._no_rows()
             toks = list(counts)
+            marker = None if self._label_declared() else _missing_like_label(toks)
+            if marker is not None:
+                self._refuse_missing_label(marker)
             values = _parse_labels(toks).tolist()
             typed = {}
             self._token_value = dict(zip(toks, values))
@@ -714,7 +719,37 @@ class ChunkedFile:
         pos = self.positive_class
         if isinstance(pos, str):
             return tok == pos
+        if not self._label_declared() and _missing_like_label([tok, "0"]) is not None:
+            self._refuse_missing_label(tok)
         return bool(_parse_labels([tok])[0] == pos)
+
+    def _label_declared(self) -> bool:
+        """Whether a KEEL header declares the label's classes (then every declared class,
+        ``NA`` included, is a class)."""
+        att = self.attributes[self.label_index]
+        return att.categories is not None and att.declared
+
+    def _refuse_missing_label(self, token: str) -> None:
+        """Raise the whole-file readers' error for a label that spells a missing value,
+        with the first line that holds it (found by reading the data lines again)."""
+        lineno = None
+        start = self._first_line if self.format == "csv" else self._data_line
+        with self._text_lines() as lines:
+            for ln, line in lines:
+                if ln < start or not line.strip() or line.lstrip().startswith("%"):
+                    continue
+                try:
+                    row = (
+                        next(csv.reader([line], delimiter=self.delimiter), [])
+                        if self.format == "csv"
+                        else _split_quoted(line.strip())
+                    )
+                except csv.Error:
+                    row = None
+                if row and len(row) == self.width and row[self.label_index].strip() == token:
+                    lineno = ln
+                    break
+        raise _missing_label_error(self.path, lineno, token)
 
     def _map_numeric(self, labels) -> np.ndarray:
         vals, _ = labels
