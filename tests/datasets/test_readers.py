@@ -1017,3 +1017,29 @@ def test_a_csv_file_named_txt_is_pointed_to_the_csv_reader(tmp_path, text):
     p.write_text("0,1 1:1\n1 2:1\n")  # a multilabel row has features: not called CSV
     with pytest.raises(ValueError, match="LIBSVM labels are numbers"):
         load(p)
+
+
+def test_a_reader_option_of_another_format_or_misspelt_is_named_as_such(tmp_path):
+    """Session 18: `load("x.svm", missing="drop")` was Python's bare "read_libsvm() got an
+    unexpected keyword argument 'missing'", and a misspelt option the same; they now say
+    which formats take the option (as `iter_chunks` and the command line do), or offer the
+    closest option."""
+    from skewlearn.datasets import load
+
+    svm = tmp_path / "x.svm"
+    svm.write_text("1 1:1\n-1 2:1\n-1 2:2\n")
+    csv_ = tmp_path / "x.csv"
+    csv_.write_text("a,y\n1,1\n2,0\n3,0\n")
+    cases = [
+        (svm, {"missing": "drop"}, r"missing= applies to KEEL, CSV and ARFF files, not to "
+         r"LIBSVM files \(x\.svm\); leave it out, or pass format="),
+        (csv_, {"n_features": 3}, r"n_features= applies to LIBSVM files, not to CSV files"),
+        (csv_, {"label_colum": "y"}, r"'label_colum' is not an option of CSV files \(x\.csv\)"
+         r"\. Did you mean 'label_column'.*\? CSV files take label_column, delimiter"),
+    ]  # fmt: skip
+    for path, opts, match in cases:
+        with pytest.raises(TypeError, match=match):
+            read(path, **opts)
+        with pytest.raises(TypeError, match=match):
+            load(path, **opts)
+    read(csv_, format="csv", label_column="y")  # the options the reader takes still pass

@@ -1544,7 +1544,45 @@ def read(
     path = os.fspath(path)
     _check_file(path)
     key = _format_of(path, format)
+    _check_options(path, key, kwargs)
     return _READERS[key](path, **kwargs)
+
+
+#: How the messages name each format.
+_FORMAT_NAMES = {"keel": "KEEL", "libsvm": "LIBSVM", "csv": "CSV", "arff": "ARFF"}
+
+
+def _options_of(key: str) -> list[str]:
+    """The keyword options of the reader of format ``key``."""
+    import inspect
+
+    params = inspect.signature(_READERS[key]).parameters.values()
+    return [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+
+
+def _check_options(path: str, key: str, kwargs: dict[str, Any]) -> None:
+    """Raise TypeError for an option the reader of ``key`` does not take, naming the
+    formats that take it or the closest option (Python's own "unexpected keyword argument"
+    said neither)."""
+    from .._hints import did_you_mean
+
+    takes = _options_of(key)
+    for name in kwargs:
+        if name in takes:
+            continue
+        others = [k for k in _READERS if name in _options_of(k)]
+        where = f"{_FORMAT_NAMES[key]} files ({os.path.basename(path)})"
+        if others:
+            names = [_FORMAT_NAMES[k] for k in others]
+            kinds = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+            raise TypeError(
+                f"{name}= applies to {kinds} files, not to {where}; leave it out, or pass "
+                f"format= if the file is {kinds}."
+            )
+        raise TypeError(
+            f"{name!r} is not an option of {where}.{did_you_mean(name, takes)} "
+            f"{_FORMAT_NAMES[key]} files take {', '.join(takes)}."
+        )
 
 
 def _check_file(path: str) -> None:
@@ -1580,8 +1618,4 @@ def _read_options(path: str | os.PathLike, format: str | None = None) -> list[st
 
     Raises ValueError when the format cannot be told from the extension or ``format``.
     """
-    import inspect
-
-    reader = _READERS[_format_of(os.fspath(path), format)]
-    params = inspect.signature(reader).parameters.values()
-    return ["format"] + [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    return ["format", *_options_of(_format_of(os.fspath(path), format))]
