@@ -130,8 +130,8 @@ def test_csv_options(tmp_path):
         read_csv(q, header=False)
     trailing = tmp_path / "trailing.csv"  # a delimiter at the end of every line
     trailing.write_text("a,b,y,\n1,2,yes,\n")
-    with pytest.raises(ValueError, match=r"line 2: missing value '' in column 4 \(no name\)"):
-        read_csv(trailing)
+    with pytest.raises(ValueError, match=r"line 2: the line ends with the delimiter ','"):
+        read_csv(trailing)  # (session 18: was "missing value '' in column 4 (no name)")
     X, y, meta = read_csv(q, header=False, missing="drop")
     assert X.tolist() == [[1.0, 2.0]] and meta["n_dropped"] == 1
 
@@ -1043,3 +1043,30 @@ def test_a_reader_option_of_another_format_or_misspelt_is_named_as_such(tmp_path
         with pytest.raises(TypeError, match=match):
             load(path, **opts)
     read(csv_, format="csv", label_column="y")  # the options the reader takes still pass
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_a_trailing_delimiter_on_every_line_is_named_not_sent_to_missing_drop(tmp_path, header):
+    """Session 18: a CSV file whose lines all end with the delimiter (some exporters write
+    them; pandas reads an "Unnamed" column of NaN) was told "missing value '' in column 4
+    ... Pass missing='drop'", and with missing='drop', "every data row has a missing value.
+    Fill them in": advice that went round in a circle. The message now names the trailing
+    delimiter and how to remove it, in both readers."""
+    from skewlearn.datasets import iter_chunks
+
+    pd = pytest.importorskip("pandas")
+    p = tmp_path / "t.csv"
+    p.write_text(("a,b,y,\n" if header else "") + "1,2,1,\n3,4,0,\n5,6,0,\n")
+    assert pd.read_csv(p, header=0 if header else None).iloc[:, 3].isna().all()
+    opts = {"header": header, "label_column": 2}
+    match = r"t\.csv, line \d: the line ends with the delimiter ',' \(an empty last field\)"
+    fix = r"remove the trailing delimiters"
+    for missing in ("error", "drop"):
+        with pytest.raises(ValueError, match=f"{match}.*{fix}"):
+            read_csv(p, missing=missing, **opts)
+        for known in ({}, {"positive_class": 1}):
+            with pytest.raises(ValueError, match=f"{match}.*{fix}"):
+                list(iter_chunks(p, 2, missing=missing, **known, **opts))
+    # one row with an empty last value among full ones stays a missing value to drop
+    p.write_text(("a,b,y,c\n" if header else "") + "1,2,1,7\n3,4,0,\n5,6,0,8\n")
+    assert read_csv(p, missing="drop", **opts)[0].shape == (2, 3)

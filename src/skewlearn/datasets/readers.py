@@ -482,12 +482,15 @@ def _tabulate(
     blank_is_missing: bool = False,
     force_nominal: bool = False,
     nominal_fix: str = "Fix the value, or declare the attribute nominal.",
+    delimiter: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Turn string cells into ``(X, y, meta)``; one-hot encode nominal attributes.
 
     ``attributes=None`` means headerless: names ``x1..xd``, the label ``class``. An
     attribute with ``categories == []`` and ``declared=False`` gets its categories from
     the data (sorted) when a value is not a number, or always if ``force_nominal``.
+    ``delimiter`` (CSV) names a line that ends with it when its empty last field is the
+    row's missing value.
     """
     if not rows:
         article = "An" if fmt[0] in "AEIOU" else "A"
@@ -521,6 +524,8 @@ def _tabulate(
         if bad is None:
             keep.append(r)
         elif missing == "error":
+            if delimiter is not None and _trailing_blank(row, blank_is_missing):
+                raise _trailing_delimiter_error(path, ln, delimiter)
             name = attributes[bad].name if attributes is not None else ""
             name = f"{name!r} (column {bad + 1})" if name else f"column {bad + 1} (no name)"
             raise _fail(
@@ -531,9 +536,13 @@ def _tabulate(
             )
     n_dropped = len(rows) - len(keep)
     if n_dropped:
+        dropped = [rows[r] for r in sorted(set(range(len(rows))) - set(keep))]
+        dropped_lines = [linenos[r] for r in sorted(set(range(len(rows))) - set(keep))]
         rows = [rows[r] for r in keep]
         linenos = [linenos[r] for r in keep]
         if not rows:
+            if delimiter is not None and all(_trailing_blank(r, blank_is_missing) for r in dropped):
+                raise _trailing_delimiter_error(path, dropped_lines[0], delimiter, every=True)
             raise _fail(path, None, "every data row has a missing value", "Fill them in.")
 
     if attributes is None:
@@ -649,6 +658,35 @@ def _tabulate(
         "n_dropped": n_dropped,
     }
     return np.ascontiguousarray(X, dtype=np.float64), _parse_labels(label_tokens), meta
+
+
+def _trailing_blank(row: Sequence[str], blank_is_missing: bool) -> bool:
+    """Whether the row's one missing value is an empty last field: the line ended with the
+    delimiter (a trailing delimiter, which some exporters write on every line)."""
+    return (
+        blank_is_missing
+        and len(row) > 1
+        and row[-1] == ""
+        and not any(t in _MISSING or t == "" for t in row[:-1])
+    )
+
+
+def _trailing_delimiter_error(
+    path: str, lineno: int | None, delimiter: str, every: bool = False
+) -> ValueError:
+    """The error for a line that ends with the delimiter: its empty last field is missing,
+    and "pass missing='drop'" alone drops every row of a file written so."""
+    shown = "\\t" if delimiter == "\t" else delimiter
+    remove = f"remove the trailing delimiters (e.g. sed 's/{shown}$//' FILE > NEW.csv)"
+    return _fail(
+        path,
+        lineno,
+        f"the line ends with the delimiter {delimiter!r} (an empty last field)"
+        + (", as every data row does" if every else ""),
+        (f"Then missing='drop' leaves no row: {remove}." if every else
+         f"If every line does, {remove}; otherwise fill the value in, or pass missing='drop' "
+         "to drop the rows that lack it."),
+    )  # fmt: skip
 
 
 def _missing_like_label(tokens: Sequence[str]) -> str | None:
@@ -1302,6 +1340,7 @@ def read_csv(
         blank_is_missing=True,
         force_nominal=True,
         nominal_fix="Fix the value, or pass nominal_columns=[...] to one-hot encode the column.",
+        delimiter=delimiter,
     )
     meta["delimiter"] = delimiter
     return X, y, meta

@@ -81,6 +81,8 @@ from .readers import (
     _sniff_delimiter,
     _split_quoted,
     _tabulate,
+    _trailing_blank,
+    _trailing_delimiter_error,
     _warn_numeric_header,
     numbered_names,
     read_libsvm,
@@ -548,6 +550,7 @@ class ChunkedFile:
         self.label_counts: dict | None = None
         self.n_dropped = 0
         self._dropping = 0  # rows dropped so far in the current pass
+        self._trailing: tuple[int, int | None] = (0, None)  # of them, for an empty last field
         self._user_n_features = n_features
         self._tmp: str | None = None
         if fmt == "libsvm":
@@ -571,6 +574,7 @@ class ChunkedFile:
     # ------------------------------------------------------------------ public
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
         self._dropping = 0
+        self._trailing = (0, None)
         seen_positive = self.scanned  # the counting pass already checked it occurs
         n_rows = 0
         for X, y in self._chunks():
@@ -642,6 +646,7 @@ class ChunkedFile:
     def _scan(self, positive_class) -> None:
         """One counting pass: labels, rows, largest LIBSVM index, nominal categories."""
         self._dropping = 0
+        self._trailing = (0, None)
         counts: dict[Any, int] = {}
         n_rows = 0
         if self.format == "libsvm":
@@ -709,9 +714,20 @@ class ChunkedFile:
 
     def _no_rows(self) -> ValueError:
         """The error for a pass that met no row, worded as the whole-file readers word it."""
+        if self._dropping and self._trailing[0] == self._dropping:
+            return _trailing_delimiter_error(self.path, self._trailing[1], self.delimiter, True)
         if self._dropping:
             return _fail(self.path, None, "every data row has a missing value", "Fill them in.")
         return _fail(self.path, None, "no data rows", "Pass a file with data rows.")
+
+    def _drop(self, rows, linenos) -> None:
+        """Count ``rows`` (on ``linenos``) dropped for a missing value; and those whose one
+        missing value is an empty last field (a trailing delimiter), with the first line."""
+        self._dropping += len(rows)
+        for row, ln in zip(rows, linenos):
+            if self.format == "csv" and _trailing_blank(row, True):
+                count, first = self._trailing
+                self._trailing = (count + 1, first if first is not None else ln)
 
     def _is_positive_token(self, tok: str) -> bool:
         if self._positive_tokens is not None:
@@ -1095,7 +1111,7 @@ class ChunkedFile:
         row = [c.strip() for c in row]
         if self.missing == "drop" and len(row) == self.width:
             if any(t in _MISSING or t == "" for t in row):
-                self._dropping += 1
+                self._drop([row], [lineno])
                 return None
         X, _, _ = _tabulate(
             [row],
@@ -1108,6 +1124,7 @@ class ChunkedFile:
             blank_is_missing=True,
             force_nominal=True,
             nominal_fix=_CSV_NOMINAL_FIX,
+            delimiter=self.delimiter,
         )
         return X[0], row[self.label_index]
 
@@ -1448,7 +1465,8 @@ class ChunkedFile:
         if self.missing == "drop":
             keep = [r for r, row in enumerate(rows) if not any(is_missing(t) for t in row)]
             if len(keep) != len(rows):
-                self._dropping += len(rows) - len(keep)
+                gone = sorted(set(range(len(rows))) - set(keep))
+                self._drop([rows[r] for r in gone], [linenos[r] for r in gone])
                 rows = [rows[r] for r in keep]
                 linenos = [linenos[r] for r in keep]
             if not rows:
@@ -1460,7 +1478,8 @@ class ChunkedFile:
                 if bad is not None:  # missing="error": the careful reader's message
                     _tabulate([row], [ln], self.attributes, self.label_index, "error",
                               self.path, "KEEL" if not is_csv else "CSV",
-                              blank_is_missing=is_csv)  # fmt: skip
+                              blank_is_missing=is_csv,
+                              delimiter=self.delimiter if is_csv else None)  # fmt: skip
             for j, seen in self._values.items():
                 if seen is _NUMERIC:
                     continue
@@ -1497,6 +1516,7 @@ class ChunkedFile:
                 if is_csv
                 else "Fix the value, or declare the attribute nominal."
             ),
+            delimiter=self.delimiter if is_csv else None,
         )
         yield (X,), tokens
 
