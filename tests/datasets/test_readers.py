@@ -1070,3 +1070,18 @@ def test_a_trailing_delimiter_on_every_line_is_named_not_sent_to_missing_drop(tm
     # one row with an empty last value among full ones stays a missing value to drop
     p.write_text(("a,b,y,c\n" if header else "") + "1,2,1,7\n3,4,0,\n5,6,0,8\n")
     assert read_csv(p, missing="drop", **opts)[0].shape == (2, 3)
+
+
+@pytest.mark.parametrize("index", ["³", "٣", "+1", "1.0"])
+def test_an_arff_sparse_index_that_is_not_ascii_digits_is_named_with_its_line(tmp_path, index):
+    """Session 18: `str.isdigit` passed the superscript '³' to ``int()`` (a bare "invalid
+    literal for int()" naming neither file nor line) and read the Arabic-Indic '٣' as
+    attribute 3; '+1' and '1.0' were already refused."""
+    p = tmp_path / "s.arff"
+    p.write_text(
+        "@relation r\n@attribute a numeric\n@attribute b numeric\n@attribute c {x,y}\n"
+        f"@data\n{{0 1, 2 y}}\n{{{index} 1}}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match=r"s\.arff, line 7: malformed sparse entry"):
+        read_arff(p)

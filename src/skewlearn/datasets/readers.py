@@ -1140,7 +1140,7 @@ def read_arff(
             seen = set()
             for pair in pairs:
                 parts = pair.split(None, 1)
-                if len(parts) != 2 or not parts[0].isdigit():
+                if len(parts) != 2 or not (parts[0].isascii() and parts[0].isdigit()):
                     raise _fail(
                         path,
                         i + 1,
