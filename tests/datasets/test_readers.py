@@ -1085,3 +1085,13 @@ def test_an_arff_sparse_index_that_is_not_ascii_digits_is_named_with_its_line(tm
     )
     with pytest.raises(ValueError, match=r"s\.arff, line 7: malformed sparse entry"):
         read_arff(p)
+
+
+def test_numbered_names_answer_in_for_any_string_as_the_list_does():
+    """Session 18: ``"x³" in NumberedNames(...)`` raised ValueError from ``int("³")``
+    (``str.isdigit`` passes superscripts); the list it stands for answers False."""
+    from skewlearn.datasets.readers import NumberedNames
+
+    names = NumberedNames(5, 1)
+    for name in ("x³", "x٣", "x²", "x1", "x01", "x", "y1"):
+        assert (name in names) == (name in list(names))

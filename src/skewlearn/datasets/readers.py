@@ -96,7 +96,8 @@ class NumberedNames(Sequence):
         return (f"x{j + self.offset}" for j in range(self.n))
 
     def __contains__(self, name: object) -> bool:
-        if not (isinstance(name, str) and name[:1] == "x" and name[1:].isdigit()):
+        digits = name[1:] if isinstance(name, str) and name[:1] == "x" else ""
+        if not (digits.isascii() and digits.isdigit()):  # isdigit alone passes '³'
             return False
         return name == f"x{int(name[1:])}" and 0 <= int(name[1:]) - self.offset < self.n
 
