@@ -1095,3 +1095,17 @@ def test_numbered_names_answer_in_for_any_string_as_the_list_does():
     names = NumberedNames(5, 1)
     for name in ("x³", "x٣", "x²", "x1", "x01", "x", "y1"):
         assert (name in names) == (name in list(names))
+
+
+def test_a_repeated_column_name_is_named_on_the_header_line(tmp_path):
+    """Session 18: the message said "line 1" wherever the header was (blank lines may
+    come before it; both readers skip them)."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "dup.csv"
+    p.write_text("\n  \na,a,y\n1,2,1\n3,4,0\n")
+    match = r"dup\.csv, line 3: column name 'a' appears twice"
+    with pytest.raises(ValueError, match=match):
+        read_csv(p)
+    with pytest.raises(ValueError, match=match):
+        iter_chunks(p)

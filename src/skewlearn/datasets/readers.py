@@ -1289,7 +1289,7 @@ def read_csv(
             if sniffed and names is None and not rows:
                 _refuse_blank_separated(path, start, row)
             if header and names is None:
-                names = row
+                names, names_line = row, start
             else:
                 rows.append(row)
                 linenos.append(start)
@@ -1310,7 +1310,9 @@ def read_csv(
         _warn_numeric_header(path, names)
     if header and names is not None and len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise _fail(path, 1, f"column name {dup!r} appears twice", "Give columns unique names.")
+        raise _fail(
+            path, names_line, f"column name {dup!r} appears twice", "Give columns unique names."
+        )
     if not rows:
         raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
     if names is None:

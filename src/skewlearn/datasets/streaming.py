@@ -1062,7 +1062,7 @@ class ChunkedFile:
             if len(set(names)) != len(names):
                 dup = next(n for n in names if names.count(n) > 1)
                 raise _fail(
-                    path, 1, f"column name {dup!r} appears twice", "Give columns unique names."
+                    path, lineno, f"column name {dup!r} appears twice", "Give columns unique names."
                 )
             _, self._data_skip = _line_end(head, pos, len(head))
             self._first_line = lineno + 1
