@@ -1109,3 +1109,22 @@ def test_a_repeated_column_name_is_named_on_the_header_line(tmp_path):
         read_csv(p)
     with pytest.raises(ValueError, match=match):
         iter_chunks(p)
+
+
+def test_a_blank_separated_table_named_txt_is_told_it_is_not_libsvm(tmp_path):
+    """Session 18: a table of numbers separated by blanks, named `.txt` (LIBSVM to
+    `read`), was told "token '2' is not index:value. Write features as index:value": the
+    file has no index:value pair at all, and the message now says what it is and how to
+    read it. A LIBSVM line with one bad token keeps the old advice."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "table.txt"
+    p.write_text("1 2 1\n3 4 0\n5 6 0\n")
+    match = r"table\.txt, line 1: token '2' is not index:value.*no index:value pair.*CSV"
+    with pytest.raises(ValueError, match=match):
+        load(p)
+    with pytest.raises(ValueError, match=match):
+        list(iter_chunks(p))
+    p.write_text("1 1:2 2\n-1 1:1\n")
+    with pytest.raises(ValueError, match=r"line 1: token '2' is not index:value\. Write feat"):
+        load(p)

@@ -1450,7 +1450,11 @@ def read_libsvm(
                     path,
                     lineno,
                     f"token {tok!r} is not index:value",
-                    "Write features as index:value with no spaces around ':'.",
+                    "The line holds no index:value pair, so the file is not LIBSVM: if it is "
+                    "a table of values separated by blanks, convert it to CSV (e.g. `tr -s "
+                    "' \\t' ',' < FILE > NEW.csv`) and read that."
+                    if not any(":" in t for t in toks[1:])
+                    else "Write features as index:value with no spaces around ':'.",
                 )
             if idx_s == "qid":
                 try:
