@@ -861,7 +861,8 @@ def test_a_label_spelling_a_missing_value_is_refused_not_made_a_class(tmp_path, 
     if suffix == ".csv":  # the reference: pandas sees a missing label (for NA, nan, NULL, n/a)
         assert pd.read_csv(p)["label"].isna().sum() == (0 if marker == "inf" else 2)
     line = 4 + (suffix == ".csv")
-    match = rf"m\{suffix}, line {line}: label '{re.escape(marker)}' looks like a missing value"
+    what = "is not a finite number" if marker == "inf" else "looks like a missing value"
+    match = rf"m\{suffix}, line {line}: label '{re.escape(marker)}' {what}"
     with pytest.raises(ValueError, match=match):
         load(p)
     for opts in ({}, {"positive_class": 1}):

@@ -712,10 +712,13 @@ def _missing_like_label(tokens: Sequence[str]) -> str | None:
 
 
 def _missing_label_error(path: str, lineno: int | None, token: str) -> ValueError:
+    marker = token.upper() in _OTHER_MISSING or token.lower().lstrip("+-") == "nan"
     return _fail(
         path,
         lineno,
-        f"label {token!r} looks like a missing value (the other labels are numbers)",
+        f"label {token!r} "
+        + ("looks like a missing value" if marker else "is not a finite number")
+        + " (the other labels are numbers)",
         "A row without a label cannot be learned from: write it as '?' and pass "
         "missing='drop', or remove the row.",
     )
