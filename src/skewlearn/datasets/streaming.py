@@ -57,6 +57,7 @@ from .readers import (
     NumberedNames,
     _absent_positive,
     _Attribute,
+    _check_delimiter,
     _check_file,
     _check_missing,
     _check_positive_class,
@@ -68,6 +69,8 @@ from .readers import (
     _keel_label,
     _keel_names,
     _label_position,
+    _missing_label_error,
+    _missing_like_label,
     _nominal_list,
     _not_two_classes,
     _number,
@@ -78,6 +81,8 @@ from .readers import (
     _sniff_delimiter,
     _split_quoted,
     _tabulate,
+    _trailing_blank,
+    _trailing_delimiter_error,
     _warn_numeric_header,
     numbered_names,
     read_libsvm,
@@ -400,6 +405,34 @@ class _Rechunk:
 
 
 # --------------------------------------------------------------------------- the reader
+#: The formats that read each option of :func:`iter_chunks` given away from its default
+#: (``missing=`` is taken by every format: docs/decisions.md, session 16).
+_OPTION_FORMATS = {
+    "n_features": ("libsvm",),
+    "zero_based": ("libsvm",),
+    "label_column": ("csv", "keel"),
+    "delimiter": ("csv",),
+    "header": ("csv",),
+    "nominal_columns": ("csv",),
+}
+_FORMAT_NAMES = {"libsvm": "LIBSVM", "csv": "CSV", "keel": "KEEL"}
+
+
+def _refuse_other_formats_options(path: str, fmt: str, **given: bool) -> None:
+    """Raise TypeError for an option given (``given[name]`` true) that ``fmt`` does not
+    read: it was ignored, silently (``n_features=5`` on a CSV file gave its own width),
+    where ``load`` refuses it as an unexpected keyword and the command line as a flag of
+    another format."""
+    for name, formats in _OPTION_FORMATS.items():
+        if given.get(name) and fmt not in formats:
+            kinds = " and ".join(_FORMAT_NAMES[f] for f in formats)
+            raise TypeError(
+                f"{name}= applies to {kinds} files, not to {_FORMAT_NAMES[fmt]} files "
+                f"({os.path.basename(path)}); leave it out, or pass format= if the file is "
+                f"{kinds}."
+            )
+
+
 class ChunkedFile:
     """A data file read in chunks of rows; iterate to get ``(X, y)`` pairs.
 
@@ -487,6 +520,16 @@ class ChunkedFile:
         fmt = str(format).lower()
         if fmt not in _FORMATS:
             raise ValueError(f"format must be one of {list(_FORMATS)}; got {format!r}.")
+        _refuse_other_formats_options(
+            path,
+            fmt,
+            n_features=n_features is not None,
+            zero_based=bool(zero_based),
+            label_column=label_column is not None,
+            delimiter=delimiter is not None,
+            header=not header,
+            nominal_columns=nominal_columns is not None,
+        )
         if n_features is not None and (
             not isinstance(n_features, int | np.integer) or isinstance(n_features, bool)
         ):
@@ -507,6 +550,7 @@ class ChunkedFile:
         self.label_counts: dict | None = None
         self.n_dropped = 0
         self._dropping = 0  # rows dropped so far in the current pass
+        self._trailing: tuple[int, int | None] = (0, None)  # of them, for an empty last field
         self._user_n_features = n_features
         self._tmp: str | None = None
         if fmt == "libsvm":
@@ -530,6 +574,7 @@ class ChunkedFile:
     # ------------------------------------------------------------------ public
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
         self._dropping = 0
+        self._trailing = (0, None)
         seen_positive = self.scanned  # the counting pass already checked it occurs
         n_rows = 0
         for X, y in self._chunks():
@@ -601,6 +646,7 @@ class ChunkedFile:
     def _scan(self, positive_class) -> None:
         """One counting pass: labels, rows, largest LIBSVM index, nominal categories."""
         self._dropping = 0
+        self._trailing = (0, None)
         counts: dict[Any, int] = {}
         n_rows = 0
         if self.format == "libsvm":
@@ -639,6 +685,9 @@ class ChunkedFile:
             if n_rows == 0:
                 raise self._no_rows()
             toks = list(counts)
+            marker = None if self._label_declared() else _missing_like_label(toks)
+            if marker is not None:
+                self._refuse_missing_label(marker)
             values = _parse_labels(toks).tolist()
             typed = {}
             self._token_value = dict(zip(toks, values))
@@ -665,9 +714,20 @@ class ChunkedFile:
 
     def _no_rows(self) -> ValueError:
         """The error for a pass that met no row, worded as the whole-file readers word it."""
+        if self._dropping and self._trailing[0] == self._dropping:
+            return _trailing_delimiter_error(self.path, self._trailing[1], self.delimiter, True)
         if self._dropping:
             return _fail(self.path, None, "every data row has a missing value", "Fill them in.")
         return _fail(self.path, None, "no data rows", "Pass a file with data rows.")
+
+    def _drop(self, rows, linenos) -> None:
+        """Count ``rows`` (on ``linenos``) dropped for a missing value; and those whose one
+        missing value is an empty last field (a trailing delimiter), with the first line."""
+        self._dropping += len(rows)
+        for row, ln in zip(rows, linenos):
+            if self.format == "csv" and _trailing_blank(row, True):
+                count, first = self._trailing
+                self._trailing = (count + 1, first if first is not None else ln)
 
     def _is_positive_token(self, tok: str) -> bool:
         if self._positive_tokens is not None:
@@ -675,7 +735,37 @@ class ChunkedFile:
         pos = self.positive_class
         if isinstance(pos, str):
             return tok == pos
+        if not self._label_declared() and _missing_like_label([tok, "0"]) is not None:
+            self._refuse_missing_label(tok)
         return bool(_parse_labels([tok])[0] == pos)
+
+    def _label_declared(self) -> bool:
+        """Whether a KEEL header declares the label's classes (then every declared class,
+        ``NA`` included, is a class)."""
+        att = self.attributes[self.label_index]
+        return att.categories is not None and att.declared
+
+    def _refuse_missing_label(self, token: str) -> None:
+        """Raise the whole-file readers' error for a label that spells a missing value,
+        with the first line that holds it (found by reading the data lines again)."""
+        lineno = None
+        start = self._first_line if self.format == "csv" else self._data_line
+        with self._text_lines() as lines:
+            for ln, line in lines:
+                if ln < start or not line.strip() or line.lstrip().startswith("%"):
+                    continue
+                try:
+                    row = (
+                        next(csv.reader([line], delimiter=self.delimiter), [])
+                        if self.format == "csv"
+                        else _split_quoted(line.strip())
+                    )
+                except csv.Error:
+                    row = None
+                if row and len(row) == self.width and row[self.label_index].strip() == token:
+                    lineno = ln
+                    break
+        raise _missing_label_error(self.path, lineno, token)
 
     def _map_numeric(self, labels) -> np.ndarray:
         vals, _ = labels
@@ -918,6 +1008,8 @@ class ChunkedFile:
         given = delimiter
         if given is not None and not (isinstance(given, str) and len(given) == 1):
             raise ValueError(f"delimiter must be one ASCII character; got {given!r}.")
+        if given is not None:
+            _check_delimiter(given)
         peek = 1 << 16
         while True:  # until the peek holds the first non-blank line whole
             try:
@@ -970,7 +1062,7 @@ class ChunkedFile:
             if len(set(names)) != len(names):
                 dup = next(n for n in names if names.count(n) > 1)
                 raise _fail(
-                    path, 1, f"column name {dup!r} appears twice", "Give columns unique names."
+                    path, lineno, f"column name {dup!r} appears twice", "Give columns unique names."
                 )
             _, self._data_skip = _line_end(head, pos, len(head))
             self._first_line = lineno + 1
@@ -1019,7 +1111,7 @@ class ChunkedFile:
         row = [c.strip() for c in row]
         if self.missing == "drop" and len(row) == self.width:
             if any(t in _MISSING or t == "" for t in row):
-                self._dropping += 1
+                self._drop([row], [lineno])
                 return None
         X, _, _ = _tabulate(
             [row],
@@ -1032,6 +1124,7 @@ class ChunkedFile:
             blank_is_missing=True,
             force_nominal=True,
             nominal_fix=_CSV_NOMINAL_FIX,
+            delimiter=self.delimiter,
         )
         return X[0], row[self.label_index]
 
@@ -1261,29 +1354,35 @@ class ChunkedFile:
                 raw = _open(owner.path)
             except OSError:  # pragma: no cover
                 raise
-            self.fh = io.TextIOWrapper(raw, encoding="utf-8-sig", newline=None)
+            # bytes that are not UTF-8 pass as lone surrogates, so each is refused on its own
+            # line (strict decoding raised for the whole 8 KiB piece the decoder was at);
+            # newline="" keeps line ends, to count the bytes before each line
+            self.fh = io.TextIOWrapper(raw, encoding="utf-8", errors="surrogateescape", newline="")
             self.it = self._gen()
             return self.it
 
         def _gen(self):
+            path = self.owner.path
             lineno = 0
+            offset = 0  # bytes of the (decompressed) file before the line
             try:
                 for line in self.fh:
                     lineno += 1
+                    try:
+                        size = len(line) if line.isascii() else len(line.encode("utf-8"))
+                    except UnicodeEncodeError:  # a byte that is not UTF-8: raises
+                        _decode_line(line.encode("utf-8", "surrogateescape"), path, lineno, offset)
+                        raise  # pragma: no cover - _decode_line raised
                     if "\x00" in line:
-                        raise _fail(
-                            self.owner.path, lineno, "a NUL byte (binary data)", "Pass a text file."
-                        )
-                    yield lineno, line.rstrip("\n")
-            except UnicodeDecodeError as exc:
-                raise _fail(
-                    self.owner.path,
-                    lineno + 1,
-                    f"bytes that are not UTF-8 ({exc.reason})",
-                    "Save the file as UTF-8.",
-                ) from None
+                        raise _fail(path, lineno, "a NUL byte (binary data)", "Pass a text file.")
+                    offset += size
+                    end = 2 if line.endswith("\r\n") else 1 if line.endswith(("\n", "\r")) else 0
+                    text = line[: len(line) - end]
+                    if lineno == 1 and text.startswith("\ufeff"):  # a byte-order mark
+                        text = text[1:]
+                    yield lineno, text
             except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-                raise _gzip_error(self.owner.path, exc) from None
+                raise _gzip_error(path, exc) from None
 
         def __exit__(self, *exc):
             self.fh.close()
@@ -1366,7 +1465,8 @@ class ChunkedFile:
         if self.missing == "drop":
             keep = [r for r, row in enumerate(rows) if not any(is_missing(t) for t in row)]
             if len(keep) != len(rows):
-                self._dropping += len(rows) - len(keep)
+                gone = sorted(set(range(len(rows))) - set(keep))
+                self._drop([rows[r] for r in gone], [linenos[r] for r in gone])
                 rows = [rows[r] for r in keep]
                 linenos = [linenos[r] for r in keep]
             if not rows:
@@ -1378,7 +1478,8 @@ class ChunkedFile:
                 if bad is not None:  # missing="error": the careful reader's message
                     _tabulate([row], [ln], self.attributes, self.label_index, "error",
                               self.path, "KEEL" if not is_csv else "CSV",
-                              blank_is_missing=is_csv)  # fmt: skip
+                              blank_is_missing=is_csv,
+                              delimiter=self.delimiter if is_csv else None)  # fmt: skip
             for j, seen in self._values.items():
                 if seen is _NUMERIC:
                     continue
@@ -1415,6 +1516,7 @@ class ChunkedFile:
                 if is_csv
                 else "Fix the value, or declare the attribute nominal."
             ),
+            delimiter=self.delimiter if is_csv else None,
         )
         yield (X,), tokens
 
@@ -1456,7 +1558,8 @@ def iter_chunks(
 
     Iterating over the result yields ``(X, y)`` with the rows, order and ±1 labels of
     :func:`skewlearn.datasets.load` on the whole file (the readers' options below are
-    theirs).
+    theirs). An option of another format (``n_features=`` for a CSV file, say) raises
+    ``TypeError``, as ``load`` does; ``missing=`` is accepted for every format.
 
     Parameters
     ----------
