@@ -197,3 +197,19 @@ def test_must_show_checks_hand_made_results(tmp_path):
         "yes: +0.0065 (inf 0.9000) | **no**: +0.0325"
         in rows["mean AUC within 0.01 of the infinite budget"]
     )
+
+
+def test_final_points_learn_the_whole_stream_when_folds_differ_in_size():
+    """Session 18: the curve's sample positions came from the first run's training set and
+    were cut to each run's length, so a run with a longer training set (301 rows in 3
+    folds: 200, 201, 201) never learned its last row, and its "final" AUC was not the one
+    of the model of Table 1."""
+    exp = parse_experiment(tomllib.loads(SMALL.replace("n_samples = 300", "n_samples = 301")))
+    X, y = load_dataset(exp.datasets[0])
+    sizes = [len(exp.protocol.split(y, exp.seed, "blobs", 0, f)[0]) for f in range(3)]
+    assert len(set(sizes)) > 1  # the case of the defect: training sets of two sizes
+    params = {"C": 4.0, "gamma": 1.0}
+    pol = koil_figures.policy_study(exp, "blobs", params, n_repeats=1, ticks=4)
+    direct = [_direct_auc(exp, params, 0, f) for f in range(3)]
+    np.testing.assert_allclose(pol["final"]["KOIL_RS++"], direct, rtol=0, atol=1e-12)
+    assert abs(pol["KOIL_RS++"][-1] - np.mean(direct)) < 1e-12
