@@ -265,3 +265,31 @@ def test_choices_count_the_chosen_values_and_the_edge_hits(tmp_path):
     assert choices_markdown(db).splitlines()[2] == (
         "| kc1 | KASLS_R | nu | 0.25, 1, 4 | 0.25: 2, 1: 1, 4: 1 | 2/4 | 1/4 |"
     )
+
+
+def test_choices_of_a_grid_that_is_not_all_numbers(tmp_path):
+    """Session 18: ``choices`` formatted every value with ``:g`` and sorted the grid, so a
+    searched string (``kernel``) stopped the command with "Unknown format code 'g'" and a
+    grid holding ``None`` (``reduced_rate = [None, 0.3]``) with a TypeError traceback. Such
+    a grid is kept in the candidates' order and has no edges."""
+    db = tmp_path / "t6.sqlite"
+    cands = [{"kernel": k, "reduced_rate": r, "w": [k == "rbf", {"a": 1}]}
+             for k in ("rbf", "linear") for r in (None, 0.3)]  # fmt: skip
+    picks = [("rbf", None), ("rbf", 0.3), ("linear", None)]
+    with ResultStore(db) as store:
+        for fold, (k, r) in enumerate(picks):
+            row = _row("kc1", "KASLS", fold, {"gmean": 0.7})
+            row["params"] = {"kernel": k, "reduced_rate": r, "w": [k == "rbf", {"a": 1}]}
+            row["extra"] = {"search": {"params": cands, "scores": [0.5] * 4}}
+            store.write(row)
+    got = search_choices(db)["kc1", "KASLS"]
+    assert got["kernel"] == {"grid": ["rbf", "linear"], "chosen": {"rbf": 2, "linear": 1},
+                             "folds": 3}  # fmt: skip
+    assert got["reduced_rate"] == {"grid": [None, 0.3], "chosen": {None: 2, 0.3: 1}, "folds": 3}
+    lines = choices_markdown(db).splitlines()[2:]
+    assert lines == [
+        "| kc1 | KASLS | kernel | rbf, linear | rbf: 2, linear: 1 | – | – |",
+        "| kc1 | KASLS | reduced_rate | None, 0.3 | None: 2, 0.3: 1 | – | – |",
+        '| kc1 | KASLS | w | [true, {"a": 1}], [false, {"a": 1}] | [true, {"a": 1}]: 2, '
+        '[false, {"a": 1}]: 1 | – | – |',
+    ]

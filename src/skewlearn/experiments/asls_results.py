@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import sys
 import warnings
@@ -239,12 +240,28 @@ def comparison_markdown(
     return "\n".join(lines)
 
 
+def _is_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _hashable(v):
+    """A grid value as a dictionary key: a list or a table (a value such as a list of
+    kernels) becomes its JSON text."""
+    return json.dumps(v, sort_keys=True) if isinstance(v, list | dict) else v
+
+
+def _show(v) -> str:
+    return f"{v:g}" if _is_number(v) else str(v)
+
+
 def search_choices(db, experiment: str | None = None) -> dict[tuple[str, str], dict[str, dict]]:
-    """What the nested searches chose: ``{(dataset, method): {param: {"grid": sorted
-    values, "chosen": {value: folds}, "folds": n}}}`` for every searched parameter (more
-    than one candidate value). The grid is read from each row's stored candidates.
-    ``experiment`` may be omitted when the database holds only one."""
-    grids: dict = defaultdict(lambda: defaultdict(set))
+    """What the nested searches chose: ``{(dataset, method): {param: {"grid": values,
+    "chosen": {value: folds}, "folds": n}}}`` for every searched parameter (more than one
+    candidate value). The grid is read from each row's stored candidates: sorted when its
+    values are all numbers, otherwise in the candidates' order (strings, ``None``; lists
+    and tables are given as their JSON text). ``experiment`` may be omitted when the
+    database holds only one."""
+    grids: dict = defaultdict(lambda: defaultdict(dict))
     chosen: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
     folds: dict = defaultdict(int)
     for r in experiment_rows(db, experiment):
@@ -255,23 +272,26 @@ def search_choices(db, experiment: str | None = None) -> dict[tuple[str, str], d
         folds[key] += 1
         for cand in search["params"]:
             for p, v in cand.items():
-                grids[key][p].add(v)
+                grids[key][p][_hashable(v)] = None
         for p, v in r["params"].items():
-            chosen[key][p][v] += 1
+            chosen[key][p][_hashable(v)] += 1
     out: dict = {}
     for key, params in grids.items():
-        out[key] = {
-            p: {"grid": sorted(vals), "chosen": dict(chosen[key][p]), "folds": folds[key]}
-            for p, vals in sorted(params.items())
-            if len(vals) > 1
-        }
+        out[key] = {}
+        for p, vals in sorted(params.items()):
+            if len(vals) < 2:
+                continue
+            grid = list(vals)
+            if all(_is_number(v) for v in grid):
+                grid.sort()
+            out[key][p] = {"grid": grid, "chosen": dict(chosen[key][p]), "folds": folds[key]}
     return out
 
 
 def choices_markdown(db, experiment: str | None = None) -> str:
     """:func:`search_choices` as a table: per dataset, method and searched parameter, the
     grid, how often each value was chosen, and how often the choice sat on the grid's lower
-    or upper edge."""
+    or upper edge ("–" for a grid that is not all numbers, which has no edges)."""
     lines = [
         "| dataset | method | parameter | grid | chosen (value: folds) | lower edge | upper edge |",
         "|---|---|---|---|---|---|---|",
@@ -279,11 +299,15 @@ def choices_markdown(db, experiment: str | None = None) -> str:
     for (d, meth), params in search_choices(db, experiment).items():
         for p, c in params.items():
             grid, n = c["grid"], c["folds"]
-            picks = ", ".join(f"{v:g}: {c['chosen'][v]}" for v in grid if v in c["chosen"])
-            lo, hi = c["chosen"].get(grid[0], 0), c["chosen"].get(grid[-1], 0)
+            picks = ", ".join(f"{_show(v)}: {c['chosen'][v]}" for v in grid if v in c["chosen"])
+            if all(_is_number(v) for v in grid):
+                lo = f"{c['chosen'].get(grid[0], 0)}/{n}"
+                hi = f"{c['chosen'].get(grid[-1], 0)}/{n}"
+            else:
+                lo = hi = "–"
             lines.append(
-                f"| {d} | {meth} | {p} | {', '.join(f'{v:g}' for v in grid)} | {picks} "
-                f"| {lo}/{n} | {hi}/{n} |"
+                f"| {d} | {meth} | {p} | {', '.join(_show(v) for v in grid)} | {picks} "
+                f"| {lo} | {hi} |"
             )
     return "\n".join(lines)
 
