@@ -188,3 +188,62 @@ def test_default_sweeps_are_the_table_protocol_no_cut(monkeypatch, tmp_path, cap
         cfg["protocol"]["n_splits"],
     )
     assert "CUT" not in capsys.readouterr().out
+
+
+def test_time_part_with_a_dataset_smaller_than_every_size(monkeypatch, tmp_path, capsys):
+    """Session 18: a timing dataset with fewer rows than every ``--sizes`` value has no
+    point (:func:`timing` skips its sizes), and drawing the figure stopped with "not enough
+    values to unpack" after the timings had run. It is left out of the figure (and said
+    so); with no dataset left the command says what to change, writes the summary of the
+    other parts and exits with status 2."""
+    import json
+
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def fake_timing(datasets, sizes, seed=2020, repeats=3):
+        rows = {"small": [], "large": [(50, 0.1, 0.1), (100, 0.3, 0.3)]}
+        return {d: {"multi-Nystrom": list(rows[d]), "MKSVM": list(rows[d])} for d in datasets}
+
+    monkeypatch.setattr(nf, "timing", fake_timing)
+    common = ["--out", str(tmp_path), "--only", "time", "--sizes", "50", "100"]
+    assert nf.main([*common, "--time-datasets", "small", "large"]) == 0
+    assert (tmp_path / "nystrom_time.png").read_bytes()[:4] == b"\x89PNG"
+    assert "time: small has fewer rows than every size (50, 100); not drawn" in (
+        capsys.readouterr().out
+    )
+    (tmp_path / "nystrom_time.png").unlink()
+    assert nf.main([*common, "--time-datasets", "small"]) == 2
+    assert not (tmp_path / "nystrom_time.png").exists()
+    assert json.loads((tmp_path / "nystrom_figures.json").read_text())["time"]["small"]
+    assert "no timing dataset has 50 rows or more (small); give smaller --sizes" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--repeats", "0"], "--repeats: expected a positive integer"),
+        (["--splits", "1"], "--splits: expected an integer >= 2"),
+        (["--landmarks", "30", "0"], "--landmarks: expected a positive integer"),
+        (["--ranks", "-6"], "--ranks: expected a positive integer"),
+        (["--sizes", "0"], "--sizes: expected a positive integer"),
+        (["--time-repeats", "0"], "--time-repeats: expected a positive integer"),
+        (["--landmark-rank", "-30"], "--landmark-rank: expected an integer >= 0"),
+    ],
+)
+def test_numbers_that_cannot_run_are_usage_errors(monkeypatch, tmp_path, capsys, args, message):
+    """Session 18: ``--repeats 0`` ran no fold and wrote NaN G-means (numpy's "mean of
+    empty slice"), ``--splits 1`` and ``--landmarks 0`` failed deep inside a fit, and
+    ``--time-repeats 0`` timed nothing and plotted NaN."""
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def never(*a, **k):
+        raise AssertionError("the command ran with a value it should have refused")
+
+    for part in ("sweep", "timing", "ablation"):
+        monkeypatch.setattr(nf, part, never)
+    with pytest.raises(SystemExit) as err:
+        nf.main(["--out", str(tmp_path), "--only", "rank", *args])
+    assert err.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "nystrom_figures.json").exists()
