@@ -267,3 +267,18 @@ def test_must_show_on_a_partial_database(tmp_path):
     with pytest.raises(SystemExit) as err:  # was a ValueError traceback
         koil_figures.main(["--checklist", "--db", str(other), "--figures"])
     assert err.value.code == 2
+
+
+def test_a_misspelt_dataset_is_refused_before_any_search(monkeypatch, capsys, tmp_path):
+    """Session 18: ``--datasets pima yeast-4`` ran pima's search (minutes to hours on the
+    real data) and then stopped with a ValueError traceback on the misspelt name."""
+
+    def never(*a, **k):
+        raise AssertionError("a search ran before the names were checked")
+
+    monkeypatch.setattr(koil_figures, "chosen_params", never)
+    with pytest.raises(SystemExit) as err:
+        koil_figures.main(["--datasets", "pima", "yeast-4", "--out", str(tmp_path)])
+    assert err.value.code == 2
+    text = capsys.readouterr().err
+    assert "--datasets: unknown dataset 'yeast-4'" in text and "yeast4" in text

@@ -110,6 +110,7 @@ def test_parts_run_separately_keep_their_results_and_protocols(monkeypatch, tmp_
     # above" Nyström on every value and never significantly different
     monkeypatch.setattr(nf, "make", lambda kind, m, r=None, seed=0: Constant(-1))
     monkeypatch.setattr(nf, "_data", lambda name: (np.zeros((len(y), 2)), y))
+    monkeypatch.setattr(nf, "_dataset_problem", lambda flag, names: None)  # "toy"
     common = ["--out", str(tmp_path), "--datasets", "toy", "--splits", "2"]
     assert nf.main([*common, "--only", "landmarks", "--landmarks", "30", "--repeats", "2"]) == 0
     assert nf.main([*common, "--only", "rank", "--ranks", "6", "15", "--repeats", "1"]) == 0
@@ -205,6 +206,7 @@ def test_time_part_with_a_dataset_smaller_than_every_size(monkeypatch, tmp_path,
         return {d: {"multi-Nystrom": list(rows[d]), "MKSVM": list(rows[d])} for d in datasets}
 
     monkeypatch.setattr(nf, "timing", fake_timing)
+    monkeypatch.setattr(nf, "_dataset_problem", lambda flag, names: None)  # "small", "large"
     common = ["--out", str(tmp_path), "--only", "time", "--sizes", "50", "100"]
     assert nf.main([*common, "--time-datasets", "small", "large"]) == 0
     assert (tmp_path / "nystrom_time.png").read_bytes()[:4] == b"\x89PNG"
@@ -247,3 +249,32 @@ def test_numbers_that_cannot_run_are_usage_errors(monkeypatch, tmp_path, capsys,
         nf.main(["--out", str(tmp_path), "--only", "rank", *args])
     assert err.value.code == 2 and message in capsys.readouterr().err
     assert not (tmp_path / "nystrom_figures.json").exists()
+
+
+@pytest.mark.parametrize("flag", ["--datasets", "--time-datasets"])
+def test_a_misspelt_dataset_is_refused_before_any_part_runs(monkeypatch, tmp_path, capsys, flag):
+    """Session 18: the parts load their datasets one after the other, so a misspelt name
+    at the end of ``--datasets`` (or in ``--time-datasets``) stopped the command with a
+    traceback after the sweeps of the others had run, and their results, written at the
+    end, were lost."""
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def never(*a, **k):
+        raise AssertionError("a part ran before the names were checked")
+
+    for part in ("sweep", "timing", "ablation"):
+        monkeypatch.setattr(nf, part, never)
+    with pytest.raises(SystemExit) as err:
+        nf.main(["--out", str(tmp_path), flag, "pima", "yeast-4"])
+    assert err.value.code == 2
+    text = capsys.readouterr().err
+    assert f"{flag}: unknown dataset 'yeast-4'" in text and "yeast4" in text
+
+
+def test_unknown_dataset_accepts_names_files_and_known_names(tmp_path):
+    from skewlearn.experiments.cli import unknown_dataset
+
+    data = tmp_path / "mine.csv"
+    data.write_text("a,label\n1,0\n")
+    assert unknown_dataset("--datasets", ["pima", str(data), "blobs"], ["blobs"]) is None
+    assert "unknown dataset 'blobs'" in unknown_dataset("--datasets", ["pima", "blobs"])

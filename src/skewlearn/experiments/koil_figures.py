@@ -420,7 +420,7 @@ def must_show(db: str | Path, experiment: str = EXPERIMENT) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .cli import positive_int
+    from .cli import positive_int, unknown_dataset
 
     ap = argparse.ArgumentParser(
         prog="python -m skewlearn.experiments.koil_figures",
@@ -435,6 +435,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--checklist", action="store_true", help="print the Must-show checks from --db first"
     )
     args = ap.parse_args(argv)
+    if args.figures:  # before any search: the figures load the datasets one by one
+        problem = unknown_dataset(
+            "--datasets", args.datasets, [d.name for d in _experiment().datasets]
+        )
+        if problem:
+            ap.error(problem)
     if args.checklist and not args.db:
         ap.error("--checklist needs --db, the koil_table1 results database")
     if args.db:

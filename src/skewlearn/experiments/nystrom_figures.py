@@ -342,6 +342,13 @@ def _sweep_summary(res: dict, values: Sequence[int], label: str) -> dict:
     }
 
 
+def _dataset_problem(flag: str, names: Sequence[str]) -> str | None:
+    """Why a dataset of ``names`` cannot be loaded (misspelt, not a file), or None."""
+    from .cli import unknown_dataset
+
+    return unknown_dataset(flag, names)
+
+
 def _at_least(low: int):
     """argparse's type: an integer ``>= low``."""
     from .cli import _int
@@ -380,11 +387,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+",
                     choices=["cd", "landmarks", "rank", "time", "ablation"])  # fmt: skip
     args = ap.parse_args(argv)
+    todo = set(args.only or ["cd", "landmarks", "rank", "time", "ablation"])
+    # before any part runs: they load their datasets one by one, and write at the end
+    checks = [("--datasets", args.datasets, todo - {"cd", "time"})]
+    checks.append(("--time-datasets", args.time_datasets, todo & {"time"}))
+    for flag, names, used in checks:
+        problem = _dataset_problem(flag, names) if used else None
+        if problem:
+            ap.error(problem)
     if args.only and "cd" in args.only and not args.db:
         ap.error("--only cd needs --db (the results of `skewlearn reproduce nystrom_table2`).")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    todo = set(args.only or ["cd", "landmarks", "rank", "time", "ablation"])
     summary_path = out / "nystrom_figures.json"
     summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.is_file() else {}
     # Each part records its own protocol: parts run separately (e.g. Fig. 2 at 10 × 5-fold,
