@@ -293,3 +293,40 @@ def test_choices_of_a_grid_that_is_not_all_numbers(tmp_path):
         '| kc1 | KASLS | w | [true, {"a": 1}], [false, {"a": 1}] | [true, {"a": 1}]: 2, '
         '[false, {"a": 1}]: 1 | – | – |',
     ]
+
+
+def test_a_database_of_another_asls_table_is_named(tmp_path, capsys):
+    """Session 18: a results database holding one experiment is read whatever its name
+    (a user's own definition), so ``tables --t6 t5.sqlite`` printed Table V's results as
+    "Table VI" beside the kernel paper's numbers, ``--t4`` stopped with an IndexError
+    traceback and ``--t3`` with "not enough values to unpack". Another shipped ASLS table's
+    database is refused by name."""
+    from skewlearn.experiments.asls_results import main
+
+    db = tmp_path / "t5.sqlite"
+    with ResultStore(db) as store:
+        for fold in range(2):
+            row = _row("pima", "LASLS", fold, {"gmean": 0.7, "f1": 0.5, "roc_auc": 0.8})
+            row["experiment"] = "asls_table5"
+            store.write(row)
+    expected = r"holds the results of asls_table5 \(give it as --t5\), not of asls_table{}"
+    for flag, call in (
+        ("3", lambda: table3_markdown(db)),
+        ("4", lambda: table4_markdown(db)),
+        (
+            "6",
+            lambda: comparison_markdown(
+                db, "asls_table6_kernel.csv", "KASLS_R", experiment="asls_table6"
+            ),
+        ),
+    ):
+        with pytest.raises(ValueError, match=expected.format(flag)):
+            call()
+        with pytest.raises(SystemExit) as err:
+            main(["tables", f"--t{flag}", str(db)])
+        assert err.value.code == 2
+        assert f"not of asls_table{flag}" in capsys.readouterr().err
+    # its own flag still reads it
+    assert "| pima | LASLS | 70.00 (0.00) |" in comparison_markdown(
+        db, "asls_table5_linear.csv", "LASLS", experiment="asls_table5"
+    )

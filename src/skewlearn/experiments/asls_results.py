@@ -58,6 +58,25 @@ def _read_csv(name: str) -> list[dict]:
         return list(csv.DictReader(line for line in fh if not line.startswith("#")))
 
 
+#: The shipped ASLS reproductions, each read by its own ``tables`` flag (``--t3`` …).
+TABLES = ("asls_table3", "asls_table4", "asls_table5", "asls_table6")
+
+
+def _rows(db, experiment: str | None) -> list[dict]:
+    """:func:`~skewlearn.experiments.store.experiment_rows`, refusing the database of
+    another shipped ASLS table: a database of one experiment is read whatever its name (a
+    table of your own), so the wrong ``--tN`` would render one table as another."""
+    rows = experiment_rows(db, experiment)
+    held = sorted({r["experiment"] for r in rows} & (set(TABLES) - {experiment}))
+    if experiment is not None and held:
+        raise ValueError(
+            f"{db} holds the results of {held[0]} (give it as --t{held[0][-1]}), not of "
+            f"{experiment}; give the database of `skewlearn reproduce {experiment}` as "
+            f"--t{experiment[-1]}."
+        )
+    return rows
+
+
 def _per_fold(rows, metric: str) -> dict[tuple[str, str], dict[tuple[int, int], float]]:
     out: dict = defaultdict(dict)
     for r in rows:
@@ -81,7 +100,7 @@ def _pct(mean: float, std: float | None = None) -> str:
 # --------------------------------------------------------------------------- Table III
 def table3_cells(db) -> dict[tuple[str, str, str], float]:
     """``{(method, m+, r+ column): mean G-mean}`` of an ``asls_table3`` database."""
-    folds = _per_fold(experiment_rows(db, "asls_table3"), "gmean")
+    folds = _per_fold(_rows(db, "asls_table3"), "gmean")
     out = {}
     for (_d, label), runs in folds.items():
         method, r, m = label.split()
@@ -158,7 +177,7 @@ def table3_markdown(db) -> str:
 # --------------------------------------------------------------------------- Table IV
 def table4_markdown(db) -> str:
     """Table IV: G-mean and training time of KASLS_R by reduced rate, and full KASLS."""
-    rows = experiment_rows(db, "asls_table4")
+    rows = _rows(db, "asls_table4")
     gm = _per_fold(rows, "gmean")
     times: dict[str, list[float]] = defaultdict(list)
     for r in rows:
@@ -208,7 +227,7 @@ def comparison_markdown(
     paper's; ``*`` marks a significant difference from ``reference`` (two-sided paired t-test
     over the folds at 5%, as the paper's asterisk)."""
     names = names or {}
-    rows = experiment_rows(db, experiment)
+    rows = _rows(db, experiment)
     metrics = (("gmean", "gmean"), ("f1", "fmeasure"), ("roc_auc", "auc"))
     folds = {m: _per_fold(rows, m) for m, _ in metrics}
     paper = {(r["dataset"], r["method"]): r for r in _read_csv(paper_csv)}
