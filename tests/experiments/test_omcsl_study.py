@@ -320,3 +320,19 @@ def test_tuned_steps_missing_for_a_dataset_are_named(tmp_path, capsys):
         study.main(["--tuned", "--skip-table3", "--db", str(db), "--datasets", "satimage",
                     "--md", str(tmp_path / "s.md")])  # fmt: skip
     assert err.value.code == 2 and "no chosen step of OMCSL for satimage" in capsys.readouterr().err
+
+
+def test_a_misspelt_dataset_is_refused_before_table3_runs(monkeypatch, tmp_path, capsys):
+    """Session 18: ``--datasets satimag`` ran the whole of Table 3 (hours) and only then
+    stopped, at Table 4, on the unknown name."""
+    from skewlearn.experiments import runner
+
+    def never(*a, **k):
+        raise AssertionError("Table 3 ran before the names were checked")
+
+    monkeypatch.setattr(runner, "run_experiment", never)
+    with pytest.raises(SystemExit) as err:
+        study.main(["--datasets", "satimag", "--md", str(tmp_path / "s.md"),
+                    "--db", str(tmp_path / "t.sqlite")])  # fmt: skip
+    assert err.value.code == 2
+    assert "unknown dataset 'satimag'; choose among" in capsys.readouterr().err

@@ -526,6 +526,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     experiment = config.stem
     rows = TUNED_ROWS if args.tuned else TABLE3_ROWS
     db = args.db or f"{experiment}.sqlite"
+    if args.datasets and not args.skip_table4:  # before Table 3, which runs for hours
+        known = [d.name for d in load_experiment(config).datasets]
+        unknown = [n for n in args.datasets if n not in known]
+        if unknown:
+            p.error(f"unknown dataset {unknown[0]!r}; choose among {', '.join(known)}.")
     if args.tuned and args.skip_table3 and not Path(db).is_file():
         p.error(f"--tuned --skip-table3 needs the tuned table's database; {db!r} is missing.")
     t_wall, t_cpu = time.perf_counter(), time.process_time()
