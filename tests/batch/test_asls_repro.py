@@ -330,3 +330,23 @@ def test_a_database_of_another_asls_table_is_named(tmp_path, capsys):
     assert "| pima | LASLS | 70.00 (0.00) |" in comparison_markdown(
         db, "asls_table5_linear.csv", "LASLS", experiment="asls_table5"
     )
+
+
+def test_table4_a_reduced_rate_the_paper_did_not_run_has_no_paper_cells(tmp_path):
+    """Session 18: the paper's row was looked up as ``f"{eta:g}"`` or else ``f"{eta:.1f}"``
+    (meant for 1 -> "1.0"), so η = 0.25 was printed beside the paper's η = 0.2 (97.00,
+    0.0295 s) as if it were its number, and η = 0.33 beside η = 0.3; η = 0.02 stopped
+    with a KeyError. A rate the paper has no row for gets "–"."""
+    db = tmp_path / "t4.sqlite"
+    with ResultStore(db) as store:
+        for fold in range(2):
+            store.write(_row("vowel0", "KASLS_R eta=1", fold, {"gmean": 0.9}, fit_time=0.2))
+            for eta in ("0.25", "0.33", "0.02"):
+                store.write(_row("vowel0", f"KASLS_R eta={eta}", fold, {"gmean": 0.8},
+                                 fit_time=0.05))  # fmt: skip
+    lines = {line.split(" | ")[0].lstrip("| "): line for line in table4_markdown(db).splitlines()}
+    for eta in ("0.25", "0.33", "0.02"):
+        assert lines[f"KASLS_R eta={eta}"] == (
+            f"| KASLS_R eta={eta} | 80.00 (0.00) | – | 0.0500 | – | 0.25 | – |"
+        )
+    assert lines["KASLS_R eta=1"].endswith("| 98.65 (0.93) | 0.2000 | 0.1330 | 1.00 | 1.00 |")
