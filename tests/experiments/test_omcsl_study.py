@@ -336,3 +336,12 @@ def test_a_misspelt_dataset_is_refused_before_table3_runs(monkeypatch, tmp_path,
                     "--db", str(tmp_path / "t.sqlite")])  # fmt: skip
     assert err.value.code == 2
     assert "unknown dataset 'satimag'; choose among" in capsys.readouterr().err
+
+
+def test_jobs_zero_is_a_usage_error(tmp_path, capsys):
+    """Session 18: ``--jobs 0`` reached the runner and stopped with a ValueError
+    traceback; it is refused as the ``skewlearn run`` command refuses it."""
+    with pytest.raises(SystemExit) as err:
+        study.main(["--jobs", "0", "--skip-table4", "--db", str(tmp_path / "t.sqlite"),
+                    "--md", str(tmp_path / "s.md")])  # fmt: skip
+    assert err.value.code == 2 and "0 workers cannot run anything" in capsys.readouterr().err

@@ -501,7 +501,7 @@ def must_show(db, results: dict | None, experiment: str = "omcsl_table3",
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .cli import positive_int
+    from .cli import _n_jobs, positive_int
 
     p = argparse.ArgumentParser(
         prog="python -m skewlearn.experiments.omcsl_study", description=__doc__.splitlines()[0]
@@ -511,7 +511,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--tuned", action="store_true",
                    help="the tuned table (omcsl_table3_tuned): Table 3, chosen steps, Table 4 "
                         "at OMCSL's tuned steps and the checks; no Figure 1")  # fmt: skip
-    p.add_argument("--jobs", type=int, default=1, help="worker processes for Table 3")
+    p.add_argument("--jobs", type=_n_jobs, default=1, help="worker processes for Table 3")
     p.add_argument("--repeats", type=positive_int, default=None,
                    help="splits for Table 4 / Figure 1 (default: the experiment's 25)")  # fmt: skip
     p.add_argument("--datasets", nargs="*", default=None)
