@@ -278,3 +278,31 @@ def test_unknown_dataset_accepts_names_files_and_known_names(tmp_path):
     data.write_text("a,label\n1,0\n")
     assert unknown_dataset("--datasets", ["pima", str(data), "blobs"], ["blobs"]) is None
     assert "unknown dataset 'blobs'" in unknown_dataset("--datasets", ["pima", "blobs"])
+
+
+@pytest.mark.parametrize(
+    "args, flag, value",
+    [
+        (["--ranks", "6", "10"], "--ranks", "10"),
+        (["--landmarks", "100"], "--landmarks", "100"),
+        (["--landmark-rank", "20"], "--landmark-rank", "20"),
+    ],
+)
+def test_totals_that_three_subsets_cannot_share_are_refused(
+    monkeypatch, tmp_path, capsys, args, flag, value
+):
+    """Session 18: the sweeps compare Nyström with m landmarks (rank r) against
+    multi-Nyström with 3 subsets of m/3 (rank r/3 each), "equal totals"; a total that is
+    not a multiple of 3 was divided down silently (rank 10: 3 × 3 = 9 against 10, 100
+    landmarks: 99 against 100)."""
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def never(*a, **k):
+        raise AssertionError("the sweep ran with unequal totals")
+
+    monkeypatch.setattr(nf, "sweep", never)
+    with pytest.raises(SystemExit) as err:
+        nf.main(["--out", str(tmp_path), "--only", "rank", "landmarks", *args])
+    assert err.value.code == 2
+    assert f"{flag}: {value} is not a multiple of 3" in capsys.readouterr().err
+    assert nf.make("multi-Nystrom", 99, 9).n_landmarks * 3 == 99  # what a multiple gives

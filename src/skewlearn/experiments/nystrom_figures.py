@@ -395,6 +395,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         problem = _dataset_problem(flag, names) if used else None
         if problem:
             ap.error(problem)
+    # equal totals: multi-Nyström shares each total over 3 subsets (make's m // 3, r // 3)
+    totals = [("--landmarks", args.landmarks, "landmarks"), ("--ranks", args.ranks, "rank")]
+    totals.append(("--landmark-rank", [args.landmark_rank], "landmarks"))
+    for flag, values, part in totals:
+        odd = [v for v in values if v % 3] if part in todo else []
+        if odd:
+            v = odd[0]
+            ap.error(
+                f"{flag}: {v} is not a multiple of 3. Multi-Nyström shares the total over 3 "
+                f"class-stratified subsets, so it would have {3 * max(v // 3, 1)} against "
+                f"Nyström's {v}; give multiples of 3 (e.g. {3 * max(round(v / 3), 1)})."
+            )
     if args.only and "cd" in args.only and not args.db:
         ap.error("--only cd needs --db (the results of `skewlearn reproduce nystrom_table2`).")
     out = Path(args.out)
