@@ -350,3 +350,15 @@ def test_table4_a_reduced_rate_the_paper_did_not_run_has_no_paper_cells(tmp_path
             f"| KASLS_R eta={eta} | 80.00 (0.00) | – | 0.0500 | – | 0.25 | – |"
         )
     assert lines["KASLS_R eta=1"].endswith("| 98.65 (0.93) | 0.2000 | 0.1330 | 1.00 | 1.00 |")
+
+
+def test_table3_pattern_line_of_a_partial_grid(tmp_path):
+    """Session 18: with no cell holding both LASLS and KASLS (a run not finished) the
+    summary line read "KASLS > LASLS in nan% of the cells"."""
+    db = tmp_path / "t3.sqlite"
+    with ResultStore(db) as store:
+        for fold, g in enumerate([0.70, 0.80]):
+            store.write(_row("vehicle3", "LASLS r=CR m=1.4", fold, {"gmean": g}))
+    ours = next(line for line in table3_markdown(db).splitlines() if line.startswith("- ours"))
+    assert "nan" not in ours
+    assert ours.startswith("- ours: KASLS > LASLS: no cell has both yet;")
