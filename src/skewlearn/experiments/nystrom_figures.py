@@ -470,7 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         res = timing(args.time_datasets, args.sizes, repeats=args.time_repeats)
         summary["time"] = res
         drawn = {name: rows for name, rows in res.items() if any(rows.values())}
-        for name in res.keys() - drawn.keys():
+        for name in (n for n in res if n not in drawn):  # in the order given
             shown = ", ".join(map(str, args.sizes))
             print(f"time: {name} has fewer rows than every size ({shown}); not drawn")
         if drawn:
