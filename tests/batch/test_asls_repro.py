@@ -265,3 +265,100 @@ def test_choices_count_the_chosen_values_and_the_edge_hits(tmp_path):
     assert choices_markdown(db).splitlines()[2] == (
         "| kc1 | KASLS_R | nu | 0.25, 1, 4 | 0.25: 2, 1: 1, 4: 1 | 2/4 | 1/4 |"
     )
+
+
+def test_choices_of_a_grid_that_is_not_all_numbers(tmp_path):
+    """Session 18: ``choices`` formatted every value with ``:g`` and sorted the grid, so a
+    searched string (``kernel``) stopped the command with "Unknown format code 'g'" and a
+    grid holding ``None`` (``reduced_rate = [None, 0.3]``) with a TypeError traceback. Such
+    a grid is kept in the candidates' order and has no edges."""
+    db = tmp_path / "t6.sqlite"
+    cands = [{"kernel": k, "reduced_rate": r, "w": [k == "rbf", {"a": 1}]}
+             for k in ("rbf", "linear") for r in (None, 0.3)]  # fmt: skip
+    picks = [("rbf", None), ("rbf", 0.3), ("linear", None)]
+    with ResultStore(db) as store:
+        for fold, (k, r) in enumerate(picks):
+            row = _row("kc1", "KASLS", fold, {"gmean": 0.7})
+            row["params"] = {"kernel": k, "reduced_rate": r, "w": [k == "rbf", {"a": 1}]}
+            row["extra"] = {"search": {"params": cands, "scores": [0.5] * 4}}
+            store.write(row)
+    got = search_choices(db)["kc1", "KASLS"]
+    assert got["kernel"] == {"grid": ["rbf", "linear"], "chosen": {"rbf": 2, "linear": 1},
+                             "folds": 3}  # fmt: skip
+    assert got["reduced_rate"] == {"grid": [None, 0.3], "chosen": {None: 2, 0.3: 1}, "folds": 3}
+    lines = choices_markdown(db).splitlines()[2:]
+    assert lines == [
+        "| kc1 | KASLS | kernel | rbf, linear | rbf: 2, linear: 1 | – | – |",
+        "| kc1 | KASLS | reduced_rate | None, 0.3 | None: 2, 0.3: 1 | – | – |",
+        '| kc1 | KASLS | w | [true, {"a": 1}], [false, {"a": 1}] | [true, {"a": 1}]: 2, '
+        '[false, {"a": 1}]: 1 | – | – |',
+    ]
+
+
+def test_a_database_of_another_asls_table_is_named(tmp_path, capsys):
+    """Session 18: a results database holding one experiment is read whatever its name
+    (a user's own definition), so ``tables --t6 t5.sqlite`` printed Table V's results as
+    "Table VI" beside the kernel paper's numbers, ``--t4`` stopped with an IndexError
+    traceback and ``--t3`` with "not enough values to unpack". Another shipped ASLS table's
+    database is refused by name."""
+    from skewlearn.experiments.asls_results import main
+
+    db = tmp_path / "t5.sqlite"
+    with ResultStore(db) as store:
+        for fold in range(2):
+            row = _row("pima", "LASLS", fold, {"gmean": 0.7, "f1": 0.5, "roc_auc": 0.8})
+            row["experiment"] = "asls_table5"
+            store.write(row)
+    expected = r"holds the results of asls_table5 \(give it as --t5\), not of asls_table{}"
+    for flag, call in (
+        ("3", lambda: table3_markdown(db)),
+        ("4", lambda: table4_markdown(db)),
+        (
+            "6",
+            lambda: comparison_markdown(
+                db, "asls_table6_kernel.csv", "KASLS_R", experiment="asls_table6"
+            ),
+        ),
+    ):
+        with pytest.raises(ValueError, match=expected.format(flag)):
+            call()
+        with pytest.raises(SystemExit) as err:
+            main(["tables", f"--t{flag}", str(db)])
+        assert err.value.code == 2
+        assert f"not of asls_table{flag}" in capsys.readouterr().err
+    # its own flag still reads it
+    assert "| pima | LASLS | 70.00 (0.00) |" in comparison_markdown(
+        db, "asls_table5_linear.csv", "LASLS", experiment="asls_table5"
+    )
+
+
+def test_table4_a_reduced_rate_the_paper_did_not_run_has_no_paper_cells(tmp_path):
+    """Session 18: the paper's row was looked up as ``f"{eta:g}"`` or else ``f"{eta:.1f}"``
+    (meant for 1 -> "1.0"), so η = 0.25 was printed beside the paper's η = 0.2 (97.00,
+    0.0295 s) as if it were its number, and η = 0.33 beside η = 0.3; η = 0.02 stopped
+    with a KeyError. A rate the paper has no row for gets "–"."""
+    db = tmp_path / "t4.sqlite"
+    with ResultStore(db) as store:
+        for fold in range(2):
+            store.write(_row("vowel0", "KASLS_R eta=1", fold, {"gmean": 0.9}, fit_time=0.2))
+            for eta in ("0.25", "0.33", "0.02"):
+                store.write(_row("vowel0", f"KASLS_R eta={eta}", fold, {"gmean": 0.8},
+                                 fit_time=0.05))  # fmt: skip
+    lines = {line.split(" | ")[0].lstrip("| "): line for line in table4_markdown(db).splitlines()}
+    for eta in ("0.25", "0.33", "0.02"):
+        assert lines[f"KASLS_R eta={eta}"] == (
+            f"| KASLS_R eta={eta} | 80.00 (0.00) | – | 0.0500 | – | 0.25 | – |"
+        )
+    assert lines["KASLS_R eta=1"].endswith("| 98.65 (0.93) | 0.2000 | 0.1330 | 1.00 | 1.00 |")
+
+
+def test_table3_pattern_line_of_a_partial_grid(tmp_path):
+    """Session 18: with no cell holding both LASLS and KASLS (a run not finished) the
+    summary line read "KASLS > LASLS in nan% of the cells"."""
+    db = tmp_path / "t3.sqlite"
+    with ResultStore(db) as store:
+        for fold, g in enumerate([0.70, 0.80]):
+            store.write(_row("vehicle3", "LASLS r=CR m=1.4", fold, {"gmean": g}))
+    ours = next(line for line in table3_markdown(db).splitlines() if line.startswith("- ours"))
+    assert "nan" not in ours
+    assert ours.startswith("- ours: KASLS > LASLS: no cell has both yet;")

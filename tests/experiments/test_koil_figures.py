@@ -197,3 +197,88 @@ def test_must_show_checks_hand_made_results(tmp_path):
         "yes: +0.0065 (inf 0.9000) | **no**: +0.0325"
         in rows["mean AUC within 0.01 of the infinite budget"]
     )
+
+
+def test_final_points_learn_the_whole_stream_when_folds_differ_in_size():
+    """Session 18: the curve's sample positions came from the first run's training set and
+    were cut to each run's length, so a run with a longer training set (301 rows in 3
+    folds: 200, 201, 201) never learned its last row, and its "final" AUC was not the one
+    of the model of Table 1."""
+    exp = parse_experiment(tomllib.loads(SMALL.replace("n_samples = 300", "n_samples = 301")))
+    X, y = load_dataset(exp.datasets[0])
+    sizes = [len(exp.protocol.split(y, exp.seed, "blobs", 0, f)[0]) for f in range(3)]
+    assert len(set(sizes)) > 1  # the case of the defect: training sets of two sizes
+    params = {"C": 4.0, "gamma": 1.0}
+    pol = koil_figures.policy_study(exp, "blobs", params, n_repeats=1, ticks=4)
+    direct = [_direct_auc(exp, params, 0, f) for f in range(3)]
+    np.testing.assert_allclose(pol["final"]["KOIL_RS++"], direct, rtol=0, atol=1e-12)
+    assert abs(pol["KOIL_RS++"][-1] - np.mean(direct)) < 1e-12
+
+
+def test_must_show_on_a_partial_database(tmp_path):
+    """Session 18: ``--checklist`` on a database of a run not finished (methods without any
+    result, a cell missing) stopped with ``KeyError: ('sonar', 'Forgetron')``. Each check
+    is now made on the datasets that have the results it needs, and says how many."""
+    from skewlearn.experiments.config import PAPER_RESULTS
+
+    values = {
+        "KOIL_RS++": (0.965, 0.848),
+        "KOIL_FIFO++": (0.955, 0.910),
+        "KOIL_RS": (0.900, None),  # no result on heart
+        "KOIL_FIFO": (0.960, 0.920),
+        "KOIL_inf": (0.930, 0.870),
+        "RBP": (0.800, 0.800),
+        # Forgetron, Projectron, NORMA: not run yet
+    }
+    db = tmp_path / "p.sqlite"
+    definition = {
+        "name": "koil_table1",
+        "metrics": ["roc_auc"],
+        "datasets": [{"name": "sonar"}, {"name": "heart"}],
+        "estimators": [{"name": m} for m in values],
+        "reference": ["KOIL_RS++", "KOIL_FIFO++"],
+        "paper": {"path": str(PAPER_RESULTS / "koil_table1_auc.csv"), "metric": "roc_auc"},
+    }
+    with ResultStore(db) as s:
+        s.save_experiment("koil_table1", definition)
+        for m, pair in values.items():
+            for d, v in zip(("sonar", "heart"), pair):
+                if v is None:
+                    continue
+                for fold in (0, 1):
+                    s.write(dict(task_key=f"{m}{d}{fold}", experiment="koil_table1", dataset=d,
+                                 method=m, repetition=0, fold=fold, seed=0, params={},
+                                 metrics={"roc_auc": v}, extra={}))  # fmt: skip
+    text = koil_figures.must_show(db)
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines()}
+    assert "yes: 2 of 2 | yes: 2 of 2 |" in rows["ahead of RBP (mean AUC) on most datasets"]
+    assert (
+        "**no**: 0 of 2 (2 without both results) | **no**: 0 of 2 (2 without both results)"
+        in rows["ahead of NORMA (mean AUC) on most datasets"]
+    )
+    # RS++ against RS on sonar only (0.965 vs 0.900); FIFO++ on both
+    assert (
+        "yes: 0.9650 vs RS 0.9000 (over 1 of 2 datasets) | **no**: 0.9325 vs FIFO 0.9400 |"
+        in rows["mean AUC ≥ its uncompensated policy"]
+    )
+    other = tmp_path / "other.sqlite"
+    with ResultStore(other) as s:
+        s.save_experiment("nystrom_table2", {"name": "nystrom_table2"})
+    with pytest.raises(SystemExit) as err:  # was a ValueError traceback
+        koil_figures.main(["--checklist", "--db", str(other), "--figures"])
+    assert err.value.code == 2
+
+
+def test_a_misspelt_dataset_is_refused_before_any_search(monkeypatch, capsys, tmp_path):
+    """Session 18: ``--datasets pima yeast-4`` ran pima's search (minutes to hours on the
+    real data) and then stopped with a ValueError traceback on the misspelt name."""
+
+    def never(*a, **k):
+        raise AssertionError("a search ran before the names were checked")
+
+    monkeypatch.setattr(koil_figures, "chosen_params", never)
+    with pytest.raises(SystemExit) as err:
+        koil_figures.main(["--datasets", "pima", "yeast-4", "--out", str(tmp_path)])
+    assert err.value.code == 2
+    text = capsys.readouterr().err
+    assert "--datasets: unknown dataset 'yeast-4'" in text and "yeast4" in text

@@ -110,6 +110,7 @@ def test_parts_run_separately_keep_their_results_and_protocols(monkeypatch, tmp_
     # above" Nyström on every value and never significantly different
     monkeypatch.setattr(nf, "make", lambda kind, m, r=None, seed=0: Constant(-1))
     monkeypatch.setattr(nf, "_data", lambda name: (np.zeros((len(y), 2)), y))
+    monkeypatch.setattr(nf, "_dataset_problem", lambda flag, names: None)  # "toy"
     common = ["--out", str(tmp_path), "--datasets", "toy", "--splits", "2"]
     assert nf.main([*common, "--only", "landmarks", "--landmarks", "30", "--repeats", "2"]) == 0
     assert nf.main([*common, "--only", "rank", "--ranks", "6", "15", "--repeats", "1"]) == 0
@@ -188,3 +189,120 @@ def test_default_sweeps_are_the_table_protocol_no_cut(monkeypatch, tmp_path, cap
         cfg["protocol"]["n_splits"],
     )
     assert "CUT" not in capsys.readouterr().out
+
+
+def test_time_part_with_a_dataset_smaller_than_every_size(monkeypatch, tmp_path, capsys):
+    """Session 18: a timing dataset with fewer rows than every ``--sizes`` value has no
+    point (:func:`timing` skips its sizes), and drawing the figure stopped with "not enough
+    values to unpack" after the timings had run. It is left out of the figure (and said
+    so); with no dataset left the command says what to change, writes the summary of the
+    other parts and exits with status 2."""
+    import json
+
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def fake_timing(datasets, sizes, seed=2020, repeats=3):
+        rows = {"small": [], "large": [(50, 0.1, 0.1), (100, 0.3, 0.3)]}
+        return {d: {"multi-Nystrom": list(rows[d]), "MKSVM": list(rows[d])} for d in datasets}
+
+    monkeypatch.setattr(nf, "timing", fake_timing)
+    monkeypatch.setattr(nf, "_dataset_problem", lambda flag, names: None)  # "small", "large"
+    common = ["--out", str(tmp_path), "--only", "time", "--sizes", "50", "100"]
+    assert nf.main([*common, "--time-datasets", "small", "large"]) == 0
+    assert (tmp_path / "nystrom_time.png").read_bytes()[:4] == b"\x89PNG"
+    assert "time: small has fewer rows than every size (50, 100); not drawn" in (
+        capsys.readouterr().out
+    )
+    (tmp_path / "nystrom_time.png").unlink()
+    assert nf.main([*common, "--time-datasets", "small"]) == 2
+    assert not (tmp_path / "nystrom_time.png").exists()
+    assert json.loads((tmp_path / "nystrom_figures.json").read_text())["time"]["small"]
+    assert "no timing dataset has 50 rows or more (small); give smaller --sizes" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--repeats", "0"], "--repeats: expected a positive integer"),
+        (["--splits", "1"], "--splits: expected an integer >= 2"),
+        (["--landmarks", "30", "0"], "--landmarks: expected a positive integer"),
+        (["--ranks", "-6"], "--ranks: expected a positive integer"),
+        (["--sizes", "0"], "--sizes: expected a positive integer"),
+        (["--time-repeats", "0"], "--time-repeats: expected a positive integer"),
+        (["--landmark-rank", "-30"], "--landmark-rank: expected an integer >= 0"),
+    ],
+)
+def test_numbers_that_cannot_run_are_usage_errors(monkeypatch, tmp_path, capsys, args, message):
+    """Session 18: ``--repeats 0`` ran no fold and wrote NaN G-means (numpy's "mean of
+    empty slice"), ``--splits 1`` and ``--landmarks 0`` failed deep inside a fit, and
+    ``--time-repeats 0`` timed nothing and plotted NaN."""
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def never(*a, **k):
+        raise AssertionError("the command ran with a value it should have refused")
+
+    for part in ("sweep", "timing", "ablation"):
+        monkeypatch.setattr(nf, part, never)
+    with pytest.raises(SystemExit) as err:
+        nf.main(["--out", str(tmp_path), "--only", "rank", *args])
+    assert err.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "nystrom_figures.json").exists()
+
+
+@pytest.mark.parametrize("flag", ["--datasets", "--time-datasets"])
+def test_a_misspelt_dataset_is_refused_before_any_part_runs(monkeypatch, tmp_path, capsys, flag):
+    """Session 18: the parts load their datasets one after the other, so a misspelt name
+    at the end of ``--datasets`` (or in ``--time-datasets``) stopped the command with a
+    traceback after the sweeps of the others had run, and their results, written at the
+    end, were lost."""
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def never(*a, **k):
+        raise AssertionError("a part ran before the names were checked")
+
+    for part in ("sweep", "timing", "ablation"):
+        monkeypatch.setattr(nf, part, never)
+    with pytest.raises(SystemExit) as err:
+        nf.main(["--out", str(tmp_path), flag, "pima", "yeast-4"])
+    assert err.value.code == 2
+    text = capsys.readouterr().err
+    assert f"{flag}: unknown dataset 'yeast-4'" in text and "yeast4" in text
+
+
+def test_unknown_dataset_accepts_names_files_and_known_names(tmp_path):
+    from skewlearn.experiments.cli import unknown_dataset
+
+    data = tmp_path / "mine.csv"
+    data.write_text("a,label\n1,0\n")
+    assert unknown_dataset("--datasets", ["pima", str(data), "blobs"], ["blobs"]) is None
+    assert "unknown dataset 'blobs'" in unknown_dataset("--datasets", ["pima", "blobs"])
+
+
+@pytest.mark.parametrize(
+    "args, flag, value",
+    [
+        (["--ranks", "6", "10"], "--ranks", "10"),
+        (["--landmarks", "100"], "--landmarks", "100"),
+        (["--landmark-rank", "20"], "--landmark-rank", "20"),
+    ],
+)
+def test_totals_that_three_subsets_cannot_share_are_refused(
+    monkeypatch, tmp_path, capsys, args, flag, value
+):
+    """Session 18: the sweeps compare Nyström with m landmarks (rank r) against
+    multi-Nyström with 3 subsets of m/3 (rank r/3 each), "equal totals"; a total that is
+    not a multiple of 3 was divided down silently (rank 10: 3 × 3 = 9 against 10, 100
+    landmarks: 99 against 100)."""
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def never(*a, **k):
+        raise AssertionError("the sweep ran with unequal totals")
+
+    monkeypatch.setattr(nf, "sweep", never)
+    with pytest.raises(SystemExit) as err:
+        nf.main(["--out", str(tmp_path), "--only", "rank", "landmarks", *args])
+    assert err.value.code == 2
+    assert f"{flag}: {value} is not a multiple of 3" in capsys.readouterr().err
+    assert nf.make("multi-Nystrom", 99, 9).n_landmarks * 3 == 99  # what a multiple gives

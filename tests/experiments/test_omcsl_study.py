@@ -280,3 +280,68 @@ def test_main_tuned_reads_the_chosen_steps_and_checks_from_the_database(tmp_path
     assert "## Chosen step sizes" in text and "| OMCSL-F-h | 0.03 |" in text
     assert "| letter | h | F-measure | 0.7000 | 0.6000 | 0.5000 | yes | – |" in text
     assert "Table 4" not in text
+
+
+def test_run_study_refuses_a_split_count_it_cannot_run(tmp_path, capsys):
+    """Session 18: ``--repeats 0`` (or -1) ended in an UnboundLocalError traceback, and
+    ``--repeats 30`` ran 5 splits that Table 3 (25 splits) never ran, though Table 4 and
+    Figure 1 are said to describe Table 3's runs."""
+    for n in (0, -1, 26, 2.5, True):
+        with pytest.raises(ValueError, match=r"n_repeats must be a whole number of splits "
+                           r"from 1 to 25 \(the splits of omcsl_table3, "):  # fmt: skip
+            study.run_study(["satimage"], n)
+    with pytest.raises(SystemExit) as err:
+        study.main(["--skip-table3", "--repeats", "0", "--md", str(tmp_path / "s.md")])
+    assert err.value.code == 2 and "expected a positive integer" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as err:
+        study.main(["--skip-table3", "--repeats", "26", "--datasets", "satimage",
+                    "--md", str(tmp_path / "s.md")])  # fmt: skip
+    assert err.value.code == 2 and "from 1 to 25" in capsys.readouterr().err
+
+
+def test_tuned_steps_missing_for_a_dataset_are_named(tmp_path, capsys):
+    """Session 18: a tuned database without the searches of a dataset asked for stopped
+    with ``KeyError: 'satimage'`` (or ``KeyError: ('logistic', 'auprc')``)."""
+    with pytest.raises(ValueError, match=r"no chosen step of OMCSL for satimage .*"
+                       r"letter"):  # fmt: skip
+        study.run_study(["satimage"], 1, etas={"letter": {}})
+    some = {("hinge", m): 0.1 for m in study.MEASURES}
+    with pytest.raises(ValueError, match=r"satimage: no chosen step of OMCSL for "
+                       r"\('logistic', 'f1'\)"):  # fmt: skip
+        study.run_study(["satimage"], 1, etas={"satimage": some})
+    from skewlearn.experiments.store import ResultStore
+
+    db = tmp_path / "t.sqlite"
+    with ResultStore(db) as store:
+        store.write_search(dict(search_key="k", experiment="omcsl_table3_tuned",
+                                dataset="letter", method="OMCSL-F-h", params={"eta": 0.03},
+                                extra={}))  # fmt: skip
+    with pytest.raises(SystemExit) as err:
+        study.main(["--tuned", "--skip-table3", "--db", str(db), "--datasets", "satimage",
+                    "--md", str(tmp_path / "s.md")])  # fmt: skip
+    assert err.value.code == 2 and "no chosen step of OMCSL for satimage" in capsys.readouterr().err
+
+
+def test_a_misspelt_dataset_is_refused_before_table3_runs(monkeypatch, tmp_path, capsys):
+    """Session 18: ``--datasets satimag`` ran the whole of Table 3 (hours) and only then
+    stopped, at Table 4, on the unknown name."""
+    from skewlearn.experiments import runner
+
+    def never(*a, **k):
+        raise AssertionError("Table 3 ran before the names were checked")
+
+    monkeypatch.setattr(runner, "run_experiment", never)
+    with pytest.raises(SystemExit) as err:
+        study.main(["--datasets", "satimag", "--md", str(tmp_path / "s.md"),
+                    "--db", str(tmp_path / "t.sqlite")])  # fmt: skip
+    assert err.value.code == 2
+    assert "unknown dataset 'satimag'; choose among" in capsys.readouterr().err
+
+
+def test_jobs_zero_is_a_usage_error(tmp_path, capsys):
+    """Session 18: ``--jobs 0`` reached the runner and stopped with a ValueError
+    traceback; it is refused as the ``skewlearn run`` command refuses it."""
+    with pytest.raises(SystemExit) as err:
+        study.main(["--jobs", "0", "--skip-table4", "--db", str(tmp_path / "t.sqlite"),
+                    "--md", str(tmp_path / "s.md")])  # fmt: skip
+    assert err.value.code == 2 and "0 workers cannot run anything" in capsys.readouterr().err

@@ -29,3 +29,19 @@ def test_cd_diagram_draws_one_bar_per_maximal_group():
     bars = [c for c in ax.collections if c.get_linewidth()[0] == 3]
     spans = sorted(tuple(round(x, 2) for x in seg[:, 0]) for b in bars for seg in b.get_segments())
     assert spans == [(0.97, 1.53), (2.97, 3.23)]
+
+
+def test_cd_diagram_shows_a_critical_difference_longer_than_the_rank_axis():
+    """Session 18: the CD bar runs from rank 1 to 1 + CD but the axis stopped at k + 0.3,
+    so with few datasets (k = 3, N = 2: CD = 2.34 > k - 1) the bar was cut at the edge
+    and drawn shorter than the CD it is labelled with."""
+    from skewlearn.evaluation.stats import nemenyi_cd
+
+    cd = nemenyi_cd(3, 2)
+    fig = cd_diagram({"A": 1.0, "B": 2.5, "C": 2.5}, cd)
+    (ax,) = fig.axes
+    lo, hi = ax.get_xlim()
+    bar = next(c for c in ax.collections if c.get_linewidth()[0] == 1.5)
+    (seg,) = bar.get_segments()
+    assert tuple(seg[:, 0]) == pytest.approx((1.0, 1.0 + cd))
+    assert lo < 1.0 and hi > 1.0 + cd  # the whole bar is inside the axes

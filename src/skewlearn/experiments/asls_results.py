@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import sys
 import warnings
@@ -57,6 +58,25 @@ def _read_csv(name: str) -> list[dict]:
         return list(csv.DictReader(line for line in fh if not line.startswith("#")))
 
 
+#: The shipped ASLS reproductions, each read by its own ``tables`` flag (``--t3`` …).
+TABLES = ("asls_table3", "asls_table4", "asls_table5", "asls_table6")
+
+
+def _rows(db, experiment: str | None) -> list[dict]:
+    """:func:`~skewlearn.experiments.store.experiment_rows`, refusing the database of
+    another shipped ASLS table: a database of one experiment is read whatever its name (a
+    table of your own), so the wrong ``--tN`` would render one table as another."""
+    rows = experiment_rows(db, experiment)
+    held = sorted({r["experiment"] for r in rows} & (set(TABLES) - {experiment}))
+    if experiment is not None and held:
+        raise ValueError(
+            f"{db} holds the results of {held[0]} (give it as --t{held[0][-1]}), not of "
+            f"{experiment}; give the database of `skewlearn reproduce {experiment}` as "
+            f"--t{experiment[-1]}."
+        )
+    return rows
+
+
 def _per_fold(rows, metric: str) -> dict[tuple[str, str], dict[tuple[int, int], float]]:
     out: dict = defaultdict(dict)
     for r in rows:
@@ -80,7 +100,7 @@ def _pct(mean: float, std: float | None = None) -> str:
 # --------------------------------------------------------------------------- Table III
 def table3_cells(db) -> dict[tuple[str, str, str], float]:
     """``{(method, m+, r+ column): mean G-mean}`` of an ``asls_table3`` database."""
-    folds = _per_fold(experiment_rows(db, "asls_table3"), "gmean")
+    folds = _per_fold(_rows(db, "asls_table3"), "gmean")
     out = {}
     for (_d, label), runs in folds.items():
         method, r, m = label.split()
@@ -144,9 +164,15 @@ def table3_markdown(db) -> str:
             lines.append(f"| {m} | {method} | " + " | ".join(cells) + " |")
     for label, cells in (("ours", ours), ("paper", paper)):
         p = table3_pattern(cells)
+        share = p["kasls_above_share"]
+        above = (
+            f"KASLS > LASLS in {100 * share:.0f}% of the cells"
+            if math.isfinite(share)
+            else "KASLS > LASLS: no cell has both yet"
+        )
         lines.append("")
         lines.append(
-            f"- {label}: KASLS > LASLS in {100 * p['kasls_above_share']:.0f}% of the cells; "
+            f"- {label}: {above}; "
             f"mean gain from raising r+ (best r+ vs r+ = 1): LASLS {_pct(p['gain_r_LASLS'])}, "
             f"KASLS {_pct(p['gain_r_KASLS'])} points; from raising m+ (best m+ vs m+ = 1): "
             f"LASLS {_pct(p['gain_m_LASLS'])}, KASLS {_pct(p['gain_m_KASLS'])} points."
@@ -156,20 +182,22 @@ def table3_markdown(db) -> str:
 
 # --------------------------------------------------------------------------- Table IV
 def table4_markdown(db) -> str:
-    """Table IV: G-mean and training time of KASLS_R by reduced rate, and full KASLS."""
-    rows = experiment_rows(db, "asls_table4")
+    """Table IV: G-mean and training time of KASLS_R by reduced rate, and full KASLS; "–"
+    in the paper's columns for a rate the paper did not run."""
+    rows = _rows(db, "asls_table4")
     gm = _per_fold(rows, "gmean")
     times: dict[str, list[float]] = defaultdict(list)
     for r in rows:
         times[r["method"]].append(r["fit_time"])
-    paper = {row["eta"]: row for row in _read_csv("asls_table4_vowel_reduced.csv")}
+    # keyed by the rate's value: "1" is the file's "1.0"; a rate it lacks has no row
+    paper = {float(row["eta"]): row for row in _read_csv("asls_table4_vowel_reduced.csv")}
     lines = [
         "| method | G-mean % (ours) | G-mean % (paper) | fit time s (ours, wall) | "
         "time s (paper) | time / time at η = 1 (ours) | (paper) |",
         "|---|---|---|---|---|---|---|",
     ]
     t1 = np.mean(times.get("KASLS_R eta=1", [math.nan]))
-    p1 = float(paper["1.0"]["time_s"])
+    p1 = float(paper[1.0]["time_s"])
     for method in sorted(
         times, key=lambda s: (s != "KASLS", float(s.split("=")[-1]) if "=" in s else 0)
     ):
@@ -178,11 +206,12 @@ def table4_markdown(db) -> str:
         if method == "KASLS":
             pg, pt = "98.28 (2.76)", 0.1424
         else:
-            eta = float(method.split("=")[1])
-            row = paper.get(f"{eta:g}") or paper[f"{eta:.1f}"]
-            pg, pt = f"{row['gmean']} ({row['gmean_std']})", float(row["time_s"])
+            row = paper.get(float(method.split("=")[1]))
+            pg = "–" if row is None else f"{row['gmean']} ({row['gmean_std']})"
+            pt = None if row is None else float(row["time_s"])
+        pt_s, ratio_s = ("–", "–") if pt is None else (f"{pt:.4f}", f"{pt / p1:.2f}")
         lines.append(
-            f"| {method} | {_pct(*g)} | {pg} | {t:.4f} | {pt:.4f} | {t / t1:.2f} | {pt / p1:.2f} |"
+            f"| {method} | {_pct(*g)} | {pg} | {t:.4f} | {pt_s} | {t / t1:.2f} | {ratio_s} |"
         )
     return "\n".join(lines)
 
@@ -207,7 +236,7 @@ def comparison_markdown(
     paper's; ``*`` marks a significant difference from ``reference`` (two-sided paired t-test
     over the folds at 5%, as the paper's asterisk)."""
     names = names or {}
-    rows = experiment_rows(db, experiment)
+    rows = _rows(db, experiment)
     metrics = (("gmean", "gmean"), ("f1", "fmeasure"), ("roc_auc", "auc"))
     folds = {m: _per_fold(rows, m) for m, _ in metrics}
     paper = {(r["dataset"], r["method"]): r for r in _read_csv(paper_csv)}
@@ -239,12 +268,28 @@ def comparison_markdown(
     return "\n".join(lines)
 
 
+def _is_number(v) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _hashable(v):
+    """A grid value as a dictionary key: a list or a table (a value such as a list of
+    kernels) becomes its JSON text."""
+    return json.dumps(v, sort_keys=True) if isinstance(v, list | dict) else v
+
+
+def _show(v) -> str:
+    return f"{v:g}" if _is_number(v) else str(v)
+
+
 def search_choices(db, experiment: str | None = None) -> dict[tuple[str, str], dict[str, dict]]:
-    """What the nested searches chose: ``{(dataset, method): {param: {"grid": sorted
-    values, "chosen": {value: folds}, "folds": n}}}`` for every searched parameter (more
-    than one candidate value). The grid is read from each row's stored candidates.
-    ``experiment`` may be omitted when the database holds only one."""
-    grids: dict = defaultdict(lambda: defaultdict(set))
+    """What the nested searches chose: ``{(dataset, method): {param: {"grid": values,
+    "chosen": {value: folds}, "folds": n}}}`` for every searched parameter (more than one
+    candidate value). The grid is read from each row's stored candidates: sorted when its
+    values are all numbers, otherwise in the candidates' order (strings, ``None``; lists
+    and tables are given as their JSON text). ``experiment`` may be omitted when the
+    database holds only one."""
+    grids: dict = defaultdict(lambda: defaultdict(dict))
     chosen: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
     folds: dict = defaultdict(int)
     for r in experiment_rows(db, experiment):
@@ -255,23 +300,26 @@ def search_choices(db, experiment: str | None = None) -> dict[tuple[str, str], d
         folds[key] += 1
         for cand in search["params"]:
             for p, v in cand.items():
-                grids[key][p].add(v)
+                grids[key][p][_hashable(v)] = None
         for p, v in r["params"].items():
-            chosen[key][p][v] += 1
+            chosen[key][p][_hashable(v)] += 1
     out: dict = {}
     for key, params in grids.items():
-        out[key] = {
-            p: {"grid": sorted(vals), "chosen": dict(chosen[key][p]), "folds": folds[key]}
-            for p, vals in sorted(params.items())
-            if len(vals) > 1
-        }
+        out[key] = {}
+        for p, vals in sorted(params.items()):
+            if len(vals) < 2:
+                continue
+            grid = list(vals)
+            if all(_is_number(v) for v in grid):
+                grid.sort()
+            out[key][p] = {"grid": grid, "chosen": dict(chosen[key][p]), "folds": folds[key]}
     return out
 
 
 def choices_markdown(db, experiment: str | None = None) -> str:
     """:func:`search_choices` as a table: per dataset, method and searched parameter, the
     grid, how often each value was chosen, and how often the choice sat on the grid's lower
-    or upper edge."""
+    or upper edge ("–" for a grid that is not all numbers, which has no edges)."""
     lines = [
         "| dataset | method | parameter | grid | chosen (value: folds) | lower edge | upper edge |",
         "|---|---|---|---|---|---|---|",
@@ -279,11 +327,15 @@ def choices_markdown(db, experiment: str | None = None) -> str:
     for (d, meth), params in search_choices(db, experiment).items():
         for p, c in params.items():
             grid, n = c["grid"], c["folds"]
-            picks = ", ".join(f"{v:g}: {c['chosen'][v]}" for v in grid if v in c["chosen"])
-            lo, hi = c["chosen"].get(grid[0], 0), c["chosen"].get(grid[-1], 0)
+            picks = ", ".join(f"{_show(v)}: {c['chosen'][v]}" for v in grid if v in c["chosen"])
+            if all(_is_number(v) for v in grid):
+                lo = f"{c['chosen'].get(grid[0], 0)}/{n}"
+                hi = f"{c['chosen'].get(grid[-1], 0)}/{n}"
+            else:
+                lo = hi = "–"
             lines.append(
-                f"| {d} | {meth} | {p} | {', '.join(f'{v:g}' for v in grid)} | {picks} "
-                f"| {lo}/{n} | {hi}/{n} |"
+                f"| {d} | {meth} | {p} | {', '.join(_show(v) for v in grid)} | {picks} "
+                f"| {lo} | {hi} |"
             )
     return "\n".join(lines)
 

@@ -58,6 +58,27 @@ def positive_int(text: str) -> int:
     return n
 
 
+def unknown_dataset(flag: str, names: Sequence[str], known: Sequence[str] = ()) -> str | None:
+    """The message for the first of ``names`` that is neither a registered dataset, one of
+    ``known`` (e.g. an experiment's own dataset names) nor an existing file, or None. The
+    study commands check their dataset lists with it before running anything: their parts
+    load the datasets one after the other, so a misspelt last name used to stop them with
+    a traceback after the others' runs."""
+    from .._hints import did_you_mean
+    from ..datasets import list_datasets
+
+    registered = list_datasets()
+    choices = [*known, *(n for n in registered if n not in known)]
+    for name in names:
+        if name in choices or Path(name).is_file():
+            continue
+        return (
+            f"{flag}: unknown dataset {name!r}.{did_you_mean(name, choices)} Give a "
+            f"registered name ({', '.join(choices)}) or the path of a data file."
+        )
+    return None
+
+
 #: A user's mistake (a bad experiment file, a missing or foreign database, an unwritable
 #: output path): one line and exit status 2, not a traceback.
 _USER_ERRORS = (ValueError, OSError, ImportError, sqlite3.DatabaseError)

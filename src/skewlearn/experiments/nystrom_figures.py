@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -341,7 +342,28 @@ def _sweep_summary(res: dict, values: Sequence[int], label: str) -> dict:
     }
 
 
+def _dataset_problem(flag: str, names: Sequence[str]) -> str | None:
+    """Why a dataset of ``names`` cannot be loaded (misspelt, not a file), or None."""
+    from .cli import unknown_dataset
+
+    return unknown_dataset(flag, names)
+
+
+def _at_least(low: int):
+    """argparse's type: an integer ``>= low``."""
+    from .cli import _int
+
+    def check(text: str) -> int:
+        n = _int(text)
+        if n < low:
+            raise argparse.ArgumentTypeError(f"expected an integer >= {low}, got {text!r}")
+        return n
+
+    return check
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from .cli import positive_int
     from .config import load_experiment
 
     table = load_experiment("nystrom_table2")  # the sweeps' defaults are the table's protocol
@@ -351,25 +373,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", default=".", help="folder of the PNG files and the JSON summary")
     ap.add_argument("--datasets", nargs="+", default=[d.name for d in table.datasets],
                     help="default: the datasets of nystrom_table2")  # fmt: skip
-    ap.add_argument("--landmarks", nargs="+", type=int, default=[30, 60, 150, 300, 600])
-    ap.add_argument("--landmark-rank", type=int, default=30,
+    ap.add_argument("--landmarks", nargs="+", type=positive_int, default=[30, 60, 150, 300, 600])
+    ap.add_argument("--landmark-rank", type=_at_least(0), default=30,
                     help="total rank of the landmark sweep (Fig. 2); 0 = full rank")  # fmt: skip
-    ap.add_argument("--ranks", nargs="+", type=int, default=[6, 15, 30, 75, 150])
+    ap.add_argument("--ranks", nargs="+", type=positive_int, default=[6, 15, 30, 75, 150])
     ap.add_argument("--time-datasets", nargs="+", default=["page-blocks0", "abalone19"])
-    ap.add_argument("--sizes", nargs="+", type=int, default=[500, 1000, 2000, 4000])
-    ap.add_argument("--time-repeats", type=int, default=3,
+    ap.add_argument("--sizes", nargs="+", type=positive_int, default=[500, 1000, 2000, 4000])
+    ap.add_argument("--time-repeats", type=positive_int, default=3,
                     help="timed fits per point of Fig. 4 (the median is plotted)")  # fmt: skip
-    ap.add_argument("--splits", type=int, default=table.protocol.n_splits)
-    ap.add_argument("--repeats", type=int, default=table.protocol.n_repeats,
+    ap.add_argument("--splits", type=_at_least(2), default=table.protocol.n_splits)
+    ap.add_argument("--repeats", type=positive_int, default=table.protocol.n_repeats,
                     help="CV repetitions of the sweeps (the paper's 10; fewer: a cut)")  # fmt: skip
     ap.add_argument("--only", nargs="+",
                     choices=["cd", "landmarks", "rank", "time", "ablation"])  # fmt: skip
     args = ap.parse_args(argv)
+    todo = set(args.only or ["cd", "landmarks", "rank", "time", "ablation"])
+    # before any part runs: they load their datasets one by one, and write at the end
+    checks = [("--datasets", args.datasets, todo - {"cd", "time"})]
+    checks.append(("--time-datasets", args.time_datasets, todo & {"time"}))
+    for flag, names, used in checks:
+        problem = _dataset_problem(flag, names) if used else None
+        if problem:
+            ap.error(problem)
+    # equal totals: multi-Nyström shares each total over 3 subsets (make's m // 3, r // 3)
+    totals = [("--landmarks", args.landmarks, "landmarks"), ("--ranks", args.ranks, "rank")]
+    totals.append(("--landmark-rank", [args.landmark_rank], "landmarks"))
+    for flag, values, part in totals:
+        odd = [v for v in values if v % 3] if part in todo else []
+        if odd:
+            v = odd[0]
+            ap.error(
+                f"{flag}: {v} is not a multiple of 3. Multi-Nyström shares the total over 3 "
+                f"class-stratified subsets, so it would have {3 * max(v // 3, 1)} against "
+                f"Nyström's {v}; give multiples of 3 (e.g. {3 * max(round(v / 3), 1)})."
+            )
     if args.only and "cd" in args.only and not args.db:
         ap.error("--only cd needs --db (the results of `skewlearn reproduce nystrom_table2`).")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    todo = set(args.only or ["cd", "landmarks", "rank", "time", "ablation"])
     summary_path = out / "nystrom_figures.json"
     summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.is_file() else {}
     # Each part records its own protocol: parts run separately (e.g. Fig. 2 at 10 × 5-fold,
@@ -390,6 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.repeats < 10 and todo & {"landmarks", "rank", "ablation"}:
         print(f"CUT: sweeps use {args.repeats} × stratified {args.splits}-fold CV (paper: 10 ×)")
     t_cpu, t_wall = time.process_time(), time.perf_counter()
+    status = 0
     if "cd" in todo and args.db:
         from .plots import cd_diagram
 
@@ -427,7 +469,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "time" in todo:
         res = timing(args.time_datasets, args.sizes, repeats=args.time_repeats)
         summary["time"] = res
-        _save(_time_figure(res), out / "nystrom_time.png")
+        drawn = {name: rows for name, rows in res.items() if any(rows.values())}
+        for name in (n for n in res if n not in drawn):  # in the order given
+            shown = ", ".join(map(str, args.sizes))
+            print(f"time: {name} has fewer rows than every size ({shown}); not drawn")
+        if drawn:
+            _save(_time_figure(drawn), out / "nystrom_time.png")
+        else:  # the other parts' results are still written; the exit status says so
+            status = 2
+            print(f"{ap.prog}: error: no timing dataset has {min(args.sizes)} rows or more "
+                  f"({', '.join(res)}); give smaller --sizes or other --time-datasets.",
+                  file=sys.stderr)  # fmt: skip
     if "ablation" in todo:
         summary["ablation"] = ablation(args.datasets, splits=args.splits, repeats=args.repeats)
     cpu, wall = time.process_time() - t_cpu, time.perf_counter() - t_wall
@@ -436,7 +488,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                            "wall_s": wall})  # fmt: skip
     summary_path.write_text(json.dumps(summary, indent=1), encoding="utf-8")
     print(f"{sorted(todo)}: {cpu:.1f} CPU s, {wall:.1f} wall s; summary in {summary_path}")
-    return 0
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

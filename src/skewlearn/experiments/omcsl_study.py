@@ -233,7 +233,32 @@ def run_study(datasets=None, n_repeats: int | None = None, *, last: int = 5000,
     if unknown:
         raise ValueError(f"unknown dataset {unknown[0]!r}; choose among {', '.join(specs)}.")
     protocol: RandomSplits = exp.protocol  # type: ignore[assignment]
-    reps = protocol.n_repeats if n_repeats is None else int(n_repeats)
+    reps = protocol.n_repeats if n_repeats is None else n_repeats
+    if (
+        isinstance(reps, bool)
+        or not isinstance(reps, int | np.integer)
+        or not 1 <= reps <= protocol.n_repeats
+    ):
+        raise ValueError(
+            f"n_repeats must be a whole number of splits from 1 to {protocol.n_repeats} (the "
+            f"splits of {exp.name}, which Table 4 and Figure 1 describe); got {n_repeats!r}."
+        )
+    if etas is not None:
+        for name in names:
+            missing = [(loss, m) for loss in ("hinge", "logistic") for m in MEASURES
+                       if (loss, m) not in etas.get(name, {})]  # fmt: skip
+            if name not in etas:
+                raise ValueError(
+                    f"no chosen step of OMCSL for {name} (the tuned searches cover "
+                    f"{sorted(etas) or 'no dataset'}); run Table 3 with --tuned on it first, "
+                    f"or leave it out of --datasets."
+                )
+            if missing:
+                raise ValueError(
+                    f"{name}: no chosen step of OMCSL for {missing[0]} (loss, measure); "
+                    f"its search in the tuned table has not run. Run Table 3 with --tuned "
+                    f"first, or leave {name} out of --datasets."
+                )
     results = {}
     for name in names:
         X, y = load_dataset(specs[name])
@@ -476,6 +501,8 @@ def must_show(db, results: dict | None, experiment: str = "omcsl_table3",
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from .cli import _n_jobs, positive_int
+
     p = argparse.ArgumentParser(
         prog="python -m skewlearn.experiments.omcsl_study", description=__doc__.splitlines()[0]
     )
@@ -484,8 +511,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--tuned", action="store_true",
                    help="the tuned table (omcsl_table3_tuned): Table 3, chosen steps, Table 4 "
                         "at OMCSL's tuned steps and the checks; no Figure 1")  # fmt: skip
-    p.add_argument("--jobs", type=int, default=1, help="worker processes for Table 3")
-    p.add_argument("--repeats", type=int, default=None,
+    p.add_argument("--jobs", type=_n_jobs, default=1, help="worker processes for Table 3")
+    p.add_argument("--repeats", type=positive_int, default=None,
                    help="splits for Table 4 / Figure 1 (default: the experiment's 25)")  # fmt: skip
     p.add_argument("--datasets", nargs="*", default=None)
     p.add_argument("--skip-table3", action="store_true", help="only Table 4 and Figure 1")
@@ -499,6 +526,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     experiment = config.stem
     rows = TUNED_ROWS if args.tuned else TABLE3_ROWS
     db = args.db or f"{experiment}.sqlite"
+    if args.datasets and not args.skip_table4:  # before Table 3, which runs for hours
+        known = [d.name for d in load_experiment(config).datasets]
+        unknown = [n for n in args.datasets if n not in known]
+        if unknown:
+            p.error(f"unknown dataset {unknown[0]!r}; choose among {', '.join(known)}.")
     if args.tuned and args.skip_table3 and not Path(db).is_file():
         p.error(f"--tuned --skip-table3 needs the tuned table's database; {db!r} is missing.")
     t_wall, t_cpu = time.perf_counter(), time.process_time()
@@ -518,8 +550,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     results = None
     if not args.skip_table4:
         etas = tuned_etas(db, experiment) if args.tuned else None
-        results = run_study(args.datasets, args.repeats, config=config, etas=etas,
-                            curves=not args.tuned)  # fmt: skip
+        try:
+            results = run_study(args.datasets, args.repeats, config=config, etas=etas,
+                                curves=not args.tuned)  # fmt: skip
+        except ValueError as err:  # an unknown dataset, a split count, a missing step
+            p.error(str(err))
         if not args.tuned:
             figdir = Path(args.figures)
             figdir.mkdir(parents=True, exist_ok=True)

@@ -138,7 +138,8 @@ def cd_diagram(ranks: Mapping[str, float], cd: float, title: str = ""):
     lo, hi = 1, max(k, 2)
     fig = _figure(figsize=(7, 1.2 + 0.28 * k))
     ax = fig.subplots()
-    ax.set_xlim(lo - 0.3, hi + 0.3)
+    # a CD longer than the rank axis (few datasets) still shows whole
+    ax.set_xlim(lo - 0.3, max(hi, lo + cd) + 0.3)
     ax.set_ylim(-(k / 2 + 2.5), 1.8)
     ax.axis("off")
     ax.hlines(0, lo, hi, color="k", lw=1)
