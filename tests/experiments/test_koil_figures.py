@@ -126,23 +126,11 @@ def test_main_writes_the_three_figures(tmp_path, monkeypatch, capsys):
     assert "| blobs | KOIL_RS++ |" in text and "blobs: C=8, gamma=0.5" in text
 
 
-def test_must_show_checks_hand_made_results(tmp_path):
+def _checklist_db(db, values: dict, shifts=(0.0, 0.0)):
+    """A koil_table1 results database for ``must_show``: per method, its AUC on sonar and
+    heart (``None``: no result there) over two folds, moved by ``shifts``."""
     from skewlearn.experiments.config import PAPER_RESULTS
 
-    # two datasets, two runs each; values chosen so every check has a known answer
-    values = {
-        # method: (sonar, heart); paper KOIL_RS++: sonar .955, heart .908
-        "KOIL_RS++": (0.965, 0.848),  # +0.010 (within), -0.060 (below by more than 0.05)
-        "KOIL_FIFO++": (0.955, 0.910),  # FIFO++ paper: .955, .910 -> both within 0.02
-        "KOIL_RS": (0.900, 0.900),
-        "KOIL_FIFO": (0.960, 0.920),
-        "KOIL_inf": (0.930, 0.870),
-        "RBP": (0.800, 0.800),
-        "Forgetron": (0.990, 0.990),
-        "Projectron": (0.960, 0.800),
-        "NORMA": (0.800, 0.900),
-    }
-    db = tmp_path / "m.sqlite"
     definition = {
         "name": "koil_table1",
         "metrics": ["roc_auc"],
@@ -155,7 +143,9 @@ def test_must_show_checks_hand_made_results(tmp_path):
         s.save_experiment("koil_table1", definition)
         for m, pair in values.items():
             for d, v in zip(("sonar", "heart"), pair):
-                for fold, shift in ((0, -0.001), (1, 0.001)):
+                if v is None:
+                    continue
+                for fold, shift in enumerate(shifts):
                     s.write(
                         dict(
                             task_key=f"{m}{d}{fold}",
@@ -170,6 +160,25 @@ def test_must_show_checks_hand_made_results(tmp_path):
                             extra={},
                         )
                     )
+    return db
+
+
+def test_must_show_checks_hand_made_results(tmp_path):
+
+    # two datasets, two runs each; values chosen so every check has a known answer
+    values = {
+        # method: (sonar, heart); paper KOIL_RS++: sonar .955, heart .908
+        "KOIL_RS++": (0.965, 0.848),  # +0.010 (within), -0.060 (below by more than 0.05)
+        "KOIL_FIFO++": (0.955, 0.910),  # FIFO++ paper: .955, .910 -> both within 0.02
+        "KOIL_RS": (0.900, 0.900),
+        "KOIL_FIFO": (0.960, 0.920),
+        "KOIL_inf": (0.930, 0.870),
+        "RBP": (0.800, 0.800),
+        "Forgetron": (0.990, 0.990),
+        "Projectron": (0.960, 0.800),
+        "NORMA": (0.800, 0.900),
+    }
+    db = _checklist_db(tmp_path / "m.sqlite", values, shifts=(-0.001, 0.001))
     text = koil_figures.must_show(db)
     rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines()}
     assert (
@@ -219,7 +228,6 @@ def test_must_show_on_a_partial_database(tmp_path):
     """Session 18: ``--checklist`` on a database of a run not finished (methods without any
     result, a cell missing) stopped with ``KeyError: ('sonar', 'Forgetron')``. Each check
     is now made on the datasets that have the results it needs, and says how many."""
-    from skewlearn.experiments.config import PAPER_RESULTS
 
     values = {
         "KOIL_RS++": (0.965, 0.848),
@@ -230,25 +238,7 @@ def test_must_show_on_a_partial_database(tmp_path):
         "RBP": (0.800, 0.800),
         # Forgetron, Projectron, NORMA: not run yet
     }
-    db = tmp_path / "p.sqlite"
-    definition = {
-        "name": "koil_table1",
-        "metrics": ["roc_auc"],
-        "datasets": [{"name": "sonar"}, {"name": "heart"}],
-        "estimators": [{"name": m} for m in values],
-        "reference": ["KOIL_RS++", "KOIL_FIFO++"],
-        "paper": {"path": str(PAPER_RESULTS / "koil_table1_auc.csv"), "metric": "roc_auc"},
-    }
-    with ResultStore(db) as s:
-        s.save_experiment("koil_table1", definition)
-        for m, pair in values.items():
-            for d, v in zip(("sonar", "heart"), pair):
-                if v is None:
-                    continue
-                for fold in (0, 1):
-                    s.write(dict(task_key=f"{m}{d}{fold}", experiment="koil_table1", dataset=d,
-                                 method=m, repetition=0, fold=fold, seed=0, params={},
-                                 metrics={"roc_auc": v}, extra={}))  # fmt: skip
+    db = _checklist_db(tmp_path / "p.sqlite", values)
     text = koil_figures.must_show(db)
     rows = {line.split(" | ")[0].lstrip("| "): line for line in text.splitlines()}
     assert "yes: 2 of 2 | yes: 2 of 2 |" in rows["ahead of RBP (mean AUC) on most datasets"]
