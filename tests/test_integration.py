@@ -151,3 +151,49 @@ def test_class_weight_inside_label_encoding_meta_estimator_is_explained():
     ):
         BaggingClassifier(est, n_estimators=2, random_state=0).fit(X, y)
     est.fit(X, y)  # the original labels work outside
+
+
+def _cost_settings(est) -> list[str]:
+    names = ("c_pos", "c_neg", "C_pos", "C_neg", "r_pos", "m_pos", "class_weight")
+    return [n for n in names if n in est.get_params(deep=False)]
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_sample_weight_is_refused_with_the_alternatives(name):
+    """The learners take no sample weights (known and kept), but fit(X, y, sample_weight=w)
+    -- directly, or through StackingClassifier, VotingClassifier or a Pipeline, which pass
+    it on -- failed with Python's bare "got an unexpected keyword argument". The error now
+    says the learner does not weight rows and names what it has instead: its class costs
+    when it has them, else imbalanced-learn's samplers. scikit-learn must still see no
+    sample_weight parameter (BaggingClassifier then bootstraps by indexing, and no
+    set_fit_request appears)."""
+    from sklearn.ensemble import VotingClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.utils.validation import has_fit_parameter
+
+    X, y = _imbalanced(n=120)
+    w = np.ones(len(y))
+    cls = ESTIMATORS[name]
+    est = cls(**_first_params(cls))
+    message = r"takes no sample_weight.*imbalanced-learn"
+    for run in (
+        lambda: clone(est).fit(X, y, sample_weight=w),
+        lambda: VotingClassifier([("m", clone(est))]).fit(X, y, sample_weight=w),
+        lambda: StackingClassifier([("m", clone(est))], cv=2).fit(X, y, sample_weight=w),
+        lambda: make_pipeline(StandardScaler(), clone(est)).fit(
+            X, y, **{f"{name.lower()}__sample_weight": w}
+        ),
+    ):
+        with pytest.raises(TypeError, match=message) as info:
+            run()
+        for setting in _cost_settings(est):
+            assert setting in str(info.value)
+    if hasattr(est, "partial_fit"):
+        with pytest.raises(TypeError, match=message):
+            clone(est).partial_fit(X, y, sample_weight=w)
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'weights'"):
+        clone(est).fit(X, y, weights=w)
+    assert not has_fit_parameter(est, "sample_weight")
+    assert not hasattr(est, "set_fit_request")
+    routing = est.get_metadata_routing()
+    assert "sample_weight" not in str(routing.fit) + str(routing.partial_fit)
