@@ -228,8 +228,9 @@ def refuse_fit_params(est, method: str, params: dict) -> None:
     name = f"{type(est).__name__}.{method}()"
     if "sample_weight" not in params:
         raise TypeError(f"{name} got an unexpected keyword argument {next(iter(params))!r}")
+    # a learner may say it in its own words (``_cost_hint``: OMCSL chooses its costs)
     own = [k for k in _CLASS_COST_SETTINGS if k in est.get_params(deep=False)]
-    costs = (
+    costs = getattr(est, "_cost_hint", None) or (
         f"set its class costs ({', '.join(own)})"
         if own
         else "use a learner with class costs (CostSensitiveOGD or CostSensitivePA: c_pos, "

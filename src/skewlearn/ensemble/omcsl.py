@@ -469,6 +469,12 @@ class OMCSL(OnlineClassifier):
         self.pos_label = pos_label
         self.random_state = random_state
 
+    #: What the sample_weight error (:func:`skewlearn.base.refuse_fit_params`) offers.
+    _cost_hint = (
+        "let OMCSL choose the class costs (it selects them by measure=...; a base_estimator "
+        "with class costs, e.g. CostSensitivePA, receives them)"
+    )
+
     # ------------------------------------------------------------------ state
     def set_params(self, **params):
         """Set parameters, as :meth:`sklearn.base.BaseEstimator.set_params`.
