@@ -193,6 +193,8 @@ def test_sample_weight_is_refused_with_the_alternatives(name):
     if hasattr(est, "partial_fit"):
         with pytest.raises(TypeError, match=message):
             clone(est).partial_fit(X, y, sample_weight=w)
+        with pytest.raises(TypeError, match=r"test_then_train\(\) takes no sample_weight"):
+            clone(est).test_then_train(X, y, sample_weight=w)
     with pytest.raises(TypeError, match=r"unexpected keyword argument 'weights'"):
         clone(est).fit(X, y, weights=w)
     assert not has_fit_parameter(est, "sample_weight")

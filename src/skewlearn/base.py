@@ -986,7 +986,7 @@ class OnlineClassifier(BinaryClassifier):
         self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
         return self
 
-    def test_then_train(self, X, y, classes=None) -> np.ndarray:
+    def test_then_train(self, X, y, classes=None, **params) -> np.ndarray:
         """Score each row *before* learning from it, then learn from it (prequential).
 
         One compiled pass over the batch: row ``i`` is scored by the model that has seen
@@ -996,6 +996,8 @@ class OnlineClassifier(BinaryClassifier):
         ----------
         X, y, classes
             As in :meth:`partial_fit`.
+        **params : dict
+            Refused: there is no ``sample_weight`` (as in :meth:`fit`).
 
         Returns
         -------
@@ -1003,6 +1005,7 @@ class OnlineClassifier(BinaryClassifier):
             The decision value each row had before the update, with the sign convention
             of :meth:`decision_function`.
         """
+        refuse_fit_params(self, "test_then_train", params)
         return self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
 
     def _scores_of(self, X) -> np.ndarray:
