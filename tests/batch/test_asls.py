@@ -689,3 +689,15 @@ def test_svm_baselines_take_csr_with_64_bit_indices(cls):
     dense = cls(**params).fit(X, y)  # a dense fit densifies sparse rows to score them
     np.testing.assert_array_equal(dense.decision_function(B), dense.decision_function(X))
     assert B.indices.dtype == np.int64  # the caller's matrix is left as it was
+
+
+def test_svm_baselines_name_the_limit_of_32_bit_indices(monkeypatch):
+    """A matrix too large for 32-bit indices cannot be narrowed; the error says why and
+    names a learner that takes it (the limit is lowered here to make one)."""
+    X, y = _problem(n=60, seed=17)
+    B = sp.csr_matrix(X)
+    B.indices, B.indptr = B.indices.astype(np.int64), B.indptr.astype(np.int64)
+    monkeypatch.setattr(asls_module, "_INT32_MAX", B.nnz - 1)
+    with pytest.raises(ValueError, match=r"32-bit indices only.*LinearASLS"):
+        SVMDEC().fit(B, y)
+    SVMDEC().fit(sp.csr_matrix(X), y)  # int32 indices are passed as they are
