@@ -201,3 +201,26 @@ def test_sample_weight_is_refused_with_the_alternatives(name):
     assert not hasattr(est, "set_fit_request")
     routing = est.get_metadata_routing()
     assert "sample_weight" not in str(routing.fit) + str(routing.partial_fit)
+
+
+def test_one_vs_one_partial_fit_with_text_labels_is_explained():
+    """scikit-learn's OneVsOneClassifier.partial_fit hands its binary learners text labels
+    made with np.zeros_like(y): '' and '1' against classes=[0, 1] (its own SGDClassifier
+    fails too). The error said only that y contains labels '', '1'; it now names the
+    cause and the way out, which works."""
+    from sklearn.multiclass import OneVsOneClassifier
+    from sklearn.preprocessing import LabelEncoder
+
+    rng = np.random.default_rng(0)
+    y3 = rng.integers(0, 3, 150)
+    X = rng.normal(size=(150, 4)) + y3[:, None]
+    text = np.array(["a", "b", "c"])[y3]
+    est = ESTIMATORS["OGD"]()
+    with pytest.raises(ValueError, match=r"OneVsOneClassifier.*'' and '1'.*LabelEncoder"):
+        OneVsOneClassifier(est).partial_fit(X, text, classes=["a", "b", "c"])
+    codes = LabelEncoder().fit(text)
+    ovo = OneVsOneClassifier(est)
+    for lo in range(0, 150, 50):
+        ovo.partial_fit(X[lo : lo + 50], codes.transform(text[lo : lo + 50]), classes=[0, 1, 2])
+    full = OneVsOneClassifier(est).fit(X, y3)
+    np.testing.assert_array_equal(ovo.predict(X), full.predict(X))

@@ -245,6 +245,23 @@ def refuse_fit_params(est, method: str, params: dict) -> None:
     )
 
 
+def _one_vs_one_text_hint(classes: np.ndarray, unknown: np.ndarray) -> str:
+    """The end of the "not in classes" error when scikit-learn's
+    ``OneVsOneClassifier.partial_fit`` made the labels: it encodes each pair of text
+    labels with ``np.zeros_like(y)``, i.e. as the strings '' and '1', and passes
+    ``classes=[0, 1]`` (scikit-learn's own learners fail there too)."""
+    if classes.dtype.kind not in "iu" or classes.tolist() != [0, 1]:
+        return ""
+    if not set(unknown.tolist()) <= {"", "1"}:
+        return ""
+    return (
+        " scikit-learn's OneVsOneClassifier.partial_fit passes text labels to its binary "
+        "learners as the strings '' and '1' against classes=[0, 1] (its own learners fail "
+        "the same way). Encode y as integers first (sklearn.preprocessing.LabelEncoder) "
+        "and pass the codes as classes; OneVsRestClassifier.partial_fit takes text labels."
+    )
+
+
 def _max_abs(X) -> float:
     """Largest ``|x|`` of a validated float64 matrix (dense or sparse), for messages."""
     data = X.data if sp.issparse(X) else np.asarray(X).reshape(-1)
@@ -756,7 +773,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             if len(unknown):
                 raise ValueError(
                     f"y contains labels {value_list(unknown)} that are not in classes="
-                    f"[{value_list(classes)}]."
+                    f"[{value_list(classes)}].{_one_vs_one_text_hint(classes, unknown)}"
                 )
         self.classes_ = classes
         if self.pos_label is None:
