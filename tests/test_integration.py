@@ -151,3 +151,76 @@ def test_class_weight_inside_label_encoding_meta_estimator_is_explained():
     ):
         BaggingClassifier(est, n_estimators=2, random_state=0).fit(X, y)
     est.fit(X, y)  # the original labels work outside
+
+
+def _cost_settings(est) -> list[str]:
+    names = ("c_pos", "c_neg", "C_pos", "C_neg", "r_pos", "m_pos", "class_weight")
+    return [n for n in names if n in est.get_params(deep=False)]
+
+
+@pytest.mark.parametrize("name", list(ESTIMATORS))
+def test_sample_weight_is_refused_with_the_alternatives(name):
+    """The learners take no sample weights (known and kept), but fit(X, y, sample_weight=w)
+    -- directly, or through StackingClassifier, VotingClassifier or a Pipeline, which pass
+    it on -- failed with Python's bare "got an unexpected keyword argument". The error now
+    says the learner does not weight rows and names what it has instead: its class costs
+    when it has them, else imbalanced-learn's samplers. scikit-learn must still see no
+    sample_weight parameter (BaggingClassifier then bootstraps by indexing, and no
+    set_fit_request appears)."""
+    from sklearn.ensemble import VotingClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.utils.validation import has_fit_parameter
+
+    X, y = _imbalanced(n=120)
+    w = np.ones(len(y))
+    cls = ESTIMATORS[name]
+    est = cls(**_first_params(cls))
+    message = r"takes no sample_weight.*imbalanced-learn"
+    for run in (
+        lambda: clone(est).fit(X, y, sample_weight=w),
+        lambda: VotingClassifier([("m", clone(est))]).fit(X, y, sample_weight=w),
+        lambda: StackingClassifier([("m", clone(est))], cv=2).fit(X, y, sample_weight=w),
+        lambda: make_pipeline(StandardScaler(), clone(est)).fit(
+            X, y, **{f"{name.lower()}__sample_weight": w}
+        ),
+    ):
+        with pytest.raises(TypeError, match=message) as info:
+            run()
+        for setting in _cost_settings(est):
+            assert setting in str(info.value)
+        if name == "OMCSL":  # it chooses its costs itself
+            assert "let OMCSL choose the class costs" in str(info.value)
+    if hasattr(est, "partial_fit"):
+        with pytest.raises(TypeError, match=message):
+            clone(est).partial_fit(X, y, sample_weight=w)
+        with pytest.raises(TypeError, match=r"test_then_train\(\) takes no sample_weight"):
+            clone(est).test_then_train(X, y, sample_weight=w)
+    with pytest.raises(TypeError, match=r"unexpected keyword argument 'weights'"):
+        clone(est).fit(X, y, weights=w)
+    assert not has_fit_parameter(est, "sample_weight")
+    assert not hasattr(est, "set_fit_request")
+    routing = est.get_metadata_routing()
+    assert "sample_weight" not in str(routing.fit) + str(routing.partial_fit)
+
+
+def test_one_vs_one_partial_fit_with_text_labels_is_explained():
+    """scikit-learn's OneVsOneClassifier.partial_fit hands its binary learners text labels
+    made with np.zeros_like(y): '' and '1' against classes=[0, 1] (its own SGDClassifier
+    fails too). The error said only that y contains labels '', '1'; it now names the
+    cause and the way out, which works."""
+    from sklearn.multiclass import OneVsOneClassifier
+    from sklearn.preprocessing import LabelEncoder
+
+    rng = np.random.default_rng(0)
+    y3 = rng.integers(0, 3, 150)
+    X = rng.normal(size=(150, 4)) + y3[:, None]
+    text = np.array(["a", "b", "c"])[y3]
+    est = ESTIMATORS["OGD"]()
+    with pytest.raises(ValueError, match=r"OneVsOneClassifier.*'' and '1'.*LabelEncoder"):
+        OneVsOneClassifier(est).partial_fit(X, text, classes=["a", "b", "c"])
+    codes = LabelEncoder().fit(text)
+    ovo = OneVsOneClassifier(est)
+    for lo in range(0, 150, 50):
+        ovo.partial_fit(X[lo : lo + 50], codes.transform(text[lo : lo + 50]), classes=[0, 1, 2])
+    full = OneVsOneClassifier(est).fit(X, y3)
+    np.testing.assert_array_equal(ovo.predict(X), full.predict(X))

@@ -207,6 +207,62 @@ def _encoded_labels_hint(
     )
 
 
+#: The parameters by which a learner weighs one class against the other, in the order the
+#: sample_weight message names them.
+_CLASS_COST_SETTINGS = (
+    "c_pos", "c_neg", "C_pos", "C_neg", "r_pos", "r_neg", "m_pos", "m_neg",
+    "class_weight", "imbalance_ratio",
+)  # fmt: skip
+
+
+def refuse_fit_params(est, method: str, params: dict) -> None:
+    """Refuse keyword arguments a learning method does not take (``params``: what its
+    ``**params`` caught). ``sample_weight`` gets a message of its own: scikit-learn's
+    meta-estimators (Stacking, Voting, pipelines, searches) pass it on when the user gives
+    it, and Python's bare "unexpected keyword argument" neither says that skewlearn's
+    learners weigh no rows nor names what they have instead. The signature keeps no
+    ``sample_weight`` parameter, so scikit-learn still sees a learner without sample
+    weights (``has_fit_parameter`` is False: BaggingClassifier bootstraps by indexing, and
+    metadata routing offers no ``set_fit_request``)."""
+    if not params:
+        return
+    name = f"{type(est).__name__}.{method}()"
+    if "sample_weight" not in params:
+        raise TypeError(f"{name} got an unexpected keyword argument {next(iter(params))!r}")
+    # a learner may say it in its own words (``_cost_hint``: OMCSL chooses its costs)
+    own = [k for k in _CLASS_COST_SETTINGS if k in est.get_params(deep=False)]
+    costs = getattr(est, "_cost_hint", None) or (
+        f"set its class costs ({', '.join(own)})"
+        if own
+        else "use a learner with class costs (CostSensitiveOGD or CostSensitivePA: c_pos, "
+        "c_neg; NORMA: c_pos, c_neg)"
+    )
+    raise TypeError(
+        f"{name} takes no sample_weight: skewlearn's learners do not weigh single rows. "
+        f"To weigh one class against the other, {costs}; to weigh rows, resample them "
+        "(imbalanced-learn's RandomOverSampler or RandomUnderSampler in an imbalanced-learn "
+        "Pipeline, shuffled afterwards for an online learner, which learns in the given "
+        "order) or repeat each row in proportion to its weight."
+    )
+
+
+def _one_vs_one_text_hint(classes: np.ndarray, unknown: np.ndarray) -> str:
+    """The end of the "not in classes" error when scikit-learn's
+    ``OneVsOneClassifier.partial_fit`` made the labels: it encodes each pair of text
+    labels with ``np.zeros_like(y)``, i.e. as the strings '' and '1', and passes
+    ``classes=[0, 1]`` (scikit-learn's own learners fail there too)."""
+    if classes.dtype.kind not in "iu" or classes.tolist() != [0, 1]:
+        return ""
+    if not set(unknown.tolist()) <= {"", "1"}:
+        return ""
+    return (
+        " scikit-learn's OneVsOneClassifier.partial_fit passes text labels to its binary "
+        "learners as the strings '' and '1' against classes=[0, 1] (its own learners fail "
+        "the same way). Encode y as integers first (sklearn.preprocessing.LabelEncoder) "
+        "and pass the codes as classes; OneVsRestClassifier.partial_fit takes text labels."
+    )
+
+
 def _max_abs(X) -> float:
     """Largest ``|x|`` of a validated float64 matrix (dense or sparse), for messages."""
     data = X.data if sp.issparse(X) else np.asarray(X).reshape(-1)
@@ -810,7 +866,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             if len(unknown):
                 raise ValueError(
                     f"y contains labels {value_list(unknown)} that are not in classes="
-                    f"[{value_list(classes)}]."
+                    f"[{value_list(classes)}].{_one_vs_one_text_hint(classes, unknown)}"
                 )
         self.classes_ = classes
         if self.pos_label is None:
@@ -911,13 +967,24 @@ class BatchClassifier(BinaryClassifier):
     def _decision(self, X) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def fit(self, X, y):
+    def fit(self, X, y, **params):
         """Fit on ``X, y`` (exactly two classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training rows.
+        y : array-like of shape (n_samples,)
+            Labels; exactly two distinct values.
+        **params : dict
+            Refused: there is no ``sample_weight`` (the error names the learner's class
+            costs and imbalanced-learn's samplers instead).
 
         Returns
         -------
         self : object
         """
+        refuse_fit_params(self, "fit", params)
         self._validate_params()
         try:
             X, y = self._validate_xy(X, y, reset=True)
@@ -986,7 +1053,7 @@ class OnlineClassifier(BinaryClassifier):
         return seed_state(self.random_state)
 
     # ------------------------------------------------------------------ public API
-    def fit(self, X, y):
+    def fit(self, X, y, **params):
         """Learn from ``X, y`` in one pass, in the given order, starting from scratch.
 
         Parameters
@@ -996,15 +1063,19 @@ class OnlineClassifier(BinaryClassifier):
             learners copy the rows they keep as support vectors into a dense buffer).
         y : array-like of shape (n_samples,)
             Labels; exactly two distinct values.
+        **params : dict
+            Refused: there is no ``sample_weight`` (the error names the learner's class
+            costs and imbalanced-learn's samplers instead).
 
         Returns
         -------
         self : object
         """
+        refuse_fit_params(self, "fit", params)
         self._run(X, y, classes=None, reset=True)
         return self
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, **params):
         """Learn from one more batch of the stream.
 
         Parameters
@@ -1014,15 +1085,18 @@ class OnlineClassifier(BinaryClassifier):
         classes : array-like of shape (2,), default=None
             Both labels of the problem. Required on the first call unless that batch
             already contains both; ignored afterwards (it must match if given).
+        **params : dict
+            Refused: there is no ``sample_weight`` (as in :meth:`fit`).
 
         Returns
         -------
         self : object
         """
+        refuse_fit_params(self, "partial_fit", params)
         self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
         return self
 
-    def test_then_train(self, X, y, classes=None) -> np.ndarray:
+    def test_then_train(self, X, y, classes=None, **params) -> np.ndarray:
         """Score each row *before* learning from it, then learn from it (prequential).
 
         One compiled pass over the batch: row ``i`` is scored by the model that has seen
@@ -1032,6 +1106,8 @@ class OnlineClassifier(BinaryClassifier):
         ----------
         X, y, classes
             As in :meth:`partial_fit`.
+        **params : dict
+            Refused: there is no ``sample_weight`` (as in :meth:`fit`).
 
         Returns
         -------
@@ -1039,6 +1115,7 @@ class OnlineClassifier(BinaryClassifier):
             The decision value each row had before the update, with the sign convention
             of :meth:`decision_function`.
         """
+        refuse_fit_params(self, "test_then_train", params)
         return self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
 
     def _scores_of(self, X) -> np.ndarray:

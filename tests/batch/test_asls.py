@@ -666,3 +666,38 @@ def test_fits_whose_dense_matrices_pass_the_size_limit_warn_first(
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         est.fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [SVMDEC, SVMSDC])
+def test_svm_baselines_take_csr_with_64_bit_indices(cls):
+    """SciPy gives CSR matrices int64 indices (sp.vstack of large blocks, matrices built
+    by other tools); every other sparse-capable learner takes them, but libsvm's SVC
+    refused them inside fit and predict ("Only sparse matrices with 32-bit integer
+    indices are accepted ... report a minimal reproducer on scikit-learn's issue
+    tracker"). The same matrix with int32 indices is the reference."""
+    X, y = _problem(n=120, seed=17)
+    X[np.abs(X) < 0.5] = 0.0
+    A = sp.csr_matrix(X)
+    B = A.copy()
+    B.indices, B.indptr = B.indices.astype(np.int64), B.indptr.astype(np.int64)
+    assert B.indices.dtype == np.int64 and np.array_equal(B.toarray(), X)
+    params = {"random_state": 0} if cls is SVMSDC else {}
+    want = cls(**params).fit(A, y)
+    got = cls(**params).fit(B, y)
+    np.testing.assert_array_equal(got.decision_function(A), want.decision_function(A))
+    np.testing.assert_array_equal(want.decision_function(B), want.decision_function(A))
+    dense = cls(**params).fit(X, y)  # a dense fit densifies sparse rows to score them
+    np.testing.assert_array_equal(dense.decision_function(B), dense.decision_function(X))
+    assert B.indices.dtype == np.int64  # the caller's matrix is left as it was
+
+
+def test_svm_baselines_name_the_limit_of_32_bit_indices(monkeypatch):
+    """A matrix too large for 32-bit indices cannot be narrowed; the error says why and
+    names a learner that takes it (the limit is lowered here to make one)."""
+    X, y = _problem(n=60, seed=17)
+    B = sp.csr_matrix(X)
+    B.indices, B.indptr = B.indices.astype(np.int64), B.indptr.astype(np.int64)
+    monkeypatch.setattr(asls_module, "_INT32_MAX", B.nnz - 1)
+    with pytest.raises(ValueError, match=r"32-bit indices only.*LinearASLS"):
+        SVMDEC().fit(B, y)
+    SVMDEC().fit(sp.csr_matrix(X), y)  # int32 indices are passed as they are

@@ -607,6 +607,32 @@ def _resolve_sigma(sigma, X) -> float:
     return float(sigma)
 
 
+_INT32_MAX = np.iinfo(np.int32).max
+
+
+def _libsvm_rows(X):
+    """``X`` as libsvm (scikit-learn's ``SVC``) takes it: a sparse matrix canonical (see
+    :func:`~skewlearn._rows.canonical`) and with 32-bit indices. SciPy gives a CSR matrix
+    int64 indices whenever an operation might need them (``sp.vstack`` of large blocks,
+    matrices built by other tools); ``SVC`` refused them with an internal message asking
+    for a report to scikit-learn, while every other sparse-capable learner takes them. The
+    indices are narrowed on a copy when the matrix fits; the caller's matrix is not
+    changed. Dense ``X`` is returned as it is."""
+    X = canonical(X)
+    if not sp.issparse(X) or (X.indices.dtype == np.int32 and X.indptr.dtype == np.int32):
+        return X
+    if X.nnz > _INT32_MAX or max(X.shape) > _INT32_MAX:
+        raise ValueError(
+            f"libsvm (scikit-learn's SVC) takes sparse matrices with 32-bit indices only; "
+            f"this one has {X.nnz} stored entries and shape {X.shape}, beyond 2**31 - 1. "
+            "Fit on fewer rows, or use LinearASLS (which takes any CSR matrix)."
+        )
+    X = sp.csr_matrix(X, copy=True)  # the data too: a view would share it with the caller
+    X.indices = X.indices.astype(np.int32)
+    X.indptr = X.indptr.astype(np.int32)
+    return X
+
+
 def _gamma(sigma: float) -> float:
     """γ = 1/σ² of the paper's exp(−‖x−y‖²/σ²), kept finite at any σ > 0.
 
@@ -1492,7 +1518,7 @@ class SVMDEC(BatchClassifier):
         self.svc_ = self._fit_svc(
             # libsvm's sparse dot product assumes one entry per column in a row
             self._make_svc(c_pos, c_neg, self.sigma_),
-            canonical(X),
+            _libsvm_rows(X),
             y,
         )
         self.n_iter_ = int(self.svc_.n_iter_[0])
@@ -1506,7 +1532,7 @@ class SVMDEC(BatchClassifier):
         rows in the training layout."""
         svc = self.svc_
         if sp.issparse(svc.support_vectors_):
-            return svc.decision_function(canonical(sp.csr_matrix(X)))
+            return svc.decision_function(_libsvm_rows(sp.csr_matrix(X)))
         if not sp.issparse(X):
             return svc.decision_function(X)
         rows = max(1, _PASS_BYTES // (8 * X.shape[1]))
@@ -1645,7 +1671,7 @@ class SVMSDC(SVMDEC):
         self.sigma_ = _resolve_sigma(self.sigma, X)
         svc = self._make_svc(c_pos, c_neg, self.sigma_)
         pipeline = Pipeline([("smote", smote), ("svc", svc)])
-        self.pipeline_ = self._fit_svc(pipeline, canonical(X), y)
+        self.pipeline_ = self._fit_svc(pipeline, _libsvm_rows(X), y)
         self.svc_ = self.pipeline_.named_steps["svc"]
         self.n_iter_ = int(self.svc_.n_iter_[0])
         self.support_ratio_ = len(self.svc_.support_) / (n_pos_after + n_neg)

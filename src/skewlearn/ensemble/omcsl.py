@@ -469,6 +469,12 @@ class OMCSL(OnlineClassifier):
         self.pos_label = pos_label
         self.random_state = random_state
 
+    #: What the sample_weight error (:func:`skewlearn.base.refuse_fit_params`) offers.
+    _cost_hint = (
+        "let OMCSL choose the class costs (it selects them by measure=...; a base_estimator "
+        "with class costs, e.g. CostSensitivePA, receives them)"
+    )
+
     # ------------------------------------------------------------------ state
     def set_params(self, **params):
         """Set parameters, as :meth:`sklearn.base.BaseEstimator.set_params`.
@@ -773,7 +779,7 @@ class OMCSL(OnlineClassifier):
         )
 
     # ------------------------------------------------------------------ public API
-    def test_then_train(self, X, y, classes=None, return_trace: bool = False):
+    def test_then_train(self, X, y, classes=None, return_trace: bool = False, **params):
         """Score each row with the selected learner before learning from it (prequential).
 
         Parameters
@@ -783,6 +789,8 @@ class OMCSL(OnlineClassifier):
         return_trace : bool, default=False
             Also return a :class:`SelectionTrace`: which learner scored each row, the
             learner of largest probability at that row, and their :math:`c_+`.
+        **params : dict
+            Refused: there is no ``sample_weight`` (as in :meth:`fit`).
 
         Returns
         -------
@@ -792,6 +800,7 @@ class OMCSL(OnlineClassifier):
         trace : SelectionTrace
             Only when ``return_trace=True``.
         """
+        _base.refuse_fit_params(self, "test_then_train", params)
         out = self._run(X, y, classes, not hasattr(self, "classes_"), traced=return_trace)
         if not return_trace:
             return out
