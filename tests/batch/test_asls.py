@@ -666,3 +666,24 @@ def test_fits_whose_dense_matrices_pass_the_size_limit_warn_first(
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         est.fit(X, y)
+
+
+def test_svm_baselines_take_csr_with_int64_indices():
+    """scikit-learn's own ``load_svmlight_file`` (and SciPy's COO → CSR from int64 index
+    arrays) gives CSR with int64 indices; libsvm takes int32 only, so SVMDEC and SVMSDC
+    raised scikit-learn's "Only sparse matrices with 32-bit integer indices are accepted
+    … report a minimal reproducer on scikit-learn issue tracker" in fit and in
+    decision_function, where every other sparse-capable learner fits. They now pass the
+    same rows with int32 indices (a copy: the caller's matrix keeps its int64 indices)."""
+    rng = np.random.default_rng(0)
+    dense = rng.normal(size=(40, 5)) * (rng.random((40, 5)) < 0.6)
+    y = (dense[:, 0] > 0.2).astype(int)
+    X32 = sp.csr_matrix(dense)
+    X64 = X32.copy()
+    X64.indices, X64.indptr = X64.indices.astype(np.int64), X64.indptr.astype(np.int64)
+    for est in (SVMDEC(), SVMSDC(random_state=0)):
+        ref = clone(est).fit(X32, y).decision_function(X32)
+        got = clone(est).fit(X64, y).decision_function(X64)
+        np.testing.assert_array_equal(got, ref)
+        np.testing.assert_array_equal(clone(est).fit(X32, y).decision_function(X64), ref)
+        assert X64.indices.dtype == np.int64 and X64.indptr.dtype == np.int64

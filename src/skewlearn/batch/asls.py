@@ -608,6 +608,27 @@ def _resolve_sigma(sigma, X) -> float:
     return float(sigma)
 
 
+def _libsvm_rows(X):
+    """``X`` as libsvm takes it: sparse rows canonical (one entry per column in a row, as
+    its sparse dot product assumes) with int32 indices (scikit-learn's ``SVC`` refuses
+    int64 ones, which its own ``load_svmlight_file`` makes). A copy whenever something
+    changes, so the caller's matrix is never altered; dense ``X`` is returned as it is.
+    Indices beyond int32 (more than 2**31 - 1 entries or columns) stay, and scikit-learn
+    refuses them: libsvm cannot index them."""
+    X = canonical(X)
+    if not sp.issparse(X):
+        return X
+    limit = np.iinfo(np.int32).max
+    if X.indices.dtype == np.int32 and X.indptr.dtype == np.int32:
+        return X
+    if X.nnz > limit or X.shape[1] > limit:
+        return X
+    X = X.copy() if X.format == "csr" else X.tocsr()
+    X.indices = X.indices.astype(np.int32)
+    X.indptr = X.indptr.astype(np.int32)
+    return X
+
+
 def _gamma(sigma: float) -> float:
     """γ = 1/σ² of the paper's exp(−‖x−y‖²/σ²), kept finite at any σ > 0.
 
@@ -1506,9 +1527,8 @@ class SVMDEC(BatchClassifier):
         self.C_pos_ = c_pos
         self.sigma_ = _resolve_sigma(self.sigma, X)
         self.svc_ = self._fit_svc(
-            # libsvm's sparse dot product assumes one entry per column in a row
             self._make_svc(c_pos, c_neg, self.sigma_),
-            canonical(X),
+            _libsvm_rows(X),
             y,
         )
         self.n_iter_ = int(self.svc_.n_iter_[0])
@@ -1522,7 +1542,7 @@ class SVMDEC(BatchClassifier):
         rows in the training layout."""
         svc = self.svc_
         if sp.issparse(svc.support_vectors_):
-            return svc.decision_function(canonical(sp.csr_matrix(X)))
+            return svc.decision_function(_libsvm_rows(sp.csr_matrix(X)))
         if not sp.issparse(X):
             return svc.decision_function(X)
         rows = max(1, _PASS_BYTES // (8 * X.shape[1]))
@@ -1661,7 +1681,7 @@ class SVMSDC(SVMDEC):
         self.sigma_ = _resolve_sigma(self.sigma, X)
         svc = self._make_svc(c_pos, c_neg, self.sigma_)
         pipeline = Pipeline([("smote", smote), ("svc", svc)])
-        self.pipeline_ = self._fit_svc(pipeline, canonical(X), y)
+        self.pipeline_ = self._fit_svc(pipeline, _libsvm_rows(X), y)
         self.svc_ = self.pipeline_.named_steps["svc"]
         self.n_iter_ = int(self.svc_.n_iter_[0])
         self.support_ratio_ = len(self.svc_.support_) / (n_pos_after + n_neg)
