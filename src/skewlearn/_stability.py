@@ -15,8 +15,8 @@ the call added such steps and names a step size that keeps all of them stable.
 
 from __future__ import annotations
 
-import math
 import warnings
+from decimal import ROUND_FLOOR, Decimal, localcontext
 
 from numba import njit
 
@@ -35,9 +35,18 @@ def note_step_gain(stability, gain):
 
 
 def _round_down(x: float, digits: int = 3) -> float:
-    """``x`` > 0 rounded down to ``digits`` significant digits."""
-    unit = 10.0 ** (math.floor(math.log10(x)) - (digits - 1))
-    return math.floor(x / unit) * unit
+    """``x`` > 0 rounded down to ``digits`` significant digits, never above ``x``.
+
+    The rounding is done on ``x``'s exact decimal value: ``floor(x / unit) * unit`` in
+    floats returned the decimal itself for some ``x`` one ulp below it (598 of the 3-digit
+    decimals from 1e-12 to 1e12, e.g. 1.1499999999999999e-10 → 1.15e-10). The nearest
+    float to a decimal at most ``x`` is at most ``x``, as ``x`` is a float itself.
+    """
+    exact = Decimal(x)
+    with localcontext() as ctx:
+        ctx.prec = digits + 2
+        unit = Decimal(1).scaleb(exact.adjusted() - (digits - 1))
+        return float(exact.quantize(unit, rounding=ROUND_FLOOR))
 
 
 def warn_unstable_steps(est, before: float, n_rows: int, gain: str, stacklevel: int = 5) -> None:

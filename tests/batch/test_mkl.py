@@ -689,3 +689,17 @@ def test_a_kernel_whose_map_is_empty_has_gradient_zero():
     with pytest.warns(UserWarning, match="kept no eigenvalue"):
         single.fit(X, y)
     np.testing.assert_array_equal(single.decision_function(X), np.full(40, single.bias_))
+
+
+def test_simplemkl_kernel_values_beyond_libsvms_float32_are_refused_with_the_fix():
+    """SVC(kernel="precomputed") keeps K as 32-bit floats: a linear kernel on rows of
+    |x| ~ 1e20 (values ~1e40, finite in float64) made scikit-learn's "dual coefficients
+    or intercepts are not finite"; SimpleMKL now names the kernel value, float32's limit
+    and the fix, like SVMDEC."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 3))
+    y = (X[:, 0] > 0.3).astype(int)
+    for kernels in ([{"kernel": "linear"}], [{"gamma": 0.5}, {"kernel": "linear"}]):
+        with pytest.raises(ValueError, match=r"kernel values reach .*32-bit float.*Scale the feat"):
+            SimpleMKL(kernels=kernels, class_weight=None, C=10.0).fit(X * 1e20, y)
+    SimpleMKL(kernels=[{"kernel": "linear"}]).fit(X * 1e18, y)  # ~1e36: fits

@@ -122,6 +122,21 @@ def test_round_down_never_rounds_up():
     assert _round_down(0.00108780843) == pytest.approx(0.00108)
 
 
+def test_round_down_never_rounds_up_just_below_a_three_digit_decimal():
+    """One ulp below a 3-digit decimal, ``floor(x / unit) * unit`` came back as that
+    decimal, above ``x`` (e.g. 1.15e-10 from 1.1499999999999999e-10; about 3 % of such
+    values below 1e-10 or above 1e10), so the "eta … or less" of the warning could exceed
+    2 * eta / gain."""
+    rng = np.random.default_rng(0)
+    for e in range(-300, 300, 3):
+        for m in rng.integers(100, 1000, 20):
+            below = float(np.nextafter(float(f"{m}e{e}"), 0.0))
+            r = _round_down(below)
+            assert r <= below and r > below * 0.99, (below, r)
+    assert _round_down(1.1499999999999999e-10) == pytest.approx(1.14e-10, rel=1e-12)
+    assert _round_down(5e-324) == 5e-324 and _round_down(1.7976931348623157e308) == 1.79e308
+
+
 @pytest.mark.parametrize(
     "est",
     [OGD(loss="squared", eta=10.0), TruncatedGradient(loss="squared", eta=10.0), OPAUC()],

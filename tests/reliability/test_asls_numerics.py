@@ -188,6 +188,21 @@ def test_svm_kernel_overflow_is_restated_with_the_fix():
             est.fit(X, y)
 
 
+def test_svm_kernel_values_beyond_float32_name_libsvms_float32_cache():
+    """libsvm stores kernel values as 32-bit floats: linear rows of |x| ~ 1e20 give values
+    ~1e40, finite in float64 but inf in libsvm's cache. The error named a float64 overflow
+    (and the unused gamma/coef0/degree); it now names the value, float32's limit and the fix.
+    """
+    X, y = _data()
+    for est in (SVMDEC(kernel="linear"), SVMSDC(kernel="linear")):
+        with pytest.raises(
+            ValueError, match=r"linear kernel values reach .*e\+4\d.*32-bit float"
+        ) as e:
+            est.fit(X * 1e20, y)
+        assert "overflow float64" not in str(e.value) and "coef0" not in str(e.value)
+        assert "Scale the features" in str(e.value)
+
+
 # ------------------------------------------------------------------ libsvm iteration cap
 def run_python(code: str, timeout: float = 120) -> list[str]:
     """The words ``code`` prints, run by this Python from the repository root (so it can

@@ -40,6 +40,7 @@ from sklearn.utils.validation import check_random_state
 from .._rows import canonical
 from ..base import BatchClassifier, WeightVectorMixin, _max_abs, _scan_values, warn_large_fit
 from ..kernels import data_variance
+from .nystrom import libsvm_kernel_error
 
 __all__ = [
     "SVMDEC",
@@ -1502,21 +1503,35 @@ class SVMDEC(BatchClassifier):
         except ValueError as exc:
             if "not finite" not in str(exc):
                 raise
-            raise ValueError(
-                f"libsvm's solution became non-finite: the {self.kernel} kernel values "
-                f"overflow float64 (gamma = 1/sigma**2 = {_gamma(self.sigma_):.3g}, "
-                f"coef0={self.coef0!r}, degree={self.degree!r}, |x| up to "
-                f"{_max_abs(X):.3g}). Scale the features (e.g. sklearn."
-                "preprocessing.StandardScaler), or use a larger sigma, a smaller |coef0| "
-                "or a smaller degree."
-            ) from exc
+            raise self._kernel_overflow_error(X) from exc
+
+    def _kernel_overflow_error(self, X) -> ValueError:
+        """libsvm's non-finite solution restated: the largest kernel value (a bound from
+        the largest ``|x|²``) against float32, in which libsvm caches the kernel."""
+        sq = X.multiply(X).sum(axis=1) if sp.issparse(X) else np.einsum("ij,ij->i", X, X)
+        with np.errstate(over="ignore"):
+            r = np.float64(np.max(sq))
+            if self.kernel == "linear":
+                largest = r
+            elif self.kernel == "poly":
+                largest = (_gamma(self.sigma_) * r + abs(self.coef0)) ** int(self.degree)
+            else:  # rbf and sigmoid values lie in [-1, 1]
+                largest = 1.0
+        detail = f"|x| up to {_max_abs(X):.3g}"
+        other_fix = ""
+        if self.kernel != "linear":
+            detail = (
+                f"gamma = 1/sigma**2 = {_gamma(self.sigma_):.3g}, coef0={self.coef0!r}, "
+                f"degree={self.degree!r}, " + detail
+            )
+            other_fix = ", or use a larger sigma, a smaller |coef0| or a smaller degree"
+        return libsvm_kernel_error(self.kernel, float(largest), detail, other_fix)
 
     def _fit_binary(self, X, y):
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
         self.sigma_ = _resolve_sigma(self.sigma, X)
         self.svc_ = self._fit_svc(
-            # libsvm's sparse dot product assumes one entry per column in a row
             self._make_svc(c_pos, c_neg, self.sigma_),
             _libsvm_rows(X),
             y,

@@ -74,9 +74,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, seed_state
 from .._values import value_list
-from ..base import BatchClassifier, _encoded_labels_hint, warn_large_fit
+from ..base import BatchClassifier, _encoded_labels_hint, _max_abs, warn_large_fit
 from ..kernels import kernel_matrix
-from .nystrom import MultiNystroem, check_kernel_values, resolve_kernels
+from .nystrom import MultiNystroem, check_kernel_values, libsvm_kernel_error, resolve_kernels
 
 __all__ = ["MultiNystroemMKL", "SimpleMKL"]
 
@@ -1095,7 +1095,21 @@ class SimpleMKL(BatchClassifier):
                 class_weight={1.0: wp, -1.0: wn},
                 tol=self.svm_tol,
                 max_iter=_SVC_MAX_ITER,
-            ).fit(K, y)
+            )
+            try:
+                svc.fit(K, y)
+            except ValueError as exc:
+                # libsvm caches K as float32: values beyond ~3.4e38 become inf there
+                if "not finite" not in str(exc):
+                    raise
+                names = " + ".join(
+                    f"{w:.3g}·{spec['kernel']}" for w, spec in zip(mu, specs) if w > 0
+                )
+                raise libsvm_kernel_error(
+                    "combined", float(np.max(np.abs(K))),
+                    f"{names}; |x| up to {_max_abs(X):.3g}",
+                    ", or use smaller gamma, coef0 or degree in the polynomial kernels",
+                ) from exc  # fmt: skip
             sv = svc.support_
             ay = svc.dual_coef_[0]  # α_i y_i with +1 = classes_[1] = +1.0
             g = np.array([ay @ Km[np.ix_(sv, sv)] @ ay for Km in Ks])

@@ -210,6 +210,34 @@ def check_kernel_values(values: np.ndarray, spec: dict, what: str) -> None:
         )
 
 
+#: the largest 32-bit float: libsvm (scikit-learn's SVC) caches kernel values as ``float``
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def libsvm_kernel_error(kernel: str, largest: float, detail: str, other_fix: str) -> ValueError:
+    """The ValueError that restates libsvm's "dual coefficients or intercepts are not
+    finite" when the kernel values ``largest`` (an upper bound of ``|K|``) explain it.
+
+    libsvm stores kernel values as 32-bit floats, so values above ~3.4e38 — finite in
+    float64 — become inf in its cache; values that overflow float64 are named as such.
+    ``detail`` (kernel parameters, ``|x|``) completes the sentence's parenthesis;
+    ``other_fix`` (e.g. ``", or use a smaller degree"``, or empty) follows the scaling fix.
+    """
+    if largest <= FLOAT32_MAX:
+        cause = f" although the {kernel} kernel values are at most {largest:.3g}"
+    elif np.isfinite(largest):
+        cause = (
+            f": the {kernel} kernel values reach {largest:.3g}, beyond {FLOAT32_MAX:.3g}, "
+            "the largest 32-bit float, in which libsvm stores them"
+        )
+    else:
+        cause = f": the {kernel} kernel values overflow float64"
+    return ValueError(
+        f"libsvm's solution became non-finite{cause} ({detail}). Scale the features "
+        f"(e.g. sklearn.preprocessing.StandardScaler){other_fix}."
+    )
+
+
 def factor_subset(X, idx: np.ndarray, spec: dict, rank, jitter: float) -> dict:
     """Nyström factors of the landmarks ``X[idx]``: a dict of the fitted arrays."""
     L = X[idx]
