@@ -1620,18 +1620,24 @@ def _check_options(path: str, key: str, kwargs: dict[str, Any]) -> None:
         if name in takes:
             continue
         others = [k for k in _READERS if name in _options_of(k)]
-        where = f"{_FORMAT_NAMES[key]} files ({os.path.basename(path)})"
         if others:
-            names = [_FORMAT_NAMES[k] for k in others]
-            kinds = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-            raise TypeError(
-                f"{name}= applies to {kinds} files, not to {where}; leave it out, or pass "
-                f"format= if the file is {kinds}."
-            )
+            raise _other_formats_option(path, key, name, others)
         raise TypeError(
-            f"{name!r} is not an option of {where}.{did_you_mean(name, takes)} "
+            f"{name!r} is not an option of {_FORMAT_NAMES[key]} files "
+            f"({os.path.basename(path)}).{did_you_mean(name, takes)} "
             f"{_FORMAT_NAMES[key]} files take {', '.join(takes)}."
         )
+
+
+def _other_formats_option(path: str, key: str, name: str, formats: Sequence[str]) -> TypeError:
+    """The error for option ``name``, read by ``formats`` only, given for a file of format
+    ``key`` (by :func:`read`/``load`` and by the chunked reader)."""
+    names = [_FORMAT_NAMES[k] for k in formats]
+    kinds = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return TypeError(
+        f"{name}= applies to {kinds} files, not to {_FORMAT_NAMES[key]} files "
+        f"({os.path.basename(path)}); leave it out, or pass format= if the file is {kinds}."
+    )
 
 
 def _check_file(path: str) -> None:

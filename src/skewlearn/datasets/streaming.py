@@ -74,6 +74,7 @@ from .readers import (
     _nominal_list,
     _not_two_classes,
     _number,
+    _other_formats_option,
     _parse_attribute,
     _parse_labels,
     _refuse_blank_separated,
@@ -415,7 +416,6 @@ _OPTION_FORMATS = {
     "header": ("csv",),
     "nominal_columns": ("csv",),
 }
-_FORMAT_NAMES = {"libsvm": "LIBSVM", "csv": "CSV", "keel": "KEEL"}
 
 
 def _refuse_other_formats_options(path: str, fmt: str, **given: bool) -> None:
@@ -425,12 +425,7 @@ def _refuse_other_formats_options(path: str, fmt: str, **given: bool) -> None:
     another format."""
     for name, formats in _OPTION_FORMATS.items():
         if given.get(name) and fmt not in formats:
-            kinds = " and ".join(_FORMAT_NAMES[f] for f in formats)
-            raise TypeError(
-                f"{name}= applies to {kinds} files, not to {_FORMAT_NAMES[fmt]} files "
-                f"({os.path.basename(path)}); leave it out, or pass format= if the file is "
-                f"{kinds}."
-            )
+            raise _other_formats_option(path, fmt, name, formats)
 
 
 class ChunkedFile:
