@@ -689,3 +689,42 @@ def test_a_kernel_whose_map_is_empty_has_gradient_zero():
     with pytest.warns(UserWarning, match="kept no eigenvalue"):
         single.fit(X, y)
     np.testing.assert_array_equal(single.decision_function(X), np.full(40, single.bias_))
+
+
+def test_a_converged_svm_at_a_stalled_mu_is_not_re_solved_in_a_cycle():
+    """C = 1000 (a probe, session 18): MKL reaches μ = (0, 1) with an SVM converged at
+    ``svm_tol`` whose own gap is above ``tol/2`` · J. Each following iteration "continued"
+    that solve at the same μ, but the warm start took the *oldest* of the six kept solves at
+    that μ (all at distance 0), so J cycled through them (588.0 → 598.0 → 592.4 → …) until
+    ``max_iter`` and the model returned was whichever the 20th landed on. A solve that met
+    the final tolerance cannot be improved by re-solving: the fit stops there, and the
+    objective history of converged solves does not rise."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 2))
+    y = (np.hypot(X[:, 0], X[:, 1]) < 0.7).astype(int)
+    clf = MultiNystroemMKL(
+        kernels=[{"gamma": 0.05}, {"gamma": 2.0}], n_landmarks=30, C=1000.0, random_state=0
+    ).fit(X, y)
+    hist = np.asarray(clf.objective_history_)
+    assert np.all(np.diff(hist) <= 1e-9 * hist[:-1]), hist
+    assert clf.n_iter_ < clf.max_iter
+    assert clf.mu_.tolist() == [0.0, 1.0]
+    # the same when the SVM's tolerance, not MKL's, is what limits the gap
+    tight = MultiNystroemMKL(
+        kernels=[{"gamma": 0.05}, {"gamma": 2.0}], n_landmarks=30, tol=1e-4, random_state=0
+    ).fit(X, y)
+    hist = np.asarray(tight.objective_history_)
+    assert np.all(np.diff(hist) <= 1e-9 * hist[:-1]), hist
+    assert tight.n_iter_ < tight.max_iter
+
+
+def test_warm_start_at_a_repeated_mu_takes_the_latest_solve():
+    X, y = _data(n=100)
+    *_, obj = _objective(X, y, C=10.0, tol=1e-1)
+    mu = np.full(3, 1 / 3)
+    obj(mu)
+    older = [(mu.copy(), obj.alpha * 0.5**k, True, obj.u * 0.5**k) for k in (3, 2, 1)]
+    obj._starts = [*older, (mu.copy(), obj.alpha.copy(), True, obj.u.copy())]
+    alpha, u = obj._warm_start(mu)
+    np.testing.assert_array_equal(alpha, obj.alpha)
+    np.testing.assert_array_equal(u, obj.u)
