@@ -728,3 +728,23 @@ def test_warm_start_at_a_repeated_mu_takes_the_latest_solve():
     alpha, u = obj._warm_start(mu)
     np.testing.assert_array_equal(alpha, obj.alpha)
     np.testing.assert_array_equal(u, obj.u)
+
+
+def test_line_search_reaches_a_minimiser_next_to_a_steep_start():
+    """A linear and a Gaussian kernel at the paper's C = 100 (a probe, session 18): at
+    μ = (0, 1) the slope along the segment is ~80× its value at the far end, so regula
+    falsi's points stayed at the far side (the Illinois halving needed more than the eight
+    evaluations to move them) and the search returned γ = 0: MKL stopped at μ = (0, 1)
+    with J = 739 and a duality gap of 370 × J, although J(0.01, 0.99) = 569. The bracket
+    must shrink by half at least every two evaluations while no point has lowered J
+    (bisection when it does not)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    s = X[:, 0] ** 2 + np.sin(2 * X[:, 1]) + 0.3 * rng.normal(size=300)
+    y = (s > np.quantile(s, 0.85)).astype(int)
+    clf = MultiNystroemMKL(
+        kernels=[{"kernel": "linear"}, {"gamma": 0.5}], n_landmarks=30, C=100.0, random_state=0
+    ).fit(X, y)
+    J = clf.objective_history_[-1]
+    assert clf.mu_[0] > 0.0 and J < 600.0
+    assert clf.duality_gap_ < J

@@ -479,7 +479,10 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     :math:`J'(\\gamma) = -\\tfrac12 D^T g(\\gamma)`; ``J`` is convex along the segment, so
     its minimiser is the zero of the slope, bracketed by ``J'(0) < 0`` and the slope at
     ``step_max``. The zero is found by regula falsi with the Illinois modification
-    (bisection while an end has no finite slope), and the search stops when
+    (bisection while an end has no finite slope, and, while no point has lowered ``J``,
+    for the next point whenever the bracket did not halve over the last two evaluations:
+    with slopes of very different sizes at its ends regula falsi creeps from the far end
+    and used up its evaluations above ``J(0)``), and the search stops when
     :math:`|J'(\\gamma)| \\le` ``slope_tol`` · :math:`|J'(0)|` (a strong Wolfe condition) at a
     point that did not certainly raise ``J`` (its ``J`` less the solve's own gap,
     :func:`svm_gap`, is at most ``J(0)``), or after ``max_evals`` evaluations. A small slope
@@ -506,8 +509,15 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     lo, d_lo, hi, d_hi = 0.0, d0, step_max, d_max
     side = 0
     count = 0
+    widths = [np.inf, np.inf]  # of the bracket before the last two evaluations
     while count < max_evals:
-        if np.isfinite(d_hi):
+        # safeguard: while no point has lowered J, regula falsi whose bracket did not halve
+        # in two evaluations (slopes of very different sizes at its ends, e.g. next to a
+        # kernel whose gradient blows up at weight 0) bisects instead; searches that found
+        # a decrease keep their points
+        slow = best[0] == 0.0 and hi - lo > 0.5 * widths[0]
+        widths = [widths[1], hi - lo]
+        if np.isfinite(d_hi) and not slow:
             gamma = lo - d_lo * (hi - lo) / (d_hi - d_lo)
             gamma = min(max(gamma, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
         else:
