@@ -703,3 +703,62 @@ def test_simplemkl_kernel_values_beyond_libsvms_float32_are_refused_with_the_fix
         with pytest.raises(ValueError, match=r"kernel values reach .*32-bit float.*Scale the feat"):
             SimpleMKL(kernels=kernels, class_weight=None, C=10.0).fit(X * 1e20, y)
     SimpleMKL(kernels=[{"kernel": "linear"}]).fit(X * 1e18, y)  # ~1e36: fits
+
+
+def test_a_converged_svm_at_a_stalled_mu_is_not_re_solved_in_a_cycle():
+    """C = 1000 (a probe, session 18): MKL reaches μ = (0, 1) with an SVM converged at
+    ``svm_tol`` whose own gap is above ``tol/2`` · J. Each following iteration "continued"
+    that solve at the same μ, but the warm start took the *oldest* of the six kept solves at
+    that μ (all at distance 0), so J cycled through them (588.0 → 598.0 → 592.4 → …) until
+    ``max_iter`` and the model returned was whichever the 20th landed on. A solve that met
+    the final tolerance cannot be improved by re-solving: the fit stops there, and the
+    objective history of converged solves does not rise."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 2))
+    y = (np.hypot(X[:, 0], X[:, 1]) < 0.7).astype(int)
+    clf = MultiNystroemMKL(
+        kernels=[{"gamma": 0.05}, {"gamma": 2.0}], n_landmarks=30, C=1000.0, random_state=0
+    ).fit(X, y)
+    hist = np.asarray(clf.objective_history_)
+    assert np.all(np.diff(hist) <= 1e-9 * hist[:-1]), hist
+    assert clf.n_iter_ < clf.max_iter
+    assert clf.mu_.tolist() == [0.0, 1.0]
+    # the same when the SVM's tolerance, not MKL's, is what limits the gap
+    tight = MultiNystroemMKL(
+        kernels=[{"gamma": 0.05}, {"gamma": 2.0}], n_landmarks=30, tol=1e-4, random_state=0
+    ).fit(X, y)
+    hist = np.asarray(tight.objective_history_)
+    assert np.all(np.diff(hist) <= 1e-9 * hist[:-1]), hist
+    assert tight.n_iter_ < tight.max_iter
+
+
+def test_warm_start_at_a_repeated_mu_takes_the_latest_solve():
+    X, y = _data(n=100)
+    *_, obj = _objective(X, y, C=10.0, tol=1e-1)
+    mu = np.full(3, 1 / 3)
+    obj(mu)
+    older = [(mu.copy(), obj.alpha * 0.5**k, True, obj.u * 0.5**k) for k in (3, 2, 1)]
+    obj._starts = [*older, (mu.copy(), obj.alpha.copy(), True, obj.u.copy())]
+    alpha, u = obj._warm_start(mu)
+    np.testing.assert_array_equal(alpha, obj.alpha)
+    np.testing.assert_array_equal(u, obj.u)
+
+
+def test_line_search_reaches_a_minimiser_next_to_a_steep_start():
+    """A linear and a Gaussian kernel at the paper's C = 100 (a probe, session 18): at
+    μ = (0, 1) the slope along the segment is ~80× its value at the far end, so regula
+    falsi's points stayed at the far side (the Illinois halving needed more than the eight
+    evaluations to move them) and the search returned γ = 0: MKL stopped at μ = (0, 1)
+    with J = 739 and a duality gap of 370 × J, although J(0.01, 0.99) = 569. The bracket
+    must shrink by half at least every two evaluations while no point has lowered J
+    (bisection when it does not)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    s = X[:, 0] ** 2 + np.sin(2 * X[:, 1]) + 0.3 * rng.normal(size=300)
+    y = (s > np.quantile(s, 0.85)).astype(int)
+    clf = MultiNystroemMKL(
+        kernels=[{"kernel": "linear"}, {"gamma": 0.5}], n_landmarks=30, C=100.0, random_state=0
+    ).fit(X, y)
+    J = clf.objective_history_[-1]
+    assert clf.mu_[0] > 0.0 and J < 600.0
+    assert clf.duality_gap_ < J

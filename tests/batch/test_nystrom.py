@@ -88,6 +88,33 @@ def test_stratified_without_y_is_an_error():
 
 
 @pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem])
+def test_stratified_sampling_refuses_a_target_that_is_not_class_labels(cls):
+    """A regression target (``make_pipeline(StratifiedNystroem(), Ridge())``) was taken
+    as one "class" per distinct value: the water-filling then gave one landmark to each of
+    the smallest values, so the landmarks were the rows with the n_landmarks *smallest*
+    targets, whatever random_state. NaN labels became a class of their own, and mixed
+    str/int labels failed with NumPy's "'<' not supported". Each is refused with the fix;
+    sampling="uniform" (which ignores y) still takes any y."""
+    X, y = _data()
+    y_reg = X[:, 0] + 0.1 * np.random.default_rng(1).normal(size=len(y))
+    with pytest.raises(ValueError, match=r'stratified.*continuous.*sampling="uniform"'):
+        cls(n_landmarks=20, random_state=0).fit(X, y_reg)
+    y_nan = np.where(y == 1, 1.0, np.nan)
+    with pytest.raises(ValueError, match=r"y contains NaN"):
+        cls(n_landmarks=20, random_state=0).fit(X, y_nan)
+    y_mixed = np.array(["pos" if v == 1 else 0 for v in y], dtype=object)
+    with pytest.raises(ValueError, match=r"stratified.*mixes label types \(int, str\)"):
+        cls(n_landmarks=20, random_state=0).fit(X, y_mixed)
+    ref = cls(n_landmarks=20, sampling="uniform", random_state=0).fit(X).transform(X)
+    got = cls(n_landmarks=20, sampling="uniform", random_state=0).fit(X, y_reg).transform(X)
+    np.testing.assert_array_equal(got, ref)
+    # labels stored as floats are classes
+    ref = cls(n_landmarks=20, random_state=0).fit(X, y).transform(X)
+    got = cls(n_landmarks=20, random_state=0).fit(X, y.astype(float)).transform(X)
+    np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem])
 def test_column_vector_y_is_taken_as_scikit_learn_takes_it(cls):
     """y of shape (n, 1) (a one-column DataFrame's values) failed deep in the landmark
     draw with NumPy's "object too deep for desired array"; it is raveled with scikit-learn's

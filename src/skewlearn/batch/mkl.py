@@ -357,16 +357,24 @@ class LinearSVMObjective:
         The reduced gradient evaluates J far out (where a weight reaches 0) and then back
         inside the segment; starting each solve from the nearest previous ``μ``'s ``α``
         instead of the last one's saves most of the passes of those returns. Only solves
-        that reached the tolerance are candidates; after a capped solve (the most work
-        done so far) its ``α`` is continued.
+        that reached the tolerance are candidates, the latest of equally near ones; after
+        a capped solve (the most work done so far) its ``α`` is continued.
         """
         done = [(m, a, u) for m, a, converged, u in self._starts if converged]
         if not self._starts or not self._starts[-1][2] or not done:
             # the last solve hit its cap: it holds the most work, continue it
             return self.alpha.copy(), self.u
         dist = [float(np.abs(m - mu).sum()) for m, _, _ in done]
-        _, a, u = done[int(np.argmin(dist))]
+        # ties (MKL re-solving at the same μ) go to the latest: it holds the most work
+        nearest = len(dist) - 1 - int(np.argmin(dist[::-1]))
+        _, a, u = done[nearest]
         return a.copy(), u
+
+    @staticmethod
+    def solved(state) -> bool:
+        """Whether the solve of ``state`` met its tolerance (after :meth:`tighten`, the
+        final one): solving again at the same ``μ`` would then change nothing."""
+        return bool(state[5])
 
     def tighten(self) -> bool:
         """Switch the later solves from the descent tolerance to the final one; ``True``
@@ -471,7 +479,10 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     :math:`J'(\\gamma) = -\\tfrac12 D^T g(\\gamma)`; ``J`` is convex along the segment, so
     its minimiser is the zero of the slope, bracketed by ``J'(0) < 0`` and the slope at
     ``step_max``. The zero is found by regula falsi with the Illinois modification
-    (bisection while an end has no finite slope), and the search stops when
+    (bisection while an end has no finite slope, and, while no point has lowered ``J``,
+    for the next point whenever the bracket did not halve over the last two evaluations:
+    with slopes of very different sizes at its ends regula falsi creeps from the far end
+    and used up its evaluations above ``J(0)``), and the search stops when
     :math:`|J'(\\gamma)| \\le` ``slope_tol`` · :math:`|J'(0)|` (a strong Wolfe condition) at a
     point that did not certainly raise ``J`` (its ``J`` less the solve's own gap,
     :func:`svm_gap`, is at most ``J(0)``), or after ``max_evals`` evaluations. A small slope
@@ -498,8 +509,15 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     lo, d_lo, hi, d_hi = 0.0, d0, step_max, d_max
     side = 0
     count = 0
+    widths = [np.inf, np.inf]  # of the bracket before the last two evaluations
     while count < max_evals:
-        if np.isfinite(d_hi):
+        # safeguard: while no point has lowered J, regula falsi whose bracket did not halve
+        # in two evaluations (slopes of very different sizes at its ends, e.g. next to a
+        # kernel whose gradient blows up at weight 0) bisects instead; searches that found
+        # a decrease keep their points
+        slow = best[0] == 0.0 and hi - lo > 0.5 * widths[0]
+        widths = [widths[1], hi - lo]
+        if np.isfinite(d_hi) and not slow:
             gamma = lo - d_lo * (hi - lo) / (d_hi - d_lo)
             gamma = min(max(gamma, lo + 1e-3 * (hi - lo)), hi - 1e-3 * (hi - lo))
         else:
@@ -570,8 +588,11 @@ def reduced_gradient_mkl(
     relative criterion), after ``max_iter`` iterations, or when an iteration cannot move μ
     — unless the SVM's own gap (:func:`svm_gap`) is above ``tol/2`` · J: then the
     comparisons of J were not reliable, and the iteration continues the (warm-started) solve
-    at the same μ instead. Returns a dict with ``mu``, ``J``, ``g``, ``state``, ``n_iter``,
-    ``objective_history`` (J after each iteration, first entry at μ = 1/M),
+    at the same μ instead, provided that solve has not met the final tolerance already (an
+    objective's ``solved(state)``; solving it again would change nothing, so the fit stops
+    with a gap limited by the SVM's tolerance). Returns a dict with ``mu``, ``J``, ``g``,
+    ``state``, ``n_iter``, ``objective_history`` (J after each iteration, first entry at
+    μ = 1/M),
     ``gap_history`` (duality gap at each of those points), ``n_evaluations``.
 
     Inexact solves: an objective with a ``tighten()`` method (:class:`LinearSVMObjective`
@@ -589,6 +610,19 @@ def reduced_gradient_mkl(
     history, gaps = [float(J)], []
     n_iter = 1  # iterations of the outer loop; each has J(μ) and its gradient
     tighten = getattr(objective, "tighten", None)
+
+    def continue_solve() -> bool:
+        # the SVM at μ is not solved well enough to trust the comparisons of J: continue
+        # its solve at the final tolerance, unless it already met that tolerance (solving
+        # again would change nothing; the gap is then limited by the SVM's tolerance)
+        nonlocal J, g, state, n_eval
+        tightened = tighten is not None and tighten()
+        solved = getattr(objective, "solved", None)
+        if not tightened and solved is not None and solved(state):
+            return False
+        J, g, state = objective(mu)
+        n_eval += 1
+        return True
 
     def refine() -> bool:
         # a stop decided on a descent-tolerance solve: redo that solve at the final tolerance
@@ -616,10 +650,8 @@ def reduced_gradient_mkl(
                 break
             # μ is optimal for this α, but the SVM is not solved: continue its solve (at
             # the final tolerance: a loose solve is what made the comparisons unreliable)
-            if tighten is not None:
-                tighten()
-            J, g, state = objective(mu)
-            n_eval += 1
+            if not continue_solve():
+                break
             history.append(float(J))
             n_iter += 1
             continue
@@ -658,14 +690,14 @@ def reduced_gradient_mkl(
             if gamma > 0.0:
                 mu = _project(np.maximum(mu + gamma * D, 0.0))
                 J, g, state = J_new, g_new, st_new
-        if np.array_equal(mu, start) and svm_gap(objective, mu, J, g, state) > 0.5 * tol * abs(J):
+        if (
+            np.array_equal(mu, start)
+            and svm_gap(objective, mu, J, g, state) > 0.5 * tol * abs(J)
+            and continue_solve()
+        ):
             # no step, but the SVM at μ is not solved well enough to trust the comparisons
-            # of J (its own gap is most of the MKL gap): continue its solve at the same μ,
-            # at the final tolerance
-            if tighten is not None:
-                tighten()
-            J, g, state = objective(mu)
-            n_eval += 1
+            # of J (its own gap is most of the MKL gap): its solve was continued at the
+            # same μ, at the final tolerance
             start = None
         history.append(float(J))
         n_iter += 1

@@ -365,7 +365,50 @@ def _check_sampling_y(est, y, n_samples):
         y = column_or_1d(y, warn=True)
         if y.shape[0] != n_samples:
             raise ValueError(f"y has {y.shape[0]} entries but X has {n_samples} rows.")
+        if est.sampling == "stratified":
+            _check_class_labels(est, y)
     return y
+
+
+def _check_class_labels(est, y) -> None:
+    """Refuse a ``y`` that is not class labels for ``sampling="stratified"``.
+
+    A regression target would be one "class" per distinct value, and the water-filling of
+    :func:`stratified_counts` would then take the rows of the ``n_landmarks`` smallest
+    values whatever the seed; NaN would be a class of its own, and labels of mixed types
+    cannot be sorted. Numbers must be integral (as scikit-learn's ``type_of_target`` takes
+    classes), in a numeric or an object array.
+    """
+    values = y
+    if y.dtype.kind == "O" and all(
+        isinstance(v, numbers.Number) and not isinstance(v, bool) for v in y
+    ):
+        values = y.astype(np.float64)
+    if values.dtype.kind in "fc":
+        with np.errstate(invalid="ignore"):
+            if np.isnan(values).any():
+                raise ValueError(
+                    f'{type(est).__name__}(sampling="stratified"): y contains NaN; class '
+                    "labels must be given for every row (drop the unlabelled rows), or use "
+                    'sampling="uniform", which ignores y.'
+                )
+            integral = bool(np.all(values == np.round(values)))
+        if not integral:
+            raise ValueError(
+                f'{type(est).__name__}(sampling="stratified") draws landmarks per class, but '
+                "y is continuous (non-integral numbers, e.g. a regression target), so every "
+                "value would be a class of its own; pass class labels, or use "
+                'sampling="uniform" (e.g. in a regression pipeline; it ignores y).'
+            )
+    try:
+        np.unique(y)
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in y})
+        raise ValueError(
+            f'{type(est).__name__}(sampling="stratified") draws landmarks per class, but y '
+            f"mixes label types ({', '.join(kinds)}) that cannot be sorted; give every label "
+            'the same type (e.g. all str), or use sampling="uniform".'
+        ) from None
 
 
 def _warn_empty_maps(est, sizes, stacklevel: int) -> None:
@@ -452,7 +495,9 @@ class StratifiedNystroem(
         Rank ``k`` of the approximation of ``W``; ``None`` means ``m``.
     sampling : {"stratified", "uniform"}, default="stratified"
         ``"stratified"``: an equal share of landmarks per class (all of a class smaller than
-        its share), needs ``y`` in ``fit``; ``"uniform"``: the standard Nyström method.
+        its share), needs class labels ``y`` in ``fit`` (a continuous target, NaN or labels
+        of mixed types are refused); ``"uniform"``: the standard Nyström method (any or
+        no ``y``).
     jitter : float ≥ 0, default=1e-10
         :math:`\\varepsilon` added to the diagonal of ``W``.
     random_state : int, RandomState or None, default=None
