@@ -1396,3 +1396,36 @@ def test_n_features_help_promises_one_pass_only_where_files_are_streamed(capsys)
         help_text = " ".join(capsys.readouterr().out.split())
         assert "LIBSVM files: the number of features" in help_text
         assert ("read in one pass" in help_text) == streamed, command
+
+
+def test_an_interrupted_scores_write_leaves_the_old_file_whole(capsys, tmp_path, monkeypatch):
+    """Session 18: `predict --scores PATH` wrote PATH in place, so Ctrl-C (or a full disk)
+    during the write left half a scores file (and had already replaced the previous one);
+    a reader took the first rows for the whole data. It is now written as `--save` writes
+    a model: to a temporary file renamed over PATH when complete."""
+    from skewlearn import cli
+
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    scores = tmp_path / "s.csv"
+    scores.write_text("score,positive\nold\n")
+    real = cli._score
+
+    class Stop(float):  # a score whose formatting is Ctrl-C at the 100th row
+        def __repr__(self):
+            raise KeyboardInterrupt
+
+    def interrupted(est, X):
+        s, p = real(est, X)
+        s = s.astype(object)
+        s[100] = Stop(s[100])
+        return s, p
+
+    monkeypatch.setattr(cli, "_score", interrupted)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["predict", str(model), SVM, "--scores", str(scores)])
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == "skewlearn predict: interrupted\n"
+    assert scores.read_text() == "score,positive\nold\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.skl", "s.csv"]

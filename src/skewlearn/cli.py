@@ -1263,12 +1263,22 @@ def _model_columns(X, columns, width: int, name: str, done: int):
 
 def _write_scores(path: str, scores: np.ndarray, positive: np.ndarray) -> None:
     """One line per row scored, in the data's order: ``score,positive`` (1 where the
-    model predicts the positive class). Rows dropped for a missing value have none."""
+    model predicts the positive class). Rows dropped for a missing value have none.
+    Written to a temporary file first, as a model is: an interrupted or failed write
+    leaves no half file (a reader would take its first rows for the whole data), and a
+    previous file at ``path`` stays whole."""
+    import io
+
+    from ._files import atomic_write
+
     try:
-        with open(path, "w", encoding="utf-8") as fh:
+        with atomic_write(path, prefix=".skewlearn-scores-") as raw:
+            fh = io.TextIOWrapper(raw, encoding="utf-8")
             fh.write("score,positive\n")
             for s, p in zip(scores.tolist(), positive.tolist()):
                 fh.write(f"{s!r},{int(p)}\n")
+            fh.flush()
+            fh.detach()  # atomic_write closes the file itself
     except OSError as exc:
         raise UsageError(f"cannot write --scores {path!r}: {exc.strerror}.") from exc
 
