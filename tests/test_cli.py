@@ -1429,3 +1429,34 @@ def test_an_interrupted_scores_write_leaves_the_old_file_whole(capsys, tmp_path,
     assert capsys.readouterr().err == "skewlearn predict: interrupted\n"
     assert scores.read_text() == "score,positive\nold\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.skl", "s.csv"]
+
+
+def test_predict_scores_dash_writes_the_scores_to_standard_output(capsys, tmp_path, monkeypatch):
+    """Session 18: `predict --scores -` wrote a file named "-" in the working folder (and
+    said "scores written to -"), where "-" means standard output to a Unix user. The
+    scores CSV now goes to standard output, so it can be piped, and the report (text or
+    JSON) to standard error."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    monkeypatch.chdir(tmp_path)
+    X, y, _ = load(SVM)
+    import pickle
+
+    saved = pickle.loads(model.read_bytes())["model"]
+    for fmt in ("table", "json"):
+        capsys.readouterr()
+        assert main(["predict", str(model), SVM, "--scores", "-", "--format", fmt]) == 0
+        out, err = capsys.readouterr()
+        lines = out.splitlines()
+        assert lines[0] == "score,positive" and len(lines) == 241
+        got = np.array([[float(v) for v in line.split(",")] for line in lines[1:]])
+        np.testing.assert_array_equal(got[:, 0], saved.decision_function(X))
+        np.testing.assert_array_equal(got[:, 1], saved.predict(X) == 1)
+        assert not (tmp_path / "-").exists()
+        if fmt == "json":
+            report = json.loads(err)
+            assert report["scores"] == "-" and report["auc"] == pytest.approx(
+                skm.roc_auc_score(y, got[:, 0]), rel=1e-12
+            )
+        else:
+            assert "AUC 0.9858" in err and "scores written to standard output" in err

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import math
 import re
@@ -1011,10 +1012,19 @@ _PREDICT_CHUNK = 100_000
 
 
 def _cmd_predict(args) -> int:
+    bundle = _load_model(args.model)
+    if args.scores == "-":  # the scores CSV on standard output, the report on stderr
+        scores_out = sys.stdout
+        with contextlib.redirect_stdout(sys.stderr):
+            return _predict(args, bundle, scores_out)
+    return _predict(args, bundle)
+
+
+def _predict(args, bundle: dict[str, Any], scores_out=None) -> int:
+    """``predict`` once the model is loaded; ``scores_out``: the stream of ``--scores -``."""
     from .metrics import f1, gmean, roc_auc
 
-    bundle = _load_model(args.model)
-    if args.scores is not None:  # before the scoring pass, which may take minutes
+    if args.scores not in (None, "-"):  # before the scoring pass, which may take minutes
         _check_output("--scores", args.scores, {"the model": args.model, "the data": args.data})
     est, positive = bundle["model"], bundle["positive_class"]
     scores, predicted, y, meta = _predict_scores(args, bundle)
@@ -1028,7 +1038,10 @@ def _cmd_predict(args) -> int:
         "f1": float(f1(y, predicted, pos_label=1)),
         "gmean": float(gmean(y, predicted, pos_label=1)) if both else float("nan"),
     }
-    if args.scores is not None:
+    if scores_out is not None:
+        _write_score_lines(scores_out, scores, predicted == 1)
+        scores_out.flush()
+    elif args.scores is not None:
         _write_scores(args.scores, scores, predicted == 1)
     if args.format == "json":
         _print_json(
@@ -1058,7 +1071,8 @@ def _cmd_predict(args) -> int:
         gap = (
             f" (one line per row scored: none for the dropped {'row' if dropped == 1 else 'rows'})"
         )
-        print(f"scores written to {args.scores}" + (gap if dropped else ""))
+        where = "standard output" if args.scores == "-" else args.scores
+        print(f"scores written to {where}" + (gap if dropped else ""))
     return 0
 
 
@@ -1274,13 +1288,19 @@ def _write_scores(path: str, scores: np.ndarray, positive: np.ndarray) -> None:
     try:
         with atomic_write(path, prefix=".skewlearn-scores-") as raw:
             fh = io.TextIOWrapper(raw, encoding="utf-8")
-            fh.write("score,positive\n")
-            for s, p in zip(scores.tolist(), positive.tolist()):
-                fh.write(f"{s!r},{int(p)}\n")
+            _write_score_lines(fh, scores, positive)
             fh.flush()
             fh.detach()  # atomic_write closes the file itself
     except OSError as exc:
         raise UsageError(f"cannot write --scores {path!r}: {exc.strerror}.") from exc
+
+
+def _write_score_lines(fh, scores: np.ndarray, positive: np.ndarray) -> None:
+    """The scores CSV (its header, then ``score,positive`` per row) to the text file ``fh``;
+    ``repr`` keeps every float exact."""
+    fh.write("score,positive\n")
+    for s, p in zip(scores.tolist(), positive.tolist()):
+        fh.write(f"{s!r},{int(p)}\n")
 
 
 # --------------------------------------------------------------------------- parser
@@ -1486,7 +1506,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         default=None,
         help="write each row's score and prediction (CSV: score,positive) to PATH, in the "
-        "data's order (rows dropped by --missing drop have no line)",
+        "data's order (rows dropped by --missing drop have no line); - writes them to "
+        "standard output and the report to standard error",
     )
     common_output(p)
     p.set_defaults(func=_cmd_predict, positive_class=None)  # from the model
