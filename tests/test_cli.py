@@ -1460,3 +1460,27 @@ def test_predict_scores_dash_writes_the_scores_to_standard_output(capsys, tmp_pa
             )
         else:
             assert "AUC 0.9858" in err and "scores written to standard output" in err
+
+
+def test_f1_is_the_data_positive_class_whatever_the_learner_pos_label(capsys):
+    """Session 18: with `--param pos_label=-1`, `stream` and `compare` reported the F1 of
+    the learner's positive class, the data's majority (-1) class (0.97 where the minority
+    class's F1 is 0.79), on the line that names the 36 positives, beside an AUC of the
+    data's positive class, and in `compare` beside models whose F1 was the minority's.
+    `cv` and `predict` reported it for the data's +1 class. All four now do; the
+    reference is scikit-learn's f1_score of the learner's own pre-update predictions."""
+    X, y, _ = load(SVM)
+    s = AROW(pos_label=-1, random_state=0).test_then_train(X, y, classes=[-1, 1])
+    predicted = np.where(-s > 0, -1, 1)  # the learner predicts -1 where its score for -1 > 0
+    want = skm.f1_score(y, predicted, pos_label=1)
+    assert want != pytest.approx(skm.f1_score(y, predicted, pos_label=-1))
+    final = _json(capsys, ["stream", SVM, "--model", "AROW", "--param", "pos_label=-1"])["final"]
+    assert final["f1"] == pytest.approx(want, rel=1e-12)
+    assert final["auc"] == pytest.approx(skm.roc_auc_score(y, s), rel=1e-12)
+    assert final["mistakes"] == np.count_nonzero(predicted != y)
+    out = _json(capsys, ["compare", SVM, "--models", "AROW,Perceptron",
+                         "--param", "AROW.pos_label=-1"])  # fmt: skip
+    assert out["results"][0]["f1"] == pytest.approx(want, rel=1e-12)
+    assert main(["stream", SVM, "--model", "AROW", "--param", "pos_label=-1",
+                 "--no-progress"]) == 0  # fmt: skip
+    assert f"F1 {want:.4f}" in capsys.readouterr().out

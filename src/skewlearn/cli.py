@@ -416,6 +416,7 @@ def _run(est, X, y, args, progress: bool, checkpoints):
     from sklearn.base import clone
 
     from .evaluation.prequential import prequential
+    from .metrics import F1
 
     if y is None:  # X is a ChunkedFile: one chunk at a time from disk
         X = _ReaderErrorsAsUsage(X)
@@ -432,7 +433,12 @@ def _run(est, X, y, args, progress: bool, checkpoints):
             warnings.simplefilter("ignore")
             clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
         del X0, y0
-        return prequential(
+        # prequential counts the learner's pos_label as positive; with pos_label=-1 its
+        # F1 was the majority class's, on a line naming the data's positives (AUC, G-mean
+        # and mistakes do not depend on the side): the F1 here is always the data's +1
+        # class's, as cv and predict report it
+        flipped = getattr(est, "pos_label", None) == -1
+        res = prequential(
             est,
             X,
             y,
@@ -440,9 +446,14 @@ def _run(est, X, y, args, progress: bool, checkpoints):
             checkpoints=checkpoints,
             classes=classes,
             progress=progress,
+            metrics={"f1_of_data": F1(pos_label=-1)} if flipped else None,
             keep_scores=False,
             auc_bins=args.auc_bins,
         )
+        if flipped:
+            for row in res.checkpoints:
+                row["f1"] = row.pop("f1_of_data")
+        return res
     except ValueError as exc:  # the learner's: reading errors are UsageErrors by now
         message = " ".join(str(exc).split())
         if "Scale the features" in message and getattr(args, "save", None):
