@@ -983,7 +983,8 @@ def test_predict_reads_a_file_without_header_by_position(capsys, tmp_path):
     model was trained with 'a' there. Give the columns in the training data's order"),
     though the columns were in order: a header-less file has only positions, and the
     placeholder names x1, x2, ... were compared with the model's. It is now checked by width,
-    as a LIBSVM file is; a model trained --no-header scores a file with a header."""
+    as a LIBSVM file is; a model trained --no-header scores a file with a header (since
+    session 18 given --header: such a model reads a CSV file without one by default)."""
     import pickle
 
     lines = Path(CSV).read_text(encoding="utf-8").splitlines(keepends=True)
@@ -995,7 +996,7 @@ def test_predict_reads_a_file_without_header_by_position(capsys, tmp_path):
         argv = ["stream", data, *extra, "--model", "AROW", "--no-progress", "--save", str(model)]
         assert main(argv) == 0
     capsys.readouterr()
-    for model, data, extra in ((named, str(bare), ["--no-header"]), (unnamed, CSV, [])):
+    for model, data, extra in ((named, str(bare), ["--no-header"]), (unnamed, CSV, ["--header"])):
         scores = tmp_path / "s.csv"
         assert main(["predict", str(model), data, *extra, "--scores", str(scores)]) == 0
         out = capsys.readouterr().out
@@ -1484,3 +1485,41 @@ def test_f1_is_the_data_positive_class_whatever_the_learner_pos_label(capsys):
     assert main(["stream", SVM, "--model", "AROW", "--param", "pos_label=-1",
                  "--no-progress"]) == 0  # fmt: skip
     assert f"F1 {want:.4f}" in capsys.readouterr().out
+
+
+def test_a_model_of_a_header_less_csv_reads_new_csv_files_without_a_header(capsys, tmp_path):
+    """Session 18: a model trained on a CSV file read with --no-header scored a header-less
+    file given to `predict` without --no-header as if its first row were column names:
+    that row was not scored (239 of 240 rows, a warning the only sign), and every line of
+    --scores then belonged to the row below it. `predict` now reads a CSV file without a
+    header when the model's file had none (as it keeps a LIBSVM file's indexing);
+    --header overrides it, and a header line met that way names --header."""
+    lines = Path(CSV).read_text().splitlines()
+    plain = tmp_path / "plain.csv"
+    plain.write_text("\n".join(lines[1:]) + "\n")  # the same rows, no header line
+    model = tmp_path / "m.skl"
+    assert main(["stream", str(plain), "--no-header", "--model", "AROW", "--save", str(model),
+                 "--no-progress"]) == 0  # fmt: skip
+    X, y, _ = load(CSV)
+    ref = AROW(random_state=0).fit(X, y)
+    scores = tmp_path / "s.csv"
+    capsys.readouterr()
+    assert main(["predict", str(model), str(plain), "--scores", str(scores)]) == 0
+    assert "240 rows" in capsys.readouterr().out
+    got = np.loadtxt(scores, delimiter=",", skiprows=1)[:, 0]
+    np.testing.assert_array_equal(got, ref.decision_function(X))
+    # a file with a header line: --header reads it so; without it, the advice names --header
+    assert main(["predict", str(model), CSV, "--header", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 240
+    _fails(capsys, ["predict", str(model), CSV], "pass --header")
+    # a LIBSVM file is not a CSV file: the model's "no header" does not apply to it
+    lib = tmp_path / "m2.skl"
+    svm_model = tmp_path / "plus.csv"
+    svm_model.write_text(
+        "\n".join(line.replace(",common", ",-1").replace(",rare", ",1") for line in lines[1:])
+    )
+    assert main(["stream", str(svm_model), "--no-header", "--model", "AROW", "--save", str(lib),
+                 "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["predict", str(lib), SVM, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 240

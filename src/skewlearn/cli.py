@@ -937,7 +937,8 @@ def _save_model(
 
     # a file read with --no-header has no column names, only placeholders (x1, x2, ...)
     names = meta.get("feature_names") if named else None
-    libsvm = _data_format(meta.get("path") or "") == "libsvm"
+    fmt = _data_format(meta.get("path") or "")
+    libsvm = fmt == "libsvm"
     bundle = {
         "format": _MODEL_FORMAT,
         "model": est,
@@ -950,6 +951,9 @@ def _save_model(
         "label_name": None if libsvm or names is None else meta.get("label_name"),
         # how predict reads a LIBSVM file unless told (absent from older files: 1-based)
         "zero_based": bool(libsvm and zero_based),
+        # how predict reads a CSV file unless told: without a header line if the training
+        # file had none (absent from older files: with one)
+        "no_header": bool(fmt == "csv" and not named),
     }  # fmt: skip
     try:
         with atomic_write(path, prefix=".skewlearn-model-") as fh:
@@ -1096,6 +1100,8 @@ def _predict_scores(args, bundle: dict[str, Any]):
     from . import datasets
 
     est, positive, width = bundle["model"], bundle["positive_class"], bundle["n_features"]
+    if args.no_header is None:  # a CSV file is read as the training file was
+        args.no_header = bool(bundle.get("no_header")) and _data_format(args.data) == "csv"
     options = _file_options(args.data, args)
     registered = args.data in datasets.list_datasets()
     if not registered:
@@ -1166,6 +1172,11 @@ def _score(est, X) -> tuple[np.ndarray, np.ndarray]:
 def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
     """A reading error of ``predict`` on one line, with the model's side of a mismatch."""
     text = _cli_message(exc) if not isinstance(exc, UsageError) else str(exc)
+    if bundle.get("no_header") and "line 1:" in text and "non-numeric" in text:
+        text += (
+            " (The model was trained on a CSV file without a header line, so this file is "
+            "read without one: pass --header if its first line is column names.)"
+        )
     if "does not occur" in text:
         return f"{text} The model's positive class is {positive!r}."
     if "exceeds --n-features" in text:  # a LIBSVM index beyond the model's width
@@ -1427,11 +1438,29 @@ def build_parser() -> argparse.ArgumentParser:
         common_output(p)
 
     def reading_options(p, predict: bool = False):
-        p.add_argument(
-            "--no-header",
-            action="store_true",
-            help="CSV files: the first line is data, not column names",
-        )
+        if predict:  # the model's training file decides unless told (--header)
+            header = p.add_mutually_exclusive_group()
+            header.add_argument(
+                "--no-header",
+                action="store_const",
+                const=True,
+                default=None,
+                help="CSV files: the first line is data, not column names (default: as in "
+                "the CSV file the model was trained on)",
+            )
+            header.add_argument(
+                "--header",
+                dest="no_header",
+                action="store_const",
+                const=False,
+                help="CSV files: the first line is column names",
+            )
+        else:
+            p.add_argument(
+                "--no-header",
+                action="store_true",
+                help="CSV files: the first line is data, not column names",
+            )
         if predict:  # the model's training file decides unless told (--no-zero-based)
             p.add_argument(
                 "--zero-based",
