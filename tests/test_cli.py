@@ -1523,3 +1523,23 @@ def test_a_model_of_a_header_less_csv_reads_new_csv_files_without_a_header(capsy
     capsys.readouterr()
     assert main(["predict", str(lib), SVM, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"] == 240
+
+
+def test_an_empty_output_path_is_refused_before_the_pass(capsys, tmp_path, monkeypatch):
+    """Session 18: `stream DATA --save ""` (an unset shell variable) ran the whole pass and
+    only then failed with "cannot write --save '': No such file or directory" (the check
+    before the run took the folder of "" to be the working folder's parent); the same for
+    `predict --scores ""` after the scoring pass. Both are refused before any work."""
+    from skewlearn import cli
+
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+
+    def no_pass(*args, **kwargs):
+        raise AssertionError("the pass ran")
+
+    monkeypatch.setattr(cli, "_run", no_pass)
+    monkeypatch.setattr(cli, "_predict_scores", no_pass)
+    capsys.readouterr()
+    _fails(capsys, ["stream", SVM, "--model", "AROW", "--save", ""], "--save needs a file name")
+    _fails(capsys, ["predict", str(model), SVM, "--scores", ""], "--scores needs a file name")

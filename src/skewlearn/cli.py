@@ -906,6 +906,8 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     onto the data or the model replaced it, silently)."""
     import os
 
+    if not path:  # e.g. an unset shell variable: abspath("") is the working folder
+        raise UsageError(f"{flag} needs a file name; it was given an empty one.")
     if os.path.isdir(path):
         raise UsageError(f"{flag} {path!r} is a directory; give a file path.")
     folder = os.path.dirname(os.path.abspath(path))
