@@ -1543,3 +1543,25 @@ def test_an_empty_output_path_is_refused_before_the_pass(capsys, tmp_path, monke
     capsys.readouterr()
     _fails(capsys, ["stream", SVM, "--model", "AROW", "--save", ""], "--save needs a file name")
     _fails(capsys, ["predict", str(model), SVM, "--scores", ""], "--scores needs a file name")
+
+
+def test_json_positive_class_is_the_data_positive_class_in_every_command(capsys, tmp_path):
+    """Session 18: `predict`'s JSON "positive_class" was the label counted as positive
+    ("rare"), but `stream`'s and `compare`'s was the --positive-class flag as given, null
+    without it, so their JSON never said which label the F1 and the positives were of;
+    `cv`'s had none. All four now give the data's positive class."""
+    model = tmp_path / "m.skl"
+    for argv in (
+        ["stream", CSV, "--model", "AROW", "--save", str(model)],
+        ["stream", CSV, "--model", "AROW", "--shuffle"],
+        ["compare", CSV, "--models", "AROW,Perceptron"],
+    ):
+        assert _json(capsys, argv)["positive_class"] == "rare", argv
+    assert main(["cv", CSV, "--models", "AROW", "--folds", "2", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["positive_class"] == "rare"
+    assert main(["predict", str(model), CSV, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["positive_class"] == "rare"
+    assert _json(capsys, ["stream", "pima", "--model", "AROW"])["positive_class"] == "positive"
+    argv = ["stream", CSV, "--model", "AROW", "--positive-class", "common", "--shuffle"]
+    out = _json(capsys, argv)
+    assert out["positive_class"] == "common" and out["data"]["positives"] == 204

@@ -476,15 +476,16 @@ def _pct(x: float) -> str:
     return "nan" if math.isnan(x) else f"{100 * x:.2f}%"
 
 
-def _run_settings(args) -> dict[str, Any]:
-    """What the JSON output records of how the stream was run."""
+def _run_settings(args, meta: dict[str, Any]) -> dict[str, Any]:
+    """What the JSON output records of how the stream was run; ``positive_class`` is the
+    data's (the label counted as positive, as in ``predict``'s), given or not."""
     return {
         "shuffle": args.shuffle,
         "seed": args.seed,
         "chunk_size": args.chunk_size,
         "scale": args.scale,
         "auc": "exact" if args.auc_bins is None else f"histogram, {args.auc_bins} bins",
-        "positive_class": _parse_label(args.positive_class) if args.positive_class else None,
+        "positive_class": meta.get("positive_class"),
         "header": not args.no_header,
         "label_column": args.label_column,
         "nominal_columns": args.nominal_columns,
@@ -608,7 +609,7 @@ def _cmd_stream(args) -> int:
                 "data": _data_summary(meta),
                 "model": cls.__name__,
                 "params": est.get_params(),
-                **_run_settings(args),
+                **_run_settings(args, meta),
                 "checkpoints": checkpoints,
                 "final": final,
             }
@@ -728,7 +729,7 @@ def _cmd_compare(args) -> int:
         _print_json(
             {
                 "data": _data_summary(meta),
-                **_run_settings(args),
+                **_run_settings(args, meta),
                 "results": rows,
             }
         )
@@ -849,6 +850,7 @@ def _cmd_cv(args) -> int:
                 "repeats": args.repeats,
                 "seed": args.seed,
                 "scale": args.scale,
+                "positive_class": meta.get("positive_class"),
                 "results": rows,
             }
         )
