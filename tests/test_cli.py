@@ -1565,3 +1565,23 @@ def test_json_positive_class_is_the_data_positive_class_in_every_command(capsys,
     argv = ["stream", CSV, "--model", "AROW", "--positive-class", "common", "--shuffle"]
     out = _json(capsys, argv)
     assert out["positive_class"] == "common" and out["data"]["positives"] == 204
+
+
+def test_scale_help_says_what_it_does_to_sparse_files(capsys):
+    """Session 18: `stream --help` said only "scale the features over the whole set", but
+    on a LIBSVM file (read sparse) --scale standard does not centre and --scale minmax
+    divides by the largest absolute value (values in [-1, 1], not [0, 1]); `cv` refuses
+    --scale minmax there. The help now says so; the scaled values are scikit-learn's
+    MaxAbsScaler's."""
+    from sklearn.datasets import load_svmlight_file
+    from sklearn.preprocessing import MaxAbsScaler
+
+    for command, words in (("stream", "divides by the largest absolute value"),
+                           ("cv", "sparse (LIBSVM) file takes standard only")):  # fmt: skip
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert words in " ".join(capsys.readouterr().out.split()), command
+    X, _, _ = load(SVM, scale="minmax")
+    raw = load_svmlight_file(SVM)[0]
+    np.testing.assert_allclose(X.toarray(), MaxAbsScaler().fit_transform(raw).toarray())
+    assert X.min() < 0

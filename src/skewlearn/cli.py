@@ -1505,7 +1505,9 @@ def build_parser() -> argparse.ArgumentParser:
         data_options(
             p,
             "random_state of the models and shuffle seed (default 0)",
-            "scale the features over the whole set first (default: as stored)",
+            "scale the features over the whole set first: standard (zero mean, unit "
+            "variance) or minmax (to [0, 1]); a sparse (LIBSVM) file is not centred, and "
+            "minmax divides by the largest absolute value (default: as stored)",
             several,
         )
         p.add_argument(
@@ -1560,7 +1562,9 @@ def build_parser() -> argparse.ArgumentParser:
     data_options(
         p,
         "random_state of the models and seed of the folds (default 0)",
-        "scale the features on each training part (default: as stored)",
+        "scale the features on each training part: standard (zero mean, unit variance) "
+        "or minmax (to [0, 1]); a sparse (LIBSVM) file takes standard only, not centred "
+        "(default: as stored)",
         streamed=False,  # cv loads the whole file
     )
     p.add_argument(
