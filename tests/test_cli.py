@@ -1585,3 +1585,24 @@ def test_scale_help_says_what_it_does_to_sparse_files(capsys):
     raw = load_svmlight_file(SVM)[0]
     np.testing.assert_allclose(X.toarray(), MaxAbsScaler().fit_transform(raw).toarray())
     assert X.min() < 0
+
+
+def test_param_inf_is_the_float_infinity(capsys):
+    """Session 18: `--param theta=inf` (TruncatedGradient's theta is in [0, inf]: inf
+    truncates every weight, Langford et al.'s plain L1 shrinkage) was the string 'inf',
+    refused with "must be a float in the range [0.0, inf]. Got 'inf' instead"; only the
+    trick 1e400 reached infinity. inf, -inf and nan (any case) are now floats, and the
+    run is the Python learner's with theta=np.inf."""
+    from skewlearn import TruncatedGradient
+
+    X, y, _ = load(SVM)
+    ref = prequential(TruncatedGradient(theta=np.inf, random_state=0), X, y).final
+    for text in ("inf", "Inf", "+inf"):
+        out = _json(capsys, ["stream", SVM, "--model", "TruncatedGradient",
+                             "--param", f"theta={text}"])  # fmt: skip
+        assert out["final"]["auc"] == pytest.approx(ref["auc"], rel=1e-12), text
+        assert out["final"]["mistakes"] == ref["mistakes"]
+    from skewlearn.cli import _parse_value
+
+    assert _parse_value("-inf") == -np.inf and np.isnan(_parse_value("NaN"))
+    assert _parse_value("info") == "info" and _parse_value("'inf'") == "inf"

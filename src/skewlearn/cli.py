@@ -120,7 +120,15 @@ def _find_estimator(name: str) -> type:
     )
 
 
+#: Floats that Python literals cannot spell (``float("inf")`` is not a literal).
+_FLOAT_WORDS = {"inf", "+inf", "-inf", "nan", "+nan", "-nan", "infinity", "+infinity", "-infinity"}
+
+
 def _parse_value(text: str) -> Any:
+    """A ``--param`` value: a Python literal, ``inf``/``-inf``/``nan`` (any case) as a
+    float (e.g. TruncatedGradient's ``theta=inf``), else the text itself."""
+    if text.strip().lower() in _FLOAT_WORDS:
+        return float(text)
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError):
@@ -132,6 +140,8 @@ def _parse_label(text: str) -> Any:
     string as Python reads it, anything else the text itself. A file's labels are numbers
     or strings, so ``True``, ``None`` or ``[1]`` are labels spelt so, not Python values
     (``None`` made the minority class positive, as if nothing had been given)."""
+    if text.strip().lower() in _FLOAT_WORDS:  # as before --param read them as floats
+        return text
     value = _parse_value(text)
     if isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool)):
         return value
@@ -1414,7 +1424,7 @@ def build_parser() -> argparse.ArgumentParser:
                 if several
                 else "model parameters, e.g. C=0.1 variant=pa2"
             )
-            + " (values parsed as Python literals, else strings)",
+            + " (values parsed as Python literals or inf/nan, else strings)",
         )
         p.add_argument("--seed", type=_seed, default=0, help=seed_help)
         p.add_argument("--scale", choices=("standard", "minmax"), default=None, help=scale_help)
