@@ -1606,3 +1606,15 @@ def test_param_inf_is_the_float_infinity(capsys):
 
     assert _parse_value("-inf") == -np.inf and np.isnan(_parse_value("NaN"))
     assert _parse_value("info") == "info" and _parse_value("'inf'") == "inf"
+
+
+def test_param_lowercase_true_false_none_names_the_python_spelling(capsys):
+    """Session 18: `--param fit_intercept=false` (a shell user's spelling) was refused with
+    "must be an instance of 'bool' ... Got 'false' instead" and no word on how to give a
+    bool; the message now says to write False (True, None) as Python spells them."""
+    err = _fails(capsys, ["stream", SVM, "--model", "AROW", "--param", "fit_intercept=false"],
+                 "Got 'false' instead")  # fmt: skip
+    assert "--param fit_intercept=False" in err
+    err = _fails(capsys, ["compare", SVM, "--models", "AROW,Perceptron",
+                          "--param", "AROW.pos_label=none"], "pos_label")  # fmt: skip
+    assert "--param AROW.pos_label=None" in err or "pos_label=None" in err

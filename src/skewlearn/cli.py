@@ -178,6 +178,19 @@ def _set_once(params: dict[str, Any], model: str, key: str, value: Any) -> None:
     params[key] = value
 
 
+def _spelling_hint(params: dict[str, Any]) -> str:
+    """Advice for a value given as ``true``/``false``/``none`` (read as a string), for the
+    learner's refusal of it."""
+    python = {"true": "True", "false": "False", "none": "None"}
+    for key, value in params.items():
+        if isinstance(value, str) and value.lower() in python:
+            return (
+                f" Write --param {key}={python[value.lower()]}: True, False and None are "
+                "spelt as in Python (anything else is a string)."
+            )
+    return ""
+
+
 def _build(cls: type, params: dict[str, Any], seed: int | None):
     est = cls()
     valid = sorted(est.get_params())
@@ -194,6 +207,7 @@ def _build(cls: type, params: dict[str, Any], seed: int | None):
             "(the positive class: the minority class of the data, or --positive-class LABEL "
             "of a data file) and -1 (the others), so pos_label can only be 1, -1 or None. To "
             f"make the file's label {value!r} positive, use --positive-class {value}."
+            + _spelling_hint({"pos_label": value})
         )
     if seed is not None and "random_state" in valid and "random_state" not in params:
         params = {**params, "random_state": seed}
@@ -201,7 +215,7 @@ def _build(cls: type, params: dict[str, Any], seed: int | None):
     try:
         est._validate_params()
     except ValueError as exc:  # sklearn's InvalidParameterError
-        raise UsageError(" ".join(str(exc).split())) from exc
+        raise UsageError(" ".join(str(exc).split()) + _spelling_hint(params)) from exc
     return est
 
 
