@@ -1416,8 +1416,8 @@ def test_an_interrupted_scores_write_leaves_the_old_file_whole(capsys, tmp_path,
         def __repr__(self):
             raise KeyboardInterrupt
 
-    def interrupted(est, X):
-        s, p = real(est, X)
+    def interrupted(est, X, *rest):
+        s, p = real(est, X, *rest)
         s = s.astype(object)
         s[100] = Stop(s[100])
         return s, p
@@ -1618,3 +1618,27 @@ def test_param_lowercase_true_false_none_names_the_python_spelling(capsys):
     err = _fails(capsys, ["compare", SVM, "--models", "AROW,Perceptron",
                           "--param", "AROW.pos_label=none"], "pos_label")  # fmt: skip
     assert "--param AROW.pos_label=None" in err or "pos_label=None" in err
+
+
+def test_a_model_another_version_cannot_score_is_one_line_naming_the_versions(capsys, tmp_path):
+    """Session 18: a model file that unpickles but whose learner lacks an attribute this
+    version uses (saved by a skewlearn whose learner had other fitted attributes) ended
+    `predict` with an AttributeError traceback. It is now one line naming the version that
+    saved it (recorded in the file since session 18) and this one, with the way out."""
+    import pickle
+
+    import skewlearn
+
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    bundle = pickle.loads(model.read_bytes())
+    assert bundle["skewlearn_version"] == skewlearn.__version__
+    del bundle["model"].pos_label_  # as a version with another layout of the learner
+    bundle["skewlearn_version"] = "0.0.1"
+    old = tmp_path / "old.skl"
+    old.write_bytes(pickle.dumps(bundle))
+    err = _fails(capsys, ["predict", str(old), SVM], "saved by skewlearn 0.0.1")
+    assert skewlearn.__version__ in err and "train the model again" in err
+    del bundle["skewlearn_version"]  # a file saved before session 18
+    old.write_bytes(pickle.dumps(bundle))
+    _fails(capsys, ["predict", str(old), SVM], "saved by an earlier skewlearn version")

@@ -961,6 +961,7 @@ def _save_model(
     never leaves half a model."""
     import pickle
 
+    from . import __version__
     from ._files import atomic_write
 
     # a file read with --no-header has no column names, only placeholders (x1, x2, ...)
@@ -982,6 +983,8 @@ def _save_model(
         # how predict reads a CSV file unless told: without a header line if the training
         # file had none (absent from older files: with one)
         "no_header": bool(fmt == "csv" and not named),
+        # named by predict when another version's learner cannot score (absent before 18)
+        "skewlearn_version": __version__,
     }  # fmt: skip
     try:
         with atomic_write(path, prefix=".skewlearn-model-") as fh:
@@ -1156,7 +1159,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
         try:  # (a learner's error while scoring is a LearnerError, not a ValueError)
             for X, y in stream:
                 X = _model_columns(X, columns, width, stream.meta["name"], done)
-                parts.append((*_score(est, X), y))
+                parts.append((*_score(est, X, bundle), y))
                 done += len(y)
         except ValueError as exc:  # reading the file
             raise UsageError(_predict_message(exc, bundle, positive)) from exc
@@ -1177,7 +1180,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
         meta, X.shape[1], bundle, libsvm or args.no_header, list(meta.get("nominal") or ())
     )
     X = _model_columns(X, columns, width, meta["name"], 0)
-    return (*_score(est, X), y, meta)
+    return (*_score(est, X, bundle), y, meta)
 
 
 def _counted(meta: dict[str, Any], y: np.ndarray) -> dict[str, Any]:
@@ -1188,11 +1191,27 @@ def _counted(meta: dict[str, Any], y: np.ndarray) -> dict[str, Any]:
     return {**meta, "n_rows": n, "n_positives": positives, "imbalance_ratio": ratio}
 
 
-def _score(est, X) -> tuple[np.ndarray, np.ndarray]:
+def _score(est, X, bundle: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """The model's scores and ±1 predictions of ``X``; its ValueError (e.g. values too
-    large for it) is a :class:`LearnerError`."""
+    large for it) is a :class:`LearnerError`, a missing attribute (a learner pickled by a
+    skewlearn whose learner kept other fitted attributes) a :class:`UsageError` naming
+    both versions."""
     try:
         return est.decision_function(X), est.predict(X)
+    except AttributeError as exc:
+        from . import __version__
+
+        saved = bundle.get("skewlearn_version")
+        by = (
+            f"skewlearn {saved}"
+            if saved
+            else "an earlier skewlearn version (the file does not record which)"
+        )
+        raise UsageError(
+            f"the saved {type(est).__name__} cannot score with skewlearn {__version__} "
+            f"({' '.join(str(exc).split())}); it was saved by {by}. Load it with the "
+            "version that saved it, or train the model again with this one."
+        ) from exc
     except ValueError as exc:
         raise LearnerError(f"{type(est).__name__} stopped: {' '.join(str(exc).split())}") from exc
 
