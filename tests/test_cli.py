@@ -983,7 +983,8 @@ def test_predict_reads_a_file_without_header_by_position(capsys, tmp_path):
     model was trained with 'a' there. Give the columns in the training data's order"),
     though the columns were in order: a header-less file has only positions, and the
     placeholder names x1, x2, ... were compared with the model's. It is now checked by width,
-    as a LIBSVM file is; a model trained --no-header scores a file with a header."""
+    as a LIBSVM file is; a model trained --no-header scores a file with a header (since
+    session 18 given --header: such a model reads a CSV file without one by default)."""
     import pickle
 
     lines = Path(CSV).read_text(encoding="utf-8").splitlines(keepends=True)
@@ -995,7 +996,7 @@ def test_predict_reads_a_file_without_header_by_position(capsys, tmp_path):
         argv = ["stream", data, *extra, "--model", "AROW", "--no-progress", "--save", str(model)]
         assert main(argv) == 0
     capsys.readouterr()
-    for model, data, extra in ((named, str(bare), ["--no-header"]), (unnamed, CSV, [])):
+    for model, data, extra in ((named, str(bare), ["--no-header"]), (unnamed, CSV, ["--header"])):
         scores = tmp_path / "s.csv"
         assert main(["predict", str(model), data, *extra, "--scores", str(scores)]) == 0
         out = capsys.readouterr().out
@@ -1396,3 +1397,248 @@ def test_n_features_help_promises_one_pass_only_where_files_are_streamed(capsys)
         help_text = " ".join(capsys.readouterr().out.split())
         assert "LIBSVM files: the number of features" in help_text
         assert ("read in one pass" in help_text) == streamed, command
+
+
+def test_an_interrupted_scores_write_leaves_the_old_file_whole(capsys, tmp_path, monkeypatch):
+    """Session 18: `predict --scores PATH` wrote PATH in place, so Ctrl-C (or a full disk)
+    during the write left half a scores file (and had already replaced the previous one);
+    a reader took the first rows for the whole data. It is now written as `--save` writes
+    a model: to a temporary file renamed over PATH when complete."""
+    from skewlearn import cli
+
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    scores = tmp_path / "s.csv"
+    scores.write_text("score,positive\nold\n")
+    real = cli._score
+
+    class Stop(float):  # a score whose formatting is Ctrl-C at the 100th row
+        def __repr__(self):
+            raise KeyboardInterrupt
+
+    def interrupted(est, X, *rest):
+        s, p = real(est, X, *rest)
+        s = s.astype(object)
+        s[100] = Stop(s[100])
+        return s, p
+
+    monkeypatch.setattr(cli, "_score", interrupted)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["predict", str(model), SVM, "--scores", str(scores)])
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == "skewlearn predict: interrupted\n"
+    assert scores.read_text() == "score,positive\nold\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.skl", "s.csv"]
+
+
+def test_predict_scores_dash_writes_the_scores_to_standard_output(capsys, tmp_path, monkeypatch):
+    """Session 18: `predict --scores -` wrote a file named "-" in the working folder (and
+    said "scores written to -"), where "-" means standard output to a Unix user. The
+    scores CSV now goes to standard output, so it can be piped, and the report (text or
+    JSON) to standard error."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    monkeypatch.chdir(tmp_path)
+    X, y, _ = load(SVM)
+    import pickle
+
+    saved = pickle.loads(model.read_bytes())["model"]
+    for fmt in ("table", "json"):
+        capsys.readouterr()
+        assert main(["predict", str(model), SVM, "--scores", "-", "--format", fmt]) == 0
+        out, err = capsys.readouterr()
+        lines = out.splitlines()
+        assert lines[0] == "score,positive" and len(lines) == 241
+        got = np.array([[float(v) for v in line.split(",")] for line in lines[1:]])
+        np.testing.assert_array_equal(got[:, 0], saved.decision_function(X))
+        np.testing.assert_array_equal(got[:, 1], saved.predict(X) == 1)
+        assert not (tmp_path / "-").exists()
+        if fmt == "json":
+            report = json.loads(err)
+            assert report["scores"] == "-" and report["auc"] == pytest.approx(
+                skm.roc_auc_score(y, got[:, 0]), rel=1e-12
+            )
+        else:
+            assert "AUC 0.9858" in err and "scores written to standard output" in err
+
+
+def test_f1_is_the_data_positive_class_whatever_the_learner_pos_label(capsys):
+    """Session 18: with `--param pos_label=-1`, `stream` and `compare` reported the F1 of
+    the learner's positive class, the data's majority (-1) class (0.97 where the minority
+    class's F1 is 0.79), on the line that names the 36 positives, beside an AUC of the
+    data's positive class, and in `compare` beside models whose F1 was the minority's.
+    `cv` and `predict` reported it for the data's +1 class. All four now do; the
+    reference is scikit-learn's f1_score of the learner's own pre-update predictions."""
+    X, y, _ = load(SVM)
+    s = AROW(pos_label=-1, random_state=0).test_then_train(X, y, classes=[-1, 1])
+    predicted = np.where(-s > 0, -1, 1)  # the learner predicts -1 where its score for -1 > 0
+    want = skm.f1_score(y, predicted, pos_label=1)
+    assert want != pytest.approx(skm.f1_score(y, predicted, pos_label=-1))
+    final = _json(capsys, ["stream", SVM, "--model", "AROW", "--param", "pos_label=-1"])["final"]
+    assert final["f1"] == pytest.approx(want, rel=1e-12)
+    assert final["auc"] == pytest.approx(skm.roc_auc_score(y, s), rel=1e-12)
+    assert final["mistakes"] == np.count_nonzero(predicted != y)
+    out = _json(capsys, ["compare", SVM, "--models", "AROW,Perceptron",
+                         "--param", "AROW.pos_label=-1"])  # fmt: skip
+    assert out["results"][0]["f1"] == pytest.approx(want, rel=1e-12)
+    assert main(["stream", SVM, "--model", "AROW", "--param", "pos_label=-1",
+                 "--no-progress"]) == 0  # fmt: skip
+    assert f"F1 {want:.4f}" in capsys.readouterr().out
+
+
+def test_a_model_of_a_header_less_csv_reads_new_csv_files_without_a_header(capsys, tmp_path):
+    """Session 18: a model trained on a CSV file read with --no-header scored a header-less
+    file given to `predict` without --no-header as if its first row were column names:
+    that row was not scored (239 of 240 rows, a warning the only sign), and every line of
+    --scores then belonged to the row below it. `predict` now reads a CSV file without a
+    header when the model's file had none (as it keeps a LIBSVM file's indexing);
+    --header overrides it, and a header line met that way names --header."""
+    lines = Path(CSV).read_text().splitlines()
+    plain = tmp_path / "plain.csv"
+    plain.write_text("\n".join(lines[1:]) + "\n")  # the same rows, no header line
+    model = tmp_path / "m.skl"
+    assert main(["stream", str(plain), "--no-header", "--model", "AROW", "--save", str(model),
+                 "--no-progress"]) == 0  # fmt: skip
+    X, y, _ = load(CSV)
+    ref = AROW(random_state=0).fit(X, y)
+    scores = tmp_path / "s.csv"
+    capsys.readouterr()
+    assert main(["predict", str(model), str(plain), "--scores", str(scores)]) == 0
+    assert "240 rows" in capsys.readouterr().out
+    got = np.loadtxt(scores, delimiter=",", skiprows=1)[:, 0]
+    np.testing.assert_array_equal(got, ref.decision_function(X))
+    # a file with a header line: --header reads it so; without it, the advice names --header
+    assert main(["predict", str(model), CSV, "--header", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 240
+    _fails(capsys, ["predict", str(model), CSV], "pass --header")
+    # a LIBSVM file is not a CSV file: the model's "no header" does not apply to it
+    lib = tmp_path / "m2.skl"
+    svm_model = tmp_path / "plus.csv"
+    svm_model.write_text(
+        "\n".join(line.replace(",common", ",-1").replace(",rare", ",1") for line in lines[1:])
+    )
+    assert main(["stream", str(svm_model), "--no-header", "--model", "AROW", "--save", str(lib),
+                 "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["predict", str(lib), SVM, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 240
+
+
+def test_an_empty_output_path_is_refused_before_the_pass(capsys, tmp_path, monkeypatch):
+    """Session 18: `stream DATA --save ""` (an unset shell variable) ran the whole pass and
+    only then failed with "cannot write --save '': No such file or directory" (the check
+    before the run took the folder of "" to be the working folder's parent); the same for
+    `predict --scores ""` after the scoring pass. Both are refused before any work."""
+    from skewlearn import cli
+
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+
+    def no_pass(*args, **kwargs):
+        raise AssertionError("the pass ran")
+
+    monkeypatch.setattr(cli, "_run", no_pass)
+    monkeypatch.setattr(cli, "_predict_scores", no_pass)
+    capsys.readouterr()
+    _fails(capsys, ["stream", SVM, "--model", "AROW", "--save", ""], "--save needs a file name")
+    _fails(capsys, ["predict", str(model), SVM, "--scores", ""], "--scores needs a file name")
+
+
+def test_json_positive_class_is_the_data_positive_class_in_every_command(capsys, tmp_path):
+    """Session 18: `predict`'s JSON "positive_class" was the label counted as positive
+    ("rare"), but `stream`'s and `compare`'s was the --positive-class flag as given, null
+    without it, so their JSON never said which label the F1 and the positives were of;
+    `cv`'s had none. All four now give the data's positive class."""
+    model = tmp_path / "m.skl"
+    for argv in (
+        ["stream", CSV, "--model", "AROW", "--save", str(model)],
+        ["stream", CSV, "--model", "AROW", "--shuffle"],
+        ["compare", CSV, "--models", "AROW,Perceptron"],
+    ):
+        assert _json(capsys, argv)["positive_class"] == "rare", argv
+    assert main(["cv", CSV, "--models", "AROW", "--folds", "2", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["positive_class"] == "rare"
+    assert main(["predict", str(model), CSV, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["positive_class"] == "rare"
+    assert _json(capsys, ["stream", "pima", "--model", "AROW"])["positive_class"] == "positive"
+    argv = ["stream", CSV, "--model", "AROW", "--positive-class", "common", "--shuffle"]
+    out = _json(capsys, argv)
+    assert out["positive_class"] == "common" and out["data"]["positives"] == 204
+
+
+def test_scale_help_says_what_it_does_to_sparse_files(capsys):
+    """Session 18: `stream --help` said only "scale the features over the whole set", but
+    on a LIBSVM file (read sparse) --scale standard does not centre and --scale minmax
+    divides by the largest absolute value (values in [-1, 1], not [0, 1]); `cv` refuses
+    --scale minmax there. The help now says so; the scaled values are scikit-learn's
+    MaxAbsScaler's."""
+    from sklearn.datasets import load_svmlight_file
+    from sklearn.preprocessing import MaxAbsScaler
+
+    for command, words in (("stream", "divides by the largest absolute value"),
+                           ("cv", "sparse (LIBSVM) file takes standard only")):  # fmt: skip
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert words in " ".join(capsys.readouterr().out.split()), command
+    X, _, _ = load(SVM, scale="minmax")
+    raw = load_svmlight_file(SVM)[0]
+    np.testing.assert_allclose(X.toarray(), MaxAbsScaler().fit_transform(raw).toarray())
+    assert X.min() < 0
+
+
+def test_param_inf_is_the_float_infinity(capsys):
+    """Session 18: `--param theta=inf` (TruncatedGradient's theta is in [0, inf]: inf
+    truncates every weight, Langford et al.'s plain L1 shrinkage) was the string 'inf',
+    refused with "must be a float in the range [0.0, inf]. Got 'inf' instead"; only the
+    trick 1e400 reached infinity. inf, -inf and nan (any case) are now floats, and the
+    run is the Python learner's with theta=np.inf."""
+    from skewlearn import TruncatedGradient
+
+    X, y, _ = load(SVM)
+    ref = prequential(TruncatedGradient(theta=np.inf, random_state=0), X, y).final
+    for text in ("inf", "Inf", "+inf"):
+        out = _json(capsys, ["stream", SVM, "--model", "TruncatedGradient",
+                             "--param", f"theta={text}"])  # fmt: skip
+        assert out["final"]["auc"] == pytest.approx(ref["auc"], rel=1e-12), text
+        assert out["final"]["mistakes"] == ref["mistakes"]
+    from skewlearn.cli import _parse_value
+
+    assert _parse_value("-inf") == -np.inf and np.isnan(_parse_value("NaN"))
+    assert _parse_value("info") == "info" and _parse_value("'inf'") == "inf"
+
+
+def test_param_lowercase_true_false_none_names_the_python_spelling(capsys):
+    """Session 18: `--param fit_intercept=false` (a shell user's spelling) was refused with
+    "must be an instance of 'bool' ... Got 'false' instead" and no word on how to give a
+    bool; the message now says to write False (True, None) as Python spells them."""
+    err = _fails(capsys, ["stream", SVM, "--model", "AROW", "--param", "fit_intercept=false"],
+                 "Got 'false' instead")  # fmt: skip
+    assert "--param fit_intercept=False" in err
+    err = _fails(capsys, ["compare", SVM, "--models", "AROW,Perceptron",
+                          "--param", "AROW.pos_label=none"], "pos_label")  # fmt: skip
+    assert "--param AROW.pos_label=None" in err or "pos_label=None" in err
+
+
+def test_a_model_another_version_cannot_score_is_one_line_naming_the_versions(capsys, tmp_path):
+    """Session 18: a model file that unpickles but whose learner lacks an attribute this
+    version uses (saved by a skewlearn whose learner had other fitted attributes) ended
+    `predict` with an AttributeError traceback. It is now one line naming the version that
+    saved it (recorded in the file since session 18) and this one, with the way out."""
+    import pickle
+
+    import skewlearn
+
+    model = tmp_path / "m.skl"
+    assert main(["stream", SVM, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    bundle = pickle.loads(model.read_bytes())
+    assert bundle["skewlearn_version"] == skewlearn.__version__
+    del bundle["model"].pos_label_  # as a version with another layout of the learner
+    bundle["skewlearn_version"] = "0.0.1"
+    old = tmp_path / "old.skl"
+    old.write_bytes(pickle.dumps(bundle))
+    err = _fails(capsys, ["predict", str(old), SVM], "saved by skewlearn 0.0.1")
+    assert skewlearn.__version__ in err and "train the model again" in err
+    del bundle["skewlearn_version"]  # a file saved before session 18
+    old.write_bytes(pickle.dumps(bundle))
+    _fails(capsys, ["predict", str(old), SVM], "saved by an earlier skewlearn version")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import math
 import re
@@ -119,7 +120,15 @@ def _find_estimator(name: str) -> type:
     )
 
 
+#: Floats that Python literals cannot spell (``float("inf")`` is not a literal).
+_FLOAT_WORDS = {"inf", "+inf", "-inf", "nan", "+nan", "-nan", "infinity", "+infinity", "-infinity"}
+
+
 def _parse_value(text: str) -> Any:
+    """A ``--param`` value: a Python literal, ``inf``/``-inf``/``nan`` (any case) as a
+    float (e.g. TruncatedGradient's ``theta=inf``), else the text itself."""
+    if text.strip().lower() in _FLOAT_WORDS:
+        return float(text)
     try:
         return ast.literal_eval(text)
     except (ValueError, SyntaxError):
@@ -131,6 +140,8 @@ def _parse_label(text: str) -> Any:
     string as Python reads it, anything else the text itself. A file's labels are numbers
     or strings, so ``True``, ``None`` or ``[1]`` are labels spelt so, not Python values
     (``None`` made the minority class positive, as if nothing had been given)."""
+    if text.strip().lower() in _FLOAT_WORDS:  # as before --param read them as floats
+        return text
     value = _parse_value(text)
     if isinstance(value, str) or (isinstance(value, int | float) and not isinstance(value, bool)):
         return value
@@ -167,6 +178,19 @@ def _set_once(params: dict[str, Any], model: str, key: str, value: Any) -> None:
     params[key] = value
 
 
+def _spelling_hint(params: dict[str, Any]) -> str:
+    """Advice for a value given as ``true``/``false``/``none`` (read as a string), for the
+    learner's refusal of it."""
+    python = {"true": "True", "false": "False", "none": "None"}
+    for key, value in params.items():
+        if isinstance(value, str) and value.lower() in python:
+            return (
+                f" Write --param {key}={python[value.lower()]}: True, False and None are "
+                "spelt as in Python (anything else is a string)."
+            )
+    return ""
+
+
 def _build(cls: type, params: dict[str, Any], seed: int | None):
     est = cls()
     valid = sorted(est.get_params())
@@ -183,6 +207,7 @@ def _build(cls: type, params: dict[str, Any], seed: int | None):
             "(the positive class: the minority class of the data, or --positive-class LABEL "
             "of a data file) and -1 (the others), so pos_label can only be 1, -1 or None. To "
             f"make the file's label {value!r} positive, use --positive-class {value}."
+            + _spelling_hint({"pos_label": value})
         )
     if seed is not None and "random_state" in valid and "random_state" not in params:
         params = {**params, "random_state": seed}
@@ -190,7 +215,7 @@ def _build(cls: type, params: dict[str, Any], seed: int | None):
     try:
         est._validate_params()
     except ValueError as exc:  # sklearn's InvalidParameterError
-        raise UsageError(" ".join(str(exc).split())) from exc
+        raise UsageError(" ".join(str(exc).split()) + _spelling_hint(params)) from exc
     return est
 
 
@@ -415,6 +440,7 @@ def _run(est, X, y, args, progress: bool, checkpoints):
     from sklearn.base import clone
 
     from .evaluation.prequential import prequential
+    from .metrics import F1
 
     if y is None:  # X is a ChunkedFile: one chunk at a time from disk
         X = _ReaderErrorsAsUsage(X)
@@ -431,7 +457,12 @@ def _run(est, X, y, args, progress: bool, checkpoints):
             warnings.simplefilter("ignore")
             clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
         del X0, y0
-        return prequential(
+        # prequential counts the learner's pos_label as positive; with pos_label=-1 its
+        # F1 was the majority class's, on a line naming the data's positives (AUC, G-mean
+        # and mistakes do not depend on the side): the F1 here is always the data's +1
+        # class's, as cv and predict report it
+        flipped = getattr(est, "pos_label", None) == -1
+        res = prequential(
             est,
             X,
             y,
@@ -439,9 +470,14 @@ def _run(est, X, y, args, progress: bool, checkpoints):
             checkpoints=checkpoints,
             classes=classes,
             progress=progress,
+            metrics={"f1_of_data": F1(pos_label=-1)} if flipped else None,
             keep_scores=False,
             auc_bins=args.auc_bins,
         )
+        if flipped:
+            for row in res.checkpoints:
+                row["f1"] = row.pop("f1_of_data")
+        return res
     except ValueError as exc:  # the learner's: reading errors are UsageErrors by now
         message = " ".join(str(exc).split())
         if "Scale the features" in message and getattr(args, "save", None):
@@ -464,15 +500,16 @@ def _pct(x: float) -> str:
     return "nan" if math.isnan(x) else f"{100 * x:.2f}%"
 
 
-def _run_settings(args) -> dict[str, Any]:
-    """What the JSON output records of how the stream was run."""
+def _run_settings(args, meta: dict[str, Any]) -> dict[str, Any]:
+    """What the JSON output records of how the stream was run; ``positive_class`` is the
+    data's (the label counted as positive, as in ``predict``'s), given or not."""
     return {
         "shuffle": args.shuffle,
         "seed": args.seed,
         "chunk_size": args.chunk_size,
         "scale": args.scale,
         "auc": "exact" if args.auc_bins is None else f"histogram, {args.auc_bins} bins",
-        "positive_class": _parse_label(args.positive_class) if args.positive_class else None,
+        "positive_class": meta.get("positive_class"),
         "header": not args.no_header,
         "label_column": args.label_column,
         "nominal_columns": args.nominal_columns,
@@ -596,7 +633,7 @@ def _cmd_stream(args) -> int:
                 "data": _data_summary(meta),
                 "model": cls.__name__,
                 "params": est.get_params(),
-                **_run_settings(args),
+                **_run_settings(args, meta),
                 "checkpoints": checkpoints,
                 "final": final,
             }
@@ -716,7 +753,7 @@ def _cmd_compare(args) -> int:
         _print_json(
             {
                 "data": _data_summary(meta),
-                **_run_settings(args),
+                **_run_settings(args, meta),
                 "results": rows,
             }
         )
@@ -837,6 +874,7 @@ def _cmd_cv(args) -> int:
                 "repeats": args.repeats,
                 "seed": args.seed,
                 "scale": args.scale,
+                "positive_class": meta.get("positive_class"),
                 "results": rows,
             }
         )
@@ -894,6 +932,8 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     onto the data or the model replaced it, silently)."""
     import os
 
+    if not path:  # e.g. an unset shell variable: abspath("") is the working folder
+        raise UsageError(f"{flag} needs a file name; it was given an empty one.")
     if os.path.isdir(path):
         raise UsageError(f"{flag} {path!r} is a directory; give a file path.")
     folder = os.path.dirname(os.path.abspath(path))
@@ -921,11 +961,13 @@ def _save_model(
     never leaves half a model."""
     import pickle
 
+    from . import __version__
     from ._files import atomic_write
 
     # a file read with --no-header has no column names, only placeholders (x1, x2, ...)
     names = meta.get("feature_names") if named else None
-    libsvm = _data_format(meta.get("path") or "") == "libsvm"
+    fmt = _data_format(meta.get("path") or "")
+    libsvm = fmt == "libsvm"
     bundle = {
         "format": _MODEL_FORMAT,
         "model": est,
@@ -938,6 +980,11 @@ def _save_model(
         "label_name": None if libsvm or names is None else meta.get("label_name"),
         # how predict reads a LIBSVM file unless told (absent from older files: 1-based)
         "zero_based": bool(libsvm and zero_based),
+        # how predict reads a CSV file unless told: without a header line if the training
+        # file had none (absent from older files: with one)
+        "no_header": bool(fmt == "csv" and not named),
+        # named by predict when another version's learner cannot score (absent before 18)
+        "skewlearn_version": __version__,
     }  # fmt: skip
     try:
         with atomic_write(path, prefix=".skewlearn-model-") as fh:
@@ -1011,10 +1058,19 @@ _PREDICT_CHUNK = 100_000
 
 
 def _cmd_predict(args) -> int:
+    bundle = _load_model(args.model)
+    if args.scores == "-":  # the scores CSV on standard output, the report on stderr
+        scores_out = sys.stdout
+        with contextlib.redirect_stdout(sys.stderr):
+            return _predict(args, bundle, scores_out)
+    return _predict(args, bundle)
+
+
+def _predict(args, bundle: dict[str, Any], scores_out=None) -> int:
+    """``predict`` once the model is loaded; ``scores_out``: the stream of ``--scores -``."""
     from .metrics import f1, gmean, roc_auc
 
-    bundle = _load_model(args.model)
-    if args.scores is not None:  # before the scoring pass, which may take minutes
+    if args.scores not in (None, "-"):  # before the scoring pass, which may take minutes
         _check_output("--scores", args.scores, {"the model": args.model, "the data": args.data})
     est, positive = bundle["model"], bundle["positive_class"]
     scores, predicted, y, meta = _predict_scores(args, bundle)
@@ -1028,7 +1084,10 @@ def _cmd_predict(args) -> int:
         "f1": float(f1(y, predicted, pos_label=1)),
         "gmean": float(gmean(y, predicted, pos_label=1)) if both else float("nan"),
     }
-    if args.scores is not None:
+    if scores_out is not None:
+        _write_score_lines(scores_out, scores, predicted == 1)
+        scores_out.flush()
+    elif args.scores is not None:
         _write_scores(args.scores, scores, predicted == 1)
     if args.format == "json":
         _print_json(
@@ -1058,7 +1117,8 @@ def _cmd_predict(args) -> int:
         gap = (
             f" (one line per row scored: none for the dropped {'row' if dropped == 1 else 'rows'})"
         )
-        print(f"scores written to {args.scores}" + (gap if dropped else ""))
+        where = "standard output" if args.scores == "-" else args.scores
+        print(f"scores written to {where}" + (gap if dropped else ""))
     return 0
 
 
@@ -1071,6 +1131,8 @@ def _predict_scores(args, bundle: dict[str, Any]):
     from . import datasets
 
     est, positive, width = bundle["model"], bundle["positive_class"], bundle["n_features"]
+    if args.no_header is None:  # a CSV file is read as the training file was
+        args.no_header = bool(bundle.get("no_header")) and _data_format(args.data) == "csv"
     options = _file_options(args.data, args)
     registered = args.data in datasets.list_datasets()
     if not registered:
@@ -1097,7 +1159,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
         try:  # (a learner's error while scoring is a LearnerError, not a ValueError)
             for X, y in stream:
                 X = _model_columns(X, columns, width, stream.meta["name"], done)
-                parts.append((*_score(est, X), y))
+                parts.append((*_score(est, X, bundle), y))
                 done += len(y)
         except ValueError as exc:  # reading the file
             raise UsageError(_predict_message(exc, bundle, positive)) from exc
@@ -1118,7 +1180,7 @@ def _predict_scores(args, bundle: dict[str, Any]):
         meta, X.shape[1], bundle, libsvm or args.no_header, list(meta.get("nominal") or ())
     )
     X = _model_columns(X, columns, width, meta["name"], 0)
-    return (*_score(est, X), y, meta)
+    return (*_score(est, X, bundle), y, meta)
 
 
 def _counted(meta: dict[str, Any], y: np.ndarray) -> dict[str, Any]:
@@ -1129,11 +1191,27 @@ def _counted(meta: dict[str, Any], y: np.ndarray) -> dict[str, Any]:
     return {**meta, "n_rows": n, "n_positives": positives, "imbalance_ratio": ratio}
 
 
-def _score(est, X) -> tuple[np.ndarray, np.ndarray]:
+def _score(est, X, bundle: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """The model's scores and ±1 predictions of ``X``; its ValueError (e.g. values too
-    large for it) is a :class:`LearnerError`."""
+    large for it) is a :class:`LearnerError`, a missing attribute (a learner pickled by a
+    skewlearn whose learner kept other fitted attributes) a :class:`UsageError` naming
+    both versions."""
     try:
         return est.decision_function(X), est.predict(X)
+    except AttributeError as exc:
+        from . import __version__
+
+        saved = bundle.get("skewlearn_version")
+        by = (
+            f"skewlearn {saved}"
+            if saved
+            else "an earlier skewlearn version (the file does not record which)"
+        )
+        raise UsageError(
+            f"the saved {type(est).__name__} cannot score with skewlearn {__version__} "
+            f"({' '.join(str(exc).split())}); it was saved by {by}. Load it with the "
+            "version that saved it, or train the model again with this one."
+        ) from exc
     except ValueError as exc:
         raise LearnerError(f"{type(est).__name__} stopped: {' '.join(str(exc).split())}") from exc
 
@@ -1141,6 +1219,11 @@ def _score(est, X) -> tuple[np.ndarray, np.ndarray]:
 def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
     """A reading error of ``predict`` on one line, with the model's side of a mismatch."""
     text = _cli_message(exc) if not isinstance(exc, UsageError) else str(exc)
+    if bundle.get("no_header") and "line 1:" in text and "non-numeric" in text:
+        text += (
+            " (The model was trained on a CSV file without a header line, so this file is "
+            "read without one: pass --header if its first line is column names.)"
+        )
     if "does not occur" in text:
         return f"{text} The model's positive class is {positive!r}."
     if "exceeds --n-features" in text:  # a LIBSVM index beyond the model's width
@@ -1263,14 +1346,30 @@ def _model_columns(X, columns, width: int, name: str, done: int):
 
 def _write_scores(path: str, scores: np.ndarray, positive: np.ndarray) -> None:
     """One line per row scored, in the data's order: ``score,positive`` (1 where the
-    model predicts the positive class). Rows dropped for a missing value have none."""
+    model predicts the positive class). Rows dropped for a missing value have none.
+    Written to a temporary file first, as a model is: an interrupted or failed write
+    leaves no half file (a reader would take its first rows for the whole data), and a
+    previous file at ``path`` stays whole."""
+    import io
+
+    from ._files import atomic_write
+
     try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write("score,positive\n")
-            for s, p in zip(scores.tolist(), positive.tolist()):
-                fh.write(f"{s!r},{int(p)}\n")
+        with atomic_write(path, prefix=".skewlearn-scores-") as raw:
+            fh = io.TextIOWrapper(raw, encoding="utf-8")
+            _write_score_lines(fh, scores, positive)
+            fh.flush()
+            fh.detach()  # atomic_write closes the file itself
     except OSError as exc:
         raise UsageError(f"cannot write --scores {path!r}: {exc.strerror}.") from exc
+
+
+def _write_score_lines(fh, scores: np.ndarray, positive: np.ndarray) -> None:
+    """The scores CSV (its header, then ``score,positive`` per row) to the text file ``fh``;
+    ``repr`` keeps every float exact."""
+    fh.write("score,positive\n")
+    for s, p in zip(scores.tolist(), positive.tolist()):
+        fh.write(f"{s!r},{int(p)}\n")
 
 
 # --------------------------------------------------------------------------- parser
@@ -1358,7 +1457,7 @@ def build_parser() -> argparse.ArgumentParser:
                 if several
                 else "model parameters, e.g. C=0.1 variant=pa2"
             )
-            + " (values parsed as Python literals, else strings)",
+            + " (values parsed as Python literals or inf/nan, else strings)",
         )
         p.add_argument("--seed", type=_seed, default=0, help=seed_help)
         p.add_argument("--scale", choices=("standard", "minmax"), default=None, help=scale_help)
@@ -1386,11 +1485,29 @@ def build_parser() -> argparse.ArgumentParser:
         common_output(p)
 
     def reading_options(p, predict: bool = False):
-        p.add_argument(
-            "--no-header",
-            action="store_true",
-            help="CSV files: the first line is data, not column names",
-        )
+        if predict:  # the model's training file decides unless told (--header)
+            header = p.add_mutually_exclusive_group()
+            header.add_argument(
+                "--no-header",
+                action="store_const",
+                const=True,
+                default=None,
+                help="CSV files: the first line is data, not column names (default: as in "
+                "the CSV file the model was trained on)",
+            )
+            header.add_argument(
+                "--header",
+                dest="no_header",
+                action="store_const",
+                const=False,
+                help="CSV files: the first line is column names",
+            )
+        else:
+            p.add_argument(
+                "--no-header",
+                action="store_true",
+                help="CSV files: the first line is data, not column names",
+            )
         if predict:  # the model's training file decides unless told (--no-zero-based)
             p.add_argument(
                 "--zero-based",
@@ -1431,7 +1548,9 @@ def build_parser() -> argparse.ArgumentParser:
         data_options(
             p,
             "random_state of the models and shuffle seed (default 0)",
-            "scale the features over the whole set first (default: as stored)",
+            "scale the features over the whole set first: standard (zero mean, unit "
+            "variance) or minmax (to [0, 1]); a sparse (LIBSVM) file is not centred, and "
+            "minmax divides by the largest absolute value (default: as stored)",
             several,
         )
         p.add_argument(
@@ -1476,7 +1595,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         default=None,
         help="write each row's score and prediction (CSV: score,positive) to PATH, in the "
-        "data's order (rows dropped by --missing drop have no line)",
+        "data's order (rows dropped by --missing drop have no line); - writes them to "
+        "standard output and the report to standard error",
     )
     common_output(p)
     p.set_defaults(func=_cmd_predict, positive_class=None)  # from the model
@@ -1485,7 +1605,9 @@ def build_parser() -> argparse.ArgumentParser:
     data_options(
         p,
         "random_state of the models and seed of the folds (default 0)",
-        "scale the features on each training part (default: as stored)",
+        "scale the features on each training part: standard (zero mean, unit variance) "
+        "or minmax (to [0, 1]); a sparse (LIBSVM) file takes standard only, not centred "
+        "(default: as stored)",
         streamed=False,  # cv loads the whole file
     )
     p.add_argument(

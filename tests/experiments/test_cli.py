@@ -421,3 +421,27 @@ def test_a_cluster_restart_during_a_run_is_one_line_saying_how_to_resume(
     assert (
         err[-1] == "skewlearn run: error: the Dask cluster cancelled this run's tasks (x); resume."
     )
+
+
+def test_report_md_dash_is_stdout_and_a_directory_output_is_refused_first(
+    toy_file, tmp_path, capsys, monkeypatch
+):
+    """Session 18: `report DB --html r.html --md -` wrote the Markdown to a file named "-"
+    (the help says the Markdown goes to stdout by default; "-" is stdout to a Unix user).
+    And an output path that is a directory (`--md r.md --html reports/`) failed with
+    "[Errno 21] Is a directory" after r.md had been written; it is now refused before
+    anything is written, saying to give a file path."""
+    db = tmp_path / "toy.sqlite"
+    assert main(["run", str(toy_file), "--jobs", "1", "--db", str(db), "--no-progress",
+                 "--repeats", "1"]) == 0  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["report", str(db), "--html", "r.html", "--md", "-"]) == 0
+    out = capsys.readouterr().out
+    assert "## roc_auc" in out and "HTML report: r.html" in out
+    assert not (tmp_path / "-").exists() and (tmp_path / "r.html").exists()
+    (tmp_path / "reports").mkdir()
+    assert main(["report", str(db), "--md", "r.md", "--html", "reports"]) == 2
+    err = capsys.readouterr().err
+    assert "--html 'reports' is a directory" in err and "Errno" not in err
+    assert not (tmp_path / "r.md").exists()

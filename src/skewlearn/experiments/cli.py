@@ -154,7 +154,7 @@ def register(subparsers) -> None:
     p.add_argument("db", help="SQLite results database written by `run`")
     p.add_argument("--html", metavar="OUT", help="write a self-contained HTML report")
     p.add_argument("--md", metavar="OUT", help="write a Markdown report (default: printed to "
-                   "stdout unless --html is given)")  # fmt: skip
+                   "stdout unless --html is given; - prints it also with --html)")  # fmt: skip
     p.add_argument("--experiment", help="only this experiment of the database")
     p.add_argument("--csv", metavar="OUT", help="also export one row per task to CSV")
     p.add_argument("--parquet", metavar="OUT", help="also export to parquet (needs pyarrow)")
@@ -195,7 +195,11 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
     seen: dict[Path, str] = {}
     guarded = [db, Path(f"{db}-wal"), Path(f"{db}-shm"), Path(f"{db}-journal")]
     for kind, path in outputs.items():
+        if kind == "md" and path == "-":  # standard output
+            continue
         out = Path(path)
+        if out.is_dir():  # refused before any output is written, not midway
+            raise ValueError(f"--{kind} {path!r} is a directory; give a file path.")
         resolved = out.resolve()
         if any(_same_file(out, g) for g in guarded):
             raise ValueError(
@@ -288,8 +292,10 @@ def _cmd_report(args) -> int:
         raise ValueError(f"{args.db} holds no experiment results or failures yet.")
     md = to_markdown(reports)
     outputs = {k: _output(getattr(args, k)) for k in ("md", "html", "csv", "parquet")
-               if getattr(args, k)}  # fmt: skip
-    if args.md:
+               if getattr(args, k) and not (k == "md" and args.md == "-")}  # fmt: skip
+    if args.md == "-":  # standard output, beside --html's file
+        print(md)
+    elif args.md:
         outputs["md"].write_text(md, encoding="utf-8")
         print(f"Markdown report: {args.md}")
     elif not args.html:
