@@ -413,10 +413,23 @@ def _need(c: ConfusionCounts, positives: bool, negatives: bool, metric: str) -> 
 
 # Formulas on counts, shared with the streaming metrics.
 def _fbeta_from(c: ConfusionCounts, beta: float) -> float:
-    b2 = beta * beta
+    """F-beta of counts. When ``beta**2`` or the weighted sums overflow float64 (beta above
+    ~1e154, or weights near 1e300), the same value divided through by ``1 + beta**2``:
+    ``TP / (TP + w FN + v FP)`` with ``w = beta**2 / (1 + beta**2)``, ``v = 1 - w``, which
+    tends to recall as beta grows (the direct form gave inf / inf = NaN)."""
     if c.tp == 0:
         return 0.0
-    return (1.0 + b2) * c.tp / ((1.0 + b2) * c.tp + b2 * c.fn + c.fp)
+    b2 = beta * beta
+    num = (1.0 + b2) * c.tp
+    den = num + b2 * c.fn + c.fp
+    if math.isfinite(den):
+        return num / den
+    if beta > 1.0:  # 1 / beta**2 cannot overflow
+        r2 = (1.0 / beta) ** 2
+        w, v = 1.0 / (1.0 + r2), r2 / (1.0 + r2)
+    else:
+        w, v = b2 / (1.0 + b2), 1.0 / (1.0 + b2)
+    return c.tp / (c.tp + w * c.fn + v * c.fp)
 
 
 def _tpr(c: ConfusionCounts) -> float:
