@@ -184,6 +184,19 @@ def _weights(sample_weight, n: int) -> np.ndarray | None:
     return w
 
 
+def _power_of_two_scaled(w: np.ndarray | None) -> np.ndarray | None:
+    """``w`` times the power of two that brings its largest weight into [0.5, 1). A
+    ranking metric does not depend on the weights' scale, but its pair products and sums
+    do: weights of 1e-200 made every product 0 and of 1e160 infinite. A power of two is
+    exact, so ordinary weights give the same value, bit for bit."""
+    if w is None or len(w) == 0:
+        return w
+    top = float(w.max())
+    if top == 0.0:
+        return w
+    return np.ldexp(w, -math.frexp(top)[1])
+
+
 def _is_one(label) -> bool:
     return isinstance(label, numbers.Number | np.bool_ | np.number) and label == 1
 
@@ -635,6 +648,7 @@ def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None) -> float:
     0.875
     """
     is_pos, scores, w = _score_inputs(y_true, y_score, pos_label, sample_weight)
+    w = _power_of_two_scaled(w)
     if w is None:
         n_pos = int(np.count_nonzero(is_pos))
         n_neg = len(is_pos) - n_pos
@@ -718,6 +732,7 @@ def pr_auc(
     if method not in _PR_METHODS:
         raise ValueError(f"method must be one of {_PR_METHODS}; got {method!r}.")
     is_pos, scores, w = _score_inputs(y_true, y_score, pos_label, sample_weight)
+    w = _power_of_two_scaled(w)
     if not (is_pos.any() if w is None else np.sum(w, where=is_pos) > 0):
         raise ValueError(
             "PR AUC is undefined when y_true has no positive sample"
