@@ -432,3 +432,17 @@ def test_weighted_ranking_metrics_do_not_depend_on_the_weights_scale(scale):
     for metric in (roc_auc, pr_auc):
         equal = metric(y60, s60, sample_weight=np.full(60, 1e307))
         assert equal == pytest.approx(metric(y60, s60), rel=1e-14)
+
+
+def test_weighted_label_metrics_survive_weight_sums_beyond_float64():
+    """Sixty weights of 1e307 sum past float64's largest number: the counts were inf and
+    every ratio inf / inf = NaN. The ratios do not depend on the weights' scale; they
+    equal the unweighted values (confusion_counts itself still returns the true sums)."""
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 60)
+    p = rng.integers(0, 2, 60)
+    w = np.full(60, 1e307)
+    for metric in (f1, precision, sensitivity, specificity, gmean, balanced_accuracy):
+        assert metric(y, p, sample_weight=w) == pytest.approx(metric(y, p), rel=1e-14)
+    assert fbeta(y, p, beta=2.0, sample_weight=w) == pytest.approx(fbeta(y, p, beta=2.0))
+    assert confusion_counts(y, p, sample_weight=np.ones(60)) == confusion_counts(y, p)

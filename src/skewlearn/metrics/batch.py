@@ -484,6 +484,19 @@ def confusion_counts(y_true, y_pred, *, pos_label=None, sample_weight=None) -> C
     return _counts(*_label_inputs(y_true, y_pred, pos_label, sample_weight))
 
 
+def _ratio_counts(y_true, y_pred, pos_label, sample_weight) -> ConfusionCounts:
+    """:func:`confusion_counts` for a metric that is a ratio of counts: when the weighted
+    sums overflow float64 (inf / inf gave NaN or 0), they are summed again with the
+    weights scaled by a power of two (:func:`_power_of_two_scaled`), which leaves every
+    ratio unchanged; other weights give the counts as they are."""
+    t, p, w = _label_inputs(y_true, y_pred, pos_label, sample_weight)
+    with np.errstate(over="ignore"):  # an overflow is handled below
+        c = _counts(t, p, w)
+    if w is not None and not all(math.isfinite(v) for v in c):
+        c = _counts(t, p, _power_of_two_scaled(w))
+    return c
+
+
 def _check_beta(beta) -> None:
     if isinstance(beta, bool) or not (isinstance(beta, numbers.Real) and 0 < beta < math.inf):
         raise ValueError(
@@ -518,7 +531,7 @@ def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None, sample_weight=No
     """
     _check_beta(beta)
     return _fbeta_from(
-        confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight),
+        _ratio_counts(y_true, y_pred, pos_label, sample_weight),
         float(beta),
     )
 
@@ -532,9 +545,7 @@ def f1(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> f1([1, 1, 0, 0], [1, 0, 1, 0])
     0.5
     """
-    return _fbeta_from(
-        confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight), 1.0
-    )
+    return _fbeta_from(_ratio_counts(y_true, y_pred, pos_label, sample_weight), 1.0)
 
 
 def precision(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
@@ -546,7 +557,7 @@ def precision(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> precision([1, 1, 0, 0], [1, 1, 1, 0])
     0.6666666666666666
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     return c.tp / (c.tp + c.fp) if c.tp + c.fp else 0.0
 
 
@@ -561,7 +572,7 @@ def sensitivity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> sensitivity([1, 1, 0, 0], [1, 0, 0, 0])
     0.5
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     _need(c, True, False, "sensitivity")
     return _tpr(c)
 
@@ -577,7 +588,7 @@ def specificity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> specificity([1, 0, 0, 0], [1, 1, 0, 0])
     0.6666666666666666
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     _need(c, False, True, "specificity")
     return _tnr(c)
 
@@ -594,7 +605,7 @@ def gmean(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> gmean([1, 1, 0, 0], [1, 0, 0, 0])
     0.7071067811865476
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     _need(c, True, True, "G-mean")
     return _gmean_from(c)
 
@@ -610,7 +621,7 @@ def balanced_accuracy(y_true, y_pred, *, pos_label=None, sample_weight=None) -> 
     >>> balanced_accuracy([1, 1, 0, 0], [1, 0, 0, 0])
     0.75
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     _need(c, True, True, "balanced accuracy")
     return 0.5 * (_tpr(c) + _tnr(c))
 
