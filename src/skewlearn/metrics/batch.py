@@ -247,6 +247,20 @@ def _positives(y: np.ndarray, pos) -> np.ndarray:
     return np.asarray(y == pos, dtype=bool).reshape(len(y))
 
 
+def _float_scores(values, name: str) -> np.ndarray:
+    """``values`` as float64 scores, refusing text, complex numbers and what is no number
+    (the checks of :func:`_score_array` without its exactness rule, for binned scores)."""
+    arr = _refuse_text(np.asarray(values), name)
+    _refuse_complex(arr, name)
+    try:
+        return arr.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{name} must hold numbers (decision values or probabilities); got dtype "
+            f"{arr.dtype}. Pass scores, not predicted labels."
+        ) from exc
+
+
 def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
     """``values`` as float64 scores for a ranking metric, which needs only their order.
 
