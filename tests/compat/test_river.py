@@ -581,3 +581,24 @@ def test_a_missing_true_label_is_not_counted_by_river_metric():
     m = RiverMetric(F1())
     m.update(True, None)  # a prediction River's models return before learning: passes
     assert m.metric.counts == (0, 0, 0, 1)
+
+
+def test_a_frame_with_a_repeated_column_name_is_refused():
+    """A first ``learn_many`` frame with two columns "a" made the feature order
+    ("a", "a") (which ``features=`` refuses: one weight per key), so a later dict's "a"
+    filled both; once the order was known, the same frame failed with pandas' "cannot
+    reindex on an axis with duplicate labels". Both name the repeated column."""
+    X = pd.DataFrame([[1.0, 2.0], [0.0, 1.0]], columns=["a", "a"])
+    y = pd.Series([True, False])
+    model = RiverClassifier(OGD())
+    with pytest.raises(ValueError, match="'a' twice"):
+        model.learn_many(X, y)
+    assert model.model is None
+    model.learn_one({"a": 1.0, "b": 2.0}, True)
+    for method, args in (
+        ("learn_many", (X, y)),
+        ("predict_many", (X,)),
+        ("predict_proba_many", (X,)),
+    ):
+        with pytest.raises(ValueError, match="'a' twice"):
+            getattr(model, method)(*args)

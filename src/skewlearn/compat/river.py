@@ -57,9 +57,22 @@ def _sigmoid(s: np.ndarray) -> np.ndarray:
 
 def _pandas_frame(X, method: str) -> pd.DataFrame:
     """``X`` as a pandas frame: River (0.26) takes any eager frame narwhals reads (pyarrow,
-    polars, ...), and the adapter reads them through narwhals too."""
-    if isinstance(X, pd.DataFrame):
-        return X
+    polars, ...), and the adapter reads them through narwhals too. A repeated column
+    name is refused: it would be one feature key with two values."""
+    if not isinstance(X, pd.DataFrame):
+        X = _other_frame(X, method)
+    if X.columns.has_duplicates:
+        repeated = X.columns[X.columns.duplicated()][0]
+        raise ValueError(
+            f"{method} got a frame with the column {repeated!r} twice; a feature has one "
+            "value per row (and one weight in the model). Drop or rename the repeated "
+            "column."
+        )
+    return X
+
+
+def _other_frame(X, method: str) -> pd.DataFrame:
+    """A frame of another backend as a pandas frame (through narwhals)."""
     try:
         import narwhals as nw
 
