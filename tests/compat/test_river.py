@@ -551,3 +551,54 @@ def test_a_score_metric_refuses_text_as_the_wrapped_metric_does():
     auc.update("1", {"1": 0.8, "0": 0.2})
     auc.update("0", np.float32(0.25))
     assert auc.get() == 1.0
+
+
+@pytest.mark.parametrize("label", [None, float("nan"), pd.NA])
+def test_a_missing_label_is_refused_as_missing(label):
+    """An unlabelled row (None, NaN, pandas' NA) is no class: ``learn_one`` raised
+    "boolean value of NA is ambiguous" for ``pd.NA`` and advised changing ``classes`` for
+    None/NaN, which cannot help. It names the missing label and the fix (skip the row)."""
+    model = RiverClassifier(OGD())
+    with pytest.raises(ValueError, match=r"missing label.*Skip"):
+        model.learn_one({"a": 1.0}, label)
+    y = pd.Series([True, label, False], dtype="boolean" if label is pd.NA else object)
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0]}, index=[10, 11, 12])
+    with pytest.raises(ValueError, match=r"missing label.*index 11.*Skip"):
+        model.learn_many(X, y.set_axis(X.index))
+    assert model.model is None  # nothing was learnt
+
+
+def test_a_missing_true_label_is_not_counted_by_river_metric():
+    """A missing y_true counted as a negative (None) or raised "boolean value of NA is
+    ambiguous" (pd.NA); the wrapped metrics refuse missing labels."""
+    for label in (None, float("nan"), pd.NA):
+        m = RiverMetric(F1())
+        with pytest.raises(ValueError, match="missing label"):
+            m.update(label, True)
+        m2 = RiverMetric(ROCAUC())
+        with pytest.raises(ValueError, match="missing label"):
+            m2.update(label, 0.3)
+    m = RiverMetric(F1())
+    m.update(True, None)  # a prediction River's models return before learning: passes
+    assert m.metric.counts == (0, 0, 0, 1)
+
+
+def test_a_frame_with_a_repeated_column_name_is_refused():
+    """A first ``learn_many`` frame with two columns "a" made the feature order
+    ("a", "a") (which ``features=`` refuses: one weight per key), so a later dict's "a"
+    filled both; once the order was known, the same frame failed with pandas' "cannot
+    reindex on an axis with duplicate labels". Both name the repeated column."""
+    X = pd.DataFrame([[1.0, 2.0], [0.0, 1.0]], columns=["a", "a"])
+    y = pd.Series([True, False])
+    model = RiverClassifier(OGD())
+    with pytest.raises(ValueError, match="'a' twice"):
+        model.learn_many(X, y)
+    assert model.model is None
+    model.learn_one({"a": 1.0, "b": 2.0}, True)
+    for method, args in (
+        ("learn_many", (X, y)),
+        ("predict_many", (X,)),
+        ("predict_proba_many", (X,)),
+    ):
+        with pytest.raises(ValueError, match="'a' twice"):
+            getattr(model, method)(*args)

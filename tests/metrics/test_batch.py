@@ -408,3 +408,41 @@ def test_a_pos_label_that_is_no_label_names_the_labels_as_written():
         gmean([0, 1], [0, 1], pos_label=2)
     with pytest.raises(ValueError, match=r"pos_label='c' is not one of the labels \['a', 'b'\]"):
         roc_auc(["a", "b"], [0.1, 0.2], pos_label="c")
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-200, 1e-160, 1e160, 1e200, 1e300, 1e307])
+def test_weighted_ranking_metrics_do_not_depend_on_the_weights_scale(scale):
+    """The weighted AUC counts w_p·w_n per pair: weights of 1e-200 made every product 0
+    (ZeroDivisionError), 1e-160 subnormal (0.301711 where the value is 0.301719), 1e160
+    infinite (NaN); the cumulative sums of PR AUC overflowed for 1e307. Both metrics are
+    invariant to scaling the weights, so they equal the unscaled values, and
+    scikit-learn's (which normalises)."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 30)
+    s = rng.normal(size=30)
+    w = rng.random(30)
+    for metric, reference in ((roc_auc, skm.roc_auc_score), (pr_auc, skm.average_precision_score)):
+        want = metric(y, s, sample_weight=w)
+        assert want == pytest.approx(reference(y, s, sample_weight=w), rel=1e-12)
+        assert metric(y, s, sample_weight=w * scale) == pytest.approx(want, rel=1e-12)
+    # a power of two changes no bit
+    assert roc_auc(y, s, sample_weight=w * 2.0**-900) == roc_auc(y, s, sample_weight=w)
+    assert pr_auc(y, s, sample_weight=w * 2.0**900) == pr_auc(y, s, sample_weight=w)
+    y60, s60 = np.tile(y, 2), np.tile(s, 2)  # 60 weights of 1e307: the sums overflow
+    for metric in (roc_auc, pr_auc):
+        equal = metric(y60, s60, sample_weight=np.full(60, 1e307))
+        assert equal == pytest.approx(metric(y60, s60), rel=1e-14)
+
+
+def test_weighted_label_metrics_survive_weight_sums_beyond_float64():
+    """Sixty weights of 1e307 sum past float64's largest number: the counts were inf and
+    every ratio inf / inf = NaN. The ratios do not depend on the weights' scale; they
+    equal the unweighted values (confusion_counts itself still returns the true sums)."""
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 60)
+    p = rng.integers(0, 2, 60)
+    w = np.full(60, 1e307)
+    for metric in (f1, precision, sensitivity, specificity, gmean, balanced_accuracy):
+        assert metric(y, p, sample_weight=w) == pytest.approx(metric(y, p), rel=1e-14)
+    assert fbeta(y, p, beta=2.0, sample_weight=w) == pytest.approx(fbeta(y, p, beta=2.0))
+    assert confusion_counts(y, p, sample_weight=np.ones(60)) == confusion_counts(y, p)

@@ -241,3 +241,20 @@ def test_scores_at_bin_edges_land_in_the_bin_omcsl_counts_them_in():
     metric = HistogramROCAUC(n_bins=m).update_many(y, s)
     np.testing.assert_array_equal(metric.pos_counts, tables[0][0])
     np.testing.assert_array_equal(metric.neg_counts, tables[1][0])
+
+
+def test_update_takes_the_integer_scores_update_many_takes():
+    """``update`` refused integers beyond 2**53 ("distinct scores would count as ties",
+    the exact metrics' rule) while ``update_many`` binned them: the contract says the two
+    are the same. A histogram ties them anyway (sigma(2**70) is the last bin), so both
+    take them."""
+    for cls in (HistogramROCAUC, HistogramPRAUC):
+        one = cls()
+        for y, s in [(1, 2**70 + 1), (0, -(2**60) - 3), (1, 2**53 + 1), (0, 5)]:
+            one.update(y, s)
+        many = cls().update_many(
+            [1, 0, 1, 0], np.array([2**70 + 1, -(2**60) - 3, 2**53 + 1, 5], dtype=object)
+        )
+        assert np.array_equal(one.pos_counts, many.pos_counts)
+        assert np.array_equal(one.neg_counts, many.neg_counts)
+        assert one.get() == many.get()

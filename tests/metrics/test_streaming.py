@@ -211,6 +211,29 @@ def test_fbeta_refuses_a_beta_that_is_not_a_number():
             FBeta(beta=beta)
 
 
+def test_fbeta_of_an_extreme_beta_is_its_limit_not_nan():
+    """beta**2 overflowed (beta > 1.3e154) and (1 + beta**2) * TP too (large weights), so
+    F-beta was inf / inf = NaN, silently (scikit-learn raises OverflowError). The value
+    tends to recall as beta grows and to precision as it shrinks; reference: the formula
+    in exact rational arithmetic."""
+    from fractions import Fraction
+
+    from skewlearn.metrics import fbeta
+
+    def exact(tp, fp, fn, beta):
+        b2 = Fraction(beta) ** 2
+        return float((1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp))
+
+    y, p = [1, 1, 0, 0, 1], [1, 0, 1, 0, 1]  # tp 2, fp 1, fn 1
+    for beta in (1e-200, 1e-160, 0.5, 2.0, 1e10, 1e154, 1e160, 1e200, 1e300):
+        want = exact(2, 1, 1, beta)
+        assert FBeta(beta=beta).update_many(y, p).get() == pytest.approx(want, rel=1e-15)
+        assert fbeta(y, p, beta=beta) == pytest.approx(want, rel=1e-15)
+    w = [1e300, 1e300, 1.0, 1.0, 1e300]  # weighted counts near the float64 limit
+    got = fbeta(y, p, beta=1e10, sample_weight=w)
+    assert got == pytest.approx(exact(Fraction(2e300), 1, Fraction(1e300), 1e10), rel=1e-15)
+
+
 def test_labels_that_can_never_equal_pos_label_are_refused():
     """Strings against the default pos_label=1 (or numbers against a string pos_label)
     were all counted negative, silently: ROC AUC stayed NaN forever and F1 at 0, while

@@ -40,6 +40,7 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
 
 from .._values import same_value
 from ..base import BinaryClassifier, OnlineClassifier, decision_cut
+from ..metrics.batch import _is_missing
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
 
 __all__ = ["RiverClassifier", "RiverMetric"]
@@ -56,9 +57,22 @@ def _sigmoid(s: np.ndarray) -> np.ndarray:
 
 def _pandas_frame(X, method: str) -> pd.DataFrame:
     """``X`` as a pandas frame: River (0.26) takes any eager frame narwhals reads (pyarrow,
-    polars, ...), and the adapter reads them through narwhals too."""
-    if isinstance(X, pd.DataFrame):
-        return X
+    polars, ...), and the adapter reads them through narwhals too. A repeated column
+    name is refused: it would be one feature key with two values."""
+    if not isinstance(X, pd.DataFrame):
+        X = _other_frame(X, method)
+    if X.columns.has_duplicates:
+        repeated = X.columns[X.columns.duplicated()][0]
+        raise ValueError(
+            f"{method} got a frame with the column {repeated!r} twice; a feature has one "
+            "value per row (and one weight in the model). Drop or rename the repeated "
+            "column."
+        )
+    return X
+
+
+def _other_frame(X, method: str) -> pd.DataFrame:
+    """A frame of another backend as a pandas frame (through narwhals)."""
     try:
         import narwhals as nw
 
@@ -289,7 +303,18 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         except (TypeError, ValueError) as err:
             raise self._not_a_number(err) from None
 
+    @staticmethod
+    def _missing_label(v, where: str = "") -> ValueError:
+        """The error for an unlabelled row: it is no class, and ``classes`` cannot help."""
+        return ValueError(
+            f"y holds a missing label ({v!r}{where}); a learner needs the class of every row "
+            "it learns from. Skip the unlabelled rows (River's progressive_val_score never "
+            "passes them to learn_one), or fill their labels in."
+        )
+
     def _code(self, v) -> int:
+        if _is_missing(v):
+            raise self._missing_label(v)
         if v == self.classes[1]:
             return 1
         if v == self.classes[0]:
@@ -300,6 +325,10 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         )
 
     def _codes(self, y) -> np.ndarray:
+        index = y.index if isinstance(y, pd.Series) else range(len(y))
+        for i, v in zip(index, y, strict=False):
+            if _is_missing(v):
+                raise self._missing_label(v, f" at index {i!r}")
         return np.array([self._code(v) for v in y], dtype=np.int64)
 
     def _learner(self):
@@ -486,6 +515,12 @@ class RiverMetric(BinaryMetric):
     def update(self, y_true, y_pred, w=1.0) -> None:
         if w != 1.0:
             raise ValueError(f"RiverMetric does not support sample weights; got w={w!r}. Use w=1.")
+        if _is_missing(y_true):
+            raise ValueError(
+                f"y_true holds a missing label ({y_true!r}); a metric needs the class of every "
+                "sample, and counting it as negative would be silently wrong. Skip the "
+                "unlabelled samples (River's progressive_val_score never passes them)."
+            )
         self._check_label(y_true, "y_true")
         truth = bool(y_true == self.pos_val)
         if self._requires_labels:

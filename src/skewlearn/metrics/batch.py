@@ -184,6 +184,19 @@ def _weights(sample_weight, n: int) -> np.ndarray | None:
     return w
 
 
+def _power_of_two_scaled(w: np.ndarray | None) -> np.ndarray | None:
+    """``w`` times the power of two that brings its largest weight into [0.5, 1). A
+    ranking metric does not depend on the weights' scale, but its pair products and sums
+    do: weights of 1e-200 made every product 0 and of 1e160 infinite. A power of two is
+    exact, so ordinary weights give the same value, bit for bit."""
+    if w is None or len(w) == 0:
+        return w
+    top = float(w.max())
+    if top == 0.0:
+        return w
+    return np.ldexp(w, -math.frexp(top)[1])
+
+
 def _is_one(label) -> bool:
     return isinstance(label, numbers.Number | np.bool_ | np.number) and label == 1
 
@@ -232,6 +245,20 @@ def _positives(y: np.ndarray, pos) -> np.ndarray:
     if pos is None:
         return np.zeros(len(y), dtype=bool)
     return np.asarray(y == pos, dtype=bool).reshape(len(y))
+
+
+def _float_scores(values, name: str) -> np.ndarray:
+    """``values`` as float64 scores, refusing text, complex numbers and what is no number
+    (the checks of :func:`_score_array` without its exactness rule, for binned scores)."""
+    arr = _refuse_text(np.asarray(values), name)
+    _refuse_complex(arr, name)
+    try:
+        return arr.astype(np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"{name} must hold numbers (decision values or probabilities); got dtype "
+            f"{arr.dtype}. Pass scores, not predicted labels."
+        ) from exc
 
 
 def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
@@ -413,10 +440,23 @@ def _need(c: ConfusionCounts, positives: bool, negatives: bool, metric: str) -> 
 
 # Formulas on counts, shared with the streaming metrics.
 def _fbeta_from(c: ConfusionCounts, beta: float) -> float:
-    b2 = beta * beta
+    """F-beta of counts. When ``beta**2`` or the weighted sums overflow float64 (beta above
+    ~1e154, or weights near 1e300), the same value divided through by ``1 + beta**2``:
+    ``TP / (TP + w FN + v FP)`` with ``w = beta**2 / (1 + beta**2)``, ``v = 1 - w``, which
+    tends to recall as beta grows (the direct form gave inf / inf = NaN)."""
     if c.tp == 0:
         return 0.0
-    return (1.0 + b2) * c.tp / ((1.0 + b2) * c.tp + b2 * c.fn + c.fp)
+    b2 = beta * beta
+    num = (1.0 + b2) * c.tp
+    den = num + b2 * c.fn + c.fp
+    if math.isfinite(den):
+        return num / den
+    if beta > 1.0:  # 1 / beta**2 cannot overflow
+        r2 = (1.0 / beta) ** 2
+        w, v = 1.0 / (1.0 + r2), r2 / (1.0 + r2)
+    else:
+        w, v = b2 / (1.0 + b2), 1.0 / (1.0 + b2)
+    return c.tp / (c.tp + w * c.fn + v * c.fp)
 
 
 def _tpr(c: ConfusionCounts) -> float:
@@ -458,6 +498,19 @@ def confusion_counts(y_true, y_pred, *, pos_label=None, sample_weight=None) -> C
     return _counts(*_label_inputs(y_true, y_pred, pos_label, sample_weight))
 
 
+def _ratio_counts(y_true, y_pred, pos_label, sample_weight) -> ConfusionCounts:
+    """:func:`confusion_counts` for a metric that is a ratio of counts: when the weighted
+    sums overflow float64 (inf / inf gave NaN or 0), they are summed again with the
+    weights scaled by a power of two (:func:`_power_of_two_scaled`), which leaves every
+    ratio unchanged; other weights give the counts as they are."""
+    t, p, w = _label_inputs(y_true, y_pred, pos_label, sample_weight)
+    with np.errstate(over="ignore"):  # an overflow is handled below
+        c = _counts(t, p, w)
+    if w is not None and not all(math.isfinite(v) for v in c):
+        c = _counts(t, p, _power_of_two_scaled(w))
+    return c
+
+
 def _check_beta(beta) -> None:
     if isinstance(beta, bool) or not (isinstance(beta, numbers.Real) and 0 < beta < math.inf):
         raise ValueError(
@@ -492,7 +545,7 @@ def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None, sample_weight=No
     """
     _check_beta(beta)
     return _fbeta_from(
-        confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight),
+        _ratio_counts(y_true, y_pred, pos_label, sample_weight),
         float(beta),
     )
 
@@ -506,9 +559,7 @@ def f1(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> f1([1, 1, 0, 0], [1, 0, 1, 0])
     0.5
     """
-    return _fbeta_from(
-        confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight), 1.0
-    )
+    return _fbeta_from(_ratio_counts(y_true, y_pred, pos_label, sample_weight), 1.0)
 
 
 def precision(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
@@ -520,7 +571,7 @@ def precision(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> precision([1, 1, 0, 0], [1, 1, 1, 0])
     0.6666666666666666
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     return c.tp / (c.tp + c.fp) if c.tp + c.fp else 0.0
 
 
@@ -535,7 +586,7 @@ def sensitivity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> sensitivity([1, 1, 0, 0], [1, 0, 0, 0])
     0.5
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     _need(c, True, False, "sensitivity")
     return _tpr(c)
 
@@ -551,7 +602,7 @@ def specificity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> specificity([1, 0, 0, 0], [1, 1, 0, 0])
     0.6666666666666666
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     _need(c, False, True, "specificity")
     return _tnr(c)
 
@@ -568,7 +619,7 @@ def gmean(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     >>> gmean([1, 1, 0, 0], [1, 0, 0, 0])
     0.7071067811865476
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     _need(c, True, True, "G-mean")
     return _gmean_from(c)
 
@@ -584,7 +635,7 @@ def balanced_accuracy(y_true, y_pred, *, pos_label=None, sample_weight=None) -> 
     >>> balanced_accuracy([1, 1, 0, 0], [1, 0, 0, 0])
     0.75
     """
-    c = confusion_counts(y_true, y_pred, pos_label=pos_label, sample_weight=sample_weight)
+    c = _ratio_counts(y_true, y_pred, pos_label, sample_weight)
     _need(c, True, True, "balanced accuracy")
     return 0.5 * (_tpr(c) + _tnr(c))
 
@@ -622,6 +673,7 @@ def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None) -> float:
     0.875
     """
     is_pos, scores, w = _score_inputs(y_true, y_score, pos_label, sample_weight)
+    w = _power_of_two_scaled(w)
     if w is None:
         n_pos = int(np.count_nonzero(is_pos))
         n_neg = len(is_pos) - n_pos
@@ -705,6 +757,7 @@ def pr_auc(
     if method not in _PR_METHODS:
         raise ValueError(f"method must be one of {_PR_METHODS}; got {method!r}.")
     is_pos, scores, w = _score_inputs(y_true, y_score, pos_label, sample_weight)
+    w = _power_of_two_scaled(w)
     if not (is_pos.any() if w is None else np.sum(w, where=is_pos) > 0):
         raise ValueError(
             "PR AUC is undefined when y_true has no positive sample"

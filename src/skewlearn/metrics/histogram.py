@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from .._config import NJIT, NJIT_INLINE
-from .batch import _refuse_complex, _refuse_text
+from .batch import _float_scores
 from .streaming import StreamingMetric, _paired
 
 __all__ = ["HistogramPRAUC", "HistogramROCAUC"]
@@ -163,6 +163,7 @@ class _HistogramMetric(StreamingMetric):
     """Two count tables of ``n_bins`` bins over mapped scores (shared by both areas)."""
 
     requires_scores: ClassVar[bool] = True
+    _exact_scores: ClassVar[bool] = False  # binned: scores beyond 2**53 tie anyway
 
     def __init__(
         self, n_bins: int = 100, transform: str = "sigmoid", pos_label=1, scale: float = 1.0
@@ -194,9 +195,7 @@ class _HistogramMetric(StreamingMetric):
 
     def bins(self, values) -> np.ndarray:
         """Bin index of each score (the table entry it is counted in)."""
-        s = _refuse_text(np.asarray(values), "y_score")
-        _refuse_complex(s, "y_score")
-        s = s.astype(np.float64).reshape(-1)
+        s = _float_scores(values, "y_score").reshape(-1)
         if np.isnan(s).any():
             raise ValueError(
                 "y_score contains NaN; a ranking metric needs comparable scores. Check the "

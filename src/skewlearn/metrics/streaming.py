@@ -59,6 +59,7 @@ from .batch import (
     ConfusionCounts,
     _check_beta,
     _fbeta_from,
+    _float_scores,
     _gmean_from,
     _is_missing,
     _score_array,
@@ -99,13 +100,19 @@ class StreamingMetric:
     def update_many(self, y, values) -> StreamingMetric:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    #: Whether scores float64 cannot tell apart (integers beyond 2**53) are refused: the
+    #: exact metrics would count them as ties; a histogram bins them as it bins any score.
+    _exact_scores: ClassVar[bool] = True
+
     def _one_scored(self, y, value) -> tuple[bool, float]:
         """``(is positive, score)`` of one sample of a ranking metric, checked as
         :meth:`update_many` checks a batch (the per-sample fast path of ``update``)."""
         if isinstance(value, float):  # the common case (np.float64 too), kept fast
             s = value
-        else:
+        elif self._exact_scores:
             s = float(_score_array(_one(value, "score"), "y_score", exact_ranks=False))
+        else:
+            s = float(_float_scores(_one(value, "score"), "y_score"))
         y = _one(y, "label")
         self._check_one(y, "y")
         if s != s:
