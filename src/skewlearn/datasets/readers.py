@@ -1353,11 +1353,6 @@ def read_csv(
 
 
 # --------------------------------------------------------------------------- LIBSVM
-#: A LIBSVM column index as ``int`` may read it: one optional sign, then ASCII digits
-#: (``str.isdigit`` also passes '³', which ``int`` refuses, and '٣', which it reads as 3).
-_INDEX = re.compile(r"[+-]?[0-9]+")
-
-
 def read_libsvm(
     path: str | os.PathLike,
     *,
@@ -1468,7 +1463,10 @@ def read_libsvm(
                     ) from None
                 has_qid = True
                 continue
-            if not _INDEX.fullmatch(idx_s):
+            # as int reads it: one optional sign, then ASCII digits (isdigit alone passes
+            # '³', which int refuses, and '٣', which it reads as 3); no regex: per token
+            digits = idx_s[1:] if idx_s[0] in "+-" else idx_s
+            if not (digits.isascii() and digits.isdigit()):
                 raise _fail(path, lineno, f"index {idx_s!r} is not an integer", fix_index + ".")
             idx = int(idx_s) - offset
             if idx < 0:
