@@ -1494,9 +1494,9 @@ def test_a_model_of_a_header_less_csv_reads_new_csv_files_without_a_header(capsy
     --scores then belonged to the row below it. `predict` now reads a CSV file without a
     header when the model's file had none (as it keeps a LIBSVM file's indexing);
     --header overrides it, and a header line met that way names --header."""
-    lines = Path(CSV).read_text().splitlines()
+    lines = Path(CSV).read_text(encoding="utf-8").splitlines()
     plain = tmp_path / "plain.csv"
-    plain.write_text("\n".join(lines[1:]) + "\n")  # the same rows, no header line
+    plain.write_text("\n".join(lines[1:]) + "\n", encoding="utf-8")  # the same rows, no header line
     model = tmp_path / "m.skl"
     assert main(["stream", str(plain), "--no-header", "--model", "AROW", "--save", str(model),
                  "--no-progress"]) == 0  # fmt: skip
