@@ -313,8 +313,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         )
 
     def _code(self, v) -> int:
-        if _is_missing(v):
-            raise self._missing_label(v)
+        """1 or 0 for a label of ``classes`` (the caller has refused a missing one)."""
         if v == self.classes[1]:
             return 1
         if v == self.classes[0]:
@@ -369,6 +368,8 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     # ------------------------------------------------------------------ River API
     def learn_one(self, x: dict, y: Hashable) -> None:
         self._fix_order(x.keys())
+        if _is_missing(y):
+            raise self._missing_label(y)
         code = self._code(y)
         model = self._learner()
         if self._fitted() and type(model)._run is OnlineClassifier._run:
