@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Sequence
@@ -429,15 +430,38 @@ def _metric_values(db, experiment: str):
 
 
 def _means(db, experiment: str) -> dict:
+    """``{(dataset, method, metric): (mean, std, n_used, n_runs)}`` by the experiment
+    report's convention (:mod:`.report`): over the finite values, the *sample* std
+    (ddof = 1), NaN for one finite value (one run has no spread, not a spread of 0)."""
     acc: dict = {}
     for key, _, v in _metric_values(db, experiment):
-        acc.setdefault(key, []).append(v)
-    return {k: (float(np.mean(v)), float(np.std(v)), len(v)) for k, v in acc.items()}
+        acc.setdefault(key, []).append(math.nan if v is None else float(v))
+    out = {}
+    for k, v in acc.items():
+        vals = np.asarray(v, dtype=float)
+        finite = vals[np.isfinite(vals)]
+        mean = float(finite.mean()) if len(finite) else math.nan
+        std = float(finite.std(ddof=1)) if len(finite) > 1 else math.nan
+        out[k] = (mean, std, len(finite), len(vals))
+    return out
+
+
+def _mean_cell(v: tuple | None) -> str:
+    """``mean ± std`` of :func:`_means`; the mean alone without a spread; ``(k of n runs)``
+    when some runs have no finite value."""
+    if v is None:
+        return "–"
+    mean, std, used, n = v
+    if not math.isfinite(mean):
+        return "nan"
+    s = f"{mean:.4f} ± {std:.4f}" if math.isfinite(std) else f"{mean:.4f}"
+    return s if used == n else f"{s} ({used} of {n} runs)"
 
 
 def table3_markdown(db, experiment: str = "omcsl_table3", rows: dict | None = None) -> str:
     """Table 3 in the paper's layout (rows: methods; columns: dataset × F-measure, AUROC,
-    AUPRC; mean ± std over the splits); "–" where the paper reports nothing either.
+    AUPRC; mean ± sample std over the splits, as the experiment report prints them); "–"
+    where the paper reports nothing either.
     ``rows``: label -> {metric: our method} (default :data:`TABLE3_ROWS`;
     :data:`TUNED_ROWS` for the tuned table)."""
     means = _means(db, experiment)
@@ -448,8 +472,7 @@ def table3_markdown(db, experiment: str = "omcsl_table3", rows: dict | None = No
         cells = []
         for d in datasets:
             for metric in ("f1", "roc_auc", "pr_auc"):
-                v = means.get((d, cols.get(metric, ""), metric))
-                cells.append("–" if v is None else f"{v[0]:.4f} ± {v[1]:.4f}")
+                cells.append(_mean_cell(means.get((d, cols.get(metric, ""), metric))))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
