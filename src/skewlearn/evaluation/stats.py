@@ -39,6 +39,7 @@ __all__ = [
     "nemenyi_cd",
     "nemenyi_q",
     "paired_ttest",
+    "sign_test_pvalue",
     "significance_markers",
     "win_tie_loss",
 ]
@@ -80,8 +81,13 @@ def paired_ttest(a, b) -> TTestResult:
     .. math:: t = \\bar d / (s_d / \\sqrt{n}), \\quad d_i = a_i - b_i,
 
     with ``n - 1`` degrees of freedom; the same statistic and p-value as
-    :func:`scipy.stats.ttest_rel`. When every difference is equal (``s_d = 0``) the test is
-    decided without a t value: identical runs give p = 1, a constant non-zero shift p = 0.
+    :func:`scipy.stats.ttest_rel`. When every difference is equal (``s_d = 0``, or a spread
+    no larger than the rounding of ``a - b``) there is no spread to scale ``t`` by:
+    identical runs give p = 1, and a constant non-zero shift gets the statistic ±inf and
+    the exact two-sided sign test's p-value, ``2 · 2**-n`` (what the Wilcoxon signed-rank
+    test gives for ``n`` equal differences, :func:`scipy.stats.wilcoxon`), rather than the
+    t-test's degenerate p = 0: ``n`` runs that all moved the same way are as significant
+    as ``n`` signs can be (5 runs: p = 0.0625; 6: 0.03125), not certain.
 
     Examples
     --------
@@ -101,13 +107,26 @@ def paired_ttest(a, b) -> TTestResult:
     d = a - b
     mean = float(d.mean())
     sd = float(d.std(ddof=1))
-    if sd == 0.0:
-        if mean == 0.0:
+    # a spread within the rounding of the subtraction is no spread: 0.91 - 0.81 and
+    # 0.92 - 0.82 differ in the last bit, and t would be ~1e15
+    tol = 8 * np.finfo(float).eps * float(np.max(np.abs(np.concatenate([a, b]))))
+    if sd == 0.0 or (math.isfinite(sd) and np.ptp(d) <= tol):
+        if abs(mean) <= tol:  # identical runs (up to that rounding)
             return TTestResult(0.0, 1.0, 0.0)
-        return TTestResult(math.copysign(math.inf, mean), 0.0, mean)
+        return TTestResult(math.copysign(math.inf, mean), sign_test_pvalue(len(d)), mean)
     t = mean / (sd / math.sqrt(len(d)))
     p = float(2 * _st.t.sf(abs(t), len(d) - 1))
     return TTestResult(float(t), p, mean)
+
+
+def sign_test_pvalue(n: int) -> float:
+    """The exact two-sided sign test's p-value when all ``n`` paired differences have the
+    same sign: ``min(1, 2 · 0.5**n)`` (scipy: ``binomtest(n, n).pvalue``; also the exact
+    Wilcoxon signed-rank p-value of ``n`` equal differences)."""
+    _check_count("n", n)
+    if n < 1:
+        raise ValueError(f"n must be at least 1 (the number of paired runs); got {n}.")
+    return min(1.0, math.ldexp(1.0, 1 - n))
 
 
 # method -> dataset -> runs: a sequence (paired by position across methods) or a mapping
