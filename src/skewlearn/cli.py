@@ -1655,6 +1655,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _data_after_params(parser, args)
+    from .experiments.cli import expand_user_paths
+
+    expand_user_paths(args)
     if argv is None:
         _keep_pandas_out(args)
     from .datasets import DataFetchError

@@ -462,6 +462,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("db")
     p.add_argument("--experiment", help="the experiment (needed when the database holds several)")
     args = parser.parse_args(argv)
+    from .cli import expand_user_paths
+
+    expand_user_paths(args, ("outdir", "db"))
     if args.command == "tables" and not any((args.t3, args.t4, args.t5, args.t6)):
         parser.error("tables: give at least one database (--t3, --t4, --t5 or --t6).")
     try:

@@ -33,6 +33,24 @@ def shipped_experiments() -> dict[str, str]:
     return out
 
 
+#: The options and arguments that name files, of every command (``model`` is a file only
+#: for ``predict``, ``experiment`` only for ``run``: elsewhere they are names).
+_PATH_DESTS = ("data", "save", "scores", "db", "html", "md", "csv", "parquet", "json", "figures")
+_PATH_DESTS_OF = {"predict": ("model",), "run": ("experiment",)}
+
+
+def expand_user_paths(args: argparse.Namespace, dests: Sequence[str] | None = None) -> None:
+    """Expand a leading ``~`` in the file arguments of ``args``, in place, as a shell does
+    for a separate word (``--db=~/r.sqlite``, a quoted ``'~/x.csv'`` and a call from Python
+    arrive unexpanded, and an output was then written under a folder named ``~``)."""
+    if dests is None:
+        dests = _PATH_DESTS + _PATH_DESTS_OF.get(getattr(args, "command", None), ())
+    for dest in dests:
+        value = getattr(args, dest, None)
+        if isinstance(value, str) and value.startswith("~"):
+            setattr(args, dest, os.path.expanduser(value))
+
+
 def _int(text: str) -> int:
     """An integer command-line value (argparse's type), with a message saying so."""
     try:
@@ -346,6 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="skewlearn", description=__doc__.splitlines()[0])
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
+    expand_user_paths(args)
     return args.func(args)
 
 

@@ -545,6 +545,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--md", default="omcsl_study.md", help="Markdown summary")
     p.add_argument("--json", default=None, help="also dump Table 4's per-split values")
     args = p.parse_args(argv)
+    from .cli import expand_user_paths
+
+    expand_user_paths(args, ("db", "figures", "md", "json"))
     config = TUNED_CONFIG if args.tuned else CONFIG
     experiment = config.stem
     rows = TUNED_ROWS if args.tuned else TABLE3_ROWS
