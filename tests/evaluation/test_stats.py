@@ -345,3 +345,33 @@ def test_a_constant_shift_gets_the_exact_sign_test_not_p_0(n, shift):
     assert r.statistic == math.copysign(np.inf, shift) and r.mean_diff == pytest.approx(shift)
     assert r.significant() == (np.sign(shift) if n >= 6 else 0)
     assert sign_test_pvalue(n) == st.binomtest(n, n).pvalue
+
+
+@pytest.mark.parametrize(
+    ("row", "n"), [([0.9, 0.1], 3), ([0.9, 0.1], 6), ([0.9, 0.1, 0.5], 4), ([3, 1, 1, 2], 5)]
+)
+def test_datasets_that_all_rank_alike_get_the_exact_p_not_0(row, n):
+    """Session 19: when every dataset ranks the methods alike, Iman–Davenport's F_F is
+    infinite and its p-value was 0 (certain), from 3 datasets and 2 methods too. It is now
+    the exact probability of that agreement under H0, counted by brute force over every
+    way the datasets could have ranked the methods (permutations of a row, ties kept)."""
+    scores = np.array([row] * n, dtype=float)
+    r = friedman_test(scores)
+    assert r.f_stat == np.inf
+    # brute force: all distinct orderings of one row; the statistic is at its maximum
+    # only when all n rows are the same ordering (the observed one or any other)
+    orders = {tuple(p) for p in itertools.permutations(row)}
+    assert r.f_pvalue == pytest.approx(len(orders) ** (1 - n), rel=1e-12)
+    chi2s = (
+        [
+            friedman_test(np.array([row, *rows], dtype=float)).chi2
+            for rows in itertools.product(sorted(orders), repeat=n - 1)
+        ]
+        if len(orders) ** (n - 1) <= 5000
+        else None
+    )
+    if chi2s is not None:
+        exact = np.mean(np.asarray(chi2s) >= r.chi2 - 1e-9)
+        assert r.f_pvalue == pytest.approx(exact, rel=1e-12)
+    if len(row) == 2:  # the sign test
+        assert r.f_pvalue == pytest.approx(stats.binomtest(n, n).pvalue, rel=1e-12)

@@ -357,6 +357,13 @@ def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) 
     (0, 1] divides χ²_F (1 when there are no ties). The ranks must be possible average
     ranks: each in [1, k], summing to k(k+1)/2 (within 0.01·k, for printed, rounded ranks).
 
+    When every dataset ranks the methods alike, χ²_F is at its maximum N(k−1) and F_F is
+    infinite (no residual variance for F); its p-value is then the exact probability of
+    that agreement under the null hypothesis, :math:`m^{1-N}` with m the orderings of one
+    dataset's ranks (k! without ties), rather than F's degenerate 0: N datasets agreeing
+    are as significant as N rankings can be (k = 2: the sign test's :math:`2^{1-N}`;
+    3 methods on 4 datasets: 6⁻³ = 0.0046).
+
     Examples
     --------
     Demšar's worked example (four classifiers, 14 data sets):
@@ -394,8 +401,12 @@ def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) 
     chi2 = 12 * N / (k * (k + 1)) * (np.sum(R**2) - k * (k + 1) ** 2 / 4) / tie_correction
     p = float(_st.chi2.sf(chi2, k - 1))
     denom = N * (k - 1) - chi2
-    if denom <= 0:
-        f_stat, f_p = math.inf, 0.0
+    if denom <= 1e-9 * N * (k - 1):  # every dataset ranks alike (up to rounding)
+        # the exact permutation probability of N equal rankings: each dataset's ranks are
+        # one of m equally likely orderings under H0 (m = k! / Π t! for tie groups t)
+        _, ties = np.unique(np.round(R, 6), return_counts=True)
+        log_m = math.lgamma(k + 1) - sum(math.lgamma(int(t) + 1) for t in ties)
+        f_stat, f_p = math.inf, min(1.0, math.exp((1 - N) * log_m))
     else:
         f_stat = (N - 1) * chi2 / denom
         f_p = float(_st.f.sf(f_stat, k - 1, (k - 1) * (N - 1)))
