@@ -379,3 +379,18 @@ def test_table3_uses_the_experiment_reports_mean_and_std(tmp_path):
     tables = {t.metric: t for t in rep.tables}
     assert tables["f1"].std["letter", "OCS1-h"] == pytest.approx(np.std(f, ddof=1), rel=1e-12)
     assert tables["pr_auc"].std["letter", "OCS2-h"] == pytest.approx(np.std(pr, ddof=1))
+
+
+def test_figure1_mean_leaves_out_the_splits_where_a_checkpoint_is_undefined(monkeypatch):
+    """Session 19: Figure 1 averaged the splits' curves with a plain sum, so a checkpoint
+    undefined in one split (no positive seen yet: NaN) was NaN in the mean of all; the
+    experiment report's curves take the mean over the splits that have a value."""
+    curves = iter([np.array([np.nan, 0.2, 0.4]), np.array([0.5, 0.4, 0.6])])
+
+    def fake_split(X, y, **kw):
+        return {"table4": {}, "curves": {"f1": {"OMCSL-h": next(curves)}},
+                "checkpoints": np.array([10, 20, 30])}  # fmt: skip
+
+    monkeypatch.setattr(study, "study_split", fake_split)
+    res = study.run_study(["satimage"], 2, log=lambda *_: None)
+    np.testing.assert_allclose(res["satimage"]["curves"]["f1"]["OMCSL-h"], [0.5, 0.3, 0.5])

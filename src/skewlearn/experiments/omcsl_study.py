@@ -225,7 +225,8 @@ def run_study(datasets=None, n_repeats: int | None = None, *, last: int = 5000,
     :func:`tuned_etas`); default OMCSL's default η.
 
     Returns ``{dataset: {"table4": {(loss, measure): list of per-split dicts},
-    "curves": {measure: {method: mean curve}}, "checkpoints": array, "n_train": int}}``.
+    "curves": {measure: {method: mean curve}}, "checkpoints": array, "n_train": int}}``;
+    a curve's mean at a checkpoint is over the splits where it is defined (NaN in none).
     """
     exp = load_experiment(config)
     specs = {d.name: d for d in exp.datasets}
@@ -279,10 +280,19 @@ def run_study(datasets=None, n_repeats: int | None = None, *, last: int = 5000,
                 table.setdefault(key, []).append(row)
             for measure, per in res["curves"].items():
                 for method, curve in per.items():
-                    acc = sums.setdefault(measure, {}).setdefault(method, np.zeros(len(cps)))
-                    acc += curve
+                    # (sum, count) of the splits where the checkpoint is defined: a split
+                    # with no positive seen yet has NaN there, which is left out of the
+                    # mean (as the report's curves do), not spread over every split's
+                    zero = (np.zeros(len(cps)), np.zeros(len(cps)))
+                    acc, n = sums.setdefault(measure, {}).setdefault(method, zero)
+                    ok = np.isfinite(curve)
+                    acc[ok] += curve[ok]
+                    n += ok
         log(f"{name}: {reps} splits, {time.perf_counter() - t0:.1f} s")
-        mean_curves = {m: {k: v / reps for k, v in per.items()} for m, per in sums.items()}
+        mean_curves = {
+            m: {k: np.where(n > 0, v / np.maximum(n, 1), np.nan) for k, (v, n) in per.items()}
+            for m, per in sums.items()
+        }
         results[name] = {
             "table4": table,
             "curves": mean_curves,
