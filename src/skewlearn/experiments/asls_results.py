@@ -86,9 +86,11 @@ def _per_fold(rows, metric: str) -> dict[tuple[str, str], dict[tuple[int, int], 
     return out
 
 
-def _mean_std(values) -> tuple[float, float]:
+def _mean_std(values) -> tuple[float, float | None]:
+    """Mean and sample std (ddof = 1) of the folds; the std is None for one fold, which
+    has no spread to show (not a spread of 0), as in the experiment report."""
     v = np.asarray(list(values), dtype=float)
-    return float(np.mean(v)), float(np.std(v, ddof=1)) if len(v) > 1 else 0.0
+    return float(np.mean(v)), float(np.std(v, ddof=1)) if len(v) > 1 else None
 
 
 def _pct(mean: float, std: float | None = None) -> str:
