@@ -394,3 +394,22 @@ def test_figure1_mean_leaves_out_the_splits_where_a_checkpoint_is_undefined(monk
     monkeypatch.setattr(study, "study_split", fake_split)
     res = study.run_study(["satimage"], 2, log=lambda *_: None)
     np.testing.assert_allclose(res["satimage"]["curves"]["f1"]["OMCSL-h"], [0.5, 0.3, 0.5])
+
+
+def test_main_refuses_a_summary_over_its_database_before_running(tmp_path, capsys):
+    """Session 19: ``--md`` (or ``--json``) naming the results database was written over
+    it at the end of the run, hours later, destroying Table 3's results; it is refused
+    first, as `skewlearn report` refuses it."""
+    from skewlearn.experiments.store import ResultStore
+
+    db = tmp_path / "r.sqlite"
+    ResultStore(db).close()
+    before = db.read_bytes()
+    for flag in ("--md", "--json"):
+        argv = ["--skip-table3", "--skip-table4", "--db", str(db), flag, str(db)]
+        if flag == "--json":
+            argv += ["--md", str(tmp_path / "s.md")]
+        with pytest.raises(SystemExit):
+            study.main(argv)
+        assert "is the results database" in capsys.readouterr().err
+    assert db.read_bytes() == before

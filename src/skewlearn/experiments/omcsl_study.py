@@ -562,6 +562,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     experiment = config.stem
     rows = TUNED_ROWS if args.tuned else TABLE3_ROWS
     db = args.db or f"{experiment}.sqlite"
+    # the summary is written at the end, hours later: refuse now a --md / --json that is
+    # a folder or would replace the database (or an experiment file, another database)
+    from .cli import _check_outputs
+
+    outputs = {"md": args.md, "json": args.json}
+    try:
+        _check_outputs(Path(db), {k: v for k, v in outputs.items() if v})
+    except ValueError as err:
+        p.error(str(err))
     if args.datasets and not args.skip_table4:  # before Table 3, which runs for hours
         known = [d.name for d in load_experiment(config).datasets]
         unknown = [n for n in args.datasets if n not in known]
