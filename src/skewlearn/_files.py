@@ -56,3 +56,11 @@ def hash_file(path: str | os.PathLike, hasher) -> str:
         while block := fh.read(1 << 20):
             hasher.update(block)
     return hasher.hexdigest()
+
+
+def user_path(path: str | os.PathLike) -> str:
+    """``path`` as a string with a leading ``~`` or ``~user`` expanded to that home folder,
+    as the shell, pandas and numpy read it (``os.path.expanduser``); anything else is
+    returned as it is. Without this ``~/data.csv`` was "no such file", and an output such as
+    ``~/results.sqlite`` was written to a folder named ``~`` in the working folder."""
+    return os.path.expanduser(os.fspath(path))

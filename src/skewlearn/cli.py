@@ -928,8 +928,10 @@ def _check_save_path(args) -> None:
 
 def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     """Refuse an output path before any work: a directory, a missing folder (for
-    ``--save``, also one not writable), or one of the command's input files (``--scores``
-    onto the data or the model replaced it, silently)."""
+    ``--save``, also one not writable), one of the command's input files (``--scores``
+    onto the data or the model replaced it, silently), or an existing experiment file or
+    SQLite database (:func:`~skewlearn.experiments.cli.irreplaceable`). Any other existing
+    file is replaced, as a model saved again replaces the last one."""
     import os
 
     if not path:  # e.g. an unset shell variable: abspath("") is the working folder
@@ -942,7 +944,7 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     if flag == "--save" and not os.access(folder, os.W_OK):  # before the run, not after
         # (the model is written to a new file in that folder, then renamed)
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} is not writable.")
-    from .experiments.cli import _same_file
+    from .experiments.cli import _same_file, irreplaceable
 
     for what, given in inputs.items():
         if _same_file(path, given) and os.path.isfile(given):
@@ -950,6 +952,12 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
                 f"{flag} {path!r} is {what}; writing there would replace it. Give {flag} "
                 "another file name."
             )
+    what = irreplaceable(path)
+    if what:
+        raise UsageError(
+            f"{flag} {path!r} is {what}; writing there would destroy it. Give {flag} "
+            "another file name."
+        )
 
 
 def _save_model(
@@ -1655,6 +1663,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _data_after_params(parser, args)
+    from .experiments.cli import expand_user_paths
+
+    expand_user_paths(args)
     if argv is None:
         _keep_pandas_out(args)
     from .datasets import DataFetchError

@@ -242,7 +242,7 @@ def test_comparison_says_when_a_method_has_fewer_folds(tmp_path):
         store.write(_row("pima", "SVM-DEC", 0, {"gmean": 0.7, "f1": 0.6, "roc_auc": 0.8}))
     md = comparison_markdown(db, "asls_table5_linear.csv", "LASLS")
     svm = next(line for line in md.splitlines() if line.startswith("| pima | SVM-DEC"))
-    assert "70.00 (0.00) [1 of 4 folds]" in svm
+    assert "| 70.00 [1 of 4 folds] |" in svm  # one fold: no spread (session 19), not (0.00)
     lasls = next(line for line in md.splitlines() if line.startswith("| pima | LASLS"))
     assert "folds]" not in lasls and "75.10 (5.13)" in lasls
 
@@ -362,3 +362,40 @@ def test_table3_pattern_line_of_a_partial_grid(tmp_path):
     ours = next(line for line in table3_markdown(db).splitlines() if line.startswith("- ours"))
     assert "nan" not in ours
     assert ours.startswith("- ours: KASLS > LASLS: no cell has both yet;")
+
+
+def test_comparison_does_not_call_five_equal_differences_certain(tmp_path):
+    """Session 19: the same G-mean difference in each of 5 folds was marked significant
+    (p = 0, no spread for the t-test); the exact sign test, scipy's wilcoxon of 5 equal
+    differences, says p = 0.0625 > 0.05. Ten folds (p = 0.002) keep the marker."""
+    from scipy.stats import wilcoxon
+
+    assert wilcoxon([0.05] * 5).pvalue > 0.05 > wilcoxon([0.05] * 10).pvalue
+    for n_folds, marked in ((5, False), (10, True)):
+        db = tmp_path / f"s{n_folds}.sqlite"
+        with ResultStore(db) as store:
+            for fold in range(n_folds):
+                g = 0.7 + 0.03 * fold
+                store.write(_row("kc1", "KASLS_R", fold, {"gmean": g, "f1": 0.5, "roc_auc": 0.8}))
+                store.write(_row("kc1", "SVM-DEC", fold,
+                                 {"gmean": g - 0.05, "f1": 0.5, "roc_auc": 0.8}))  # fmt: skip
+        md = comparison_markdown(db, "asls_table6_kernel.csv", "KASLS_R")
+        svm = next(line for line in md.splitlines() if line.startswith("| kc1 | SVM-DEC"))
+        cells = [c.strip() for c in svm.strip("|").split("|")]
+        assert cells[2].endswith("*") is marked, (n_folds, cells[2])
+
+
+def test_one_fold_shows_no_spread_rather_than_zero(tmp_path):
+    """Session 19: a method with one fold showed "(0.00)", a spread of 0 where there is no
+    spread; the experiment report (and omcsl_study) show the mean alone. Two folds show
+    the sample std (ddof = 1), numpy's."""
+    db = tmp_path / "t.sqlite"
+    with ResultStore(db) as store:
+        store.write(_row("pima", "LASLS", 0, {"gmean": 0.75, "f1": 0.6, "roc_auc": 0.8}))
+        store.write(_row("pima", "LASLS", 1, {"gmean": 0.70, "f1": 0.6, "roc_auc": 0.8}))
+        store.write(_row("pima", "SVM-DEC", 0, {"gmean": 0.7, "f1": 0.6, "roc_auc": 0.8}))
+    md = comparison_markdown(db, "asls_table5_linear.csv", "LASLS")
+    svm = next(line for line in md.splitlines() if line.startswith("| pima | SVM-DEC"))
+    assert "(0.00)" not in svm and "| 70.00 [1 of 2 folds] |" in svm
+    lasls = next(line for line in md.splitlines() if line.startswith("| pima | LASLS"))
+    assert f"| 72.50 ({100 * np.std([0.75, 0.70], ddof=1):.2f}) |" in lasls

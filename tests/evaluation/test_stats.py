@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from skewlearn.evaluation import (
     significance_markers,
     win_tie_loss,
 )
+from skewlearn.evaluation.stats import sign_test_pvalue
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -37,8 +39,9 @@ def test_paired_ttest_by_hand_and_degenerate_cases():
     assert r.statistic == pytest.approx(0.125 / (np.sqrt(4 * 0.075**2 / 3) / 2))
     assert r.significant() == 0  # p = .063 > .05
     assert paired_ttest([1, 2, 3], [1, 2, 3]).pvalue == 1.0
-    shifted = paired_ttest([2, 3, 4], [1, 2, 3])
-    assert shifted.pvalue == 0.0 and shifted.significant() == 1
+    shifted = paired_ttest([2, 3, 4], [1, 2, 3])  # 3 equal differences: sign test, 1/4
+    assert shifted.statistic == np.inf and shifted.pvalue == 0.25
+    assert shifted.significant() == 0
     with pytest.raises(ValueError, match="equal length"):
         paired_ttest([1, 2], [1, 2, 3])
 
@@ -302,7 +305,8 @@ def test_runs_that_are_one_number_copied_are_not_called_significant():
     deterministic learner the same stream three times, so its three runs are one number
     copied; the report marked AROW against PassiveAggressive ● / ▲ (p = 0) from that one
     comparison. A pair whose runs are each constant is now not compared (no marker, no
-    win/tie/loss); distinct runs with a constant difference are still tested, as by scipy."""
+    win/tie/loss). Session 19: distinct runs with a constant difference are tested by the
+    sign test (p = 2 · 2**-n), not scipy's degenerate t (p = 0)."""
     from scipy import stats as st
 
     copies = {"ref": {"d": [0.9, 0.9, 0.9]}, "m": {"d": [0.8, 0.8, 0.8]}}
@@ -312,9 +316,62 @@ def test_runs_that_are_one_number_copied_are_not_called_significant():
     assert significance_markers(same, ["ref"]) == {("m", "d"): ""}
     assert win_tie_loss(same, ["ref"]) == {"m": (0, 1, 0)}
     runs = {"ref": {"d": [0.9, 0.91, 0.92]}, "m": {"d": [0.8, 0.81, 0.82]}}
+    # scipy's t is ~1e15 from the last bit of 0.92 - 0.82; three signs are p = 0.25
     assert st.ttest_rel(runs["ref"]["d"], runs["m"]["d"]).pvalue < 0.05
-    assert significance_markers(runs, ["ref"]) == {("m", "d"): "●"}
+    assert st.wilcoxon(np.subtract(runs["ref"]["d"], runs["m"]["d"])).pvalue == 0.25
+    assert significance_markers(runs, ["ref"]) == {("m", "d"): ""}
+    m6 = [0.8, 0.81, 0.82, 0.83, 0.84, 0.85]  # six signs: p = 1/32 < 0.05
+    runs6 = {"ref": {"d": [v + 0.1 for v in m6]}, "m": {"d": m6}}
+    assert significance_markers(runs6, ["ref"]) == {("m", "d"): "●"}
     # one side constant, the other not: a real spread, tested as before
     mixed = {"ref": {"d": [0.9, 0.9, 0.9]}, "m": {"d": [0.5, 0.6, 0.55]}}
     assert st.ttest_rel(mixed["ref"]["d"], mixed["m"]["d"]).pvalue < 0.05
     assert significance_markers(mixed, ["ref"]) == {("m", "d"): "●"}
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 8, 12, 30])
+@pytest.mark.parametrize("shift", [0.05, -0.1, 3.0])
+def test_a_constant_shift_gets_the_exact_sign_test_not_p_0(n, shift):
+    """Session 19: n runs that all differ by the same amount have no spread for t; scipy's
+    ttest_rel calls that p = 0 (certain, even from 2 runs). The p-value is the exact
+    two-sided sign test's, scipy's binomtest(n, n) and wilcoxon of n equal differences."""
+    from scipy import stats as st
+
+    b = np.random.default_rng(n).uniform(0.2, 0.9, n)
+    a = b + shift
+    r = paired_ttest(a, b)
+    assert r.pvalue == pytest.approx(st.binomtest(n, n).pvalue, rel=1e-12)
+    assert r.pvalue == pytest.approx(st.wilcoxon(a - b, method="exact").pvalue, rel=1e-12)
+    assert r.statistic == math.copysign(np.inf, shift) and r.mean_diff == pytest.approx(shift)
+    assert r.significant() == (np.sign(shift) if n >= 6 else 0)
+    assert sign_test_pvalue(n) == st.binomtest(n, n).pvalue
+
+
+@pytest.mark.parametrize(
+    ("row", "n"), [([0.9, 0.1], 3), ([0.9, 0.1], 6), ([0.9, 0.1, 0.5], 4), ([3, 1, 1, 2], 5)]
+)
+def test_datasets_that_all_rank_alike_get_the_exact_p_not_0(row, n):
+    """Session 19: when every dataset ranks the methods alike, Iman–Davenport's F_F is
+    infinite and its p-value was 0 (certain), from 3 datasets and 2 methods too. It is now
+    the exact probability of that agreement under H0, counted by brute force over every
+    way the datasets could have ranked the methods (permutations of a row, ties kept)."""
+    scores = np.array([row] * n, dtype=float)
+    r = friedman_test(scores)
+    assert r.f_stat == np.inf
+    # brute force: all distinct orderings of one row; the statistic is at its maximum
+    # only when all n rows are the same ordering (the observed one or any other)
+    orders = {tuple(p) for p in itertools.permutations(row)}
+    assert r.f_pvalue == pytest.approx(len(orders) ** (1 - n), rel=1e-12)
+    chi2s = (
+        [
+            friedman_test(np.array([row, *rows], dtype=float)).chi2
+            for rows in itertools.product(sorted(orders), repeat=n - 1)
+        ]
+        if len(orders) ** (n - 1) <= 5000
+        else None
+    )
+    if chi2s is not None:
+        exact = np.mean(np.asarray(chi2s) >= r.chi2 - 1e-9)
+        assert r.f_pvalue == pytest.approx(exact, rel=1e-12)
+    if len(row) == 2:  # the sign test
+        assert r.f_pvalue == pytest.approx(stats.binomtest(n, n).pvalue, rel=1e-12)

@@ -445,3 +445,58 @@ def test_report_md_dash_is_stdout_and_a_directory_output_is_refused_first(
     err = capsys.readouterr().err
     assert "--html 'reports' is a directory" in err and "Errno" not in err
     assert not (tmp_path / "r.md").exists()
+
+
+def test_report_outputs_never_replace_the_experiments_inputs(tmp_path, monkeypatch, capsys):
+    """Session 19: `report --csv` over the data file the experiment read, or `--md` over
+    the experiment's TOML, replaced them (exit 0); so did an output over another results
+    database. They are refused, unchanged; an ordinary existing file is replaced, as a
+    report written again replaces the last one."""
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(Path(__file__).parents[1] / "data" / "cli_stream.csv", "d.csv")
+    Path("e.toml").write_text(
+        'name = "e"\nseed = 0\nmetrics = ["roc_auc"]\ndatasets = ["./d.csv"]\n'
+        '[protocol]\nkind = "kfold"\nn_splits = 2\n[[estimators]]\nclass = "PassiveAggressive"\n',
+        encoding="utf-8",
+    )
+    assert main(["run", "e.toml", "--jobs", "1", "--db", "r.sqlite", "--no-progress"]) == 0
+    shutil.copy("r.sqlite", "other.sqlite")
+    kept = {p: Path(p).read_bytes() for p in ("d.csv", "e.toml", "other.sqlite")}
+    capsys.readouterr()
+    for flag, target, what in (
+        ("--csv", "d.csv", "is the data file './d.csv' of experiment 'e'"),
+        ("--csv", str(tmp_path / "d.csv"), "is the data file './d.csv' of experiment 'e'"),
+        ("--md", "e.toml", "is an experiment file (TOML)"),
+        ("--html", "other.sqlite", "is an SQLite database"),
+    ):
+        assert main(["report", "r.sqlite", flag, target]) == 2
+        err = capsys.readouterr().err
+        assert what in err and "would destroy it" in err, err
+    assert {p: Path(p).read_bytes() for p in kept} == kept
+    Path("old.csv").write_text("anything\n", encoding="utf-8")
+    assert main(["report", "r.sqlite", "--csv", "old.csv", "--md", "r.md"]) == 0
+    assert Path("old.csv").read_text(encoding="utf-8").startswith("task_key,")
+
+
+def test_command_line_outputs_never_replace_an_experiment_file_or_a_database(tmp_path, capsys):
+    from skewlearn.cli import main as cli_main
+
+    data = str(Path(__file__).parents[1] / "data" / "cli_stream.csv")
+    db = tmp_path / "r.sqlite"
+    ResultStore(db).close()
+    toml = tmp_path / "e.toml"
+    toml.write_text('name = "e"\n', encoding="utf-8")
+    argv = ["stream", data, "--model", "PassiveAggressive", "--no-progress", "--save"]
+    for target, what in ((db, "an SQLite database"), (toml, "an experiment file (TOML)")):
+        before = target.read_bytes()
+        with pytest.raises(SystemExit):
+            cli_main([*argv, str(target)])
+        assert what in capsys.readouterr().err
+        assert target.read_bytes() == before
+    model = tmp_path / "m.pkl"
+    assert cli_main([*argv, str(model)]) == 0
+    with pytest.raises(SystemExit):
+        cli_main(["predict", str(model), data, "--scores", str(toml)])
+    assert "an experiment file (TOML)" in capsys.readouterr().err

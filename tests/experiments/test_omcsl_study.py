@@ -160,8 +160,12 @@ def test_table3_and_must_show_from_a_results_database(tmp_path):
                              extra={}))  # fmt: skip
     table = study.table3_markdown(db)
     omcsl = next(line for line in table.splitlines() if line.startswith("| OMCSL-h |"))
-    # F from OMCSL-F-h (mean 0.7, std 0.1), AUROC from OMCSL-AUROC-h, AUPRC from OMCSL-AUPRC-h
-    assert omcsl == "| OMCSL-h | 0.7000 ± 0.1000 | 0.9600 ± 0.0100 | 0.6000 ± 0.1000 |"
+    # F from OMCSL-F-h, AUROC from OMCSL-AUROC-h, AUPRC from OMCSL-AUPRC-h; mean ± the
+    # sample std (ddof=1, numpy's and the experiment report's): 0.7 ± 0.1414 for 0.8, 0.6
+    f_sd = np.std([0.8, 0.6], ddof=1)
+    r_sd = np.std([0.95, 0.97], ddof=1)
+    p_sd = np.std([0.5, 0.7], ddof=1)
+    assert omcsl == f"| OMCSL-h | 0.7000 ± {f_sd:.4f} | 0.9600 ± {r_sd:.4f} | 0.6000 ± {p_sd:.4f} |"
     assert "| OPAUC | – | – | – |" in table
     checks = study.must_show(db, None)
     # F: 0.7 > 0.65 and 0.2 -> yes; AUPRC: 0.6 < OCS1 0.62 -> not ahead
@@ -214,7 +218,8 @@ def test_tuned_table_takes_each_column_from_the_run_tuned_for_it(tmp_path):
                                                            else 0.1}, extra={}))  # fmt: skip
     table = study.table3_markdown(db, exp, study.TUNED_ROWS)
     line = next(ln for ln in table.splitlines() if ln.startswith("| OCS1-h |"))
-    assert line == "| OCS1-h | 0.7200 ± 0.0000 | 0.9500 ± 0.0000 | 0.5000 ± 0.0000 |"
+    # one split: no spread to show (not a spread of 0), as the experiment report prints it
+    assert line == "| OCS1-h | 0.7200 | 0.9500 | 0.5000 |"
     checks = study.must_show(db, None, exp, study.TUNED_ROWS)
     # one split: no paired test ("–"); the better OCS on AUPRC is OCS2 (0.55)
     assert "| letter | h | F-measure | 0.7000 | 0.7200 | 0.3000 | **no** | – |" in checks
@@ -345,3 +350,66 @@ def test_jobs_zero_is_a_usage_error(tmp_path, capsys):
         study.main(["--jobs", "0", "--skip-table4", "--db", str(tmp_path / "t.sqlite"),
                     "--md", str(tmp_path / "s.md")])  # fmt: skip
     assert err.value.code == 2 and "0 workers cannot run anything" in capsys.readouterr().err
+
+
+def test_table3_uses_the_experiment_reports_mean_and_std(tmp_path):
+    """Table 3 prints the same mean ± std as the engine's report of the same runs (the
+    sample std, ddof=1, over the finite values); a run without a value is counted."""
+    from skewlearn.experiments.report import build_reports
+    from skewlearn.experiments.store import ResultStore
+
+    db = tmp_path / "r.sqlite"
+    rng = np.random.default_rng(3)
+    f = rng.uniform(0.5, 0.9, 5)
+    vals = {("OCS1-h", r): (f[r], 0.9, 0.5) for r in range(5)}
+    vals.update({("OCS2-h", r): (0.3, 0.8, float("nan") if r == 2 else 0.2 + r / 10)
+                 for r in range(5)})  # fmt: skip
+    with ResultStore(db) as store:
+        _write(store, "omcsl_table3", vals)
+    line = next(ln for ln in study.table3_markdown(db).splitlines() if ln.startswith("| OCS1-h |"))
+    assert line.split(" | ")[1] == f"{f.mean():.4f} ± {np.std(f, ddof=1):.4f}"
+    pr = [0.2, 0.3, 0.5, 0.6]
+    line = next(ln for ln in study.table3_markdown(db).splitlines() if ln.startswith("| OCS2-h |"))
+    assert (
+        line.split(" | ")[3].rstrip(" |")
+        == f"{np.mean(pr):.4f} ± {np.std(pr, ddof=1):.4f} (4 of 5 runs)"
+    )
+    # the engine's own table of the same runs: the same numbers (3 digits there)
+    (rep,) = build_reports(db, "omcsl_table3")
+    tables = {t.metric: t for t in rep.tables}
+    assert tables["f1"].std["letter", "OCS1-h"] == pytest.approx(np.std(f, ddof=1), rel=1e-12)
+    assert tables["pr_auc"].std["letter", "OCS2-h"] == pytest.approx(np.std(pr, ddof=1))
+
+
+def test_figure1_mean_leaves_out_the_splits_where_a_checkpoint_is_undefined(monkeypatch):
+    """Session 19: Figure 1 averaged the splits' curves with a plain sum, so a checkpoint
+    undefined in one split (no positive seen yet: NaN) was NaN in the mean of all; the
+    experiment report's curves take the mean over the splits that have a value."""
+    curves = iter([np.array([np.nan, 0.2, 0.4]), np.array([0.5, 0.4, 0.6])])
+
+    def fake_split(X, y, **kw):
+        return {"table4": {}, "curves": {"f1": {"OMCSL-h": next(curves)}},
+                "checkpoints": np.array([10, 20, 30])}  # fmt: skip
+
+    monkeypatch.setattr(study, "study_split", fake_split)
+    res = study.run_study(["satimage"], 2, log=lambda *_: None)
+    np.testing.assert_allclose(res["satimage"]["curves"]["f1"]["OMCSL-h"], [0.5, 0.3, 0.5])
+
+
+def test_main_refuses_a_summary_over_its_database_before_running(tmp_path, capsys):
+    """Session 19: ``--md`` (or ``--json``) naming the results database was written over
+    it at the end of the run, hours later, destroying Table 3's results; it is refused
+    first, as `skewlearn report` refuses it."""
+    from skewlearn.experiments.store import ResultStore
+
+    db = tmp_path / "r.sqlite"
+    ResultStore(db).close()
+    before = db.read_bytes()
+    for flag in ("--md", "--json"):
+        argv = ["--skip-table3", "--skip-table4", "--db", str(db), flag, str(db)]
+        if flag == "--json":
+            argv += ["--md", str(tmp_path / "s.md")]
+        with pytest.raises(SystemExit):
+            study.main(argv)
+        assert "is the results database" in capsys.readouterr().err
+    assert db.read_bytes() == before

@@ -579,6 +579,34 @@ def svm_gap(objective, mu: np.ndarray, J: float, g: np.ndarray, state) -> float:
     return float(J) - (float(dual_constant(state)) - 0.5 * float(mu @ g))
 
 
+def warn_mkl_stop(est, res: dict, stacklevel: int = 4) -> None:
+    """A ConvergenceWarning when :func:`reduced_gradient_mkl` stopped with a duality gap
+    above ``tol`` · J: at ``max_iter`` (more than 1: ``max_iter=1`` is the documented way to
+    keep μ = 1/M), or where no step lowered J. ``duality_gap_`` alone left such a result
+    (up to 16 × ``tol`` on ordinary data at C = 100) looking like a converged one."""
+    J, gap = float(res["J"]), float(res["gap_history"][-1])
+    if not gap > est.tol * abs(J):
+        return
+    name = type(est).__name__
+    if res["stop"] == "max_iter":
+        if est.max_iter <= 1:
+            return
+        why = (
+            f"stopped at max_iter={est.max_iter} iterations with an MKL duality gap of "
+            f"{gap / abs(J):.2g} × J, above tol={est.tol}: the kernel weights mu_ may be "
+            "far from optimal. Increase max_iter."
+        )
+    else:
+        why = (
+            f"stopped where no step of the kernel weights lowered J, with an MKL duality "
+            f"gap of {gap / abs(J):.2g} × J, above tol={est.tol} (after {res['n_iter']} "
+            f"of max_iter={est.max_iter} iterations): the comparisons of J are as exact as "
+            "the SVM solves, so mu_ may be far from optimal. A smaller svm_tol may let the "
+            "descent go on; duality_gap_ is the bound on J − min J."
+        )
+    warnings.warn(f"{name}: {why}", ConvergenceWarning, stacklevel=stacklevel)
+
+
 def reduced_gradient_mkl(
     objective: Callable, n_kernels: int, max_iter: int, tol: float, slope_tol: float = 0.1
 ) -> dict:
@@ -593,7 +621,10 @@ def reduced_gradient_mkl(
     with a gap limited by the SVM's tolerance). Returns a dict with ``mu``, ``J``, ``g``,
     ``state``, ``n_iter``, ``objective_history`` (J after each iteration, first entry at
     μ = 1/M),
-    ``gap_history`` (duality gap at each of those points), ``n_evaluations``.
+    ``gap_history`` (duality gap at each of those points), ``n_evaluations`` and ``stop``:
+    ``"tol"`` (the gap met ``tol``), ``"max_iter"`` or ``"no_move"`` (no step lowered J).
+    A final iteration that could not move μ adds nothing to the history or to ``n_iter``
+    (it is the point before it, whose J is already the last entry).
 
     Inexact solves: an objective with a ``tighten()`` method (:class:`LinearSVMObjective`
     with a ``descent_tol``) solves loosely during the descent. When a stopping test passes
@@ -640,7 +671,9 @@ def reduced_gradient_mkl(
             gap = mkl_duality_gap(objective, mu, J, g, state)
         gaps.append(gap)
         if gap <= tol * abs(J) or n_iter >= max_iter:
+            stop = "tol" if gap <= tol * abs(J) else "max_iter"
             break
+        stop = "no_move"
         D, top = reduced_direction(mu, -0.5 * g)
         if not (D < 0).any():
             if svm_gap(objective, mu, J, g, state) <= 0.5 * tol * abs(J):
@@ -704,7 +737,11 @@ def reduced_gradient_mkl(
         if start is not None and np.array_equal(mu, start):
             if refine():
                 continue
-            gaps.append(mkl_duality_gap(objective, mu, J, g, state))
+            # the iteration moved nothing: it is the point before it, not a new one
+            # (history and n_iter would list the last J twice)
+            history.pop()
+            n_iter -= 1
+            gaps[-1] = mkl_duality_gap(objective, mu, J, g, state)
             break
     return {
         "mu": mu,
@@ -715,6 +752,7 @@ def reduced_gradient_mkl(
         "objective_history": history,
         "gap_history": gaps,
         "n_evaluations": n_eval,
+        "stop": stop,
     }
 
 
@@ -831,7 +869,9 @@ class MultiNystroemMKL(BatchClassifier):
         current μ and takes one descent step unless it stops); ``1`` keeps ``μ = 1/M``.
     tol : float ≥ 0, default=0.01
         Stop when the MKL duality gap (SimpleMKL's, which here also counts the SVM solve's
-        own primal–dual gap) ≤ ``tol`` · J (SimpleMKL's default 0.01).
+        own primal–dual gap) ≤ ``tol`` · J (SimpleMKL's default 0.01). A fit that stops
+        above it (at ``max_iter`` > 1, or where no step of μ lowers J) ends with a
+        ConvergenceWarning that names the cause.
     svm_tol : float > 0, default=1e-2
         Stop each SVM solve when the projected-gradient range ≤ ``svm_tol`` (liblinear's
         default for this solver is 0.1, scikit-learn ``LinearSVC``'s 1e-4).
@@ -865,10 +905,12 @@ class MultiNystroemMKL(BatchClassifier):
     bias_ : float
         Intercept.
     n_iter_ : int
-        Iterations of the outer loop (descent steps taken + 1; 1 when μ = 1/M was optimal).
+        Iterations of the outer loop (descent steps taken + 1; 1 when μ = 1/M was optimal;
+        a final iteration that found no step lowering J is not counted).
     objective_history_ : list of float
-        J(μ) at the start of each iteration and at the end (non-increasing when the SVM
-        solves converge; a capped solve makes it noisy).
+        J(μ) at the start of each counted iteration, ``n_iter_`` values, the last at the
+        returned μ (non-increasing when the SVM solves converge; a capped solve makes it
+        noisy).
     duality_gap_ : float
         Final MKL duality gap.
     n_svm_solves_ : int
@@ -994,6 +1036,8 @@ class MultiNystroemMKL(BatchClassifier):
                 ConvergenceWarning,
                 stacklevel=3,  # here < BatchClassifier.fit < caller
             )
+        else:
+            warn_mkl_stop(self, res, stacklevel=4)  # there < here < BatchClassifier.fit
         fm.mu_ = res["mu"]
         self.feature_map_ = fm
         self.mu_ = res["mu"]
@@ -1037,7 +1081,8 @@ class SimpleMKL(BatchClassifier):
         As in :class:`MultiNystroemMKL`.
     max_iter : int ≥ 1, default=20
     tol : float ≥ 0, default=0.01
-        Relative MKL duality gap.
+        Relative MKL duality gap; a fit that stops above it warns, as
+        :class:`MultiNystroemMKL` does.
     svm_tol : float > 0, default=1e-3
         ``SVC``'s ``tol``. Each solve is capped at 10,000,000 SMO iterations (SVMDEC's
         ``max_iter``) and ends there with scikit-learn's ConvergenceWarning: a ``svm_tol``
@@ -1149,6 +1194,7 @@ class SimpleMKL(BatchClassifier):
             return J, g, (sv, ay, float(svc.intercept_[0]))
 
         res = reduced_gradient_mkl(objective, len(specs), self.max_iter, self.tol)
+        warn_mkl_stop(self, res, stacklevel=4)
         sv, ay, b = res["state"]
         self.kernel_params_ = specs
         self.mu_ = res["mu"]

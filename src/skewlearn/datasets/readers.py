@@ -44,6 +44,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._files import user_path
+
 __all__ = ["read", "read_arff", "read_csv", "read_keel", "read_libsvm"]
 
 _MISSING = frozenset({"?", "<null>"})
@@ -966,7 +968,7 @@ def read_keel(
     (['pos', 'neg'], ['colour=red', 'colour=green', 'size'])
     """
     _check_missing(missing)
-    path = os.fspath(path)
+    path = user_path(path)
     lines = _read_text(path).split("\n")
     attributes: list[_Attribute] | None = None
     relation = None
@@ -1087,7 +1089,7 @@ def read_arff(
     ([1.5, 2.5], ['yes', 'no'], ['a b'])
     """
     _check_missing(missing)
-    path = os.fspath(path)
+    path = user_path(path)
     lines = _read_text(path).split("\n")
     attributes: list[_Attribute] = []
     declared: dict[str, int] = {}
@@ -1271,7 +1273,7 @@ def read_csv(
     """
     _check_missing(missing)
     _check_switch("header", header)
-    path = os.fspath(path)
+    path = user_path(path)
     text = _read_text(path)
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
@@ -1401,7 +1403,7 @@ def read_libsvm(
     >>> X.tolist(), y.tolist()
     ([[2.0, 0.0, 0.5], [0.0, 1.0, 0.0]], [1, -1])
     """
-    path = os.fspath(path)
+    path = user_path(path)
     _check_switch("sparse", sparse)
     _check_switch("zero_based", zero_based)
     if n_features is not None and (
@@ -1588,7 +1590,7 @@ def read(
     X, y, meta
         See the reader.
     """
-    path = os.fspath(path)
+    path = user_path(path)
     _check_file(path)
     key = _format_of(path, format)
     _check_options(path, key, kwargs)
@@ -1671,4 +1673,4 @@ def _read_options(path: str | os.PathLike, format: str | None = None) -> list[st
 
     Raises ValueError when the format cannot be told from the extension or ``format``.
     """
-    return ["format", *_options_of(_format_of(os.fspath(path), format))]
+    return ["format", *_options_of(_format_of(user_path(path), format))]

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .._files import user_path
 from .._hints import did_you_mean
 from .._values import plain
 from . import cache
@@ -407,7 +408,7 @@ def load(
     elif isinstance(name, os.PathLike) or (
         isinstance(name, str) and (os.sep in name or os.path.exists(name))
     ):
-        path = os.fspath(name)
+        path = user_path(name)
         X, labels, rmeta = read(path, **read_options)
         source = path
         description = f"Data file {os.path.basename(path)}."

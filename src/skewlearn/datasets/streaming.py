@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from .. import _files
 from . import _parse
 from .readers import (
     _EXTENSIONS,
@@ -482,7 +483,7 @@ class ChunkedFile:
         block_bytes,
         memory_map=True,
     ):
-        path = os.fspath(path)
+        path = _files.user_path(path)
         _check_file(path)
         if not _is_gz(path) and os.path.isfile(path):
             with open(path, "rb") as fh:

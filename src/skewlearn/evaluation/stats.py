@@ -39,6 +39,7 @@ __all__ = [
     "nemenyi_cd",
     "nemenyi_q",
     "paired_ttest",
+    "sign_test_pvalue",
     "significance_markers",
     "win_tie_loss",
 ]
@@ -80,8 +81,13 @@ def paired_ttest(a, b) -> TTestResult:
     .. math:: t = \\bar d / (s_d / \\sqrt{n}), \\quad d_i = a_i - b_i,
 
     with ``n - 1`` degrees of freedom; the same statistic and p-value as
-    :func:`scipy.stats.ttest_rel`. When every difference is equal (``s_d = 0``) the test is
-    decided without a t value: identical runs give p = 1, a constant non-zero shift p = 0.
+    :func:`scipy.stats.ttest_rel`. When every difference is equal (``s_d = 0``, or a spread
+    no larger than the rounding of ``a - b``) there is no spread to scale ``t`` by:
+    identical runs give p = 1, and a constant non-zero shift gets the statistic ±inf and
+    the exact two-sided sign test's p-value, ``2 · 2**-n`` (what the Wilcoxon signed-rank
+    test gives for ``n`` equal differences, :func:`scipy.stats.wilcoxon`), rather than the
+    t-test's degenerate p = 0: ``n`` runs that all moved the same way are as significant
+    as ``n`` signs can be (5 runs: p = 0.0625; 6: 0.03125), not certain.
 
     Examples
     --------
@@ -101,13 +107,26 @@ def paired_ttest(a, b) -> TTestResult:
     d = a - b
     mean = float(d.mean())
     sd = float(d.std(ddof=1))
-    if sd == 0.0:
-        if mean == 0.0:
+    # a spread within the rounding of the subtraction is no spread: 0.91 - 0.81 and
+    # 0.92 - 0.82 differ in the last bit, and t would be ~1e15
+    tol = 8 * np.finfo(float).eps * float(np.max(np.abs(np.concatenate([a, b]))))
+    if sd == 0.0 or (math.isfinite(sd) and np.ptp(d) <= tol):
+        if abs(mean) <= tol:  # identical runs (up to that rounding)
             return TTestResult(0.0, 1.0, 0.0)
-        return TTestResult(math.copysign(math.inf, mean), 0.0, mean)
+        return TTestResult(math.copysign(math.inf, mean), sign_test_pvalue(len(d)), mean)
     t = mean / (sd / math.sqrt(len(d)))
     p = float(2 * _st.t.sf(abs(t), len(d) - 1))
     return TTestResult(float(t), p, mean)
+
+
+def sign_test_pvalue(n: int) -> float:
+    """The exact two-sided sign test's p-value when all ``n`` paired differences have the
+    same sign: ``min(1, 2 · 0.5**n)`` (scipy: ``binomtest(n, n).pvalue``; also the exact
+    Wilcoxon signed-rank p-value of ``n`` equal differences)."""
+    _check_count("n", n)
+    if n < 1:
+        raise ValueError(f"n must be at least 1 (the number of paired runs); got {n}.")
+    return min(1.0, math.ldexp(1.0, 1 - n))
 
 
 # method -> dataset -> runs: a sequence (paired by position across methods) or a mapping
@@ -338,6 +357,13 @@ def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) 
     (0, 1] divides χ²_F (1 when there are no ties). The ranks must be possible average
     ranks: each in [1, k], summing to k(k+1)/2 (within 0.01·k, for printed, rounded ranks).
 
+    When every dataset ranks the methods alike, χ²_F is at its maximum N(k−1) and F_F is
+    infinite (no residual variance for F); its p-value is then the exact probability of
+    that agreement under the null hypothesis, :math:`m^{1-N}` with m the orderings of one
+    dataset's ranks (k! without ties), rather than F's degenerate 0: N datasets agreeing
+    are as significant as N rankings can be (k = 2: the sign test's :math:`2^{1-N}`;
+    3 methods on 4 datasets: 6⁻³ = 0.0046).
+
     Examples
     --------
     Demšar's worked example (four classifiers, 14 data sets):
@@ -375,8 +401,12 @@ def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) 
     chi2 = 12 * N / (k * (k + 1)) * (np.sum(R**2) - k * (k + 1) ** 2 / 4) / tie_correction
     p = float(_st.chi2.sf(chi2, k - 1))
     denom = N * (k - 1) - chi2
-    if denom <= 0:
-        f_stat, f_p = math.inf, 0.0
+    if denom <= 1e-9 * N * (k - 1):  # every dataset ranks alike (up to rounding)
+        # the exact permutation probability of N equal rankings: each dataset's ranks are
+        # one of m equally likely orderings under H0 (m = k! / Π t! for tie groups t)
+        _, ties = np.unique(np.round(R, 6), return_counts=True)
+        log_m = math.lgamma(k + 1) - sum(math.lgamma(int(t) + 1) for t in ties)
+        f_stat, f_p = math.inf, min(1.0, math.exp((1 - N) * log_m))
     else:
         f_stat = (N - 1) * chi2 / denom
         f_p = float(_st.f.sf(f_stat, k - 1, (k - 1) * (N - 1)))

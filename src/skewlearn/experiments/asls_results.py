@@ -86,9 +86,11 @@ def _per_fold(rows, metric: str) -> dict[tuple[str, str], dict[tuple[int, int], 
     return out
 
 
-def _mean_std(values) -> tuple[float, float]:
+def _mean_std(values) -> tuple[float, float | None]:
+    """Mean and sample std (ddof = 1) of the folds; the std is None for one fold, which
+    has no spread to show (not a spread of 0), as in the experiment report."""
     v = np.asarray(list(values), dtype=float)
-    return float(np.mean(v)), float(np.std(v, ddof=1)) if len(v) > 1 else 0.0
+    return float(np.mean(v)), float(np.std(v, ddof=1)) if len(v) > 1 else None
 
 
 def _pct(mean: float, std: float | None = None) -> str:
@@ -218,15 +220,16 @@ def table4_markdown(db) -> str:
 
 # --------------------------------------------------------------------------- Tables V, VI
 def _paired_p(a: dict, b: dict) -> float:
-    from scipy.stats import ttest_rel
+    """The two-sided paired t-test's p-value over the folds both have (NaN for fewer than
+    2); the same difference in every fold has no spread for t, so it gets the exact sign
+    test's p-value (:func:`~skewlearn.evaluation.stats.paired_ttest`): 5 folds that all
+    moved the same way are p = 0.0625, not p = 0."""
+    from ..evaluation.stats import paired_ttest
 
     keys = sorted(set(a) & set(b))
     if len(keys) < 2:
         return math.nan
-    diff = np.array([a[k] - b[k] for k in keys])
-    if np.ptp(diff) <= 1e-12:  # the same difference in every fold: no variance to test
-        return 1.0 if abs(diff[0]) <= 1e-12 else 0.0
-    return float(ttest_rel(diff, np.zeros_like(diff)).pvalue)
+    return paired_ttest([a[k] for k in keys], [b[k] for k in keys]).pvalue
 
 
 def comparison_markdown(
@@ -461,6 +464,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("db")
     p.add_argument("--experiment", help="the experiment (needed when the database holds several)")
     args = parser.parse_args(argv)
+    from .cli import expand_user_paths
+
+    expand_user_paths(args, ("outdir", "db"))
     if args.command == "tables" and not any((args.t3, args.t4, args.t5, args.t6)):
         parser.error("tables: give at least one database (--t3, --t4, --t5 or --t6).")
     try:

@@ -33,6 +33,24 @@ def shipped_experiments() -> dict[str, str]:
     return out
 
 
+#: The options and arguments that name files, of every command (``model`` is a file only
+#: for ``predict``, ``experiment`` only for ``run``: elsewhere they are names).
+_PATH_DESTS = ("data", "save", "scores", "db", "html", "md", "csv", "parquet", "json", "figures")
+_PATH_DESTS_OF = {"predict": ("model",), "run": ("experiment",)}
+
+
+def expand_user_paths(args: argparse.Namespace, dests: Sequence[str] | None = None) -> None:
+    """Expand a leading ``~`` in the file arguments of ``args``, in place, as a shell does
+    for a separate word (``--db=~/r.sqlite``, a quoted ``'~/x.csv'`` and a call from Python
+    arrive unexpanded, and an output was then written under a folder named ``~``)."""
+    if dests is None:
+        dests = _PATH_DESTS + _PATH_DESTS_OF.get(getattr(args, "command", None), ())
+    for dest in dests:
+        value = getattr(args, dest, None)
+        if isinstance(value, str) and value.startswith("~"):
+            setattr(args, dest, os.path.expanduser(value))
+
+
 def _int(text: str) -> int:
     """An integer command-line value (argparse's type), with a message saying so."""
     try:
@@ -188,10 +206,55 @@ def _same_file(a: str | Path, b: str | Path) -> bool:
         return False
 
 
-def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
-    """Refuse report outputs that would overwrite the results database (or its SQLite
-    sidecar files) or each other: a report written over the database destroyed every
-    result, silently, with exit status 0."""
+def _data_files_of(db: Path) -> dict[Path, str]:
+    """``{path: what}`` of the data files the experiments in the results database ``db``
+    read (those that exist from here: a relative path is taken from the working folder)."""
+    from .._files import user_path
+    from ..datasets import list_datasets
+    from .store import ResultStore
+
+    with ResultStore(db) as store:
+        definitions = store.experiments()
+    registered = set(list_datasets())
+    out = {}
+    for name, definition in definitions.items():
+        for ds in definition.get("datasets", []):
+            src = ds.get("source")
+            if ds.get("generator") is None and isinstance(src, str) and src not in registered:
+                path = Path(user_path(src))
+                if path.is_file():
+                    out[path] = f"the data file {src!r} of experiment {name!r}"
+    return out
+
+
+def irreplaceable(path: str | Path) -> str | None:
+    """What an existing file at ``path`` is when no output of ours may replace it, else
+    None: an experiment file (``.toml``) or an SQLite database (results of a run). Used by
+    every file option that writes (report outputs, ``--save``, ``--scores``)."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    if path.suffix.lower() == ".toml":
+        return "an experiment file (TOML)"
+    try:
+        with path.open("rb") as fh:
+            if fh.read(16) == b"SQLite format 3\x00":
+                return "an SQLite database (the results of a run?)"
+    except OSError:
+        pass
+    return None
+
+
+def _check_outputs(
+    db: Path, outputs: dict[str, str], inputs: dict[Path, str] | None = None
+) -> None:
+    """Refuse report outputs that would overwrite a file the user cannot get back or
+    each other: the results database (or its SQLite sidecar files), the data files its
+    experiments read (``inputs``), an existing experiment file (``.toml``) or another
+    SQLite database. A report written over the database destroyed every result, and
+    ``--csv`` over the experiment's data file or ``--md`` over its TOML destroyed those,
+    silently, with exit status 0. Any other existing file is replaced (as an output
+    file is by most tools: a report written again replaces the last one)."""
     seen: dict[Path, str] = {}
     guarded = [db, Path(f"{db}-wal"), Path(f"{db}-shm"), Path(f"{db}-journal")]
     for kind, path in outputs.items():
@@ -206,6 +269,18 @@ def _check_outputs(db: Path, outputs: dict[str, str]) -> None:
                 f"--{kind} {path!r} is the results database (or one of its files); writing "
                 f"the report there would destroy the results. Give --{kind} another file "
                 f"name, e.g. report.{kind}."
+            )
+        for given, what in (inputs or {}).items():
+            if _same_file(out, given):
+                raise ValueError(
+                    f"--{kind} {path!r} is {what}; writing the report there would destroy "
+                    f"it. Give --{kind} another file name, e.g. report.{kind}."
+                )
+        what = irreplaceable(out)
+        if what:
+            raise ValueError(
+                f"--{kind} {path!r} is {what}; writing the report there would destroy it. "
+                f"Give --{kind} another file name, e.g. report.{kind}."
             )
         if resolved in seen:
             raise ValueError(
@@ -285,8 +360,8 @@ def _cmd_report(args) -> int:
     from .store import ResultStore, check_results_db
 
     check_results_db(args.db)
-    _check_outputs(Path(args.db), {k: getattr(args, k) for k in ("md", "html", "csv", "parquet")
-                                   if getattr(args, k)})  # fmt: skip
+    outputs = {k: getattr(args, k) for k in ("md", "html", "csv", "parquet") if getattr(args, k)}
+    _check_outputs(Path(args.db), outputs, _data_files_of(Path(args.db)) if outputs else None)
     reports = build_reports(args.db, args.experiment)
     if not reports:
         raise ValueError(f"{args.db} holds no experiment results or failures yet.")
@@ -346,6 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="skewlearn", description=__doc__.splitlines()[0])
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
+    expand_user_paths(args)
     return args.func(args)
 
 

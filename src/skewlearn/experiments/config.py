@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._files import user_path
 from .._hints import did_you_mean
 from ..evaluation.protocols import METRICS, KFold, Prequential, RandomSplits, parse_grid
 
@@ -331,7 +332,12 @@ def _registered_or_file(source: str, path: str) -> None:
     from ..datasets import list_datasets
 
     names = list_datasets()
-    if source in names or os.sep in source or "/" in source or os.path.exists(source):
+    if (
+        source in names
+        or os.sep in source
+        or "/" in source
+        or os.path.exists(os.path.expanduser(source))
+    ):
         return
     _fail(
         path,
@@ -890,8 +896,9 @@ def _check_search_from(estimators, labels, scope, protocol, datasets=()) -> None
 
 
 def load_experiment(path: str | Path) -> Experiment:
-    """Read and validate an experiment TOML file (a path, or the name of a shipped one)."""
-    p = Path(path)
+    """Read and validate an experiment TOML file (a path, or the name of a shipped one; a
+    leading ``~`` is the home folder)."""
+    p = Path(user_path(path))
     if not p.is_file():
         shipped = Path(__file__).parent / "configs" / f"{path}.toml"
         if shipped.is_file():
@@ -918,7 +925,7 @@ def read_toml_text(path: str | Path) -> str:
     ExperimentError
         When the bytes are not UTF-8, naming the file and the first bad byte.
     """
-    raw = Path(path).read_bytes()
+    raw = Path(user_path(path)).read_bytes()
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:

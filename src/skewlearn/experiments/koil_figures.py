@@ -435,6 +435,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--checklist", action="store_true", help="print the Must-show checks from --db first"
     )
     args = ap.parse_args(argv)
+    from .cli import expand_user_paths
+
+    expand_user_paths(args, ("db", "out"))
     if args.figures:  # before any search: the figures load the datasets one by one
         problem = unknown_dataset(
             "--datasets", args.datasets, [d.name for d in _experiment().datasets]

@@ -387,6 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--only", nargs="+",
                     choices=["cd", "landmarks", "rank", "time", "ablation"])  # fmt: skip
     args = ap.parse_args(argv)
+    from .cli import expand_user_paths
+
+    expand_user_paths(args, ("db", "out"))
     todo = set(args.only or ["cd", "landmarks", "rank", "time", "ablation"])
     # before any part runs: they load their datasets one by one, and write at the end
     checks = [("--datasets", args.datasets, todo - {"cd", "time"})]

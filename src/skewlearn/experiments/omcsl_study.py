@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Sequence
@@ -224,7 +225,8 @@ def run_study(datasets=None, n_repeats: int | None = None, *, last: int = 5000,
     :func:`tuned_etas`); default OMCSL's default η.
 
     Returns ``{dataset: {"table4": {(loss, measure): list of per-split dicts},
-    "curves": {measure: {method: mean curve}}, "checkpoints": array, "n_train": int}}``.
+    "curves": {measure: {method: mean curve}}, "checkpoints": array, "n_train": int}}``;
+    a curve's mean at a checkpoint is over the splits where it is defined (NaN in none).
     """
     exp = load_experiment(config)
     specs = {d.name: d for d in exp.datasets}
@@ -278,10 +280,19 @@ def run_study(datasets=None, n_repeats: int | None = None, *, last: int = 5000,
                 table.setdefault(key, []).append(row)
             for measure, per in res["curves"].items():
                 for method, curve in per.items():
-                    acc = sums.setdefault(measure, {}).setdefault(method, np.zeros(len(cps)))
-                    acc += curve
+                    # (sum, count) of the splits where the checkpoint is defined: a split
+                    # with no positive seen yet has NaN there, which is left out of the
+                    # mean (as the report's curves do), not spread over every split's
+                    zero = (np.zeros(len(cps)), np.zeros(len(cps)))
+                    acc, n = sums.setdefault(measure, {}).setdefault(method, zero)
+                    ok = np.isfinite(curve)
+                    acc[ok] += curve[ok]
+                    n += ok
         log(f"{name}: {reps} splits, {time.perf_counter() - t0:.1f} s")
-        mean_curves = {m: {k: v / reps for k, v in per.items()} for m, per in sums.items()}
+        mean_curves = {
+            m: {k: np.where(n > 0, v / np.maximum(n, 1), np.nan) for k, (v, n) in per.items()}
+            for m, per in sums.items()
+        }
         results[name] = {
             "table4": table,
             "curves": mean_curves,
@@ -429,15 +440,38 @@ def _metric_values(db, experiment: str):
 
 
 def _means(db, experiment: str) -> dict:
+    """``{(dataset, method, metric): (mean, std, n_used, n_runs)}`` by the experiment
+    report's convention (:mod:`.report`): over the finite values, the *sample* std
+    (ddof = 1), NaN for one finite value (one run has no spread, not a spread of 0)."""
     acc: dict = {}
     for key, _, v in _metric_values(db, experiment):
-        acc.setdefault(key, []).append(v)
-    return {k: (float(np.mean(v)), float(np.std(v)), len(v)) for k, v in acc.items()}
+        acc.setdefault(key, []).append(math.nan if v is None else float(v))
+    out = {}
+    for k, v in acc.items():
+        vals = np.asarray(v, dtype=float)
+        finite = vals[np.isfinite(vals)]
+        mean = float(finite.mean()) if len(finite) else math.nan
+        std = float(finite.std(ddof=1)) if len(finite) > 1 else math.nan
+        out[k] = (mean, std, len(finite), len(vals))
+    return out
+
+
+def _mean_cell(v: tuple | None) -> str:
+    """``mean ± std`` of :func:`_means`; the mean alone without a spread; ``(k of n runs)``
+    when some runs have no finite value."""
+    if v is None:
+        return "–"
+    mean, std, used, n = v
+    if not math.isfinite(mean):
+        return "nan"
+    s = f"{mean:.4f} ± {std:.4f}" if math.isfinite(std) else f"{mean:.4f}"
+    return s if used == n else f"{s} ({used} of {n} runs)"
 
 
 def table3_markdown(db, experiment: str = "omcsl_table3", rows: dict | None = None) -> str:
     """Table 3 in the paper's layout (rows: methods; columns: dataset × F-measure, AUROC,
-    AUPRC; mean ± std over the splits); "–" where the paper reports nothing either.
+    AUPRC; mean ± sample std over the splits, as the experiment report prints them); "–"
+    where the paper reports nothing either.
     ``rows``: label -> {metric: our method} (default :data:`TABLE3_ROWS`;
     :data:`TUNED_ROWS` for the tuned table)."""
     means = _means(db, experiment)
@@ -448,8 +482,7 @@ def table3_markdown(db, experiment: str = "omcsl_table3", rows: dict | None = No
         cells = []
         for d in datasets:
             for metric in ("f1", "roc_auc", "pr_auc"):
-                v = means.get((d, cols.get(metric, ""), metric))
-                cells.append("–" if v is None else f"{v[0]:.4f} ± {v[1]:.4f}")
+                cells.append(_mean_cell(means.get((d, cols.get(metric, ""), metric))))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -522,10 +555,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--md", default="omcsl_study.md", help="Markdown summary")
     p.add_argument("--json", default=None, help="also dump Table 4's per-split values")
     args = p.parse_args(argv)
+    from .cli import expand_user_paths
+
+    expand_user_paths(args, ("db", "figures", "md", "json"))
     config = TUNED_CONFIG if args.tuned else CONFIG
     experiment = config.stem
     rows = TUNED_ROWS if args.tuned else TABLE3_ROWS
     db = args.db or f"{experiment}.sqlite"
+    # the summary is written at the end, hours later: refuse now a --md / --json that is
+    # a folder or would replace the database (or an experiment file, another database)
+    from .cli import _check_outputs
+
+    outputs = {"md": args.md, "json": args.json}
+    try:
+        _check_outputs(Path(db), {k: v for k, v in outputs.items() if v})
+    except ValueError as err:
+        p.error(str(err))
     if args.datasets and not args.skip_table4:  # before Table 3, which runs for hours
         known = [d.name for d in load_experiment(config).datasets]
         unknown = [n for n in args.datasets if n not in known]

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._files import user_path
 from ..evaluation.protocols import (
     KFold,
     Prequential,
@@ -260,9 +261,10 @@ def _dataset_key(spec: DatasetSpec) -> str:
     absolute path, size and modification time (a relative ``d.csv`` read from another
     directory, or the file rewritten, is another dataset)."""
     key = json.dumps(spec.as_dict(), sort_keys=True)
-    if spec.generator is None and spec.source is not None and os.path.isfile(spec.source):
-        st = os.stat(spec.source)
-        key += f"|{os.path.abspath(spec.source)}|{st.st_size}|{st.st_mtime_ns}"
+    source = None if spec.source is None else user_path(spec.source)
+    if spec.generator is None and source is not None and os.path.isfile(source):
+        st = os.stat(source)
+        key += f"|{os.path.abspath(source)}|{st.st_size}|{st.st_mtime_ns}"
     return key
 
 
@@ -547,6 +549,7 @@ _DIGESTS: dict[tuple[str, int, int], str] = {}
 def file_digest(path: str) -> str:
     """BLAKE2b (128-bit) digest of a file's bytes, read in 1 MiB blocks (about 1 s per
     GB); remembered for the same path, size and modification time."""
+    path = user_path(path)
     st = os.stat(path)
     ident = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
     if ident not in _DIGESTS:

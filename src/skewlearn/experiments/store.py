@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .._files import user_path
+
 __all__ = ["ResultStore", "check_results_db", "experiment_rows"]
 
 #: The columns that name a task, shared by the results and failures tables.
@@ -140,7 +142,7 @@ class ResultStore:
     """
 
     def __init__(self, path: str | Path):
-        self.path = Path(path)
+        self.path = Path(user_path(path))
         _check_ours_or_new(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._con = sqlite3.connect(self.path, timeout=60, isolation_level=None)
@@ -314,7 +316,7 @@ class ResultStore:
     def to_csv(self, path: str | Path, experiment: str | None = None) -> Path:
         """Write one line per task (metrics as columns; curves left out) to a CSV file."""
         cols, flat = self._flat(experiment)
-        path = Path(path)
+        path = Path(user_path(path))
         with path.open("w", newline="", encoding="utf-8") as fh:
             w = csv.DictWriter(fh, fieldnames=cols)
             w.writeheader()
@@ -333,8 +335,9 @@ class ResultStore:
             ) from err
         cols, flat = self._flat(experiment)
         table = pa.table({c: [r[c] for r in flat] for c in cols})
-        pq.write_table(table, Path(path))
-        return Path(path)
+        path = Path(user_path(path))
+        pq.write_table(table, path)
+        return path
 
     def write_many(self, rows: Iterable[Mapping[str, Any]]) -> int:
         """Write several rows (each in its own transaction); returns how many were new."""
@@ -385,7 +388,7 @@ def check_results_db(path: str | Path) -> Path:
     """``path`` as a Path when it is a results database `skewlearn run` wrote; otherwise a
     ``ValueError`` that says what it is, without creating or changing the file (opening a
     :class:`ResultStore` on it would create it, add our tables and switch it to WAL)."""
-    path = Path(path)
+    path = Path(user_path(path))
     if not path.is_file():
         raise ValueError(
             f"no results database at {str(path)!r}; give the file that `skewlearn run` or "
