@@ -471,3 +471,28 @@ def test_links_and_repository_paths_in_the_user_docs_exist():
             elif test and not re.search(rf"def {re.escape(test)}\b", found.read_text("utf-8")):
                 missing.append((doc, span))
     assert not missing
+
+
+def test_every_cli_option_with_a_default_states_it_in_its_help():
+    """``skewlearn CMD --help`` shows each option's default: an option whose default is a
+    value (not None, not an off switch) says ``default`` and the value in its help. Before
+    session 19, ``--format`` (default ``table``) of every subcommand and ``--jobs`` of
+    ``run`` and ``reproduce`` (default ``-1``, all cores, where ``cv --jobs`` defaults to
+    1) did not say it."""
+    import argparse
+
+    from skewlearn.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    silent = []
+    for command, parser in sub.choices.items():
+        for action in parser._actions:
+            default = action.default
+            if not action.option_strings or default in (None, False, [], argparse.SUPPRESS):
+                continue
+            if isinstance(action, argparse._StoreTrueAction | argparse._HelpAction):
+                continue
+            text = " ".join((action.help or "").split())
+            if "default" not in text or str(default) not in text.split("default", 1)[1]:
+                silent.append((command, action.option_strings[0], default, text))
+    assert not silent, silent

@@ -1430,7 +1430,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common_output(p):
-        p.add_argument("--format", choices=("table", "json"), default="table", help="output format")
+        p.add_argument(
+            "--format",
+            choices=("table", "json"),
+            default="table",
+            help="output format (default table)",
+        )
 
     p = sub.add_parser("datasets", help="list the offline benchmark datasets")
     p.add_argument("names", nargs="*", metavar="NAME", help="only these datasets")

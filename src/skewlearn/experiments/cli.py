@@ -129,7 +129,7 @@ def _user_errors(func):
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", "-j", type=_n_jobs, default=-1,
-                   help="local worker processes (-1: all cores; 1: no subprocesses); "
+                   help="local worker processes (-1: all cores; 1: no subprocesses; default -1); "
                         "not used with a Dask scheduler, whose worker threads take the "
                         "tasks")  # fmt: skip
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
