@@ -1642,3 +1642,19 @@ def test_a_model_another_version_cannot_score_is_one_line_naming_the_versions(ca
     del bundle["skewlearn_version"]  # a file saved before session 18
     old.write_bytes(pickle.dumps(bundle))
     _fails(capsys, ["predict", str(old), SVM], "saved by an earlier skewlearn version")
+
+
+def test_predict_with_model_and_data_swapped_says_which_comes_first(capsys, tmp_path):
+    """Session 19: ``skewlearn predict DATA MODEL`` (the arguments swapped) said only
+    "'x.csv' is not a skewlearn model file (...); write one with stream --save", sending
+    the user to train again a model they had. A MODEL argument that is a data file now
+    gets the usage's order."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    for data in (CSV, SVM):
+        err = _fails(capsys, ["predict", data, str(model)], "is not a skewlearn model file")
+        assert "it looks like a data file: the model comes first, skewlearn predict MODEL" in err
+    bad = tmp_path / "bad.skl"
+    bad.write_bytes(b"not a pickle")  # no data extension: no word about the order
+    assert "comes first" not in _fails(capsys, ["predict", str(bad), CSV], "not a skewlearn")

@@ -1058,7 +1058,16 @@ _PREDICT_CHUNK = 100_000
 
 
 def _cmd_predict(args) -> int:
-    bundle = _load_model(args.model)
+    try:
+        bundle = _load_model(args.model)
+    except UsageError as exc:  # "predict DATA MODEL": say which argument comes first
+        if "is not a skewlearn model file" in str(exc) and _data_format(args.model):
+            raise UsageError(
+                f"{args.model!r} is not a skewlearn model file; it looks like a data file: "
+                "the model comes first, skewlearn predict MODEL DATA (stream --save writes "
+                "a model)."
+            ) from None
+        raise
     if args.scores == "-":  # the scores CSV on standard output, the report on stderr
         scores_out = sys.stdout
         with contextlib.redirect_stdout(sys.stderr):
