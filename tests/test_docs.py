@@ -529,3 +529,29 @@ def test_every_cli_option_with_a_default_states_it_in_its_help():
             if "default" not in text or str(default) not in text.split("default", 1)[1]:
                 silent.append((command, action.option_strings[0], default, text))
     assert not silent, silent
+
+
+def test_every_metric_and_statistics_function_documents_its_parameters():
+    """Session 19: the metric functions README.md lists (F1, G-mean, sensitivity,
+    specificity, balanced accuracy, precision) and the significance tests (paired t-test,
+    win/tie/loss, Friedman, Nemenyi) had no numpydoc Parameters section, so
+    test_docstring_parameters_match_the_signatures had nothing to compare. Every public
+    function of ``skewlearn.metrics`` and ``skewlearn.evaluation.stats`` (and the methods
+    of the stats' result classes) now has one."""
+    import importlib
+    import inspect
+
+    missing = []
+    for module_name in ("skewlearn.metrics", "skewlearn.evaluation.stats"):
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            members = [(name, obj)] if inspect.isfunction(obj) else []
+            if inspect.isclass(obj) and module_name.endswith("stats"):
+                members += [(f"{name}.{a}", m) for a, m in vars(obj).items()
+                            if inspect.isfunction(m) and not a.startswith("_")]  # fmt: skip
+            for qualname, func in members:
+                params = [p for p in inspect.signature(func).parameters if p != "self"]
+                if params and not _documented_parameters(func.__doc__):
+                    missing.append(f"{module_name}.{qualname}")
+    assert not missing, missing
