@@ -1658,3 +1658,23 @@ def test_predict_with_model_and_data_swapped_says_which_comes_first(capsys, tmp_
     bad = tmp_path / "bad.skl"
     bad.write_bytes(b"not a pickle")  # no data extension: no word about the order
     assert "comes first" not in _fails(capsys, ["predict", str(bad), CSV], "not a skewlearn")
+
+
+def test_file_format_advice_names_what_the_command_line_can_do(capsys, tmp_path):
+    """Session 19: the readers' advice for a file in the wrong format named Python
+    arguments the command line does not have ("read the file as CSV (format='csv', or
+    name it .csv)", "pass delimiter=' ' ..."). The command line says only what it can do:
+    rename the file, or convert it."""
+    as_csv = tmp_path / "train.csv"
+    rows = Path(SVM).read_text(encoding="utf-8").splitlines(keepends=True)[1:]  # no comment
+    as_csv.write_text("".join(rows), encoding="utf-8")
+    err = _fails(capsys, ["stream", str(as_csv), "--model", "AROW"], "looks like LIBSVM")
+    assert "(name it .svm)" in err and "format=" not in err
+    as_svm = tmp_path / "train.svm"
+    as_svm.write_text(Path(CSV).read_text(encoding="utf-8"), encoding="utf-8")
+    err = _fails(capsys, ["cv", str(as_svm), "--models", "AROW"], "delimited text, not LIBSVM")
+    assert "(name it .csv)" in err and "format=" not in err
+    spaces = tmp_path / "spaces.csv"
+    spaces.write_text("a b label\n1 2 x\n3 4 y\n", encoding="utf-8")
+    err = _fails(capsys, ["stream", str(spaces), "--model", "AROW"], "Convert the file to commas")
+    assert "delimiter=" not in err

@@ -247,6 +247,12 @@ _CLI_WORDS = {
     "missing='drop'": "--missing drop",
     "n_features=": "--n-features ",
     "a larger n_features": "a larger --n-features",
+    # the command line has no --format or --delimiter: the extension decides, and a
+    # space-separated file is converted
+    "(format='csv', or name it .csv)": "(name it .csv)",
+    "(format='libsvm', or name it .svm)": "(name it .svm)",
+    ", pass delimiter=' ' if exactly one space separates the values, or delimiter=',' if "
+    "the file really has one column.": ".",
 }
 #: The reader options of the command line, and the file formats each applies to.
 _FILE_FLAGS = {

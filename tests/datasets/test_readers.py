@@ -1196,3 +1196,21 @@ def test_numbers_read_as_many_classes_point_to_the_label_column(tmp_path, how):
     with pytest.raises(ValueError, match="labels have 3 classes") as info:
         run(svm)
     assert "label_column" not in str(info.value)
+
+
+def test_a_libsvm_file_named_csv_is_named_as_libsvm(tmp_path):
+    """Session 19: a LIBSVM file with a .csv name was "values separated by spaces ...
+    Convert the file to commas (tr -s ' ' ',')", advice that makes "1:0.5" a text value.
+    Its first row is a label and index:value pairs: the message says it is LIBSVM, and
+    reading it as such works."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "train.csv"
+    p.write_text("1 1:0.5 3:2\n-1 2:1.5\n1 1:1 2:1\n")
+    match = r"line 1: .* is a label and index:value pairs: the file looks like LIBSVM"
+    for reader in (lambda: read_csv(p), lambda: load(p), lambda: iter_chunks(p)):
+        with pytest.raises(ValueError, match=match) as info:
+            reader()
+        assert "format='libsvm', or name it .svm" in str(info.value)
+    X, y, _ = read(p, format="libsvm")  # the advice works
+    assert X.shape == (3, 3) and y.tolist() == [1, -1, 1]

@@ -1234,6 +1234,15 @@ def _refuse_blank_separated(path: str, lineno: int, first_row: list[str]) -> Non
     blanks: the values are separated by spaces, and each line would silently become one
     field (no features, the whole line as the label)."""
     if len(first_row) == 1 and len(first_row[0].split()) > 1:
+        tokens = first_row[0].split()
+        if all(re.fullmatch(r"[0-9]+:\S+", t) for t in tokens[1:]):  # label index:value ...
+            raise _fail(
+                path,
+                lineno,
+                f"the first row {first_row[0][:60]!r} is a label and index:value pairs: the "
+                "file looks like LIBSVM, not delimited text",
+                "Read it as LIBSVM (format='libsvm', or name it .svm).",
+            )
         raise _fail(
             path,
             lineno,
