@@ -1663,8 +1663,9 @@ def test_predict_with_model_and_data_swapped_says_which_comes_first(capsys, tmp_
 def test_file_format_advice_names_what_the_command_line_can_do(capsys, tmp_path):
     """Session 19: the readers' advice for a file in the wrong format named Python
     arguments the command line does not have ("read the file as CSV (format='csv', or
-    name it .csv)", "pass delimiter=' ' ..."). The command line says only what it can do:
-    rename the file, or convert it."""
+    name it .csv)", "pass delimiter=' ' ...", "Pass an integer index or header=True"). The
+    command line says only what it can do: rename or convert the file, leave out an
+    option."""
     as_csv = tmp_path / "train.csv"
     rows = Path(SVM).read_text(encoding="utf-8").splitlines(keepends=True)[1:]  # no comment
     as_csv.write_text("".join(rows), encoding="utf-8")
@@ -1678,3 +1679,6 @@ def test_file_format_advice_names_what_the_command_line_can_do(capsys, tmp_path)
     spaces.write_text("a b label\n1 2 x\n3 4 y\n", encoding="utf-8")
     err = _fails(capsys, ["stream", str(spaces), "--model", "AROW"], "Convert the file to commas")
     assert "delimiter=" not in err
+    for command in (["stream", CSV, "--model", "AROW"], ["cv", CSV, "--models", "AROW"]):
+        err = _fails(capsys, [*command, "--no-header", "--label-column", "label"], "is a name")
+        assert "leave out --no-header" in err and "header=True" not in err
