@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -276,6 +277,32 @@ def _parameter_entries(doc: str | None) -> dict[str, str]:
             for n in names:
                 out[n] += " " + line.strip()
     return out
+
+
+def test_every_documented_parameter_with_a_default_states_it():
+    """Session 19: ``run_experiment``'s Parameters section (the Python entry of
+    docs/experiments.md, called there with ``n_jobs=2``) described ``n_jobs`` without its
+    default, -1 (all cores), as it did ``progress`` and ``repeats``; so did
+    ``parse_grid`` and ``significance_markers`` for one parameter each. Every documented
+    parameter of a public callable whose signature has a default now states it
+    (``default=...`` or ``optional``), unless its entry is shared with another class's
+    ("As in :class:`X`", whose defaults are the same)."""
+    import inspect
+
+    silent = []
+    for name, func, doc in _public_callables():
+        params = inspect.signature(func).parameters
+        entries = _parameter_entries(doc)
+        for param, kind in _documented_parameters(doc):
+            p = params.get(param)
+            if p is None or p.default is inspect.Parameter.empty:
+                continue
+            if "default" in kind or "optional" in kind:
+                continue
+            if re.search(r"[Aa]s in :(class|meth):", entries.get(param, "")):
+                continue
+            silent.append(f"{name}({param}={p.default!r})")
+    assert not silent, silent
 
 
 def test_every_string_option_of_a_parameter_is_documented():

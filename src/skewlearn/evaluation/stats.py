@@ -223,13 +223,16 @@ def significance_markers(
 
     Parameters
     ----------
-    runs : mapping method -> dataset -> per-run values, higher is better: a sequence
-        (paired by position across methods) or a mapping run id -> value (each method is
-        paired with each reference on the run ids the two share; fewer than 2 shared
-        runs = not compared)
-    references : the reference methods (e.g. ``["KOIL_RS++", "KOIL_FIFO++"]``)
-    alpha : significance level of the two-sided paired t-tests, in (0, 1), default 0.05
-    symbols : (all references better, some better, all worse, some worse)
+    runs : mapping method -> dataset -> per-run values
+        Higher is better: a sequence (paired by position across methods) or a mapping
+        run id -> value (each method is paired with each reference on the run ids the
+        two share; fewer than 2 shared runs = not compared).
+    references : sequence of str
+        The reference methods (e.g. ``["KOIL_RS++", "KOIL_FIFO++"]``).
+    alpha : float, default=0.05
+        Significance level of the two-sided paired t-tests, in (0, 1).
+    symbols : sequence of 4 str, default=("●", "○", "▲", "△")
+        The markers for: all references better, some better, all worse, some worse.
 
     Returns
     -------
