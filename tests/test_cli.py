@@ -1642,3 +1642,43 @@ def test_a_model_another_version_cannot_score_is_one_line_naming_the_versions(ca
     del bundle["skewlearn_version"]  # a file saved before session 18
     old.write_bytes(pickle.dumps(bundle))
     _fails(capsys, ["predict", str(old), SVM], "saved by an earlier skewlearn version")
+
+
+def test_predict_with_model_and_data_swapped_says_which_comes_first(capsys, tmp_path):
+    """Session 19: ``skewlearn predict DATA MODEL`` (the arguments swapped) said only
+    "'x.csv' is not a skewlearn model file (...); write one with stream --save", sending
+    the user to train again a model they had. A MODEL argument that is a data file now
+    gets the usage's order."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    for data in (CSV, SVM):
+        err = _fails(capsys, ["predict", data, str(model)], "is not a skewlearn model file")
+        assert "it looks like a data file: the model comes first, skewlearn predict MODEL" in err
+    bad = tmp_path / "bad.skl"
+    bad.write_bytes(b"not a pickle")  # no data extension: no word about the order
+    assert "comes first" not in _fails(capsys, ["predict", str(bad), CSV], "not a skewlearn")
+
+
+def test_file_format_advice_names_what_the_command_line_can_do(capsys, tmp_path):
+    """Session 19: the readers' advice for a file in the wrong format named Python
+    arguments the command line does not have ("read the file as CSV (format='csv', or
+    name it .csv)", "pass delimiter=' ' ...", "Pass an integer index or header=True"). The
+    command line says only what it can do: rename or convert the file, leave out an
+    option."""
+    as_csv = tmp_path / "train.csv"
+    rows = Path(SVM).read_text(encoding="utf-8").splitlines(keepends=True)[1:]  # no comment
+    as_csv.write_text("".join(rows), encoding="utf-8")
+    err = _fails(capsys, ["stream", str(as_csv), "--model", "AROW"], "looks like LIBSVM")
+    assert "(name it .svm)" in err and "format=" not in err
+    as_svm = tmp_path / "train.svm"
+    as_svm.write_text(Path(CSV).read_text(encoding="utf-8"), encoding="utf-8")
+    err = _fails(capsys, ["cv", str(as_svm), "--models", "AROW"], "delimited text, not LIBSVM")
+    assert "(name it .csv)" in err and "format=" not in err
+    spaces = tmp_path / "spaces.csv"
+    spaces.write_text("a b label\n1 2 x\n3 4 y\n", encoding="utf-8")
+    err = _fails(capsys, ["stream", str(spaces), "--model", "AROW"], "Convert the file to commas")
+    assert "delimiter=" not in err
+    for command in (["stream", CSV, "--model", "AROW"], ["cv", CSV, "--models", "AROW"]):
+        err = _fails(capsys, [*command, "--no-header", "--label-column", "label"], "is a name")
+        assert "leave out --no-header" in err and "header=True" not in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -107,6 +108,39 @@ def test_readme_python_examples_run():
     # the imbalanced-learn pipeline is only built there; it also fits and predicts
     X, y = namespace["X"], namespace["y"]  # yeast4, from the Data section's block
     assert set(namespace["pipe"].fit(X, y).predict(X)) <= set(y)
+
+
+def _undefined_names(code: str) -> set[str]:
+    """The names a block reads but neither imports, assigns nor gets from builtins."""
+    import ast
+    import builtins
+
+    tree = ast.parse(code)
+    defined = set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            defined.add(node.id)
+        elif isinstance(node, ast.alias):
+            defined.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.arg):
+            defined.add(node.arg)
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return read - defined
+
+
+def test_each_python_example_runs_on_its_own():
+    """Session 19: a user copies one section's example, not the page. The guide's batch
+    example used ``make_classification``, imported only by the online one above it, and
+    the README's imbalanced-learn example ``np`` and ``KOIL`` from the Python section:
+    copied alone, each stopped with a NameError."""
+    missing = {}
+    for doc in ("README.md", "docs/guide.md", "docs/experiments.md"):
+        for i, (code, _) in enumerate(_python_blocks(ROOT / doc)):
+            if names := _undefined_names(code):
+                missing[f"{doc} block {i}"] = sorted(names)
+    assert not missing, missing
 
 
 def test_guide_examples_print_what_the_guide_shows():
@@ -243,6 +277,32 @@ def _parameter_entries(doc: str | None) -> dict[str, str]:
             for n in names:
                 out[n] += " " + line.strip()
     return out
+
+
+def test_every_documented_parameter_with_a_default_states_it():
+    """Session 19: ``run_experiment``'s Parameters section (the Python entry of
+    docs/experiments.md, called there with ``n_jobs=2``) described ``n_jobs`` without its
+    default, -1 (all cores), as it did ``progress`` and ``repeats``; so did
+    ``parse_grid`` and ``significance_markers`` for one parameter each. Every documented
+    parameter of a public callable whose signature has a default now states it
+    (``default=...`` or ``optional``), unless its entry is shared with another class's
+    ("As in :class:`X`", whose defaults are the same)."""
+    import inspect
+
+    silent = []
+    for name, func, doc in _public_callables():
+        params = inspect.signature(func).parameters
+        entries = _parameter_entries(doc)
+        for param, kind in _documented_parameters(doc):
+            p = params.get(param)
+            if p is None or p.default is inspect.Parameter.empty:
+                continue
+            if "default" in kind or "optional" in kind:
+                continue
+            if re.search(r"[Aa]s in :(class|meth):", entries.get(param, "")):
+                continue
+            silent.append(f"{name}({param}={p.default!r})")
+    assert not silent, silent
 
 
 def test_every_string_option_of_a_parameter_is_documented():
@@ -471,3 +531,95 @@ def test_links_and_repository_paths_in_the_user_docs_exist():
             elif test and not re.search(rf"def {re.escape(test)}\b", found.read_text("utf-8")):
                 missing.append((doc, span))
     assert not missing
+
+
+def test_every_cli_option_with_a_default_states_it_in_its_help():
+    """``skewlearn CMD --help`` shows each option's default: an option whose default is a
+    value (not None, not an off switch) says ``default`` and the value in its help. Before
+    session 19, ``--format`` (default ``table``) of every subcommand and ``--jobs`` of
+    ``run`` and ``reproduce`` (default ``-1``, all cores, where ``cv --jobs`` defaults to
+    1) did not say it."""
+    import argparse
+
+    from skewlearn.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    silent = []
+    for command, parser in sub.choices.items():
+        for action in parser._actions:
+            default = action.default
+            if not action.option_strings or default in (None, False, [], argparse.SUPPRESS):
+                continue
+            if isinstance(action, argparse._StoreTrueAction | argparse._HelpAction):
+                continue
+            text = " ".join((action.help or "").split())
+            if "default" not in text or str(default) not in text.split("default", 1)[1]:
+                silent.append((command, action.option_strings[0], default, text))
+    assert not silent, silent
+
+
+def test_every_metric_and_statistics_function_documents_its_parameters():
+    """Session 19: the metric functions README.md lists (F1, G-mean, sensitivity,
+    specificity, balanced accuracy, precision) and the significance tests (paired t-test,
+    win/tie/loss, Friedman, Nemenyi) had no numpydoc Parameters section, so
+    test_docstring_parameters_match_the_signatures had nothing to compare; nor had the
+    ASLS loss helpers and ``nystroem_linear_svm``. Every public function of
+    ``skewlearn.metrics``, ``skewlearn.evaluation.stats`` (and the methods of the stats'
+    result classes) and ``skewlearn.batch`` now has one."""
+    import importlib
+    import inspect
+
+    missing = []
+    for module_name in ("skewlearn.metrics", "skewlearn.evaluation.stats", "skewlearn.batch"):
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            members = [(name, obj)] if inspect.isfunction(obj) else []
+            if inspect.isclass(obj) and module_name.endswith("stats"):
+                members += [(f"{name}.{a}", m) for a, m in vars(obj).items()
+                            if inspect.isfunction(m) and not a.startswith("_")]  # fmt: skip
+            for qualname, func in members:
+                params = [p for p in inspect.signature(func).parameters if p != "self"]
+                if params and not _documented_parameters(func.__doc__):
+                    missing.append(f"{module_name}.{qualname}")
+    assert not missing, missing
+
+
+def test_every_study_option_with_a_default_states_it_in_its_help(monkeypatch):
+    """The ``python -m skewlearn.experiments.X`` study commands the docs quote: each option
+    whose default is a value says ``default`` and the value in ``--help``. Before session
+    19 most said nothing: ``koil_figures`` wrote its PNG files to
+    ``docs/results/figures`` and ``omcsl_study`` its summary to ``omcsl_study.md`` and
+    ``figures/`` of the current folder unless told, and ``--repeats``, ``--datasets``,
+    ``--landmarks``, ... hid the values the run would use."""
+    import argparse
+    import importlib
+
+    class Parsed(Exception):
+        pass
+
+    def capture(self, args=None, namespace=None):
+        raise Parsed(self)
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", capture)
+    monkeypatch.setenv("COLUMNS", "1000")  # no wrapping ("page-\nblocks0")
+    silent = []
+    for name in ("koil_figures", "nystrom_figures", "omcsl_study"):
+        module = importlib.import_module(f"skewlearn.experiments.{name}")
+        try:
+            module.main([])
+        except Parsed as done:
+            parser = done.args[0]
+        else:  # pragma: no cover
+            raise AssertionError(f"{name}.main did not parse its arguments")
+        help_text = " ".join(parser.format_help().split())
+        for action in parser._actions:
+            default = action.default
+            if not action.option_strings or default in (None, False, argparse.SUPPRESS):
+                continue
+            if isinstance(action, argparse._HelpAction):
+                continue
+            shown = " ".join(map(str, default)) if isinstance(default, list) else str(default)
+            if f"default: {shown})" not in help_text:
+                silent.append((name, action.option_strings[0], shown))
+    assert not silent, silent

@@ -247,6 +247,13 @@ _CLI_WORDS = {
     "missing='drop'": "--missing drop",
     "n_features=": "--n-features ",
     "a larger n_features": "a larger --n-features",
+    # the command line has no --format or --delimiter: the extension decides, and a
+    # space-separated file is converted
+    "Pass an integer index or header=True.": "Pass an integer index, or leave out --no-header.",
+    "(format='csv', or name it .csv)": "(name it .csv)",
+    "(format='libsvm', or name it .svm)": "(name it .svm)",
+    ", pass delimiter=' ' if exactly one space separates the values, or delimiter=',' if "
+    "the file really has one column.": ".",
 }
 #: The reader options of the command line, and the file formats each applies to.
 _FILE_FLAGS = {
@@ -1066,7 +1073,16 @@ _PREDICT_CHUNK = 100_000
 
 
 def _cmd_predict(args) -> int:
-    bundle = _load_model(args.model)
+    try:
+        bundle = _load_model(args.model)
+    except UsageError as exc:  # "predict DATA MODEL": say which argument comes first
+        if "is not a skewlearn model file" in str(exc) and _data_format(args.model):
+            raise UsageError(
+                f"{args.model!r} is not a skewlearn model file; it looks like a data file: "
+                "the model comes first, skewlearn predict MODEL DATA (stream --save writes "
+                "a model)."
+            ) from None
+        raise
     if args.scores == "-":  # the scores CSV on standard output, the report on stderr
         scores_out = sys.stdout
         with contextlib.redirect_stdout(sys.stderr):
@@ -1438,7 +1454,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def common_output(p):
-        p.add_argument("--format", choices=("table", "json"), default="table", help="output format")
+        p.add_argument(
+            "--format",
+            choices=("table", "json"),
+            default="table",
+            help="output format (default table)",
+        )
 
     p = sub.add_parser("datasets", help="list the offline benchmark datasets")
     p.add_argument("names", nargs="*", metavar="NAME", help="only these datasets")

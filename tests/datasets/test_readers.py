@@ -1128,3 +1128,89 @@ def test_a_blank_separated_table_named_txt_is_told_it_is_not_libsvm(tmp_path):
     p.write_text("1 1:2 2\n-1 1:1\n")
     with pytest.raises(ValueError, match=r"line 1: token '2' is not index:value\. Write feat"):
         load(p)
+
+
+# ------------------------------------------------ session 19: a label that is not last
+def _label_first_csv(path: Path, header: bool = True) -> Path:
+    """A CSV file whose label (text) is its first column and whose last column holds
+    distinct numbers, as a new user's file often is."""
+    lines = ["y,a,b"] if header else []
+    lines += [f"{'pos' if i % 4 == 0 else 'neg'},{i * 0.5},{i * 0.25 + 0.1}" for i in range(12)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("how", ["read_csv", "load", "iter_chunks"])
+def test_a_text_label_in_another_column_is_named_as_the_fix(tmp_path, how):
+    """Session 19: with the label first, the message said only "Fix the value, or pass
+    nominal_columns=[...] to one-hot encode the column", which one-hot encodes the label
+    and then reads the last (numeric) column as twelve "classes". It now also says how
+    to read the label from that column, and which column is read as the label."""
+    from skewlearn.datasets import iter_chunks, load
+
+    path = _label_first_csv(tmp_path / "first.csv")
+    readers = {
+        "read_csv": lambda: read_csv(path),
+        "load": lambda: load(path),
+        "iter_chunks": lambda: next(iter(iter_chunks(path, 5, positive_class="pos"))),
+    }
+    with pytest.raises(ValueError, match="non-numeric value 'pos'") as info:
+        readers[how]()
+    assert "if it is the label, label_column='y' (the label is read from column 3, 'b')" in str(
+        info.value
+    )
+    assert read_csv(path, label_column="y")[1][0] == "pos"  # the fix works
+
+
+def test_a_text_label_in_a_headerless_file_is_named_by_its_index(tmp_path):
+    from skewlearn.datasets import iter_chunks
+
+    path = _label_first_csv(tmp_path / "first.csv", header=False)
+    for reader in (
+        lambda: read_csv(path, header=False),
+        lambda: next(iter(iter_chunks(path, 5, header=False, positive_class="pos"))),
+    ):
+        with pytest.raises(ValueError, match=r"label_column=0 \(the label is read from column 3"):
+            reader()
+    assert read_csv(path, header=False, label_column=0)[1][0] == "pos"
+
+
+@pytest.mark.parametrize("how", ["load", "iter_chunks"])
+def test_numbers_read_as_many_classes_point_to_the_label_column(tmp_path, how):
+    """Following the old advice (one-hot encode the label) read the last column's twelve
+    numbers as labels, and the message offered only positive_class=. It now says which
+    column was read as the label and that label_column= picks another. A LIBSVM file has
+    no label column to pick: its message does not mention one."""
+    from skewlearn.datasets import iter_chunks, load
+
+    path = _label_first_csv(tmp_path / "first.csv")
+    run = {
+        "load": lambda p, **kw: load(p, **kw),
+        "iter_chunks": lambda p, **kw: iter_chunks(p, 5, **kw),
+    }[how]
+    with pytest.raises(ValueError, match="labels have 12 classes") as info:
+        run(path, nominal_columns=["y"])
+    assert "if column 'b' is not the label, label_column=COL" in str(info.value)
+    svm = tmp_path / "multi.svm"
+    svm.write_text("".join(f"{k} 1:{k}\n" for k in (1, 2, 3)), encoding="utf-8")
+    with pytest.raises(ValueError, match="labels have 3 classes") as info:
+        run(svm)
+    assert "label_column" not in str(info.value)
+
+
+def test_a_libsvm_file_named_csv_is_named_as_libsvm(tmp_path):
+    """Session 19: a LIBSVM file with a .csv name was "values separated by spaces ...
+    Convert the file to commas (tr -s ' ' ',')", advice that makes "1:0.5" a text value.
+    Its first row is a label and index:value pairs: the message says it is LIBSVM, and
+    reading it as such works."""
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / "train.csv"
+    p.write_text("1 1:0.5 3:2\n-1 2:1.5\n1 1:1 2:1\n")
+    match = r"line 1: .* is a label and index:value pairs: the file looks like LIBSVM"
+    for reader in (lambda: read_csv(p), lambda: load(p), lambda: iter_chunks(p)):
+        with pytest.raises(ValueError, match=match) as info:
+            reader()
+        assert "format='libsvm', or name it .svm" in str(info.value)
+    X, y, _ = read(p, format="libsvm")  # the advice works
+    assert X.shape == (3, 3) and y.tolist() == [1, -1, 1]

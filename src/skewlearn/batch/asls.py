@@ -84,6 +84,15 @@ def sls_targets(z) -> np.ndarray:
     """Next SLS targets, Eq. (2): :math:`\\tau^{(n+1)} = z^{(n)} + S(1 - z^{(n)})`,
     :math:`S(v) = \\max(0, \\min(1, v))`.
 
+    Parameters
+    ----------
+    z : array-like
+        Margins of the previous stage, :math:`z^{(n)} = t f^{(n)}(x)`.
+
+    Returns
+    -------
+    ndarray
+
     Examples
     --------
     >>> sls_targets([2.0, 0.5, -1.0])
@@ -159,6 +168,19 @@ def squared_ramp_loss(z, r=1.0, m=1.0) -> np.ndarray:
         \\frac{r}{m^2}(m - z)^2, & 0 \\le z \\le m,\\\\ r, & z < 0. \\end{cases}
 
     It equals ``asls_loss(z, asls_targets(z, m), r, m)``: at a fixed point of Eq. (5).
+
+    Parameters
+    ----------
+    z : array-like
+        Margin variable :math:`z = t f(x)`.
+    r : float or array-like, default=1.0
+        Ramp coefficient, > 0: the loss of a misclassified pattern.
+    m : float or array-like, default=1.0
+        Margin coefficient, > 0: patterns with ``z > m`` are not penalised.
+
+    Returns
+    -------
+    ndarray
 
     Examples
     --------

@@ -884,6 +884,23 @@ def nystroem_linear_svm(
     full-kernel SVM baseline is simply ``sklearn.svm.SVC(kernel="rbf", gamma="scale",
     C=..., class_weight="balanced")``.
 
+    Parameters
+    ----------
+    n_landmarks : int, default=100
+        Landmarks of the :class:`StratifiedNystroem` map.
+    rank : int or None, default=None
+        Rank of the approximation; ``None`` means ``n_landmarks``.
+    gamma : float or None, default=None
+        rbf width; ``None`` means scikit-learn's ``"scale"``.
+    C : float, default=1.0
+        ``LinearSVC``'s C.
+    class_weight : dict, "balanced" or None, default="balanced"
+        ``LinearSVC``'s class weights.
+    sampling : {"uniform", "stratified"}, default="uniform"
+        Landmark sampling (``"uniform"`` is the paper's baseline).
+    random_state : int, RandomState or None, default=None
+        Seeds the landmark draw.
+
     Returns
     -------
     sklearn.pipeline.Pipeline

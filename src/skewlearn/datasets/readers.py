@@ -284,14 +284,23 @@ def _huge_int(token: str) -> bool:
     return not _INT64[0] <= v <= _INT64[1]
 
 
-def _not_two_classes(where: str, classes: np.ndarray) -> ValueError:
-    """The error for labels of other than two classes when no positive class is given."""
+def _not_two_classes(where: str, classes: np.ndarray, label: str | None = None) -> ValueError:
+    """The error for labels of other than two classes when no positive class is given.
+    ``label`` names the column the labels were read from, in a format whose label column
+    can be chosen (CSV, KEEL, ARFF): many "classes" there are often the values of a
+    feature, read as labels because the label is not the last column."""
     return ValueError(
         f"{where}: labels have "
         + (f"{len(classes)} classes" if len(classes) != 1 else "only one class")
         + f" ({classes[:10].tolist()}); "
         + (
-            "pass positive_class= to make a one-against-rest problem."
+            "pass positive_class= to make a one-against-rest problem"
+            + (
+                f", or, if column {label!r} is not the label, label_column=COL (the label "
+                "column's name or index)."
+                if label is not None
+                else "."
+            )
             if len(classes) > 1
             else "a binary problem needs rows of two classes: check the label column "
             "(label_column=COL), or use data with both classes."
@@ -486,6 +495,7 @@ def _tabulate(
     force_nominal: bool = False,
     nominal_fix: str = "Fix the value, or declare the attribute nominal.",
     delimiter: str | None = None,
+    label_hint: bool | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Turn string cells into ``(X, y, meta)``; one-hot encode nominal attributes.
 
@@ -493,7 +503,9 @@ def _tabulate(
     attribute with ``categories == []`` and ``declared=False`` gets its categories from
     the data (sorted) when a value is not a number, or always if ``force_nominal``.
     ``delimiter`` (CSV) names a line that ends with it when its empty last field is the
-    row's missing value.
+    row's missing value. ``label_hint`` (CSV, whose label is found by position) adds to a
+    non-numeric feature value's message how to read the label from that column instead:
+    by name (True, a file with a header line) or by index (False).
     """
     if not rows:
         article = "An" if fmt[0] in "AEIOU" else "A"
@@ -607,12 +619,19 @@ def _tabulate(
                             )
                             + ") in the file; another character separates its values.",
                         )
+                    fix = nominal_fix
+                    if label_hint is not None:  # a text column: the label, not the last?
+                        fix = fix.removesuffix(".") + (
+                            f", or, if it is the label, label_column="
+                            f"{att.name if label_hint else j!r} (the label is read from column "
+                            f"{label_index + 1}, {attributes[label_index].name!r})."
+                        )
                     raise _fail(
                         path,
                         linenos[r],
                         f"non-numeric value {row[j]!r} for numeric attribute {att.name!r} "
                         f"(column {j + 1})",
-                        nominal_fix,
+                        fix,
                     )
                 col[r] = v
             blocks.append(col[:, None])
@@ -1217,6 +1236,15 @@ def _refuse_blank_separated(path: str, lineno: int, first_row: list[str]) -> Non
     blanks: the values are separated by spaces, and each line would silently become one
     field (no features, the whole line as the label)."""
     if len(first_row) == 1 and len(first_row[0].split()) > 1:
+        tokens = first_row[0].split()
+        if all(re.fullmatch(r"[0-9]+:\S+", t) for t in tokens[1:]):  # label index:value ...
+            raise _fail(
+                path,
+                lineno,
+                f"the first row {first_row[0][:60]!r} is a label and index:value pairs: the "
+                "file looks like LIBSVM, not delimited text",
+                "Read it as LIBSVM (format='libsvm', or name it .svm).",
+            )
         raise _fail(
             path,
             lineno,
@@ -1349,6 +1377,7 @@ def read_csv(
         force_nominal=True,
         nominal_fix="Fix the value, or pass nominal_columns=[...] to one-hot encode the column.",
         delimiter=delimiter,
+        label_hint=header,
     )
     meta["delimiter"] = delimiter
     return X, y, meta

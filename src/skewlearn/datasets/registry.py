@@ -314,11 +314,11 @@ def _scale(X, scale):
     )
 
 
-def _binary(y: np.ndarray, positive: Any, where: str) -> np.ndarray:
+def _binary(y: np.ndarray, positive: Any, where: str, label: str | None = None) -> np.ndarray:
     classes = np.unique(y)
     if positive is None:
         if len(classes) != 2:
-            raise _not_two_classes(where, classes)
+            raise _not_two_classes(where, classes, label)
         counts = [(y == c).sum() for c in classes]
         positive = classes[int(np.argmin(counts))] if counts[0] != counts[1] else classes[1]
     mask = y == positive
@@ -386,6 +386,7 @@ def load(
             f"data file; got {name!r}."
         )
     _check_positive_class(positive_class)
+    label = None  # the label column's name, where the reader could take another
     if isinstance(name, str) and name in _REGISTRY:
         if positive_class is not None:
             raise ValueError(
@@ -414,6 +415,8 @@ def load(
         description = f"Data file {os.path.basename(path)}."
         positive = positive_class
         display = os.path.basename(path)
+        if rmeta.get("format") in ("CSV", "KEEL", "ARFF"):  # the label column can be chosen
+            label = rmeta.get("label_name")
     else:
         base = name[:-3] if name.lower().endswith(".gz") else name
         if os.path.splitext(base)[1].lower() in _EXTENSIONS:  # meant as a file
@@ -422,7 +425,7 @@ def load(
             )
         _entry(str(name))  # raises with suggestions
         raise AssertionError  # pragma: no cover
-    y, positive = _binary(labels, positive, str(display))
+    y, positive = _binary(labels, positive, str(display), label)
     X = _scale(X, scale)
     n_pos = int((y == 1).sum())
     n_attributes = len(rmeta["feature_names"]) - sum(len(c) - 1 for c in rmeta["nominal"].values())

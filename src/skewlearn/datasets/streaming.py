@@ -696,7 +696,10 @@ class ChunkedFile:
         where = os.path.basename(self.path)
         if positive_class is None:
             if len(classes) != 2:
-                raise _not_two_classes(where, classes)
+                label = None  # the label column, where the reader could take another
+                if self.format in ("csv", "keel", "arff") and self.attributes:
+                    label = self.attributes[self.label_index].name
+                raise _not_two_classes(where, classes, label)
             c0, c1 = (typed[c] for c in classes.tolist())
             positive_class = classes[0] if c0 < c1 else classes[1]
             positive_class = positive_class.item()
@@ -1071,6 +1074,7 @@ class ChunkedFile:
             names = [f"x{j + 1}" for j in range(len(first_row))]
             self._data_skip = 0
             self._first_line = 1
+        self._named_columns = bool(header)  # the label hint names columns, else indexes them
         label_column = -1 if label_column is None else label_column
         self.label_index = _label_position(label_column, names, path)
         self._nominal_idx = []
@@ -1121,6 +1125,7 @@ class ChunkedFile:
             force_nominal=True,
             nominal_fix=_CSV_NOMINAL_FIX,
             delimiter=self.delimiter,
+            label_hint=self._named_columns,
         )
         return X[0], row[self.label_index]
 
@@ -1513,6 +1518,7 @@ class ChunkedFile:
                 else "Fix the value, or declare the attribute nominal."
             ),
             delimiter=self.delimiter if is_csv else None,
+            label_hint=self._named_columns if is_csv else None,
         )
         yield (X,), tokens
 

@@ -90,7 +90,7 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
     Parameters
     ----------
     spec : list, scalar or str
-    name : str
+    name : str, default="grid"
         Where the value came from, for error messages (e.g. ``estimators[0].grid.C``).
 
     Examples

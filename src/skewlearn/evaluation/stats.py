@@ -68,7 +68,14 @@ class TTestResult:
     mean_diff: float
 
     def significant(self, alpha: float = 0.05) -> int:
-        """+1 if ``a`` is significantly larger, -1 if significantly smaller, else 0."""
+        """+1 if ``a`` is significantly larger, -1 if significantly smaller, else 0.
+
+        Parameters
+        ----------
+        alpha : float, default=0.05
+            Significance level of the two-sided test, in (0, 1): significant when
+            ``pvalue < alpha``.
+        """
         _check_alpha(alpha)
         if not (self.pvalue < alpha):
             return 0
@@ -88,6 +95,16 @@ def paired_ttest(a, b) -> TTestResult:
     test gives for ``n`` equal differences, :func:`scipy.stats.wilcoxon`), rather than the
     t-test's degenerate p = 0: ``n`` runs that all moved the same way are as significant
     as ``n`` signs can be (5 runs: p = 0.0625; 6: 0.03125), not certain.
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n_runs,)
+        The two methods' values, run by run (at least 2 runs).
+
+    Returns
+    -------
+    TTestResult
+        ``statistic`` (t), ``pvalue`` (two-sided) and ``mean_diff`` (:math:`\\bar d`).
 
     Examples
     --------
@@ -225,13 +242,16 @@ def significance_markers(
 
     Parameters
     ----------
-    runs : mapping method -> dataset -> per-run values, higher is better: a sequence
-        (paired by position across methods) or a mapping run id -> value (each method is
-        paired with each reference on the run ids the two share; fewer than 2 shared
-        runs = not compared)
-    references : the reference methods (e.g. ``["KOIL_RS++", "KOIL_FIFO++"]``)
-    alpha : significance level of the two-sided paired t-tests, in (0, 1), default 0.05
-    symbols : (all references better, some better, all worse, some worse)
+    runs : mapping method -> dataset -> per-run values
+        Higher is better: a sequence (paired by position across methods) or a mapping
+        run id -> value (each method is paired with each reference on the run ids the
+        two share; fewer than 2 shared runs = not compared).
+    references : sequence of str
+        The reference methods (e.g. ``["KOIL_RS++", "KOIL_FIFO++"]``).
+    alpha : float, default=0.05
+        Significance level of the two-sided paired t-tests, in (0, 1).
+    symbols : sequence of 4 str, default=("●", "○", "▲", "△")
+        The markers for: all references better, some better, all worse, some worse.
 
     Returns
     -------
@@ -272,7 +292,21 @@ def win_tie_loss(
 
     Win: at least one reference is significantly better than the method on that dataset;
     loss: none is better and at least one is significantly worse; tie: otherwise. A dataset
-    no reference has is not counted. ``runs`` is as in :func:`significance_markers`.
+    no reference has is not counted.
+
+    Parameters
+    ----------
+    runs : mapping method -> dataset -> per-run values
+        As in :func:`significance_markers` (higher is better).
+    references : sequence of str
+        The reference methods.
+    alpha : float, default=0.05
+        Significance level of the two-sided paired t-tests, in (0, 1).
+
+    Returns
+    -------
+    dict
+        ``{method: (win, tie, loss)}`` for every non-reference method.
 
     Examples
     --------
@@ -295,7 +329,24 @@ def win_tie_loss(
 # --------------------------------------------------------------------------- Friedman
 def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
     """Average rank of each method (column) over datasets (rows); rank 1 = best, ties
-    share the average rank (Demšar's convention)."""
+    share the average rank (Demšar's convention): :math:`R_j = \\frac1N \\sum_i r_i^j`.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, n_methods)
+        One score per dataset and method; NaN is refused.
+    higher_is_better : bool, default=True
+        Whether the highest score ranks 1 (False: the lowest, as for error rates).
+
+    Returns
+    -------
+    ndarray of shape (n_methods,)
+
+    Examples
+    --------
+    >>> average_ranks([[0.9, 0.8, 0.8], [0.7, 0.9, 0.6]]).tolist()
+    [1.5, 1.75, 2.75]
+    """
     if not isinstance(higher_is_better, bool | np.bool_):
         raise TypeError(f"higher_is_better must be True or False; got {higher_is_better!r}.")
     scores = np.asarray(scores, dtype=float)
@@ -364,6 +415,19 @@ def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) 
     are as significant as N rankings can be (k = 2: the sign test's :math:`2^{1-N}`;
     3 methods on 4 datasets: 6⁻³ = 0.0046).
 
+    Parameters
+    ----------
+    ranks : array-like of shape (k,)
+        The k methods' average ranks :math:`R_j` (1 = best), e.g. :func:`average_ranks`.
+    n_datasets : int
+        N, the number of datasets the ranks average over, >= 2.
+    tie_correction : float, default=1.0
+        The divisor of χ²_F, in (0, 1].
+
+    Returns
+    -------
+    FriedmanResult
+
     Examples
     --------
     Demšar's worked example (four classifiers, 14 data sets):
@@ -419,7 +483,27 @@ def friedman_test(scores, *, higher_is_better: bool = True) -> FriedmanResult:
     χ²_F includes the usual correction for tied ranks, so it equals
     :func:`scipy.stats.friedmanchisquare` (which takes one sample per method). When every
     dataset ties every method there is no variation to test: χ²_F = F_F = 0 and both
-    p-values are 1, where SciPy returns NaN (0/0).
+    p-values are 1, where SciPy returns NaN (0/0). The statistics are those of
+    :func:`friedman_from_ranks` (Demšar 2006, §3.2.2), with χ²_F divided by
+    :math:`1 - \\sum (t^3 - t) / (N k (k^2 - 1))` over the groups of t tied methods.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, n_methods)
+        One score per dataset and method (at least 2 of each); NaN is refused.
+    higher_is_better : bool, default=True
+        Whether the highest score ranks 1.
+
+    Returns
+    -------
+    FriedmanResult
+        χ²_F and its p-value, Iman–Davenport's F_F and its p-value, the average ranks.
+
+    Examples
+    --------
+    >>> r = friedman_test([[0.9, 0.8, 0.7], [0.8, 0.7, 0.6], [0.9, 0.7, 0.8]])
+    >>> round(r.chi2, 3), r.ranks.tolist()
+    (4.667, [1.0, 2.333333333333333, 2.6666666666666665])
     """
     scores = np.asarray(scores, dtype=float)
     R = average_ranks(scores, higher_is_better=higher_is_better)
@@ -458,6 +542,19 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     :func:`scipy.stats.studentized_range` (k = 2 gives the normal quantile
     :math:`z_{1-\\alpha/2}`).
 
+    Parameters
+    ----------
+    k : int
+        The number of methods compared, >= 2.
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
     >>> nemenyi_q(4)
     2.569
     >>> round(nemenyi_q(2, 0.01), 3)  # z_0.995
@@ -475,7 +572,22 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
 
 
 def nemenyi_cd(k: int, n_datasets: int, alpha: float = 0.05) -> float:
-    """Critical difference of average ranks: :math:`CD = q_\\alpha\\sqrt{k(k+1)/(6N)}`.
+    """Critical difference of average ranks: :math:`CD = q_\\alpha\\sqrt{k(k+1)/(6N)}`
+    (Demšar 2006, §3.2.2; :math:`q_\\alpha` from :func:`nemenyi_q`). Two methods whose
+    average ranks differ by at least CD differ significantly.
+
+    Parameters
+    ----------
+    k : int
+        The number of methods compared, >= 2.
+    n_datasets : int
+        N, the number of datasets, >= 1.
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+
+    Returns
+    -------
+    float
 
     Examples
     --------

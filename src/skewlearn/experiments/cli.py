@@ -68,6 +68,26 @@ def _n_jobs(text: str) -> int:
     return n
 
 
+class DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Help that ends each option's text with its default, ``(default: X)``, unless the
+    text names it already or the default is None or an off switch; a list default is
+    shown as the values one would type."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        default = action.default
+        if (
+            not action.option_strings
+            or "default" in text
+            or default is None
+            or default is False
+            or default is argparse.SUPPRESS
+        ):
+            return text
+        shown = " ".join(map(str, default)) if isinstance(default, list | tuple) else default
+        return f"{text} (default: {shown})".lstrip().replace("%", "%%")
+
+
 def positive_int(text: str) -> int:
     """An integer >= 1 (argparse's type)."""
     n = _int(text)
@@ -147,7 +167,7 @@ def _user_errors(func):
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", "-j", type=_n_jobs, default=-1,
-                   help="local worker processes (-1: all cores; 1: no subprocesses); "
+                   help="local worker processes (-1: all cores; 1: no subprocesses; default -1); "
                         "not used with a Dask scheduler, whose worker threads take the "
                         "tasks")  # fmt: skip
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",

@@ -420,17 +420,24 @@ def must_show(db: str | Path, experiment: str = EXPERIMENT) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .cli import positive_int, unknown_dataset
+    from .cli import DefaultsHelpFormatter, positive_int, unknown_dataset
 
     ap = argparse.ArgumentParser(
         prog="python -m skewlearn.experiments.koil_figures",
         description="KOIL's Figures 1-3 (update policies, buffer size, k) as PNG files.",
+        formatter_class=DefaultsHelpFormatter,
     )
-    ap.add_argument("--datasets", nargs="+", default=list(DATASETS))
+    ap.add_argument("--datasets", nargs="+", default=list(DATASETS), help="datasets to plot")
     ap.add_argument("--db", default=None, help="koil_table1 results database (chosen C, gamma)")
     ap.add_argument("--out", default="docs/results/figures", help="directory for the PNGs")
     ap.add_argument("--repeats", type=positive_int, default=4, help="repetitions of the 5-fold CV")
-    ap.add_argument("--figures", nargs="*", default=["1", "2", "3"], choices=["1", "2", "3"])
+    ap.add_argument(
+        "--figures",
+        nargs="*",
+        default=["1", "2", "3"],
+        choices=["1", "2", "3"],
+        help="the figures to draw",
+    )
     ap.add_argument(
         "--checklist", action="store_true", help="print the Must-show checks from --db first"
     )

@@ -363,29 +363,36 @@ def _at_least(low: int):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .cli import positive_int
+    from .cli import DefaultsHelpFormatter, positive_int
     from .config import load_experiment
 
     table = load_experiment("nystrom_table2")  # the sweeps' defaults are the table's protocol
     ap = argparse.ArgumentParser(prog="python -m skewlearn.experiments.nystrom_figures",
-                                 description=__doc__.splitlines()[0])  # fmt: skip
+                                 description=__doc__.splitlines()[0],
+                                 formatter_class=DefaultsHelpFormatter)  # fmt: skip
     ap.add_argument("--db", help="results of `skewlearn reproduce nystrom_table2` (CD diagram)")
     ap.add_argument("--out", default=".", help="folder of the PNG files and the JSON summary")
     ap.add_argument("--datasets", nargs="+", default=[d.name for d in table.datasets],
-                    help="default: the datasets of nystrom_table2")  # fmt: skip
-    ap.add_argument("--landmarks", nargs="+", type=positive_int, default=[30, 60, 150, 300, 600])
+                    help="datasets of the sweeps (those of nystrom_table2)")  # fmt: skip
+    ap.add_argument("--landmarks", nargs="+", type=positive_int, default=[30, 60, 150, 300, 600],
+                    help="landmark counts of the landmark sweep (Fig. 2)")  # fmt: skip
     ap.add_argument("--landmark-rank", type=_at_least(0), default=30,
                     help="total rank of the landmark sweep (Fig. 2); 0 = full rank")  # fmt: skip
-    ap.add_argument("--ranks", nargs="+", type=positive_int, default=[6, 15, 30, 75, 150])
-    ap.add_argument("--time-datasets", nargs="+", default=["page-blocks0", "abalone19"])
-    ap.add_argument("--sizes", nargs="+", type=positive_int, default=[500, 1000, 2000, 4000])
+    ap.add_argument("--ranks", nargs="+", type=positive_int, default=[6, 15, 30, 75, 150],
+                    help="total ranks of the rank sweep (Fig. 3)")  # fmt: skip
+    ap.add_argument("--time-datasets", nargs="+", default=["page-blocks0", "abalone19"],
+                    help="datasets of the timing study (Fig. 4)")  # fmt: skip
+    ap.add_argument("--sizes", nargs="+", type=positive_int, default=[500, 1000, 2000, 4000],
+                    help="training-set sizes of the timing study (Fig. 4)")  # fmt: skip
     ap.add_argument("--time-repeats", type=positive_int, default=3,
                     help="timed fits per point of Fig. 4 (the median is plotted)")  # fmt: skip
-    ap.add_argument("--splits", type=_at_least(2), default=table.protocol.n_splits)
+    ap.add_argument("--splits", type=_at_least(2), default=table.protocol.n_splits,
+                    help="folds of the sweeps' stratified CV")  # fmt: skip
     ap.add_argument("--repeats", type=positive_int, default=table.protocol.n_repeats,
                     help="CV repetitions of the sweeps (the paper's 10; fewer: a cut)")  # fmt: skip
     ap.add_argument("--only", nargs="+",
-                    choices=["cd", "landmarks", "rank", "time", "ablation"])  # fmt: skip
+                    choices=["cd", "landmarks", "rank", "time", "ablation"],
+                    help="run only these parts (default: all)")  # fmt: skip
     args = ap.parse_args(argv)
     from .cli import expand_user_paths
 

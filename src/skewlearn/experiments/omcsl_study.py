@@ -534,10 +534,12 @@ def must_show(db, results: dict | None, experiment: str = "omcsl_table3",
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from .cli import _n_jobs, positive_int
+    from .cli import DefaultsHelpFormatter, _n_jobs, positive_int
 
     p = argparse.ArgumentParser(
-        prog="python -m skewlearn.experiments.omcsl_study", description=__doc__.splitlines()[0]
+        prog="python -m skewlearn.experiments.omcsl_study",
+        description=__doc__.splitlines()[0],
+        formatter_class=DefaultsHelpFormatter,
     )
     p.add_argument("--db", default=None,
                    help="results database of Table 3 (default: <experiment>.sqlite)")  # fmt: skip
@@ -547,7 +549,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--jobs", type=_n_jobs, default=1, help="worker processes for Table 3")
     p.add_argument("--repeats", type=positive_int, default=None,
                    help="splits for Table 4 / Figure 1 (default: the experiment's 25)")  # fmt: skip
-    p.add_argument("--datasets", nargs="*", default=None)
+    p.add_argument("--datasets", nargs="*", default=None,
+                   help="datasets of Table 4 / Figure 1 (default: the experiment's)")  # fmt: skip
     p.add_argument("--skip-table3", action="store_true", help="only Table 4 and Figure 1")
     p.add_argument("--skip-table4", action="store_true",
                    help="no Table 4 / Figure 1 (Table 3 and the F/AUPRC checks only)")  # fmt: skip

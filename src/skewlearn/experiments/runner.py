@@ -751,18 +751,25 @@ def run_experiment(
 
     Parameters
     ----------
-    experiment : Experiment, or a TOML path / shipped name
-    db : path of the SQLite results database (or an open :class:`ResultStore`)
-    n_jobs : local worker processes (joblib's meaning: -1 = all cores; 1 = in-process);
-        not used on a Dask cluster, where every worker thread takes tasks
-    scheduler : Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client``
-        (used as given); default ``DASK_SCHEDULER_ADDRESS`` when set, else local
-        processes. Waits up to ``WORKER_TIMEOUT`` s for a first worker. A cluster that
-        cancels the tasks mid-run (``client.restart()``) stops the run with
-        :class:`TasksCancelled`; the finished tasks are saved and a re-run resumes.
-    progress : show a tqdm progress bar (rate and ETA)
-    repeats : run only repetitions ``0 … repeats-1`` of the protocol (an explicit cut of the
-        compute; the tasks keep their keys, so a later run without it adds the rest)
+    experiment : Experiment, str or path
+        The experiment, or the path of its TOML file, or the name of a shipped one.
+    db : str, path or ResultStore
+        The SQLite results database (or an open :class:`ResultStore`).
+    n_jobs : int, default=-1
+        Local worker processes (joblib's meaning: -1 = all cores; 1 = in-process); not
+        used on a Dask cluster, where every worker thread takes tasks.
+    scheduler : str, distributed.Client or None, default=None
+        Dask scheduler address (``tcp://host:8786``) or a ``distributed.Client`` (used as
+        given); None means ``DASK_SCHEDULER_ADDRESS`` when set, else local processes.
+        Waits up to ``WORKER_TIMEOUT`` s for a first worker. A cluster that cancels the
+        tasks mid-run (``client.restart()``) stops the run with :class:`TasksCancelled`;
+        the finished tasks are saved and a re-run resumes.
+    progress : bool, default=True
+        Show a tqdm progress bar (rate and ETA).
+    repeats : int or None, default=None
+        Run only repetitions ``0 … repeats-1`` of the protocol (an explicit cut of the
+        compute; the tasks keep their keys, so a later run without it adds the rest);
+        None runs them all.
 
     Returns
     -------

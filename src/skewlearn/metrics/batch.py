@@ -553,6 +553,19 @@ def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None, sample_weight=No
 def f1(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     """F1 measure :math:`2TP / (2TP + FP + FN)`; 0 without a true positive.
 
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (any type, at most two distinct values together).
+    pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights; the counts become sums of weights.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> from skewlearn.metrics import f1
@@ -564,6 +577,19 @@ def f1(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
 
 def precision(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     """Precision :math:`TP / (TP + FP)`; 0 when nothing is predicted positive.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (any type, at most two distinct values together).
+    pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights; the counts become sums of weights.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -580,6 +606,19 @@ def sensitivity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
 
     Raises ValueError when ``y_true`` has no positive.
 
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (any type, at most two distinct values together).
+    pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights; the counts become sums of weights.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> from skewlearn.metrics import sensitivity
@@ -595,6 +634,19 @@ def specificity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     """Specificity (true negative rate) :math:`TN / (TN + FP)`.
 
     Raises ValueError when ``y_true`` has no negative.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (any type, at most two distinct values together).
+    pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights; the counts become sums of weights.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -613,6 +665,19 @@ def gmean(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     Equals imbalanced-learn's ``geometric_mean_score`` on binary data. Raises ValueError
     unless ``y_true`` holds both classes.
 
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (any type, at most two distinct values together).
+    pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights; the counts become sums of weights.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> from skewlearn.metrics import gmean
@@ -628,6 +693,19 @@ def balanced_accuracy(y_true, y_pred, *, pos_label=None, sample_weight=None) -> 
     """Balanced accuracy :math:`(TPR + TNR) / 2`.
 
     Raises ValueError unless ``y_true`` holds both classes.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels (any type, at most two distinct values together).
+    pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Finite, non-negative weights; the counts become sums of weights.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
