@@ -139,7 +139,18 @@ def paired_ttest(a, b) -> TTestResult:
 def sign_test_pvalue(n: int) -> float:
     """The exact two-sided sign test's p-value when all ``n`` paired differences have the
     same sign: ``min(1, 2 · 0.5**n)`` (scipy: ``binomtest(n, n).pvalue``; also the exact
-    Wilcoxon signed-rank p-value of ``n`` equal differences)."""
+    Wilcoxon signed-rank p-value of ``n`` equal differences).
+
+    Parameters
+    ----------
+    n : int
+        The number of paired runs, >= 1.
+
+    Returns
+    -------
+    float
+        ``min(1, 2**(1 - n))``.
+    """
     _check_count("n", n)
     if n < 1:
         raise ValueError(f"n must be at least 1 (the number of paired runs); got {n}.")
