@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 import pytest
@@ -445,3 +446,64 @@ def test_report_md_dash_is_stdout_and_a_directory_output_is_refused_first(
     err = capsys.readouterr().err
     assert "--html 'reports' is a directory" in err and "Errno" not in err
     assert not (tmp_path / "r.md").exists()
+
+
+def _read_only_prefix(folder):
+    """A command prefix under which ``folder`` is read-only (a read-only bind mount for
+    root, who ignores file modes; the folder's mode otherwise), or a skip."""
+    import shutil
+    import subprocess
+
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare to make a folder read-only for root")
+    prefix = ["unshare", "-m", "sh", "-c",
+              'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"',
+              str(folder)]  # fmt: skip
+    if subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot make a read-only bind mount here")
+    return prefix
+
+
+def test_a_results_database_in_a_read_only_folder_is_reported_and_not_written(toy_file, tmp_path):
+    """`report` reads a colleague's or a read-only mount's database as it is; it said
+    "not an SQLite database (unable to open database file)": SQLite cannot create the WAL
+    index beside it. `run` into it names the read-only folder."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    db = shared / "r.sqlite"
+    assert main(["run", str(toy_file), "--db", str(db), "-j", "1", "--no-progress",
+                 "--repeats", "1"]) == 0  # fmt: skip
+    with sqlite3.connect(db) as con:  # an older database: no searches table yet
+        con.execute("DROP TABLE searches")
+    con.close()
+    before = sorted(p.name for p in shared.iterdir())
+    prefix = _read_only_prefix(shared)
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    out = tmp_path / "out"
+
+    def cli(*args):
+        cmd = [*prefix, sys.executable, "-m", "skewlearn", *args]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+
+    if not prefix:
+        db.chmod(0o444)
+        shared.chmod(0o555)
+    try:
+        done = cli("report", str(db), "--csv", str(out / "rows.csv"))
+        assert done.returncode == 0, done.stderr
+        assert "| Ridge" in done.stdout or "Ridge" in done.stdout
+        with open(out / "rows.csv", encoding="utf-8") as fh:
+            assert len(fh.read().splitlines()) == 1 + 18  # a line per task of repetition 0
+        again = cli("run", str(toy_file), "--db", str(db), "-j", "1", "--no-progress")
+        assert again.returncode == 2
+        assert "read-only" in again.stderr and "Traceback" not in again.stderr
+        assert sorted(p.name for p in shared.iterdir()) == before
+    finally:
+        shared.chmod(0o755)
+        db.chmod(0o644)

@@ -304,7 +304,7 @@ def _cmd_report(args) -> int:
         outputs["html"].write_text(to_html(reports), encoding="utf-8")
         print(f"HTML report: {args.html}")
     if args.csv or args.parquet:
-        with ResultStore(args.db) as store:
+        with ResultStore(args.db, readonly=True) as store:
             if args.csv:
                 print(f"CSV: {store.to_csv(args.csv, args.experiment)}")
             if args.parquet:

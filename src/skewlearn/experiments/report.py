@@ -193,7 +193,7 @@ def build_reports(
     db: str | Path | ResultStore, experiment: str | None = None
 ) -> list[ExperimentReport]:
     """One :class:`ExperimentReport` per experiment in the database (or just ``experiment``)."""
-    store = db if isinstance(db, ResultStore) else ResultStore(check_results_db(db))
+    store = db if isinstance(db, ResultStore) else ResultStore(check_results_db(db), readonly=True)
     try:
         definitions = store.experiments()
         rows = store.rows(experiment)
