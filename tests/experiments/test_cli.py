@@ -507,3 +507,53 @@ def test_a_results_database_in_a_read_only_folder_is_reported_and_not_written(to
     finally:
         shared.chmod(0o755)
         db.chmod(0o644)
+
+
+@pytest.mark.skipif(
+    not os.path.isdir("/proc/self") or not __import__("shutil").which("ps"),
+    reason="reads the worker processes from ps and /proc",
+)
+def test_sigterm_stops_a_run_and_its_worker_processes(toy_file, tmp_path):
+    """SIGTERM (``kill``, a batch system's time limit) ended the parent alone: its joblib
+    workers ran on, orphaned, with tasks whose results no one would write. It now stops
+    the run as Ctrl-C does: the workers end, one line says how to resume, status 143."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    toy_file.write_text(toy_file.read_text().replace("n_repeats = 2", "n_repeats = 50"))
+    db = tmp_path / "r.sqlite"
+    cmd = [sys.executable, "-m", "skewlearn", "run", str(toy_file), "--db", str(db),
+           "-j", "2", "--no-progress"]  # fmt: skip
+    with open(tmp_path / "err", "w+", encoding="utf-8") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            workers: list[str] = []
+            deadline = time.monotonic() + 120
+            while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.5)
+                kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(proc.pid)],
+                                      capture_output=True, text=True).stdout.split()  # fmt: skip
+                workers = [k for k in kids if _cmdline(k).count("LokyProcess")]
+            assert len(workers) == 2, "the run started no worker processes"
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=60) == 143
+        finally:
+            proc.kill()
+        err.seek(0)
+        text = err.read()
+    assert f"skewlearn run: terminated; the finished tasks are in {db}" in text, text
+    deadline = time.monotonic() + 20
+    while any(_cmdline(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not any(_cmdline(w) for w in workers), "worker processes outlived the run"
+
+
+def _cmdline(pid: str) -> str:
+    """The command line of a running process, or "" (ended, or a zombie)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return ""
