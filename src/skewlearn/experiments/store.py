@@ -136,7 +136,7 @@ class ResultStore:
         The database file.
     readonly : bool, default False
         Read an existing database without creating it or adding tables (the reports
-        do); the writing methods are not for such a store. A database in a read-only
+        do); its writing methods raise ``sqlite3.OperationalError``. A database in a read-only
         folder is read as it is (see :func:`_connect_readonly`), and the tables an older
         database lacks read as empty.
 
@@ -162,6 +162,9 @@ class ResultStore:
             for name, ddl in _TABLE_DDL.items():
                 if name not in have:
                     self._con.execute(f"CREATE TEMP TABLE {name} ({ddl})")
+            # a writing method fails ("attempt to write a readonly database") rather than
+            # write into a database opened for reading
+            self._con.execute("PRAGMA query_only = ON")
             return
         _check_ours_or_new(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
