@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 import pytest
@@ -500,3 +501,114 @@ def test_command_line_outputs_never_replace_an_experiment_file_or_a_database(tmp
     with pytest.raises(SystemExit):
         cli_main(["predict", str(model), data, "--scores", str(toml)])
     assert "an experiment file (TOML)" in capsys.readouterr().err
+
+
+def _read_only_prefix(folder):
+    """A command prefix under which ``folder`` is read-only (a read-only bind mount for
+    root, who ignores file modes; the folder's mode otherwise), or a skip."""
+    import shutil
+    import subprocess
+
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("unshare") is None:
+        pytest.skip("needs unshare to make a folder read-only for root")
+    prefix = ["unshare", "-m", "sh", "-c",
+              'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"',
+              str(folder)]  # fmt: skip
+    if subprocess.run([*prefix, "true"], capture_output=True).returncode != 0:
+        pytest.skip("cannot make a read-only bind mount here")
+    return prefix
+
+
+def test_a_results_database_in_a_read_only_folder_is_reported_and_not_written(toy_file, tmp_path):
+    """`report` reads a colleague's or a read-only mount's database as it is; it said
+    "not an SQLite database (unable to open database file)": SQLite cannot create the WAL
+    index beside it. `run` into it names the read-only folder."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    db = shared / "r.sqlite"
+    assert main(["run", str(toy_file), "--db", str(db), "-j", "1", "--no-progress",
+                 "--repeats", "1"]) == 0  # fmt: skip
+    with sqlite3.connect(db) as con:  # an older database: no searches table yet
+        con.execute("DROP TABLE searches")
+    con.close()
+    before = sorted(p.name for p in shared.iterdir())
+    prefix = _read_only_prefix(shared)
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    out = tmp_path / "out"
+
+    def cli(*args):
+        cmd = [*prefix, sys.executable, "-m", "skewlearn", *args]
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+
+    if not prefix:
+        db.chmod(0o444)
+        shared.chmod(0o555)
+    try:
+        done = cli("report", str(db), "--csv", str(out / "rows.csv"))
+        assert done.returncode == 0, done.stderr
+        assert "| Ridge" in done.stdout or "Ridge" in done.stdout
+        with open(out / "rows.csv", encoding="utf-8") as fh:
+            assert len(fh.read().splitlines()) == 1 + 18  # a line per task of repetition 0
+        again = cli("run", str(toy_file), "--db", str(db), "-j", "1", "--no-progress")
+        assert again.returncode == 2
+        assert "read-only" in again.stderr and "Traceback" not in again.stderr
+        assert sorted(p.name for p in shared.iterdir()) == before
+    finally:
+        shared.chmod(0o755)
+        db.chmod(0o644)
+
+
+@pytest.mark.skipif(
+    not os.path.isdir("/proc/self") or not __import__("shutil").which("ps"),
+    reason="reads the worker processes from ps and /proc",
+)
+def test_sigterm_stops_a_run_and_its_worker_processes(toy_file, tmp_path):
+    """SIGTERM (``kill``, a batch system's time limit) ended the parent alone: its joblib
+    workers ran on, orphaned, with tasks whose results no one would write. It now stops
+    the run as Ctrl-C does: the workers end, one line says how to resume, status 143."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    toy_file.write_text(toy_file.read_text().replace("n_repeats = 2", "n_repeats = 50"))
+    db = tmp_path / "r.sqlite"
+    cmd = [sys.executable, "-m", "skewlearn", "run", str(toy_file), "--db", str(db),
+           "-j", "2", "--no-progress"]  # fmt: skip
+    with open(tmp_path / "err", "w+", encoding="utf-8") as err:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        try:
+            workers: list[str] = []
+            deadline = time.monotonic() + 120
+            while len(workers) < 2 and time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(0.5)
+                kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(proc.pid)],
+                                      capture_output=True, text=True).stdout.split()  # fmt: skip
+                workers = [k for k in kids if _cmdline(k).count("LokyProcess")]
+            assert len(workers) == 2, "the run started no worker processes"
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=60) == 143
+        finally:
+            proc.kill()
+        err.seek(0)
+        text = err.read()
+    assert f"skewlearn run: terminated; the finished tasks are in {db}" in text, text
+    deadline = time.monotonic() + 20
+    while any(_cmdline(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not any(_cmdline(w) for w in workers), "worker processes outlived the run"
+
+
+def _cmdline(pid: str) -> str:
+    """The command line of a running process, or "" (ended, or a zombie)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return ""

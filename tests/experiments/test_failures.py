@@ -102,6 +102,45 @@ def test_only_value_errors_become_failures(monkeypatch, diverges):
         runner_mod.run_task_or_failure(task)
 
 
+def test_an_exception_that_stops_the_run_names_its_task(monkeypatch, diverges, tmp_path):
+    """From a worker process, a bug's traceback said where in the code, not which of the
+    run's tasks (dataset, method, repetition, fold): the exception now carries a note
+    naming it (a note is pickled with the exception, so it survives joblib and Dask)."""
+    import pickle
+
+    real = runner_mod.run_task
+
+    def broken(task):
+        if task.estimator.name == "OPAUC" and task.fold == 1:
+            raise ZeroDivisionError("a bug")
+        return real(task)
+
+    monkeypatch.setattr(runner_mod, "run_task", broken)
+    with pytest.raises(ZeroDivisionError, match="a bug") as info:
+        run_experiment(diverges, tmp_path / "r.db", n_jobs=1, progress=False)
+    (note,) = info.value.__notes__
+    assert "'diverges'" in note and "method 'OPAUC' (OPAUC) on dataset 'a'" in note
+    assert "repetition 0, fold 1" in note
+    assert pickle.loads(pickle.dumps(info.value)).__notes__ == [note]
+
+    search = runner_mod.expand_search_tasks(load_experiment(_write(tmp_path, SEARCH_FAILS)))[0]
+
+    def broken_search(task):
+        raise TypeError("a bug in a search")
+
+    monkeypatch.setattr(runner_mod, "run_search", broken_search)
+    with pytest.raises(TypeError, match="a bug in a search") as info:
+        runner_mod.run_search_or_failure(search)
+    assert f"method {search.estimator.name!r}" in info.value.__notes__[0]
+    assert "shared hyperparameter search" in info.value.__notes__[0]
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "exp.toml"
+    path.write_text(text)
+    return path
+
+
 # A shared search (search.scope = "first_fold") whose every candidate overflows: the refit of
 # the best (all nan) candidate raises the learner's ValueError.
 SEARCH_FAILS = DIVERGES.replace(

@@ -420,3 +420,38 @@ def test_sensitivity_figures_of_shared_searches(monkeypatch):
     assert {title: lines for title, (lines, _) in calls.items()} == {
         "PA: C": {"a": ([1.0, 2.0], [0.5, 0.6])}
     }
+
+
+def test_the_report_does_not_depend_on_the_order_tasks_finished(tmp_path):
+    """Rows are stored in the order tasks finish (which differs between joblib, Dask and a
+    resumed run); the means were summed in that order, so two methods with the same runs
+    got means one ulp apart and the Friedman ranks split a tie (1 and 2, not 1.5 each)."""
+    from skewlearn.experiments import ResultStore
+
+    values = {(0, 0): 0.1, (0, 1): 0.2, (0, 2): 0.3}
+    definition = {
+        "metrics": ["roc_auc"],
+        "estimators": [{"name": "A"}, {"name": "B"}],
+        "datasets": [{"name": "d1"}, {"name": "d2"}],
+    }
+
+    def store(path, orders):
+        with ResultStore(path) as s:
+            s.save_experiment("e", definition)
+            for method, order in orders.items():
+                for d in ("d1", "d2"):
+                    for rep, fold in order:
+                        s.write(dict(
+                            task_key=f"{method}{d}{rep}{fold}", experiment="e", dataset=d,
+                            method=method, repetition=rep, fold=fold, seed=1, params={},
+                            metrics={"roc_auc": values[rep, fold]}, extra={},
+                        ))  # fmt: skip
+        return build_reports(path)
+
+    keys = list(values)
+    serial = store(tmp_path / "serial.db", {"A": keys, "B": keys})
+    shuffled = store(tmp_path / "shuffled.db", {"A": keys, "B": keys[::-1]})
+    for reports in (serial, shuffled):
+        (table,) = reports[0].tables
+        assert table.mean["d1", "A"] == table.mean["d1", "B"] == table.mean["d2", "B"]
+    assert to_markdown(shuffled) == to_markdown(serial)

@@ -68,3 +68,24 @@ def test_numpy_scalars_in_a_row_are_written_as_numbers(tmp_path):
         (got,) = db.rows()
     assert got["params"] == {"n_neighbors": 5, "flag": True}
     assert got["metrics"]["roc_auc"] == 0.75
+
+
+def test_a_read_only_store_adds_nothing_and_refuses_writes(tmp_path):
+    """The reports open the database with ``readonly=True``: an older database's missing
+    tables read as empty instead of being added, and a write is refused."""
+    db = tmp_path / "old.sqlite"
+    with ResultStore(db) as s:
+        s.write(_row("k0", 0.5))
+    con = sqlite3.connect(db)
+    for table in ("searches", "failures", "experiment_keys"):
+        con.execute(f"DROP TABLE {table}")
+    con.commit()
+    con.close()
+    before = db.read_bytes()
+    with ResultStore(db, readonly=True) as s:
+        assert [r["metrics"]["roc_auc"] for r in s.rows("e")] == [0.5]
+        assert s.searches() == [] and s.failures() == []
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            s.write(_row("k1", 0.7))
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import os
 import sqlite3
@@ -123,8 +124,41 @@ _USER_ERRORS = (ValueError, OSError, ImportError, sqlite3.DatabaseError)
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a run, with what the user should know: where the finished tasks are
-    and that the same command resumes."""
+    """Ctrl-C (or SIGTERM) during a run, with what the user should know: where the
+    finished tasks are and that the same command resumes."""
+
+    #: the word printed and the exit status: 130 for Ctrl-C, 143 (128 + 15) for SIGTERM
+    word, status = "interrupted", 130
+
+
+class Terminated(Interrupted):
+    """SIGTERM during a run (``kill``, a batch system's time limit, ``docker stop``)."""
+
+    word, status = "terminated", 143
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """During a run, SIGTERM stops it as Ctrl-C does (:class:`Terminated`): joblib then
+    ends its worker processes. Python's default for SIGTERM ends the parent process alone,
+    and the workers, left orphaned, ran on with their tasks (whose results no one would
+    write) and the shared-memory folders leaked. Only in the main thread (the only one
+    where Python takes signal handlers)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def stdout_closed() -> int:
@@ -159,8 +193,9 @@ def _user_errors(func):
                   file=sys.stderr)  # fmt: skip
             return 1
         except KeyboardInterrupt as exc:  # Ctrl-C: one line and 130, as a shell expects
-            print(f"skewlearn {args.command}: interrupted{exc}", file=sys.stderr)
-            raise SystemExit(130) from None
+            word, status = getattr(exc, "word", "interrupted"), getattr(exc, "status", 130)
+            print(f"skewlearn {args.command}: {word}{exc}", file=sys.stderr)
+            raise SystemExit(status) from None
 
     return run
 
@@ -233,7 +268,7 @@ def _data_files_of(db: Path) -> dict[Path, str]:
     from ..datasets import list_datasets
     from .store import ResultStore
 
-    with ResultStore(db) as store:
+    with ResultStore(db, readonly=True) as store:
         definitions = store.experiments()
     registered = set(list_datasets())
     out = {}
@@ -328,16 +363,18 @@ def _run(args, experiment) -> tuple:
               "cluster; its worker threads decide how many tasks run at once.",
               file=sys.stderr)  # fmt: skip
     try:
-        out = run_experiment(
-            exp,
-            db,
-            n_jobs=args.jobs,
-            scheduler=args.scheduler,
-            progress=not args.no_progress,
-            repeats=repeats,
-        )
-    except KeyboardInterrupt:  # every finished task is already in the database
-        raise Interrupted(
+        with _sigterm_as_interrupt():
+            out = run_experiment(
+                exp,
+                db,
+                n_jobs=args.jobs,
+                scheduler=args.scheduler,
+                progress=not args.no_progress,
+                repeats=repeats,
+            )
+    except KeyboardInterrupt as exc:  # every finished task is already in the database
+        stopped = Terminated if isinstance(exc, Terminated) else Interrupted
+        raise stopped(
             f"; the finished tasks are in {db}: run the same command again to resume."
         ) from None
     cut = ""
@@ -399,7 +436,7 @@ def _cmd_report(args) -> int:
         outputs["html"].write_text(to_html(reports), encoding="utf-8")
         print(f"HTML report: {args.html}")
     if args.csv or args.parquet:
-        with ResultStore(args.db) as store:
+        with ResultStore(args.db, readonly=True) as store:
             if args.csv:
                 print(f"CSV: {store.to_csv(args.csv, args.experiment)}")
             if args.parquet:

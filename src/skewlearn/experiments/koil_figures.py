@@ -97,7 +97,7 @@ def chosen_params(exp, datasets: Sequence[str], db: str | Path | None = None) ->
 
     found: dict[str, dict] = {}
     if db is not None:
-        with ResultStore(check_results_db(db)) as store:
+        with ResultStore(check_results_db(db), readonly=True) as store:
             for row in store.searches(exp.name):
                 if row["method"] == "KOIL_RS++":
                     found[row["dataset"]] = row["params"]

@@ -193,7 +193,7 @@ def build_reports(
     db: str | Path | ResultStore, experiment: str | None = None
 ) -> list[ExperimentReport]:
     """One :class:`ExperimentReport` per experiment in the database (or just ``experiment``)."""
-    store = db if isinstance(db, ResultStore) else ResultStore(check_results_db(db))
+    store = db if isinstance(db, ResultStore) else ResultStore(check_results_db(db), readonly=True)
     try:
         definitions = store.experiments()
         rows = store.rows(experiment)
@@ -219,6 +219,10 @@ def build_reports(
         )
     reports = []
     for name, exp_rows in by_exp.items():
+        # in run order, not the order the tasks finished (joblib, Dask and a resumed run
+        # differ): the means, curves and timings are then summed in one order, so they do
+        # not move by an ulp (which split ties in the Friedman ranks) with the backend
+        exp_rows = sorted(exp_rows, key=lambda r: (r["repetition"], r["fold"]))
         definition = definitions.get(name, {})
         metrics = definition.get("metrics") or sorted({m for r in exp_rows for m in r["metrics"]})
         # no rows (every task failed, or a changed definition not run yet): no empty tables

@@ -508,6 +508,9 @@ def run_task_or_failure(task: Task) -> dict[str, Any]:
         return run_task(task)
     except ValueError as exc:
         return {"failed": True, **_task_identity(task), "error": _one_line(exc), **_provenance()}
+    except Exception as exc:  # a bug: it stops the run, saying which task raised it
+        _name_task(exc, task)
+        raise
 
 
 def run_search_or_failure(task: SearchTask) -> dict[str, Any]:
@@ -521,7 +524,10 @@ def run_search_or_failure(task: SearchTask) -> dict[str, Any]:
     """
     try:
         return run_search(task)
-    except ValueError as exc:
+    except Exception as exc:
+        if not isinstance(exc, ValueError):  # a bug: it stops the run, naming the search
+            _name_task(exc, task)
+            raise
         return {
             "failed": True,
             "task_key": task.key,
@@ -535,6 +541,22 @@ def run_search_or_failure(task: SearchTask) -> dict[str, Any]:
             f"on this dataset ran: {_one_line(exc)}",
             **_provenance(),
         }
+
+
+def _name_task(exc: Exception, task: Task | SearchTask) -> None:
+    """Add a note naming ``task`` to an exception that stops the run: it is raised again in
+    the parent (from a worker process, after the other tasks' tracebacks are gone), where
+    nothing else says which dataset, method, repetition and fold raised it. The note
+    travels with the exception through joblib and Dask (it is pickled with it)."""
+    if isinstance(task, SearchTask):
+        where = "the shared hyperparameter search (repetition 0, fold 0)"
+    else:
+        where = f"repetition {task.repetition}, fold {task.fold}"
+    exc.add_note(
+        f"skewlearn: raised by the task of experiment {task.experiment!r}: method "
+        f"{task.estimator.name!r} ({task.estimator.cls}) on dataset {task.dataset.name!r}, "
+        f"{where} (task key {task.key})."
+    )
 
 
 def _one_line(exc: Exception) -> str:

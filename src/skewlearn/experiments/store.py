@@ -73,6 +73,14 @@ CREATE TABLE IF NOT EXISTS searches (
 );
 """
 
+#: ``{table: its column definitions}`` of :data:`_SCHEMA`, for the empty stand-ins a
+#: read-only store makes of the tables an older database lacks.
+_TABLE_DDL = {
+    part.split("(", 1)[0].split()[-1]: part.split("(", 1)[1].rsplit(")", 1)[0]
+    for part in _SCHEMA.split(";")
+    if part.strip()
+}
+
 #: The latest definition's rows: an experiment with no recorded keys (a database from
 #: before session 8) shows all its rows.
 _CURRENT = """ AND (
@@ -128,6 +136,11 @@ class ResultStore:
     ----------
     path : str or Path
         The database file.
+    readonly : bool, default False
+        Read an existing database without creating it or adding tables (the reports
+        do); its writing methods raise ``sqlite3.OperationalError``. A database in a read-only
+        folder is read as it is (see :func:`_connect_readonly`), and the tables an older
+        database lacks read as empty.
 
     Examples
     --------
@@ -141,16 +154,42 @@ class ResultStore:
     [{'roc_auc': 0.9}]
     """
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, *, readonly: bool = False):
         self.path = Path(user_path(path))
+        if readonly:
+            self._con = _connect_for_reading(self.path)
+            # a database from before a table existed: an empty one for this connection
+            # only (the readers query every table; the file is not changed)
+            have = _table_names(self._con)
+            for name, ddl in _TABLE_DDL.items():
+                if name not in have:
+                    self._con.execute(f"CREATE TEMP TABLE {name} ({ddl})")
+            # a writing method fails ("attempt to write a readonly database") rather than
+            # write into a database opened for reading
+            self._con.execute("PRAGMA query_only = ON")
+            return
         _check_ours_or_new(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._con = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-        self._con.execute("PRAGMA journal_mode=WAL")
-        # With WAL, a committed row already survives a killed process (NORMAL would do);
-        # FULL also survives a power loss, for one fsync per finished task.
-        self._con.execute("PRAGMA synchronous=FULL")
-        self._con.executescript(_SCHEMA)
+        con = None
+        try:
+            con = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            self._con = con
+            self._con.execute("PRAGMA journal_mode=WAL")
+            # With WAL, a committed row already survives a killed process (NORMAL would
+            # do); FULL also survives a power loss, for one fsync per finished task.
+            self._con.execute("PRAGMA synchronous=FULL")
+            self._con.executescript(_SCHEMA)
+        except sqlite3.OperationalError as err:
+            if con is not None:
+                con.close()
+            if "readonly" not in str(err) and "unable to open" not in str(err):
+                raise
+            raise OSError(
+                f"cannot write the results database {self.path} ({err}): the file or its "
+                "folder is read-only (SQLite also writes the -wal and -shm files beside "
+                "it). Give --db a path in a writable folder; `skewlearn report` reads a "
+                "read-only database as it is."
+            ) from None
 
     def close(self) -> None:
         """Close the connection."""
@@ -353,12 +392,70 @@ def _json_scalar(value: Any) -> Any:
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
+def _table_names(con: sqlite3.Connection) -> set[str]:
+    return {n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def _connect_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection to an existing SQLite file, which is neither created nor
+    changed.
+
+    A database in WAL mode (every results database) cannot be opened read-only where
+    SQLite cannot create its ``-shm`` index beside it (a read-only folder or mount, a
+    colleague's folder): SQLite says "unable to open database file", as for a missing
+    file. Such a file is then opened ``immutable`` (SQLite's way to read files on
+    read-only media), unless a non-empty ``-wal`` file holds results not yet copied into
+    it, which only a writable folder can read: that is refused, saying how to read it.
+    """
+    # as_uri() percent-escapes '#', '?' and '%' in the path
+    uri = path.resolve().as_uri()
+    con = sqlite3.connect(uri + "?mode=ro", uri=True)
+    try:
+        con.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return con
+    except sqlite3.OperationalError as err:
+        con.close()
+        if "unable to open" not in str(err) or not path.is_file():
+            raise
+    wal = Path(f"{path}-wal")
+    if wal.is_file() and wal.stat().st_size > 0:
+        raise OSError(
+            f"cannot read {path}: SQLite cannot write beside it (a read-only folder?), and "
+            f"its write-ahead log {wal.name} holds results not yet in the file, which SQLite "
+            f"reads only from a writable folder. Copy {path.name} with {wal.name} into a "
+            "writable folder and give the copy."
+        )
+    con = sqlite3.connect(uri + "?mode=ro&immutable=1", uri=True)
+    try:
+        con.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+    except sqlite3.DatabaseError:
+        con.close()
+        raise
+    return con
+
+
+def _connect_for_reading(path: Path) -> sqlite3.Connection:
+    """A connection that only reads (by convention) an existing database: opened for
+    writing where that works, so that closing it folds the write-ahead log back into the
+    file and removes the ``-wal`` and ``-shm`` files as a writer's close does (a read-only
+    connection cannot, and leaves them behind); read-only otherwise
+    (:func:`_connect_readonly`)."""
+    if not path.is_file():  # never created here
+        raise FileNotFoundError(f"no results database at {str(path)!r}.")
+    con = sqlite3.connect(path.resolve().as_uri() + "?mode=rw", uri=True, timeout=60)
+    try:
+        con.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall()
+        return con
+    except sqlite3.OperationalError:
+        con.close()
+    return _connect_readonly(path)
+
+
 def _tables(path: Path) -> set[str]:
     """The table names of an existing SQLite file, read without creating or changing it."""
-    # as_uri() percent-escapes '#', '?' and '%' in the path
-    con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    con = _connect_readonly(path)
     try:
-        return {n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        return _table_names(con)
     finally:
         con.close()
 
@@ -395,12 +492,7 @@ def check_results_db(path: str | Path) -> Path:
             "`skewlearn reproduce` wrote (--db), or run the experiment first."
         )
     try:
-        # as_uri() percent-escapes '#', '?' and '%' in the path
-        con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            tables = {n for (n,) in con.execute("SELECT name FROM sqlite_master")}
-        finally:
-            con.close()
+        tables = _tables(path)
     except sqlite3.DatabaseError as err:
         raise ValueError(f"{path} is not an SQLite database ({err}).") from None
     if "results" not in tables or "experiments" not in tables:
@@ -418,7 +510,7 @@ def experiment_rows(path: str | Path, experiment: str | None = None) -> list[dic
     A database with several experiments and none named ``experiment`` (or ``experiment``
     None) is a ``ValueError`` naming what it holds, so rows of several experiments are
     never pooled into one table."""
-    with ResultStore(check_results_db(path)) as store:
+    with ResultStore(check_results_db(path), readonly=True) as store:
         sql = "SELECT DISTINCT experiment FROM results ORDER BY experiment"
         names = [n for (n,) in store._con.execute(sql)]
         if experiment not in names:
