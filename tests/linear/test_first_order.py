@@ -185,6 +185,36 @@ def test_ogd_predict_proba_only_for_logistic():
     assert np.isfinite(clf.predict_log_proba(X[:1])).all()
 
 
+def test_ogd_predict_proba_keeps_both_tails_and_mirrors_the_labels():
+    """Column 0 was ``1 - sigmoid(z)``: for z above ~37 it rounded to exactly 0, so every
+    confident row tied there (ranking by P(classes_[0]) lost the order decision_function
+    keeps), log(predict_proba) was -inf where predict_log_proba (its documented log) was
+    finite, and relabelling the classes (pos_label = classes_[0]) changed the
+    probabilities. Each column is now the logistic of its own signed score."""
+    X, y = _random_stream(seed=3)
+    X = 8.0 * X  # confident rows: |z| up to ~300
+    clf = OGD(loss="logistic").fit(X, y)
+    z = clf.decision_function(X)
+    assert z.max() > 50 and z.min() < -50
+    p = clf.predict_proba(X)
+    # independent reference: P(classes_[0]) = 1 / (1 + e^z), by the log-sum-exp identity
+    # (|z| < 700: probabilities above float64's subnormal range, at full relative precision)
+    assert np.abs(z).max() < 700 and (z > 40).sum() > 50 and (z < -40).sum() > 50
+    np.testing.assert_allclose(p[:, 0], np.exp(-np.logaddexp(0.0, z)), rtol=1e-12, atol=0)
+    np.testing.assert_allclose(p[:, 1], np.exp(-np.logaddexp(0.0, -z)), rtol=1e-12, atol=0)
+    np.testing.assert_allclose(np.exp(clf.predict_log_proba(X)), p, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0, rtol=1e-15)
+    # a class's probability, where it is small, orders the rows as the scores do (no ties)
+    assert len(np.unique(p[z > 0, 0])) == len(np.unique(z[z > 0]))
+    assert len(np.unique(p[z < 0, 1])) == len(np.unique(z[z < 0]))
+    # the mirror image: classes_ = ["a", "b"] with "a" positive scores -z; its columns,
+    # in classes_ order, are this model's columns swapped, bit for bit
+    mirror = OGD(loss="logistic", pos_label="a").fit(X, np.where(y == 1, "a", "b"))
+    np.testing.assert_array_equal(mirror.decision_function(X), -z)
+    np.testing.assert_array_equal(mirror.predict_proba(X), p[:, ::-1])
+    np.testing.assert_array_equal(mirror.predict_log_proba(X), clf.predict_log_proba(X)[:, ::-1])
+
+
 def test_ogd_predict_proba_follows_the_loss_the_model_learned_with():
     """predict_proba was offered or withheld by the current ``loss``: after
     set_params(loss="logistic") a hinge-trained model returned sigmoid(hinge score) as a

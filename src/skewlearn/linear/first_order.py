@@ -448,10 +448,14 @@ class OGD(OnlineLinearClassifier):
         Returns
         -------
         ndarray of shape (n_samples, 2)
-            Columns in the order of ``classes_``.
+            Columns in the order of ``classes_``: :math:`\\sigma(-z)` and
+            :math:`\\sigma(z)`, ``z`` = :meth:`decision_function`. Each column is the
+            logistic function of its own signed score (not ``1 - p``, which rounds to 0
+            for ``z`` above ~37), so both tails keep their precision and order, and the
+            model with the classes relabelled gives the same columns swapped.
         """
-        p1 = _stable_sigmoid(self.decision_function(X))
-        return np.column_stack([1.0 - p1, p1])
+        z = self.decision_function(X)
+        return np.column_stack([_stable_sigmoid(-z), _stable_sigmoid(z)])
 
     @available_if(_is_logistic)
     def predict_log_proba(self, X) -> np.ndarray:
