@@ -316,11 +316,18 @@ def _scan_list(values: list[float]) -> tuple[float, bool]:
 
 def _all_finite(values: np.ndarray) -> bool:
     """Whether every entry of a float array is finite; a few values are checked as Python
-    floats (``np.isfinite(...).all()`` costs ~1.7 us a call, most of it overhead)."""
+    floats (``np.isfinite(...).all()`` costs ~1.7 us a call, most of it overhead), and a
+    writable C-contiguous float64 array by :func:`_max_abs_bits` in one compiled pass:
+    ``np.isfinite`` first writes a boolean array as large as the input, which made the
+    state check after a one-row ``partial_fit`` of KOIL with 2 × 1,000 support vectors
+    (a 2,000 × 2,000 ``gram_``) take 1.9 ms of its 2.4 ms. (Read-only arrays go to numpy:
+    they would compile another specialisation.)"""
     if values.size <= _FEW and values.dtype.kind == "f":
         listed = values.ravel().tolist()
         # a finite sum has no NaN or inf; one that overflowed is checked value by value
         return math.isfinite(sum(listed)) or all(map(math.isfinite, listed))
+    if values.dtype == np.float64 and values.flags.c_contiguous and values.flags.writeable:
+        return bool(_max_abs_bits(values.reshape(-1).view(np.uint64), _ABS_BITS) < _INF_BITS)
     return bool(np.isfinite(values).all())
 
 
@@ -664,7 +671,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         X = ready if ready is not None else self._validate_x(X)
         self._check_magnitude(X)
         raw = self._scores_of(X)
-        if not np.isfinite(raw).all():
+        if not _all_finite(raw):
             raise ValueError(
                 f"{type(self).__name__} produced non-finite decision values (inf or NaN): "
                 f"the computation overflowed float64 for inputs up to |x| = "
