@@ -69,6 +69,29 @@ _READY_TYPES = (np.ndarray, sp.csr_matrix, sp.csr_array)
 _FEW = 16
 
 
+def _check_targets(y: np.ndarray) -> None:
+    """scikit-learn's ``check_classification_targets`` of a validated 1-D ``y``.
+
+    Integer, boolean and text labels are always class labels ("binary" or "multiclass"
+    for ``type_of_target``), so for them only its warning about a multiclass ``y`` with
+    more distinct values than half its (over 20) rows is repeated here, with its message;
+    everything else (floats, objects, bytes) goes to scikit-learn. Its ``type_of_target``
+    validates ``y`` again and costs ~0.22 ms, a third of a 100-row ``fit`` and of a later
+    ``partial_fit`` that takes the full validation (a list, a DataFrame)."""
+    if y.ndim != 1 or y.dtype.kind not in "biuU" or not y.shape[0]:
+        check_classification_targets(y)
+        return
+    n = y.shape[0]
+    if n > 20 and np.unique(y).shape[0] > max(2, round(0.5 * n)):
+        warnings.warn(
+            "The number of unique classes is greater than 50% of the number "
+            "of samples. `y` could represent a regression problem, not a "
+            "classification problem.",
+            UserWarning,
+            stacklevel=2,
+        )
+
+
 def _integral(values: np.ndarray) -> bool:
     """Whether every value is a whole number (so scikit-learn takes them as class labels)."""
     return bool(np.all(np.mod(values, 1) == 0))
@@ -827,7 +850,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                     f"at index {texts.index(False)}), so they cannot be ordered or compared. "
                     "Convert them to one type first (e.g. all strings: y.astype(str))."
                 )
-        check_classification_targets(y)
+        _check_targets(y)
         self._check_magnitude(X)
         return X, y
 

@@ -254,6 +254,77 @@ def test_state_check_copies_no_state():
         model._check_finite_state(X[:1])
 
 
+def _label_outcome(fit, y):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            fit(y)
+            error = None
+        except Exception as exc:
+            error = (type(exc), str(exc))
+    return error, [(w.category, str(w.message)) for w in caught]
+
+
+def _label_cases():
+    r = np.random.default_rng(11)
+    return [
+        r.integers(0, 2, 30),
+        np.r_[0, 1, r.integers(0, 3, 8)],  # multiclass, too few rows to warn
+        np.arange(30) % 25,  # 25 distinct in 30 rows: warns, then refused
+        np.arange(30) % 16,  # 16 > round(15): warns
+        np.arange(30) % 15,  # 15: no warning
+        np.arange(41) % 21,  # 21 > round(20.5) = 20
+        np.array(["a", "b", "c"] * 10),
+        np.array([f"c{i}" for i in range(30)]),
+        r.integers(0, 2, 30).astype(bool),
+        r.integers(0, 2, 30).astype(np.uint8),
+        np.array([b"x", b"y"] * 15),  # bytes: scikit-learn's TypeError
+        r.integers(0, 2, 30) + 0.5,  # continuous
+        np.r_[0.0, 1.0, np.nan, np.zeros(27)],
+        np.array([0, 1] * 15, dtype=object),
+        np.array(["a", 1] * 15, dtype=object),
+    ]
+
+
+def test_label_check_equals_scikit_learns(monkeypatch):
+    """Session 19: int, bool and text labels skip ``check_classification_targets`` (its
+    ``type_of_target`` validates y again, ~0.22 ms a call); the errors and warnings of
+    every kind of y stay those of the full check, for fit and for a later partial_fit
+    that takes the full validation (a list X)."""
+    X = RNG.normal(size=(41, 3))
+    started = PassiveAggressive().fit(X[:10], np.tile([0, 1], 5))
+    ours, theirs = [], []
+    for target in (ours, theirs):
+        if target is theirs:
+            monkeypatch.setattr(base, "_check_targets", base.check_classification_targets)
+        for y in _label_cases():
+            rows = X[: len(y)]
+            target.append(_label_outcome(lambda y, rows=rows: PassiveAggressive().fit(rows, y), y))
+            later = copy.deepcopy(started)
+            listed = rows.tolist()
+            target.append(_label_outcome(lambda y, m=later, r=listed: m.partial_fit(r, y), y))
+    assert ours == theirs
+    assert any(w for _, w in ours) and any(e for e, _ in ours)  # both kinds were exercised
+
+
+def test_int_bool_text_labels_are_not_validated_twice(monkeypatch):
+    calls = []
+    real = base.check_classification_targets
+
+    def counted(y):
+        calls.append(y.dtype.kind)
+        return real(y)
+
+    monkeypatch.setattr(base, "check_classification_targets", counted)
+    X = RNG.normal(size=(30, 3))
+    labels = np.arange(30) % 2
+    for y in (labels, labels.astype(bool), labels.astype(np.uint8), np.where(labels, "a", "b")):
+        PassiveAggressive().fit(X, y).partial_fit(X.tolist(), y)
+    assert calls == []
+    PassiveAggressive().fit(X, labels.astype(float))
+    assert calls == ["f"]
+
+
 @pytest.mark.parametrize("n", [1, 5, base._FEW, base._FEW + 1, 40])
 @pytest.mark.parametrize(
     ("labels", "pos_label"),
