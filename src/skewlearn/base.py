@@ -560,6 +560,9 @@ def decision_cut(estimator) -> float:
     )
 
 
+#: Per class, its parameter names (see :meth:`BinaryClassifier._get_param_names`).
+_PARAM_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
 #: Per estimator, its float state arrays' names and what they were found among (see
 #: :meth:`BinaryClassifier._float_state_names`); weak, so it holds no estimator alive.
 _FLOAT_STATE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -621,6 +624,17 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     #: Learners whose compiled code reads float32 rows (with float64 arithmetic) add
     #: ``np.float32`` (docs/decisions.md, "Performance at scale").
     _input_dtypes: ClassVar[tuple] = (np.float64,)
+
+    @classmethod
+    def _get_param_names(cls) -> list[str]:
+        """scikit-learn's parameter names of the class (``__init__``'s arguments, sorted),
+        found once per class: scikit-learn reads ``__init__``'s signature on every
+        ``get_params`` (~16 us), which ``fit`` calls twice (the parameter validation, and
+        :attr:`_started_with`), as ``clone`` and ``set_params`` do."""
+        names = _PARAM_NAMES.get(cls)
+        if names is None:
+            names = _PARAM_NAMES[cls] = tuple(super()._get_param_names())
+        return list(names)
 
     def _dtype(self):
         """The ``dtype`` argument of ``validate_data``: one type, or a list to keep."""

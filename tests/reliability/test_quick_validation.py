@@ -307,6 +307,36 @@ def test_label_check_equals_scikit_learns(monkeypatch):
     assert any(w for _, w in ours) and any(e for e, _ in ours)  # both kinds were exercised
 
 
+def test_parameter_names_are_read_once_per_class(monkeypatch):
+    """Session 19: ``get_params`` (twice in every ``fit``, in ``clone``, ``set_params``)
+    read ``__init__``'s signature each time; the names are kept per class."""
+    from sklearn.base import BaseEstimator, clone
+
+    import skewlearn
+
+    classes = [
+        c for c in map(skewlearn.__getattr__, skewlearn._WHERE)
+        if isinstance(c, type) and issubclass(c, base.BinaryClassifier)
+    ]  # fmt: skip
+    for cls in classes:
+        expected = BaseEstimator._get_param_names.__func__(cls)
+        assert cls._get_param_names() == expected
+        names = cls._get_param_names()
+        names.append("x")  # a caller's list is its own
+        assert cls._get_param_names() == expected
+    model = PassiveAggressive(C=0.5)
+    model.get_params()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("__init__'s signature read again")
+
+    monkeypatch.setattr(BaseEstimator, "_get_param_names", classmethod(refuse))
+    model.fit(X0, Y0).set_params(C=0.25)
+    assert model.get_params()["C"] == 0.25
+    monkeypatch.undo()
+    assert clone(model).get_params() == model.get_params()
+
+
 def test_int_bool_text_labels_are_not_validated_twice(monkeypatch):
     calls = []
     real = base.check_classification_targets
