@@ -215,6 +215,33 @@ def test_ogd_predict_proba_keeps_both_tails_and_mirrors_the_labels():
     np.testing.assert_array_equal(mirror.predict_log_proba(X), clf.predict_log_proba(X)[:, ::-1])
 
 
+def _one_sigmoid(z):
+    """The two-sided sigmoid one score at a time (the reference below)."""
+    return [1.0 / (1.0 + np.exp(-v)) if v >= 0 else np.exp(v) / (1.0 + np.exp(v)) for v in z]
+
+
+def test_ogd_predict_proba_is_the_two_sided_sigmoid_bit_for_bit():
+    """Session 19: the sigmoid is computed for every score at once; each value is still
+    1 / (1 + exp(-z)) for z >= 0 and exp(z) / (1 + exp(z)) for z < 0, computed one score
+    at a time here as the reference (tails, zeros of both signs, subnormals); column 0 is
+    that of -z."""
+    X, y = _random_stream()
+    clf = OGD(loss="logistic").fit(X, y)
+    rng = np.random.default_rng(3)
+    for scale in (0.5, 30.0, 800.0):
+        clf.weights_[:] = rng.normal(scale=scale, size=clf.weights_.shape)
+        z = clf.decision_function(X)
+        expected = np.column_stack([_one_sigmoid(-z), _one_sigmoid(z)])
+        assert clf.predict_proba(X).tobytes() == expected.tobytes()
+    from skewlearn.linear.first_order import _logistic_columns, _stable_sigmoid
+
+    z = np.array([-745.2, -800.0, 800.0, 709.8, -1e-320, 1e-320, 0.0, -0.0, 36.7, -36.7])
+    assert _stable_sigmoid(z).tobytes() == np.array(_one_sigmoid(z)).tobytes()
+    both = np.column_stack([_one_sigmoid(-z), _one_sigmoid(z)])
+    assert _logistic_columns(z).tobytes() == both.tobytes()
+    assert z.tolist()[1] == -800.0  # the input is not changed
+
+
 def test_ogd_predict_proba_follows_the_loss_the_model_learned_with():
     """predict_proba was offered or withheld by the current ``loss``: after
     set_params(loss="logistic") a hinge-trained model returned sigmoid(hinge score) as a

@@ -169,6 +169,27 @@ def test_compiled_kernels_against_numpy(run, q):
         assert ap == pytest.approx(skm.average_precision_score(y, np.r_[q, run]), rel=1e-12)
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(-20, 20), max_size=30), max_size=8),
+    st.lists(st.integers(-20, 20), max_size=40),
+)
+def test_rank_sum_over_all_runs_is_numpys(batches, q):
+    """Session 19: ``_SortedRuns.rank_sum_sorted`` is one compiled call over the runs
+    (``runs_rank_sum_sorted``); it counts as searchsorted over every value does."""
+    from skewlearn.metrics._exact import runs_rank_sum_sorted
+    from skewlearn.metrics.streaming import _SortedRuns
+
+    runs = _SortedRuns()
+    for batch in batches:
+        runs.add_sorted(np.sort(np.array(batch, dtype=float)))
+    every = np.sort(np.array([v for b in batches for v in b], dtype=float))
+    q = np.sort(np.array(q, dtype=float))
+    expect = int(np.searchsorted(every, q, "left").sum() + np.searchsorted(every, q, "right").sum())
+    assert runs_rank_sum_sorted(runs.buf, runs.bounds, runs.state, q) == expect
+    assert runs.rank_sum_sorted(q) == expect
+
+
 def test_large_batches_match_pair_counting():
     rng = np.random.default_rng(2)
     y = (rng.random(50_000) < 0.08).astype(int)

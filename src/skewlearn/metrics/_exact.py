@@ -81,6 +81,18 @@ def rank_sum_sorted(run, q):
     return total
 
 
+@njit(**NJIT)
+def runs_rank_sum_sorted(buf, bounds, state, q):
+    """:func:`rank_sum_sorted` of ascending ``q`` summed over every run of a run buffer
+    (see "growing runs" below): one compiled call for the whole multiset."""
+    total = 0
+    for r in range(state[0]):
+        a = bounds[r]
+        b = bounds[r + 1] if r + 1 < state[0] else state[1]
+        total += rank_sum_sorted(buf[a:b], q)
+    return total
+
+
 @njit(**NJIT_INLINE)
 def _merge_into(a, b, out):
     """Write the sorted union (with repetitions) of ascending ``a`` and ``b`` to

@@ -49,6 +49,7 @@ from ._exact import (
     rank_sum_sorted,
     runs_merge_all,
     runs_push,
+    runs_rank_sum_sorted,
     runs_restore,
     window_batch,
     window_restart,
@@ -555,10 +556,11 @@ class _SortedRuns:
 
     def rank_sum_sorted(self, q: np.ndarray) -> int:
         """Σ over an ascending ``q`` of #(elements < q_i) + #(elements ≤ q_i) (2·below +
-        equal), in compiled code."""
+        equal), in one compiled call over the runs (a Python loop over them, with a view
+        and a compiled call per run, was a third of a 10-row ``ROCAUC.update_many``)."""
         if len(q) == 0:
             return 0
-        return sum(int(rank_sum_sorted(run, q)) for run in self.runs)
+        return int(runs_rank_sum_sorted(self.buf, self.bounds, self.state, q))
 
     def sorted_values(self) -> np.ndarray:
         """All elements, ascending (a view of the buffer, valid until the next change);
