@@ -413,3 +413,14 @@ def test_main_refuses_a_summary_over_its_database_before_running(tmp_path, capsy
             study.main(argv)
         assert "is the results database" in capsys.readouterr().err
     assert db.read_bytes() == before
+
+
+def test_the_table_readers_refuse_a_missing_database_and_create_none(tmp_path):
+    """Session 19: chosen_steps and the Table 3 readers opened the database for writing,
+    so a mistyped path created an empty database and the tables came out empty, silently.
+    They read it read-only now: a missing path is named, and no file appears."""
+    missing = tmp_path / "omcsl_table3_tunde.sqlite"
+    for read in (study.chosen_steps, study.table3_markdown, study.steps_markdown):
+        with pytest.raises(FileNotFoundError, match="no results database"):
+            read(missing)
+    assert list(tmp_path.iterdir()) == []

@@ -395,7 +395,7 @@ def chosen_steps(db, experiment: str = "omcsl_table3_tuned") -> dict:
     """``{(dataset, method): eta}`` chosen by the shared searches of ``experiment``."""
     from .store import ResultStore
 
-    with ResultStore(db) as store:
+    with ResultStore(db, readonly=True) as store:  # a missing path is an error, not a new db
         found = store.searches(experiment)
     return {(r["dataset"], r["method"]): float(r["params"]["eta"]) for r in found}
 
@@ -432,7 +432,7 @@ def _metric_values(db, experiment: str):
     """``((dataset, method, metric), row, value)`` for every metric of every finished task."""
     from .store import ResultStore
 
-    with ResultStore(db) as store:
+    with ResultStore(db, readonly=True) as store:  # a missing path is an error, not a new db
         rows = store.rows(experiment)
     for r in rows:
         for metric, v in r["metrics"].items():
