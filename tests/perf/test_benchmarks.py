@@ -32,3 +32,47 @@ def test_asls_extrapolates_svc_from_a_single_size():
     t, p = asls.power_law([(5_000, 2.0), (10_000, 6.0)], 20_000)
     assert p == pytest.approx(1.5849625, rel=1e-6)
     assert t == pytest.approx(6.0 * 2**p)
+
+
+def _boom(argv):
+    raise RuntimeError(f"no data for {argv}")
+
+
+def _exit(argv):
+    raise SystemExit("bench_stream needs GNU time: apt-get install time")
+
+
+def test_run_all_keeps_going_when_a_suite_fails():
+    run_all = _load("run_all")
+    assert run_all.run_suite(lambda argv: {"ok": argv}, ["--rows", "5"]) == {"ok": ["--rows", "5"]}
+    assert run_all.run_suite(_boom, ["x"]) == {"error": "RuntimeError: no data for ['x']"}
+    assert "GNU time" in run_all.run_suite(_exit, [])["error"]
+
+
+def test_run_all_report_of_an_incomplete_run_names_the_failures():
+    run_all = _load("run_all")
+    err = {"error": "SystemExit: bench_stream needs GNU time"}
+    results = {
+        "learners": {},
+        "peers": {},
+        "target": 0.05,
+        "commit": "0123456789ab",
+        "metrics": {"skewlearn ROCAUC (exact, one update per row)": 1e6},
+        "small": {"error": "RuntimeError: boom"},
+        "parse": {"error": "OSError: disk full"},
+        "stream": err,
+        "startup": {"error": "RuntimeError: boom"},
+    }
+    doc = run_all.report(
+        results, {}, [], "python benchmarks/run_all.py", 60.0, (1, 1, 1), (2, 2, 2)
+    )
+    assert "commit 0123456789ab" in doc
+    assert "**Incomplete run**" in doc and "`stream` failed (SystemExit" in doc
+    assert "about 0.05 CPU s" in doc  # the --target actually used, not the default 0.5
+    assert "## Parsing" not in doc and "## Streaming a file from disk" not in doc
+    assert "### Streaming metrics" in doc
+
+
+def test_run_all_records_the_commit():
+    commit = _load("run_all").git_commit()
+    assert commit.startswith("unknown") or all(c in "0123456789abcdef" for c in commit[:12])
