@@ -76,3 +76,34 @@ def test_run_all_report_of_an_incomplete_run_names_the_failures():
 def test_run_all_records_the_commit():
     commit = _load("run_all").git_commit()
     assert commit.startswith("unknown") or all(c in "0123456789abcdef" for c in commit[:12])
+
+
+def test_omcsl_times_only_the_metric_updates(monkeypatch):
+    # River's one-at-a-time AUROC was timed with a per-row np.exp (sigma of the score) and
+    # the list conversions inside the clock, skewlearn's without: River's rate was ~2.5x low
+    pytest.importorskip("river")
+    import numpy as np
+
+    omcsl = _load("bench_omcsl")
+    clock = {"on": False}
+
+    class NumpyOutsideTheClock:
+        def __getattr__(self, name):
+            if clock["on"]:
+                raise AssertionError(f"np.{name} called inside a timed region")
+            return getattr(np, name)
+
+    def timed(fn):
+        clock["on"] = True
+        try:
+            return fn(), 1.0, 1.0
+        finally:
+            clock["on"] = False
+
+    monkeypatch.setattr(omcsl, "np", NumpyOutsideTheClock())
+    monkeypatch.setattr(omcsl, "_timed", timed)
+    res, values = omcsl.bench_auc(6_000, 3_000)
+    assert values["skewlearn ROCAUC on the first 3,000"] == pytest.approx(
+        values["sklearn roc_auc_score on the first 3,000"], abs=1e-12
+    )
+    assert res["River metrics.ROCAUC.update (approximate), one at a time"]["rows"] == 3_000
