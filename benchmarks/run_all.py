@@ -237,9 +237,9 @@ def metric_peers(n: int) -> dict:
             m.update(a, b)
         m.get()
 
-    cpu, _ = cpu_wall(ours_batched)
+    cpu, _ = best_of(ours_batched, 2)
     res["skewlearn ROCAUC (exact, update_many per 1000)"] = n / cpu
-    cpu, _ = cpu_wall(ours_rows)
+    cpu, _ = best_of(ours_rows, 2)
     res["skewlearn ROCAUC (exact, one update per row)"] = n / cpu
     preds = (s > 0.5).astype(int).tolist()
 
@@ -255,31 +255,34 @@ def metric_peers(n: int) -> dict:
             m.update(a, b)
         m.get()
 
-    cpu, _ = cpu_wall(ours_prauc_rows)
+    cpu, _ = best_of(ours_prauc_rows, 2)
     res["skewlearn PRAUC (exact average precision, one update per row)"] = n / cpu
-    cpu, _ = cpu_wall(ours_f1_rows)
+    cpu, _ = best_of(ours_f1_rows, 2)
     res["skewlearn F1 (one update per row)"] = n / cpu
     try:
         from river import metrics as rm
     except ImportError:  # pragma: no cover
         return res
 
+    # River takes booleans: converted before the clock, as skewlearn's lists are
+    yb, pb = [bool(a) for a in ys], [bool(b) for b in preds]
+
     def river_f1_rows():
         m = rm.F1()
-        for a, b in zip(ys, preds):
-            m.update(bool(a), bool(b))
+        for a, b in zip(yb, pb):
+            m.update(a, b)
         m.get()
 
-    cpu, _ = cpu_wall(river_f1_rows)
+    cpu, _ = best_of(river_f1_rows, 2)
     res["River F1 (one update per row)"] = n / cpu
 
     def river_rows():
         m = rm.ROCAUC()
-        for a, b in zip(ys, ss):
-            m.update(bool(a), b)
+        for a, b in zip(yb, ss):
+            m.update(a, b)
         m.get()
 
-    cpu, _ = cpu_wall(river_rows)
+    cpu, _ = best_of(river_rows, 2)
     res["River ROCAUC (approximate, n_thresholds=10)"] = n / cpu
     return res
 
