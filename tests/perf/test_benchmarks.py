@@ -107,3 +107,17 @@ def test_omcsl_times_only_the_metric_updates(monkeypatch):
         values["sklearn roc_auc_score on the first 3,000"], abs=1e-12
     )
     assert res["River metrics.ROCAUC.update (approximate), one at a time"]["rows"] == 3_000
+
+
+def test_linear_gives_river_the_same_repeats(monkeypatch):
+    pytest.importorskip("river")
+    linear = _load("bench_linear")
+    repeats = []
+
+    def best_time(fn, repeat):
+        repeats.append(repeat)
+        return 1.0
+
+    monkeypatch.setattr(linear, "best_time", best_time)
+    rates = linear.main(["--rows", "300", "--river-rows", "50", "--repeat", "3"])
+    assert len(repeats) == len(rates) and set(repeats) == {3}
