@@ -319,6 +319,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--stream-path", default=None)
     ap.add_argument("--parse-rows", type=int, default=None)
     ap.add_argument("--out", default=os.path.join(HERE, "..", "docs", "benchmarks.md"))
+    ap.add_argument(
+        "--blas-threads", type=int, default=1, help="BLAS threads in this process (default 1)"
+    )
     args = ap.parse_args(argv)
     quick = args.quick
     target = args.target or (0.15 if quick else 0.5)
@@ -334,112 +337,121 @@ def main(argv=None) -> dict:
     import bench_small_batches
     import bench_startup
     import bench_stream
+    from threadpoolctl import threadpool_limits
 
-    estimators = skewlearn_estimators()
-    results: dict = {"learners": {}, "peers": {}, "target": target, "commit": git_commit()}
-    dims = ["10", "50", "300s"]
-    for dl in dims:
-        d, sparse = settings(dl)
-        X, y = make_data(max_rows, d, sparse)
-        print(f"\n== d = {dl}: {X.shape[0]:,} rows available", flush=True)
-        for family, name, cls in estimators:
-            if sparse and not getattr(cls, "_accept_sparse", "csr"):
-                results["learners"][(name, dl)] = None
+    # one BLAS thread unless asked: the online learners and most peers run on one core,
+    # and on a shared 2-core machine OpenBLAS threads spin, adding CPU time that is not
+    # work (MultiNystroemMKL, 30,000 x 50: 0.9 CPU s with two threads, 0.33 with one)
+    blas = threadpool_limits(limits=args.blas_threads)
+    try:
+        estimators = skewlearn_estimators()
+        results: dict = {"learners": {}, "peers": {}, "target": target}
+        results.update(commit=git_commit(), blas_threads=args.blas_threads)
+        dims = ["10", "50", "300s"]
+        for dl in dims:
+            d, sparse = settings(dl)
+            X, y = make_data(max_rows, d, sparse)
+            print(f"\n== d = {dl}: {X.shape[0]:,} rows available", flush=True)
+            for family, name, cls in estimators:
+                if sparse and not getattr(cls, "_accept_sparse", "csr"):
+                    results["learners"][(name, dl)] = None
+                    continue
+
+                def fit(Xa, ya, cls=cls, d=d):
+                    make_estimator(cls, d).fit(Xa, ya)
+
+                try:
+                    fit(X[:300], y[:300])  # compile or load the cached kernels
+                    res = measure(fit, X, y, target, max_rows)
+                except Exception as exc:  # report, do not stop the suite
+                    res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
+                results["learners"][(name, dl)] = {**res, "family": family}
+                rate = res.get("rows_per_cpu_s", float("nan"))
+                print(f"{family:<24} {name:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
+            for pname, fit in peers(d).items():
+                cap = max_rows
+                if pname.startswith("River"):
+                    cap = 20_000 if not quick else 5_000
+                if "SVC(rbf)" in pname:
+                    cap = 5_000 if not quick else 2_000
+                if "Nystroem" in pname:
+                    cap = 100_000 if not quick else 20_000
+                Xp, yp = X[:cap], y[:cap]
+                if pname.startswith("River"):
+                    Xp = _PrefixCache(Xp)
+                try:
+                    fit(Xp[:300], yp[:300])
+                    res = measure(fit, Xp, yp, target, cap)
+                except Exception as exc:
+                    res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
+                results["peers"][(pname, dl)] = res
+                rate = res.get("rows_per_cpu_s", float("nan"))
+                print(f"{'peer':<24} {pname:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
+            _DICT_CACHE.clear()
+
+        results["metrics"] = run_suite(metric_peers, 100_000 if not quick else 20_000)
+        met = results["metrics"]
+        print("\nmetrics:", met if _failed(met) else {k: fmt_rate(v) for k, v in met.items()})
+
+        # ---------------------------------------------------------------- scaling
+        from skewlearn._discovery import all_estimators
+
+        every = all_estimators()
+        scaling = {}
+        X50, y50 = make_data(max_rows, 50, False, seed=1)
+        for family, (name, budget) in SCALING.items():
+            cls = every.get(name)
+            if cls is None:
                 continue
 
-            def fit(Xa, ya, cls=cls, d=d):
-                make_estimator(cls, d).fit(Xa, ya)
+            def fit(Xa, ya, cls=cls, d=50, **kw):
+                make_estimator(cls, d, **kw).fit(Xa, ya)
 
-            try:
-                fit(X[:300], y[:300])  # compile or load the cached kernels
-                res = measure(fit, X, y, target, max_rows)
-            except Exception as exc:  # report, do not stop the suite
-                res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
-            results["learners"][(name, dl)] = {**res, "family": family}
-            rate = res.get("rows_per_cpu_s", float("nan"))
-            print(f"{family:<24} {name:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
-        for pname, fit in peers(d).items():
-            cap = max_rows
-            if pname.startswith("River"):
-                cap = 20_000 if not quick else 5_000
-            if "SVC(rbf)" in pname:
-                cap = 5_000 if not quick else 2_000
-            if "Nystroem" in pname:
-                cap = 100_000 if not quick else 20_000
-            Xp, yp = X[:cap], y[:cap]
-            if pname.startswith("River"):
-                Xp = _PrefixCache(Xp)
-            try:
-                fit(Xp[:300], yp[:300])
-                res = measure(fit, Xp, yp, target, cap)
-            except Exception as exc:
-                res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
-            results["peers"][(pname, dl)] = res
-            rate = res.get("rows_per_cpu_s", float("nan"))
-            print(f"{'peer':<24} {pname:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
-        _DICT_CACHE.clear()
+            fit(X50[:300], y50[:300])
+            base = measure(fit, X50, y50, target / 2, max_rows // 4)
+            n1 = base["rows"]
+            rows_tab = []
+            for k in (1, 2, 4):
+                n = min(n1 * k, X50.shape[0])
+                cpu, wall = best_of(lambda n=n: fit(X50[:n], y50[:n]))
+                rows_tab.append((n, cpu, wall))
+            dim_tab = []
+            for d in (10, 50, 100, 300):
+                Xd, yd = make_data(n1, d, False, seed=2)
 
-    results["metrics"] = run_suite(metric_peers, 100_000 if not quick else 20_000)
-    met = results["metrics"]
-    print("\nmetrics:", met if _failed(met) else {k: fmt_rate(v) for k, v in met.items()})
+                def fit_d(Xa, ya, cls=cls, d=d):
+                    make_estimator(cls, d).fit(Xa, ya)
 
-    # ---------------------------------------------------------------- scaling
-    from skewlearn._discovery import all_estimators
+                fit_d(Xd[:300], yd[:300])
+                cpu, wall = best_of(lambda Xd=Xd, yd=yd, f=fit_d: f(Xd, yd))
+                dim_tab.append((d, n1, cpu, wall))
+            bud_tab = []
+            if budget:
+                for b in (25, 50, 100, 200):
+                    kw = dict.fromkeys(budget, b)
+                    fit(X50[:300], y50[:300], **kw)
+                    cpu, wall = best_of(lambda kw=kw, n1=n1: fit(X50[:n1], y50[:n1], **kw))
+                    bud_tab.append((b, n1, cpu, wall))
+            scaling[family] = {"learner": name, "rows": rows_tab, "dim": dim_tab, "budget": bud_tab}
+            print(f"scaling {family}: {name} done", flush=True)
 
-    every = all_estimators()
-    scaling = {}
-    X50, y50 = make_data(max_rows, 50, False, seed=1)
-    for family, (name, budget) in SCALING.items():
-        cls = every.get(name)
-        if cls is None:
-            continue
-
-        def fit(Xa, ya, cls=cls, d=50, **kw):
-            make_estimator(cls, d, **kw).fit(Xa, ya)
-
-        fit(X50[:300], y50[:300])
-        base = measure(fit, X50, y50, target / 2, max_rows // 4)
-        n1 = base["rows"]
-        rows_tab = []
-        for k in (1, 2, 4):
-            n = min(n1 * k, X50.shape[0])
-            cpu, wall = best_of(lambda n=n: fit(X50[:n], y50[:n]))
-            rows_tab.append((n, cpu, wall))
-        dim_tab = []
-        for d in (10, 50, 100, 300):
-            Xd, yd = make_data(n1, d, False, seed=2)
-
-            def fit_d(Xa, ya, cls=cls, d=d):
-                make_estimator(cls, d).fit(Xa, ya)
-
-            fit_d(Xd[:300], yd[:300])
-            cpu, wall = best_of(lambda Xd=Xd, yd=yd, f=fit_d: f(Xd, yd))
-            dim_tab.append((d, n1, cpu, wall))
-        bud_tab = []
-        if budget:
-            for b in (25, 50, 100, 200):
-                kw = dict.fromkeys(budget, b)
-                fit(X50[:300], y50[:300], **kw)
-                cpu, wall = best_of(lambda kw=kw, n1=n1: fit(X50[:n1], y50[:n1], **kw))
-                bud_tab.append((b, n1, cpu, wall))
-        scaling[family] = {"learner": name, "rows": rows_tab, "dim": dim_tab, "budget": bud_tab}
-        print(f"scaling {family}: {name} done", flush=True)
-
-    # ---------------------------------------------------------------- other suites
-    print("\n== small batches", flush=True)
-    results["small"] = run_suite(bench_small_batches.main, ["--repeat", "2" if quick else "3"])
-    print("\n== parsing", flush=True)
-    results["parse"] = run_suite(bench_parse.main, ["--rows", str(parse_rows), "--repeat", "2"])
-    print("\n== streaming a file through skewlearn stream", flush=True)
-    sargs = ["--rows", str(stream_rows)]
-    if args.stream_path:
-        sargs += ["--path", args.stream_path]
-    results["stream"] = run_suite(bench_stream.main, sargs)
-    print("\n== start-up", flush=True)
-    results["startup"] = run_suite(
-        bench_startup.main,
-        ["--repeat", "2" if quick else "3", "--float32-rows", str(min(max_rows, 1_000_000))],
-    )
+        # ---------------------------------------------------------------- other suites
+        print("\n== small batches", flush=True)
+        results["small"] = run_suite(bench_small_batches.main, ["--repeat", "2" if quick else "3"])
+        print("\n== parsing", flush=True)
+        results["parse"] = run_suite(bench_parse.main, ["--rows", str(parse_rows), "--repeat", "2"])
+        print("\n== streaming a file through skewlearn stream", flush=True)
+        sargs = ["--rows", str(stream_rows)]
+        if args.stream_path:
+            sargs += ["--path", args.stream_path]
+        results["stream"] = run_suite(bench_stream.main, sargs)
+        print("\n== start-up", flush=True)
+        results["startup"] = run_suite(
+            bench_startup.main,
+            ["--repeat", "2" if quick else "3", "--float32-rows", str(min(max_rows, 1_000_000))],
+        )
+    finally:
+        blas.restore_original_limits()
     elapsed = time.perf_counter() - t_start
     load_end = os.getloadavg()
     doc = report(results, scaling, estimators, command, elapsed, load_start, load_end)
@@ -564,6 +576,18 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         "Rates are rows per CPU second of this process (`time.process_time`), "
         "wall-clock rows/s beside them where shown. Every figure below comes from the run "
         "named above; regenerate the page with the same command.\n"
+    )
+    threads = results.get("blas_threads")
+    L.append(
+        (
+            f"BLAS (NumPy's, SciPy's, scikit-learn's) ran with {threads} thread"
+            f"{'' if threads == 1 else 's'} in this process (`--blas-threads`), so every "
+            "learner and peer here uses one core unless noted: the online learners, "
+            "`SGDClassifier`, `Perceptron`, libsvm and liblinear are single-threaded anyway, "
+            "and BLAS threads waiting on a shared machine add CPU time that is not work.\n"
+        )
+        if threads is not None
+        else "BLAS threads: not recorded.\n"
     )
 
     # ---- headline

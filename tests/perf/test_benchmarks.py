@@ -57,6 +57,7 @@ def test_run_all_report_of_an_incomplete_run_names_the_failures():
         "peers": {},
         "target": 0.05,
         "commit": "0123456789ab",
+        "blas_threads": 1,
         "metrics": {"skewlearn ROCAUC (exact, one update per row)": 1e6},
         "small": {"error": "RuntimeError: boom"},
         "parse": {"error": "OSError: disk full"},
@@ -67,6 +68,7 @@ def test_run_all_report_of_an_incomplete_run_names_the_failures():
         results, {}, [], "python benchmarks/run_all.py", 60.0, (1, 1, 1), (2, 2, 2)
     )
     assert "commit 0123456789ab" in doc
+    assert "BLAS (NumPy's, SciPy's, scikit-learn's) ran with 1 thread in this process" in doc
     assert "**Incomplete run**" in doc and "`stream` failed (SystemExit" in doc
     assert "about 0.05 CPU s" in doc  # the --target actually used, not the default 0.5
     assert "## Parsing" not in doc and "## Streaming a file from disk" not in doc
@@ -121,3 +123,26 @@ def test_linear_gives_river_the_same_repeats(monkeypatch):
     monkeypatch.setattr(linear, "best_time", best_time)
     rates = linear.main(["--rows", "300", "--river-rows", "50", "--repeat", "3"])
     assert len(repeats) == len(rates) and set(repeats) == {3}
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_run_all_measures_with_one_blas_thread(monkeypatch, tmp_path):
+    # with two OpenBLAS threads on a shared machine MultiNystroemMKL's fit took ~2.7x the
+    # CPU seconds of one thread; run_all now limits BLAS and restores it afterwards
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    run_all = _load("run_all")
+    before = [p["num_threads"] for p in threadpoolctl.threadpool_info()]
+    seen = []
+
+    def first_step():
+        seen.extend(p["num_threads"] for p in threadpoolctl.threadpool_info())
+        raise _Stop
+
+    monkeypatch.setattr(run_all, "skewlearn_estimators", first_step)
+    with pytest.raises(_Stop):
+        run_all.main(["--quick", "--out", str(tmp_path / "b.md")])
+    assert seen and set(seen) == {1}
+    assert [p["num_threads"] for p in threadpoolctl.threadpool_info()] == before
