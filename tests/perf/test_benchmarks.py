@@ -146,3 +146,20 @@ def test_run_all_measures_with_one_blas_thread(monkeypatch, tmp_path):
         run_all.main(["--quick", "--out", str(tmp_path / "b.md")])
     assert seen and set(seen) == {1}
     assert [p["num_threads"] for p in threadpoolctl.threadpool_info()] == before
+
+
+def test_nystrom_measures_with_one_blas_thread(monkeypatch):
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    nystrom = _load("bench_nystrom")
+    before = [p["num_threads"] for p in threadpoolctl.threadpool_info()]
+    seen = []
+
+    def first_step(*args, **kwargs):
+        seen.extend(p["num_threads"] for p in threadpoolctl.threadpool_info())
+        raise _Stop
+
+    monkeypatch.setattr(nystrom, "make_data", first_step)
+    with pytest.raises(_Stop):
+        nystrom.main(["--rows", "1000"])
+    assert seen and set(seen) == {1}
+    assert [p["num_threads"] for p in threadpoolctl.threadpool_info()] == before
