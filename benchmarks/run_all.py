@@ -16,7 +16,9 @@
 Every online learner makes one pass in stream order; batch learners one ``fit``. Each
 measurement is sized to take about ``--target`` CPU seconds (after a compile/cache-load
 warm-up call), capped at ``--max-rows``. The machine may be shared with other work: CPU
-time (``time.process_time``) is the figure to read, wall time is shown beside it.
+time (``time.process_time``) is the figure to read, wall time is shown beside it. BLAS is
+limited to ``--blas-threads`` threads (default 1), so every figure is a one-core figure
+(waiting BLAS threads would otherwise count as CPU time).
 
 Run::
 
