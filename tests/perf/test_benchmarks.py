@@ -10,7 +10,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _load(name):
-    """benchmarks/<name>.py as a module (benchmarks/ on sys.path for its own imports)."""
+    """benchmarks/<name>.py as a module (benchmarks/ on sys.path for its own imports;
+    sys.path as it was afterwards, though the scripts add their folder themselves)."""
+    saved = list(sys.path)
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
         spec = importlib.util.spec_from_file_location(
@@ -19,7 +21,7 @@ def _load(name):
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
     finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+        sys.path[:] = saved
     return mod
 
 
@@ -141,6 +143,7 @@ def test_run_all_measures_with_one_blas_thread(monkeypatch, tmp_path):
         seen.extend(p["num_threads"] for p in threadpoolctl.threadpool_info())
         raise _Stop
 
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # main imports bench_parse & co.
     monkeypatch.setattr(run_all, "skewlearn_estimators", first_step)
     with pytest.raises(_Stop):
         run_all.main(["--quick", "--out", str(tmp_path / "b.md")])
