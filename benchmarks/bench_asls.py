@@ -78,9 +78,16 @@ def syrk_floor(n: int, p: int, block: int = 2048) -> float:
 
 
 def power_law(done: list[tuple[int, float]], n: int) -> tuple[float, float]:
-    """Time at ``n`` rows from the last two ``(rows, seconds)`` points, and the exponent."""
-    (n0, t0), (n1, t1) = done[-2], done[-1]
-    p = np.log(t1 / t0) / np.log(n1 / n0)
+    """Time at ``n`` rows from the last two ``(rows, seconds)`` points, and the exponent.
+
+    With one point (the budget stopped SVC after its first size) the exponent is taken
+    as 2, libsvm's usual growth, the same guess that stopped it.
+    """
+    if len(done) == 1:
+        (n1, t1), p = done[0], 2.0
+    else:
+        (n0, t0), (n1, t1) = done[-2], done[-1]
+        p = np.log(t1 / t0) / np.log(n1 / n0)
     return t1 * (n / n1) ** p, p
 
 
@@ -130,9 +137,7 @@ def main(argv=None) -> dict:
         svc_gm = np.nan
         for s in sizes:
             if done:
-                guess = (
-                    power_law(done, s)[0] if len(done) > 1 else done[-1][1] * (s / done[-1][0]) ** 2
-                )
+                guess = power_law(done, s)[0]
                 if guess > args.svc_budget:
                     print(
                         f"SVC: skipping {s} rows (predicted {guess:.0f} s > budget "
@@ -155,10 +160,12 @@ def main(argv=None) -> dict:
         extrapolated = n_last < n
         if extrapolated:
             t_svc, p = power_law(done, n)
-            print(
-                f"SVC on {n} rows: {t_svc:.0f} s EXTRAPOLATED (n^{p:.2f} from "
-                f"{done[-2][0]} and {n_last} rows)"
+            basis = (
+                f"n^{p:.2f} from {done[-2][0]} and {n_last} rows"
+                if len(done) > 1
+                else f"n^2 assumed, from {n_last} rows alone"
             )
+            print(f"SVC on {n} rows: {t_svc:.0f} s EXTRAPOLATED ({basis})")
         else:
             t_svc = t_last
         results["SVC balanced"] = dict(

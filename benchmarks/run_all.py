@@ -16,7 +16,9 @@
 Every online learner makes one pass in stream order; batch learners one ``fit``. Each
 measurement is sized to take about ``--target`` CPU seconds (after a compile/cache-load
 warm-up call), capped at ``--max-rows``. The machine may be shared with other work: CPU
-time (``time.process_time``) is the figure to read, wall time is shown beside it.
+time (``time.process_time``) is the figure to read, wall time is shown beside it. BLAS is
+limited to ``--blas-threads`` threads (default 1), so every figure is a one-core figure
+(waiting BLAS threads would otherwise count as CPU time).
 
 Run::
 
@@ -237,9 +239,9 @@ def metric_peers(n: int) -> dict:
             m.update(a, b)
         m.get()
 
-    cpu, _ = cpu_wall(ours_batched)
+    cpu, _ = best_of(ours_batched, 2)
     res["skewlearn ROCAUC (exact, update_many per 1000)"] = n / cpu
-    cpu, _ = cpu_wall(ours_rows)
+    cpu, _ = best_of(ours_rows, 2)
     res["skewlearn ROCAUC (exact, one update per row)"] = n / cpu
     preds = (s > 0.5).astype(int).tolist()
 
@@ -255,31 +257,34 @@ def metric_peers(n: int) -> dict:
             m.update(a, b)
         m.get()
 
-    cpu, _ = cpu_wall(ours_prauc_rows)
+    cpu, _ = best_of(ours_prauc_rows, 2)
     res["skewlearn PRAUC (exact average precision, one update per row)"] = n / cpu
-    cpu, _ = cpu_wall(ours_f1_rows)
+    cpu, _ = best_of(ours_f1_rows, 2)
     res["skewlearn F1 (one update per row)"] = n / cpu
     try:
         from river import metrics as rm
     except ImportError:  # pragma: no cover
         return res
 
+    # River takes booleans: converted before the clock, as skewlearn's lists are
+    yb, pb = [bool(a) for a in ys], [bool(b) for b in preds]
+
     def river_f1_rows():
         m = rm.F1()
-        for a, b in zip(ys, preds):
-            m.update(bool(a), bool(b))
+        for a, b in zip(yb, pb):
+            m.update(a, b)
         m.get()
 
-    cpu, _ = cpu_wall(river_f1_rows)
+    cpu, _ = best_of(river_f1_rows, 2)
     res["River F1 (one update per row)"] = n / cpu
 
     def river_rows():
         m = rm.ROCAUC()
-        for a, b in zip(ys, ss):
-            m.update(bool(a), b)
+        for a, b in zip(yb, ss):
+            m.update(a, b)
         m.get()
 
-    cpu, _ = cpu_wall(river_rows)
+    cpu, _ = best_of(river_rows, 2)
     res["River ROCAUC (approximate, n_thresholds=10)"] = n / cpu
     return res
 
@@ -316,6 +321,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--stream-path", default=None)
     ap.add_argument("--parse-rows", type=int, default=None)
     ap.add_argument("--out", default=os.path.join(HERE, "..", "docs", "benchmarks.md"))
+    ap.add_argument(
+        "--blas-threads", type=int, default=1, help="BLAS threads in this process (default 1)"
+    )
     args = ap.parse_args(argv)
     quick = args.quick
     target = args.target or (0.15 if quick else 0.5)
@@ -331,110 +339,121 @@ def main(argv=None) -> dict:
     import bench_small_batches
     import bench_startup
     import bench_stream
+    from threadpoolctl import threadpool_limits
 
-    estimators = skewlearn_estimators()
-    results: dict = {"learners": {}, "peers": {}}
-    dims = ["10", "50", "300s"]
-    for dl in dims:
-        d, sparse = settings(dl)
-        X, y = make_data(max_rows, d, sparse)
-        print(f"\n== d = {dl}: {X.shape[0]:,} rows available", flush=True)
-        for family, name, cls in estimators:
-            if sparse and not getattr(cls, "_accept_sparse", "csr"):
-                results["learners"][(name, dl)] = None
+    # one BLAS thread unless asked: the online learners and most peers run on one core,
+    # and on a shared 2-core machine OpenBLAS threads spin, adding CPU time that is not
+    # work (MultiNystroemMKL, 30,000 x 50: 0.9 CPU s with two threads, 0.33 with one)
+    blas = threadpool_limits(limits=args.blas_threads)
+    try:
+        estimators = skewlearn_estimators()
+        results: dict = {"learners": {}, "peers": {}, "target": target}
+        results.update(commit=git_commit(), blas_threads=args.blas_threads)
+        dims = ["10", "50", "300s"]
+        for dl in dims:
+            d, sparse = settings(dl)
+            X, y = make_data(max_rows, d, sparse)
+            print(f"\n== d = {dl}: {X.shape[0]:,} rows available", flush=True)
+            for family, name, cls in estimators:
+                if sparse and not getattr(cls, "_accept_sparse", "csr"):
+                    results["learners"][(name, dl)] = None
+                    continue
+
+                def fit(Xa, ya, cls=cls, d=d):
+                    make_estimator(cls, d).fit(Xa, ya)
+
+                try:
+                    fit(X[:300], y[:300])  # compile or load the cached kernels
+                    res = measure(fit, X, y, target, max_rows)
+                except Exception as exc:  # report, do not stop the suite
+                    res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
+                results["learners"][(name, dl)] = {**res, "family": family}
+                rate = res.get("rows_per_cpu_s", float("nan"))
+                print(f"{family:<24} {name:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
+            for pname, fit in peers(d).items():
+                cap = max_rows
+                if pname.startswith("River"):
+                    cap = 20_000 if not quick else 5_000
+                if "SVC(rbf)" in pname:
+                    cap = 5_000 if not quick else 2_000
+                if "Nystroem" in pname:
+                    cap = 100_000 if not quick else 20_000
+                Xp, yp = X[:cap], y[:cap]
+                if pname.startswith("River"):
+                    Xp = _PrefixCache(Xp)
+                try:
+                    fit(Xp[:300], yp[:300])
+                    res = measure(fit, Xp, yp, target, cap)
+                except Exception as exc:
+                    res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
+                results["peers"][(pname, dl)] = res
+                rate = res.get("rows_per_cpu_s", float("nan"))
+                print(f"{'peer':<24} {pname:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
+            _DICT_CACHE.clear()
+
+        results["metrics"] = run_suite(metric_peers, 100_000 if not quick else 20_000)
+        met = results["metrics"]
+        print("\nmetrics:", met if _failed(met) else {k: fmt_rate(v) for k, v in met.items()})
+
+        # ---------------------------------------------------------------- scaling
+        from skewlearn._discovery import all_estimators
+
+        every = all_estimators()
+        scaling = {}
+        X50, y50 = make_data(max_rows, 50, False, seed=1)
+        for family, (name, budget) in SCALING.items():
+            cls = every.get(name)
+            if cls is None:
                 continue
 
-            def fit(Xa, ya, cls=cls, d=d):
-                make_estimator(cls, d).fit(Xa, ya)
+            def fit(Xa, ya, cls=cls, d=50, **kw):
+                make_estimator(cls, d, **kw).fit(Xa, ya)
 
-            try:
-                fit(X[:300], y[:300])  # compile or load the cached kernels
-                res = measure(fit, X, y, target, max_rows)
-            except Exception as exc:  # report, do not stop the suite
-                res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
-            results["learners"][(name, dl)] = {**res, "family": family}
-            rate = res.get("rows_per_cpu_s", float("nan"))
-            print(f"{family:<24} {name:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
-        for pname, fit in peers(d).items():
-            cap = max_rows
-            if pname.startswith("River"):
-                cap = 20_000 if not quick else 5_000
-            if "SVC(rbf)" in pname:
-                cap = 5_000 if not quick else 2_000
-            if "Nystroem" in pname:
-                cap = 100_000 if not quick else 20_000
-            Xp, yp = X[:cap], y[:cap]
-            if pname.startswith("River"):
-                Xp = _PrefixCache(Xp)
-            try:
-                fit(Xp[:300], yp[:300])
-                res = measure(fit, Xp, yp, target, cap)
-            except Exception as exc:
-                res = {"error": f"{type(exc).__name__}: {exc}"[:120]}
-            results["peers"][(pname, dl)] = res
-            rate = res.get("rows_per_cpu_s", float("nan"))
-            print(f"{'peer':<24} {pname:<20} {fmt_rate(rate):>12} rows/CPU-s", flush=True)
-        _DICT_CACHE.clear()
+            fit(X50[:300], y50[:300])
+            base = measure(fit, X50, y50, target / 2, max_rows // 4)
+            n1 = base["rows"]
+            rows_tab = []
+            for k in (1, 2, 4):
+                n = min(n1 * k, X50.shape[0])
+                cpu, wall = best_of(lambda n=n: fit(X50[:n], y50[:n]))
+                rows_tab.append((n, cpu, wall))
+            dim_tab = []
+            for d in (10, 50, 100, 300):
+                Xd, yd = make_data(n1, d, False, seed=2)
 
-    results["metrics"] = metric_peers(100_000 if not quick else 20_000)
-    print("\nmetrics:", {k: fmt_rate(v) for k, v in results["metrics"].items()}, flush=True)
+                def fit_d(Xa, ya, cls=cls, d=d):
+                    make_estimator(cls, d).fit(Xa, ya)
 
-    # ---------------------------------------------------------------- scaling
-    from skewlearn._discovery import all_estimators
+                fit_d(Xd[:300], yd[:300])
+                cpu, wall = best_of(lambda Xd=Xd, yd=yd, f=fit_d: f(Xd, yd))
+                dim_tab.append((d, n1, cpu, wall))
+            bud_tab = []
+            if budget:
+                for b in (25, 50, 100, 200):
+                    kw = dict.fromkeys(budget, b)
+                    fit(X50[:300], y50[:300], **kw)
+                    cpu, wall = best_of(lambda kw=kw, n1=n1: fit(X50[:n1], y50[:n1], **kw))
+                    bud_tab.append((b, n1, cpu, wall))
+            scaling[family] = {"learner": name, "rows": rows_tab, "dim": dim_tab, "budget": bud_tab}
+            print(f"scaling {family}: {name} done", flush=True)
 
-    every = all_estimators()
-    scaling = {}
-    X50, y50 = make_data(max_rows, 50, False, seed=1)
-    for family, (name, budget) in SCALING.items():
-        cls = every.get(name)
-        if cls is None:
-            continue
-
-        def fit(Xa, ya, cls=cls, d=50, **kw):
-            make_estimator(cls, d, **kw).fit(Xa, ya)
-
-        fit(X50[:300], y50[:300])
-        base = measure(fit, X50, y50, target / 2, max_rows // 4)
-        n1 = base["rows"]
-        rows_tab = []
-        for k in (1, 2, 4):
-            n = min(n1 * k, X50.shape[0])
-            cpu, wall = best_of(lambda n=n: fit(X50[:n], y50[:n]))
-            rows_tab.append((n, cpu, wall))
-        dim_tab = []
-        for d in (10, 50, 100, 300):
-            Xd, yd = make_data(n1, d, False, seed=2)
-
-            def fit_d(Xa, ya, cls=cls, d=d):
-                make_estimator(cls, d).fit(Xa, ya)
-
-            fit_d(Xd[:300], yd[:300])
-            cpu, wall = best_of(lambda Xd=Xd, yd=yd, f=fit_d: f(Xd, yd))
-            dim_tab.append((d, n1, cpu, wall))
-        bud_tab = []
-        if budget:
-            for b in (25, 50, 100, 200):
-                kw = dict.fromkeys(budget, b)
-                fit(X50[:300], y50[:300], **kw)
-                cpu, wall = best_of(lambda kw=kw, n1=n1: fit(X50[:n1], y50[:n1], **kw))
-                bud_tab.append((b, n1, cpu, wall))
-        scaling[family] = {"learner": name, "rows": rows_tab, "dim": dim_tab, "budget": bud_tab}
-        print(f"scaling {family}: {name} done", flush=True)
-
-    # ---------------------------------------------------------------- other suites
-    print("\n== small batches", flush=True)
-    results["small"] = bench_small_batches.main(["--repeat", "2" if quick else "3"])
-    print("\n== parsing", flush=True)
-    results["parse"] = bench_parse.main(["--rows", str(parse_rows), "--repeat", "2"])
-    print("\n== streaming a file through skewlearn stream", flush=True)
-    sargs = ["--rows", str(stream_rows)]
-    if args.stream_path:
-        sargs += ["--path", args.stream_path]
-    results["stream"] = bench_stream.main(sargs)
-    print("\n== start-up", flush=True)
-    results["startup"] = bench_startup.main(
-        ["--repeat", "2" if quick else "3", "--float32-rows", str(min(max_rows, 1_000_000))]
-    )
+        # ---------------------------------------------------------------- other suites
+        print("\n== small batches", flush=True)
+        results["small"] = run_suite(bench_small_batches.main, ["--repeat", "2" if quick else "3"])
+        print("\n== parsing", flush=True)
+        results["parse"] = run_suite(bench_parse.main, ["--rows", str(parse_rows), "--repeat", "2"])
+        print("\n== streaming a file through skewlearn stream", flush=True)
+        sargs = ["--rows", str(stream_rows)]
+        if args.stream_path:
+            sargs += ["--path", args.stream_path]
+        results["stream"] = run_suite(bench_stream.main, sargs)
+        print("\n== start-up", flush=True)
+        results["startup"] = run_suite(
+            bench_startup.main,
+            ["--repeat", "2" if quick else "3", "--float32-rows", str(min(max_rows, 1_000_000))],
+        )
+    finally:
+        blas.restore_original_limits()
     elapsed = time.perf_counter() - t_start
     load_end = os.getloadavg()
     doc = report(results, scaling, estimators, command, elapsed, load_start, load_end)
@@ -448,6 +467,42 @@ def main(argv=None) -> dict:
         fh.write(doc.rstrip() + "\n\n" + MARKER + kept)
     print(f"\nwrote {os.path.normpath(args.out)} after {elapsed / 60:.1f} minutes")
     return results
+
+
+def run_suite(main_fn, argv):
+    """``main_fn(argv)``, or ``{"error": ...}`` if it fails: one failing suite (a missing
+    ``/usr/bin/time``, a full disk, a bug) leaves the rest of the report standing."""
+    try:
+        return main_fn(argv)
+    except (Exception, SystemExit) as exc:  # SystemExit: bench_stream's own checks
+        import traceback
+
+        traceback.print_exc()
+        return {"error": f"{type(exc).__name__}: {exc}".strip()[:300]}
+
+
+def git_commit() -> str:
+    """The checked-out commit (``+ uncommitted changes`` when tracked files differ)."""
+    import subprocess
+
+    root = os.path.join(HERE, "..")
+    try:
+        head = subprocess.run(
+            ["git", "-C", root, "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "-C", root, "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True, text=True,
+                               check=True).stdout.strip()  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return head + (" + uncommitted changes" if dirty else "")
+
+
+def _failed(res) -> bool:
+    return isinstance(res, dict) and "error" in res
 
 
 class _PrefixCache:
@@ -512,7 +567,7 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         f"{datetime.date.today().isoformat()}: {cpu}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}, numpy {np.__version__}, numba {numba.__version__}, "
         f"scikit-learn {sklearn.__version__}, River {river_v}, skewlearn "
-        f"{skewlearn.__version__}.\n"
+        f"{skewlearn.__version__}, commit {results.get('commit', 'not recorded')}.\n"
     )
     L.append(
         "**Read the CPU figures.** The machine is shared with other work (load average "
@@ -524,6 +579,18 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         "wall-clock rows/s beside them where shown. Every figure below comes from the run "
         "named above; regenerate the page with the same command.\n"
     )
+    threads = results.get("blas_threads")
+    L.append(
+        (
+            f"BLAS (NumPy's, SciPy's, scikit-learn's) ran with {threads} thread"
+            f"{'' if threads == 1 else 's'} in this process (`--blas-threads`), so every "
+            "learner and peer here uses one core unless noted: the online learners, "
+            "`SGDClassifier`, `Perceptron`, libsvm and liblinear are single-threaded anyway, "
+            "and BLAS threads waiting on a shared machine add CPU time that is not work.\n"
+        )
+        if threads is not None
+        else "BLAS threads: not recorded.\n"
+    )
 
     # ---- headline
     learners, peers_ = results["learners"], results["peers"]
@@ -534,8 +601,9 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
 
     pa = rate("50", "PassiveAggressive")
     parse = results["parse"]
-    lib = parse["skewlearn iter_chunks LIBSVM (compiled)"]["rows_per_cpu_s"]
-    csvr = parse["skewlearn iter_chunks CSV (compiled)"]["rows_per_cpu_s"]
+    nan = {"rows_per_cpu_s": float("nan")}
+    lib = parse.get("skewlearn iter_chunks LIBSVM (compiled)", nan)["rows_per_cpu_s"]
+    csvr = parse.get("skewlearn iter_chunks CSV (compiled)", nan)["rows_per_cpu_s"]
     st = results["stream"]
     L.append("## Headline figures\n")
     head = [
@@ -551,6 +619,8 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
             "≥ 1,000,000",
         ],
     ]
+    if _failed(st):
+        head.append(["`skewlearn stream`", "failed: " + st["error"], "< 300 MB"])
     for name in bench_stream_models(st):
         r = st[name]
         head.append(
@@ -562,6 +632,13 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
             ]
         )
     L.append(table(["what", "measured", "target"], head) + "\n")
+    failed = [k for k in ("metrics", "small", "parse", "stream", "startup") if _failed(results[k])]
+    if failed:
+        L.append(
+            "**Incomplete run**: "
+            + "; ".join(f"`{k}` failed ({results[k]['error']})" for k in failed)
+            + ". Their sections below are left out.\n"
+        )
 
     # ---- learners beside peers
     L.append("## Every learner beside its peers\n")
@@ -571,7 +648,11 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         "Rows/s per CPU second; `mem` = peak bytes the fit allocates (tracemalloc), MB; "
         "`÷ peer` = ratio to the family's closest peer on the same data (> 1: skewlearn is "
         "faster). Sizes were chosen so each measurement takes about "
-        f"{'0.15' if 'quick' in command else '0.5'} CPU s; `rows` is the size used.\n"
+        f"{results.get('target', 0.15 if 'quick' in command else 0.5):g} CPU s; `rows` is the "
+        "size used. tracemalloc sees what NumPy, Python and numba's run-time allocate, not "
+        "C/C++ `malloc`: libsvm's kernel cache (`SVC`, up to `cache_size` = 200 MB) and "
+        "liblinear's working memory (`LinearSVC`) are not in the peers' `mem` (a 5,000-row "
+        "`SVC` fit shows 0.9 MB there while the process's peak RSS grows by about 40 MB).\n"
     )
     for dl in ("10", "50", "300s"):
         rows = []
@@ -630,14 +711,10 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         "from one dict per row, so its rates are per `learn_one` call, the dict "
         "conversion untimed.\n"
     )
-    L.append("### Streaming metrics\n")
-    L.append(
-        table(
-            ["metric", "rows/CPU-s"],
-            [[k, fmt_rate(v)] for k, v in results["metrics"].items()],
-        )
-        + "\n"
-    )
+    if not _failed(results["metrics"]):
+        L.append("### Streaming metrics\n")
+        rows = [[k, fmt_rate(v)] for k, v in results["metrics"].items()]
+        L.append(table(["metric", "rows/CPU-s"], rows) + "\n")
 
     # ---- scaling
     L.append("## How cost grows\n")
@@ -660,129 +737,141 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
             L.append(table(["budget per class", "rows", "µs/row", "µs/row/budget"], rows) + "\n")
 
     # ---- small batches
-    small = results["small"]
-    L.append("## Small batches and River's one-row API\n")
-    L.append(
-        "`python benchmarks/bench_small_batches.py` (called by run_all): `partial_fit` one "
-        "batch at a time on 20,000 rows (d = 10 dense, 5 % positives; 5,000 rows for "
-        'batches of 1), skewlearn `PassiveAggressive(variant="pa1")` beside scikit-learn '
-        '`SGDClassifier(learning_rate="pa1")`, the same update; here the cost of a call, '
-        "not of a row, decides. A later call skips scikit-learn's input validation when the "
-        "input is already in the form it would return (docs/decisions.md, Performance, "
-        "session 12).\n"
-    )
-    rows = [[str(b), fmt_rate(r["skewlearn"]), fmt_rate(r["sklearn"]),
-             f"{fmt_ratio(r['skewlearn'] / r['sklearn'])} × sklearn"]
-            for b, r in small["batches"].items()]  # fmt: skip
-    L.append(
-        table(["rows per call", "skewlearn rows/CPU-s", "sklearn rows/CPU-s", "ratio"], rows) + "\n"
-    )
-    if small.get("river"):
-        rows = [[name, fmt_rate(r["learn_one"]), fmt_rate(r["predict_one+learn_one"])]
-                for name, r in small["river"].items()]  # fmt: skip
-        L.append("One row at a time through River's API (5,000 rows, the dicts built untimed):\n")
+    if not _failed(results["small"]):
+        small = results["small"]
+        L.append("## Small batches and River's one-row API\n")
         L.append(
-            table(["model", "learn_one rows/CPU-s", "predict_one + learn_one rows/CPU-s"], rows)
+            "`python benchmarks/bench_small_batches.py` (called by run_all): `partial_fit` one "
+            "batch at a time on 20,000 rows (d = 10 dense, 5 % positives; 5,000 rows for "
+            'batches of 1), skewlearn `PassiveAggressive(variant="pa1")` beside scikit-learn '
+            '`SGDClassifier(learning_rate="pa1")`, the same update; here the cost of a call, '
+            "not of a row, decides. A later call skips scikit-learn's input validation when the "
+            "input is already in the form it would return (docs/decisions.md, Performance, "
+            "session 12).\n"
+        )
+        rows = [[str(b), fmt_rate(r["skewlearn"]), fmt_rate(r["sklearn"]),
+                 f"{fmt_ratio(r['skewlearn'] / r['sklearn'])} × sklearn"]
+                for b, r in small["batches"].items()]  # fmt: skip
+        L.append(
+            table(["rows per call", "skewlearn rows/CPU-s", "sklearn rows/CPU-s", "ratio"], rows)
             + "\n"
         )
+        if small.get("river"):
+            rows = [[name, fmt_rate(r["learn_one"]), fmt_rate(r["predict_one+learn_one"])]
+                    for name, r in small["river"].items()]  # fmt: skip
+            L.append(
+                "One row at a time through River's API (5,000 rows, the dicts built untimed):\n"
+            )
+            L.append(
+                table(["model", "learn_one rows/CPU-s", "predict_one + learn_one rows/CPU-s"], rows)
+                + "\n"
+            )
 
     # ---- parsing
-    L.append("## Parsing\n")
-    L.append(
-        f"`python benchmarks/bench_parse.py --rows {parse_rows_of(parse)}` (called by "
-        "run_all): a file of 50 dense features with 4 decimals written by "
-        "`benchmarks/make_libsvm.py`, from the page cache. The careful readers run on a "
-        "prefix (they are slow). iter_chunks is given `positive_class` and `n_features` "
-        "(one pass) unless marked *counting pass* (two passes, as when they are unknown).\n"
-    )
-    rows = [[k, f"{v['rows']:,}", fmt_rate(v["rows_per_cpu_s"]), fmt_rate(v["rows_per_s"]),
-             f"{v['bytes_per_row']:.0f}"] for k, v in parse.items()]  # fmt: skip
-    L.append(table(["reader", "rows", "rows/CPU-s", "rows/s (wall)", "bytes/row"], rows) + "\n")
+    if not _failed(results["parse"]):
+        L.append("## Parsing\n")
+        L.append(
+            f"`python benchmarks/bench_parse.py --rows {parse_rows_of(parse)}` (called by "
+            "run_all): a file of 50 dense features with 4 decimals written by "
+            "`benchmarks/make_libsvm.py`, from the page cache. The careful readers run on a "
+            "prefix (they are slow). iter_chunks is given `positive_class` and `n_features` "
+            "(one pass) unless marked *counting pass* (two passes, as when they are unknown).\n"
+        )
+        rows = [[k, f"{v['rows']:,}", fmt_rate(v["rows_per_cpu_s"]), fmt_rate(v["rows_per_s"]),
+                 f"{v['bytes_per_row']:.0f}"] for k, v in parse.items()]  # fmt: skip
+        L.append(table(["reader", "rows", "rows/CPU-s", "rows/s (wall)", "bytes/row"], rows) + "\n")
 
     # ---- streaming
-    L.append("## Streaming a file from disk\n")
-    L.append(
-        f"`python benchmarks/bench_stream.py --rows {st['rows']} --path FILE` (called by run_all; "
-        f"file {st['bytes'] / 1e9:.2f} GB). Peak RSS from `/usr/bin/time -v`; each command "
-        "in its own process, after an untimed run on a 2,000-row prefix that fills numba's "
-        "disk cache (a first-ever run also compiles, which costs about 50 MB more). The first "
-        "two rows are the fixed part: the PA-I command on the 2,000-row prefix, as the "
-        "`skewlearn` command and through `main(argv)` in a Python process, where "
-        "scikit-learn has imported pandas.\n"
-    )
-    rows = []
-    for key, label in (("baseline", "`skewlearn stream PREFIX ...` (2,000 rows, PA-I)"),
-                       ("baseline_with_pandas", "the same through `python -c \"...main(argv)\"`"
-                        " (pandas and pyarrow loaded)")):  # fmt: skip
-        if key in st:
-            b = st[key]
-            rows.append([label, f"{b['max_rss_mb']:.0f}", f"{b['cpu_s']:.1f}", f"{b['wall_s']:.1f}",
-                         b["final"]])  # fmt: skip
-    for name in bench_stream_models(st):
-        r = st[name]
-        rows.append([f"`{r['command'].replace(st['path'], 'FILE')}`", f"{r['max_rss_mb']:.0f}",
-                     f"{r['cpu_s']:.1f}", f"{r['wall_s']:.1f}", r["final"]])  # fmt: skip
-    L.append(table(["command", "peak RSS MB", "CPU s", "wall s", "result"], rows) + "\n")
-    tr = st["traced"]
-    L.append(
-        f"tracemalloc peak of all Python/numpy allocations while `prequential(PassiveAggressive(),"
-        f" iter_chunks(FILE, chunk_size=1000), keep_scores=False, auc_bins=4096)` reads the "
-        f"{tr['rows']:,} rows: **{tr['tracemalloc_peak_mb']:.1f} MB** — the memory that "
-        "depends on the data; it does not grow with the file. The resident set is dominated "
-        "by fixed costs: NumPy/SciPy and scikit-learn (which imports `scipy.stats`), numba's "
-        "LLVM library and its run-time, loaded at the first compiled call (~40 MB even when "
-        "every function comes from the disk cache). `skewlearn stream` imports only the "
-        "model's family and the reader, and keeps pandas out of its process: scikit-learn "
-        "imports pandas whenever it is installed (pandas then imports pyarrow), about 70 MB "
-        "the stream never uses (`skewlearn.cli._keep_pandas_out`; docs/decisions.md, "
-        '"Performance at scale"). The exact AUC keeps one float per row, so streams too '
-        "long to hold use `--auc-bins` (histogram AUROC); prequential keeps no per-row "
-        "scores in the CLI.\n"
-    )
+    if not _failed(results["stream"]):
+        L.append("## Streaming a file from disk\n")
+        L.append(
+            f"`python benchmarks/bench_stream.py --rows {st['rows']} --path FILE` (called by "
+            f"run_all; file {st['bytes'] / 1e9:.2f} GB). Peak RSS from `/usr/bin/time -v`; "
+            "each command in its own process, after an untimed run on a 2,000-row prefix that "
+            "fills numba's disk cache (a first-ever run also compiles, which costs about 50 MB "
+            "more). The first two rows are the fixed part: the PA-I command on the 2,000-row "
+            "prefix, as the `skewlearn` command and through `main(argv)` in a Python process, "
+            "where scikit-learn has imported pandas.\n"
+        )
+        rows = []
+        for key, label in (("baseline", "`skewlearn stream PREFIX ...` (2,000 rows, PA-I)"),
+                           ("baseline_with_pandas", "the same through `python -c \"...main(argv)\"`"
+                            " (pandas and pyarrow loaded)")):  # fmt: skip
+            if key in st:
+                b = st[key]
+                rows.append([label, f"{b['max_rss_mb']:.0f}", f"{b['cpu_s']:.1f}",
+                             f"{b['wall_s']:.1f}", b["final"]])  # fmt: skip
+        for name in bench_stream_models(st):
+            r = st[name]
+            rows.append([f"`{r['command'].replace(st['path'], 'FILE')}`", f"{r['max_rss_mb']:.0f}",
+                         f"{r['cpu_s']:.1f}", f"{r['wall_s']:.1f}", r["final"]])  # fmt: skip
+        L.append(table(["command", "peak RSS MB", "CPU s", "wall s", "result"], rows) + "\n")
+        tr = st["traced"]
+        L.append(
+            "tracemalloc peak of all Python/numpy allocations while "
+            "`prequential(PassiveAggressive(), iter_chunks(FILE, chunk_size=1000), "
+            f"keep_scores=False, auc_bins=4096)` reads the "
+            f"{tr['rows']:,} rows: **{tr['tracemalloc_peak_mb']:.1f} MB** — the memory that "
+            "depends on the data; it does not grow with the file. The resident set is dominated "
+            "by fixed costs: NumPy/SciPy and scikit-learn (which imports `scipy.stats`), numba's "
+            "LLVM library and its run-time, loaded at the first compiled call (~40 MB even when "
+            "every function comes from the disk cache). `skewlearn stream` imports only the "
+            "model's family and the reader, and keeps pandas out of its process: scikit-learn "
+            "imports pandas whenever it is installed (pandas then imports pyarrow), about 70 MB "
+            "the stream never uses (`skewlearn.cli._keep_pandas_out`; docs/decisions.md, "
+            '"Performance at scale"). The exact AUC keeps one float per row, so streams too '
+            "long to hold use `--auc-bins` (histogram AUROC); prequential keeps no per-row "
+            "scores in the CLI.\n"
+        )
 
     # ---- startup
-    su = results["startup"]
-    L.append("## Start-up, compilation cache, float32\n")
-    L.append("`python benchmarks/bench_startup.py` (called by run_all).\n")
-    imp = su["import"]
-    rows = [[k, f"{v['cpu']:.3f}", f"{v['wall']:.3f}", ", ".join(v["loaded"])]
-            for k, v in imp.items()]  # fmt: skip
-    L.append(
-        table(["`import ...` in a fresh process", "CPU s", "wall s", "heavy modules loaded"], rows)
-        + "\n"
-    )
-    L.append(
-        "Best of the runs (CPU and wall separately). `import skewlearn` imports names on "
-        "first use (PEP 562) and loads no heavy library; the first use of a learner imports "
-        "its family with scikit-learn and numba, and most of that time is "
-        "`import sklearn.base, numba` alone (scikit-learn imports SciPy's statistics and "
-        "pandas). tqdm, matplotlib, dask and River load only when a progress bar, a plot, a "
-        "cluster or a River comparison is asked for.\n"
-    )
-    rows = [[k, f"{v['cold']['cpu']:.2f}", f"{v['cold']['wall']:.2f}", f"{v['warm']['cpu']:.2f}",
-             f"{v['warm']['wall']:.2f}"] for k, v in su["first_call"].items()]  # fmt: skip
-    L.append(
-        "First `fit` (200 rows) in a fresh process: *cold* with an empty `NUMBA_CACHE_DIR` "
-        "(numba compiles and writes the cache), *warm* in the next process (loaded from "
-        "disk). Compilation happens once per installation, not per process.\n"
-    )
-    L.append(
-        table(["learner", "cold CPU s", "cold wall s", "warm CPU s", "warm wall s"], rows) + "\n"
-    )
-    f32 = su["float32"]
-    L.append(
-        f"float32 input ({f32['input_mb_float64'] / 2:.0f} MB as float32): PassiveAggressive "
-        f"fits float64 at {fmt_rate(f32['float64']['rows_per_cpu_s'])} rows/CPU-s allocating "
-        f"{f32['float64']['peak_mb']:.1f} MB, float32 at "
-        f"{fmt_rate(f32['float32']['rows_per_cpu_s'])} rows/CPU-s allocating "
-        f"{f32['float32']['peak_mb']:.1f} MB: no copy (a float64 copy would take "
-        f"{f32['astype_float64_cpu_s']:.3f} CPU s and {f32['input_mb_float64']:.0f} MB). The "
-        "online linear learners (Perceptron, PassiveAggressive, OGD, ALMA, ROMMA, AROW, CW, "
-        "SCW, NAROW, NHERD, IELLIP, SOP, TruncatedGradient, OFS, CostSensitiveOGD, "
-        "CostSensitivePA) take float32 as it is and compute in float64, so the model equals "
-        "the float64 copy's bit for bit (tests/perf/test_float32.py); the other learners "
-        "convert to float64.\n"
-    )
+    if not _failed(results["startup"]):
+        su = results["startup"]
+        L.append("## Start-up, compilation cache, float32\n")
+        L.append("`python benchmarks/bench_startup.py` (called by run_all).\n")
+        imp = su["import"]
+        rows = [[k, f"{v['cpu']:.3f}", f"{v['wall']:.3f}", ", ".join(v["loaded"])]
+                for k, v in imp.items()]  # fmt: skip
+        L.append(
+            table(
+                ["`import ...` in a fresh process", "CPU s", "wall s", "heavy modules loaded"], rows
+            )
+            + "\n"
+        )
+        L.append(
+            "Best of the runs (CPU and wall separately). `import skewlearn` imports names on "
+            "first use (PEP 562) and loads no heavy library; the first use of a learner imports "
+            "its family with scikit-learn and numba, and most of that time is "
+            "`import sklearn.base, numba` alone (scikit-learn imports SciPy's statistics and "
+            "pandas). tqdm, matplotlib, dask and River load only when a progress bar, a plot, a "
+            "cluster or a River comparison is asked for.\n"
+        )
+        rows = [[k, f"{v['cold']['cpu']:.2f}", f"{v['cold']['wall']:.2f}",
+                 f"{v['warm']['cpu']:.2f}", f"{v['warm']['wall']:.2f}"]
+                for k, v in su["first_call"].items()]  # fmt: skip
+        L.append(
+            "First `fit` (200 rows) in a fresh process: *cold* with an empty `NUMBA_CACHE_DIR` "
+            "(numba compiles and writes the cache), *warm* in the next process (loaded from "
+            "disk). Compilation happens once per installation, not per process.\n"
+        )
+        L.append(
+            table(["learner", "cold CPU s", "cold wall s", "warm CPU s", "warm wall s"], rows)
+            + "\n"
+        )
+        f32 = su["float32"]
+        L.append(
+            f"float32 input ({f32['input_mb_float64'] / 2:.0f} MB as float32): PassiveAggressive "
+            f"fits float64 at {fmt_rate(f32['float64']['rows_per_cpu_s'])} rows/CPU-s allocating "
+            f"{f32['float64']['peak_mb']:.1f} MB, float32 at "
+            f"{fmt_rate(f32['float32']['rows_per_cpu_s'])} rows/CPU-s allocating "
+            f"{f32['float32']['peak_mb']:.1f} MB: no copy (a float64 copy would take "
+            f"{f32['astype_float64_cpu_s']:.3f} CPU s and {f32['input_mb_float64']:.0f} MB). The "
+            "online linear learners (Perceptron, PassiveAggressive, OGD, ALMA, ROMMA, AROW, CW, "
+            "SCW, NAROW, NHERD, IELLIP, SOP, TruncatedGradient, OFS, CostSensitiveOGD, "
+            "CostSensitivePA) take float32 as it is and compute in float64, so the model equals "
+            "the float64 copy's bit for bit (tests/perf/test_float32.py); the other learners "
+            "convert to float64.\n"
+        )
     L.append("## Compiled-code hygiene\n")
     L.append(
         "Every numba function is declared with `cache=True` (`_config.NJIT` / `NJIT_INLINE`, "
