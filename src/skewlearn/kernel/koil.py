@@ -284,6 +284,13 @@ class KOIL(_KernelLearner):
     """
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
+    #: The compiled pass writes the support vectors and the Gram cache only in
+    #: :func:`~skewlearn.kernel.budget.budget_insert`'s store, which ``counts_[3]`` counts:
+    #: the state check skips them after a call that stored nothing.
+    _written_with: ClassVar[dict[str, tuple[str, int]]] = {
+        "gram_": ("counts_", 3),
+        "sv_": ("counts_", 3),
+    }
     _parameter_constraints: ClassVar[dict] = {
         **_KernelLearner._parameter_constraints,
         "C": [Interval(numbers.Real, 0, None, closed="neither")],
