@@ -354,6 +354,20 @@ def _all_finite(values: np.ndarray) -> bool:
     return bool(np.isfinite(values).all())
 
 
+_NO_SLOTS = np.zeros(0, dtype=np.intp)
+
+
+def _slots_finite(values: np.ndarray, slots: np.ndarray) -> bool:
+    """Whether the rows ``slots`` of a state array (and its columns, when square) are
+    finite: what a learning call that stored into those slots can have written."""
+    if slots.size == 0:
+        return True
+    if not _all_finite(np.ascontiguousarray(values[slots])):
+        return False
+    square = values.ndim == 2 and values.shape[0] == values.shape[1]
+    return not square or _all_finite(np.ascontiguousarray(values[:, slots]))
+
+
 def _not_finite_message(data: np.ndarray) -> str:
     what = "NaN" if np.isnan(data).any() else "infinity or a value too large for dtype('float64')"
     return (
@@ -745,15 +759,78 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         steps = " or ".join(f"a {way} {name}" for name, way in self._step_settings())
         return f"{scale}{f' or use {steps}' if steps else ''}, then call fit again."
 
-    def _check_finite_state(self, X) -> None:
+    #: State arrays that a learning call writes only when a counter moves, and then only in
+    #: the rows (and, for a square array, the columns) of the slots it stored, as
+    #: ``{array name: (counter array name, index)}``: KOIL's ``gram_`` and ``sv_`` change
+    #: only when a row is stored, which ``counts_[3]`` counts. After a call that left the
+    #: counter and the array object as they were, the state check skips the array (it was
+    #: checked when it was last written); after one whose stored slots
+    #: :meth:`_stored_slots` names, it reads only those rows and columns. So a one-row call
+    #: costs what it changed: the scan of a 2,000 x 2,000 ``gram_`` took ~1.5 ms of a
+    #: 1.6 ms one-row ``partial_fit``.
+    _written_with: ClassVar[dict[str, tuple[str, int]]] = {}
+
+    def _stored_slots(self, X, stored: int) -> np.ndarray | None:
+        """The slots (a superset) that a call learning ``X`` and storing ``stored`` rows can
+        have written in the :attr:`_written_with` arrays; None: not known, read them all."""
+        return None
+
+    def _write_marks(self) -> dict[str, tuple] | None:
+        """Before a learning call: each :attr:`_written_with` array with its counter's value
+        (None when the class declares none)."""
+        if not self._written_with:
+            return None
+        state = vars(self)
+        marks = {}
+        for name, (counter, index) in self._written_with.items():
+            count = state.get(counter)
+            if name in state and isinstance(count, np.ndarray):
+                marks[name] = (state[name], count, int(count[index]))
+        return marks
+
+    def _written_parts(self, X, marks: dict[str, tuple] | None) -> dict[str, Any]:
+        """After a learning call: for each :attr:`_written_with` array it cannot have
+        written in full (the same object, and the same object counting writes), the slots
+        it can have written (an empty array when the counter did not move)."""
+        if not marks:
+            return {}
+        state = vars(self)
+        parts: dict[str, Any] = {}
+        slots = {}
+        for name, (array, count, value) in marks.items():
+            counter, index = self._written_with[name]
+            if state.get(name) is not array or state.get(counter) is not count:
+                continue
+            stored = int(count[index]) - value
+            if stored == 0:
+                parts[name] = _NO_SLOTS
+                continue
+            if stored not in slots:
+                slots[stored] = self._stored_slots(X, stored)
+            if slots[stored] is not None:
+                parts[name] = slots[stored]
+        return parts
+
+    def _check_finite_state(self, X, written: dict[str, Any] | None = None) -> None:
         """After learning: refuse (and forget) a model whose state overflowed.
 
         Every float array attribute ending in ``_`` must be finite; otherwise the fitted
         state is deleted, so the broken model can neither predict nor keep learning
-        silently, and a ValueError says how to avoid the overflow.
+        silently, and a ValueError says how to avoid the overflow. ``written``: arrays of
+        which the call can have written only the given slots (:meth:`_written_parts`);
+        only those rows (and columns of a square array) are read.
         """
         state = vars(self)
-        bad = [name for name in self._float_state_names(state) if not _all_finite(state[name])]
+        written = written or {}
+        bad = [
+            name
+            for name in self._float_state_names(state)
+            if not (
+                _slots_finite(state[name], written[name])
+                if name in written
+                else _all_finite(state[name])
+            )
+        ]
         if not bad:
             return
         self._forget()
@@ -1215,6 +1292,7 @@ class OnlineClassifier(BinaryClassifier):
             self._writable_state()
         rows = as_rows(X, self._intercept_feature())
         scores = np.empty(X.shape[0], dtype=np.float64)
+        marks = self._write_marks()
         if self._step_gain:
             before = float(self.stability_[0])
             self._learn(rows, ypm, scores)
@@ -1228,7 +1306,7 @@ class OnlineClassifier(BinaryClassifier):
                 f"learning from inputs up to |x| = {_max_abs(X):.3g}: the updates overflowed "
                 f"float64. {self._overflow_advice()} The broken model was discarded."
             )
-        self._check_finite_state(X)
+        self._check_finite_state(X, self._written_parts(X, marks))
         return scores if self._pos_is_last() else -scores
 
 

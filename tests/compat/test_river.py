@@ -259,6 +259,37 @@ def test_text_cells_in_a_frame_get_the_same_hint_as_in_a_dict():
             call(frame.rename(columns={"b": "a", "a": "b"}))
 
 
+def test_an_integer_beyond_float64_is_named_with_a_fix():
+    """A Python integer beyond float64's range (a count or an ID kept as a feature) raised
+    Python's bare OverflowError "int too large to convert to float" from learn_one,
+    predict_one and the frame methods, naming neither the feature nor a fix; a float that
+    large is refused with the magnitude message."""
+    huge = 10**400
+    model = RiverClassifier(OGD(), classes=(0, 1))
+    frame = pd.DataFrame({"a": [1.0, 2.0], "n": [huge, 1]})
+    message = r"Feature 'n' holds an integer too large for float64.*logarithm"
+    for call in (
+        lambda: model.learn_one({"a": 1.0, "n": huge}, 1),
+        lambda: model.learn_many(frame, pd.Series([1, 0])),
+    ):
+        with pytest.raises(ValueError, match=message):
+            call()
+    model.learn_one({"a": 1.0, "n": 2}, 1)
+    model.learn_one({"a": -1.0, "n": 3}, 0)
+    weights = model.model.weights_.copy()
+    for call in (
+        lambda: model.learn_one({"a": 1.0, "n": huge}, 1),
+        lambda: model.predict_one({"a": 1.0, "n": huge}),
+        lambda: model.predict_proba_one({"n": -huge}),
+        lambda: model.predict_many(frame),
+    ):
+        with pytest.raises(ValueError, match=message):
+            call()
+    np.testing.assert_array_equal(model.model.weights_, weights)
+    with pytest.raises(ValueError, match=r"magnitude 1e\+300, beyond"):  # a float64
+        model.predict_one({"a": 1.0, "n": 10**300})
+
+
 def test_without_river_the_import_error_says_what_to_install():
     """A plain `pip install .` has neither River nor pandas; the adapter's import failed
     with "No module named 'pandas'" and no word of River."""

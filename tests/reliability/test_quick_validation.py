@@ -419,3 +419,48 @@ def test_an_unhashable_subclass_still_learns_and_is_checked():
     model.late_ = np.array([np.nan])
     with pytest.raises(ValueError, match=r"state \(late_\) became non-finite"):
         model.partial_fit(X0[:2], Y0[:2])
+
+
+def _scanned(monkeypatch):
+    """The arrays the finiteness check reads (identity, size), as calls go."""
+    seen = []
+    real = base._all_finite
+
+    def counting(values):
+        seen.append((id(values), values.size))
+        return real(values)
+
+    monkeypatch.setattr(base, "_all_finite", counting)
+    return seen
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_a_one_row_call_reads_only_the_gram_slots_it_wrote(monkeypatch, sparse):
+    """The state check reads what a call can have changed: KOIL writes ``gram_`` and
+    ``sv_`` only when it stores a row (``counts_[3]``), and then only the stored slot's
+    row (and column), so a one-row ``partial_fit`` does not scan the capacity x capacity
+    ``gram_`` (~1.5 ms of a 1.6 ms call with 2 x 1,000 SVs); an overflow written there is
+    still caught, and the model discarded."""
+    X = RNG.normal(size=(1400, 3))
+    y = (X[:, 0] > 0.3).astype(int)
+    Xs = sp.csr_matrix(X) if sparse else X
+    model = KOIL(budget_pos=50, budget_neg=50, random_state=0).fit(Xs[:800], y[:800])
+    seen = _scanned(monkeypatch)
+    outcomes = set()
+    for i in range(800, 1400):
+        stored = int(model.counts_[3])
+        del seen[:]
+        model.partial_fit(Xs[i : i + 1], y[i : i + 1])
+        outcomes.add(int(model.counts_[3]) > stored)
+        ids = {ident for ident, _ in seen}
+        assert id(model.gram_) not in ids and id(model.sv_) not in ids, i
+        assert max(size for _, size in seen) < model.gram_.shape[0] * 3, i
+        assert id(model.fsv_) in ids and id(model.alpha_) in ids
+    assert outcomes == {True, False}
+    # a Gram entry written non-finite by a store is caught, and the model discarded
+    for rows, what in ((1, r"state \(.*gram_.*\) became"), (2, "produced")):
+        big = KOIL(kernel="poly", degree=3, gamma=1.0, coef0=0.0, budget_pos=5, budget_neg=5)
+        big.partial_fit(np.ones((2, 2)), [0, 1])
+        with pytest.raises(ValueError, match=rf"{what} non-finite"):
+            big.partial_fit(np.full((rows, 2), 1e100), [1] * rows)
+        assert not hasattr(big, "gram_")

@@ -276,11 +276,29 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             "first (e.g. river.preprocessing.OneHotEncoder)."
         )
 
+    @staticmethod
+    def _too_large(key) -> ValueError:
+        """The error for an integer beyond float64's range (Python's OverflowError, "int too
+        large to convert to float", named neither the feature nor a fix)."""
+        return ValueError(
+            f"Feature {key!r} holds an integer too large for float64 (beyond 1.8e308); "
+            "every feature value must be a float64 number, and a learner needs far smaller "
+            "ones. Rescale the feature first, e.g. divide it by a constant or take its "
+            "logarithm (math.log accepts such integers)."
+        )
+
     def _values(self, x: dict) -> list[float]:
         try:
             return [float(x.get(f, 0.0)) for f in self._order]
         except (TypeError, ValueError) as err:
             raise self._not_a_number(err) from None
+        except OverflowError:
+            for f in self._order:
+                try:
+                    float(x.get(f, 0.0))
+                except OverflowError:
+                    raise self._too_large(f) from None
+            raise
 
     def _row(self, x: dict) -> np.ndarray:
         return np.array((self._values(x),), dtype=np.float64)
@@ -302,6 +320,15 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             return X.fillna(0.0).to_numpy(dtype=np.float64)
         except (TypeError, ValueError) as err:
             raise self._not_a_number(err) from None
+        except OverflowError:
+            for f in X.columns:
+                try:
+                    X[f].fillna(0.0).to_numpy(dtype=np.float64)
+                except OverflowError:
+                    raise self._too_large(f) from None
+                except (TypeError, ValueError) as err:
+                    raise self._not_a_number(err) from None
+            raise
 
     @staticmethod
     def _missing_label(v, where: str = "") -> ValueError:

@@ -141,6 +141,12 @@ def allocate_buffers(
     }
 
 
+def slots_holding(sv: np.ndarray, row: np.ndarray) -> np.ndarray:
+    """The slots of ``sv`` whose stored vector equals ``row`` (every slot, occupied or not;
+    :func:`store_row` copies a row exactly, so a slot just stored is among them)."""
+    return np.flatnonzero((sv == row).all(axis=1))
+
+
 def active_slots(seg: np.ndarray) -> np.ndarray:
     """Indices of the occupied slots, segment by segment, in slot order."""
     return np.concatenate([np.arange(s, s + c, dtype=np.int64) for s, c in seg[:, [START, COUNT]]])

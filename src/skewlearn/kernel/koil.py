@@ -13,6 +13,7 @@ import numbers
 from typing import ClassVar
 
 import numpy as np
+import scipy.sparse as sp
 from numba import njit
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
@@ -284,6 +285,26 @@ class KOIL(_KernelLearner):
     """
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
+    #: The compiled pass writes the support vectors and the Gram cache only in
+    #: :func:`~skewlearn.kernel.budget.budget_insert`'s store, which ``counts_[3]`` counts,
+    #: and there only the stored slot's row of ``sv_`` and its row and column of
+    #: ``gram_``: the state check skips them after a call that stored nothing and reads
+    #: those of :meth:`_stored_slots` after one that stored a row.
+    _written_with: ClassVar[dict[str, tuple[str, int]]] = {
+        "gram_": ("counts_", 3),
+        "sv_": ("counts_", 3),
+    }
+
+    def _stored_slots(self, X, stored: int) -> np.ndarray | None:
+        """After a one-row call that stored its row: the slots whose support vector equals
+        that row (the stored one among them; the store copies the row exactly). None
+        otherwise (the whole arrays are checked)."""
+        if stored != 1 or X.shape[0] != 1:
+            return None
+        row = X.toarray()[0] if sp.issparse(X) else X[0]
+        slots = bd.slots_holding(self.sv_, row)
+        return slots if slots.size else None
+
     _parameter_constraints: ClassVar[dict] = {
         **_KernelLearner._parameter_constraints,
         "C": [Interval(numbers.Real, 0, None, closed="neither")],
