@@ -40,19 +40,11 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
 
 from .._values import same_value
 from ..base import BinaryClassifier, OnlineClassifier, decision_cut
+from ..linear.first_order import _stable_sigmoid
 from ..metrics.batch import _is_missing
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
 
 __all__ = ["RiverClassifier", "RiverMetric"]
-
-
-def _sigmoid(s: np.ndarray) -> np.ndarray:
-    out = np.empty_like(s)
-    pos = s >= 0
-    out[pos] = 1.0 / (1.0 + np.exp(-s[pos]))
-    e = np.exp(s[~pos])
-    out[~pos] = e / (1.0 + e)
-    return out
 
 
 def _pandas_frame(X, method: str) -> pd.DataFrame:
@@ -423,7 +415,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         if not self._fitted():
             return {c0: 0.5, c1: 0.5}
         s = self._decision_one(x)
-        # the logistic function, as _sigmoid computes it
+        # the logistic function, as _stable_sigmoid computes it
         p = 1.0 / (1.0 + math.exp(-s)) if s >= 0 else math.exp(s) / (1.0 + math.exp(s))
         return {c0: 1.0 - p, c1: p}
 
@@ -439,7 +431,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             p = np.full(len(X), 0.5)
         else:
-            p = _sigmoid(self._decision(self._matrix(X)))
+            p = _stable_sigmoid(self._decision(self._matrix(X)))
         return pd.DataFrame({c0: 1.0 - p, c1: p}, index=X.index, columns=[c0, c1])
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
