@@ -434,26 +434,22 @@ def _metric_values(db, experiment: str):
 
     with ResultStore(db, readonly=True) as store:  # a missing path is an error, not a new db
         rows = store.rows(experiment)
-    for r in rows:
+    # in (repetition, fold) order, as the report sums them: a resumed or parallel run
+    # stores rows in the order tasks finished, and a sum in that order differs in the ulp
+    for r in sorted(rows, key=lambda r: (r["repetition"], r["fold"])):
         for metric, v in r["metrics"].items():
             yield (r["dataset"], r["method"], metric), r, v
 
 
 def _means(db, experiment: str) -> dict:
     """``{(dataset, method, metric): (mean, std, n_used, n_runs)}`` by the experiment
-    report's convention (:mod:`.report`): over the finite values, the *sample* std
-    (ddof = 1), NaN for one finite value (one run has no spread, not a spread of 0)."""
+    report's convention (:func:`.report.finite_mean_std`)."""
     acc: dict = {}
     for key, _, v in _metric_values(db, experiment):
         acc.setdefault(key, []).append(math.nan if v is None else float(v))
-    out = {}
-    for k, v in acc.items():
-        vals = np.asarray(v, dtype=float)
-        finite = vals[np.isfinite(vals)]
-        mean = float(finite.mean()) if len(finite) else math.nan
-        std = float(finite.std(ddof=1)) if len(finite) > 1 else math.nan
-        out[k] = (mean, std, len(finite), len(vals))
-    return out
+    from .report import finite_mean_std
+
+    return {k: (*finite_mean_std(v), len(v)) for k, v in acc.items()}
 
 
 def _mean_cell(v: tuple | None) -> str:

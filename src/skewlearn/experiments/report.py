@@ -122,6 +122,17 @@ def _ordered(values, preferred):
     return seen + sorted(v for v in values if v not in seen)
 
 
+def finite_mean_std(values) -> tuple[float, float, int]:
+    """The report's summary of one method's runs on one dataset: the mean and the *sample*
+    std (ddof = 1) over the finite values, and how many there are. NaN mean without a
+    finite value, NaN std with one (one run has no spread to show, not a spread of 0)."""
+    vals = np.asarray(values, dtype=float)
+    finite = vals[np.isfinite(vals)]
+    mean = float(finite.mean()) if len(finite) else math.nan
+    std = float(finite.std(ddof=1)) if len(finite) > 1 else math.nan
+    return mean, std, len(finite)
+
+
 def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
     est_names = [e["name"] for e in definition.get("estimators", [])]
     ds_names = [d["name"] for d in definition.get("datasets", [])]
@@ -144,12 +155,8 @@ def _table(metric: str, rows: list[dict], definition: dict) -> MetricTable:
         for d in datasets:
             vals = np.array(list(runs[m][d].values()), dtype=float)
             if len(vals):
-                finite = vals[np.isfinite(vals)]
-                t.mean[d, m] = float(finite.mean()) if len(finite) else math.nan
-                # one finite run has no spread to show (it is not a spread of 0)
-                t.std[d, m] = float(finite.std(ddof=1)) if len(finite) > 1 else math.nan
+                t.mean[d, m], t.std[d, m], t.n_used[d, m] = finite_mean_std(vals)
                 t.n_runs[d, m] = len(vals)
-                t.n_used[d, m] = len(finite)
     # paired runs: each method meets each reference on the (repetition, fold) keys where
     # both have a finite value, so a run one method lacks (skipped, failed, undefined
     # metric) does not remove the markers of the others on that dataset
