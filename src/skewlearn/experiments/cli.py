@@ -16,6 +16,8 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._files import user_path
+
 __all__ = ["main", "register", "shipped_experiments"]
 
 CONFIGS = Path(__file__).parent / "configs"
@@ -49,7 +51,7 @@ def expand_user_paths(args: argparse.Namespace, dests: Sequence[str] | None = No
     for dest in dests:
         value = getattr(args, dest, None)
         if isinstance(value, str) and value.startswith("~"):
-            setattr(args, dest, os.path.expanduser(value))
+            setattr(args, dest, user_path(value))
 
 
 def _int(text: str) -> int:
@@ -264,7 +266,6 @@ def _same_file(a: str | Path, b: str | Path) -> bool:
 def _data_files_of(db: Path) -> dict[Path, str]:
     """``{path: what}`` of the data files the experiments in the results database ``db``
     read (those that exist from here: a relative path is taken from the working folder)."""
-    from .._files import user_path
     from ..datasets import list_datasets
     from .store import ResultStore
 

@@ -332,12 +332,7 @@ def _registered_or_file(source: str, path: str) -> None:
     from ..datasets import list_datasets
 
     names = list_datasets()
-    if (
-        source in names
-        or os.sep in source
-        or "/" in source
-        or os.path.exists(os.path.expanduser(source))
-    ):
+    if source in names or os.sep in source or "/" in source or os.path.exists(user_path(source)):
         return
     _fail(
         path,
