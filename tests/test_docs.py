@@ -639,3 +639,15 @@ def test_algorithms_md_keeps_the_line_breaks_of_a_cases_equation():
         if r"\begin{cases}" in row:
             cases = row.split(r"\begin{cases}")[1].split(r"\end{cases}")[0]
             assert re.search(r"(?<!\\)\\\\(?![\\|])", cases), name  # not a norm's \\|
+
+
+def test_algorithms_md_states_the_update_of_cost_sensitive_ogd():
+    """The rule column shows a docstring's first equation; CostSensitiveOGD's was the
+    definition of rho, so the table stated no update for it (session 20)."""
+    row = next(
+        line
+        for line in (ROOT / "docs" / "algorithms.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `CostSensitiveOGD` |")
+    )
+    assert r"w_{t+1} = w_t + \lambda_t\, y_t x_t" in row
+    assert r"w_{t+1} = w_t + \lambda_t \rho_{y_t} y_t x_t" in row
