@@ -38,6 +38,17 @@ def test_csogd_sum_running_ratio_by_hand():
     np.testing.assert_allclose(two.weights_, [-0.5, 0.1, 0.0], atol=1e-15)
 
 
+def test_csogd_running_ratio_counts_the_current_positive_by_hand():
+    # labels -1, +1, +1; variant II, lambda = .1, rho = T_n / T_p with this sample counted.
+    # t=1 (-1): f = 0 -> w = -.1*[1, 2, 1] = [-.1, -.2, -.1]
+    # t=2 (+1): T_p = 1, T_n = 1 -> rho = 1; f = -.2 + .2 - .1 = -.1 -> w += .1*[2, -1, 1]
+    #           -> [.1, -.3, 0]
+    # t=3 (+1): T_p = 2, T_n = 1 -> rho = 1/2; f = -.1 - .3 = -.4 -> w += .05*[-1, 1, 1]
+    #           -> [.05, -.25, .05]   (rho = 1, the ratio before this sample, gives [0, -.2, .1])
+    clf = CostSensitiveOGD(variant="II").fit(X3, np.array([-1, 1, 1]))
+    np.testing.assert_allclose(clf.weights_, [0.05, -0.25, 0.05], atol=1e-15)
+
+
 def test_csogd_cost_margin_and_weighted_by_hand():
     y = np.array([1, 1, -1])
     # cost, variant I, c = (.75, .25) -> rho = 3, lambda = 1:
