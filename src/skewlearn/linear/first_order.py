@@ -565,6 +565,9 @@ class ALMA(OnlineLinearClassifier):
         As in :class:`Perceptron`; ``counts_[3] + 1`` is ALMA's counter ``k``.
     sqnorm_ : ndarray of shape (1,)
         :math:`\\|w\\|^2`, kept up to date so a step costs O(nnz(x)) unless it projects.
+        Most steps do (the step length starts at ``C = sqrt(2)`` on a unit ball: with the
+        defaults about two thirds of the updates of a typical stream), and a projection
+        rescales all of ``w``: O(d), also on sparse input.
 
     References
     ----------
