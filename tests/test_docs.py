@@ -623,3 +623,31 @@ def test_every_study_option_with_a_default_states_it_in_its_help(monkeypatch):
             if f"default: {shown})" not in help_text:
                 silent.append((name, action.option_strings[0], shown))
     assert not silent, silent
+
+
+def test_algorithms_md_keeps_the_line_breaks_of_a_cases_equation():
+    """A ``cases`` equation's rows are separated by LaTeX's ``\\\\``. The generator halved
+    every ``\\\\`` to ``\\`` (a control space), so NAROW's r_t, the truncated gradient's g_i
+    and the Projectron's update each read as one run-on row in docs/algorithms.md."""
+    rows = {}
+    for line in (ROOT / "docs" / "algorithms.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("| `") and line.count("|") >= 6:
+            rows[line.split("`")[1]] = line
+    assert r"\chi_t > 1/b \\ +\infty" in rows["NAROW"]
+    assert r"i \bmod K = 0\\ 0" in rows["TruncatedGradient"]
+    for name, row in rows.items():
+        if r"\begin{cases}" in row:
+            cases = row.split(r"\begin{cases}")[1].split(r"\end{cases}")[0]
+            assert re.search(r"(?<!\\)\\\\(?![\\|])", cases), name  # not a norm's \\|
+
+
+def test_algorithms_md_states_the_update_of_cost_sensitive_ogd():
+    """The rule column shows a docstring's first equation; CostSensitiveOGD's was the
+    definition of rho, so the table stated no update for it (session 20)."""
+    row = next(
+        line
+        for line in (ROOT / "docs" / "algorithms.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `CostSensitiveOGD` |")
+    )
+    assert r"w_{t+1} = w_t + \lambda_t\, y_t x_t" in row
+    assert r"w_{t+1} = w_t + \lambda_t \rho_{y_t} y_t x_t" in row

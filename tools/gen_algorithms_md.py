@@ -42,7 +42,9 @@ def _first_math(doc: str) -> str:
         return ""
     lines = [m.group(1), *m.group(2).splitlines()]
     text = " ".join(line.strip() for line in lines if line.strip())
-    text = text.replace("\\\\", "\\").replace("|", "\\|")
+    # LaTeX as the docstring writes it (a ``\\`` ends a row of ``cases``); only the
+    # table's column separator is escaped.
+    text = text.replace("|", "\\|")
     return f"${text}$" if len(text) < 220 else f"${text[:217]}…$"
 
 

@@ -38,6 +38,17 @@ def test_csogd_sum_running_ratio_by_hand():
     np.testing.assert_allclose(two.weights_, [-0.5, 0.1, 0.0], atol=1e-15)
 
 
+def test_csogd_running_ratio_counts_the_current_positive_by_hand():
+    # labels -1, +1, +1; variant II, lambda = .1, rho = T_n / T_p with this sample counted.
+    # t=1 (-1): f = 0 -> w = -.1*[1, 2, 1] = [-.1, -.2, -.1]
+    # t=2 (+1): T_p = 1, T_n = 1 -> rho = 1; f = -.2 + .2 - .1 = -.1 -> w += .1*[2, -1, 1]
+    #           -> [.1, -.3, 0]
+    # t=3 (+1): T_p = 2, T_n = 1 -> rho = 1/2; f = -.1 - .3 = -.4 -> w += .05*[-1, 1, 1]
+    #           -> [.05, -.25, .05]   (rho = 1, the ratio before this sample, gives [0, -.2, .1])
+    clf = CostSensitiveOGD(variant="II").fit(X3, np.array([-1, 1, 1]))
+    np.testing.assert_allclose(clf.weights_, [0.05, -0.25, 0.05], atol=1e-15)
+
+
 def test_csogd_cost_margin_and_weighted_by_hand():
     y = np.array([1, 1, -1])
     # cost, variant I, c = (.75, .25) -> rho = 3, lambda = 1:
@@ -61,6 +72,19 @@ def test_csogd_cost_margin_and_weighted_by_hand():
         objective="weighted", variant="II", loss="logistic", c_pos=0.75, c_neg=0.25, eta=1.0
     ).partial_fit(X3[:1], y[:1], classes=[-1, 1])
     np.testing.assert_allclose(clf.weights_, [0.375, 0.75, 0.375], atol=1e-15)
+
+
+def test_csogd_variant_one_is_passive_from_the_class_margin_on_by_hand():
+    # cost, variant I, c = (.75, .25) -> rho = 3, lambda = 1; l^I = max(0, rho_y - y f).
+    # t=1 (+1, x = [1, 2, 1]): f = 0 < 3 -> w = [1, 2, 1]
+    # t=2 (+1, x = [.5, 1, 1]): f = .5 + 2 + 1 = 3.5 >= rho = 3 -> passive
+    # t=3 (-1, x = [-2.5, 0, 1]): f = -2.5 + 1 = -1.5, y f = 1.5 >= 1 -> passive
+    X = np.array([[1.0, 2.0], [0.5, 1.0], [-2.5, 0.0]])
+    clf = CostSensitiveOGD(objective="cost", variant="I", c_pos=0.75, c_neg=0.25, eta=1.0)
+    scores = clf.test_then_train(X, np.array([1, 1, -1]), classes=[-1, 1])
+    np.testing.assert_array_equal(scores, [0.0, 3.5, -1.5])
+    np.testing.assert_array_equal(clf.weights_, [1.0, 2.0, 1.0])
+    np.testing.assert_array_equal(clf.counts_, [3, 2, 1, 1])
 
 
 CS_CONFIGS = [

@@ -81,3 +81,31 @@ def test_a_csr_matrix_with_out_of_range_structure_is_refused(cls, bad):
     np.testing.assert_array_equal(
         model.decision_function(sp.csr_matrix(X)), model.decision_function(X)
     )
+
+
+SYMMETRIC = [c for c in LINEAR if c.__name__ != "CostSensitiveOGD"]  # CSOGD weighs classes
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+@pytest.mark.parametrize("cls", SYMMETRIC, ids=lambda c: c.__name__)
+def test_naming_the_other_class_positive_gives_the_mirror_model(cls, fit_intercept):
+    """Every rule here depends on y and f only through y·f (a mistake is y·f ≤ 0), so the
+    learner run with the other class as positive is the same model negated, bit for bit,
+    also at exact ties f = 0 (the first sample; CSR rows that meet no learned weight). The
+    slide's Perceptron (predict positive iff f > 0, update on a mistake) and LIBOL's
+    (+1 iff f ≥ 0) treat the two classes differently at f = 0 and would fail this (see
+    docs/decisions.md, session 20). CostSensitivePA runs at its default equal costs."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 6))
+    X[rng.random(size=X.shape) < 0.7] = 0.0
+    y = np.where(X[:, 0] - X[:, 1] + 0.3 * rng.normal(size=300) > 0.2, "p", "n")
+    X = sp.csr_matrix(X)
+    a = cls(pos_label="p", fit_intercept=fit_intercept)
+    b = cls(pos_label="n", fit_intercept=fit_intercept)
+    sa = a.test_then_train(X, y, classes=["n", "p"])
+    sb = b.test_then_train(X, y, classes=["n", "p"])
+    np.testing.assert_array_equal(a.weights_, -b.weights_)
+    np.testing.assert_array_equal(sa, sb)  # decision_function's sign follows classes_[1]
+    np.testing.assert_array_equal(a.counts_[[0, 3]], b.counts_[[0, 3]])
+    if not fit_intercept:  # the stream does hold ties after the first sample
+        assert np.count_nonzero(sa == 0.0) > 1

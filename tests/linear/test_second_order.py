@@ -307,6 +307,159 @@ def test_iellip_full_three_samples_by_hand():
     np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
 
 
+def test_cw_diag_three_samples_by_hand():
+    # eta = Phi(1): phi = 1; a = 1: s = diag(Σ) = [1, 1, 1]. Eq. (17): 1/s += 2 alpha phi x^2.
+    # t=1: M = 0, V = 6: alpha1 = 1/4 (as in the full case); mu = x1/4
+    #      1/s = 1 + x1^2/2 = [3/2, 3, 3/2] -> s = [2/3, 1/3, 2/3]
+    # t=2: f = mu.x2 = 1/4, y = -1: M = -1/4;  s x2 = [4/3, -1/3, 2/3], V = 8/3 + 1/3 + 2/3 = 11/3
+    #      b1 = 1 + 2M = 1/2, disc = 1/4 - 8(M - V) = 379/12:
+    #      alpha2 = (sqrt(379/12) - 1/2)/(4 * 11/3)
+    #      mu -= alpha2 [4/3, -1/3, 2/3];  1/s = [3/2, 3, 3/2] + 2 alpha2 [4, 1, 1]
+    # t=3: M3 = -(mu.x3), V3 = sum(s x3^2); alpha3 = Lemma 1 at (M3, V3); mu -= alpha3 s x3
+    clf = CW(eta=ndtr(1.0), a=1.0, covariance="diag").fit(X3, Y3)
+    a2 = (np.sqrt(379 / 12) - 0.5) / (44 / 3)
+    assert np.isclose(_cw_gamma(-0.25, 11 / 3), a2)
+    mu2 = x1 / 4 - a2 * np.array([4 / 3, -1 / 3, 2 / 3])
+    s2 = 1 / (np.array([1.5, 3.0, 1.5]) + 2 * a2 * np.array([4.0, 1.0, 1.0]))
+    M3, V3 = -(mu2 @ x3), s2 @ (x3 * x3)
+    a3 = _cw_gamma(M3, V3)
+    assert a3 > 0  # M3 < phi V3: the third sample violates the constraint too
+    np.testing.assert_allclose(clf.weights_, mu2 - a3 * s2 * x3, rtol=1e-12)
+    np.testing.assert_allclose(clf.covariance_, 1 / (1 / s2 + 2 * a3 * x3 * x3), rtol=1e-12)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
+def _scw1_alpha(m, v, C=1.0):
+    """Proposition 1 of Wang, Zhao & Hoi (2012) with phi = 1 (psi = 3/2, zeta = 2)."""
+    return min(C, max(0.0, (-m * 1.5 + np.sqrt(m * m / 4 + 2 * v)) / (2 * v)))
+
+
+def _scw2_alpha(m, v, C=1.0):
+    """Proposition 2 of Wang, Zhao & Hoi (2012) with phi = 1: n = v + 1/(2C),
+    gamma = sqrt(m^2 v^2 + 4 n v (n + v)), alpha = (-(2 m n + m v) + gamma)/(2 (n^2 + n v))."""
+    n = v + 1 / (2 * C)
+    gamma = np.sqrt(m * m * v * v + 4 * n * v * (n + v))
+    return max(0.0, (-(2 * m * n + m * v) + gamma) / (2 * (n * n + n * v)))
+
+
+def test_scw1_diag_three_samples_by_hand():
+    # phi = 1, C = 1, s = [1, 1, 1]. The diagonal keeps the precision form of the step,
+    # 1/s += (alpha phi/sqrt(u)) x^2.
+    # t=1: as in the full case alpha1 = 1/(2 sqrt(3)), sqrt(u) = sqrt(3): kappa = 1/6
+    #      mu = alpha1 x1;  1/s = 1 + x1^2/6 = [7/6, 10/6, 7/6] -> s = [6/7, 3/5, 6/7]
+    # t=2: m = -alpha1 (mu.x2 = alpha1, y = -1);  s x2 = [12/7, -3/5, 6/7],
+    #      v = 24/7 + 3/5 + 6/7 = 171/35;  alpha2 = Prop. 1 at (m, v), kappa2 = alpha2/sqrt(u2)
+    # t=3: the same at (m3, v3) with s2, where Prop. 1's value exceeds C: alpha3 = C = 1
+    clf = SCW(C=1.0, eta=ndtr(1.0), variant="scw1", covariance="diag").fit(X3, Y3)
+    a1 = 1 / (2 * np.sqrt(3))
+    assert np.isclose(a1 / _scw_su(a1, 6.0), 1 / 6)
+    s1 = np.array([6 / 7, 3 / 5, 6 / 7])
+    v2 = 171 / 35
+    assert np.isclose(s1 @ (x2 * x2), v2)
+    a2 = _scw1_alpha(-a1, v2)
+    mu2 = a1 * x1 - a2 * s1 * x2
+    s2 = 1 / (1 / s1 + a2 / _scw_su(a2, v2) * x2 * x2)
+    m3, v3 = -(mu2 @ x3), s2 @ (x3 * x3)
+    a3 = _scw1_alpha(m3, v3)
+    assert a3 == 1.0  # the cap
+    np.testing.assert_allclose(clf.weights_, mu2 - a3 * s2 * x3, rtol=1e-12)
+    np.testing.assert_allclose(
+        clf.covariance_, 1 / (1 / s2 + a3 / _scw_su(a3, v3) * x3 * x3), rtol=1e-12
+    )
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
+def test_scw2_full_three_samples_by_hand():
+    # phi = 1, C = 1, Σ = I; Σ ← Σ - beta Σ x x^T Σ with beta = alpha/(sqrt(u) + v alpha).
+    # t=1: m = 0, v = 6: alpha1 = sqrt(1950)/162.5 (see above); mu = alpha1 x1,
+    #      Σ1 = I - beta1 x1 x1^T
+    # t=2: m = -alpha1;  z := Σ1 x2 = x2 - beta1 x1 (x1.x2 = 1), v = x2.z = 6 - beta1
+    # t=3: Σ1 x3 = x3 - 2 beta1 x1 (x1.x3 = 2), u := Σ2 x3 = Σ1 x3 - beta2 z (z.x3)
+    clf = SCW(C=1.0, eta=ndtr(1.0), variant="scw2", covariance="full").fit(X3, Y3)
+    a1 = np.sqrt(1950) / 162.5
+    assert np.isclose(_scw2_alpha(0.0, 6.0), a1)
+    b1 = a1 / (_scw_su(a1, 6.0) + 6 * a1)
+    z = x2 - b1 * x1
+    v2 = 6 - b1
+    assert np.isclose(x2 @ z, v2)
+    a2 = _scw2_alpha(-a1, v2)
+    b2 = a2 / (_scw_su(a2, v2) + v2 * a2)
+    mu2 = a1 * x1 - a2 * z
+    u = x3 - 2 * b1 * x1 - b2 * z * (z @ x3)
+    m3, v3 = -(mu2 @ x3), x3 @ u
+    a3 = _scw2_alpha(m3, v3)
+    assert a3 > 0
+    b3 = a3 / (_scw_su(a3, v3) + v3 * a3)
+    S3 = np.eye(3) - b1 * np.outer(x1, x1) - b2 * np.outer(z, z) - b3 * np.outer(u, u)
+    np.testing.assert_allclose(clf.weights_, mu2 - a3 * u, rtol=1e-12)
+    np.testing.assert_allclose(clf.covariance_, S3, rtol=1e-12, atol=1e-14)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
+def test_scw2_diag_three_samples_by_hand():
+    # phi = 1, C = 0.5 (n = v + 1), s = [1, 1, 1]; 1/s += (alpha/sqrt(u)) x^2 per step.
+    # t=1: m = 0, v = 6, n = 7: gamma = sqrt(4 * 7 * 6 * 13) = sqrt(2184),
+    #      alpha1 = sqrt(2184)/(2 (49 + 42)) = sqrt(2184)/182
+    clf = SCW(C=0.5, eta=ndtr(1.0), variant="scw2", covariance="diag").fit(X3, Y3)
+    a1 = np.sqrt(2184) / 182
+    assert np.isclose(_scw2_alpha(0.0, 6.0, C=0.5), a1)
+    mu, s = a1 * x1, 1 / (1 + a1 / _scw_su(a1, 6.0) * x1 * x1)
+    for x, y in ((x2, -1), (x3, -1)):
+        m, v = y * (mu @ x), s @ (x * x)
+        a = _scw2_alpha(m, v, C=0.5)
+        assert a > 0
+        mu, s = mu + a * y * s * x, 1 / (1 / s + a / _scw_su(a, v) * x * x)
+    np.testing.assert_allclose(clf.weights_, mu, rtol=1e-12)
+    np.testing.assert_allclose(clf.covariance_, s, rtol=1e-12)
+
+
+def test_narow_diag_three_samples_by_hand():
+    # b = 1, s = [1, 1, 1]; 1/r_t = max(0, b - 1/chi), 1/s += x^2/r_t.
+    # t=1: chi = 6: 1/r = 5/6, alpha = 1/(6 + 6/5) = 5/36; mu = 5 x1/36
+    #      1/s = 1 + (5/6) x1^2 = [11/6, 26/6, 11/6] -> s = [6/11, 3/13, 6/11]
+    # t=2: m = -5/36, loss = 41/36; chi = 24/11 + 3/13 + 6/11 = 423/143 > 1:
+    #      r = chi/(chi - 1) = 423/280, alpha = (41/36)/(chi + r); mu -= alpha s x2
+    #      1/s += x2^2 (280/423)
+    # t=3: the hinge loss is positive, but chi3 = sum(s x3^2) <= 1/b: r = +inf, no step
+    clf = NAROW(b=1.0, covariance="diag").fit(X3, Y3)
+    s1 = np.array([6 / 11, 3 / 13, 6 / 11])
+    chi = 423 / 143
+    assert np.isclose(s1 @ (x2 * x2), chi)
+    r = chi / (chi - 1)
+    assert np.isclose(r, 423 / 280)
+    mu2 = 5 * x1 / 36 - 41 / 36 / (chi + r) * s1 * x2
+    s2 = 1 / (1 / s1 + x2 * x2 / r)
+    assert -(mu2 @ x3) < 1 and s2 @ (x3 * x3) <= 1
+    np.testing.assert_allclose(clf.weights_, mu2, rtol=1e-13)
+    np.testing.assert_allclose(clf.covariance_, s2, rtol=1e-13)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 2])
+
+
+def test_iellip_diag_three_samples_by_hand():
+    # a = 1, b = 0.5, c = 0.5: c_1 = 1/2, c_2 = 1/4, c_3 = 1/8; s = [1, 1, 1].
+    # The diagonal of the precision step Σ^-1 ← (1 - c_t) Σ^-1 + c_t g g^T, g = y x/sqrt(v).
+    # t=1: f = 0 (a mistake), v = 6: w = (1/6) s x1 = x1/6
+    #      1/s = 1/2 + (1/2) x1^2/6 = [7/12, 10/12, 7/12] -> s = [12/7, 6/5, 12/7]
+    # t=2: f = 1/6, y = -1 (a mistake); s x2 = [24/7, -6/5, 12/7],
+    #      v = 48/7 + 6/5 + 12/7 = 342/35;  w -= (7/6)/v s x2
+    #      1/s = (3/4)[7/12, 10/12, 7/12] + (1/4) x2^2/v
+    # t=3: y f <= 0 again: w += (1 - y f)/v3 * y s x3, 1/s = (7/8)/s + (1/8) x3^2/v3
+    clf = IELLIP(a=1.0, b=0.5, c=0.5, covariance="diag").fit(X3, Y3)
+    s1 = np.array([12 / 7, 6 / 5, 12 / 7])
+    v2 = 342 / 35
+    assert np.isclose(s1 @ (x2 * x2), v2)
+    w2 = x1 / 6 - 7 / 6 / v2 * s1 * x2
+    s2 = 1 / (0.75 / s1 + 0.25 * x2 * x2 / v2)
+    f3 = w2 @ x3
+    assert -f3 <= 0  # y = -1: a mistake
+    v3 = s2 @ (x3 * x3)
+    w3 = w2 - (1 + f3) / v3 * s2 * x3
+    s3 = 1 / (0.875 / s2 + 0.125 * x3 * x3 / v3)
+    np.testing.assert_allclose(clf.weights_, w3, rtol=1e-13)
+    np.testing.assert_allclose(clf.covariance_ * 2.0 ** clf.covariance_exponent_[0], s3, rtol=1e-13)
+    np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+
+
 # --------------------------------------------------------------------------- vs numpy
 # class, constructor arguments, reference function, its keyword arguments
 CASES = [

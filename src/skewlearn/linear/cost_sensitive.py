@@ -72,6 +72,18 @@ def _csogd_learn(
 class CostSensitiveOGD(OnlineLinearClassifier):
     """Cost-sensitive online gradient descent (CSOGD) of Wang, Zhao and Hoi.
 
+    From :math:`w_1 = 0`, the online gradient step
+    :math:`w_{t+1} = w_t - \\lambda_t \\nabla \\ell_t(w_t)` of the CSOGD slides of [1]_ on
+    the hinge losses :math:`\\ell^{I}`, :math:`\\ell^{II}` defined below:
+
+    .. math::
+
+        w_{t+1} = w_t + \\lambda_t\\, y_t x_t \\text{ if } \\ell^{I}_t > 0\\ (\\text{I}),\\qquad
+        w_{t+1} = w_t + \\lambda_t \\rho_{y_t} y_t x_t \\text{ if } \\ell^{II}_t > 0\\ (\\text{II}),
+
+    with :math:`\\lambda_t = \\lambda` (``schedule="constant"``) or :math:`\\lambda/\\sqrt{t}`
+    and the class factor :math:`\\rho_{y}` below.
+
     Proposition 1 of [1]_: maximising the weighted sum
     :math:`\\eta_p\\,\\text{sensitivity} + \\eta_n\\,\\text{specificity}`, or minimising the
     weighted cost :math:`c_p M_p + c_n M_n` (:math:`M_p, M_n` the mistakes on positives and
@@ -93,11 +105,8 @@ class CostSensitiveOGD(OnlineLinearClassifier):
         \\ell^{I}(w; x, y) = \\max(0, \\rho_y - y\\, w^T x), \\qquad
         \\ell^{II}(w; x, y) = \\rho_y \\max(0, 1 - y\\, w^T x),
 
-    and takes an online gradient step :math:`w_{t+1} = w_t - \\lambda \\nabla \\ell_t(w_t)`,
-    i.e. :math:`w_{t+1} = w_t + \\lambda\\, y_t x_t` if :math:`\\ell^{I}_t > 0` (variant I)
-    and :math:`w_{t+1} = w_t + \\lambda \\rho_{y_t} y_t x_t` if :math:`\\ell^{II}_t > 0`
-    (variant II). ``loss="logistic"`` replaces :math:`\\max(0, 1 - z)` by
-    :math:`\\log(1 + e^{-z})` in the same two places (variant I:
+    whose gradient steps are the update above. ``loss="logistic"`` replaces
+    :math:`\\max(0, 1 - z)` by :math:`\\log(1 + e^{-z})` in the same two places (variant I:
     :math:`\\log(1 + e^{\\rho_y - 1 - z})`), the "-l" learners of the OMCSL paper.
 
     ``objective="weighted"`` is the cost-weighted loss of OMCSL (Yan et al., 2017, Eq. (1))

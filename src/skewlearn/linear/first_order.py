@@ -137,7 +137,11 @@ class Perceptron(OnlineLinearClassifier):
 
     With ``fit_intercept=True`` the intercept is the weight of a constant feature 1.
     The rule is the one on the Perceptron slide of [1]_ (Rosenblatt, 1958); updating on a
-    zero margin too makes the first sample always count, as in scikit-learn and LIBOL.
+    zero margin too makes the first sample always count, as in scikit-learn. The two
+    references differ from it, and from each other, only at a zero score: the slide
+    (predict positive iff :math:`w^T x > 0`, update on a mistake) updates a positive
+    there and LIBOL's ``Perceptron.m`` (which predicts +1 iff :math:`w^T x \\ge 0`) a
+    negative; neither uses a constant feature, so compare with ``fit_intercept=False``.
 
     Parameters
     ----------
@@ -537,7 +541,9 @@ class ALMA(OnlineLinearClassifier):
     i.e. a Perceptron-like step on a shrinking margin followed by projection onto the unit
     ball. Prediction is :math:`\\mathrm{sign}(w^T x)`; normalising ``x`` does not change it.
     A zero row (possible only without intercept) is skipped. The paper tests the margin with
-    ``≤`` (LIBOL with ``<``); we follow the paper.
+    ``≤`` (LIBOL with ``<``); we follow the paper. LIBOL's ``ALMA.m`` also steps along the
+    raw ``x_t`` rather than :math:`\\hat x_t` (its results equal ours only on rows of unit
+    norm); SOL's ``alma2.cc`` normalises, as the paper does.
 
     Parameters
     ----------
@@ -559,6 +565,9 @@ class ALMA(OnlineLinearClassifier):
         As in :class:`Perceptron`; ``counts_[3] + 1`` is ALMA's counter ``k``.
     sqnorm_ : ndarray of shape (1,)
         :math:`\\|w\\|^2`, kept up to date so a step costs O(nnz(x)) unless it projects.
+        Most steps do (the step length starts at ``C = sqrt(2)`` on a unit ball: with the
+        defaults about two thirds of the updates of a typical stream), and a projection
+        rescales all of ``w``: O(d), also on sparse input.
 
     References
     ----------

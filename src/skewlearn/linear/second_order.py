@@ -484,7 +484,11 @@ class CW(_GaussianLinear):
     The full variant applies Eq. (12) as
     :math:`\\Sigma \\leftarrow \\Sigma - \\beta \\Sigma x x^T \\Sigma` with
     :math:`\\beta = 2\\alpha\\phi / (1 + 2\\alpha\\phi V)` (Sherman–Morrison); the diagonal
-    variant is Eq. (17), :math:`1/\\Sigma_{jj} \\leftarrow 1/\\Sigma_{jj} + 2\\alpha\\phi x_j^2`.
+    variant is Eq. (17), :math:`1/\\Sigma_{jj} \\leftarrow 1/\\Sigma_{jj} + 2\\alpha\\phi x_j^2`
+    (printed with ``diag(x_i)``, the same for the paper's binary features; ``x_j^2`` is
+    the diagonal of :math:`x x^T`). LIBOL's ``CW.m`` is another algorithm, the exact CW
+    step of Crammer, Dredze and Pereira (NIPS 2008; SCW-I's :math:`\\alpha` without the
+    cap ``C``), so its numbers differ from these.
 
     Parameters
     ----------
@@ -583,7 +587,11 @@ class SCW(_GaussianLinear):
     :math:`2v/(\\alpha v\\phi + \\sqrt{\\alpha^2 v^2\\phi^2 + 4v})` (the same number
     without cancellation). The covariance step is
     :math:`\\Sigma^{-1} \\leftarrow \\Sigma^{-1} + (\\alpha\\phi/\\sqrt{u})\\, x x^T`; the
-    diagonal variant keeps the diagonal of that precision update.
+    diagonal variant keeps the diagonal of that precision update. LIBOL's ``SCW2.m``
+    computes :math:`\\gamma_t` as
+    :math:`\\sqrt{2\\phi^4 m_t^2 v_t + 4 n_t v_t\\phi^2 (n_t + 2 v_t\\phi)}` (``v*2`` for
+    :math:`v^2`, ``phi*2`` for :math:`\\phi^2`), so its SCW-II differs from
+    Proposition 2 and from this one; its SCW-I (``SCW.m``) is Proposition 1.
 
     Parameters
     ----------
@@ -727,7 +735,12 @@ class SOP(OnlineLinearClassifier):
         A^{-1} \\leftarrow A^{-1} - \\frac{z z^T}{1 + q}.
 
     ``covariance="diag"`` keeps the diagonal of :math:`A`,
-    :math:`A_{jj} = a + \\sum x_{sj}^2`, and :math:`w_j = v_j / A_{jj}` (as in LIBOL's SOL).
+    :math:`A_{jj} = a + \\sum x_{sj}^2`, and :math:`w_j = v_j / A_{jj}`. SOL's ``sop.cc``
+    keeps the same diagonal and ``v`` but predicts with :math:`v_j / (A_{jj} + x_{tj}^2)`,
+    the paper's prediction diagonalised, whose sign is not that of ours for a diagonal
+    :math:`A`: its mistakes, and so its model, differ (we keep a linear ``w`` with
+    ``coef_``; see docs/decisions.md). LIBOL's ``SOP.m`` is the full algorithm with
+    :math:`A` grown by every sample, mistake or not.
 
     Parameters
     ----------
