@@ -177,17 +177,16 @@ class KOIL(_KernelLearner):
     """Kernelized Online Imbalanced Learning with fixed budgets (KOIL) [1]_.
 
     The model is a kernel expansion over two buffers of support vectors, one per class,
-    with budgets :math:`N^+` and :math:`N^-` (Eq. 1):
-
-    .. math::
-
-        f_t(x) = \\sum_{i \\in I^+_t} \\alpha_i k(x_i, x)
-               + \\sum_{j \\in I^-_t} \\alpha_j k(x_j, x).
-
+    with budgets :math:`N^+` and :math:`N^-` (Eq. 1),
+    :math:`f_t(x) = \\sum_{i \\in I^+_t} \\alpha_i k(x_i, x)
+    + \\sum_{j \\in I^-_t} \\alpha_j k(x_j, x)`.
     For a new sample :math:`(x_t, y_t)`, the opposite SVs that violate the pairwise hinge
     loss, :math:`1 - y_t (f_t(x_t) - f_t(x_i)) > 0`, are found; :math:`V_t` keeps the
-    (at most) ``k`` of them most similar to :math:`x_t` (largest kernel value; Eqs. 6, 11).
-    Then (Eq. 12), with the step :math:`\\eta_t`,
+    (at most) ``k`` of them most similar to :math:`x_t` (largest kernel value; ties: the
+    lower slot). This is the authors' code (MATLAB and C++): Eq. (11) as printed first
+    takes the ``k`` nearest opposite SVs and keeps those that violate, which can leave
+    fewer than ``k`` when more violate (``docs/decisions.md``, session 20). Then (Eq. 12),
+    with the step :math:`\\eta_t`,
 
     .. math::
 
