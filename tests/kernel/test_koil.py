@@ -274,6 +274,21 @@ def test_default_k_is_ten_percent_of_budget():
     assert KOIL(k=4)._k() == 4
 
 
+def test_infinite_budget_capacities_only_set_the_default_k():
+    # With k given, the initial capacities of policy="infinite" do not change the model
+    # (growth keeps slot order and arithmetic); with k=None they set k as for a budgeted
+    # policy at the same budgets (documented: the comparison of KOIL's Figure 1).
+    X, y = _long_stream(n=500)
+    small = KOIL(policy="infinite", budget_pos=2, budget_neg=3, k=3).fit(X, y)
+    large = KOIL(policy="infinite", budget_pos=400, budget_neg=600, k=3).fit(X, y)
+    np.testing.assert_array_equal(small.decision_function(X), large.decision_function(X))
+    assert small.sv_.shape[0] < large.sv_.shape[0]
+    default = KOIL(policy="infinite", budget_pos=30, budget_neg=50).fit(X, y)
+    same_k = KOIL(policy="infinite", k=3).fit(X, y)
+    assert default._k() == KOIL(policy="RS++", budget_pos=30, budget_neg=50)._k() == 3
+    np.testing.assert_array_equal(default.decision_function(X), same_k.decision_function(X))
+
+
 @pytest.mark.parametrize("policy", ["RS++", "infinite"])
 def test_k_beyond_the_buffers_updates_every_violator_without_allocating_k(policy):
     """k at least the opposite budget is legal and means every violator, but the compiled

@@ -226,11 +226,14 @@ class KOIL(_KernelLearner):
         ``"inverse_sqrt"`` uses :math:`\\eta_t = \\eta / \\sqrt{t}` (``t`` = samples seen,
         this one included), the :math:`O(1/\\sqrt{T})` rate of the regret bound.
     budget_pos, budget_neg : int, default=100
-        Budgets :math:`N^+`, :math:`N^-` (≥ 1). With ``policy="infinite"`` they are only
-        the initial capacities.
+        Budgets :math:`N^+`, :math:`N^-` (≥ 1). With ``policy="infinite"`` they are the
+        initial capacities, but with ``k=None`` they also set ``k`` (below), the same
+        ``k`` as a budgeted policy at the same budgets (the comparison of KOIL's Figure
+        1), so they change the model; set ``k`` for an infinite model that does not
+        depend on them.
     k : int or None, default=None
         Number of nearest violating opposite SVs updated, ≥ 1. ``None`` means 10% of the
-        smaller budget, ``max(1, min(budget_pos, budget_neg) // 10)``.
+        smaller budget, ``max(1, min(budget_pos, budget_neg) // 10)``, for every policy.
     policy : {"RS", "FIFO", "RS++", "FIFO++", "infinite"}, default="RS++"
         Buffer update policy.
     {kernel}
