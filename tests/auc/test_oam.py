@@ -59,6 +59,20 @@ def test_oam_five_samples_by_hand(update):
     np.testing.assert_array_equal(clf.segments_[:, SEEN], [2, 3])
 
 
+def test_oam_gradient_step_skips_a_pair_exactly_at_the_margin():
+    # The slide's test is y_t w_t.(x_t - x) < 1 (strict; the hinge's sub-gradient is 0 at
+    # the kink). C = 4, one negative x = 0 in the buffer, then two positives:
+    # t2: x = 1, w.d = 0 < 1, C_t = C max(1, 1/100) = 4  ->  w = 0 + (4/2) * 1 = 2
+    # t3: x = .5, score 1, w.d = 2 * .5 = 1, not < 1  ->  no step (with <= 1: w = 3)
+    X = np.array([[0.0], [1.0], [0.5]])
+    y = np.array([-1, 1, 1])
+    clf = OAM(C=4.0, update="gradient", buffer="fifo")
+    scores = clf.test_then_train(X, y, classes=[-1, 1])
+    np.testing.assert_array_equal(scores, [0.0, 0.0, 1.0])
+    np.testing.assert_array_equal(clf.coef_[0], [2.0])
+    np.testing.assert_array_equal(clf.counts_, [3, 2, 1, 1])
+
+
 def test_oam_gradient_uses_w_t_for_every_pair():
     # The first four steps agree, the fifth differs only in where the pairs are tested.
     seq = OAM(update="sequential", buffer="fifo", budget_pos=2, budget_neg=1).fit(X5, Y5)

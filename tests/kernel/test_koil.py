@@ -87,6 +87,27 @@ def test_hand_computed_stream_rs_both_branches(policy):
     assert branches == {True, False}
 
 
+def test_equally_near_violators_the_lower_slot_is_in_v_t():
+    # rbf, gamma = 1, C = 1, eta = .5, k = 1, 1-D. Two negatives at -1 and +1, then a
+    # positive at 0, equally near both (k = e^-1 to the last bit):
+    # t1: x=-1 -. Positive buffer empty -> a = -.5. neg slot 0: (-1, -.5).
+    # t2: x=+1 -. f = -.5 e^-4. Positive buffer still empty -> a = -.5; decay: slot 0 -.25.
+    #     neg slot 1: (+1, -.5).
+    # t3: x=0 +. f = -.75/e. f(-1) = -.25 - .5e^-4, f(+1) = -.25e^-4 - .5: both violate
+    #     (1 - (f - f_j) = 1.017, .772). k = 1 and the kernel values tie: the lower slot
+    #     (x = -1) is V_t, as in the authors' stable sort. a = .5; decay: -.125, -.25;
+    #     slot 0 moves: -.125 - .5 = -.625. pos slot 0: (0, .5).
+    X = np.array([[-1.0], [1.0], [0.0]])
+    y = np.array([0, 0, 1])
+    clf = KOIL(C=1.0, eta=0.5, k=1, budget_pos=2, budget_neg=2, policy="FIFO++", gamma=1.0)
+    scores = clf.test_then_train(X, y, classes=[0, 1])
+    np.testing.assert_allclose(scores, [0.0, -0.5 * np.exp(-4), -0.75 / np.e], rtol=1e-15)
+    grid = np.array([[-1.0], [1.0], [0.3]])
+    g = grid[:, 0]
+    want = -0.625 * np.exp(-((g + 1) ** 2)) - 0.25 * np.exp(-((g - 1) ** 2)) + 0.5 * np.exp(-(g**2))
+    np.testing.assert_allclose(clf.decision_function(grid), want, rtol=1e-14)
+
+
 # --------------------------------------------------------------------------- naive reference
 def _toy(n=40, d=3, pos=0.3, seed=0):
     rng = np.random.default_rng(seed)
@@ -251,6 +272,21 @@ def test_default_k_is_ten_percent_of_budget():
     assert KOIL()._k() == 10
     assert KOIL(budget_pos=5, budget_neg=50)._k() == 1
     assert KOIL(k=4)._k() == 4
+
+
+def test_infinite_budget_capacities_only_set_the_default_k():
+    # With k given, the initial capacities of policy="infinite" do not change the model
+    # (growth keeps slot order and arithmetic); with k=None they set k as for a budgeted
+    # policy at the same budgets (documented: the comparison of KOIL's Figure 1).
+    X, y = _long_stream(n=500)
+    small = KOIL(policy="infinite", budget_pos=2, budget_neg=3, k=3).fit(X, y)
+    large = KOIL(policy="infinite", budget_pos=400, budget_neg=600, k=3).fit(X, y)
+    np.testing.assert_array_equal(small.decision_function(X), large.decision_function(X))
+    assert small.sv_.shape[0] < large.sv_.shape[0]
+    default = KOIL(policy="infinite", budget_pos=30, budget_neg=50).fit(X, y)
+    same_k = KOIL(policy="infinite", k=3).fit(X, y)
+    assert default._k() == KOIL(policy="RS++", budget_pos=30, budget_neg=50)._k() == 3
+    np.testing.assert_array_equal(default.decision_function(X), same_k.decision_function(X))
 
 
 @pytest.mark.parametrize("policy", ["RS++", "infinite"])

@@ -117,8 +117,10 @@ class OAM(OnlineLinearClassifier):
     room, else with probability :math:`N/N_t` overwrite a uniformly drawn slot
     (``"fifo"`` overwrites the oldest; ``"infinite"`` keeps every sample, :math:`C_t = C`).
     ``UpdateClassifier`` loops over :math:`x \\in B^{\\bar y}` ("Update Classifier"
-    slide of [2]_, Algorithms 2 and 3 of [1]_). The sequential update is a PA-I step on
-    each pair, :math:`\\arg\\min_w \\|w - w'\\|^2 + C_t \\ell(w, y_t(x_t - x))`,
+    slide of [2]_, Algorithms 2 and 3 of [1]_) in slot order: a replacement overwrites
+    a slot in place, so once ``"fifo"`` has wrapped around the loop is not oldest-first
+    (the order matters to the sequential update only). The sequential update is a PA-I
+    step on each pair, :math:`\\arg\\min_w \\|w - w'\\|^2 + C_t \\ell(w, y_t(x_t - x))`,
 
     .. math::
 

@@ -177,17 +177,16 @@ class KOIL(_KernelLearner):
     """Kernelized Online Imbalanced Learning with fixed budgets (KOIL) [1]_.
 
     The model is a kernel expansion over two buffers of support vectors, one per class,
-    with budgets :math:`N^+` and :math:`N^-` (Eq. 1):
-
-    .. math::
-
-        f_t(x) = \\sum_{i \\in I^+_t} \\alpha_i k(x_i, x)
-               + \\sum_{j \\in I^-_t} \\alpha_j k(x_j, x).
-
+    with budgets :math:`N^+` and :math:`N^-` (Eq. 1),
+    :math:`f_t(x) = \\sum_{i \\in I^+_t} \\alpha_i k(x_i, x)
+    + \\sum_{j \\in I^-_t} \\alpha_j k(x_j, x)`.
     For a new sample :math:`(x_t, y_t)`, the opposite SVs that violate the pairwise hinge
     loss, :math:`1 - y_t (f_t(x_t) - f_t(x_i)) > 0`, are found; :math:`V_t` keeps the
-    (at most) ``k`` of them most similar to :math:`x_t` (largest kernel value; Eqs. 6, 11).
-    Then (Eq. 12), with the step :math:`\\eta_t`,
+    (at most) ``k`` of them most similar to :math:`x_t` (largest kernel value; ties: the
+    lower slot). This is the authors' code (MATLAB and C++): Eq. (11) as printed first
+    takes the ``k`` nearest opposite SVs and keeps those that violate, which can leave
+    fewer than ``k`` when more violate (``docs/decisions.md``, session 20). Then (Eq. 12),
+    with the step :math:`\\eta_t`,
 
     .. math::
 
@@ -227,11 +226,14 @@ class KOIL(_KernelLearner):
         ``"inverse_sqrt"`` uses :math:`\\eta_t = \\eta / \\sqrt{t}` (``t`` = samples seen,
         this one included), the :math:`O(1/\\sqrt{T})` rate of the regret bound.
     budget_pos, budget_neg : int, default=100
-        Budgets :math:`N^+`, :math:`N^-` (≥ 1). With ``policy="infinite"`` they are only
-        the initial capacities.
+        Budgets :math:`N^+`, :math:`N^-` (≥ 1). With ``policy="infinite"`` they are the
+        initial capacities, but with ``k=None`` they also set ``k`` (below), the same
+        ``k`` as a budgeted policy at the same budgets (the comparison of KOIL's Figure
+        1), so they change the model; set ``k`` for an infinite model that does not
+        depend on them.
     k : int or None, default=None
         Number of nearest violating opposite SVs updated, ≥ 1. ``None`` means 10% of the
-        smaller budget, ``max(1, min(budget_pos, budget_neg) // 10)``.
+        smaller budget, ``max(1, min(budget_pos, budget_neg) // 10)``, for every policy.
     policy : {"RS", "FIFO", "RS++", "FIFO++", "infinite"}, default="RS++"
         Buffer update policy.
     {kernel}
