@@ -550,8 +550,10 @@ THRESHOLD_DOC = """threshold : float or None, default=None
         that cut ``decision_function`` themselves (``OneVsRestClassifier``,
         ``CalibratedClassifierCV``, ``StackingClassifier``) do not see it. To carry the
         cut through them, leave ``threshold=None`` and wrap the learner in
-        ``sklearn.model_selection.FixedThresholdClassifier(threshold=..., pos_label=...)``,
-        which predicts the same."""
+        ``sklearn.model_selection.FixedThresholdClassifier(threshold=np.nextafter(
+        threshold, np.inf), pos_label=...)``, which predicts the same: it votes
+        ``pos_label`` at a score >= its own threshold, :meth:`predict` only above
+        ``threshold`` (a tie is not positive)."""
 
 
 def decision_cut(estimator) -> float:
@@ -660,6 +662,10 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     def decision_function(self, X) -> np.ndarray:
         """Signed confidence; positive values vote for ``classes_[1]``.
 
+        A value of exactly 0 (either sign) votes for the class that is not
+        ``pos_label`` (see :meth:`predict`): ``classes_[0]`` by default, as in
+        scikit-learn, but ``classes_[1]`` when ``pos_label`` is ``classes_[0]``.
+
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
@@ -673,6 +679,16 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Predict ``pos_label`` where the model's score for it is > 0 (> ``threshold`` if set).
+
+        A tie (a score of exactly 0, or -0.0, or equal to ``threshold``) goes to the other
+        class, whichever of ``classes_`` is positive, so a model and its mirror with the
+        labels renamed predict alike. With ``pos_label = classes_[1]`` (the default) this
+        is scikit-learn's ``decision_function(X) > 0``; with ``pos_label = classes_[0]``
+        it is ``classes_[1]`` where ``decision_function(X) >= 0``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
