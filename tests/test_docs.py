@@ -28,6 +28,29 @@ def test_algorithms_md_names_every_estimator():
     assert not missing
 
 
+def test_algorithms_md_shows_every_rule_whole():
+    """Session 20: rules longer than 220 characters were cut with "…" mid-formula (CW,
+    NAROW, NHERD, SCW, Forgetron, Projectron), leaving unbalanced LaTeX, and a LaTeX line
+    break ``\\\\`` was written as ``\\`` (NAROW's and TruncatedGradient's cases). Every
+    line of each estimator's first ``.. math::`` block must appear as written, or the
+    whole rule on one line in the table."""
+    import inspect
+    import textwrap
+
+    text = (ROOT / "docs" / "algorithms.md").read_text(encoding="utf-8")
+    assert "…$" not in text
+    for name, cls in all_estimators().items():
+        doc = inspect.getdoc(cls) or ""
+        m = re.search(r"\.\. math::[ \t]*(.*)\n((?:\s*\n|[ \t]+.*\n)*)", doc + "\n")
+        if not m:
+            continue
+        body = textwrap.dedent(m.group(2)).splitlines()
+        lines = [ln.rstrip() for ln in [m.group(1).strip(), *body] if ln.strip()]
+        one_line = "$" + " ".join(ln.strip() for ln in lines).replace("|", "\\|") + "$"
+        whole = "\n".join(["```math", *lines, "```"])
+        assert one_line in text or whole in text, name
+
+
 def test_algorithms_md_names_the_code_that_runs_each_learner():
     """The "compiled kernel(s)" column follows the class into its module's helpers. Before
     session 15 it looked only at the class's own methods, so MultiNystroemMKL, whose SVM is
