@@ -22,7 +22,8 @@ and, when they are not linear, ``_scores(rows, out)``.
 
 Guards shared by every estimator (docs/reliability.md): input whose squared norms would
 overflow float64 is refused with an error asking for scaling; a model whose state or
-scores become inf/NaN while learning is discarded with an error naming the cause; saved
+scores become inf/NaN while learning is discarded with an error naming the cause (later
+learning and predicting calls refuse it until ``fit`` starts again); saved
 models carry ``_skewlearn_version`` and refuse to load under another major.minor.
 """
 
@@ -42,6 +43,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -733,6 +735,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
 
     def _raw_scores(self, X) -> np.ndarray:
         if not hasattr(self, "classes_"):  # (check_is_fitted costs ~6 us when fitted)
+            self._refuse_discarded(NotFittedError)
             check_is_fitted(self, "classes_")
         ready = self._ready_input(X)
         X = ready if ready is not None else self._validate_x(X)
@@ -849,7 +852,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         ]
         if not bad:
             return
-        self._forget()
+        self._discard()
         raise ValueError(
             f"{type(self).__name__}'s state ({', '.join(bad)}) became non-finite (inf or "
             f"NaN) while learning from inputs up to |x| = {_max_abs(X):.3g}: the updates "
@@ -925,6 +928,29 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     def _forget(self) -> None:
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
             delattr(self, name)
+
+    def _discard(self) -> None:
+        """Forget a model whose updates overflowed, and mark it so that a later
+        ``partial_fit``/``test_then_train`` or ``predict`` refuses it (:meth:`_refuse_discarded`)
+        instead of silently starting a new model from that batch. ``fit`` clears the mark.
+
+        The model is not restored to its state before the failing call: that needs a copy
+        of the state at every call, 0.2 to 2 times the time of a one-row call
+        (docs/decisions.md, session 20)."""
+        self._forget()
+        self._discarded = True
+
+    def _refuse_discarded(self, error=ValueError) -> None:
+        """Raise ``error`` when the model was discarded after an overflow (:meth:`_discard`)."""
+        if self.__dict__.get("_discarded"):
+            raise error(
+                f"This {type(self).__name__} instance is not fitted: its model was discarded "
+                "when its updates overflowed float64 (the ValueError of an earlier call), so "
+                "it cannot predict or go on learning from where it was. Call fit to start "
+                "again (after scaling the features or lowering the step), or clone() it for "
+                "a new stream. To keep a long stream's model through such an error, save it "
+                "between calls (joblib.dump or copy.deepcopy) and go on from the copy."
+            )
 
     def _validation(self, reset: bool) -> dict[str, Any]:
         """``validate_data``'s options: C-ordered float input of ``_input_dtypes``, CSR if
@@ -1123,6 +1149,7 @@ class BatchClassifier(BinaryClassifier):
         """
         refuse_fit_params(self, "fit", params)
         self._validate_params()
+        self.__dict__.pop("_discarded", None)
         try:
             X, y = self._validate_xy(X, y, reset=True)
             self._set_classes(y, None)
@@ -1209,6 +1236,7 @@ class OnlineClassifier(BinaryClassifier):
         self : object
         """
         refuse_fit_params(self, "fit", params)
+        self.__dict__.pop("_discarded", None)
         self._run(X, y, classes=None, reset=True)
         return self
 
@@ -1263,6 +1291,7 @@ class OnlineClassifier(BinaryClassifier):
 
     def _run(self, X, y, classes, reset: bool) -> np.ndarray:
         if reset:
+            self._refuse_discarded()  # partial_fit after an overflow (fit clears the mark)
             self._validate_params()
         else:
             self._check_params_unchanged()
@@ -1316,7 +1345,7 @@ class OnlineClassifier(BinaryClassifier):
         else:
             self._learn(rows, ypm, scores)
         if not _all_finite(scores):
-            self._forget()
+            self._discard()
             raise ValueError(
                 f"{type(self).__name__} produced non-finite scores (inf or NaN) while "
                 f"learning from inputs up to |x| = {_max_abs(X):.3g}: the updates overflowed "
