@@ -698,7 +698,10 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             Labels from ``classes_``.
         """
         pos = self._raw_scores(X) > decision_cut(self)
-        return np.where(pos, self.pos_label_, self._neg_label())
+        # indices into classes_, so the labels keep its dtype (object labels stayed object
+        # in scikit-learn but became '<U3' or int64 through np.where of two scalars)
+        index = pos.view(np.int8) if self._pos_is_last() else (~pos).view(np.int8)
+        return self.classes_.take(index)
 
     # ------------------------------------------------------------------ driver
     def _pos_is_last(self) -> bool:

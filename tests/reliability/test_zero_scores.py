@@ -117,3 +117,27 @@ def test_fixed_threshold_classifier_recipe_agrees_at_a_score_equal_to_the_thresh
     naive = FixedThresholdClassifier(cls(**params), threshold=t, pos_label=pos_label).fit(X, y)
     _with_raw_scores(naive.estimator_, raw)
     assert (naive.predict(X) != own.predict(X)).sum() == len(y) // 2
+
+
+@pytest.mark.parametrize("est", CLASSIFIERS, ids=lambda e: type(e).__name__)
+def test_predictions_keep_the_dtype_of_classes_as_scikit_learn_does(est):
+    """Session 20: predict built its labels with np.where from two scalars, so object
+    labels (what pandas strings are) came back as '<U3', where scikit-learn's
+    classifiers return classes_'s own dtype."""
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression
+
+    X, y01 = _data(80)
+    for y in (
+        np.array(["no", "yes"], dtype=object)[y01],
+        pd.Series(np.array(["no", "yes"])[y01], dtype="string"),
+        np.array([-7, 5], dtype=np.int8)[y01],
+        np.array([False, True])[y01],
+    ):
+        ref = LogisticRegression().fit(X, y)
+        for pos in ref.classes_:
+            model = clone(est).set_params(pos_label=pos).fit(X, y)
+            got = model.predict(X)
+            assert model.classes_.dtype == ref.classes_.dtype
+            assert got.dtype == ref.predict(X).dtype == ref.classes_.dtype
+            assert set(got.tolist()) <= set(ref.classes_.tolist())
