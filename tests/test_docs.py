@@ -28,6 +28,29 @@ def test_algorithms_md_names_every_estimator():
     assert not missing
 
 
+def test_algorithms_md_shows_every_rule_whole():
+    """Session 20: rules longer than 220 characters were cut with "…" mid-formula (CW,
+    NAROW, NHERD, SCW, Forgetron, Projectron), leaving unbalanced LaTeX, and a LaTeX line
+    break ``\\\\`` was written as ``\\`` (NAROW's and TruncatedGradient's cases). Every
+    line of each estimator's first ``.. math::`` block must appear as written, or the
+    whole rule on one line in the table."""
+    import inspect
+    import textwrap
+
+    text = (ROOT / "docs" / "algorithms.md").read_text(encoding="utf-8")
+    assert "…$" not in text
+    for name, cls in all_estimators().items():
+        doc = inspect.getdoc(cls) or ""
+        m = re.search(r"\.\. math::[ \t]*(.*)\n((?:\s*\n|[ \t]+.*\n)*)", doc + "\n")
+        if not m:
+            continue
+        body = textwrap.dedent(m.group(2)).splitlines()
+        lines = [ln.rstrip() for ln in [m.group(1).strip(), *body] if ln.strip()]
+        one_line = "$" + " ".join(ln.strip() for ln in lines).replace("|", "\\|") + "$"
+        whole = "\n".join(["```math", *lines, "```"])
+        assert one_line in text or whole in text, name
+
+
 def test_algorithms_md_names_the_code_that_runs_each_learner():
     """The "compiled kernel(s)" column follows the class into its module's helpers. Before
     session 15 it looked only at the class's own methods, so MultiNystroemMKL, whose SVM is
@@ -628,16 +651,18 @@ def test_every_study_option_with_a_default_states_it_in_its_help(monkeypatch):
 def test_algorithms_md_keeps_the_line_breaks_of_a_cases_equation():
     """A ``cases`` equation's rows are separated by LaTeX's ``\\\\``. The generator halved
     every ``\\\\`` to ``\\`` (a control space), so NAROW's r_t, the truncated gradient's g_i
-    and the Projectron's update each read as one run-on row in docs/algorithms.md."""
-    rows = {}
-    for line in (ROOT / "docs" / "algorithms.md").read_text(encoding="utf-8").splitlines():
-        if line.startswith("| `") and line.count("|") >= 6:
-            rows[line.split("`")[1]] = line
-    assert r"\chi_t > 1/b \\ +\infty" in rows["NAROW"]
-    assert r"i \bmod K = 0\\ 0" in rows["TruncatedGradient"]
-    for name, row in rows.items():
-        if r"\begin{cases}" in row:
-            cases = row.split(r"\begin{cases}")[1].split(r"\end{cases}")[0]
+    and the Projectron's update each read as one run-on row in docs/algorithms.md. (Such
+    rules are now shown whole in a math block below the table, session 20.)"""
+    text = (ROOT / "docs" / "algorithms.md").read_text(encoding="utf-8")
+    blocks = {
+        m.group(1): m.group(2)
+        for m in re.finditer(r"(?m)^### (\w+)\n\n```math\n(.*?)^```", text, re.S)
+    }
+    assert "\\chi_t > 1/b \\\\\n" in blocks["NAROW"]
+    assert "i \\bmod K = 0\\\\ 0" in blocks["TruncatedGradient"]
+    for name, block in blocks.items():
+        if "\\begin{cases}" in block:
+            cases = block.split("\\begin{cases}")[1].split("\\end{cases}")[0]
             assert re.search(r"(?<!\\)\\\\(?![\\|])", cases), name  # not a norm's \\|
 
 

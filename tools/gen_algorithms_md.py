@@ -36,16 +36,32 @@ SHARED = """## Shared machinery
 """
 
 
-def _first_math(doc: str) -> str:
+#: The longest rule shown inline in a table cell; longer ones (and any with a LaTeX line
+#: break ``\\``, which a one-line cell cannot hold) are shown whole below the table.
+INLINE = 220
+
+
+def _math_lines(doc: str) -> list[str]:
+    """The lines of the docstring's first ``.. math::`` block, dedented."""
     m = re.search(r"\.\. math::[ \t]*(.*)\n((?:\s*\n|[ \t]+.*\n)*)", doc + "\n")
     if not m:
+        return []
+    body = textwrap.dedent(m.group(2)).strip("\n").splitlines()
+    return [line.rstrip() for line in [m.group(1).strip(), *body] if line.strip()]
+
+
+def _first_math(doc: str) -> str:
+    """The rule on one line for a table cell ("" when it does not fit: see :func:`_block`)."""
+    lines = _math_lines(doc)
+    text = " ".join(line.strip() for line in lines)
+    if len(text) > INLINE or "\\\\" in text:
         return ""
-    lines = [m.group(1), *m.group(2).splitlines()]
-    text = " ".join(line.strip() for line in lines if line.strip())
-    # LaTeX as the docstring writes it (a ``\\`` ends a row of ``cases``); only the
-    # table's column separator is escaped.
-    text = text.replace("|", "\\|")
-    return f"${text}$" if len(text) < 220 else f"${text[:217]}…$"
+    return f"${text.replace('|', chr(92) + '|')}$"
+
+
+def _block(name: str, doc: str) -> list[str]:
+    """The rule whole, as a display-math block under a heading named for the estimator."""
+    return [f"### {name}", "", "```math", *_math_lines(doc), "```", ""]
 
 
 def _reference(doc: str) -> str:
@@ -134,12 +150,19 @@ def render() -> str:
             "| estimator | module | compiled kernel(s) | rule (from the docstring) | paper |",
             "|---|---|---|---|---|",
         ]
+        long = []
         for name, cls in members:
             doc = inspect.getdoc(cls) or ""
             kern = _kernels(cls)
             mod = cls.__module__.replace(".", "/") + ".py"
-            out.append(f"| `{name}` | `{mod}` | {kern} | {_first_math(doc)} | {_reference(doc)} |")
+            rule = _first_math(doc)
+            if not rule and _math_lines(doc):
+                rule = f"[below](#{name.lower()})"
+                long += _block(name, doc)
+            out.append(f"| `{name}` | `{mod}` | {kern} | {rule} | {_reference(doc)} |")
         out.append("")
+        if long:
+            out += ["Rules too long for the table, whole:", "", *long]
     return "\n".join(out).rstrip() + "\n"
 
 

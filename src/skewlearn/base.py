@@ -22,7 +22,8 @@ and, when they are not linear, ``_scores(rows, out)``.
 
 Guards shared by every estimator (docs/reliability.md): input whose squared norms would
 overflow float64 is refused with an error asking for scaling; a model whose state or
-scores become inf/NaN while learning is discarded with an error naming the cause; saved
+scores become inf/NaN while learning is discarded with an error naming the cause (later
+learning and predicting calls refuse it until ``fit`` starts again); saved
 models carry ``_skewlearn_version`` and refuse to load under another major.minor.
 """
 
@@ -42,6 +43,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -550,8 +552,10 @@ THRESHOLD_DOC = """threshold : float or None, default=None
         that cut ``decision_function`` themselves (``OneVsRestClassifier``,
         ``CalibratedClassifierCV``, ``StackingClassifier``) do not see it. To carry the
         cut through them, leave ``threshold=None`` and wrap the learner in
-        ``sklearn.model_selection.FixedThresholdClassifier(threshold=..., pos_label=...)``,
-        which predicts the same."""
+        ``sklearn.model_selection.FixedThresholdClassifier(threshold=np.nextafter(
+        threshold, np.inf), pos_label=...)``, which predicts the same: it votes
+        ``pos_label`` at a score >= its own threshold, :meth:`predict` only above
+        ``threshold`` (a tie is not positive)."""
 
 
 def decision_cut(estimator) -> float:
@@ -660,6 +664,10 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     def decision_function(self, X) -> np.ndarray:
         """Signed confidence; positive values vote for ``classes_[1]``.
 
+        A value of exactly 0 (either sign) votes for the class that is not
+        ``pos_label`` (see :meth:`predict`): ``classes_[0]`` by default, as in
+        scikit-learn, but ``classes_[1]`` when ``pos_label`` is ``classes_[0]``.
+
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
@@ -674,13 +682,26 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         """Predict ``pos_label`` where the model's score for it is > 0 (> ``threshold`` if set).
 
+        A tie (a score of exactly 0, or -0.0, or equal to ``threshold``) goes to the other
+        class, whichever of ``classes_`` is positive, so a model and its mirror with the
+        labels renamed predict alike. With ``pos_label = classes_[1]`` (the default) this
+        is scikit-learn's ``decision_function(X) > 0``; with ``pos_label = classes_[0]``
+        it is ``classes_[1]`` where ``decision_function(X) >= 0``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
         Returns
         -------
         ndarray of shape (n_samples,)
             Labels from ``classes_``.
         """
         pos = self._raw_scores(X) > decision_cut(self)
-        return np.where(pos, self.pos_label_, self._neg_label())
+        # indices into classes_, so the labels keep its dtype (object labels stayed object
+        # in scikit-learn but became '<U3' or int64 through np.where of two scalars)
+        index = pos.view(np.int8) if self._pos_is_last() else (~pos).view(np.int8)
+        return self.classes_.take(index)
 
     # ------------------------------------------------------------------ driver
     def _pos_is_last(self) -> bool:
@@ -717,6 +738,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
 
     def _raw_scores(self, X) -> np.ndarray:
         if not hasattr(self, "classes_"):  # (check_is_fitted costs ~6 us when fitted)
+            self._refuse_discarded(NotFittedError)
             check_is_fitted(self, "classes_")
         ready = self._ready_input(X)
         X = ready if ready is not None else self._validate_x(X)
@@ -833,7 +855,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         ]
         if not bad:
             return
-        self._forget()
+        self._discard()
         raise ValueError(
             f"{type(self).__name__}'s state ({', '.join(bad)}) became non-finite (inf or "
             f"NaN) while learning from inputs up to |x| = {_max_abs(X):.3g}: the updates "
@@ -909,6 +931,29 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     def _forget(self) -> None:
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
             delattr(self, name)
+
+    def _discard(self) -> None:
+        """Forget a model whose updates overflowed, and mark it so that a later
+        ``partial_fit``/``test_then_train`` or ``predict`` refuses it (:meth:`_refuse_discarded`)
+        instead of silently starting a new model from that batch. ``fit`` clears the mark.
+
+        The model is not restored to its state before the failing call: that needs a copy
+        of the state at every call, 0.2 to 2 times the time of a one-row call
+        (docs/decisions.md, session 20)."""
+        self._forget()
+        self._discarded = True
+
+    def _refuse_discarded(self, error=ValueError) -> None:
+        """Raise ``error`` when the model was discarded after an overflow (:meth:`_discard`)."""
+        if self.__dict__.get("_discarded"):
+            raise error(
+                f"This {type(self).__name__} instance is not fitted: its model was discarded "
+                "when its updates overflowed float64 (the ValueError of an earlier call), so "
+                "it cannot predict or go on learning from where it was. Call fit to start "
+                "again (after scaling the features or lowering the step), or clone() it for "
+                "a new stream. To keep a long stream's model through such an error, save it "
+                "between calls (joblib.dump or copy.deepcopy) and go on from the copy."
+            )
 
     def _validation(self, reset: bool) -> dict[str, Any]:
         """``validate_data``'s options: C-ordered float input of ``_input_dtypes``, CSR if
@@ -1107,6 +1152,7 @@ class BatchClassifier(BinaryClassifier):
         """
         refuse_fit_params(self, "fit", params)
         self._validate_params()
+        self.__dict__.pop("_discarded", None)
         try:
             X, y = self._validate_xy(X, y, reset=True)
             self._set_classes(y, None)
@@ -1193,6 +1239,7 @@ class OnlineClassifier(BinaryClassifier):
         self : object
         """
         refuse_fit_params(self, "fit", params)
+        self.__dict__.pop("_discarded", None)
         self._run(X, y, classes=None, reset=True)
         return self
 
@@ -1247,6 +1294,7 @@ class OnlineClassifier(BinaryClassifier):
 
     def _run(self, X, y, classes, reset: bool) -> np.ndarray:
         if reset:
+            self._refuse_discarded()  # partial_fit after an overflow (fit clears the mark)
             self._validate_params()
         else:
             self._check_params_unchanged()
@@ -1300,7 +1348,7 @@ class OnlineClassifier(BinaryClassifier):
         else:
             self._learn(rows, ypm, scores)
         if not _all_finite(scores):
-            self._forget()
+            self._discard()
             raise ValueError(
                 f"{type(self).__name__} produced non-finite scores (inf or NaN) while "
                 f"learning from inputs up to |x| = {_max_abs(X):.3g}: the updates overflowed "

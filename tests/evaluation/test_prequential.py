@@ -205,3 +205,26 @@ def test_one_metric_object_under_two_names_is_refused():
     m = FBeta(beta=2.0)
     with pytest.raises(ValueError, match=r"metrics 'a' and 'b' are the same object"):
         prequential(Perceptron(), X, y, metrics={"a": m, "b": m})
+
+
+def test_to_json_is_standard_json_with_null_for_an_undefined_metric():
+    """Session 20: the README sent users to ``json.dumps(res.to_dict())``, which writes
+    ``NaN`` for the AUC of a checkpoint before both classes were seen; jq and
+    JavaScript reject that. ``to_json`` writes null there; ``to_dict`` keeps NaN."""
+    import math
+
+    X, y = _stream(n=300)
+    y = y.copy()
+    y[:100] = 0  # no positive before the first checkpoint
+    res = prequential(Perceptron(), X, y, checkpoints=3)
+    assert math.isnan(res.to_dict()["checkpoints"][0]["auc"])
+
+    def refuse(name):
+        raise ValueError(f"not JSON: {name}")
+
+    with pytest.raises(ValueError, match="not JSON: NaN"):
+        json.loads(json.dumps(res.to_dict()), parse_constant=refuse)
+    d = json.loads(res.to_json(indent=1), parse_constant=refuse)
+    assert d["checkpoints"][0]["auc"] is None
+    assert d["final"] == json.loads(json.dumps(res.to_dict()))["final"]
+    assert d["estimator"] == "Perceptron" and d["n_rows"] == 300

@@ -306,3 +306,28 @@ def test_totals_that_three_subsets_cannot_share_are_refused(
     assert err.value.code == 2
     assert f"{flag}: {value} is not a multiple of 3" in capsys.readouterr().err
     assert nf.make("multi-Nystrom", 99, 9).n_landmarks * 3 == 99  # what a multiple gives
+
+
+def test_the_summary_is_standard_json_with_null_for_non_finite_values(monkeypatch, tmp_path):
+    """Session 20: json.dumps wrote NaN/Infinity (F_F = inf when every dataset ranks alike,
+    an undefined AUC), which jq, JavaScript and other strict parsers reject. The summary
+    now has null there, and a later run merges into it."""
+    import json
+    import math
+
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def refuse(name):
+        raise ValueError(f"not JSON: {name}")
+
+    monkeypatch.setattr(nf, "_dataset_problem", lambda flag, names: None)
+    monkeypatch.setattr(
+        nf, "ablation", lambda names, splits, repeats: {"toy": {"F_F": math.inf, "auc": math.nan}}
+    )
+    common = ["--out", str(tmp_path), "--datasets", "toy", "--splits", "2", "--repeats", "1"]
+    for _ in range(2):  # the second run reads the first run's file back
+        assert nf.main([*common, "--only", "ablation"]) == 0
+        text = (tmp_path / "nystrom_figures.json").read_text()
+        summary = json.loads(text, parse_constant=refuse)
+        assert summary["ablation"] == {"toy": {"F_F": None, "auc": None}}
+    assert len(summary["runs"]) == 2

@@ -89,3 +89,57 @@ def test_a_read_only_store_adds_nothing_and_refuses_writes(tmp_path):
             s.write(_row("k1", 0.7))
     assert db.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.sqlite"]
+
+
+def _strict(text):
+    """``json.loads`` as a strict parser (jq, JavaScript, SQLite < 3.42) reads JSON."""
+    import json
+
+    def refuse(name):
+        raise ValueError(f"not JSON: {name}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_non_finite_values_are_standard_json_and_read_back(tmp_path):
+    """Session 20: Python's json wrote NaN/Infinity into the JSON columns, so SQLite's
+    json_extract (before 3.42) refused the whole query and jq/JavaScript the text."""
+    import math
+
+    row = _row("k0", float("nan"))
+    row["params"] = {"C": math.inf, "gamma": -math.inf, "tag": "x"}
+    row["extra"] = {"search": {"params": [{"C": math.inf}], "scores": [math.nan, 0.5]},
+                    "curve": [0.1, math.nan]}  # fmt: skip
+    with ResultStore(tmp_path / "r.db") as db:
+        db.write(row)
+        back = db.rows()[0]
+    con = sqlite3.connect(tmp_path / "r.db")
+    texts = con.execute("SELECT params, metrics, extra FROM results").fetchone()
+    for text in texts:
+        _strict(text)
+    auc, avg = con.execute(
+        "SELECT json_extract(metrics, '$.roc_auc'), AVG(json_extract(metrics, '$.gmean')) "
+        "FROM results"
+    ).fetchone()
+    assert auc is None and avg is None  # an undefined metric is SQL NULL
+    assert math.isnan(back["metrics"]["roc_auc"]) and math.isnan(back["metrics"]["gmean"])
+    assert back["params"] == {"C": math.inf, "gamma": -math.inf, "tag": "x"}
+    assert back["extra"]["search"]["params"] == [{"C": math.inf}]
+    assert math.isnan(back["extra"]["search"]["scores"][0])
+    assert back["extra"]["curve"][0] == 0.1 and math.isnan(back["extra"]["curve"][1])
+
+
+def test_rows_written_with_python_nan_before_session_20_still_read(tmp_path):
+    import math
+
+    with ResultStore(tmp_path / "r.db") as db:
+        db.write(_row("k0", 0.8))
+    con = sqlite3.connect(tmp_path / "r.db")
+    with con:
+        con.execute(
+            "UPDATE results SET metrics = '{\"roc_auc\": NaN}', params = '{\"C\": Infinity}'"
+        )
+    con.close()
+    with ResultStore(tmp_path / "r.db") as db:
+        back = db.rows()[0]
+    assert math.isnan(back["metrics"]["roc_auc"]) and back["params"] == {"C": math.inf}

@@ -375,3 +375,56 @@ def test_a_batch_fit_that_fails_after_validation_leaves_no_model_of_the_old_one(
     assert not hasattr(est, "n_features_in_") and not hasattr(est, "classes_")
     with pytest.raises(Exception, match="not fitted"):
         est.decision_function(X_wide)
+
+
+def _overflowed(est):
+    """``est`` fitted on a sane stream, then discarded by one overflowing batch."""
+    X, y = _data()
+    est.fit(X, y)
+    with pytest.raises(ValueError, match=r"overflowed float64.*discarded"):
+        est.partial_fit(np.full((3, X.shape[1]), 1e100), np.array([0, 1, 0]))
+    return X, y
+
+
+def test_a_discarded_model_refuses_to_go_on_until_fit():
+    """Session 20: after an overflow discarded the model, the next partial_fit with both
+    labels silently started a new model from that batch alone (the stream's history gone
+    without a word); predict said only "not fitted"."""
+    from sklearn.exceptions import NotFittedError
+
+    from skewlearn import OGD
+
+    est = OGD(eta=1e300, schedule="constant")
+    X, y = _overflowed(est)
+    for call in (est.partial_fit, est.test_then_train):
+        with pytest.raises(ValueError, match=r"discarded when its updates overflowed.*fit"):
+            call(X[:10], y[:10], classes=[0, 1])
+    assert not hasattr(est, "classes_")
+    with pytest.raises(NotFittedError, match=r"not fitted: its model was discarded"):
+        est.predict(X)
+    # fit starts again (and clears the mark); a clone has no mark
+    est.set_params(eta=0.1)
+    assert np.isfinite(est.fit(X, y).decision_function(X)).all()
+    est.partial_fit(X[:10], y[:10])
+    _overflowed(est.set_params(eta=1e300))
+    clone(est).partial_fit(X[:10], y[:10], classes=[0, 1])
+
+
+def test_a_river_stream_stops_at_a_discarded_model():
+    """The River adapter predicted its first class for every row and then learnt a new
+    model from the next row, silently, after its learner was discarded."""
+    from skewlearn import OGD
+    from skewlearn.compat.river import RiverClassifier
+
+    clf = RiverClassifier(OGD(eta=1e300, schedule="constant"))
+    for i in range(20):
+        clf.learn_one({"a": float(i % 3), "b": 1.0}, i % 2 == 0)
+    with pytest.raises(ValueError, match="overflowed"):
+        clf.learn_one({"a": 1e100, "b": 1e100}, False)
+    for call in (
+        lambda: clf.learn_one({"a": 1.0, "b": 1.0}, True),
+        lambda: clf.predict_one({"a": 1.0, "b": 1.0}),
+        lambda: clf.predict_proba_one({"a": 1.0, "b": 1.0}),
+    ):
+        with pytest.raises(ValueError, match="discarded"):
+            call()

@@ -365,7 +365,18 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         return None if self._fitted() else [0, 1]
 
     def _fitted(self) -> bool:
-        return self._model is not None and hasattr(self._model, "classes_")
+        """Whether the learner has learnt; raises when an overflow discarded it (then the
+        stream cannot go on: predicting the first class and starting a new model from
+        the next row, as before session 20, hid the loss)."""
+        model = self._model
+        if model is None:
+            return False
+        if hasattr(model, "classes_"):
+            return True
+        refuse = getattr(model, "_refuse_discarded", None)
+        if refuse is not None:
+            refuse()
+        return False
 
     def _decision(self, M: np.ndarray) -> np.ndarray:
         """The score minus the learner's ``threshold``: > 0 exactly where ``predict`` gives

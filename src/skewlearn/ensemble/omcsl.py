@@ -670,7 +670,7 @@ class OMCSL(OnlineClassifier):
                     # the member discarded itself; the ensemble must not go on with one
                     # learner restarted and the others keeping their history
                     cost = float(self.costs_[j])
-                    self._forget()
+                    self._discard()
                     raise ValueError(
                         f"OMCSL's learner {j} (c+ = {cost:.4g}) stopped: {exc} The whole "
                         "OMCSL model was discarded with it."

@@ -76,7 +76,10 @@ class PrequentialResult:
         return self.rows_seen if self.rows_seen >= 0 else len(self.scores)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain, JSON-serialisable dictionary (scores left out)."""
+        """Plain dictionary of Python values (scores left out). An undefined metric (AUC
+        before both classes have been seen) stays NaN, so the values still compute;
+        Python's ``json.dumps`` writes it as ``NaN``, which is not JSON (jq and
+        JavaScript reject it): :meth:`to_json` writes standard JSON."""
         pos = plain(self.pos_label)
         return {
             "estimator": self.estimator,
@@ -85,6 +88,13 @@ class PrequentialResult:
             "checkpoints": [dict(row) for row in self.checkpoints],
             "final": self.final,
         }
+
+    def to_json(self, **kwargs) -> str:
+        """:meth:`to_dict` as standard JSON: an undefined (NaN) or infinite value is
+        ``null``. ``kwargs`` go to :func:`json.dumps` (e.g. ``indent=2``)."""
+        from .._json import dumps
+
+        return dumps(self.to_dict(), **kwargs)
 
     def to_frame(self):
         """Checkpoints as a :class:`pandas.DataFrame` (one row per checkpoint)."""

@@ -24,8 +24,10 @@ The sweeps use the table's protocol: ``--repeats`` repetitions of stratified
 ``--splits``-fold CV (default 10 × 5, the paper's; fewer repetitions are a cut, printed) on
 the table's eight datasets, with the same folds and per-task seeds as the runner
 (:class:`skewlearn.evaluation.protocols.KFold`), C = 100, balanced costs.
-A JSON summary of every number goes to ``DIR/nystrom_figures.json``; parts run separately
-(``--only``) are merged into it, each with its own protocol under ``protocol.parts``.
+A JSON summary of every number goes to ``DIR/nystrom_figures.json`` (standard JSON: an
+undefined or infinite value, such as F_F = ∞ when every dataset ranks the methods alike, is
+``null``); parts run separately (``--only``) are merged into it, each with its own protocol
+under ``protocol.parts``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+
+from .._json import dumps
 
 __all__ = ["ablation", "at_or_above", "cd_summary", "main", "paired_counts", "sweep", "timing"]
 
@@ -496,7 +500,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary.setdefault("runs", []).append({"parts": sorted(todo), "splits": args.splits,
                                            "repeats": args.repeats, "cpu_s": cpu,
                                            "wall_s": wall})  # fmt: skip
-    summary_path.write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    summary_path.write_text(dumps(summary, indent=1), encoding="utf-8")
     print(f"{sorted(todo)}: {cpu:.1f} CPU s, {wall:.1f} wall s; summary in {summary_path}")
     return status
 

@@ -30,7 +30,6 @@ References
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -39,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._json import dumps
 from ..evaluation.protocols import RandomSplits, task_seed
 from ..metrics import ROCAUC, pr_auc, roc_auc
 from .config import load_experiment
@@ -552,7 +552,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="no Table 4 / Figure 1 (Table 3 and the F/AUPRC checks only)")  # fmt: skip
     p.add_argument("--figures", default="figures", help="directory of the PNG files")
     p.add_argument("--md", default="omcsl_study.md", help="Markdown summary")
-    p.add_argument("--json", default=None, help="also dump Table 4's per-split values")
+    p.add_argument(
+        "--json",
+        default=None,
+        help="also dump Table 4's per-split values (standard JSON: an undefined value is null)",
+    )
     args = p.parse_args(argv)
     from .cli import expand_user_paths
 
@@ -624,7 +628,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         dump = {
             n: {f"{k[0]}/{k[1]}": v for k, v in r["table4"].items()} for n, r in results.items()
         }
-        Path(args.json).write_text(json.dumps(dump, indent=1), encoding="utf-8")
+        Path(args.json).write_text(dumps(dump, indent=1), encoding="utf-8")
     return 0
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .._files import user_path
+from .._json import dumps, dumps_exact, loads_exact, nan_for_none
 
 __all__ = ["ResultStore", "check_results_db", "experiment_rows"]
 
@@ -204,12 +205,7 @@ class ResultStore:
     # ------------------------------------------------------------------ writing
     def write(self, row: Mapping[str, Any]) -> bool:
         """Insert one task's row in its own transaction; False if the task was already there."""
-        values = [
-            json.dumps(row.get(c, {}), sort_keys=True, default=_json_scalar)
-            if c in _JSON
-            else row.get(c)
-            for c in _COLUMNS
-        ]
+        values = [_json_text(c, row.get(c, {})) if c in _JSON else row.get(c) for c in _COLUMNS]
         with self._con:  # BEGIN ... COMMIT
             cur = self._con.execute(
                 f"INSERT OR IGNORE INTO results ({', '.join(_COLUMNS)}) "
@@ -241,9 +237,7 @@ class ResultStore:
         """Insert one shared search's row (``search.scope = "first_fold"``); False if it
         was already there."""
         values = [
-            json.dumps(row.get(c, {}), sort_keys=True, default=_json_scalar)
-            if c in ("params", "extra")
-            else row.get(c)
+            _json_text(c, row.get(c, {})) if c in ("params", "extra") else row.get(c)
             for c in _SEARCH_COLUMNS
         ]
         with self._con:
@@ -280,7 +274,7 @@ class ResultStore:
         for values in self._con.execute(sql + " ORDER BY rowid", args):
             row = dict(zip(columns, values))
             for c in json_columns:
-                row[c] = json.loads(row[c])
+                row[c] = _json_value(c, row[c])
             out.append(row)
         return out
 
@@ -308,7 +302,7 @@ class ResultStore:
         with self._con:
             self._con.execute(
                 "INSERT OR REPLACE INTO experiments (name, definition) VALUES (?, ?)",
-                (name, json.dumps(definition, sort_keys=True, default=str)),
+                (name, dumps_exact(definition, sort_keys=True, default=str)),
             )
 
     # ------------------------------------------------------------------ reading
@@ -319,7 +313,7 @@ class ResultStore:
     def experiments(self) -> dict[str, dict]:
         """``{name: definition}`` of the experiments stored."""
         return {
-            n: json.loads(d)
+            n: loads_exact(d)
             for n, d in self._con.execute("SELECT name, definition FROM experiments")
         }
 
@@ -346,7 +340,7 @@ class ResultStore:
         flat = []
         for r in rows:
             f = {c: r[c] for c in _COLUMNS if c not in ("metrics", "extra")}
-            f["params"] = json.dumps(r["params"], sort_keys=True)
+            f["params"] = dumps_exact(r["params"], sort_keys=True)
             f.update({m: r["metrics"].get(m) for m in metric_names})
             flat.append(f)
         cols = [c for c in _COLUMNS if c not in ("metrics", "extra")] + metric_names
@@ -381,6 +375,22 @@ class ResultStore:
     def write_many(self, rows: Iterable[Mapping[str, Any]]) -> int:
         """Write several rows (each in its own transaction); returns how many were new."""
         return sum(self.write(r) for r in rows)
+
+
+def _json_text(column: str, value: Any) -> str:
+    """A JSON column's text, standard JSON (docs/decisions.md, session 20): an undefined
+    (NaN) metric is ``null`` (SQL NULL to ``json_extract``, which ``AVG`` skips); a
+    non-finite float in ``params`` or ``extra`` (a grid value such as ``C = inf``, a
+    search score) is the string ``"NaN"``, ``"Infinity"`` or ``"-Infinity"``, read back
+    as that float (:func:`_json_value`). Python's ``json`` wrote ``NaN``, which strict
+    parsers reject (SQLite's ``json_extract`` failed on the whole query)."""
+    write = dumps if column == "metrics" else dumps_exact
+    return write(value, sort_keys=True, default=_json_scalar)
+
+
+def _json_value(column: str, text: str) -> Any:
+    """A JSON column read back (also the ``NaN`` text written before session 20)."""
+    return nan_for_none(json.loads(text)) if column == "metrics" else loads_exact(text)
 
 
 def _json_scalar(value: Any) -> Any:

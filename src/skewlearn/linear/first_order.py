@@ -475,7 +475,10 @@ class OGD(OnlineLinearClassifier):
             :math:`\\sigma(z)`, ``z`` = :meth:`decision_function`. Each column is the
             logistic function of its own signed score (not ``1 - p``, which rounds to 0
             for ``z`` above ~37), so both tails keep their precision and order, and the
-            model with the classes relabelled gives the same columns swapped.
+            model with the classes relabelled gives the same columns swapped. The
+            argmax is :meth:`predict`'s class except where both columns are exactly 0.5
+            and ``pos_label`` is ``classes_[0]``: numpy's argmax takes column 0 there,
+            ``predict`` the class that is not ``pos_label``.
         """
         return _logistic_columns(self.decision_function(X))
 
