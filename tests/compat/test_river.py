@@ -633,3 +633,46 @@ def test_a_frame_with_a_repeated_column_name_is_refused():
     ):
         with pytest.raises(ValueError, match="'a' twice"):
             getattr(model, method)(*args)
+
+
+def _logistic_pair(s):
+    """[sigma(-s), sigma(s)] as OGD.predict_proba computes them (numpy's exp)."""
+    from skewlearn.linear.first_order import _logistic_columns
+
+    return _logistic_columns(np.asarray(s, dtype=np.float64))
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [OGD(loss="logistic"), KOIL(budget_pos=8, budget_neg=8, threshold=0.3)],
+    ids=lambda e: type(e).__name__,
+)
+def test_probabilities_are_the_learners_own_bit_for_bit(estimator):
+    """Session 20: predict_proba_one/_many gave the class-0 column as 1 - p, where the
+    wrapped OGD's predict_proba gives sigma(-z) (session 19: 1 - p is exactly 0 above
+    z ~ 37, tying every confident row), and predict_proba_one took math.exp where
+    predict_proba_many and OGD take numpy's, which differ in the last bit for ~5 % of
+    scores. Both columns of both methods must now be OGD.predict_proba's values, bit for
+    bit (for another learner the same function of f - threshold)."""
+    rows, keys, X, y = _phishing()
+    model = RiverClassifier(estimator, seed=0)
+    for x, t in rows[:150]:
+        model.learn_one(x, t)
+    learner = model.model
+    # the stream's rows, and the same rows scaled so that the scores pass |z| = 40
+    Q = np.vstack([X, 100.0 * X[:40]])
+    s = learner.decision_function(Q) - (getattr(learner, "threshold", None) or 0.0)
+    expected = learner.predict_proba(Q) if hasattr(learner, "predict_proba") else None
+    if expected is None:
+        expected = _logistic_pair(s)
+    else:
+        np.testing.assert_array_equal(expected, _logistic_pair(s))
+    if isinstance(learner, OGD):  # (KOIL's RBF scores stay small)
+        assert s.max() > 40 and (expected[:, 0][s > 40] > 0).all()
+    frame = pd.DataFrame(Q, columns=keys)
+    many = model.predict_proba_many(frame)
+    np.testing.assert_array_equal(many[False].to_numpy(), expected[:, 0])
+    np.testing.assert_array_equal(many[True].to_numpy(), expected[:, 1])
+    one = [model.predict_proba_one(dict(zip(keys, q.tolist()))) for q in Q]
+    np.testing.assert_array_equal([p[False] for p in one], expected[:, 0])
+    np.testing.assert_array_equal([p[True] for p in one], expected[:, 1])

@@ -40,7 +40,7 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
 
 from .._values import same_value
 from ..base import BinaryClassifier, OnlineClassifier, decision_cut
-from ..linear.first_order import _stable_sigmoid
+from ..linear.first_order import _logistic_columns
 from ..metrics.batch import _is_missing
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
 
@@ -90,6 +90,17 @@ def _labels(y):
         return y
 
 
+def _logistic_pair(s: float) -> tuple[float, float]:
+    """:math:`(\\sigma(-s), \\sigma(s))` of one score, as
+    :func:`~skewlearn.linear.first_order._logistic_columns` computes them for an array (the
+    wrapped ``OGD``'s ``predict_proba``), bit for bit: one ``e = exp(-|s|)`` from numpy's
+    ``exp`` (``math.exp`` differs from it in the last bit for ~5 % of scores), and each
+    column divided by ``1 + e``, never ``1 - p`` (exactly 0 for ``s`` above ~37)."""
+    e = float(np.exp(-abs(s)))
+    den = 1.0 + e
+    return (e / den, 1.0 / den) if s >= 0 else (1.0 / den, e / den)
+
+
 def _plain_scores(cls) -> bool:
     """Whether ``cls.decision_function`` is validation, then ``_scores_of``, then the sign of
     the positive class (:class:`skewlearn.base.BinaryClassifier`'s, which every online
@@ -106,17 +117,20 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     ``learn_one(x, y)`` is ``partial_fit`` on one row; ``learn_many(X, y)`` one
     ``partial_fit`` on the whole frame, which gives the same model (skewlearn's
     partial_fit-in-pieces contract). ``predict_proba_one`` returns
-    :math:`\\{c_0: 1 - p, c_1: p\\}` with :math:`p = \\sigma(f - t)`, :math:`f` the
+    :math:`\\{c_0: \\sigma(-s), c_1: \\sigma(s)\\}` with :math:`s = f - t`, :math:`f` the
     ``decision_function`` and :math:`t` the learner's ``threshold`` (KOIL, OAM, OPAUC; 0 for
-    the others): the logistic probability for logistic learners, otherwise a monotone
-    squashing of the score (not a calibrated probability; :math:`p > \\tfrac12` exactly
-    when the learner's ``predict`` gives :math:`c_1`). Score the ranking with
-    ``RiverMetric(ROCAUC())`` (exact, see :class:`RiverMetric`): River's own ``ROCAUC``
-    counts the probabilities at ``n_thresholds`` (10) grid points, and learners whose scores
-    stay small, such as the kernel learners (KOIL, NORMA) on standardised features, keep
-    their probabilities near ½, between two grid points: on River's Phishing stream behind a
-    ``StandardScaler``, KOIL scores an exact AUC of about 0.9 and River's ``ROCAUC`` about
-    0.55.
+    the others): for ``OGD(loss="logistic")`` its own ``predict_proba``, bit for bit (each
+    column the logistic function of its own signed score, so a confident row's
+    :math:`c_0` is not rounded to 0 as :math:`1 - \\sigma(s)` would be; the two sum to 1
+    within 2 ulp); for the other learners a monotone squashing of the score (not a
+    calibrated probability; :math:`\\sigma(s) > \\tfrac12` exactly when the learner's
+    ``predict`` gives :math:`c_1`). ``predict_proba_many`` gives the same values. Score
+    the ranking with ``RiverMetric(ROCAUC())`` (exact, see :class:`RiverMetric`): River's
+    own ``ROCAUC`` counts the probabilities at ``n_thresholds`` (10) grid points, and
+    learners whose scores stay small, such as the kernel learners (KOIL, NORMA) on
+    standardised features, keep their probabilities near ½, between two grid points: on
+    River's Phishing stream behind a ``StandardScaler``, KOIL scores an exact AUC of about
+    0.9 and River's ``ROCAUC`` about 0.55.
     Before the first ``learn_one`` the probabilities are ½ each and ``predict_one`` returns
     :math:`c_0`.
 
@@ -414,10 +428,8 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         c0, c1 = self.classes
         if not self._fitted():
             return {c0: 0.5, c1: 0.5}
-        s = self._decision_one(x)
-        # the logistic function, as _stable_sigmoid computes it
-        p = 1.0 / (1.0 + math.exp(-s)) if s >= 0 else math.exp(s) / (1.0 + math.exp(s))
-        return {c0: 1.0 - p, c1: p}
+        p0, p1 = _logistic_pair(self._decision_one(x))
+        return {c0: p0, c1: p1}
 
     def predict_one(self, x: dict):
         c0, c1 = self.classes
@@ -429,10 +441,10 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         X = _pandas_frame(X, "predict_proba_many")
         c0, c1 = self.classes
         if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
-            p = np.full(len(X), 0.5)
+            p = np.full((len(X), 2), 0.5)
         else:
-            p = _stable_sigmoid(self._decision(self._matrix(X)))
-        return pd.DataFrame({c0: 1.0 - p, c1: p}, index=X.index, columns=[c0, c1])
+            p = _logistic_columns(self._decision(self._matrix(X)))
+        return pd.DataFrame({c0: p[:, 0], c1: p[:, 1]}, index=X.index, columns=[c0, c1])
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
         X = _pandas_frame(X, "predict_many")
