@@ -676,3 +676,55 @@ def test_probabilities_are_the_learners_own_bit_for_bit(estimator):
     one = [model.predict_proba_one(dict(zip(keys, q.tolist()))) for q in Q]
     np.testing.assert_array_equal([p[False] for p in one], expected[:, 0])
     np.testing.assert_array_equal([p[True] for p in one], expected[:, 1])
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [CostSensitivePA(), AROW(), OGD(loss="squared", eta=0.1)],
+    ids=lambda e: type(e).__name__,
+)
+def test_the_quick_row_check_refuses_and_learns_what_partial_fit_does(estimator):
+    """Session 20: learn_one / predict_one pass a row without scanning it when its norm is
+    within half the magnitude limit. Rows near and beyond the limit, and inf, must still
+    get partial_fit's own verdict: learnt (an overflow of the state named, the model
+    discarded: OGD's squared loss) or refused with its message."""
+    from skewlearn.base import max_abs_value
+
+    limit = max_abs_value(2)
+    cases = [
+        [0.4 * limit, 0.4 * limit],  # norm past the quick bound, values within the limit
+        [0.9 * limit, 0.1],
+        [1.5 * limit, 0.0],  # beyond the limit
+        [-limit * (1 + 1e-15), 0.0],
+        [math.inf, 0.0],
+        [1e-300, -0.4 * limit],
+    ]
+    messages = []
+    for values in cases:
+        model = RiverClassifier(estimator, classes=(0, 1))
+        ref = clone(estimator)
+        for row, label in (([1000.0, 0.0], 0), ([-1.0, 1.0], 0), (values, 1)):
+            try:
+                ref.partial_fit(np.array([row]), [label], classes=[0, 1])
+                expected = None
+            except ValueError as err:
+                expected = str(err)
+            try:
+                model.learn_one(dict(zip("ab", row)), label)
+                got = None
+            except ValueError as err:
+                got = str(err)
+            assert got == expected, values
+            messages.append(got)
+        for name, value in vars(ref).items():
+            if name.endswith("_") and isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(getattr(model.model, name), value, err_msg=name)
+        assert hasattr(model.model, "classes_") == hasattr(ref, "classes_")
+    if isinstance(estimator, OGD):
+        assert any(m and "state (weights_) became non-finite" in m for m in messages)
+    model = RiverClassifier(estimator, classes=(0, 1))
+    model.learn_one({"a": 1.0, "b": 0.0}, 0)
+    for bad, match in [(1.5 * limit, "magnitude"), (math.inf, "infinity"), (math.nan, "NaN")]:
+        for call in (model.predict_one, model.predict_proba_one):
+            with pytest.raises(ValueError, match=match):
+                call({"a": bad})

@@ -39,7 +39,7 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
     ) from exc
 
 from .._values import same_value
-from ..base import BinaryClassifier, OnlineClassifier, decision_cut
+from ..base import BinaryClassifier, OnlineClassifier, decision_cut, max_abs_value
 from ..linear.first_order import _logistic_columns
 from ..metrics.batch import _is_missing
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
@@ -88,6 +88,11 @@ def _labels(y):
         return nw.from_native(y, series_only=True).to_pandas()
     except (ImportError, TypeError):
         return y
+
+
+#: Label types that are never missing (:func:`~skewlearn.metrics.batch._is_missing` is
+#: called for the others).
+_PLAIN_LABELS = frozenset({bool, int, str})
 
 
 def _logistic_pair(s: float) -> tuple[float, float]:
@@ -266,14 +271,22 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         yield {"estimator": OGD(loss="logistic")}
 
     # ------------------------------------------------------------------ helpers
+    #: Half of :func:`~skewlearn.base.max_abs_value` for the feature order's width, set
+    #: with the order: a row whose norm is at most this passes the magnitude check (the
+    #: half leaves room for ``math.hypot``'s rounding). 0 (every row is checked in full)
+    #: on an adapter pickled before it existed.
+    _quick_bound: float = 0.0
+
     def _fix_order(self, keys) -> None:
         if self._order is None:
-            self._order = tuple(self.features if self.features is not None else keys)
-            if not self._order:
+            order = tuple(self.features if self.features is not None else keys)
+            if not order:
                 raise ValueError(
                     "The first learning call had no features; pass features=(...) or learn "
                     "from a non-empty feature dict first."
                 )
+            self._order = order
+            self._quick_bound = 0.5 * max_abs_value(len(order))
 
     @staticmethod
     def _not_a_number(err: Exception) -> ValueError:
@@ -313,10 +326,14 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         """``x`` as the 1-row matrix ``partial_fit``/``decision_function`` would accept,
         with their NaN/inf and magnitude checks made on the Python floats it is built from
         (for a fitted model: its width is the feature order's, and it has no feature
-        names)."""
+        names). A row whose norm is within half the magnitude limit passes them without
+        being scanned (``math.hypot`` of the floats, ~0.2 us: NaN, inf and any value
+        beyond the limit give a larger norm or NaN); any other row gets the learner's
+        check and its messages."""
         values = self._values(x)
         row = np.array((values,), dtype=np.float64)
-        self._model._check_magnitude(row, values)
+        if not math.hypot(*values) <= self._quick_bound:
+            self._model._check_magnitude(row, values)
         return row
 
     def _matrix(self, X: pd.DataFrame) -> np.ndarray:
@@ -400,12 +417,13 @@ class RiverClassifier(river_base.MiniBatchClassifier):
 
     # ------------------------------------------------------------------ River API
     def learn_one(self, x: dict, y: Hashable) -> None:
-        self._fix_order(x.keys())
-        if _is_missing(y):
+        if self._order is None:
+            self._fix_order(x.keys())
+        if y.__class__ not in _PLAIN_LABELS and _is_missing(y):
             raise self._missing_label(y)
         code = self._code(y)
-        model = self._learner()
-        if self._fitted() and type(model)._run is OnlineClassifier._run:
+        model = self._model if self._model is not None else self._learner()
+        if hasattr(model, "classes_") and type(model)._run is OnlineClassifier._run:
             # A later row: what partial_fit would validate is settled here (a C-contiguous
             # float64 row of the model's width, labels from its own classes_ [0, 1]), so
             # only the checks that depend on the values and settings run (~8 us saved).
@@ -426,14 +444,14 @@ class RiverClassifier(river_base.MiniBatchClassifier):
 
     def predict_proba_one(self, x: dict) -> dict:
         c0, c1 = self.classes
-        if not self._fitted():
+        if self._model is None or not hasattr(self._model, "classes_"):  # (not fitted)
             return {c0: 0.5, c1: 0.5}
         p0, p1 = _logistic_pair(self._decision_one(x))
         return {c0: p0, c1: p1}
 
     def predict_one(self, x: dict):
         c0, c1 = self.classes
-        if not self._fitted():
+        if self._model is None or not hasattr(self._model, "classes_"):  # (not fitted)
             return c0
         return c1 if self._decision_one(x) > 0 else c0
 
