@@ -683,6 +683,7 @@ def test_probabilities_are_the_learners_own_bit_for_bit(estimator):
     [CostSensitivePA(), AROW(), OGD(loss="squared", eta=0.1)],
     ids=lambda e: type(e).__name__,
 )
+@pytest.mark.filterwarnings("ignore:OGD.*unstable step:RuntimeWarning")  # (OGD's huge rows)
 def test_the_quick_row_check_refuses_and_learns_what_partial_fit_does(estimator):
     """Session 20: learn_one / predict_one pass a row without scanning it when its norm is
     within half the magnitude limit. Rows near and beyond the limit, and inf, must still
