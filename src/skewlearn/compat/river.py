@@ -309,18 +309,43 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     def _values(self, x: dict) -> list[float]:
         try:
             return [float(x.get(f, 0.0)) for f in self._order]
-        except (TypeError, ValueError) as err:
-            raise self._not_a_number(err) from None
-        except OverflowError:
-            for f in self._order:
-                try:
-                    float(x.get(f, 0.0))
-                except OverflowError:
-                    raise self._too_large(f) from None
-            raise
+        except (TypeError, ValueError, OverflowError):
+            pass
+        for f in self._order:  # the first value that failed, named
+            try:
+                float(x.get(f, 0.0))
+            except (TypeError, ValueError) as err:
+                raise ValueError(
+                    f"Feature {f!r} holds {x[f]!r}, which is no number: every feature value "
+                    f"must be a number ({err}). Encode categorical features first (e.g. "
+                    "river.preprocessing.OneHotEncoder)."
+                ) from None
+            except OverflowError:
+                raise self._too_large(f) from None
+        raise AssertionError("unreachable: a value failed float() once only")  # pragma: no cover
 
-    def _row(self, x: dict) -> np.ndarray:
-        return np.array((self._values(x),), dtype=np.float64)
+    def _check_row(self, row: np.ndarray, values: list[float]) -> None:
+        """The learner's NaN/inf and magnitude check of a row built from a dict, its error
+        naming the feature at fault and River's own preprocessing (the learner's message
+        names neither, and advises scikit-learn's, which a River pipeline cannot hold)."""
+        try:
+            self._model._check_magnitude(row, values)
+        except ValueError as err:
+            limit = max_abs_value(len(values))
+            pairs = list(zip(self._order, values))
+            bad = [p for p in pairs if not math.isfinite(p[1])]
+            key, value = (bad or [p for p in pairs if abs(p[1]) > limit] or [(None, None)])[0]
+            if key is None:  # pragma: no cover - the check refuses only what is found above
+                raise
+            fix = (
+                "impute it (river.preprocessing.StatImputer) or leave the key out of the "
+                "dict (a missing key counts as 0)"
+                if bad
+                else "scale it (river.preprocessing.StandardScaler or MaxAbsScaler)"
+            )
+            raise ValueError(
+                f"Feature {key!r} holds {value!r}: {err} In a River pipeline, {fix}."
+            ) from None
 
     def _ready_row(self, x: dict) -> np.ndarray:
         """``x`` as the 1-row matrix ``partial_fit``/``decision_function`` would accept,
@@ -333,7 +358,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         values = self._values(x)
         row = np.array((values,), dtype=np.float64)
         if not math.hypot(*values) <= self._quick_bound:
-            self._model._check_magnitude(row, values)
+            self._check_row(row, values)
         return row
 
     def _matrix(self, X: pd.DataFrame) -> np.ndarray:
@@ -413,7 +438,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             if math.isfinite(raw):
                 return (raw if model._pos_is_last() else -raw) - decision_cut(model)
         # any other learner, or a non-finite score (whose error names the overflow)
-        return float(self._decision(self._row(x))[0])
+        return float(self._decision(self._ready_row(x))[0])
 
     # ------------------------------------------------------------------ River API
     def learn_one(self, x: dict, y: Hashable) -> None:
@@ -432,7 +457,8 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             ypm = np.array((1.0 if code == model.pos_label_ else -1.0,))
             model._learn_signed(row, ypm, stacklevel=4)
             return
-        model.partial_fit(self._row(x), np.array((code,)), classes=self._classes())
+        # (the row checked here too, for the message that names the feature at fault)
+        model.partial_fit(self._ready_row(x), np.array((code,)), classes=self._classes())
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
         X = _pandas_frame(X, "learn_many")
