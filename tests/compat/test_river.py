@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import warnings
 
@@ -757,3 +758,32 @@ def test_a_bad_value_in_a_dict_is_named_by_its_key_with_rivers_fix():
                     call({"a": 1.0, "b": value, "c": 2.0})
         model.learn_one({"a": 1.0, "b": 0.0, "c": 2.0}, 1)
         model.learn_one({"a": -1.0, "b": 0.5, "c": 2.0}, 0)
+
+
+def test_a_wrapped_model_refit_by_hand_is_validated_not_read_past_its_end():
+    """Session 20: learn_one / predict_one skip validation for the adapter's own model,
+    whose width is the feature order's. A user who refits ``model`` (exposed as
+    ``.model``) with other data left it with another width or other classes, and the
+    one-row paths still used them: scores read past the end of the 3 weights (a garbage
+    probability, not an error) and learning wrote past it, or mapped every label to the
+    negative class. Such a model now gets the learner's own validation."""
+    model = RiverClassifier(OGD(), classes=(0, 1))
+    x = {f"f{j}": float(j % 3 - 1) for j in range(20)}
+    model.learn_one(x, 1)
+    model.learn_one({k: -v for k, v in x.items()}, 0)
+    rng = np.random.default_rng(0)
+    model.model.fit(rng.normal(size=(20, 2)), np.arange(20) % 2)
+    for call in (model.predict_one, model.predict_proba_one, lambda x: model.learn_one(x, 1)):
+        with pytest.raises(ValueError, match="expecting 2 features"):
+            call(x)
+    model.model.fit(rng.normal(size=(20, 20)), np.where(np.arange(20) % 2, "b", "a"))
+    with pytest.raises(ValueError, match="not the classes of earlier calls"):
+        model.learn_one(x, 1)
+    model.model.fit(rng.normal(size=(20, 20)), np.arange(20) % 2)  # as the adapter learns
+    ref = copy.deepcopy(model.model)
+    row = np.array([list(x.values())])
+    for label in (1, 0, 1):
+        model.learn_one(x, label)
+        ref.partial_fit(row, [label])
+    np.testing.assert_array_equal(model.model.weights_, ref.weights_)
+    assert model.predict_proba_one(x)[1] == _logistic_pair(ref.decision_function(row))[0, 1]

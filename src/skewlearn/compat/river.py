@@ -271,6 +271,13 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         yield {"estimator": OGD(loss="logistic")}
 
     # ------------------------------------------------------------------ helpers
+    #: The learner's ``classes_`` array as the adapter's last learning call left it (None
+    #: before one). The one-row paths skip the learner's validation only while the model
+    #: holds that very array: one refit by hand (``.model.fit`` with another width or
+    #: other classes) was read and written past the end of its weights, or learnt every
+    #: label as negative; it is validated by the learner until the adapter teaches it.
+    _taught = None
+
     #: Half of :func:`~skewlearn.base.max_abs_value` for the feature order's width, set
     #: with the order: a row whose norm is at most this passes the magnitude check (the
     #: half leaves room for ``math.hypot``'s rounding). 0 (every row is checked in full)
@@ -433,11 +440,12 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         online learner does, the row is built and checked here and scored directly, as
         ``decision_function`` would after its validation (~10 us of a one-row call)."""
         model = self._model
-        if _plain_scores(type(model)):
+        if _plain_scores(type(model)) and model.__dict__.get("classes_") is self._taught:
             raw = float(model._scores_of(self._ready_row(x))[0])
             if math.isfinite(raw):
                 return (raw if model._pos_is_last() else -raw) - decision_cut(model)
-        # any other learner, or a non-finite score (whose error names the overflow)
+        # any other learner, one refit by hand, or a non-finite score (whose error names
+        # the overflow)
         return float(self._decision(self._ready_row(x))[0])
 
     # ------------------------------------------------------------------ River API
@@ -448,7 +456,12 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             raise self._missing_label(y)
         code = self._code(y)
         model = self._model if self._model is not None else self._learner()
-        if hasattr(model, "classes_") and type(model)._run is OnlineClassifier._run:
+        taught = self._taught
+        if (
+            taught is not None
+            and model.__dict__.get("classes_") is taught
+            and type(model)._run is OnlineClassifier._run
+        ):
             # A later row: what partial_fit would validate is settled here (a C-contiguous
             # float64 row of the model's width, labels from its own classes_ [0, 1]), so
             # only the checks that depend on the values and settings run (~8 us saved).
@@ -459,6 +472,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             return
         # (the row checked here too, for the message that names the feature at fault)
         model.partial_fit(self._ready_row(x), np.array((code,)), classes=self._classes())
+        self._taught = model.__dict__.get("classes_")
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
         X = _pandas_frame(X, "learn_many")
@@ -466,7 +480,9 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             return
         codes = self._codes(_labels(y))
         self._fix_order(list(X.columns))
-        self._learner().partial_fit(self._matrix(X), codes, classes=self._classes())
+        model = self._learner()
+        model.partial_fit(self._matrix(X), codes, classes=self._classes())
+        self._taught = model.__dict__.get("classes_")
 
     def predict_proba_one(self, x: dict) -> dict:
         c0, c1 = self.classes
