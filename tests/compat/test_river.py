@@ -22,8 +22,14 @@ from skewlearn.metrics import F1, ROCAUC, Confusion, HistogramPRAUC, MistakeRate
 
 @pytest.mark.parametrize(
     "estimator",
-    [OGD(loss="logistic"), KOIL(budget_pos=30, budget_neg=30, random_state=0), OMCSL()],
-    ids=["OGD", "KOIL", "OMCSL"],
+    [
+        OGD(loss="logistic"),
+        AROW(),  # second order
+        KOIL(budget_pos=30, budget_neg=30, random_state=0),
+        OAM(),  # AUC
+        OMCSL(),
+    ],
+    ids=["OGD", "AROW", "KOIL", "OAM", "OMCSL"],
 )
 def test_passes_rivers_estimator_checks(estimator):
     check_estimator(RiverClassifier(estimator))
