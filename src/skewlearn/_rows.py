@@ -50,6 +50,21 @@ def as_rows(X, fit_intercept: bool) -> tuple:
     return (X.reshape(-1), _EMPTY_INDEX, _EMPTY_INDEX, X.shape[1], False, bias)
 
 
+def as_row(values, fit_intercept: bool) -> tuple:
+    """One dense row given as a sequence of floats, packed as :func:`as_rows` packs the
+    1-row matrix of them (the same kernel types, so the same results), without building
+    that matrix: River's adapter scores one feature dict at a time."""
+    bias = 1.0 if fit_intercept else 0.0
+    return (
+        np.array(values, dtype=np.float64),
+        _EMPTY_INDEX,
+        _EMPTY_INDEX,
+        len(values),
+        False,
+        bias,
+    )
+
+
 def n_rows(rows: tuple) -> int:
     """Number of samples in a kernel tuple."""
     data, indices, indptr, d, sparse, _ = rows

@@ -49,7 +49,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._config import NJIT
 from ._rng import seed_state
-from ._rows import as_rows, linear_scores
+from ._rows import as_row, as_rows, linear_scores
 from ._stability import warn_unstable_steps
 from ._values import same_value, value_list
 
@@ -1254,6 +1254,15 @@ class OnlineClassifier(BinaryClassifier):
         out = np.empty(X.shape[0], dtype=np.float64)
         self._scores(rows, out)
         return out
+
+    def _raw_score_row(self, values: list[float]) -> float:
+        """:meth:`_scores_of` of the one dense row ``values`` (Python floats, already
+        validated: the model's width, finite, within the magnitude limit), without building
+        the 1-row matrix (:func:`~skewlearn._rows.as_row`): the River adapter scores one
+        feature dict at a time."""
+        out = np.empty(1, dtype=np.float64)
+        self._scores(as_row(values, self._intercept_feature()), out)
+        return float(out[0])
 
     def _run(self, X, y, classes, reset: bool) -> np.ndarray:
         if reset:

@@ -109,10 +109,12 @@ def _logistic_pair(s: float) -> tuple[float, float]:
 def _plain_scores(cls) -> bool:
     """Whether ``cls.decision_function`` is validation, then ``_scores_of``, then the sign of
     the positive class (:class:`skewlearn.base.BinaryClassifier`'s, which every online
-    learner inherits)."""
+    learner inherits), with :class:`skewlearn.base.OnlineClassifier`'s ``_scores_of`` (the
+    kernel pass ``_scores`` over the packed rows, which ``_raw_score_row`` calls for one)."""
     return (
         cls.decision_function is BinaryClassifier.decision_function
         and cls._raw_scores is BinaryClassifier._raw_scores
+        and cls._scores_of is OnlineClassifier._scores_of
     )
 
 
@@ -362,11 +364,14 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         being scanned (``math.hypot`` of the floats, ~0.2 us: NaN, inf and any value
         beyond the limit give a larger norm or NaN); any other row gets the learner's
         check and its messages."""
+        return np.array((self._checked_values(x),), dtype=np.float64)
+
+    def _checked_values(self, x: dict) -> list[float]:
+        """The values of :meth:`_ready_row` (as Python floats), checked."""
         values = self._values(x)
-        row = np.array((values,), dtype=np.float64)
         if not math.hypot(*values) <= self._quick_bound:
-            self._check_row(row, values)
-        return row
+            self._check_row(np.array((values,), dtype=np.float64), values)
+        return values
 
     def _matrix(self, X: pd.DataFrame) -> np.ndarray:
         # a NaN cell is a key missing from that row's dict: 0, as in learn_one
@@ -441,7 +446,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         ``decision_function`` would after its validation (~10 us of a one-row call)."""
         model = self._model
         if _plain_scores(type(model)) and model.__dict__.get("classes_") is self._taught:
-            raw = float(model._scores_of(self._ready_row(x))[0])
+            raw = model._raw_score_row(self._checked_values(x))
             if math.isfinite(raw):
                 return (raw if model._pos_is_last() else -raw) - decision_cut(model)
         # any other learner, one refit by hand, or a non-finite score (whose error names
