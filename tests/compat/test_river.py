@@ -373,6 +373,8 @@ def test_predict_one_equals_decision_function(estimator):
     s = learner.decision_function(X[150:]) - cut
     p = [model.predict_proba_one(x)[True] for x, _ in rows[150:]]
     np.testing.assert_allclose(p, 1.0 / (1.0 + np.exp(-s)), rtol=1e-12, atol=1e-300)
+    # bit for bit (session 20: one row is scored without the 1-row matrix)
+    np.testing.assert_array_equal(p, _logistic_pair(s)[:, 1])
     assert [model.predict_one(x) for x, _ in rows[150:]] == (s > 0).tolist()
     bad = dict(rows[0][0])
     for value, match in [(math.nan, "Input X contains NaN"), (1e200, "magnitude 1e\\+200")]:
