@@ -766,6 +766,14 @@ def test_a_bad_value_in_a_dict_is_named_by_its_key_with_rivers_fix():
                     call({"a": 1.0, "b": value, "c": 2.0})
         model.learn_one({"a": 1.0, "b": 0.0, "c": 2.0}, 1)
         model.learn_one({"a": -1.0, "b": 0.5, "c": 2.0}, 0)
+    frame = pd.DataFrame({"a": [1.0, 2.0], "b": [0.5, "red"], "c": [1.0, 1.0]})
+    for call in (
+        lambda: model.learn_many(frame, pd.Series([1, 0])),
+        lambda: model.predict_many(frame),
+        lambda: model.predict_proba_many(frame),
+    ):
+        with pytest.raises(ValueError, match=r"[Ff]eature 'b' .*must be a number.*OneHotEncoder"):
+            call()
 
 
 def test_a_wrapped_model_refit_by_hand_is_validated_not_read_past_its_end():

@@ -378,17 +378,22 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         X = X.reindex(columns=list(self._order), fill_value=0.0)
         try:
             return X.fillna(0.0).to_numpy(dtype=np.float64)
-        except (TypeError, ValueError) as err:
-            raise self._not_a_number(err) from None
-        except OverflowError:
-            for f in X.columns:
-                try:
-                    X[f].fillna(0.0).to_numpy(dtype=np.float64)
-                except OverflowError:
-                    raise self._too_large(f) from None
-                except (TypeError, ValueError) as err:
-                    raise self._not_a_number(err) from None
-            raise
+        except (TypeError, ValueError, OverflowError) as err:
+            first = err
+        for f in X.columns:  # the column that failed, named
+            try:
+                X[f].fillna(0.0).to_numpy(dtype=np.float64)
+            except OverflowError:
+                raise self._too_large(f) from None
+            except (TypeError, ValueError) as err:
+                raise ValueError(
+                    f"Feature {f!r} (a column) holds a value that is no number: every feature "
+                    f"value must be a number ({err}). Encode categorical features first (e.g. "
+                    "river.preprocessing.OneHotEncoder)."
+                ) from None
+        if isinstance(first, OverflowError):  # (no single column fails alone)
+            raise first
+        raise self._not_a_number(first) from None
 
     @staticmethod
     def _missing_label(v, where: str = "") -> ValueError:
