@@ -41,11 +41,28 @@ def canonical(X):
 def as_rows(X, fit_intercept: bool) -> tuple:
     """Pack a validated float matrix (dense C-contiguous or CSR) into the kernel tuple."""
     bias = 1.0 if fit_intercept else 0.0
+    if X.__class__ is np.ndarray and X.flags.c_contiguous:  # (a one-row call: ~0.4 us less)
+        return (X.reshape(-1), _EMPTY_INDEX, _EMPTY_INDEX, X.shape[1], False, bias)
     if sp.issparse(X):
         X = canonical(X.tocsr())
         return (X.data, X.indices, X.indptr, X.shape[1], True, bias)
     X = np.ascontiguousarray(X)
     return (X.reshape(-1), _EMPTY_INDEX, _EMPTY_INDEX, X.shape[1], False, bias)
+
+
+def as_row(values, fit_intercept: bool) -> tuple:
+    """One dense row given as a sequence of floats, packed as :func:`as_rows` packs the
+    1-row matrix of them (the same kernel types, so the same results), without building
+    that matrix: River's adapter scores one feature dict at a time."""
+    bias = 1.0 if fit_intercept else 0.0
+    return (
+        np.array(values, dtype=np.float64),
+        _EMPTY_INDEX,
+        _EMPTY_INDEX,
+        len(values),
+        False,
+        bias,
+    )
 
 
 def n_rows(rows: tuple) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import warnings
 
@@ -21,8 +22,14 @@ from skewlearn.metrics import F1, ROCAUC, Confusion, HistogramPRAUC, MistakeRate
 
 @pytest.mark.parametrize(
     "estimator",
-    [OGD(loss="logistic"), KOIL(budget_pos=30, budget_neg=30, random_state=0), OMCSL()],
-    ids=["OGD", "KOIL", "OMCSL"],
+    [
+        OGD(loss="logistic"),
+        AROW(),  # second order
+        KOIL(budget_pos=30, budget_neg=30, random_state=0),
+        OAM(),  # AUC
+        OMCSL(),
+    ],
+    ids=["OGD", "AROW", "KOIL", "OAM", "OMCSL"],
 )
 def test_passes_rivers_estimator_checks(estimator):
     check_estimator(RiverClassifier(estimator))
@@ -366,6 +373,8 @@ def test_predict_one_equals_decision_function(estimator):
     s = learner.decision_function(X[150:]) - cut
     p = [model.predict_proba_one(x)[True] for x, _ in rows[150:]]
     np.testing.assert_allclose(p, 1.0 / (1.0 + np.exp(-s)), rtol=1e-12, atol=1e-300)
+    # bit for bit (session 20: one row is scored without the 1-row matrix)
+    np.testing.assert_array_equal(p, _logistic_pair(s)[:, 1])
     assert [model.predict_one(x) for x, _ in rows[150:]] == (s > 0).tolist()
     bad = dict(rows[0][0])
     for value, match in [(math.nan, "Input X contains NaN"), (1e200, "magnitude 1e\\+200")]:
@@ -633,3 +642,164 @@ def test_a_frame_with_a_repeated_column_name_is_refused():
     ):
         with pytest.raises(ValueError, match="'a' twice"):
             getattr(model, method)(*args)
+
+
+def _logistic_pair(s):
+    """[sigma(-s), sigma(s)] as OGD.predict_proba computes them (numpy's exp)."""
+    from skewlearn.linear.first_order import _logistic_columns
+
+    return _logistic_columns(np.asarray(s, dtype=np.float64))
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [OGD(loss="logistic"), KOIL(budget_pos=8, budget_neg=8, threshold=0.3)],
+    ids=lambda e: type(e).__name__,
+)
+def test_probabilities_are_the_learners_own_bit_for_bit(estimator):
+    """Session 20: predict_proba_one/_many gave the class-0 column as 1 - p, where the
+    wrapped OGD's predict_proba gives sigma(-z) (session 19: 1 - p is exactly 0 above
+    z ~ 37, tying every confident row), and predict_proba_one took math.exp where
+    predict_proba_many and OGD take numpy's, which differ in the last bit for ~5 % of
+    scores. Both columns of both methods must now be OGD.predict_proba's values, bit for
+    bit (for another learner the same function of f - threshold)."""
+    rows, keys, X, y = _phishing()
+    model = RiverClassifier(estimator, seed=0)
+    for x, t in rows[:150]:
+        model.learn_one(x, t)
+    learner = model.model
+    # the stream's rows, and the same rows scaled so that the scores pass |z| = 40
+    Q = np.vstack([X, 100.0 * X[:40]])
+    s = learner.decision_function(Q) - (getattr(learner, "threshold", None) or 0.0)
+    expected = learner.predict_proba(Q) if hasattr(learner, "predict_proba") else None
+    if expected is None:
+        expected = _logistic_pair(s)
+    else:
+        np.testing.assert_array_equal(expected, _logistic_pair(s))
+    if isinstance(learner, OGD):  # (KOIL's RBF scores stay small)
+        assert s.max() > 40 and (expected[:, 0][s > 40] > 0).all()
+    frame = pd.DataFrame(Q, columns=keys)
+    many = model.predict_proba_many(frame)
+    np.testing.assert_array_equal(many[False].to_numpy(), expected[:, 0])
+    np.testing.assert_array_equal(many[True].to_numpy(), expected[:, 1])
+    one = [model.predict_proba_one(dict(zip(keys, q.tolist()))) for q in Q]
+    np.testing.assert_array_equal([p[False] for p in one], expected[:, 0])
+    np.testing.assert_array_equal([p[True] for p in one], expected[:, 1])
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [CostSensitivePA(), AROW(), OGD(loss="squared", eta=0.1)],
+    ids=lambda e: type(e).__name__,
+)
+@pytest.mark.filterwarnings("ignore:OGD.*unstable step:RuntimeWarning")  # (OGD's huge rows)
+def test_the_quick_row_check_refuses_and_learns_what_partial_fit_does(estimator):
+    """Session 20: learn_one / predict_one pass a row without scanning it when its norm is
+    within half the magnitude limit. Rows near and beyond the limit, and inf, must still
+    get partial_fit's own verdict: learnt (an overflow of the state named, the model
+    discarded: OGD's squared loss) or refused with its message."""
+    from skewlearn.base import max_abs_value
+
+    limit = max_abs_value(2)
+    cases = [
+        [0.4 * limit, 0.4 * limit],  # norm past the quick bound, values within the limit
+        [0.9 * limit, 0.1],
+        [1.5 * limit, 0.0],  # beyond the limit
+        [-limit * (1 + 1e-15), 0.0],
+        [math.inf, 0.0],
+        [1e-300, -0.4 * limit],
+    ]
+    messages = []
+    for values in cases:
+        model = RiverClassifier(estimator, classes=(0, 1))
+        ref = clone(estimator)
+        for row, label in (([1000.0, 0.0], 0), ([-1.0, 1.0], 0), (values, 1)):
+            try:
+                ref.partial_fit(np.array([row]), [label], classes=[0, 1])
+                expected = None
+            except ValueError as err:
+                expected = str(err)
+            try:
+                model.learn_one(dict(zip("ab", row)), label)
+                got = None
+            except ValueError as err:
+                got = str(err)
+            # the learner's own message (here after the feature's name)
+            assert (got is None) == (expected is None), values
+            assert expected is None or expected in got, values
+            messages.append(got)
+        for name, value in vars(ref).items():
+            if name.endswith("_") and isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(getattr(model.model, name), value, err_msg=name)
+        assert hasattr(model.model, "classes_") == hasattr(ref, "classes_")
+    if isinstance(estimator, OGD):
+        assert any(m and "state (weights_) became non-finite" in m for m in messages)
+    model = RiverClassifier(estimator, classes=(0, 1))
+    model.learn_one({"a": 1.0, "b": 0.0}, 0)
+    for bad, match in [(1.5 * limit, "magnitude"), (math.inf, "infinity"), (math.nan, "NaN")]:
+        for call in (model.predict_one, model.predict_proba_one):
+            with pytest.raises(ValueError, match=match):
+                call({"a": bad})
+
+
+def test_a_bad_value_in_a_dict_is_named_by_its_key_with_rivers_fix():
+    """Session 20: NaN, inf, a value too large or no number at all in a feature dict was
+    refused without the key that held it ("Input X contains NaN") and with
+    scikit-learn's SimpleImputer / StandardScaler as the fix, which a River pipeline
+    cannot use. The message now names the key and River's preprocessing, and keeps the
+    learner's own words."""
+    model = RiverClassifier(OGD(), classes=(0, 1))
+    calls = (
+        lambda x: model.learn_one(x, 1),
+        model.predict_one,
+        model.predict_proba_one,
+    )
+    for fitted in (False, True):
+        for value, words in [
+            (math.nan, r"Input X contains NaN.*StatImputer"),
+            (math.inf, r"Input X contains infinity.*StatImputer"),
+            (1e200, r"magnitude 1e\+200.*river\.preprocessing\.StandardScaler"),
+            ("red", r"must be a number.*OneHotEncoder"),
+        ]:
+            for call in calls[: 1 if not fitted else 3]:
+                with pytest.raises(ValueError, match=rf"[Ff]eature 'b' .*{words}"):
+                    call({"a": 1.0, "b": value, "c": 2.0})
+        model.learn_one({"a": 1.0, "b": 0.0, "c": 2.0}, 1)
+        model.learn_one({"a": -1.0, "b": 0.5, "c": 2.0}, 0)
+    frame = pd.DataFrame({"a": [1.0, 2.0], "b": [0.5, "red"], "c": [1.0, 1.0]})
+    for call in (
+        lambda: model.learn_many(frame, pd.Series([1, 0])),
+        lambda: model.predict_many(frame),
+        lambda: model.predict_proba_many(frame),
+    ):
+        with pytest.raises(ValueError, match=r"[Ff]eature 'b' .*must be a number.*OneHotEncoder"):
+            call()
+
+
+def test_a_wrapped_model_refit_by_hand_is_validated_not_read_past_its_end():
+    """Session 20: learn_one / predict_one skip validation for the adapter's own model,
+    whose width is the feature order's. A user who refits ``model`` (exposed as
+    ``.model``) with other data left it with another width or other classes, and the
+    one-row paths still used them: scores read past the end of the 3 weights (a garbage
+    probability, not an error) and learning wrote past it, or mapped every label to the
+    negative class. Such a model now gets the learner's own validation."""
+    model = RiverClassifier(OGD(), classes=(0, 1))
+    x = {f"f{j}": float(j % 3 - 1) for j in range(20)}
+    model.learn_one(x, 1)
+    model.learn_one({k: -v for k, v in x.items()}, 0)
+    rng = np.random.default_rng(0)
+    model.model.fit(rng.normal(size=(20, 2)), np.arange(20) % 2)
+    for call in (model.predict_one, model.predict_proba_one, lambda x: model.learn_one(x, 1)):
+        with pytest.raises(ValueError, match="expecting 2 features"):
+            call(x)
+    model.model.fit(rng.normal(size=(20, 20)), np.where(np.arange(20) % 2, "b", "a"))
+    with pytest.raises(ValueError, match="not the classes of earlier calls"):
+        model.learn_one(x, 1)
+    model.model.fit(rng.normal(size=(20, 20)), np.arange(20) % 2)  # as the adapter learns
+    ref = copy.deepcopy(model.model)
+    row = np.array([list(x.values())])
+    for label in (1, 0, 1):
+        model.learn_one(x, label)
+        ref.partial_fit(row, [label])
+    np.testing.assert_array_equal(model.model.weights_, ref.weights_)
+    assert model.predict_proba_one(x)[1] == _logistic_pair(ref.decision_function(row))[0, 1]

@@ -39,8 +39,8 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
     ) from exc
 
 from .._values import same_value
-from ..base import BinaryClassifier, OnlineClassifier, decision_cut
-from ..linear.first_order import _stable_sigmoid
+from ..base import BinaryClassifier, OnlineClassifier, decision_cut, max_abs_value
+from ..linear.first_order import _logistic_columns
 from ..metrics.batch import _is_missing
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
 
@@ -90,13 +90,31 @@ def _labels(y):
         return y
 
 
+#: Label types that are never missing (:func:`~skewlearn.metrics.batch._is_missing` is
+#: called for the others).
+_PLAIN_LABELS = frozenset({bool, int, str})
+
+
+def _logistic_pair(s: float) -> tuple[float, float]:
+    """:math:`(\\sigma(-s), \\sigma(s))` of one score, as
+    :func:`~skewlearn.linear.first_order._logistic_columns` computes them for an array (the
+    wrapped ``OGD``'s ``predict_proba``), bit for bit: one ``e = exp(-|s|)`` from numpy's
+    ``exp`` (``math.exp`` differs from it in the last bit for ~5 % of scores), and each
+    column divided by ``1 + e``, never ``1 - p`` (exactly 0 for ``s`` above ~37)."""
+    e = float(np.exp(-abs(s)))
+    den = 1.0 + e
+    return (e / den, 1.0 / den) if s >= 0 else (1.0 / den, e / den)
+
+
 def _plain_scores(cls) -> bool:
     """Whether ``cls.decision_function`` is validation, then ``_scores_of``, then the sign of
     the positive class (:class:`skewlearn.base.BinaryClassifier`'s, which every online
-    learner inherits)."""
+    learner inherits), with :class:`skewlearn.base.OnlineClassifier`'s ``_scores_of`` (the
+    kernel pass ``_scores`` over the packed rows, which ``_raw_score_row`` calls for one)."""
     return (
         cls.decision_function is BinaryClassifier.decision_function
         and cls._raw_scores is BinaryClassifier._raw_scores
+        and cls._scores_of is OnlineClassifier._scores_of
     )
 
 
@@ -106,17 +124,20 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     ``learn_one(x, y)`` is ``partial_fit`` on one row; ``learn_many(X, y)`` one
     ``partial_fit`` on the whole frame, which gives the same model (skewlearn's
     partial_fit-in-pieces contract). ``predict_proba_one`` returns
-    :math:`\\{c_0: 1 - p, c_1: p\\}` with :math:`p = \\sigma(f - t)`, :math:`f` the
+    :math:`\\{c_0: \\sigma(-s), c_1: \\sigma(s)\\}` with :math:`s = f - t`, :math:`f` the
     ``decision_function`` and :math:`t` the learner's ``threshold`` (KOIL, OAM, OPAUC; 0 for
-    the others): the logistic probability for logistic learners, otherwise a monotone
-    squashing of the score (not a calibrated probability; :math:`p > \\tfrac12` exactly
-    when the learner's ``predict`` gives :math:`c_1`). Score the ranking with
-    ``RiverMetric(ROCAUC())`` (exact, see :class:`RiverMetric`): River's own ``ROCAUC``
-    counts the probabilities at ``n_thresholds`` (10) grid points, and learners whose scores
-    stay small, such as the kernel learners (KOIL, NORMA) on standardised features, keep
-    their probabilities near ½, between two grid points: on River's Phishing stream behind a
-    ``StandardScaler``, KOIL scores an exact AUC of about 0.9 and River's ``ROCAUC`` about
-    0.55.
+    the others): for ``OGD(loss="logistic")`` its own ``predict_proba``, bit for bit (each
+    column the logistic function of its own signed score, so a confident row's
+    :math:`c_0` is not rounded to 0 as :math:`1 - \\sigma(s)` would be; the two sum to 1
+    within 2 ulp); for the other learners a monotone squashing of the score (not a
+    calibrated probability; :math:`\\sigma(s) > \\tfrac12` exactly when the learner's
+    ``predict`` gives :math:`c_1`). ``predict_proba_many`` gives the same values. Score
+    the ranking with ``RiverMetric(ROCAUC())`` (exact, see :class:`RiverMetric`): River's
+    own ``ROCAUC`` counts the probabilities at ``n_thresholds`` (10) grid points, and
+    learners whose scores stay small, such as the kernel learners (KOIL, NORMA) on
+    standardised features, keep their probabilities near ½, between two grid points: on
+    River's Phishing stream behind a ``StandardScaler``, KOIL scores an exact AUC of about
+    0.9 and River's ``ROCAUC`` about 0.55.
     Before the first ``learn_one`` the probabilities are ½ each and ``predict_one`` returns
     :math:`c_0`.
 
@@ -252,14 +273,29 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         yield {"estimator": OGD(loss="logistic")}
 
     # ------------------------------------------------------------------ helpers
+    #: The learner's ``classes_`` array as the adapter's last learning call left it (None
+    #: before one). The one-row paths skip the learner's validation only while the model
+    #: holds that very array: one refit by hand (``.model.fit`` with another width or
+    #: other classes) was read and written past the end of its weights, or learnt every
+    #: label as negative; it is validated by the learner until the adapter teaches it.
+    _taught = None
+
+    #: Half of :func:`~skewlearn.base.max_abs_value` for the feature order's width, set
+    #: with the order: a row whose norm is at most this passes the magnitude check (the
+    #: half leaves room for ``math.hypot``'s rounding). 0 (every row is checked in full)
+    #: on an adapter pickled before it existed.
+    _quick_bound: float = 0.0
+
     def _fix_order(self, keys) -> None:
         if self._order is None:
-            self._order = tuple(self.features if self.features is not None else keys)
-            if not self._order:
+            order = tuple(self.features if self.features is not None else keys)
+            if not order:
                 raise ValueError(
                     "The first learning call had no features; pass features=(...) or learn "
                     "from a non-empty feature dict first."
                 )
+            self._order = order
+            self._quick_bound = 0.5 * max_abs_value(len(order))
 
     @staticmethod
     def _not_a_number(err: Exception) -> ValueError:
@@ -282,45 +318,82 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     def _values(self, x: dict) -> list[float]:
         try:
             return [float(x.get(f, 0.0)) for f in self._order]
-        except (TypeError, ValueError) as err:
-            raise self._not_a_number(err) from None
-        except OverflowError:
-            for f in self._order:
-                try:
-                    float(x.get(f, 0.0))
-                except OverflowError:
-                    raise self._too_large(f) from None
-            raise
+        except (TypeError, ValueError, OverflowError):
+            pass
+        for f in self._order:  # the first value that failed, named
+            try:
+                float(x.get(f, 0.0))
+            except (TypeError, ValueError) as err:
+                raise ValueError(
+                    f"Feature {f!r} holds {x[f]!r}, which is no number: every feature value "
+                    f"must be a number ({err}). Encode categorical features first (e.g. "
+                    "river.preprocessing.OneHotEncoder)."
+                ) from None
+            except OverflowError:
+                raise self._too_large(f) from None
+        raise AssertionError("unreachable: a value failed float() once only")  # pragma: no cover
 
-    def _row(self, x: dict) -> np.ndarray:
-        return np.array((self._values(x),), dtype=np.float64)
+    def _check_row(self, row: np.ndarray, values: list[float]) -> None:
+        """The learner's NaN/inf and magnitude check of a row built from a dict, its error
+        naming the feature at fault and River's own preprocessing (the learner's message
+        names neither, and advises scikit-learn's, which a River pipeline cannot hold)."""
+        try:
+            self._model._check_magnitude(row, values)
+        except ValueError as err:
+            limit = max_abs_value(len(values))
+            pairs = list(zip(self._order, values))
+            bad = [p for p in pairs if not math.isfinite(p[1])]
+            key, value = (bad or [p for p in pairs if abs(p[1]) > limit] or [(None, None)])[0]
+            if key is None:  # pragma: no cover - the check refuses only what is found above
+                raise
+            fix = (
+                "impute it (river.preprocessing.StatImputer) or leave the key out of the "
+                "dict (a missing key counts as 0)"
+                if bad
+                else "scale it (river.preprocessing.StandardScaler or MaxAbsScaler)"
+            )
+            raise ValueError(
+                f"Feature {key!r} holds {value!r}: {err} In a River pipeline, {fix}."
+            ) from None
 
     def _ready_row(self, x: dict) -> np.ndarray:
         """``x`` as the 1-row matrix ``partial_fit``/``decision_function`` would accept,
         with their NaN/inf and magnitude checks made on the Python floats it is built from
         (for a fitted model: its width is the feature order's, and it has no feature
-        names)."""
+        names). A row whose norm is within half the magnitude limit passes them without
+        being scanned (``math.hypot`` of the floats, ~0.2 us: NaN, inf and any value
+        beyond the limit give a larger norm or NaN); any other row gets the learner's
+        check and its messages."""
+        return np.array((self._checked_values(x),), dtype=np.float64)
+
+    def _checked_values(self, x: dict) -> list[float]:
+        """The values of :meth:`_ready_row` (as Python floats), checked."""
         values = self._values(x)
-        row = np.array((values,), dtype=np.float64)
-        self._model._check_magnitude(row, values)
-        return row
+        if not math.hypot(*values) <= self._quick_bound:
+            self._check_row(np.array((values,), dtype=np.float64), values)
+        return values
 
     def _matrix(self, X: pd.DataFrame) -> np.ndarray:
         # a NaN cell is a key missing from that row's dict: 0, as in learn_one
         X = X.reindex(columns=list(self._order), fill_value=0.0)
         try:
             return X.fillna(0.0).to_numpy(dtype=np.float64)
-        except (TypeError, ValueError) as err:
-            raise self._not_a_number(err) from None
-        except OverflowError:
-            for f in X.columns:
-                try:
-                    X[f].fillna(0.0).to_numpy(dtype=np.float64)
-                except OverflowError:
-                    raise self._too_large(f) from None
-                except (TypeError, ValueError) as err:
-                    raise self._not_a_number(err) from None
-            raise
+        except (TypeError, ValueError, OverflowError) as err:
+            first = err
+        for f in X.columns:  # the column that failed, named
+            try:
+                X[f].fillna(0.0).to_numpy(dtype=np.float64)
+            except OverflowError:
+                raise self._too_large(f) from None
+            except (TypeError, ValueError) as err:
+                raise ValueError(
+                    f"Feature {f!r} (a column) holds a value that is no number: every feature "
+                    f"value must be a number ({err}). Encode categorical features first (e.g. "
+                    "river.preprocessing.OneHotEncoder)."
+                ) from None
+        if isinstance(first, OverflowError):  # (no single column fails alone)
+            raise first
+        raise self._not_a_number(first) from None
 
     @staticmethod
     def _missing_label(v, where: str = "") -> ValueError:
@@ -388,21 +461,28 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         online learner does, the row is built and checked here and scored directly, as
         ``decision_function`` would after its validation (~10 us of a one-row call)."""
         model = self._model
-        if _plain_scores(type(model)):
-            raw = float(model._scores_of(self._ready_row(x))[0])
+        if _plain_scores(type(model)) and model.__dict__.get("classes_") is self._taught:
+            raw = model._raw_score_row(self._checked_values(x))
             if math.isfinite(raw):
                 return (raw if model._pos_is_last() else -raw) - decision_cut(model)
-        # any other learner, or a non-finite score (whose error names the overflow)
-        return float(self._decision(self._row(x))[0])
+        # any other learner, one refit by hand, or a non-finite score (whose error names
+        # the overflow)
+        return float(self._decision(self._ready_row(x))[0])
 
     # ------------------------------------------------------------------ River API
     def learn_one(self, x: dict, y: Hashable) -> None:
-        self._fix_order(x.keys())
-        if _is_missing(y):
+        if self._order is None:
+            self._fix_order(x.keys())
+        if y.__class__ not in _PLAIN_LABELS and _is_missing(y):
             raise self._missing_label(y)
         code = self._code(y)
-        model = self._learner()
-        if self._fitted() and type(model)._run is OnlineClassifier._run:
+        model = self._model if self._model is not None else self._learner()
+        taught = self._taught
+        if (
+            taught is not None
+            and model.__dict__.get("classes_") is taught
+            and type(model)._run is OnlineClassifier._run
+        ):
             # A later row: what partial_fit would validate is settled here (a C-contiguous
             # float64 row of the model's width, labels from its own classes_ [0, 1]), so
             # only the checks that depend on the values and settings run (~8 us saved).
@@ -411,7 +491,9 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             ypm = np.array((1.0 if code == model.pos_label_ else -1.0,))
             model._learn_signed(row, ypm, stacklevel=4)
             return
-        model.partial_fit(self._row(x), np.array((code,)), classes=self._classes())
+        # (the row checked here too, for the message that names the feature at fault)
+        model.partial_fit(self._ready_row(x), np.array((code,)), classes=self._classes())
+        self._taught = model.__dict__.get("classes_")
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
         X = _pandas_frame(X, "learn_many")
@@ -419,20 +501,22 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             return
         codes = self._codes(_labels(y))
         self._fix_order(list(X.columns))
-        self._learner().partial_fit(self._matrix(X), codes, classes=self._classes())
+        model = self._learner()
+        model.partial_fit(self._matrix(X), codes, classes=self._classes())
+        self._taught = model.__dict__.get("classes_")
 
     def predict_proba_one(self, x: dict) -> dict:
         c0, c1 = self.classes
-        if not self._fitted():
+        if self._model is None or not hasattr(self._model, "classes_"):  # (not fitted)
+            self._fitted()  # raises if an overflow discarded the learner
             return {c0: 0.5, c1: 0.5}
-        s = self._decision_one(x)
-        # the logistic function, as _stable_sigmoid computes it
-        p = 1.0 / (1.0 + math.exp(-s)) if s >= 0 else math.exp(s) / (1.0 + math.exp(s))
-        return {c0: 1.0 - p, c1: p}
+        p0, p1 = _logistic_pair(self._decision_one(x))
+        return {c0: p0, c1: p1}
 
     def predict_one(self, x: dict):
         c0, c1 = self.classes
-        if not self._fitted():
+        if self._model is None or not hasattr(self._model, "classes_"):  # (not fitted)
+            self._fitted()  # raises if an overflow discarded the learner
             return c0
         return c1 if self._decision_one(x) > 0 else c0
 
@@ -440,10 +524,10 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         X = _pandas_frame(X, "predict_proba_many")
         c0, c1 = self.classes
         if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
-            p = np.full(len(X), 0.5)
+            p = np.full((len(X), 2), 0.5)
         else:
-            p = _stable_sigmoid(self._decision(self._matrix(X)))
-        return pd.DataFrame({c0: 1.0 - p, c1: p}, index=X.index, columns=[c0, c1])
+            p = _logistic_columns(self._decision(self._matrix(X)))
+        return pd.DataFrame({c0: p[:, 0], c1: p[:, 1]}, index=X.index, columns=[c0, c1])
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
         X = _pandas_frame(X, "predict_many")
