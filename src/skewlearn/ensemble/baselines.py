@@ -113,6 +113,8 @@ class OFO(OnlineLinearClassifier):
     True
     """
 
+    #: A step writes the row's columns and the intercept (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,

@@ -180,6 +180,8 @@ class Perceptron(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
@@ -274,6 +276,8 @@ class PassiveAggressive(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
@@ -398,6 +402,9 @@ class OGD(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept; the L2 decay multiplies the
+    #: other weights by 1 - eta_t * alpha in (0, 1) (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
@@ -578,6 +585,9 @@ class ALMA(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept; the projection divides every
+    #: weight by a norm above 1 (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
