@@ -1170,14 +1170,18 @@ class OnlineClassifier(BinaryClassifier):
         return self._column_state
 
     def _column_writes(self, rows: tuple, written: dict[str, Any]) -> dict[str, Any]:
-        """Add to ``written`` (:meth:`_written_parts`) the entries that a learning call on
-        the CSR batch ``rows`` can have written in the :meth:`_column_state_names`
-        vectors: the batch's column indices (repeats included) and the intercept's entry.
+        """Check, after a learning call on the CSR batch ``rows``, the entries that it can
+        have written in the :meth:`_column_state_names` arrays (vectors of length
+        ``d + 1``, or one such vector per row of a matrix: OMCSL's and the bagging
+        ensembles' weights): the batch's column indices (repeats included) and the
+        intercept's entry. An array found finite there is added to ``written``
+        (:meth:`_written_parts`) with no slots left to read; one that is not is left out,
+        so :meth:`_check_finite_state` reads it whole and names it.
 
         Checking only those keeps a call's cost O(nnz), not O(d): scanning a
         million-wide weight vector after a one-row ``partial_fit`` took ~0.4 ms, 20× the
-        rest of the call. A batch with more non-zeros than the vector has entries reads
-        the vector whole, which is then cheaper."""
+        rest of the call. A batch with more non-zeros than a vector has entries reads
+        the arrays whole, which is then cheaper."""
         if not rows[4]:
             return written
         indices, d = rows[1], rows[3]
@@ -1187,13 +1191,19 @@ class OnlineClassifier(BinaryClassifier):
         slots = None
         for name in self._column_state_names():
             value = state.get(name)
-            if name in written or not isinstance(value, np.ndarray) or value.shape != (d + 1,):
+            if (
+                name in written
+                or not isinstance(value, np.ndarray)
+                or value.ndim > 2
+                or value.shape[-1] != d + 1
+            ):
                 continue
             if slots is None:
                 slots = np.empty(indices.shape[0] + 1, dtype=np.intp)
                 slots[:-1] = indices
                 slots[-1] = d
-            written[name] = slots
+            if _all_finite(np.ascontiguousarray(value[..., slots])):
+                written[name] = _NO_SLOTS
         return written
 
     def _intercept_feature(self) -> bool:

@@ -233,6 +233,9 @@ class _ResampledBagging(OnlineClassifier):
     _undersample: ClassVar[bool] = False
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
 
+    #: A step writes the row's columns and the intercept of each member's weights
+    #: (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineClassifier._parameter_constraints,
         "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],
