@@ -566,6 +566,9 @@ class ALMA(OnlineLinearClassifier):
         As in :class:`Perceptron`; ``counts_[3] + 1`` is ALMA's counter ``k``.
     sqnorm_ : ndarray of shape (1,)
         :math:`\\|w\\|^2`, kept up to date so a step costs O(nnz(x)) unless it projects.
+        The projection rescales all ``d`` weights, and on wide sparse streams nearly every
+        step projects once :math:`\\|w\\|` nears 1 (all 1,968 steps of a 5,000-row CSR
+        stream at d = 10^5, 50 non-zeros a row): there a step costs O(d).
 
     References
     ----------
