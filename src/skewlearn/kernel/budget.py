@@ -316,10 +316,15 @@ def expansion_value(alpha, seg, kx):
 
 
 @njit(**NJIT)
-def expansion_scores(kind, gamma, degree, coef0, sv, sq, alpha, seg, rows, out):
+def expansion_scores(kind, gamma, degree, coef0, sv, sq_in, alpha, seg, rows, out):
     """``out[i] = Σ_j alpha_j k(x_i, sv_j)`` over the occupied slots, for every batch row;
-    ``sq``: the norms of :func:`skewlearn.kernels.sparse_rbf_norms` (:func:`sv_norms`)."""
+    ``sq_in``: the norms of :func:`skewlearn.kernels.sparse_rbf_norms` (:func:`sv_norms`).
+
+    The compiled passes read the kept norms through a local copy: an argument array
+    may alias the others for the compiler, which then kept the distance loops scalar
+    (a whole-stream fit ran ~40 % slower than with norms computed in the pass)."""
     kx = np.zeros(sv.shape[0])
+    sq = sq_in.copy()
     for i in range(out.shape[0]):
         for q in range(seg.shape[0]):
             lo = seg[q, START]

@@ -40,7 +40,7 @@ _SCHEDULES = {"constant": 0, "inverse_sqrt": 1}
 @njit(**NJIT)
 def _koil_learn(
     sv,
-    sq,
+    sq_in,
     alpha,
     gram,
     fsv,
@@ -63,12 +63,14 @@ def _koil_learn(
 ):
     total = sv.shape[0]
     kx = np.zeros(total)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     viol = np.empty(total, dtype=np.int64)
     sel = np.empty(max(k, total), dtype=np.int64)
     selv = np.empty(max(k, total))
     for i in range(start, y.shape[0]):
         yt = y[i]
         if policy == 4 and seg[0 if yt > 0 else 1, COUNT] == seg[0 if yt > 0 else 1, CAPACITY]:
+            sq_in[:] = sq
             return i  # infinite budget, own buffer full: Python doubles it, resumes at row i
         # kernel values against every stored SV, and the pre-update score
         for q in range(seg.shape[0]):
@@ -169,6 +171,7 @@ def _koil_learn(
             )
             if slot >= 0:
                 counts[3] += 1
+    sq_in[:] = sq
     return y.shape[0]
 
 

@@ -22,7 +22,7 @@ _SCHEDULES = {"constant": 0, "inverse_sqrt": 1}
 @njit(**NJIT)
 def _norma_learn(
     sv,
-    sq,
+    sq_in,
     alpha,
     seg,
     counts,
@@ -48,9 +48,11 @@ def _norma_learn(
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if grow and m == cap:
+            sq_in[:] = sq
             return i  # full: Python doubles the buffers and resumes at row i
         f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx) + offsets[0]
         scores[i] = f
@@ -72,6 +74,7 @@ def _norma_learn(
             counts[3] += 1
         if adapt_rho:
             offsets[1] += eta * (nu - sigma)
+    sq_in[:] = sq
     return y.shape[0]
 
 

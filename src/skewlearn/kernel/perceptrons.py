@@ -296,13 +296,15 @@ _KERNEL_DOC = """kernel : {"rbf", "poly", "linear"}, default="rbf"
 # --------------------------------------------------------------------------- perceptron, RBP
 @njit(**NJIT)
 def _kperceptron_learn(
-    sv, sq, alpha, seg, counts, rng, rows, y, scores, start, grow, kind, gamma, degree, coef0
+    sv, sq_in, alpha, seg, counts, rng, rows, y, scores, start, grow, kind, gamma, degree, coef0
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if grow and m == cap:
+            sq_in[:] = sq
             return i  # full: Python doubles the buffers and resumes at row i
         f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx)
         scores[i] = f
@@ -318,6 +320,7 @@ def _kperceptron_learn(
         store_row(rows, i, sv, sq, slot)
         alpha[slot] = yt
         counts[3] += 1
+    sq_in[:] = sq
     return y.shape[0]
 
 
@@ -500,10 +503,11 @@ class RBP(KernelPerceptron):
 # --------------------------------------------------------------------------- Forgetron
 @njit(**NJIT)
 def _forgetron_learn(
-    sv, sq, alpha, seg, counts, damage, rng, rows, y, scores, kind, gamma, degree, coef0
+    sv, sq_in, alpha, seg, counts, damage, rng, rows, y, scores, kind, gamma, degree, coef0
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     for i in range(y.shape[0]):
         m = seg[0, COUNT]
         f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx)
@@ -542,6 +546,7 @@ def _forgetron_learn(
                     alpha[j] *= phi
         store_row(rows, i, sv, sq, slot)
         alpha[slot] = phi * yt
+    sq_in[:] = sq
     return y.shape[0]
 
 
@@ -662,7 +667,7 @@ class Forgetron(_KernelExpansionClassifier):
 @njit(**NJIT)
 def _projectron_learn(
     sv,
-    sq,
+    sq_in,
     alpha,
     chol,
     seg,
@@ -681,11 +686,13 @@ def _projectron_learn(
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     c = np.zeros(cap)
     dstar = np.zeros(cap)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if not capped and m == cap:
+            sq_in[:] = sq
             return i  # full: Python doubles the buffers and the factor, then resumes at row i
         f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx)
         scores[i] = f
@@ -741,6 +748,7 @@ def _projectron_learn(
         for a in range(m):
             alpha[a] += step * dstar[a]
         counts[3] += 1
+    sq_in[:] = sq
     return y.shape[0]
 
 
