@@ -1200,6 +1200,12 @@ class OnlineClassifier(BinaryClassifier):
     }
     #: The step gain's formula of a learner whose step can overshoot (None: bounded steps).
     _step_gain: ClassVar[str | None] = None
+    #: State vectors (length ``n_features + 1``, the intercept's entry last) that a learning
+    #: call on CSR rows writes only at the rows' columns and the intercept: every other entry
+    #: is left alone, multiplied by a factor in [0, 1] (a decay, a projection onto a ball)
+    #: or set to 0, none of which makes a finite value non-finite. After such a call the
+    #: state check reads only those entries (:meth:`_column_state_names`).
+    _column_state: ClassVar[tuple[str, ...]] = ()
 
     # ------------------------------------------------------------------ state hooks
     def _allocate(self, n_features: int) -> None:  # pragma: no cover - abstract
@@ -1213,6 +1219,48 @@ class OnlineClassifier(BinaryClassifier):
 
     def _uses_intercept(self) -> bool:
         return bool(getattr(self, "fit_intercept", False))
+
+    def _column_state_names(self) -> tuple[str, ...]:
+        """The :attr:`_column_state` of this model's settings (a full covariance matrix
+        moves every weight: learners with one return fewer names then)."""
+        return self._column_state
+
+    def _column_writes(self, rows: tuple, written: dict[str, Any]) -> dict[str, Any]:
+        """Check, after a learning call on the CSR batch ``rows``, the entries that it can
+        have written in the :meth:`_column_state_names` arrays (vectors of length
+        ``d + 1``, or one such vector per row of a matrix: OMCSL's and the bagging
+        ensembles' weights): the batch's column indices (repeats included) and the
+        intercept's entry. An array found finite there is added to ``written``
+        (:meth:`_written_parts`) with no slots left to read; one that is not is left out,
+        so :meth:`_check_finite_state` reads it whole and names it.
+
+        Checking only those keeps a call's cost O(nnz), not O(d): scanning a
+        million-wide weight vector after a one-row ``partial_fit`` took ~0.4 ms, 20× the
+        rest of the call. A batch with more non-zeros than a vector has entries reads
+        the arrays whole, which is then cheaper."""
+        if not rows[4]:
+            return written
+        indices, d = rows[1], rows[3]
+        if indices.shape[0] >= d:
+            return written
+        state = vars(self)
+        slots = None
+        for name in self._column_state_names():
+            value = state.get(name)
+            if (
+                name in written
+                or not isinstance(value, np.ndarray)
+                or value.ndim > 2
+                or value.shape[-1] != d + 1
+            ):
+                continue
+            if slots is None:
+                slots = np.empty(indices.shape[0] + 1, dtype=np.intp)
+                slots[:-1] = indices
+                slots[-1] = d
+            if _all_finite(np.ascontiguousarray(value[..., slots])):
+                written[name] = _NO_SLOTS
+        return written
 
     def _intercept_feature(self) -> bool:
         """Whether the model's rows carry the constant intercept feature: as decided by
@@ -1373,7 +1421,8 @@ class OnlineClassifier(BinaryClassifier):
                 f"learning from inputs up to |x| = {_max_abs(X):.3g}: the updates overflowed "
                 f"float64. {self._overflow_advice()} The broken model was discarded."
             )
-        self._check_finite_state(X, self._written_parts(X, marks))
+        written = self._column_writes(rows, self._written_parts(X, marks))
+        self._check_finite_state(X, written)
         return scores if self._pos_is_last() else -scores
 
 

@@ -463,3 +463,63 @@ def test_auc_on_nonlinear_imbalanced_problem(policy):
     # linear learners fail on this problem
     for lin in (Perceptron(), PassiveAggressive(C=0.1), SGDClassifier(random_state=0)):
         assert roc_auc_score(yte, lin.fit(X, y).decision_function(Xte)) < 0.7
+
+
+def test_slots_holding_a_sparse_row_are_the_dense_comparisons():
+    """After a one-row call that stored a CSR row, KOIL's state check finds the stored
+    slot by comparing every slot with the row: densified, that compared all d entries of
+    every slot (~17 ms at d = 10^5 with 2 x 100 SVs). The sparse form compares the row's
+    columns first and reads whole slots only where they match; the slots are the dense
+    comparison's, including slots equal at the columns but not elsewhere, explicit zeros,
+    an all-zero row and negative zero."""
+    from skewlearn.kernel.budget import slots_holding, slots_holding_sparse
+
+    rng = np.random.default_rng(3)
+    d = 40
+    for trial in range(300):
+        sv = np.zeros((12, d))
+        nnz = int(rng.integers(0, 5))
+        cols = np.sort(rng.choice(d, nnz, replace=False))
+        vals = rng.choice([0.0, -0.0, 1.0, 2.5, -1.0], size=nnz)
+        row = np.zeros(d)
+        row[cols] = vals
+        for j in range(sv.shape[0]):
+            kind = rng.integers(0, 4)
+            if kind == 0:
+                sv[j] = row  # the row itself
+            elif kind == 1:
+                sv[j] = row
+                sv[j, rng.integers(0, d)] += 1.0  # equal at the columns, maybe not elsewhere
+            elif kind == 2:
+                sv[j, rng.choice(d, 3)] = rng.choice([0.0, 1.0, 2.5], 3)
+        expected = slots_holding(sv, row)
+        got = slots_holding_sparse(sv, cols, vals)
+        np.testing.assert_array_equal(got, expected, err_msg=str(trial))
+
+
+def test_a_one_row_sparse_store_is_checked_at_its_slot(monkeypatch):
+    """KOIL's one-row call that stores a CSR row finds the stored slot (for the state
+    check) without densifying the row or comparing whole slots, and learns as one fit."""
+    from skewlearn.kernel import budget
+
+    found = []
+    real = budget.slots_holding_sparse
+
+    def recording(sv, columns, values):
+        found.append(real(sv, columns, values).size)
+        return real(sv, columns, values)
+
+    def dense(sv, row):
+        raise AssertionError("a CSR row was compared densely")
+
+    monkeypatch.setattr(budget, "slots_holding_sparse", recording)
+    monkeypatch.setattr(budget, "slots_holding", dense)
+    X = sp.random(300, 5_000, density=0.002, random_state=2, format="csr")
+    y = np.where(np.random.default_rng(2).random(300) < 0.4, 1, 0)
+    model = KOIL(budget_pos=10, budget_neg=10, policy="FIFO", random_state=0)
+    model.partial_fit(X[:20], y[:20], classes=[0, 1])
+    full = KOIL(budget_pos=10, budget_neg=10, policy="FIFO", random_state=0).fit(X, y)
+    for i in range(20, 300):
+        model.partial_fit(X[i : i + 1], y[i : i + 1])
+    assert len(found) > 100 and min(found) >= 1
+    np.testing.assert_array_equal(model.decision_function(X), full.decision_function(X))

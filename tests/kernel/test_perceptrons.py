@@ -522,3 +522,69 @@ def test_an_older_projectron_with_a_singular_gram_matrix_is_refused():
     state["sv_"][1] = state["sv_"][0]  # two equal SVs: G is singular
     with pytest.raises(ValueError, match=r"K_inv_.*numerically singular.*Refit"):
         Projectron.__new__(Projectron).__setstate__(state)
+
+
+def _wide_csr(n, d, nnz, seed):
+    rng = np.random.default_rng(seed)
+    cols = rng.integers(0, d, n * nnz)
+    X = sp.csr_matrix(
+        (rng.uniform(0, 1, n * nnz), (np.repeat(np.arange(n), nnz), cols)), shape=(n, d)
+    )
+    return X, np.where(rng.random(n) < 0.35, 1, 0)
+
+
+def _kernel_learners():
+    import skewlearn as sl
+
+    return [
+        sl.KOIL(budget_pos=8, budget_neg=8, random_state=0),
+        sl.KOIL(budget_pos=8, budget_neg=8, policy="FIFO++", random_state=0),
+        RBP(budget=10, random_state=0),
+        Forgetron(budget=10),
+        sl.NORMA(budget=10),
+        sl.NORMA(),
+        KernelPerceptron(),
+        Projectron(eta=0.3),
+        ProjectronPP(eta=0.3, budget=12),
+    ]
+
+
+@pytest.mark.parametrize("model", _kernel_learners(), ids=lambda m: type(m).__name__)
+def test_sparse_rbf_norms_are_kept_between_calls_and_exact(monkeypatch, model):
+    """The rbf kernel on CSR rows reads the support vectors' squared norms; each compiled
+    pass computed them all, O(capacity · d) per call, so a one-row partial_fit or
+    decision_function at d = 10^5 cost ms however few non-zeros the row held. They are
+    now kept between calls (budget.sv_norms) and recomputed only for a new buffer or
+    after a learning call on dense rows (which stores rows without them). The scores
+    are those of a model that computes them afresh at every call (a deep copy each
+    time), bit for bit."""
+    import copy
+
+    from skewlearn.kernel import budget
+
+    X, y = _wide_csr(120, 2_000, 6, seed=4)
+    computed = []
+    real = budget.sparse_rbf_norms
+
+    def counting(kind, rows, buf, n):
+        computed.append(buf.shape[0])
+        return real(kind, rows, buf, n)
+
+    monkeypatch.setattr(budget, "sparse_rbf_norms", counting)
+    kept = copy.deepcopy(model).partial_fit(X[:4], y[:4], classes=[0, 1])
+    # one computation for the buffer, then none while it stays (growing makes a new one)
+    buffers = {id(kept.sv_)}
+    for i in range(4, 40):
+        kept.partial_fit(X[i : i + 1], y[i : i + 1])
+        kept.decision_function(X[i : i + 1])
+        buffers.add(id(kept.sv_))
+    assert 1 <= len(computed) <= len(buffers)
+    # exact: the scores of a model that computes them afresh at every call (a deep copy
+    # each time), through learning calls on dense rows, which drop them
+    fresh = copy.deepcopy(kept)
+    for i in range(40, X.shape[0]):
+        row = X[i : i + 1].toarray() if i in (60, 61) else X[i : i + 1]
+        kept.partial_fit(row, y[i : i + 1])
+        fresh = copy.deepcopy(fresh).partial_fit(row, y[i : i + 1])
+        np.testing.assert_array_equal(kept.decision_function(X[:9]), fresh.decision_function(X[:9]))
+    np.testing.assert_array_equal(kept.decision_function(X), fresh.decision_function(X))

@@ -4,6 +4,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,3 +167,19 @@ def test_nystrom_measures_with_one_blas_thread(monkeypatch):
         nystrom.main(["--rows", "1000"])
     assert seen and set(seen) == {1}
     assert [p["num_threads"] for p in threadpoolctl.threadpool_info()] == before
+
+
+def test_bench_sparse_rows_and_ratios():
+    """bench_sparse's stream has the asked width and non-zeros a row, and a tiny run
+    reports each learner beside SGDClassifier (no timing asserted)."""
+    bench = _load("bench_sparse")
+    X, y = bench.make_stream(40, 100_000, 7.0)
+    assert X.shape == (40, 100_000) and X.has_canonical_format
+    assert np.all(np.diff(X.indptr) <= 7) and X.nnz > 40 * 6
+    assert set(np.unique(y)) == {0, 1}
+    out = bench.main(
+        ["--rows", "60", "--dims", "1000", "--one-row", "3", "--repeat", "1",
+         "--learners", "Perceptron", "KOIL", "SGDClassifier", "--max-state-mb", "1"]
+    )  # fmt: skip
+    assert set(out) == {"Perceptron d=1000", "SGDClassifier d=1000"}  # KOIL: 1.6 MB state
+    assert out["SGDClassifier d=1000"]["fit_ratio"] == 1.0

@@ -113,6 +113,8 @@ class OFO(OnlineLinearClassifier):
     True
     """
 
+    #: A step writes the row's columns and the intercept (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineLinearClassifier._parameter_constraints,
@@ -231,6 +233,9 @@ class _ResampledBagging(OnlineClassifier):
     _undersample: ClassVar[bool] = False
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
 
+    #: A step writes the row's columns and the intercept of each member's weights
+    #: (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineClassifier._parameter_constraints,
         "n_estimators": [Interval(numbers.Integral, 1, None, closed="left")],

@@ -407,6 +407,10 @@ class OMCSL(OnlineClassifier):
     True
     """
 
+    #: The linear path's step writes the row's columns and the intercept of each of the
+    #: K weight vectors (:class:`OnlineClassifier`; with a ``base_estimator`` there is no
+    #: ``weights_``, and each member checks its own state).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
         **OnlineClassifier._parameter_constraints,

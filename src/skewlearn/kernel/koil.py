@@ -13,14 +13,13 @@ import numbers
 from typing import ClassVar
 
 import numpy as np
-import scipy.sparse as sp
 from numba import njit
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
 from ..base import THRESHOLD_DOC
-from ..kernels import kernel_row_to_buf, sparse_rbf_norms
+from ..kernels import kernel_row_to_buf
 from . import budget as bd
 from .budget import (
     CAPACITY,
@@ -41,6 +40,7 @@ _SCHEDULES = {"constant": 0, "inverse_sqrt": 1}
 @njit(**NJIT)
 def _koil_learn(
     sv,
+    sq_in,
     alpha,
     gram,
     fsv,
@@ -63,13 +63,14 @@ def _koil_learn(
 ):
     total = sv.shape[0]
     kx = np.zeros(total)
-    sq = sparse_rbf_norms(kind, rows, sv, total)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     viol = np.empty(total, dtype=np.int64)
     sel = np.empty(max(k, total), dtype=np.int64)
     selv = np.empty(max(k, total))
     for i in range(start, y.shape[0]):
         yt = y[i]
         if policy == 4 and seg[0 if yt > 0 else 1, COUNT] == seg[0 if yt > 0 else 1, CAPACITY]:
+            sq_in[:] = sq
             return i  # infinite budget, own buffer full: Python doubles it, resumes at row i
         # kernel values against every stored SV, and the pre-update score
         for q in range(seg.shape[0]):
@@ -170,6 +171,7 @@ def _koil_learn(
             )
             if slot >= 0:
                 counts[3] += 1
+    sq_in[:] = sq
     return y.shape[0]
 
 
@@ -297,16 +299,6 @@ class KOIL(_KernelLearner):
         "sv_": ("counts_", 3),
     }
 
-    def _stored_slots(self, X, stored: int) -> np.ndarray | None:
-        """After a one-row call that stored its row: the slots whose support vector equals
-        that row (the stored one among them; the store copies the row exactly). None
-        otherwise (the whole arrays are checked)."""
-        if stored != 1 or X.shape[0] != 1:
-            return None
-        row = X.toarray()[0] if sp.issparse(X) else X[0]
-        slots = bd.slots_holding(self.sv_, row)
-        return slots if slots.size else None
-
     _parameter_constraints: ClassVar[dict] = {
         **_KernelLearner._parameter_constraints,
         "C": [Interval(numbers.Real, 0, None, closed="neither")],
@@ -423,6 +415,7 @@ class KOIL(_KernelLearner):
     def _pass(self, rows, y, scores, start: int) -> int:
         return _koil_learn(
             self.sv_,
+            self._sv_norms(rows),
             self.alpha_,
             self.gram_,
             self.fsv_,

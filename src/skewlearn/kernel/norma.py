@@ -11,7 +11,6 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
-from ..kernels import sparse_rbf_norms
 from .budget import COUNT, segment_offer, store_row
 from .perceptrons import _KERNEL_DOC, _KernelExpansionClassifier, count_sample, row_expansion
 
@@ -23,6 +22,7 @@ _SCHEDULES = {"constant": 0, "inverse_sqrt": 1}
 @njit(**NJIT)
 def _norma_learn(
     sv,
+    sq_in,
     alpha,
     seg,
     counts,
@@ -48,10 +48,11 @@ def _norma_learn(
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
-    sq = sparse_rbf_norms(kind, rows, sv, cap)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if grow and m == cap:
+            sq_in[:] = sq
             return i  # full: Python doubles the buffers and resumes at row i
         f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx) + offsets[0]
         scores[i] = f
@@ -73,6 +74,7 @@ def _norma_learn(
             counts[3] += 1
         if adapt_rho:
             offsets[1] += eta * (nu - sigma)
+    sq_in[:] = sq
     return y.shape[0]
 
 
@@ -247,6 +249,7 @@ class NORMA(_KernelExpansionClassifier):
     def _pass(self, rows, y, scores, start):
         return _norma_learn(
             self.sv_,
+            self._sv_norms(rows),
             self.alpha_,
             self.segments_,
             self.counts_,

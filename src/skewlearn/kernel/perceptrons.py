@@ -23,12 +23,14 @@ import warnings
 from typing import ClassVar
 
 import numpy as np
+import scipy.sparse as sp
 from numba import njit
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int
+from .._rows import canonical
 from ..base import OnlineClassifier, user_stacklevel
 from ..kernels import (
     KERNEL_CODES,
@@ -36,7 +38,6 @@ from ..kernels import (
     kernel_from_parts,
     kernel_matrix,
     kernel_row_to_buf,
-    sparse_rbf_norms,
 )
 from . import budget as bd
 from .budget import COUNT, expansion_scores, expansion_value, segment_offer, store_row
@@ -110,6 +111,25 @@ class _KernelLearner(OnlineClassifier):
         "coef0": [Interval(numbers.Real, None, None, closed="neither")],
     }
     _id_keys = ("kernel",)
+    #: The compiled passes write the support vectors only when they store a row, which
+    #: ``counts_[3]`` counts (with the other updates of Projectron), and there only the
+    #: stored slot: the state check skips ``sv_`` after a call that did not move the
+    #: count and reads the slots of :meth:`_stored_slots` after a one-row call that did
+    #: (KOIL adds its Gram cache). A buffer grown by the call is a new array, read whole.
+    _written_with: ClassVar[dict[str, tuple[str, int]]] = {"sv_": ("counts_", 3)}
+
+    def _stored_slots(self, X, stored: int) -> np.ndarray | None:
+        """After a one-row call that moved ``counts_[3]`` by one: the slots whose support
+        vector equals that row (the stored one among them, if it stored it: the store
+        copies the row exactly). None otherwise (the whole arrays are checked)."""
+        if stored != 1 or X.shape[0] != 1:
+            return None
+        if sp.issparse(X):
+            X = canonical(X.tocsr())  # (repeated columns summed, as the store sums them)
+            slots = bd.slots_holding_sparse(self.sv_, X.indices, X.data)
+        else:
+            slots = bd.slots_holding(self.sv_, X[0])
+        return slots if slots.size else None
 
     def _kernel_args(self) -> tuple:
         """``(kind, gamma, degree, coef0)`` of the kernel the model learned with.
@@ -128,7 +148,15 @@ class _KernelLearner(OnlineClassifier):
         return (KERNEL_CODES[kernel], float(gamma), int(degree), float(coef0))
 
     def _scores(self, rows, out):
-        expansion_scores(*self._kernel_args(), self.sv_, self.alpha_, self.segments_, rows, out)
+        expansion_scores(
+            *self._kernel_args(),
+            self.sv_,
+            self._sv_norms(rows),
+            self.alpha_,
+            self.segments_,
+            rows,
+            out,
+        )
 
     @property
     def n_samples_seen_(self) -> int:
@@ -149,10 +177,17 @@ class _KernelLearner(OnlineClassifier):
         """First remedy of the buffer-size warning (:func:`budget.warn_large_buffers`)."""
         return bd.BUDGET_ADVICE
 
+    def _sv_norms(self, rows) -> np.ndarray:
+        """The support vectors' squared norms for a pass over ``rows`` (kept between
+        calls: :func:`budget.sv_norms`)."""
+        return bd.sv_norms(self, self._kernel_args()[0], rows, self.sv_)
+
     def _learn(self, rows, y, scores):
         """Compiled passes from row 0; a pass that stops at a row whose buffer is full
         (unbounded learners) resumes there once Python has grown the buffer. A call that
         grew the buffers checks their size once, after the whole batch is learned."""
+        if not rows[4]:
+            bd.forget_norms(self)  # dense rows are stored without updating the norms
         start = 0
         grown = False
         while True:
@@ -261,14 +296,15 @@ _KERNEL_DOC = """kernel : {"rbf", "poly", "linear"}, default="rbf"
 # --------------------------------------------------------------------------- perceptron, RBP
 @njit(**NJIT)
 def _kperceptron_learn(
-    sv, alpha, seg, counts, rng, rows, y, scores, start, grow, kind, gamma, degree, coef0
+    sv, sq_in, alpha, seg, counts, rng, rows, y, scores, start, grow, kind, gamma, degree, coef0
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
-    sq = sparse_rbf_norms(kind, rows, sv, cap)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if grow and m == cap:
+            sq_in[:] = sq
             return i  # full: Python doubles the buffers and resumes at row i
         f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx)
         scores[i] = f
@@ -284,6 +320,7 @@ def _kperceptron_learn(
         store_row(rows, i, sv, sq, slot)
         alpha[slot] = yt
         counts[3] += 1
+    sq_in[:] = sq
     return y.shape[0]
 
 
@@ -367,6 +404,7 @@ class KernelPerceptron(_KernelExpansionClassifier):
     def _pass(self, rows, y, scores, start):
         return _kperceptron_learn(
             self.sv_,
+            self._sv_norms(rows),
             self.alpha_,
             self.segments_,
             self.counts_,
@@ -465,11 +503,11 @@ class RBP(KernelPerceptron):
 # --------------------------------------------------------------------------- Forgetron
 @njit(**NJIT)
 def _forgetron_learn(
-    sv, alpha, seg, counts, damage, rng, rows, y, scores, kind, gamma, degree, coef0
+    sv, sq_in, alpha, seg, counts, damage, rng, rows, y, scores, kind, gamma, degree, coef0
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
-    sq = sparse_rbf_norms(kind, rows, sv, cap)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     for i in range(y.shape[0]):
         m = seg[0, COUNT]
         f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx)
@@ -508,6 +546,7 @@ def _forgetron_learn(
                     alpha[j] *= phi
         store_row(rows, i, sv, sq, slot)
         alpha[slot] = phi * yt
+    sq_in[:] = sq
     return y.shape[0]
 
 
@@ -611,6 +650,7 @@ class Forgetron(_KernelExpansionClassifier):
     def _pass(self, rows, y, scores, start):
         return _forgetron_learn(
             self.sv_,
+            self._sv_norms(rows),
             self.alpha_,
             self.segments_,
             self.counts_,
@@ -627,6 +667,7 @@ class Forgetron(_KernelExpansionClassifier):
 @njit(**NJIT)
 def _projectron_learn(
     sv,
+    sq_in,
     alpha,
     chol,
     seg,
@@ -645,12 +686,13 @@ def _projectron_learn(
 ):
     cap = sv.shape[0]
     kx = np.zeros(cap)
-    sq = sparse_rbf_norms(kind, rows, sv, cap)
+    sq = sq_in.copy()  # a local copy: no aliasing with the buffers (vectorised loops)
     c = np.zeros(cap)
     dstar = np.zeros(cap)
     for i in range(start, y.shape[0]):
         m = seg[0, COUNT]
         if not capped and m == cap:
+            sq_in[:] = sq
             return i  # full: Python doubles the buffers and the factor, then resumes at row i
         f = row_expansion(kind, gamma, degree, coef0, rows, i, sv, sq, alpha, seg, kx)
         scores[i] = f
@@ -706,6 +748,7 @@ def _projectron_learn(
         for a in range(m):
             alpha[a] += step * dstar[a]
         counts[3] += 1
+    sq_in[:] = sq
     return y.shape[0]
 
 
@@ -795,6 +838,9 @@ class Projectron(_KernelExpansionClassifier):
 
     _plus: ClassVar[bool] = False
     _square_state: ClassVar[bool] = True  # K_chol_
+    #: Projections move ``counts_[3]`` without storing; a store adds an SV and none is
+    #: ever removed, so the number of stored SVs counts the writes into ``sv_``.
+    _written_with: ClassVar[dict[str, tuple]] = {"sv_": ("segments_", (0, COUNT))}
     _unbounded_advice: ClassVar[str] = (
         "{name}(budget=None) keeps every support vector it adds, and K_chol_ grows with "
         "their square: set budget (a hard cap) or a larger eta"
@@ -886,6 +932,7 @@ class Projectron(_KernelExpansionClassifier):
     def _pass(self, rows, y, scores, start):
         return _projectron_learn(
             self.sv_,
+            self._sv_norms(rows),
             self.alpha_,
             self.K_chol_,
             self.segments_,

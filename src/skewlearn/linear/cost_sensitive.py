@@ -172,6 +172,8 @@ class CostSensitiveOGD(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
@@ -358,6 +360,8 @@ class CostSensitivePA(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {

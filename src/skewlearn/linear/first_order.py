@@ -184,6 +184,8 @@ class Perceptron(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
@@ -278,6 +280,8 @@ class PassiveAggressive(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
@@ -402,6 +406,9 @@ class OGD(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept; the L2 decay multiplies the
+    #: other weights by 1 - eta_t * alpha in (0, 1) (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
@@ -568,9 +575,10 @@ class ALMA(OnlineLinearClassifier):
         As in :class:`Perceptron`; ``counts_[3] + 1`` is ALMA's counter ``k``.
     sqnorm_ : ndarray of shape (1,)
         :math:`\\|w\\|^2`, kept up to date so a step costs O(nnz(x)) unless it projects.
-        Most steps do (the step length starts at ``C = sqrt(2)`` on a unit ball: with the
-        defaults about two thirds of the updates of a typical stream), and a projection
-        rescales all of ``w``: O(d), also on sparse input.
+        A projection rescales all ``d`` weights: O(d), also on sparse input. Most steps
+        project (the step length starts at ``C = sqrt(2)`` on a unit ball): about two
+        thirds of the updates of a typical dense stream with the defaults, and all 1,968
+        steps of a 5,000-row CSR stream at d = 10^5 with 50 non-zeros a row.
 
     References
     ----------
@@ -590,6 +598,9 @@ class ALMA(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept; the projection divides every
+    #: weight by a norm above 1 (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {

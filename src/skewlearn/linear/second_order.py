@@ -327,6 +327,13 @@ class _GaussianLinear(OnlineLinearClassifier):
 
     _kind: ClassVar[int] = -1
     _id_keys: ClassVar[tuple] = ("covariance", "variant")
+    #: With ``covariance="diag"`` a step writes the row's columns and the intercept of
+    #: both vectors (:class:`OnlineClassifier`); a full Σ moves every weight.
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_", "covariance_")
+
+    def _column_state_names(self) -> tuple[str, ...]:
+        return self._column_state if self.covariance == "diag" else ()
+
     _test_params: ClassVar[list] = [{}, {"covariance": "full"}]
 
     def _initial_variance(self) -> float:
@@ -786,6 +793,12 @@ class SOP(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept of ``v_`` and, with
+    #: ``covariance="diag"``, of ``weights_`` and ``covariance_`` (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_", "v_", "covariance_")
+
+    def _column_state_names(self) -> tuple[str, ...]:
+        return self._column_state if self.covariance == "diag" else ("v_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("a", "larger"),)
     _id_keys: ClassVar[tuple] = ("covariance",)
@@ -1144,6 +1157,12 @@ class IELLIP(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: With ``covariance="diag"`` a step writes the row's columns and the intercept of
+    #: ``weights_`` (:class:`OnlineClassifier`); Σ grows by 1/(1 - c_t) everywhere.
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
+
+    def _column_state_names(self) -> tuple[str, ...]:
+        return self._column_state if self.covariance == "diag" else ()
 
     #: ``a`` is only a scale (see _allocate): no setting makes the steps smaller
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = ()

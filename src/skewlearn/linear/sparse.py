@@ -139,6 +139,9 @@ class TruncatedGradient(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept; the truncation moves the other
+    #: weights towards 0 (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
     _step_gain = SQUARED_GAIN
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
@@ -410,6 +413,9 @@ class OFS(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept; the projection scales the
+    #: weights by at most 1, the truncation zeroes some (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
