@@ -60,10 +60,12 @@ def _oam_learn(w, sv, seg, counts, rng, rows, y, scores, C, policy, update):
         n = seg[opp, COUNT]
         if update == 0:
             for j in range(lo, lo + n):
+                for c in range(d):
+                    diff[c] = x[c] - sv[j, c]
+                # the sums in a loop of their own, which stores nothing (see _config)
                 f = 0.0
                 sq = 0.0
                 for c in range(d):
-                    diff[c] = x[c] - sv[j, c]
                     f += w[c] * diff[c]
                     sq += diff[c] * diff[c]
                 loss = 1.0 - yt * f
@@ -80,6 +82,7 @@ def _oam_learn(w, sv, seg, counts, rng, rows, y, scores, C, policy, update):
             wx = 0.0
             for c in range(d):
                 wx += w[c] * x[c]
+            for c in range(d):
                 grad[c] = 0.0
             k = 0
             for j in range(lo, lo + n):
