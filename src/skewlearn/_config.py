@@ -3,8 +3,17 @@
 ``FASTMATH`` lists LLVM fast-math flags explicitly and leaves out ``nnan`` and
 ``ninf``: NaN and infinity keep their IEEE behaviour, so a guard such as
 ``if denom > 0`` or ``np.isfinite`` is never optimised away. ``reassoc`` lets
-LLVM vectorise dot products and norms; the result is still deterministic
-(same binary, same input, same bits).
+LLVM vectorise dot products and norms, adding them in another order than the
+scalar loop does.
+
+That is deterministic (same binary, same input, same bits) only while the same
+loop version always runs. A loop that stores into an array is vectorised behind
+a run-time alias check that compares addresses (``dst - src < 128`` bytes takes
+the scalar loop, even for arrays that do not overlap), so a sum in such a loop
+would round differently depending on where malloc put the arrays. Every sum in
+a kernel therefore sits in a loop that stores nothing;
+tests/reliability/test_vectorised_sums.py compiles every kernel and checks its
+LLVM IR for a checked vector loop that carries a floating-point reduction.
 """
 
 from __future__ import annotations

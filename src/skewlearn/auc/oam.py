@@ -33,7 +33,6 @@ _UPDATES = {"sequential": 0, "gradient": 1}
 def _oam_learn(w, sv, seg, counts, rng, rows, y, scores, C, policy, update):
     d = sv.shape[1]
     x = np.empty(d + 1)  # the current row, densified once
-    diff = np.empty(d)
     grad = np.empty(d)
     for i in range(y.shape[0]):
         yt = y[i]
@@ -60,12 +59,13 @@ def _oam_learn(w, sv, seg, counts, rng, rows, y, scores, C, policy, update):
         n = seg[opp, COUNT]
         if update == 0:
             for j in range(lo, lo + n):
+                # the sums in a loop that stores nothing (see _config), x - sv[j] twice
                 f = 0.0
                 sq = 0.0
                 for c in range(d):
-                    diff[c] = x[c] - sv[j, c]
-                    f += w[c] * diff[c]
-                    sq += diff[c] * diff[c]
+                    e = x[c] - sv[j, c]
+                    f += w[c] * e
+                    sq += e * e
                 loss = 1.0 - yt * f
                 if loss <= 0.0 or sq == 0.0:
                     continue
@@ -74,12 +74,13 @@ def _oam_learn(w, sv, seg, counts, rng, rows, y, scores, C, policy, update):
                     tau = 0.5 * ct
                 a = tau * yt
                 for c in range(d):
-                    w[c] += a * diff[c]
+                    w[c] += a * (x[c] - sv[j, c])
                 counts[3] += 1
         else:
             wx = 0.0
             for c in range(d):
                 wx += w[c] * x[c]
+            for c in range(d):
                 grad[c] = 0.0
             k = 0
             for j in range(lo, lo + n):

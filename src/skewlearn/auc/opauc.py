@@ -99,10 +99,12 @@ def _opauc_learn(
         # ---- gradient of L_t at w (Algorithm 1):
         # lam w - y (x - c') + (x - c')(x - c')^T w + Gamma' w,  c', Gamma' of the other class
         co = means[opp]
+        for a in range(d):
+            diff[a] = x[a] - co[a]
+        # the sums in a loop of their own, which stores nothing (see _config)
         dw = 0.0
         dd = 0.0
         for a in range(d):
-            diff[a] = x[a] - co[a]
             dw += diff[a] * w[a]
             dd += diff[a] * diff[a]
         # the step's matrix lam I + d d^T + Gamma' has an eigenvalue >= lam + |d|^2
