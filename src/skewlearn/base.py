@@ -1411,9 +1411,22 @@ class OnlineClassifier(BinaryClassifier):
         if self._step_gain:
             before = float(self.stability_[0])
             self._learn(rows, ypm, scores)
-            warn_unstable_steps(self, before, X.shape[0], self._step_gain, stacklevel)
+            try:
+                warn_unstable_steps(self, before, X.shape[0], self._step_gain, stacklevel)
+            except BaseException:
+                # the warning turned into an error (-W error): the overflow checks still
+                # run, or the model would keep a non-finite state that the next CSR call,
+                # which reads only its columns (_column_writes), need not see
+                self._check_learned(X, rows, scores, marks)
+                raise
         else:
             self._learn(rows, ypm, scores)
+        self._check_learned(X, rows, scores, marks)
+        return scores if self._pos_is_last() else -scores
+
+    def _check_learned(self, X, rows: tuple, scores: np.ndarray, marks) -> None:
+        """After a learning call: discard the model, with the error naming the overflow,
+        when its scores or its state became non-finite."""
         if not _all_finite(scores):
             self._discard()
             raise ValueError(
@@ -1423,7 +1436,6 @@ class OnlineClassifier(BinaryClassifier):
             )
         written = self._column_writes(rows, self._written_parts(X, marks))
         self._check_finite_state(X, written)
-        return scores if self._pos_is_last() else -scores
 
 
 def refuse_changed(est, before: dict, now: dict, prefix: str = "") -> None:

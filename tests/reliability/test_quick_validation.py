@@ -565,3 +565,32 @@ def test_a_one_row_call_of_a_kernel_perceptron_reads_only_its_stored_slot(monkey
         assert id(model.sv_) not in {ident for ident, _ in seen}, i
         assert max(size for _, size in seen) <= 3 * X.shape[1], i
     np.testing.assert_array_equal(model.decision_function(X), full.decision_function(X))
+
+
+def test_an_overflow_is_caught_when_the_step_size_warning_is_an_error():
+    """With warnings turned into errors (``-W error``, ``filterwarnings = error``), the
+    step-size RuntimeWarning of the call whose step overflows used to leave before the
+    state check: the model kept its inf weight, and since the check after a CSR call reads
+    only the batch's columns, later calls on other columns went on silently. The check
+    runs even when the warning raises: the model is discarded and the overflow named."""
+    import skewlearn as sl
+
+    X = sp.csr_matrix(([1.0], ([0], [5000])), shape=(1, 10_000))
+    other = sp.csr_matrix(([1.0], ([0], [7])), shape=(1, 10_000))
+    model = sl.OGD(loss="squared", schedule="constant", eta=10.0, fit_intercept=False)
+    caught = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for _ in range(2000):
+            try:
+                model.partial_fit(X, [1], classes=[0, 1])
+            except RuntimeWarning:
+                pass
+            except ValueError as err:
+                caught = err
+                break
+            assert np.isfinite(model.weights_).all()  # never a broken model kept
+    assert caught is not None and "state (weights_) became non-finite" in str(caught)
+    assert not hasattr(model, "weights_")
+    with pytest.raises(ValueError, match="discarded"):
+        model.partial_fit(other, [1])
