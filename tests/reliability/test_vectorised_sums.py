@@ -122,9 +122,9 @@ def ir_audit() -> dict:
         with tempfile.TemporaryDirectory() as tmp:
             svm, csv = os.path.join(tmp, "s.svm"), os.path.join(tmp, "s.csv")
             rows = list(zip(y, *X[:, :2].T))
-            with open(svm, "w") as f:
+            with open(svm, "w", encoding="utf-8") as f:
                 f.writelines(f"{2 * b - 1} 1:{u:.6f} 3:{v:.6f}\n" for b, u, v in rows)
-            with open(csv, "w") as f:
+            with open(csv, "w", encoding="utf-8") as f:
                 f.write("a,b,label\n")
                 f.writelines(f"{u:.6f},{v:.6f},{b}\n" for b, u, v in rows)
             read_libsvm(svm)
