@@ -39,12 +39,12 @@ Run::
 from __future__ import annotations
 
 import argparse
-import time
 import tracemalloc
 import warnings
 
 import numpy as np
 import scipy.sparse as sp
+from bench_small_batches import _best  # best-of-repeat CPU time
 
 #: The online learners measured by default: the linear families, the AUC learners, the
 #: ensembles and baselines, and the kernel learners (budgeted ones with their defaults).
@@ -95,15 +95,6 @@ def _model(name: str):
         return cls(random_state=0)
     except TypeError:
         return cls()
-
-
-def _best(fn, repeat: int) -> float:
-    best = np.inf
-    for _ in range(repeat):
-        c0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - c0)
-    return best
 
 
 def _peak_mb(fn) -> float:

@@ -57,24 +57,31 @@ def fingerprints() -> dict[str, str]:
     return result
 
 
-def _in_subprocess(hash_seed: str) -> dict[str, str]:
+def json_from_subprocess(script: str, what: str, timeout: float = 900, **env: str):
+    """Run ``script`` in a fresh interpreter at the repository root, with ``env`` added to
+    the environment, and read its standard output as JSON; ``what`` names it in the error."""
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONHASHSEED=hash_seed)
-    # A cold numba cache takes ~45 s alone; the generous timeout is for a loaded machine
-    # (one unexplained failure in session 10 came during a run three times slower than usual).
     done = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
+        [sys.executable, "-c", script],
         cwd=root,
-        env=env,
+        env=dict(os.environ, **env),
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=timeout,
     )
-    assert done.returncode == 0, (
-        f"the fingerprint subprocess (PYTHONHASHSEED={hash_seed}) exited with "
-        f"{done.returncode}:\n{done.stderr[-3000:]}"
-    )
+    assert done.returncode == 0, f"{what} exited with {done.returncode}:\n{done.stderr[-3000:]}"
     return json.loads(done.stdout)
+
+
+def _in_subprocess(hash_seed: str) -> dict[str, str]:
+    # A cold numba cache takes ~45 s alone; the generous timeout is for a loaded machine
+    # (one unexplained failure in session 10 came during a run three times slower than usual).
+    return json_from_subprocess(
+        SCRIPT,
+        f"the fingerprint subprocess (PYTHONHASHSEED={hash_seed})",
+        timeout=900,
+        PYTHONHASHSEED=hash_seed,
+    )
 
 
 def test_bit_identical_across_processes():

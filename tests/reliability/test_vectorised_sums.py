@@ -15,11 +15,8 @@ checked vector loop that carries a floating-point reduction.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import subprocess
-import sys
 import tempfile
 import warnings
 
@@ -28,6 +25,8 @@ import scipy.sparse as sp
 from numba import njit
 
 from skewlearn._config import FASTMATH
+
+from .test_determinism import json_from_subprocess
 
 _LABEL = re.compile(r"^([A-Za-z0-9_.$\"-]+):", re.M)
 _VECTOR_FP_PHI = re.compile(r"= phi (?:[a-z]+ )*<\d+ x (?:double|float)>")
@@ -160,19 +159,10 @@ json.dump(ir_audit(), sys.stdout)
 
 
 def test_no_vectorised_sum_depends_on_where_the_arrays_are(tmp_path):
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    # an empty numba cache: every kernel is compiled here, so its IR can be read
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=1500,
+    # an empty numba cache: every kernel is compiled there, so its IR can be read
+    audit = json_from_subprocess(
+        SCRIPT, "the IR audit subprocess", timeout=1500, NUMBA_CACHE_DIR=str(tmp_path)
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    audit = json.loads(done.stdout)
     # the audit saw the kernels, their alias checks and their vector sums: if LLVM's names
     # change, these fail rather than the audit passing on nothing
     assert audit["kernels"] >= 60 and audit["checks"] >= 40 and audit["phis"] >= 20, audit
