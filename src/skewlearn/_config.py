@@ -14,6 +14,11 @@ would round differently depending on where malloc put the arrays. Every sum in
 a kernel therefore sits in a loop that stores nothing;
 tests/reliability/test_vectorised_sums.py compiles every kernel and checks its
 LLVM IR for a checked vector loop that carries a floating-point reduction.
+
+The bits also depend on the processor the code is compiled for: numba targets the
+host CPU (vector width, FMA), so another machine adds the same numbers in another
+order. Results agree to rounding there, not bit for bit
+(tests/reliability/test_determinism.py compiles for ``NUMBA_CPU_NAME=generic``).
 """
 
 from __future__ import annotations
