@@ -101,8 +101,8 @@ def row_col(rows, p, start):
 
 
 @njit(**NJIT_INLINE)
-def row_dot(w, rows, i):
-    """:math:`w^T [x_i, b]` for weights of length ``d + 1``."""
+def row_feature_dot(w, rows, i):
+    """:math:`\\sum_{j<d} w_j x_{ij}`: the features' part of :func:`row_dot`."""
     s = 0.0
     if rows[4]:
         for p in range(rows[2][i], rows[2][i + 1]):
@@ -111,7 +111,21 @@ def row_dot(w, rows, i):
         base = i * rows[3]
         for j in range(rows[3]):
             s += w[j] * rows[0][base + j]
-    return s + w[rows[3]] * rows[5]
+    return s
+
+
+@njit(**NJIT_INLINE)
+def row_dot(w, rows, i):
+    """:math:`w^T [x_i, b]` for weights of length ``d + 1``."""
+    return row_feature_dot(w, rows, i) + w[rows[3]] * rows[5]
+
+
+@njit(**NJIT_INLINE)
+def scaled_row_dot(w, scale, rows, i):
+    """:math:`s \\sum_{j<d} v_j x_{ij} + w_d b` for ``w = [v, w_d]`` whose feature weights
+    are ``scale`` times ``v`` (OGD's L2 decay kept as a scale): with ``scale`` exactly 1,
+    :func:`row_dot` bit for bit."""
+    return scale * row_feature_dot(w, rows, i) + w[rows[3]] * rows[5]
 
 
 @njit(**NJIT_INLINE)
@@ -131,8 +145,9 @@ def row_sqnorm(rows, i):
 
 
 @njit(**NJIT_INLINE)
-def row_axpy(a, rows, i, w):
-    """In place :math:`w \\leftarrow w + a [x_i, b]`."""
+def row_feature_axpy(a, rows, i, w):
+    """In place :math:`w_j \\leftarrow w_j + a x_{ij}` for the features ``j < d`` (the
+    intercept's entry ``w[d]`` is left alone)."""
     if rows[4]:
         for p in range(rows[2][i], rows[2][i + 1]):
             w[rows[1][p]] += a * rows[0][p]
@@ -140,6 +155,12 @@ def row_axpy(a, rows, i, w):
         base = i * rows[3]
         for j in range(rows[3]):
             w[j] += a * rows[0][base + j]
+
+
+@njit(**NJIT_INLINE)
+def row_axpy(a, rows, i, w):
+    """In place :math:`w \\leftarrow w + a [x_i, b]`."""
+    row_feature_axpy(a, rows, i, w)
     w[rows[3]] += a * rows[5]
 
 
@@ -176,3 +197,10 @@ def linear_scores(w, rows, out):
     """Decision values :math:`w^T [x_i, b]` for every row of a batch."""
     for i in range(out.shape[0]):
         out[i] = row_dot(w, rows, i)
+
+
+@njit(**NJIT)
+def scaled_linear_scores(w, scale, rows, out):
+    """Decision values :func:`scaled_row_dot` for every row of a batch."""
+    for i in range(out.shape[0]):
+        out[i] = scaled_row_dot(w, scale, rows, i)

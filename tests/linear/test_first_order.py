@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -105,6 +107,11 @@ def _random_stream(n=300, d=6, seed=0, density=None):
     return X, y
 
 
+def _ogd_weights(clf):
+    """``[w, b]`` of a fitted OGD (``weights_`` holds ``[v, b]`` with w = s v)."""
+    return np.r_[clf.coef_.ravel(), clf.intercept_]
+
+
 def test_ogd_hinge_three_samples_by_hand():
     # eta_t = 1/sqrt(t), x augmented with 1.
     # t=1: f=0 < 1 -> w = 1*[1, 2, 1]
@@ -128,7 +135,7 @@ def test_ogd_logistic_and_squared_by_hand():
     # w = [.09,.18,.1] - .11*[2,-1,1] = [-.13, .29, -.01]  (intercept not decayed)
     clf = OGD(loss="squared", schedule="constant", eta=0.1, alpha=1.0)
     clf.partial_fit(X3[:2], Y3[:2], classes=[-1, 1])
-    np.testing.assert_allclose(clf.weights_, [-0.13, 0.29, -0.01], rtol=1e-13)
+    np.testing.assert_allclose(_ogd_weights(clf), [-0.13, 0.29, -0.01], rtol=1e-13)
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -146,7 +153,7 @@ def test_ogd_matches_numpy_reference(params, fit_intercept, sparse):
     clf = OGD(fit_intercept=fit_intercept, **params)
     scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
     w, ref = naive_fo.ogd(naive.augment(X, fit_intercept), y, **params)
-    np.testing.assert_allclose(clf.weights_, w, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(_ogd_weights(clf), w, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(scores, ref, rtol=1e-10, atol=1e-12)
 
 
@@ -276,6 +283,136 @@ def test_ogd_bad_hyperparameters():
         OGD(eta=0.0).fit(X, y)
     with pytest.raises(ValueError, match="'schedule' parameter"):
         clone(OGD(schedule="sqrt")).fit(X, y)
+
+
+def _csr_or_dense(X, sparse):
+    return sp.csr_matrix(X) if sparse else X
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_ogd_l2_decay_three_samples_by_hand(sparse):
+    """The L2 decay is kept as a scale s of the feature weights (w = s v, session 21).
+    Hinge, eta = 0.1 constant, alpha = 1: each step multiplies the features by 0.9.
+    t=1: f = 0 -> w = .1 [1, 2, 1] = [.1, .2, .1]
+    t=2: f = .2 - .2 + .1 = .1, y = -1 -> decay [.09, .18], b = .1; w -= .1 [2, -1, 1]
+         = [-.11, .28, 0]
+    t=3: f = .11 + .28 = .39, y = -1 -> decay [-.099, .252], b = 0; w -= .1 [-1, 1, 1]
+         = [.001, .152, -.1];  s = .9^3 = .729 (above the fold threshold)."""
+    X = _csr_or_dense(X3, sparse)
+    clf = OGD(schedule="constant", eta=0.1, alpha=1.0)
+    scores = clf.test_then_train(X, Y3, classes=[-1, 1])
+    np.testing.assert_allclose(scores, [0.0, 0.1, 0.39], rtol=1e-14, atol=1e-17)
+    np.testing.assert_allclose(_ogd_weights(clf), [0.001, 0.152, -0.1], rtol=1e-12)
+    np.testing.assert_allclose(clf.weight_scale_, [0.729], rtol=1e-15)
+    np.testing.assert_allclose(clf.weights_[:-1], np.array([0.001, 0.152]) / 0.729, rtol=1e-12)
+    # decision_function reads the scale: w^T x + b for new rows, dense, CSR and float32
+    Z = np.array([[3.0, -2.0], [0.5, 4.0]])
+    expected = Z @ [0.001, 0.152] - 0.1
+    for Zin in (Z, sp.csr_matrix(Z), Z.astype(np.float32), sp.csr_matrix(Z.astype(np.float32))):
+        np.testing.assert_allclose(clf.decision_function(Zin), expected, rtol=1e-12)
+    # a fold: with the threshold at .8, s = .729 at t=3 is folded into v before the step
+    folded = OGD(schedule="constant", eta=0.1, alpha=1.0)
+    folded._scale_floor = 0.8
+    folded.fit(X, Y3)
+    np.testing.assert_array_equal(folded.weight_scale_, [1.0])
+    np.testing.assert_allclose(folded.weights_, [0.001, 0.152, -0.1], rtol=1e-12)
+    # the labels the other way round: coef_ and intercept_ negated, scale kept
+    mirror = OGD(schedule="constant", eta=0.1, alpha=1.0, pos_label=-1).fit(X, -Y3)
+    np.testing.assert_allclose(mirror.coef_, -clf.coef_, rtol=1e-15)
+    np.testing.assert_allclose(mirror.intercept_, -clf.intercept_, rtol=1e-15)
+
+
+def _decay_stream(sparse, n=300, d=12, seed=5):
+    X, y = _random_stream(n=n, d=d, seed=seed, density=0.3)
+    return _csr_or_dense(X, sparse), y
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("pieces", [[1] * 40 + [260], [37] * 8 + [4], [5, 100, 3, 150, 42]])
+def test_ogd_l2_decay_in_pieces_equals_fit_bit_for_bit_across_folds(sparse, pieces):
+    """The scale is state kept across calls: partial_fit in any pieces keeps the same
+    (v, s, b) as one fit, bit for bit, with folds inside calls and at their edges
+    (threshold .5 and a factor of .975 a step: a fold every ~28 rows)."""
+    X, y = _decay_stream(sparse)
+    params = {"schedule": "constant", "eta": 0.5, "alpha": 0.05, "loss": "logistic"}
+    whole = OGD(**params)
+    whole._scale_floor = 0.5
+    whole.fit(X, y)
+    split = OGD(**params)
+    split._scale_floor = 0.5
+    lo = 0
+    for size in pieces:
+        split.partial_fit(X[lo : lo + size], y[lo : lo + size], classes=[-1, 1])
+        lo += size
+    assert lo == len(y)
+    for name in ("weights_", "weight_scale_", "counts_"):
+        np.testing.assert_array_equal(getattr(split, name), getattr(whole, name), err_msg=name)
+    assert 0.5 <= whole.weight_scale_[0] < 1.0
+    # the folds happened (without them the state differs) and change only rounding
+    unfolded = OGD(**params)
+    unfolded._scale_floor = 0.0
+    unfolded.fit(X, y)
+    assert unfolded.weight_scale_[0] < 0.975**250
+    assert not np.array_equal(unfolded.weights_, whole.weights_)
+    np.testing.assert_allclose(unfolded.coef_, whole.coef_, rtol=1e-12)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("floor", [None, 0.5])
+def test_ogd_l2_decay_equals_the_eager_formula(sparse, floor):
+    """The scaled form against the eager reference (every weight decayed at every step):
+    2,000 rows at a factor of .975 take s below 1e-9 twice (a fold at the default
+    threshold too)."""
+    X, y = _random_stream(n=2000, d=20, seed=8, density=0.25)
+    params = {"schedule": "constant", "eta": 0.5, "alpha": 0.05}
+    clf = OGD(**params)
+    if floor is not None:
+        clf._scale_floor = floor
+    scores = clf.test_then_train(_csr_or_dense(X, sparse), y, classes=[-1, 1])
+    w, ref = naive_fo.ogd(naive.augment(X), y, **params)
+    scale = np.abs(w).max()
+    np.testing.assert_allclose(_ogd_weights(clf), w, rtol=1e-12, atol=1e-12 * scale)
+    np.testing.assert_allclose(scores, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())
+    assert 1e-9 <= clf.weight_scale_[0] <= 1.0
+
+
+def test_ogd_l2_decay_step_leaves_the_other_columns_alone():
+    """A step on a sparse row writes only the row's columns and the intercept (the decay
+    moves the scale): O(nnz), not O(d). Without a fold every other entry of weights_
+    keeps its bits."""
+    X, y = _decay_stream(True)
+    clf = OGD(schedule="constant", eta=0.5, alpha=0.05).fit(X[:50], y[:50])
+    before = clf.weights_.copy()
+    row = sp.csr_matrix(([2.0, -1.0], ([0, 0], [3, 7])), shape=(1, X.shape[1]))
+    clf.partial_fit(row, [1])
+    moved = np.flatnonzero(clf.weights_ != before)
+    assert set(moved) <= {3, 7, X.shape[1]} and len(moved) > 0
+    assert clf.weight_scale_[0] < 1.0
+
+
+def test_ogd_l2_decay_pickle_mid_stream_and_an_older_pickle():
+    """The scale travels with the model; a model pickled before it existed (no
+    weight_scale_: its weights_ is w) loads with s = 1 and continues as the eager
+    formula does."""
+    X, y = _random_stream(n=400, d=8, seed=9, density=0.5)
+    params = {"schedule": "constant", "eta": 0.5, "alpha": 0.05}
+    a = OGD(**params).partial_fit(X[:200], y[:200], classes=[-1, 1])
+    b = pickle.loads(pickle.dumps(a))
+    a.partial_fit(X[200:], y[200:])
+    b.partial_fit(X[200:], y[200:])
+    for name in ("weights_", "weight_scale_", "counts_"):
+        np.testing.assert_array_equal(a.__dict__[name], b.__dict__[name], err_msg=name)
+    old = OGD(**params).partial_fit(X[:200], y[:200], classes=[-1, 1])
+    state = old.__getstate__()
+    state["weights_"] = np.r_[old.coef_.ravel(), old.intercept_]  # as the old code kept w
+    del state["weight_scale_"]
+    c = OGD.__new__(OGD)
+    c.__setstate__(state)
+    np.testing.assert_array_equal(c.weight_scale_, [1.0])
+    np.testing.assert_allclose(c.decision_function(X), old.decision_function(X), rtol=1e-13)
+    c.partial_fit(X[200:], y[200:])
+    w, _ = naive_fo.ogd(naive.augment(X), y, **params)
+    np.testing.assert_allclose(_ogd_weights(c), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
 
 
 # --------------------------------------------------------------------------- ALMA

@@ -22,7 +22,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 
 from .._config import NJIT, NJIT_INLINE
-from .._rows import row_axpy, row_dot, row_sqnorm
+from .._rows import (
+    row_axpy,
+    row_dot,
+    row_feature_axpy,
+    row_sqnorm,
+    scaled_linear_scores,
+    scaled_row_dot,
+)
 from .._stability import note_step_gain
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 
@@ -78,13 +85,6 @@ def step_size(eta, schedule, t):
     if schedule == 1:
         return eta / math.sqrt(t)
     return eta
-
-
-@njit(**NJIT_INLINE)
-def shrink_features(w, factor):
-    """``w[:-1] *= factor``: L2 weight decay of the feature weights (never the intercept)."""
-    for j in range(w.shape[0] - 1):
-        w[j] *= factor
 
 
 def _stable_sigmoid(z: np.ndarray) -> np.ndarray:
@@ -314,10 +314,20 @@ class PassiveAggressive(OnlineLinearClassifier):
 
 
 # --------------------------------------------------------------------------- OGD
+#: OGD folds its weight scale into ``weights_`` when the L2 decay takes it below this
+#: value (scikit-learn's ``wscale`` threshold in ``_sgd_fast``; docs/decisions.md,
+#: session 21).
+SCALE_FLOOR = 1e-9
+
+
 @njit(**NJIT)
-def _ogd_learn(w, counts, rows, y, scores, eta, schedule, loss, alpha, stability):
+def _ogd_learn(w, scale, counts, rows, y, scores, eta, schedule, loss, alpha, stability, floor):
+    # The feature weights are s * w[:-1] (s = scale[0]); the intercept w[-1] is not scaled.
+    # The L2 decay multiplies s alone, an O(1) step; s is folded into w (O(d)) only when
+    # it falls below ``floor``, which depends on s alone, not on where calls begin.
+    s = scale[0]
     for i in range(y.shape[0]):
-        f = row_dot(w, rows, i)
+        f = scaled_row_dot(w, s, rows, i)
         scores[i] = f
         count_sample(counts, y[i])
         eta_t = step_size(eta, schedule, counts[0])
@@ -325,10 +335,17 @@ def _ogd_learn(w, counts, rows, y, scores, eta, schedule, loss, alpha, stability
             note_step_gain(stability, eta_t * row_sqnorm(rows, i))
         g = loss_slope(loss, y[i] * f)
         if alpha > 0.0:
-            shrink_features(w, 1.0 - eta_t * alpha)
+            s *= 1.0 - eta_t * alpha
+            if s < floor:
+                for j in range(w.shape[0] - 1):
+                    w[j] *= s
+                s = 1.0
         if g != 0.0:
-            row_axpy(eta_t * g * y[i], rows, i, w)
+            a = eta_t * g * y[i]
+            row_feature_axpy(a / s, rows, i, w)
+            w[rows[3]] += a * rows[5]
             counts[3] += 1
+    scale[0] = s
 
 
 class OGD(OnlineLinearClassifier):
@@ -358,8 +375,9 @@ class OGD(OnlineLinearClassifier):
         ``eta / sqrt(t)`` or a constant ``eta``.
     alpha : float, default=0.0
         L2 regularisation strength, >= 0, with ``eta * alpha < 1`` so the decay factor
-        ``1 - eta_t * alpha`` stays positive. When ``alpha > 0`` every step touches all
-        ``d`` weights, also on sparse input.
+        ``1 - eta_t * alpha`` stays positive. The decay is kept as a scale of the feature
+        weights (``weight_scale_``), so a step on a sparse row costs O(nnz) with
+        ``alpha > 0`` too.
     fit_intercept : bool, default=True
     pos_label : label, default=None
     random_state : int, RandomState or None, default=None
@@ -367,9 +385,19 @@ class OGD(OnlineLinearClassifier):
 
     Attributes
     ----------
-    weights_, coef_, intercept_, counts_, classes_, pos_label_
+    coef_, intercept_, counts_, classes_, pos_label_
         As in :class:`Perceptron`; ``counts_[3]`` counts steps with a non-zero loss
         gradient.
+    weights_ : ndarray of shape (n_features + 1,)
+        ``[v, b]``: the feature weights are ``weight_scale_[0] * v`` (read them from
+        ``coef_``), the intercept is ``b``. With ``alpha = 0`` the scale stays 1 and
+        ``weights_`` is ``[w, b]`` as in :class:`Perceptron`.
+    weight_scale_ : ndarray of shape (1,)
+        The scale ``s`` of the feature weights, ``w = s v``: the L2 decay multiplies
+        ``s`` alone (O(1) a step instead of O(d)), and when ``s`` falls below 1e-9 it is
+        folded into ``v`` (O(d), once per factor 1e9 of decay), as scikit-learn's
+        ``SGDClassifier`` does. It is learned state, kept across calls, so
+        ``partial_fit`` in any pieces equals ``fit`` bit for bit.
     stability_ : ndarray of shape (2,)
         ``[steps with gain > 2, largest gain]``, gain :math:`\\eta_t\\|[x_t, 1]\\|^2`,
         over everything learned; ``loss="squared"`` only (zeros for the others).
@@ -406,9 +434,13 @@ class OGD(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
-    #: A step writes the row's columns and the intercept; the L2 decay multiplies the
-    #: other weights by 1 - eta_t * alpha in (0, 1) (:class:`OnlineClassifier`).
+    #: A step writes the row's columns and the intercept; the L2 decay moves only
+    #: ``weight_scale_``, and folding it multiplies the other weights by a scale in (0, 1)
+    #: (:class:`OnlineClassifier`).
     _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
+    #: Where ``weight_scale_`` is folded into ``weights_`` (:data:`SCALE_FLOOR`; tests set
+    #: a larger value on an instance to make folds frequent).
+    _scale_floor: ClassVar[float] = SCALE_FLOOR
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
@@ -447,10 +479,18 @@ class OGD(OnlineLinearClassifier):
     def _allocate(self, n_features: int) -> None:
         check_decay(self.eta, self.alpha)
         super()._allocate(n_features)
+        self.weight_scale_ = np.ones(1, dtype=np.float64)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "weights_" in self.__dict__ and "weight_scale_" not in self.__dict__:
+            # pickled before session 21: its weights_ is w itself, i.e. a scale of 1
+            self.weight_scale_ = np.ones(1, dtype=np.float64)
 
     def _learn(self, rows, y, scores):
         _ogd_learn(
             self.weights_,
+            self.weight_scale_,
             self.counts_,
             rows,
             y,
@@ -460,7 +500,21 @@ class OGD(OnlineLinearClassifier):
             LOSSES[self.loss],
             float(self.alpha),
             self.stability_,
+            float(self._scale_floor),
         )
+
+    def _scores(self, rows: tuple, out: np.ndarray) -> None:
+        scaled_linear_scores(self.weights_, float(self.weight_scale_[0]), rows, out)
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Weights of the features, ``weight_scale_[0] * weights_[:-1]``, shape
+        (1, n_features), with ``classes_[1]`` as the positive side (scikit-learn's
+        convention, the sign of :meth:`decision_function`): a view of ``weights_`` while
+        the scale is 1 (always with ``alpha = 0``), else a new array."""
+        w = super().coef_
+        scale = float(self.weight_scale_[0])
+        return w if scale == 1.0 else scale * w
 
     def _is_logistic(self) -> bool:
         """Whether the model is logistic: the ``loss`` it learned with once fitted (a later
