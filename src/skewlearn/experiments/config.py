@@ -149,7 +149,7 @@ class EstimatorSpec:
             search_metric=self.search_metric,
         )
 
-    def build(self):
+    def build(self) -> Any:
         """A fresh estimator with the fixed parameters."""
         return resolve_estimator(self.cls)(**self.params)
 
