@@ -27,7 +27,7 @@ SRC = HERE.parents[1] / "src"
 #: package's own errors, and the path puts this checkout's sources before the installed ones.
 #: scikit-learn, SciPy and pandas have no annotations here (no stub packages installed).
 #: Numba, Dask and narwhals (River's frames) are annotated but appear in no public signature
-#: of ours: skipping them cuts mypy from 16 to 3 CPU-seconds (560 modules fewer).
+#: of ours: skipping them cuts mypy from 15 to 3 CPU-seconds (1,206 modules read → 460).
 CONFIG = f"""\
 [mypy]
 strict = True
