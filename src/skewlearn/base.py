@@ -39,7 +39,7 @@ import struct
 import sys
 import warnings
 import weakref
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -1143,7 +1143,7 @@ class BatchClassifier(BinaryClassifier):
     def _decision(self, X) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def fit(self, X, y, **params):
+    def fit(self, X, y, **params) -> Self:
         """Fit on ``X, y`` (exactly two classes).
 
         Parameters
@@ -1278,7 +1278,7 @@ class OnlineClassifier(BinaryClassifier):
         return seed_state(self.random_state)
 
     # ------------------------------------------------------------------ public API
-    def fit(self, X, y, **params):
+    def fit(self, X, y, **params) -> Self:
         """Learn from ``X, y`` in one pass, in the given order, starting from scratch.
 
         Parameters
@@ -1301,7 +1301,7 @@ class OnlineClassifier(BinaryClassifier):
         self._run(X, y, classes=None, reset=True)
         return self
 
-    def partial_fit(self, X, y, classes=None, **params):
+    def partial_fit(self, X, y, classes=None, **params) -> Self:
         """Learn from one more batch of the stream.
 
         Parameters

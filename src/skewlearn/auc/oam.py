@@ -16,6 +16,7 @@ from numba import njit
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT
+from .._docs import fill_doc
 from .._rows import row_dot, row_to_dense
 from ..base import THRESHOLD_DOC, OnlineClassifier, OnlineLinearClassifier
 from ..kernel import budget as bd
@@ -296,4 +297,4 @@ class OAM(OnlineLinearClassifier):
             bd.warn_large_buffers(*self.sv_.shape, advice=self._memory_advice())
 
 
-OAM.__doc__ = OAM.__doc__.replace("{threshold}", THRESHOLD_DOC)
+fill_doc(OAM, threshold=THRESHOLD_DOC)

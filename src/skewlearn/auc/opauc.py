@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .. import base as _base
 from .._config import NJIT, NJIT_INLINE
+from .._docs import fill_doc
 from .._rng import rng_uniform
 from .._rows import row_dot, row_to_dense
 from .._stability import note_step_gain
@@ -353,4 +354,4 @@ class OPAUC(OnlineLinearClassifier):
         )
 
 
-OPAUC.__doc__ = OPAUC.__doc__.replace("{threshold}", THRESHOLD_DOC)
+fill_doc(OPAUC, threshold=THRESHOLD_DOC)

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -569,7 +569,7 @@ class StratifiedNystroem(
         self.jitter = jitter
         self.random_state = random_state
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None) -> Self:
         """Draw the landmarks and factor ``W``.
 
         Parameters
@@ -774,7 +774,7 @@ class MultiNystroem(
         self.n_jobs = n_jobs
         self.random_state = random_state
 
-    def fit(self, X, y=None):
+    def fit(self, X, y=None) -> Self:
         """Draw ``M`` landmark subsets and factor each ``W_m``.
 
         Parameters

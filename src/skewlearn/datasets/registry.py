@@ -314,7 +314,9 @@ def _scale(X, scale):
     )
 
 
-def _binary(y: np.ndarray, positive: Any, where: str, label: str | None = None) -> np.ndarray:
+def _binary(
+    y: np.ndarray, positive: Any, where: str, label: str | None = None
+) -> tuple[np.ndarray, Any]:
     classes = np.unique(y)
     if positive is None:
         if len(classes) != 2:

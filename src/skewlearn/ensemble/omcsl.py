@@ -19,7 +19,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Mapping
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -480,7 +480,7 @@ class OMCSL(OnlineClassifier):
     )
 
     # ------------------------------------------------------------------ state
-    def set_params(self, **params):
+    def set_params(self, **params: Any) -> Self:
         """Set parameters, as :meth:`sklearn.base.BaseEstimator.set_params`.
 
         A nested ``base_estimator__<name>`` needs a base estimator: with

@@ -10,11 +10,17 @@ command line does not load them.
 # as an attribute of this package after the star import; keep the module under an alias.
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .._lazy import lazy_getattr
 from . import prequential as _prequential_module
 from .prequential import *  # noqa: F403
 
 #: Modules imported on first use, searched in this order.
 _LAZY = ("protocols", "stats")
+
+if TYPE_CHECKING:  # a type checker sees the lazy names (else they are Any)
+    from .protocols import *  # noqa: F403
+    from .stats import *  # noqa: F403
 
 __getattr__ = lazy_getattr(__name__, _LAZY, globals(), eager=_prequential_module.__all__)

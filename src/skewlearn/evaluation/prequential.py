@@ -19,7 +19,7 @@ import time
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -29,6 +29,9 @@ from .._values import plain
 from ..base import decision_cut
 from ..metrics.batch import _check_labels
 from ..metrics.streaming import F1, ROCAUC, Confusion, GMean, StreamingMetric
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["PrequentialResult", "prequential"]
 
@@ -96,7 +99,7 @@ class PrequentialResult:
 
         return dumps(self.to_dict(), **kwargs)
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """Checkpoints as a :class:`pandas.DataFrame` (one row per checkpoint)."""
         try:
             import pandas as pd

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._docs import first_line
 from .config import PAPER_RESULTS
 from .store import experiment_rows
 
@@ -452,7 +453,7 @@ def figures(outdir) -> list[Path]:
 # --------------------------------------------------------------------------- command
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m skewlearn.experiments.asls_results", description=__doc__.splitlines()[0]
+        prog="python -m skewlearn.experiments.asls_results", description=first_line(__doc__)
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("figures", help="Fig. 3(a) and 3(c) as PNG files")

@@ -16,6 +16,7 @@ import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._docs import first_line
 from .._files import user_path
 
 __all__ = ["main", "register", "shipped_experiments"]
@@ -476,7 +477,7 @@ def _cmd_reproduce(args) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one of the experiment subcommands; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="skewlearn", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="skewlearn", description=first_line(__doc__))
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     expand_user_paths(args)

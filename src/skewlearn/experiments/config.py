@@ -45,7 +45,7 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from .._files import user_path
 from .._hints import did_you_mean
@@ -149,7 +149,7 @@ class EstimatorSpec:
             search_metric=self.search_metric,
         )
 
-    def build(self):
+    def build(self) -> Any:
         """A fresh estimator with the fixed parameters."""
         return resolve_estimator(self.cls)(**self.params)
 
@@ -294,7 +294,7 @@ def resolve_estimator(name: str) -> type:
     )
 
 
-def _fail(path: str, msg: str):
+def _fail(path: str, msg: str) -> NoReturn:
     raise ExperimentError(f"{path}: {msg}")
 
 

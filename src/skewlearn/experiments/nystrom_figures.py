@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._docs import first_line
 from .._json import dumps
 
 __all__ = ["ablation", "at_or_above", "cd_summary", "main", "paired_counts", "sweep", "timing"]
@@ -372,7 +373,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     table = load_experiment("nystrom_table2")  # the sweeps' defaults are the table's protocol
     ap = argparse.ArgumentParser(prog="python -m skewlearn.experiments.nystrom_figures",
-                                 description=__doc__.splitlines()[0],
+                                 description=first_line(__doc__),
                                  formatter_class=DefaultsHelpFormatter)  # fmt: skip
     ap.add_argument("--db", help="results of `skewlearn reproduce nystrom_table2` (CD diagram)")
     ap.add_argument("--out", default=".", help="folder of the PNG files and the JSON summary")

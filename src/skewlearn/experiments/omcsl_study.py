@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._docs import first_line
 from .._json import dumps
 from ..evaluation.protocols import RandomSplits, task_seed
 from ..metrics import ROCAUC, pr_auc, roc_auc
@@ -534,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     p = argparse.ArgumentParser(
         prog="python -m skewlearn.experiments.omcsl_study",
-        description=__doc__.splitlines()[0],
+        description=first_line(__doc__),
         formatter_class=DefaultsHelpFormatter,
     )
     p.add_argument("--db", default=None,

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from ..evaluation.protocols import (
 )
 from .config import DatasetSpec, EstimatorSpec, Experiment, load_experiment
 from .store import ResultStore
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 __all__ = [
     "SearchTask",
@@ -268,9 +271,9 @@ def _dataset_key(spec: DatasetSpec) -> str:
     return key
 
 
-def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray, np.ndarray]:
-    """``(X, y)`` of a dataset spec, y in {-1, +1} with the minority class +1 (or, for a
-    data file, its ``positive_class`` param); cached."""
+def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
+    """``(X, y)`` of a dataset spec (X sparse for a LIBSVM file), y in {-1, +1} with the
+    minority class +1 (or, for a data file, its ``positive_class`` param); cached."""
     key = _dataset_key(spec)
     if key in _DATASETS:
         return _DATASETS[key]

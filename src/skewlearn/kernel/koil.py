@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
+from .._docs import fill_doc
 from ..base import THRESHOLD_DOC
 from ..kernels import kernel_row_to_buf
 from . import budget as bd
@@ -459,4 +460,4 @@ class KOIL(_KernelLearner):
         return self.segments_[:, COUNT].copy()
 
 
-KOIL.__doc__ = KOIL.__doc__.replace("{kernel}", _KERNEL_DOC).replace("{threshold}", THRESHOLD_DOC)
+fill_doc(KOIL, kernel=_KERNEL_DOC, threshold=THRESHOLD_DOC)

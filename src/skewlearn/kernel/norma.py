@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
+from .._docs import fill_doc
 from .budget import COUNT, segment_offer, store_row
 from .perceptrons import _KERNEL_DOC, _KernelExpansionClassifier, count_sample, row_expansion
 
@@ -289,4 +290,4 @@ class NORMA(_KernelExpansionClassifier):
         return float(self.offsets_[1])
 
 
-NORMA.__doc__ = NORMA.__doc__.replace("{kernel}", _KERNEL_DOC)
+fill_doc(NORMA, kernel=_KERNEL_DOC)

@@ -29,6 +29,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT, NJIT_INLINE
+from .._docs import fill_doc
 from .._rng import rng_int
 from .._rows import canonical
 from ..base import OnlineClassifier, user_stacklevel
@@ -1000,5 +1001,5 @@ class ProjectronPP(Projectron):
 
 
 for _cls in (KernelPerceptron, RBP, Forgetron, Projectron, ProjectronPP):
-    _cls.__doc__ = _cls.__doc__.replace("{kernel}", _KERNEL_DOC)
+    fill_doc(_cls, kernel=_KERNEL_DOC)
 del _cls

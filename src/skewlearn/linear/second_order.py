@@ -34,6 +34,7 @@ from scipy.special import ndtri
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
+from .._docs import fill_doc
 from .._rows import row_axpy, row_col, row_dot, row_span, row_wdot
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier, warn_large_matrices
 from .first_order import count_sample
@@ -388,9 +389,7 @@ _COVARIANCE_DOC = """covariance : {"diag", "full"}, default="diag"
 
 def _fill_doc(cls) -> None:
     """Put the shared parameter and attribute text into a class docstring."""
-    cls.__doc__ = cls.__doc__.replace("{covariance}", _COVARIANCE_DOC).replace(
-        "{attributes}", _COMMON_ATTRIBUTES
-    )
+    fill_doc(cls, covariance=_COVARIANCE_DOC, attributes=_COMMON_ATTRIBUTES)
 
 
 # --------------------------------------------------------------------------- AROW

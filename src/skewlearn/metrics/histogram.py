@@ -18,7 +18,7 @@ what OMCSL's kernel calls for each of its K learners.
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 from numba import njit
@@ -166,8 +166,12 @@ class _HistogramMetric(StreamingMetric):
     _exact_scores: ClassVar[bool] = False  # binned: scores beyond 2**53 tie anyway
 
     def __init__(
-        self, n_bins: int = 100, transform: str = "sigmoid", pos_label=1, scale: float = 1.0
-    ):
+        self,
+        n_bins: int = 100,
+        transform: str = "sigmoid",
+        pos_label: Any = 1,
+        scale: float = 1.0,
+    ) -> None:
         if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
             raise ValueError(f"n_bins must be an integer >= 1; got {n_bins!r}.")
         if transform not in TRANSFORMS:
@@ -205,7 +209,7 @@ class _HistogramMetric(StreamingMetric):
             raise _outside_unit(s[(s < 0.0) | (s > 1.0)][0])
         return score_bins(s, self.n_bins, TRANSFORMS[self.transform], self.scale)
 
-    def update(self, y, value):
+    def update(self, y, value) -> Self:
         positive, s = self._one_scored(y, value)
         if self.transform != "sigmoid" and not 0.0 <= s <= 1.0:
             raise _outside_unit(s)
@@ -217,7 +221,7 @@ class _HistogramMetric(StreamingMetric):
             self.neg_counts[b] += 1
         return self
 
-    def update_many(self, y, values):
+    def update_many(self, y, values) -> Self:
         y, values = _paired(y, values, "y_score")
         b = self.bins(values)
         t = self._positive(y)

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import ClassVar
+from typing import Any, ClassVar, Self
 
 import numpy as np
 
@@ -89,16 +89,16 @@ class StreamingMetric:
     #: True when ``update`` takes a score, False when it takes a predicted label.
     requires_scores: ClassVar[bool] = False
 
-    def __init__(self, pos_label=1):
+    def __init__(self, pos_label: Any = 1) -> None:
         self.pos_label = pos_label
 
-    def update(self, y, value) -> StreamingMetric:
+    def update(self, y, value) -> Self:
         """Add one sample: true label ``y`` and its score or predicted label (a scalar,
         or an array or list of length 1)."""
         what = "score" if self.requires_scores else "predicted label"
         return self.update_many(np.asarray([_one(y, "label")]), np.asarray([_one(value, what)]))
 
-    def update_many(self, y, values) -> StreamingMetric:  # pragma: no cover - abstract
+    def update_many(self, y, values) -> Self:  # pragma: no cover - abstract
         raise NotImplementedError
 
     #: Whether scores float64 cannot tell apart (integers beyond 2**53) are refused: the
@@ -125,7 +125,7 @@ class StreamingMetric:
     def get(self) -> float:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def merge(self, other: StreamingMetric) -> StreamingMetric:
+    def merge(self, other: Self) -> Self:
         """Fold in ``other`` (same class and ``pos_label``), computed on other samples."""
         if type(other) is not type(self):
             raise TypeError(
@@ -336,11 +336,11 @@ class Confusion(StreamingMetric):
     ConfusionCounts(tp=1, fp=1, tn=1, fn=1)
     """
 
-    def __init__(self, pos_label=1):
+    def __init__(self, pos_label: Any = 1) -> None:
         super().__init__(pos_label)
         self.tp = self.fp = self.tn = self.fn = 0
 
-    def update(self, y, value) -> Confusion:
+    def update(self, y, value) -> Self:
         y = _one(y, "label")
         value = _one(value, "predicted label")
         self._check_one(y, "y")
@@ -358,7 +358,7 @@ class Confusion(StreamingMetric):
             self.tn += 1
         return self
 
-    def update_many(self, y, values) -> Confusion:
+    def update_many(self, y, values) -> Self:
         y, values = _paired(y, values, "y_pred")
         t = self._positive(y)
         p = self._positive(values, "y_pred")
@@ -436,7 +436,7 @@ class FBeta(Confusion):
     0.5
     """
 
-    def __init__(self, beta: float = 1.0, pos_label=1):
+    def __init__(self, beta: float = 1.0, pos_label: Any = 1) -> None:
         _check_beta(beta)
         super().__init__(pos_label)
         self.beta = float(beta)
@@ -465,7 +465,7 @@ class F1(FBeta):
     0.6667
     """
 
-    def __init__(self, pos_label=1):
+    def __init__(self, pos_label: Any = 1) -> None:
         super().__init__(beta=1.0, pos_label=pos_label)
 
 
@@ -638,7 +638,7 @@ class ROCAUC(StreamingMetric):
 
     requires_scores = True
 
-    def __init__(self, pos_label=1):
+    def __init__(self, pos_label: Any = 1) -> None:
         super().__init__(pos_label)
         self._pos = _SortedRuns()
         self._neg = _SortedRuns()
@@ -654,7 +654,7 @@ class ROCAUC(StreamingMetric):
         """Negatives seen."""
         return self._neg.size
 
-    def update(self, y, value) -> ROCAUC:
+    def update(self, y, value) -> Self:
         positive, s = self._one_scored(y, value)
         own, other = (self._pos, self._neg) if positive else (self._neg, self._pos)
         if own.state[1] == len(own.buf):
@@ -663,7 +663,7 @@ class ROCAUC(StreamingMetric):
                                      other.state, s, positive))  # fmt: skip
         return self
 
-    def update_many(self, y, values) -> ROCAUC:
+    def update_many(self, y, values) -> Self:
         is_pos, scores = _checked_scores(y, values, self)
         pos = np.sort(scores[is_pos])
         neg = np.sort(scores[~is_pos])
@@ -729,7 +729,7 @@ class PRAUC(StreamingMetric):
 
     requires_scores = True
 
-    def __init__(self, pos_label=1):
+    def __init__(self, pos_label: Any = 1) -> None:
         super().__init__(pos_label)
         self._pos = _SortedRuns()
         self._neg = _SortedRuns()
@@ -744,12 +744,12 @@ class PRAUC(StreamingMetric):
         """Negatives seen."""
         return self._neg.size
 
-    def update(self, y, value) -> PRAUC:
+    def update(self, y, value) -> Self:
         positive, s = self._one_scored(y, value)
         (self._pos if positive else self._neg).add_one(s)
         return self
 
-    def update_many(self, y, values) -> PRAUC:
+    def update_many(self, y, values) -> Self:
         is_pos, scores = _checked_scores(y, values, self)
         self._pos.add_sorted(np.sort(scores[is_pos]))
         self._neg.add_sorted(np.sort(scores[~is_pos]))
@@ -773,7 +773,7 @@ class _Window(StreamingMetric):
 
     requires_scores: ClassVar[bool] = True
 
-    def __init__(self, window: int = 1000, pos_label=1):
+    def __init__(self, window: int = 1000, pos_label: Any = 1) -> None:
         if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
             raise ValueError(f"window must be an integer >= 1; got {window!r}.")
         super().__init__(pos_label)
@@ -796,7 +796,7 @@ class _Window(StreamingMetric):
         window_restart(self._ring_s, self._ring_p, self._state, self._old_val, self._old_cnt,
                        self._old_fen, self._old_nu, self._dyn_n, self._n_runs)  # fmt: skip
 
-    def update(self, y, value):
+    def update(self, y, value) -> Self:
         positive, s = self._one_scored(y, value)
         if self.window < 4:  # a batch of one is a quarter of the window: the batch path
             return self._update_mask(np.array([positive]), np.array([s]))
@@ -806,7 +806,7 @@ class _Window(StreamingMetric):
                     np.array([positive]))  # fmt: skip
         return self
 
-    def update_many(self, y, values):
+    def update_many(self, y, values) -> Self:
         is_pos, scores = _checked_scores(y, values, self)
         return self._update_mask(is_pos, scores)
 
