@@ -225,3 +225,86 @@ def test_label_typing_matches_parse_labels(tokens):
     assert all_int == (ref.dtype == np.int64)
     got = np.asarray([typed[r] for r in range(len(tokens))], dtype=ref.dtype)
     assert got.tobytes() == ref.tobytes()
+
+
+# --------------------------------------------------------------------------- CSV
+_csv_label = st.sampled_from(
+    ["1", "-1", "+1", "0", "2.5", "-0", "yes", "no", " yes ", "NA", "nan", "?", "", "'q'"]
+)
+_csv_bad = st.sampled_from(["?", "", "NA", "1,5", "nan", "1e400", "x", '"3"', "1_0", "٣"])
+
+
+@st.composite
+def _csv_text(draw):
+    """Delimited text: a header or none (numeric, repeated names now and then), blanks
+    around values, blank lines, CR/CRLF/LF, a BOM, labels of every kind (text, numbers,
+    missing-value spellings), and now and then a missing or malformed value, a quoted
+    field or a row of another width."""
+    bad = draw(st.integers(0, 2)) == 0
+    delim = draw(st.sampled_from([",", ",", ";", "|", "\t"]))
+    width = draw(st.integers(1, 5))
+    labels = draw(st.lists(_csv_label, min_size=1, max_size=3, unique=True))
+    lines = []
+    if draw(st.integers(0, 3)):
+        names = draw(
+            st.lists(st.sampled_from(["a", "b", "c", "d", "e", "1", "2", "x y"]),
+                     min_size=width, max_size=width, unique=not (bad and draw(st.booleans())))
+        )  # fmt: skip
+        lines.append(delim.join(names))
+    for _ in range(draw(st.integers(1, 12))):
+        if draw(st.integers(0, 5)) == 0:
+            lines.append(draw(st.sampled_from(["", "  "])))
+        row = [draw(_value) for _ in range(width - 1)] + [draw(st.sampled_from(labels))]
+        if bad and draw(st.integers(0, 5)) == 0:
+            row[draw(st.integers(0, width - 1))] = draw(_csv_bad)
+        if bad and draw(st.integers(0, 9)) == 0:
+            row = row[:-1] if len(row) > 1 else [*row, "1"]
+        pad = draw(st.sampled_from(["", "", " ", "\t"]))
+        lines.append(delim.join(pad + v + pad for v in row))
+    eol = draw(st.sampled_from(["\n", "\n", "\r\n", "\r"]))
+    text = eol.join(lines) + (eol if draw(st.booleans()) else "")
+    if draw(st.integers(0, 9)) == 0:
+        text = "\ufeff" + text
+    return text.encode("utf-8")
+
+
+@_SETTINGS
+@given(
+    data=_csv_text(),
+    header=st.sampled_from([True, True, False]),
+    label_column=st.sampled_from([-1, -1, 0, "a", 7]),
+    missing=st.sampled_from(["error", "error", "drop"]),
+    delimiter=st.sampled_from([None, None, None, ",", ";"]),
+    nominal=st.sampled_from([None, None, None, [], [0]]),
+    gz=st.integers(0, 4),
+)
+def test_read_csv_compiled_path_is_the_careful_reader(
+    tmp_path, data, header, label_column, missing, delimiter, nominal, gz
+):
+    p = tmp_path / ("f.csv.gz" if gz == 0 else "f.csv")
+    p.write_bytes(gzip.compress(data) if gz == 0 else data)
+    kw = dict(header=header, label_column=label_column, missing=missing, delimiter=delimiter)
+    if nominal is not None:
+        kw["nominal_columns"] = nominal
+    fast = _outcome(R.read_csv, p, **kw)
+    assert fast == _outcome(R._read_csv_careful, p, **kw)
+
+
+def test_read_csv_compiled_path_on_a_large_file(tmp_path, monkeypatch):
+    """Past the 64 KiB head (the sniffer's and the header's): rows grow past the guess
+    from the head, labels past the first label table (256 labels), all on the compiled
+    path; and a bad value far down is the careful reader's error."""
+    rng = np.random.default_rng(0)
+    a, b, k = rng.normal(size=30_000), rng.normal(size=30_000), rng.integers(0, 1000, 30_000)
+    body = "".join(f"{u:.4f},{v:.17g},{w}\n" for u, v, w in zip(a, b, k))
+    p = tmp_path / "big.csv"
+    p.write_text("x,y,label\n" + "1,2,3\n" * 20_000 + body, encoding="utf-8")
+    with monkeypatch.context() as m:
+        m.setattr(R, "_csv_from_text", None)  # the careful reader is not called
+        fast = _outcome(R.read_csv, p)
+    assert fast == _outcome(R._read_csv_careful, p)
+    assert fast[0][0] == (50_000, 2)
+    p.write_text("x,y,label\n" + body + "1,nan,3\n", encoding="utf-8")
+    fast = _outcome(R.read_csv, p)
+    assert fast == _outcome(R._read_csv_careful, p)
+    assert fast[0][0] is ValueError and "line 30002" in fast[0][1]

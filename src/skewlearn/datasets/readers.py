@@ -412,9 +412,10 @@ def _absent_positive(where: str, positive: Any, classes: Sequence) -> ValueError
     return ValueError(msg)
 
 
-def _warn_numeric_header(path: str, names: Sequence[str]) -> None:
+def _warn_numeric_header(path: str, names: Sequence[str], stacklevel: int = 3) -> None:
     """Warn when the header line of a CSV file holds only numbers: most likely the file
-    has no header, and its first data row is being used as column names (and lost)."""
+    has no header, and its first data row is being used as column names (and lost).
+    ``stacklevel`` 3 names the caller of the function that calls this one."""
     if names and all(_number(n) is not None for n in names):
         warnings.warn(
             f"{path}: the first line ({', '.join(names[:6])}{', ...' if len(names) > 6 else ''}) "
@@ -422,7 +423,7 @@ def _warn_numeric_header(path: str, names: Sequence[str]) -> None:
             "names and is not a row of the data. If the file has no header line, pass "
             "header=False (command line: --no-header).",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
 
 
@@ -1369,7 +1370,32 @@ def read_csv(
     _check_missing(missing)
     _check_switch("header", header)
     path = user_path(path)
+    return _read_csv_fast(path, label_column, delimiter, header, nominal_columns, missing)
+
+
+def _read_csv_careful(
+    path: str | os.PathLike,
+    *,
+    label_column: int | str = -1,
+    delimiter: str | None = None,
+    header: bool = True,
+    nominal_columns: Sequence[int | str] | None = None,
+    missing: str = "error",
+) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+    """:func:`read_csv` by the careful reader alone (the csv module over the whole text,
+    then :func:`_tabulate`): the reference its compiled path is tested against."""
+    _check_missing(missing)
+    _check_switch("header", header)
+    path = user_path(path)
     text = _read_text(path)
+    return _csv_from_text(path, text, label_column, delimiter, header, nominal_columns, missing, 4)
+
+
+def _csv_from_text(
+    path: str, text: str, label_column, delimiter, header, nominal_columns, missing, stacklevel
+):
+    """The careful reader of CSV ``text`` (the file's, as :func:`_read_text` gives it);
+    a numeric header's warning names the frame ``stacklevel`` - 1 above this one."""
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
     sniffed = delimiter is None
@@ -1407,7 +1433,7 @@ def read_csv(
             "Fix the quoting.",
         ) from None
     if header and names is not None:
-        _warn_numeric_header(path, names)
+        _warn_numeric_header(path, names, stacklevel)
     if header and names is not None and len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise _fail(
@@ -1447,6 +1473,134 @@ def read_csv(
         label_hint=header,
     )
     meta["delimiter"] = delimiter
+    return X, y, meta
+
+
+def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, missing):
+    """:func:`read_csv` through the chunked reader's compiled parser
+    (:func:`skewlearn.datasets._parse.csv_block`) over the file's bytes, all or nothing.
+
+    The header (or first row) is read by the csv module from the file's decoded head, as
+    the careful reader reads it; the data lines by the compiled parser. A file it does not
+    read whole (a line it declines: quotes, missing values, another width, non-ASCII; a
+    value that is not finite; a label spelling a missing value; nominal columns; a blank
+    or non-ASCII delimiter; a header error) is read again by the careful reader
+    (:func:`_csv_from_text`), whose results and errors are therefore the only ones."""
+    from . import _parse  # numba: imported when a file is read, not with the package
+
+    given = delimiter  # the careful reader sniffs again when none was given
+
+    def careful():
+        text = _read_text(path)
+        return _csv_from_text(path, text, label_column, given, header, nominal_columns, missing, 5)
+
+    raw, blank = _read_checked(path)
+    if blank:
+        raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
+    end = len(raw)
+    # the text's first lines: whole lines of the first 64 KiB (the file is UTF-8)
+    head = raw[: 1 << 16].decode("utf-8-sig", errors="ignore")
+    if end > 1 << 16:
+        head = head[: max(head.rfind("\n"), head.rfind("\r")) + 1]
+    head = head.replace("\r\n", "\n").replace("\r", "\n")
+    if end > 1 << 16 and len(head) <= 8192:  # the sniffer reads the text's first 8192
+        del raw
+        return careful()
+    sniffed = delimiter is None
+    if sniffed:
+        delimiter = _sniff_delimiter(head)
+    _check_delimiter(delimiter)
+    if not (nominal_columns is None or (isinstance(nominal_columns, list | tuple)
+                                        and not nominal_columns)):  # fmt: skip
+        del raw
+        return careful()
+    if not delimiter.isascii() or delimiter in " \t\x0b\x0c#":
+        del raw
+        return careful()
+    reader = csv.reader(io.StringIO(head), delimiter=delimiter, strict=True)
+    start, first = 1, None
+    try:
+        for row in reader:
+            if not row or all(not c.strip() for c in row):
+                start = reader.line_num + 1
+                continue
+            first = [c.strip() for c in row]
+            break
+    except csv.Error:
+        first = None
+    if first is None or (end > 1 << 16 and reader.line_num >= head.count("\n")):
+        del raw
+        return careful()
+    if sniffed:
+        _refuse_blank_separated(path, start, first)
+    names = first if header else [f"x{j + 1}" for j in range(len(first))]
+    data_line = reader.line_num + 1 if header else start
+    try:
+        if (header and len(set(names)) != len(names)) or (
+            isinstance(label_column, str) and not header
+        ):
+            raise ValueError
+        label_index = _label_position(label_column, names, path)
+        if not -len(names) <= label_index < len(names):
+            raise ValueError
+    except (ValueError, TypeError, IndexError):  # the careful reader's error, after its warning
+        del raw
+        return careful()
+    width = len(names)
+    label_index %= width
+    buf = np.frombuffer(raw, dtype=np.uint8)
+    pos = 3 if raw.startswith(codecs.BOM_UTF8) else 0
+    for _ in range(data_line - 1):
+        _, pos = _line_end(raw, pos, end)
+    rows = int(head.count("\n") / max(len(head), 1) * end * 1.02) + 16
+    X = np.empty((rows, width - 1), dtype=np.float64)
+    ids = np.empty(rows, dtype=np.int64)
+    table = np.zeros((256, 64), dtype=np.uint8)
+    table_len = np.zeros(256, dtype=np.int64)
+    n_table = np.zeros(1, dtype=np.int64)
+    hard = np.empty((4096, 4), dtype=np.int64)
+    n, retried = 0, -1
+    while pos < end:
+        n, nh, _, pos, status = _parse.csv_block(
+            buf, pos, end, ord(delimiter), width, label_index, X, ids, table, table_len,
+            n_table, hard, n, len(ids),
+        )  # fmt: skip
+        for h in range(nh):
+            r, f, s, e = hard[h]
+            v = _number(raw[s:e].decode("ascii"))
+            if v is None:  # not finite: the careful reader's error
+                del buf, raw
+                return careful()
+            X[r, f] = v
+        if status == _parse.CAREFUL:
+            if pos != retried:  # perhaps a new label that the table has no room for
+                retried = pos
+                table = np.pad(table, ((0, table.shape[0]), (0, table.shape[1])))
+                table_len = np.resize(table_len, table.shape[0])
+                continue
+            del buf, raw
+            return careful()
+        if status == _parse.OK and pos < end:  # the rows are full
+            more = max(int(len(ids) * 1.5), n + 16)
+            X = np.concatenate([X, np.empty((more - len(ids), width - 1))])
+            ids = np.resize(ids, more)
+    del buf, raw
+    tokens = [bytes(table[k, : table_len[k]]).decode("ascii") for k in range(int(n_table[0]))]
+    if n == 0 or _missing_like_label(tokens) is not None:
+        return careful()
+    if header:
+        _warn_numeric_header(path, names, 4)
+    X.resize((n, width - 1), refcheck=False)  # in place: no second copy of the table
+    y = _parse_labels(tokens)[ids[:n]]
+    meta = {
+        "feature_names": [a for j, a in enumerate(names) if j != label_index],
+        "nominal": {},
+        "label_name": names[label_index],
+        "source": str(path),
+        "format": "CSV",
+        "n_dropped": 0,
+        "delimiter": delimiter,
+    }
     return X, y, meta
 
 
