@@ -298,7 +298,7 @@ def test_read_csv_compiled_path_on_a_large_file(tmp_path, monkeypatch):
     a, b, k = rng.normal(size=30_000), rng.normal(size=30_000), rng.integers(0, 1000, 30_000)
     body = "".join(f"{u:.4f},{v:.17g},{w}\n" for u, v, w in zip(a, b, k))
     p = tmp_path / "big.csv"
-    p.write_text("x,y,label\n" + "1,2,3\n" * 20_000 + body, encoding="utf-8")
+    p.write_text("x,y,label\n" + body + "1,2,3\n" * 20_000, encoding="utf-8")  # rows grow
     with monkeypatch.context() as m:
         m.setattr(R, "_csv_from_text", None)  # the careful reader is not called
         fast = _outcome(R.read_csv, p)
@@ -308,3 +308,32 @@ def test_read_csv_compiled_path_on_a_large_file(tmp_path, monkeypatch):
     fast = _outcome(R.read_csv, p)
     assert fast == _outcome(R._read_csv_careful, p)
     assert fast[0][0] is ValueError and "line 30002" in fast[0][1]
+
+
+_CSV_CASES = [
+    (b"1,2,3\n4,5,6\n", {}, "warns"),  # a numeric header
+    (b"a,b,c\nx,1,2\ny,3,4\n", {"label_column": 0}, "read a"),
+    (b"a,b,c\n1,x,2\n3,y,4\n", {"label_column": "b"}, "read b"),
+    (b"1,x,2\n3,y,4\n", {"label_column": 1, "header": False}, "read x2"),
+    (b"a;b;c\r\n1;2;1\r\n", {}, "read c"),
+    (b"a|b|c\r1|2|1\r", {}, "read c"),
+    (b"a\tb\tc\n1\t2\t1\n", {}, "read c"),  # a tab: the careful reader
+    (b"a,b,c\n1,2,1\n3,?,0\n", {"missing": "drop"}, "read c"),
+    (b"a,b,c\n1,1e400,1\n", {}, "is not a finite number"),  # a hard value
+    (b"a,b,c\n1,2,1\n1,2,NA\n", {}, "looks like a missing value"),
+    (b"a,b,c\n1,2,1\n1,2\n", {}, "2 values where 3"),
+]
+
+
+@pytest.mark.parametrize(("data", "kw", "expect"), _CSV_CASES)
+def test_each_csv_outcome_is_the_careful_readers(tmp_path, data, kw, expect):
+    """Each kind of CSV result, warning and error, compared for sure."""
+    p = tmp_path / "f.csv"
+    p.write_bytes(data)
+    got, caught = _outcome(R.read_csv, p, **kw)
+    assert (got, caught) == _outcome(R._read_csv_careful, p, **kw)
+    assert bool(caught) == (expect == "warns")
+    if expect.startswith("read"):
+        assert got[4]["label_name"] == expect.split()[1]
+    elif expect != "warns":
+        assert got[0] is ValueError and expect in got[1]
