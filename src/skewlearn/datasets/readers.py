@@ -1367,28 +1367,29 @@ def read_csv(
     >>> X.tolist(), y.tolist(), meta["feature_names"]
     ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'], ['a', 'b'])
     """
-    _check_missing(missing)
-    _check_switch("header", header)
-    path = user_path(path)
+    path = _csv_args(path, header, missing)
     return _read_csv_fast(path, label_column, delimiter, header, nominal_columns, missing)
 
 
-def _read_csv_careful(
-    path: str | os.PathLike,
-    *,
-    label_column: int | str = -1,
-    delimiter: str | None = None,
-    header: bool = True,
-    nominal_columns: Sequence[int | str] | None = None,
-    missing: str = "error",
-) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
-    """:func:`read_csv` by the careful reader alone (the csv module over the whole text,
-    then :func:`_tabulate`): the reference its compiled path is tested against."""
+def _csv_args(path, header, missing) -> str:
+    """Check :func:`read_csv`'s switches; the path as the messages name it."""
     _check_missing(missing)
     _check_switch("header", header)
-    path = user_path(path)
+    return user_path(path)
+
+
+def _read_csv_careful(path: str | os.PathLike, **options: Any):
+    """:func:`read_csv` (the same options) by the careful reader alone (the csv module over
+    the whole text, then :func:`_tabulate`): the reference its compiled path is tested
+    against."""
+    import inspect
+
+    params = inspect.signature(read_csv).parameters.values()
+    o = {p.name: p.default for p in params if p.kind is p.KEYWORD_ONLY} | options
+    path = _csv_args(path, o["header"], o["missing"])
     text = _read_text(path)
-    return _csv_from_text(path, text, label_column, delimiter, header, nominal_columns, missing, 4)
+    return _csv_from_text(path, text, o["label_column"], o["delimiter"], o["header"],
+                          o["nominal_columns"], o["missing"], 4)  # fmt: skip
 
 
 def _csv_from_text(
