@@ -773,9 +773,9 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         L.append(
             f"`python benchmarks/bench_parse.py --rows {parse_rows_of(parse)}` (called by "
             "run_all): a file of 50 dense features with 4 decimals written by "
-            "`benchmarks/make_libsvm.py`, from the page cache. The careful readers run on a "
-            "prefix (they are slow). iter_chunks is given `positive_class` and `n_features` "
-            "(one pass) unless marked *counting pass* (two passes, as when they are unknown).\n"
+            "`benchmarks/make_libsvm.py`, from the page cache. iter_chunks is given "
+            "`positive_class` and `n_features` (one pass) unless marked *counting pass* (two "
+            "passes, as when they are unknown).\n"
         )
         rows = [[k, f"{v['rows']:,}", fmt_rate(v["rows_per_cpu_s"]), fmt_rate(v["rows_per_s"]),
                  f"{v['bytes_per_row']:.0f}"] for k, v in parse.items()]  # fmt: skip

@@ -186,41 +186,108 @@ def _refuse_unnamed_gzip(path: str, head: bytes) -> None:
             )
 
 
-def _read_text(path: str | os.PathLike) -> str:
-    """The whole file as text: gunzipped if it ends in .gz, BOM removed, newlines unified."""
-    name = os.fspath(path)
+def _read_raw(name: str, spare: int = 0) -> bytearray:
+    """The file's bytes (gunzipped if it ends in .gz) in a bytearray with ``spare`` more
+    bytes of room at its end; a plain file that starts a compressed stream is refused."""
     try:
         if _is_gz(name):
+            raw = bytearray()
             with gzip.open(name, "rb") as fh:
-                raw = fh.read()
+                while piece := fh.read(1 << 24):
+                    raw += piece
         else:
             with open(name, "rb") as fh:
-                raw = fh.read()
+                size = os.fstat(fh.fileno()).st_size
+                raw = bytearray(size + spare)  # one copy of the file: read into it
+                with memoryview(raw) as view:
+                    got = fh.readinto(view[:size])
+                del raw[got:]
+                raw += fh.read()  # the file grew while being read
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise ValueError(
             f"{name}: not a valid gzip file ({exc}). Decompress it with `gunzip -t` to check it, "
             "or drop the .gz suffix if it is plain text."
         ) from None
     if not _is_gz(name):
-        _refuse_unnamed_gzip(name, raw)
+        _refuse_unnamed_gzip(name, raw[:MAGIC_BYTES])
+    return raw
+
+
+def _lines_before(raw, at: int) -> int:
+    """The number of the line holding byte ``at`` of ``raw``, counting its line ends as
+    the text does: ``\n``, ``\r\n`` and a lone ``\r``."""
+    return raw.count(b"\n", 0, at) + raw.count(b"\r", 0, at) - raw.count(b"\r\n", 0, at) + 1
+
+
+def _line_end(block, pos: int, end: int) -> tuple[int, int]:
+    """``(end of the text of the line at pos, start of the next line)`` within ``end``."""
+    n = block.find(b"\n", pos, end)
+    r = block.find(b"\r", pos, end)
+    if n < 0 and r < 0:
+        return end, end
+    if n < 0 or (0 <= r < n):
+        if r + 1 < end and block[r + 1] == 10:
+            return r, r + 2
+        return r, r + 1
+    return n, n + 1
+
+
+def _count_lines(block: bytes, a: int, b: int) -> int:
+    """Line ends in ``block[a:b]`` (``\\r\\n`` counts once)."""
+    return block.count(b"\n", a, b) + block.count(b"\r", a, b) - block.count(b"\r\n", a, b)
+
+
+def _decode(name: str, raw) -> str:
+    """``raw`` as text (a UTF-8 byte-order mark removed), or the error naming the line of
+    the first byte that is not UTF-8."""
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         # utf-8-sig counts from the end of a byte-order mark; the message counts the file's
         at = exc.start + (3 if raw.startswith(codecs.BOM_UTF8) else 0)
-        before = raw[:at]  # its line ends as the text counts them: \n, \r\n and a lone \r
-        lineno = before.count(b"\n") + before.count(b"\r") - before.count(b"\r\n") + 1
         raise _fail(
             name,
-            lineno,
+            _lines_before(raw, at),
             f"bytes that are not UTF-8 ({exc.reason} at byte {at})",
             "Save the file as UTF-8.",
         ) from None
+
+
+def _nul_error(name: str, lineno: int) -> ValueError:
+    return _fail(name, lineno, "a NUL byte (binary data)", "Pass a text file.")
+
+
+def _read_text(path: str | os.PathLike) -> str:
+    """The whole file as text: gunzipped if it ends in .gz, BOM removed, newlines unified."""
+    name = os.fspath(path)
+    text = _decode(name, _read_raw(name))
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
-        lineno = text[: text.index("\x00")].count("\n") + 1
-        raise _fail(name, lineno, "a NUL byte (binary data)", "Pass a text file.")
+        raise _nul_error(name, text[: text.index("\x00")].count("\n") + 1)
     return text
+
+
+#: What ``str.strip`` removes among ASCII bytes (``bytes.strip`` keeps 0x1c-0x1f).
+_ASCII_SPACE = b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def _read_checked(name: str) -> tuple[bytearray, bool]:
+    """The file's bytes checked as :func:`_read_text` checks its text (the same errors, in
+    the same order: gzip, a compressed file without .gz, UTF-8, NUL), ending with a line
+    end (one is added after a last line that lacks it), and whether the text is blank
+    (``not text.strip()``). Only one copy of the file is held: an ASCII file is not
+    decoded (the common case), another is decoded and the text dropped."""
+    raw = _read_raw(name, spare=1)
+    if raw.isascii():
+        blank = not raw[:4096].strip(_ASCII_SPACE) and not raw.strip(_ASCII_SPACE)
+    else:
+        blank = not _decode(name, raw).strip()
+    nul = raw.find(0)
+    if nul >= 0:
+        raise _nul_error(name, _lines_before(raw, nul))
+    if raw and raw[-1] not in (10, 13):
+        raw.append(10)
+    return raw, blank
 
 
 def _number(token: str) -> float | None:
@@ -345,9 +412,10 @@ def _absent_positive(where: str, positive: Any, classes: Sequence) -> ValueError
     return ValueError(msg)
 
 
-def _warn_numeric_header(path: str, names: Sequence[str]) -> None:
+def _warn_numeric_header(path: str, names: Sequence[str], stacklevel: int = 3) -> None:
     """Warn when the header line of a CSV file holds only numbers: most likely the file
-    has no header, and its first data row is being used as column names (and lost)."""
+    has no header, and its first data row is being used as column names (and lost).
+    ``stacklevel`` 3 names the caller of the function that calls this one."""
     if names and all(_number(n) is not None for n in names):
         warnings.warn(
             f"{path}: the first line ({', '.join(names[:6])}{', ...' if len(names) > 6 else ''}) "
@@ -355,7 +423,7 @@ def _warn_numeric_header(path: str, names: Sequence[str]) -> None:
             "names and is not a row of the data. If the file has no header line, pass "
             "header=False (command line: --no-header).",
             UserWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
 
 
@@ -1299,10 +1367,36 @@ def read_csv(
     >>> X.tolist(), y.tolist(), meta["feature_names"]
     ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'], ['a', 'b'])
     """
+    path = _csv_args(path, header, missing)
+    return _read_csv_fast(path, label_column, delimiter, header, nominal_columns, missing)
+
+
+def _csv_args(path, header, missing) -> str:
+    """Check :func:`read_csv`'s switches; the path as the messages name it."""
     _check_missing(missing)
     _check_switch("header", header)
-    path = user_path(path)
+    return user_path(path)
+
+
+def _read_csv_careful(path: str | os.PathLike, **options: Any):
+    """:func:`read_csv` (the same options) by the careful reader alone (the csv module over
+    the whole text, then :func:`_tabulate`): the reference its compiled path is tested
+    against."""
+    import inspect
+
+    params = inspect.signature(read_csv).parameters.values()
+    o = {p.name: p.default for p in params if p.kind is p.KEYWORD_ONLY} | options
+    path = _csv_args(path, o["header"], o["missing"])
     text = _read_text(path)
+    return _csv_from_text(path, text, o["label_column"], o["delimiter"], o["header"],
+                          o["nominal_columns"], o["missing"], 4)  # fmt: skip
+
+
+def _csv_from_text(
+    path: str, text: str, label_column, delimiter, header, nominal_columns, missing, stacklevel
+):
+    """The careful reader of CSV ``text`` (the file's, as :func:`_read_text` gives it);
+    a numeric header's warning names the frame ``stacklevel`` - 1 above this one."""
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
     sniffed = delimiter is None
@@ -1340,7 +1434,7 @@ def read_csv(
             "Fix the quoting.",
         ) from None
     if header and names is not None:
-        _warn_numeric_header(path, names)
+        _warn_numeric_header(path, names, stacklevel)
     if header and names is not None and len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise _fail(
@@ -1380,6 +1474,134 @@ def read_csv(
         label_hint=header,
     )
     meta["delimiter"] = delimiter
+    return X, y, meta
+
+
+def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, missing):
+    """:func:`read_csv` through the chunked reader's compiled parser
+    (:func:`skewlearn.datasets._parse.csv_block`) over the file's bytes, all or nothing.
+
+    The header (or first row) is read by the csv module from the file's decoded head, as
+    the careful reader reads it; the data lines by the compiled parser. A file it does not
+    read whole (a line it declines: quotes, missing values, another width, non-ASCII; a
+    value that is not finite; a label spelling a missing value; nominal columns; a blank
+    or non-ASCII delimiter; a header error) is read again by the careful reader
+    (:func:`_csv_from_text`), whose results and errors are therefore the only ones."""
+    from . import _parse  # numba: imported when a file is read, not with the package
+
+    given = delimiter  # the careful reader sniffs again when none was given
+
+    def careful():
+        text = _read_text(path)
+        return _csv_from_text(path, text, label_column, given, header, nominal_columns, missing, 5)
+
+    raw, blank = _read_checked(path)
+    if blank:
+        raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
+    end = len(raw)
+    # the text's first lines: whole lines of the first 64 KiB (the file is UTF-8)
+    head = raw[: 1 << 16].decode("utf-8-sig", errors="ignore")
+    if end > 1 << 16:
+        head = head[: max(head.rfind("\n"), head.rfind("\r")) + 1]
+    head = head.replace("\r\n", "\n").replace("\r", "\n")
+    if end > 1 << 16 and len(head) <= 8192:  # the sniffer reads the text's first 8192
+        del raw
+        return careful()
+    sniffed = delimiter is None
+    if sniffed:
+        delimiter = _sniff_delimiter(head)
+    _check_delimiter(delimiter)
+    if not (nominal_columns is None or (isinstance(nominal_columns, list | tuple)
+                                        and not nominal_columns)):  # fmt: skip
+        del raw
+        return careful()
+    if not delimiter.isascii() or delimiter in " \t\x0b\x0c#":
+        del raw
+        return careful()
+    reader = csv.reader(io.StringIO(head), delimiter=delimiter, strict=True)
+    start, first = 1, None
+    try:
+        for row in reader:
+            if not row or all(not c.strip() for c in row):
+                start = reader.line_num + 1
+                continue
+            first = [c.strip() for c in row]
+            break
+    except csv.Error:
+        first = None
+    if first is None or (end > 1 << 16 and reader.line_num >= head.count("\n")):
+        del raw
+        return careful()
+    if sniffed:
+        _refuse_blank_separated(path, start, first)
+    names = first if header else [f"x{j + 1}" for j in range(len(first))]
+    data_line = reader.line_num + 1 if header else start
+    try:
+        if (header and len(set(names)) != len(names)) or (
+            isinstance(label_column, str) and not header
+        ):
+            raise ValueError
+        label_index = _label_position(label_column, names, path)
+        if not -len(names) <= label_index < len(names):
+            raise ValueError
+    except (ValueError, TypeError, IndexError):  # the careful reader's error, after its warning
+        del raw
+        return careful()
+    width = len(names)
+    label_index %= width
+    buf = np.frombuffer(raw, dtype=np.uint8)
+    pos = 3 if raw.startswith(codecs.BOM_UTF8) else 0
+    for _ in range(data_line - 1):
+        _, pos = _line_end(raw, pos, end)
+    rows = int(head.count("\n") / max(len(head), 1) * end * 1.02) + 16
+    X = np.empty((rows, width - 1), dtype=np.float64)
+    ids = np.empty(rows, dtype=np.int64)
+    table = np.zeros((256, 64), dtype=np.uint8)
+    table_len = np.zeros(256, dtype=np.int64)
+    n_table = np.zeros(1, dtype=np.int64)
+    hard = np.empty((4096, 4), dtype=np.int64)
+    n, retried = 0, -1
+    while pos < end:
+        n, nh, _, pos, status = _parse.csv_block(
+            buf, pos, end, ord(delimiter), width, label_index, X, ids, table, table_len,
+            n_table, hard, n, len(ids),
+        )  # fmt: skip
+        for h in range(nh):
+            r, f, s, e = hard[h]
+            v = _number(raw[s:e].decode("ascii"))
+            if v is None:  # not finite: the careful reader's error
+                del buf, raw
+                return careful()
+            X[r, f] = v
+        if status == _parse.CAREFUL:
+            if pos != retried:  # perhaps a new label that the table has no room for
+                retried = pos
+                table = np.pad(table, ((0, table.shape[0]), (0, table.shape[1])))
+                table_len = np.resize(table_len, table.shape[0])
+                continue
+            del buf, raw
+            return careful()
+        if status == _parse.OK and pos < end:  # the rows are full
+            more = max(int(len(ids) * 1.5), n + 16)
+            X = np.concatenate([X, np.empty((more - len(ids), width - 1))])
+            ids = np.resize(ids, more)
+    del buf, raw
+    tokens = [bytes(table[k, : table_len[k]]).decode("ascii") for k in range(int(n_table[0]))]
+    if n == 0 or _missing_like_label(tokens) is not None:
+        return careful()
+    if header:
+        _warn_numeric_header(path, names, 4)
+    X.resize((n, width - 1), refcheck=False)  # in place: no second copy of the table
+    y = _parse_labels(tokens)[ids[:n]]
+    meta = {
+        "feature_names": [a for j, a in enumerate(names) if j != label_index],
+        "nominal": {},
+        "label_name": names[label_index],
+        "source": str(path),
+        "format": "CSV",
+        "n_dropped": 0,
+        "delimiter": delimiter,
+    }
     return X, y, meta
 
 
@@ -1432,6 +1654,12 @@ def read_libsvm(
     >>> X.tolist(), y.tolist()
     ([[2.0, 0.0, 0.5], [0.0, 1.0, 0.0]], [1, -1])
     """
+    path = _libsvm_args(path, sparse, n_features, zero_based)
+    return _read_libsvm(path, sparse, n_features, zero_based)
+
+
+def _libsvm_args(path, sparse, n_features, zero_based) -> str:
+    """Check :func:`read_libsvm`'s options; the path as the messages name it."""
     path = user_path(path)
     _check_switch("sparse", sparse)
     _check_switch("zero_based", zero_based)
@@ -1441,132 +1669,161 @@ def read_libsvm(
         raise TypeError(f"n_features must be an int or None; got {n_features!r}.")
     if n_features is not None and n_features < 0:
         raise ValueError(f"n_features must be >= 0; got {n_features}.")
-    text = _read_text(path)
-    if not text.strip():
-        raise _fail(path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
-    labels: list[str] = []
-    label_lines: list[int] = []
-    indptr = [0]
-    indices: list[int] = []
-    values: list[float] = []
-    offset = 0 if zero_based else 1
-    has_qid = False
-    fix_index = (
+    return path
+
+
+def _read_libsvm_careful(
+    path: str | os.PathLike,
+    *,
+    sparse: bool = True,
+    n_features: int | None = None,
+    zero_based: bool = False,
+) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray, dict[str, Any]]:
+    """:func:`read_libsvm` by the careful reader alone, every line in Python: the reference
+    the compiled path is tested against, and the chunked reader's reader of one line."""
+    path = _libsvm_args(path, sparse, n_features, zero_based)
+    return _read_libsvm(path, sparse, n_features, zero_based, careful=True)
+
+
+def _index_fix(zero_based: bool) -> str:
+    return (
         "Indices are 0-based integers (zero_based=True)"
         if zero_based
         else "Indices are 1-based integers; pass zero_based=True for a 0-based file"
     )
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        hash_at = line.find("#")
-        if hash_at >= 0:
-            line = line[:hash_at]
-        toks = line.split()
-        if not toks:
-            continue
-        label = toks[0]
-        if ":" in label:
+
+
+def _libsvm_line(
+    path: str, lineno: int, line: str, offset: int, n_features: int | None, fix_index: str
+) -> tuple[str, list[int], list[float], bool] | None:
+    """The careful reader of one LIBSVM line (its text, without the line end): None for a
+    blank or comment-only line, else ``(label token, sorted 0-based indices, their values,
+    whether a qid was read)``; a malformed line raises its error naming ``path, line
+    lineno``. The label is checked with the others, after the last line
+    (:func:`_libsvm_labels`)."""
+    hash_at = line.find("#")
+    if hash_at >= 0:
+        line = line[:hash_at]
+    toks = line.split()
+    if not toks:
+        return None
+    label = toks[0]
+    if ":" in label:
+        raise _fail(
+            path,
+            lineno,
+            f"the line starts with {label!r} instead of a label",
+            "Each line is `label index:value ...`.",
+        )
+    has_qid = False
+    row: dict[int, float] = {}
+    for tok in toks[1:]:
+        idx_s, sep, val_s = tok.partition(":")
+        if not sep or not idx_s or not val_s:
             raise _fail(
                 path,
                 lineno,
-                f"the line starts with {label!r} instead of a label",
-                "Each line is `label index:value ...`.",
+                f"token {tok!r} is not index:value",
+                "The line holds no index:value pair, so the file is not LIBSVM: if it is "
+                "a table of values separated by blanks, convert it to CSV (e.g. `tr -s "
+                "' \\t' ',' < FILE > NEW.csv`) and read that."
+                if not any(":" in t for t in toks[1:])
+                else "Write features as index:value with no spaces around ':'.",
             )
-        row: dict[int, float] = {}
-        for tok in toks[1:]:
-            idx_s, sep, val_s = tok.partition(":")
-            if not sep or not idx_s or not val_s:
+        if idx_s == "qid":
+            try:
+                int(val_s)
+            except ValueError:
                 raise _fail(
-                    path,
-                    lineno,
-                    f"token {tok!r} is not index:value",
-                    "The line holds no index:value pair, so the file is not LIBSVM: if it is "
-                    "a table of values separated by blanks, convert it to CSV (e.g. `tr -s "
-                    "' \\t' ',' < FILE > NEW.csv`) and read that."
-                    if not any(":" in t for t in toks[1:])
-                    else "Write features as index:value with no spaces around ':'.",
-                )
-            if idx_s == "qid":
-                try:
-                    int(val_s)
-                except ValueError:
-                    raise _fail(
-                        path, lineno, f"qid {val_s!r} is not an integer", "Fix the qid."
-                    ) from None
-                has_qid = True
+                    path, lineno, f"qid {val_s!r} is not an integer", "Fix the qid."
+                ) from None
+            has_qid = True
+            continue
+        # as int reads it: one optional sign, then ASCII digits (isdigit alone passes
+        # '³', which int refuses, and '٣', which it reads as 3); no regex: per token
+        digits = idx_s[1:] if idx_s[0] in "+-" else idx_s
+        if not (digits.isascii() and digits.isdigit()):
+            raise _fail(path, lineno, f"index {idx_s!r} is not an integer", fix_index + ".")
+        idx = int(idx_s) - offset
+        if idx < 0:
+            raise _fail(path, lineno, f"index {idx_s} is below {offset}", fix_index + ".")
+        if idx > MAX_INDEX:
+            raise _fail(
+                path,
+                lineno,
+                f"index {idx_s} is above {MAX_INDEX + offset}, the largest column index "
+                "a sparse matrix with 32-bit indices can hold",
+                "Renumber or re-hash the features into fewer columns.",
+            )
+        if idx in row:
+            raise _fail(
+                path,
+                lineno,
+                f"index {idx_s} appears twice",
+                "Give each feature once per line.",
+            )
+        v = _number(val_s)
+        if v is None:
+            raise _fail(
+                path,
+                lineno,
+                f"value {val_s!r} of index {idx_s} is not a finite number",
+                "Fix the value.",
+            )
+        if n_features is not None and idx >= n_features:
+            raise _fail(
+                path,
+                lineno,
+                f"index {idx_s} exceeds n_features={n_features}",
+                "Pass a larger n_features or fix the index.",
+            )
+        row[idx] = v
+    keys = sorted(row)
+    return label, keys, [row[k] for k in keys], has_qid
+
+
+def _libsvm_labels(path: str, tokens: dict[int, str], lines: dict[int, int], empty_row):
+    """Check the label ``tokens`` (by row) of the careful reader's lines, as
+    :func:`_parse_labels` types the labels of a whole file: ``(all integers, their
+    values)``; a label that is not a finite number fitting in int64 raises (the first in
+    file order; ``lines`` gives its line, ``empty_row(r)`` whether row ``r`` has no
+    feature, which names a line of delimited text)."""
+    all_int, typed = True, {}
+    for r in sorted(tokens):
+        t = tokens[r]
+        if _number(t) is None or _huge_int(t):
+            # a CSV line read as LIBSVM: one token holding delimiters (a multilabel row,
+            # "0,1 3:1", has features)
+            delimited = any(c in t for c in ",;|") and empty_row(r)
+            raise _fail(
+                path,
+                lines[r],
+                f"label {t!r} is not a number"
+                + (" that fits in int64" if _number(t) is not None else ""),
+                "The line looks like delimited text, not LIBSVM: read the file as CSV "
+                "(format='csv', or name it .csv)."
+                if delimited
+                else "LIBSVM labels are numbers; fix the label.",
+            )
+        if all_int and "_" not in t:  # as _parse_labels reads an integer
+            try:
+                typed[r] = int(t)
                 continue
-            # as int reads it: one optional sign, then ASCII digits (isdigit alone passes
-            # '³', which int refuses, and '٣', which it reads as 3); no regex: per token
-            digits = idx_s[1:] if idx_s[0] in "+-" else idx_s
-            if not (digits.isascii() and digits.isdigit()):
-                raise _fail(path, lineno, f"index {idx_s!r} is not an integer", fix_index + ".")
-            idx = int(idx_s) - offset
-            if idx < 0:
-                raise _fail(path, lineno, f"index {idx_s} is below {offset}", fix_index + ".")
-            if idx > MAX_INDEX:
-                raise _fail(
-                    path,
-                    lineno,
-                    f"index {idx_s} is above {MAX_INDEX + offset}, the largest column index "
-                    "a sparse matrix with 32-bit indices can hold",
-                    "Renumber or re-hash the features into fewer columns.",
-                )
-            if idx in row:
-                raise _fail(
-                    path,
-                    lineno,
-                    f"index {idx_s} appears twice",
-                    "Give each feature once per line.",
-                )
-            v = _number(val_s)
-            if v is None:
-                raise _fail(
-                    path,
-                    lineno,
-                    f"value {val_s!r} of index {idx_s} is not a finite number",
-                    "Fix the value.",
-                )
-            if n_features is not None and idx >= n_features:
-                raise _fail(
-                    path,
-                    lineno,
-                    f"index {idx_s} exceeds n_features={n_features}",
-                    "Pass a larger n_features or fix the index.",
-                )
-            row[idx] = v
-        labels.append(label)
-        label_lines.append(lineno)
-        for k in sorted(row):
-            indices.append(k)
-            values.append(row[k])
-        indptr.append(len(indices))
-    if not labels:
-        raise _fail(path, None, "no data rows (only comments)", "Pass a file with data rows.")
-    d = n_features if n_features is not None else (max(indices) + 1 if indices else 0)
-    X = sp.csr_matrix(
-        (
-            np.asarray(values, dtype=np.float64),
-            np.asarray(indices, dtype=np.int32),
-            np.asarray(indptr, dtype=np.int64),
-        ),
-        shape=(len(labels), d),
-    )
+            except ValueError:
+                pass
+        all_int = False
+        typed[r] = _number(t)
+    if not all_int:
+        typed = {r: _number(t) for r, t in tokens.items()}
+    return all_int, typed
+
+
+def _libsvm_result(path, sparse, values, indices, indptr, n_features, offset, y, has_qid):
+    """``(X, y, meta)`` of a LIBSVM file from its CSR arrays."""
+    n = len(y)
+    d = n_features if n_features is not None else (int(indices.max()) + 1 if len(indices) else 0)
+    X = sp.csr_matrix((values, indices, indptr), shape=(n, d))
     X.has_sorted_indices = True
-    y = _parse_labels(labels)
-    if y.dtype.kind == "U":
-        bad = next(i for i, t in enumerate(labels) if _number(t) is None or _huge_int(t))
-        # a CSV line read as LIBSVM: one token holding delimiters (a multilabel row,
-        # "0,1 3:1", has features)
-        delimited = any(c in labels[bad] for c in ",;|") and indptr[bad] == indptr[bad + 1]
-        raise _fail(
-            path,
-            label_lines[bad],
-            f"label {labels[bad]!r} is not a number"
-            + (" that fits in int64" if _number(labels[bad]) is not None else ""),
-            "The line looks like delimited text, not LIBSVM: read the file as CSV "
-            "(format='csv', or name it .csv)."
-            if delimited
-            else "LIBSVM labels are numbers; fix the label.",
-        )
     meta = {
         "feature_names": numbered_names(d, offset),
         "nominal": {},
@@ -1577,6 +1834,193 @@ def read_libsvm(
         "has_qid": has_qid,
     }
     return (X if sparse else X.toarray()), y, meta
+
+
+def _read_libsvm(path: str, sparse, n_features, zero_based, careful: bool = False):
+    """:func:`read_libsvm` after its options are checked: the compiled parser
+    (:func:`_read_libsvm_fast`) or, with ``careful``, the careful reader alone."""
+    if not careful:
+        return _read_libsvm_fast(path, sparse, n_features, zero_based)
+    text = _read_text(path)
+    if not text.strip():
+        raise _fail(path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
+    labels: dict[int, str] = {}
+    label_lines: dict[int, int] = {}
+    indptr = [0]
+    indices: list[int] = []
+    values: list[float] = []
+    offset = 0 if zero_based else 1
+    has_qid = False
+    fix_index = _index_fix(zero_based)
+    for lineno, line in enumerate(text.split("\n"), start=1):
+        got = _libsvm_line(path, lineno, line, offset, n_features, fix_index)
+        if got is None:
+            continue
+        label, keys, vals, qid = got
+        has_qid = has_qid or qid
+        label_lines[len(labels)] = lineno
+        labels[len(labels)] = label
+        indices.extend(keys)
+        values.extend(vals)
+        indptr.append(len(indices))
+    if not labels:
+        raise _fail(path, None, "no data rows (only comments)", "Pass a file with data rows.")
+    all_int, typed = _libsvm_labels(path, labels, label_lines, lambda r: indptr[r] == indptr[r + 1])
+    y = [typed[r] for r in range(len(labels))]
+    y = np.asarray(y, dtype=np.int64 if all_int else np.float64)
+    return _libsvm_result(
+        path,
+        sparse,
+        np.asarray(values, dtype=np.float64),
+        np.asarray(indices, dtype=np.int32),
+        np.asarray(indptr, dtype=np.int64),
+        n_features,
+        offset,
+        y,
+        has_qid,
+    )
+
+
+#: A token ``qid:`` that the compiled parser reads (after a blank, before any ``#``).
+_QID_TOKEN = re.compile(rb"(?:^|[\n\r])[^#\n\r]*[ \t\x0b\x0c]qid:")
+
+
+def _read_libsvm_fast(path: str, sparse, n_features, zero_based):
+    """:func:`read_libsvm` through the compiled parser of the chunked reader
+    (:func:`skewlearn.datasets._parse.libsvm_block`) over the file's bytes, in one block.
+
+    A line the parser declines goes to the careful reader's :func:`_libsvm_line`, and the
+    labels are typed and checked after the last line as the careful reader does
+    (:func:`_libsvm_labels`), so results, errors and their order are the careful
+    reader's: the whole file's encoding first (:func:`_read_checked`), then the first bad
+    line, then the first bad label."""
+    from . import _parse  # numba: imported when a file is read, not with the package
+
+    raw, blank = _read_checked(path)
+    if blank:
+        raise _fail(path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
+    offset = 0 if zero_based else 1
+    limit = -1 if n_features is None else int(n_features)
+    fix_index = _index_fix(zero_based)
+    buf = np.frombuffer(raw, dtype=np.uint8)
+    end = len(raw)
+    pos = 3 if raw.startswith(codecs.BOM_UTF8) else 0
+    # room from the first MiB's lines and entries per byte, grown if the rest is denser
+    head = raw[: 1 << 20]
+    per_byte = (head.count(b"\n") + head.count(b"\r") + 1) / len(head)
+    rows = int(per_byte * end * 1.02) + 16
+    nnz = int(_parse.entries_per_line(buf[: len(head)]) * rows) + 64
+    del head
+    labels = np.empty(rows, dtype=np.float64)
+    label_int = np.empty(rows, dtype=np.bool_)
+    indptr = np.zeros(rows + 1, dtype=np.int32 if nnz < 2**31 - 1 else np.int64)
+    indices = np.empty(nnz, dtype=np.int32)
+    values = np.empty(nnz, dtype=np.float64)
+    hard = np.empty((4096, 3), dtype=np.int64)
+    tokens: dict[int, str] = {}  # the careful reader's labels, by row
+    token_lines: dict[int, int] = {}
+    has_qid = False
+    maxidx = -1
+    lineno = 1
+    n = 0
+    while pos < end:
+        n2, nh, lines, pos2, status, top = _parse.libsvm_block(
+            buf, pos, end, offset, limit, labels, label_int, indptr, indices, values, hard, n,
+            len(labels),
+        )  # fmt: skip
+        for h in range(nh):
+            slot, s, e = hard[h]
+            v = float(raw[s:e])
+            if not math.isfinite(v):  # the careful reader's message for the line
+                bad = lineno + _count_lines(raw, pos, s)
+                start = max(raw.rfind(b"\n", 0, s), raw.rfind(b"\r", 0, s)) + 1
+                text_end, _ = _line_end(raw, start, end)
+                text = raw[start:text_end].decode("utf-8")
+                _libsvm_line(path, bad, text, offset, n_features, fix_index)
+                raise AssertionError("unreachable: the careful reader accepted it")
+            values[slot] = v
+        maxidx = max(maxidx, top)
+        n, lineno, pos = n2, lineno + lines, pos2
+        if status == _parse.CAREFUL:
+            text_end, nxt = _line_end(raw, pos, end)
+            text = raw[pos:text_end].decode("utf-8")  # the whole file is UTF-8
+            got = _libsvm_line(path, lineno, text, offset, n_features, fix_index)
+            if got is not None:
+                label, keys, vals, qid = got
+                has_qid = has_qid or qid
+                k0 = int(indptr[n])
+                k1 = k0 + len(keys)
+                if n + 1 >= len(labels):
+                    labels, label_int, indptr = _grown_rows(labels, label_int, indptr, n + 1)
+                if k1 > len(indices):
+                    indptr, indices, values = _grown_entries(indptr, indices, values, k1)
+                indices[k0:k1] = keys
+                values[k0:k1] = vals
+                if keys:
+                    maxidx = max(maxidx, keys[-1])
+                tokens[n] = label
+                token_lines[n] = lineno
+                labels[n] = 0.0
+                label_int[n] = True
+                n += 1
+                indptr[n] = k1
+            lineno += 1
+            pos = nxt
+        elif status == _parse.GROW:
+            text_end, _ = _line_end(raw, pos, end)
+            need = int(indptr[n]) + raw.count(b":", pos, text_end) + 1
+            indptr, indices, values = _grown_entries(indptr, indices, values, need)
+        elif status == _parse.OK and pos < end:  # the rows are full
+            labels, label_int, indptr = _grown_rows(labels, label_int, indptr, n + 1)
+    if n == 0:
+        raise _fail(path, None, "no data rows (only comments)", "Pass a file with data rows.")
+    # the parser skips qid tokens unreported; find(b"q") is a memchr, 20x find(b"qid:")
+    if not has_qid and raw.find(b"q") >= 0 and raw.find(b"qid:") >= 0:
+        has_qid = _QID_TOKEN.search(raw) is not None
+    del buf, raw
+    nnz = int(indptr[n])
+    for a, k in ((labels, n), (label_int, n), (indptr, n + 1), (indices, nnz), (values, nnz)):
+        a.resize(k, refcheck=False)  # in place: the file's arrays are not copied again
+    if tokens:
+        all_int, typed = _libsvm_labels(
+            path, tokens, token_lines, lambda r: indptr[r] == indptr[r + 1]
+        )
+        if all_int and label_int.all():
+            y = labels.astype(np.int64)
+            for r, v in typed.items():
+                y[r] = v
+        else:  # every label a float: as the token reads ('-0' is -0.0), not its integer
+            y = labels
+            for r, t in tokens.items():
+                y[r] = _number(t)
+    else:
+        y = labels.astype(np.int64) if label_int.all() else labels
+    return _libsvm_result(path, sparse, values, indices, indptr, n_features, offset, y, has_qid)
+
+
+def _grown_rows(labels, label_int, indptr, need):
+    """The row arrays of :func:`_read_libsvm_fast` with room for at least ``need`` rows."""
+    cap = max(need, int(len(labels) * 1.5) + 16)
+    out = []
+    for a, k in ((labels, cap), (label_int, cap), (indptr, cap + 1)):
+        b = np.zeros(k, dtype=a.dtype)
+        b[: len(a)] = a
+        out.append(b)
+    return tuple(out)
+
+
+def _grown_entries(indptr, indices, values, need):
+    """The entry arrays of :func:`_read_libsvm_fast` with room for at least ``need``
+    entries (``indptr`` turns int64 when int32 could not count them)."""
+    cap = max(need, int(len(indices) * 1.5) + 16)
+    if cap >= 2**31 - 1 and indptr.dtype != np.int64:
+        indptr = indptr.astype(np.int64)
+    out = [indptr]
+    for a in (indices, values):
+        b = np.empty(cap, dtype=a.dtype)
+        b[: len(a)] = a
+        out.append(b)
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- dispatch

@@ -63,6 +63,7 @@ from .readers import (
     _check_missing,
     _check_positive_class,
     _check_switch,
+    _count_lines,
     _declare,
     _fail,
     _is_gz,
@@ -70,6 +71,7 @@ from .readers import (
     _keel_label,
     _keel_names,
     _label_position,
+    _line_end,
     _missing_label_error,
     _missing_like_label,
     _nominal_list,
@@ -78,6 +80,7 @@ from .readers import (
     _other_formats_option,
     _parse_attribute,
     _parse_labels,
+    _read_libsvm_careful,
     _refuse_blank_separated,
     _refuse_unnamed_gzip,
     _sniff_delimiter,
@@ -87,7 +90,6 @@ from .readers import (
     _trailing_delimiter_error,
     _warn_numeric_header,
     numbered_names,
-    read_libsvm,
 )
 
 __all__ = ["ChunkedFile", "iter_chunks"]
@@ -260,24 +262,6 @@ def _read_blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[A
                 buf[:have] = buf[cut:size]
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise _gzip_error(path, exc) from None
-
-
-def _line_end(block, pos: int, end: int) -> tuple[int, int]:
-    """``(end of the text of the line at pos, start of the next line)`` within ``end``."""
-    n = block.find(b"\n", pos, end)
-    r = block.find(b"\r", pos, end)
-    if n < 0 and r < 0:
-        return end, end
-    if n < 0 or (0 <= r < n):
-        if r + 1 < end and block[r + 1] == 10:
-            return r, r + 2
-        return r, r + 1
-    return n, n + 1
-
-
-def _count_lines(block: bytes, a: int, b: int) -> int:
-    """Line ends in ``block[a:b]`` (``\\r\\n`` counts once)."""
-    return block.count(b"\n", a, b) + block.count(b"\r", a, b) - block.count(b"\r\n", a, b)
 
 
 def _decode_line(raw: bytes, path: str, lineno: int, offset: int) -> str:
@@ -805,7 +789,8 @@ class ChunkedFile:
 
     # ...................................................................... LIBSVM
     def _libsvm_careful(self, text: str, lineno: int, row_number: int, limit: int):
-        """Parse one line with :func:`read_libsvm`; its errors name ``path, line lineno``."""
+        """Parse one line with the careful reader (``readers._read_libsvm_careful``); its
+        errors name ``path, line lineno``."""
         if not text.split("#", 1)[0].split():
             return None
         tmp = self._tmpfile()
@@ -813,7 +798,7 @@ class ChunkedFile:
             # line 2 of the file: read_libsvm removes a byte-order mark starting line 1 only
             fh.write("\n" + text + "\n")
         try:
-            X1, y1, _ = read_libsvm(
+            X1, y1, _ = _read_libsvm_careful(
                 tmp,
                 n_features=None if limit < 0 else limit,
                 zero_based=self.zero_based,

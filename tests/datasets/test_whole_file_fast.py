@@ -1,0 +1,339 @@
+"""The whole-file readers' compiled path against their careful path (session 21).
+
+``read_libsvm`` parses the common syntax with the chunked reader's compiled parser over
+the file's bytes and hands any other line to the careful reader's line parser; the careful
+reader alone (``readers._read_libsvm_careful``, every line in Python, as before session
+21) is the reference: the same arrays bit for bit (dtypes, sorted CSR structure), labels,
+meta, and the same error message for a bad file, on random files spelt in every way the
+format allows and in many ways it does not."""
+
+from __future__ import annotations
+
+import gzip
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skewlearn.datasets import read_libsvm
+from skewlearn.datasets import readers as R
+
+_SETTINGS = settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
+#: values as files spell them: short decimals (the SWAR paths), 17-digit repr (the hard
+#: path), exponents, signs, and a few that are not finite numbers
+_value = st.one_of(
+    st.integers(-99, 99).map(str),
+    st.integers(-(10**7), 10**7).map(lambda k: f"{k / 10**4:.4f}"),
+    finite.map(repr),
+    finite.map(lambda v: f"{v:.6e}"),
+    finite.map(lambda v: f"{v:+.3E}"),
+    st.integers(0, 999).map(lambda k: f".{k}"),
+    st.integers(0, 99).map(lambda k: f"+{k}."),
+    st.sampled_from(["-0", "-0.0", "+.5", "1e22", "1e23", "123456789012345678", "0.1e-330"]),
+)
+_bad_value = st.sampled_from(["1e400", "nan", "inf", "1_0", ".", "", "٣", "x", "1.5.2", "--1"])
+_label = st.sampled_from(["1", "-1", "+1", "0", "7", "-0", "2.5", "1e3", "+.5", "-0.0", "00"])
+_bad_label = st.sampled_from(
+    ["9007199254740993", "99999999999999999999", "abc", "1,2", "nan", "1_0", "١", "3:1", "inf"]
+)
+_bad_index = st.sampled_from(["0", "+3", "03", "x", "", "99999999999", "-2", "2147483649", "٣"])
+_blank = st.sampled_from([" ", " ", " ", "\t", "  ", "\x0b", "\x0c", "\xa0", "\x1c"])
+_comment = st.sampled_from(["# c", "#", "# ünïcode 1:2", "#qid:3", "\t# x 1:2 qid:1"])
+
+
+@st.composite
+def _libsvm_text(draw):
+    """LIBSVM lines: labels of every kind, indices in any order (repeated too), qid,
+    comments, blank lines, blanks of every kind between tokens, and now and then a
+    malformed label, index, value or token."""
+    bad = draw(st.integers(0, 3)) == 0  # a quarter of the files may hold a bad token
+    lines = []
+    for _ in range(draw(st.integers(1, 14))):
+        if draw(st.integers(0, 4)) == 0:
+            lines.append(draw(st.sampled_from(["", "   ", "\t", *["# only a comment"] * 2])))
+        label = draw(_bad_label if bad and draw(st.integers(0, 4)) == 0 else _label)
+        toks = [label]
+        idx = draw(st.lists(st.integers(1, 30), max_size=8, unique=True))
+        if draw(st.booleans()):
+            idx = sorted(idx)  # the common case
+        if bad and idx and draw(st.integers(0, 9)) == 0:
+            idx.insert(draw(st.integers(0, len(idx))), draw(st.sampled_from(idx)))  # repeated
+        for j in idx:
+            k = str(j)
+            if bad and draw(st.integers(0, 19)) == 0:
+                k = draw(_bad_index)
+            v = draw(_bad_value if bad and draw(st.integers(0, 19)) == 0 else _value)
+            toks.append(f"{k}:{v}")
+        if draw(st.integers(0, 3)) == 0:
+            q = draw(st.sampled_from(["qid:3", "qid:-1", "qid:+7"] + (["qid:x"] if bad else [])))
+            toks.insert(draw(st.integers(1, len(toks))), q)
+        if bad and draw(st.integers(0, 9)) == 0:
+            toks.insert(draw(st.integers(1, len(toks))), draw(st.sampled_from(["3", "a:", ":1"])))
+        line = draw(st.sampled_from(["", "", " ", "\t"])) + toks[0]
+        for t in toks[1:]:
+            line += draw(_blank) + t
+        if draw(st.booleans()):
+            line += draw(_blank)
+        if draw(st.integers(0, 3)) == 0:
+            line += draw(_comment)
+        lines.append(line)
+    eol = draw(st.sampled_from(["\n", "\n", "\r\n", "\r"]))
+    text = eol.join(lines) + (eol if draw(st.booleans()) else "")
+    if draw(st.integers(0, 9)) == 0:
+        text = "\ufeff" + text
+    data = text.encode("utf-8")
+    if bad and draw(st.integers(0, 5)) == 0:  # a NUL or a byte that is not UTF-8
+        at = draw(st.integers(0, len(data)))
+        data = data[:at] + draw(st.sampled_from([b"\x00", b"\xff", b"\xc3"])) + data[at:]
+    return data
+
+
+def _outcome(read, path, **kw):
+    """What ``read(path, **kw)`` gives, in comparable form: arrays as their bytes and
+    dtypes, or the error's type and message; and the warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            X, y, meta = read(path, **kw)
+        except (ValueError, TypeError) as exc:
+            got = (type(exc), str(exc))
+        else:
+            if sp.issparse(X):
+                assert X.has_sorted_indices
+                assert X.format == "csr"
+                parts = [X.data, X.indices, X.indptr]
+            else:
+                parts = [X]
+            arrays = [(a.dtype.str, a.shape, a.tobytes()) for a in parts]
+            got = (X.shape, arrays, y.dtype.str, y.tobytes(), {**meta, "feature_names": list(
+                meta["feature_names"])})  # fmt: skip
+    return got, [(w.category, str(w.message)) for w in caught]
+
+
+def _same(path, **kw):
+    fast = _outcome(read_libsvm, path, **kw)
+    careful = _outcome(R._read_libsvm_careful, path, **kw)
+    assert fast == careful
+    return fast
+
+
+@_SETTINGS
+@given(
+    data=_libsvm_text(),
+    zero_based=st.booleans(),
+    n_features=st.sampled_from([None, None, 0, 5, 31]),
+    sparse=st.booleans(),
+    gz=st.integers(0, 4),
+)
+def test_read_libsvm_compiled_path_is_the_careful_reader(
+    tmp_path, data, zero_based, n_features, sparse, gz
+):
+    p = tmp_path / ("f.svm.gz" if gz == 0 else "f.svm")
+    p.write_bytes(gzip.compress(data) if gz == 0 else data)
+    _same(p, zero_based=zero_based, n_features=n_features, sparse=sparse)
+
+
+_CASES = [
+    (b"1 1:1\n2 2:2.5 qid:4\n", "read"),
+    (b"1 1:1\n-0 2:2\n2.5 1:1 \xc2\xa0\n", "read"),  # -0 on a careful line, float labels
+    (b"\xef\xbb\xbf1 1:1\r\n\r\n# c\r\n1 2:1", "read"),
+    (b"1 1:1\nabc 2:1\n1 3:1\n", "label 'abc' is not a number"),
+    (b"1 1:1\n1,2\n", "looks like delimited text"),
+    (b"1 1:1\n99999999999999999999 1:1\n", "that fits in int64"),
+    (b"abc 1:1\n1 1:1e400\n", "line 2: value '1e400'"),  # bad lines before bad labels
+    (b"1 1:1\n1 1:1 1:2\n", "line 2: index 1 appears twice"),
+    (b"1 1:1\n1 2:1 1:2 2:3\n", "line 2: index 2 appears twice"),
+    (b"1 1:1\n1 0:1\n", "line 2: index 0 is below 1"),
+    (b"1 1:1\n1 1:nan\n", "line 2: value 'nan'"),
+    (b"1 1:1\n1 qid:x 1:1\n", "line 2: qid 'x'"),
+    (b"1 1:1\n1 3\n", "line 2: token '3'"),
+    (b"1 1:1\n1:1 2:2\n", "line 2: the line starts with"),
+    (b"1 1:1\n1 1:1\n\xff 1:1\n1 0:1\n", "line 3: bytes that are not UTF-8"),
+    (b"1 0:1\n1 1:1\x00\n", "line 2: a NUL byte"),
+    (b" \n\t\n\x1c\n", "the file is empty"),
+    (b"# only\n\n#\n", "no data rows"),
+]
+
+
+@pytest.mark.parametrize(("data", "expect"), _CASES)
+def test_each_outcome_is_the_careful_readers(tmp_path, data, expect):
+    """Each kind of result and error, compared (the random files above meet them at
+    random; here each for sure)."""
+    for name, body in (("f.svm", data), ("f.svm.gz", gzip.compress(data))):
+        p = tmp_path / name
+        p.write_bytes(body)
+        got, _ = _same(p)
+        if expect == "read":
+            assert not isinstance(got[0], type)
+        else:
+            assert got[0] is ValueError and expect in got[1]
+
+
+@pytest.mark.parametrize("gz", [False, True])
+def test_arrays_grow_past_the_first_mebibyte_guess(tmp_path, gz):
+    """The room for rows and entries is guessed from the file's first MiB: a file whose
+    later lines are much longer (more entries) or much shorter (more rows) grows it."""
+    short = b"1 1:1\n" * 200_000  # 1.2 MB of one-entry lines
+    wide = b"".join(
+        b"-1 " + b" ".join(b"%d:0.%d" % (j, j % 10) for j in range(1, 301)) + b"\n"
+        for _ in range(2000)
+    )
+    for k, data in enumerate((short + wide, wide + short)):
+        p = tmp_path / f"grow{k}.svm{'.gz' if gz else ''}"
+        p.write_bytes(gzip.compress(data, 1) if gz else data)
+        got, _ = _same(p)
+        assert got[0] == (202_000, 300)
+
+
+def test_a_careful_line_in_a_full_block_and_hard_values(tmp_path):
+    """Lines the parser declines (a NBSP, a '+' index, a hard 17-digit value, a 1e400),
+    among many it reads: rows and entries land where the careful reader puts them, and a
+    value that overflows is the careful reader's error naming its line."""
+    rows = [b"+1 1:0.5 3:0.1234567890123456789 7:2e-5"] * 5000
+    rows[17] = b"-1 1:0.5\xc2\xa02:3"  # NBSP: a blank to str.split
+    rows[4000] = b"1 +2:3 1:1"  # '+' index, unsorted
+    rows[4999] = b"2 qid:1"
+    p = tmp_path / "mix.svm"
+    p.write_bytes(b"\n".join(rows))
+    got, _ = _same(p)
+    assert got[4]["has_qid"]
+    rows[3000] = b"1 1:1e400"
+    p.write_bytes(b"\n".join(rows))
+    got, _ = _same(p)
+    assert got[0] is ValueError and ", line 3001: value '1e400'" in got[1]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(_label, _bad_label, st.integers().map(str)), min_size=1, max_size=6))
+def test_label_typing_matches_parse_labels(tokens):
+    """``_libsvm_labels`` (the labels of the lines the careful reader read) types and
+    refuses labels as ``_parse_labels`` (the readers' rule for a whole column) does."""
+    ref = R._parse_labels(tokens)
+    lines = {r: r + 1 for r in range(len(tokens))}
+    if ref.dtype.kind == "U":
+        with pytest.raises(ValueError, match="is not a number"):
+            R._libsvm_labels("f", dict(enumerate(tokens)), lines, lambda r: True)
+        return
+    all_int, typed = R._libsvm_labels("f", dict(enumerate(tokens)), lines, lambda r: True)
+    assert all_int == (ref.dtype == np.int64)
+    got = np.asarray([typed[r] for r in range(len(tokens))], dtype=ref.dtype)
+    assert got.tobytes() == ref.tobytes()
+
+
+# --------------------------------------------------------------------------- CSV
+_csv_label = st.sampled_from(
+    ["1", "-1", "+1", "0", "2.5", "-0", "yes", "no", " yes ", "NA", "nan", "?", "", "'q'"]
+)
+_csv_bad = st.sampled_from(["?", "", "NA", "1,5", "nan", "1e400", "x", '"3"', "1_0", "٣"])
+
+
+@st.composite
+def _csv_text(draw):
+    """Delimited text: a header or none (numeric, repeated names now and then), blanks
+    around values, blank lines, CR/CRLF/LF, a BOM, labels of every kind (text, numbers,
+    missing-value spellings), and now and then a missing or malformed value, a quoted
+    field or a row of another width."""
+    bad = draw(st.integers(0, 2)) == 0
+    delim = draw(st.sampled_from([",", ",", ";", "|", "\t"]))
+    width = draw(st.integers(1, 5))
+    labels = draw(st.lists(_csv_label, min_size=1, max_size=3, unique=True))
+    lines = []
+    if draw(st.integers(0, 3)):
+        names = draw(
+            st.lists(st.sampled_from(["a", "b", "c", "d", "e", "1", "2", "x y"]),
+                     min_size=width, max_size=width, unique=not (bad and draw(st.booleans())))
+        )  # fmt: skip
+        lines.append(delim.join(names))
+    for _ in range(draw(st.integers(1, 12))):
+        if draw(st.integers(0, 5)) == 0:
+            lines.append(draw(st.sampled_from(["", "  "])))
+        row = [draw(_value) for _ in range(width - 1)] + [draw(st.sampled_from(labels))]
+        if bad and draw(st.integers(0, 5)) == 0:
+            row[draw(st.integers(0, width - 1))] = draw(_csv_bad)
+        if bad and draw(st.integers(0, 9)) == 0:
+            row = row[:-1] if len(row) > 1 else [*row, "1"]
+        pad = draw(st.sampled_from(["", "", " ", "\t"]))
+        lines.append(delim.join(pad + v + pad for v in row))
+    eol = draw(st.sampled_from(["\n", "\n", "\r\n", "\r"]))
+    text = eol.join(lines) + (eol if draw(st.booleans()) else "")
+    if draw(st.integers(0, 9)) == 0:
+        text = "\ufeff" + text
+    return text.encode("utf-8")
+
+
+@_SETTINGS
+@given(
+    data=_csv_text(),
+    header=st.sampled_from([True, True, False]),
+    label_column=st.sampled_from([-1, -1, 0, "a", 7]),
+    missing=st.sampled_from(["error", "error", "drop"]),
+    delimiter=st.sampled_from([None, None, None, ",", ";"]),
+    nominal=st.sampled_from([None, None, None, [], [0]]),
+    gz=st.integers(0, 4),
+)
+def test_read_csv_compiled_path_is_the_careful_reader(
+    tmp_path, data, header, label_column, missing, delimiter, nominal, gz
+):
+    p = tmp_path / ("f.csv.gz" if gz == 0 else "f.csv")
+    p.write_bytes(gzip.compress(data) if gz == 0 else data)
+    kw = dict(header=header, label_column=label_column, missing=missing, delimiter=delimiter)
+    if nominal is not None:
+        kw["nominal_columns"] = nominal
+    fast = _outcome(R.read_csv, p, **kw)
+    assert fast == _outcome(R._read_csv_careful, p, **kw)
+
+
+def test_read_csv_compiled_path_on_a_large_file(tmp_path, monkeypatch):
+    """Past the 64 KiB head (the sniffer's and the header's): rows grow past the guess
+    from the head, labels past the first label table (256 labels), all on the compiled
+    path; and a bad value far down is the careful reader's error."""
+    rng = np.random.default_rng(0)
+    a, b, k = rng.normal(size=30_000), rng.normal(size=30_000), rng.integers(0, 1000, 30_000)
+    body = "".join(f"{u:.4f},{v:.17g},{w}\n" for u, v, w in zip(a, b, k))
+    p = tmp_path / "big.csv"
+    p.write_text("x,y,label\n" + body + "1,2,3\n" * 20_000, encoding="utf-8")  # rows grow
+    with monkeypatch.context() as m:
+        m.setattr(R, "_csv_from_text", None)  # the careful reader is not called
+        fast = _outcome(R.read_csv, p)
+    assert fast == _outcome(R._read_csv_careful, p)
+    assert fast[0][0] == (50_000, 2)
+    p.write_text("x,y,label\n" + body + "1,nan,3\n", encoding="utf-8")
+    fast = _outcome(R.read_csv, p)
+    assert fast == _outcome(R._read_csv_careful, p)
+    assert fast[0][0] is ValueError and "line 30002" in fast[0][1]
+
+
+_CSV_CASES = [
+    (b"1,2,3\n4,5,6\n", {}, "warns"),  # a numeric header
+    (b"a,b,c\nx,1,2\ny,3,4\n", {"label_column": 0}, "read a"),
+    (b"a,b,c\n1,x,2\n3,y,4\n", {"label_column": "b"}, "read b"),
+    (b"1,x,2\n3,y,4\n", {"label_column": 1, "header": False}, "read x2"),
+    (b"a;b;c\r\n1;2;1\r\n", {}, "read c"),
+    (b"a|b|c\r1|2|1\r", {}, "read c"),
+    (b"a\tb\tc\n1\t2\t1\n", {}, "read c"),  # a tab: the careful reader
+    (b"a,b,c\n1,2,1\n3,?,0\n", {"missing": "drop"}, "read c"),
+    (b"a,b,c\n1,1e400,1\n", {}, "is not a finite number"),  # a hard value
+    (b"a,b,c\n1,2,1\n1,2,NA\n", {}, "looks like a missing value"),
+    (b"a,b,c\n1,2,1\n1,2\n", {}, "2 values where 3"),
+]
+
+
+@pytest.mark.parametrize(("data", "kw", "expect"), _CSV_CASES)
+def test_each_csv_outcome_is_the_careful_readers(tmp_path, data, kw, expect):
+    """Each kind of CSV result, warning and error, compared for sure."""
+    p = tmp_path / "f.csv"
+    p.write_bytes(data)
+    got, caught = _outcome(R.read_csv, p, **kw)
+    assert (got, caught) == _outcome(R._read_csv_careful, p, **kw)
+    assert bool(caught) == (expect == "warns")
+    if expect.startswith("read"):
+        assert got[4]["label_name"] == expect.split()[1]
+    elif expect != "warns":
+        assert got[0] is ValueError and expect in got[1]
