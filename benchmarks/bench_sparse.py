@@ -4,7 +4,8 @@ The setting of SOL and LIBOL's text and click data (rcv1, news20, url, webspam: 
 47k to 3M, tens to hundreds of non-zeros a row): ``--rows`` CSR rows with ``--nnz``
 non-zeros each (default 50; uniform values at uniform columns, repeats summed), at every
 width of ``--dims`` (default 10^3 to 10^6), labels from a noisy linear concept with about
-20 % positives. Each learner runs with its defaults (``random_state=0``).
+20 % positives. Each learner runs with its defaults (``random_state=0``); ``OGD_L2`` is
+``OGD(alpha=1e-4)``, the L2 decay of the peer ``SGDClassifier``'s default.
 
 Two ways of learning, both one pass in stream order:
 
@@ -49,7 +50,7 @@ from bench_small_batches import _best  # best-of-repeat CPU time
 #: The online learners measured by default: the linear families, the AUC learners, the
 #: ensembles and baselines, and the kernel learners (budgeted ones with their defaults).
 LEARNERS = (
-    "Perceptron PassiveAggressive OGD ALMA ROMMA CostSensitiveOGD CostSensitivePA "
+    "Perceptron PassiveAggressive OGD OGD_L2 ALMA ROMMA CostSensitiveOGD CostSensitivePA "
     "TruncatedGradient OFS AROW CW SCW NAROW NHERD SOP IELLIP OAM OPAUC OMCSL OFO OOB UOB "
     "KOIL RBP Forgetron NORMA Projectron ProjectronPP KernelPerceptron"
 ).split()
@@ -90,6 +91,8 @@ def _model(name: str):
 
     if name == "OPAUC":
         return skewlearn.OPAUC(covariance="low_rank", random_state=0)
+    if name == "OGD_L2":  # L2 decay at SGDClassifier's default strength, the peer's setting
+        return skewlearn.OGD(alpha=1e-4, random_state=0)
     cls = getattr(skewlearn, name)
     try:
         return cls(random_state=0)

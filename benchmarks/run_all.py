@@ -337,6 +337,7 @@ def main(argv=None) -> dict:
 
     import bench_parse
     import bench_small_batches
+    import bench_sparse
     import bench_startup
     import bench_stream
     from threadpoolctl import threadpool_limits
@@ -442,6 +443,8 @@ def main(argv=None) -> dict:
         results["small"] = run_suite(bench_small_batches.main, ["--repeat", "2" if quick else "3"])
         print("\n== parsing", flush=True)
         results["parse"] = run_suite(bench_parse.main, ["--rows", str(parse_rows), "--repeat", "2"])
+        print("\n== wide sparse rows", flush=True)
+        results["sparse"] = run_suite(bench_sparse.main, SPARSE_ARGS)
         print("\n== streaming a file through skewlearn stream", flush=True)
         sargs = ["--rows", str(stream_rows)]
         if args.stream_path:
@@ -467,6 +470,15 @@ def main(argv=None) -> dict:
         fh.write(doc.rstrip() + "\n\n" + MARKER + kept)
     print(f"\nwrote {os.path.normpath(args.out)} after {elapsed / 60:.1f} minutes")
     return results
+
+
+#: bench_sparse's part of the report: the linear learners whose steps were O(d) on CSR rows
+#: until sessions 20-21, their O(nnz) neighbours, one kernel learner and the two peers.
+SPARSE_ARGS = [
+    "--rows", "2000", "--one-row", "200", "--repeat", "2", "--dims", "1000", "100000", "1000000",
+    "--learners", "Perceptron", "PassiveAggressive", "OGD", "OGD_L2", "ALMA", "ROMMA", "AROW",
+    "CW", "KOIL", "SGDClassifier", "River",
+]  # fmt: skip
 
 
 def run_suite(main_fn, argv):
@@ -632,7 +644,11 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
             ]
         )
     L.append(table(["what", "measured", "target"], head) + "\n")
-    failed = [k for k in ("metrics", "small", "parse", "stream", "startup") if _failed(results[k])]
+    failed = [
+        k
+        for k in ("metrics", "small", "parse", "sparse", "stream", "startup")
+        if k in results and _failed(results[k])
+    ]
     if failed:
         L.append(
             "**Incomplete run**: "
@@ -780,6 +796,38 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         rows = [[k, f"{v['rows']:,}", fmt_rate(v["rows_per_cpu_s"]), fmt_rate(v["rows_per_s"]),
                  f"{v['bytes_per_row']:.0f}"] for k, v in parse.items()]  # fmt: skip
         L.append(table(["reader", "rows", "rows/CPU-s", "rows/s (wall)", "bytes/row"], rows) + "\n")
+
+    # ---- wide sparse rows
+    if "sparse" in results and not _failed(results["sparse"]):
+        L.append("## Wide sparse rows\n")
+        L.append(
+            "`python benchmarks/bench_sparse.py " + " ".join(SPARSE_ARGS) + "` (called by "
+            "run_all): 2,000 CSR rows with 50 non-zeros each at every width d (uniform values at "
+            "uniform columns, about 20 % positives), one pass in stream order: a whole-stream "
+            "`fit`, and `partial_fit` one row a call (200 calls, after a first call on two "
+            "rows), in CPU microseconds a row. Beside them scikit-learn's "
+            '`SGDClassifier(loss="hinge")` (`partial_fit`, L2 `alpha=1e-4` by default) and '
+            "River's `PAClassifier` (`learn_one`; the dicts built untimed). `OGD_L2` is "
+            "`OGD(alpha=1e-4)`, the peer's decay, kept as a scale of the weights (session 21). "
+            "`× SGD` is SGDClassifier's time over the learner's (> 1: skewlearn is faster). "
+            "KOIL stores its support vectors dense, so it is left out where they would pass "
+            "1 GB.\n"
+        )
+        sparse_res = results["sparse"]
+        rows = []
+        for key, r in sparse_res.items():
+            name, d = key.rsplit(" d=", 1)
+            rows.append(
+                [
+                    name,
+                    f"{int(d):,}",
+                    f"{r['fit']:.2f}",
+                    fmt_ratio(1 / r["fit_ratio"]),
+                    f"{r['row']:.1f}",
+                    fmt_ratio(1 / r["row_ratio"]),
+                ]
+            )
+        L.append(table(["learner", "d", "fit µs/row", "× SGD", "one-row µs", "× SGD"], rows) + "\n")
 
     # ---- streaming
     if not _failed(results["stream"]):

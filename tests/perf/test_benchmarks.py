@@ -64,6 +64,7 @@ def test_run_all_report_of_an_incomplete_run_names_the_failures():
         "metrics": {"skewlearn ROCAUC (exact, one update per row)": 1e6},
         "small": {"error": "RuntimeError: boom"},
         "parse": {"error": "OSError: disk full"},
+        "sparse": {"error": "MemoryError: d = 10^6"},
         "stream": err,
         "startup": {"error": "RuntimeError: boom"},
     }
@@ -75,7 +76,18 @@ def test_run_all_report_of_an_incomplete_run_names_the_failures():
     assert "**Incomplete run**" in doc and "`stream` failed (SystemExit" in doc
     assert "about 0.05 CPU s" in doc  # the --target actually used, not the default 0.5
     assert "## Parsing" not in doc and "## Streaming a file from disk" not in doc
+    assert "`sparse` failed (MemoryError" in doc and "## Wide sparse rows" not in doc
     assert "### Streaming metrics" in doc
+    # a finished sparse suite: SGDClassifier's time over the learner's, > 1 when faster
+    results["sparse"] = {
+        "OGD_L2 d=1000000": {"fit": 0.5, "row": 20.0, "peak": 8.7, "fit_ratio": 0.4,
+                             "row_ratio": 0.02},
+    }  # fmt: skip
+    doc = run_all.report(
+        results, {}, [], "python benchmarks/run_all.py", 60.0, (1, 1, 1), (2, 2, 2)
+    )
+    assert "## Wide sparse rows" in doc
+    assert "| OGD_L2 | 1,000,000 | 0.50 | 2.5 | 20.0 | 50 |" in doc
 
 
 def test_run_all_records_the_commit():
