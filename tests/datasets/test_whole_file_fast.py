@@ -322,6 +322,11 @@ _CSV_CASES = [
     (b"a,b,c\n1,1e400,1\n", {}, "is not a finite number"),  # a hard value
     (b"a,b,c\n1,2,1\n1,2,NA\n", {}, "looks like a missing value"),
     (b"a,b,c\n1,2,1\n1,2\n", {}, "2 values where 3"),
+    # a delimiter that a number can hold: the careful reader splits "-3" at the '-'
+    (b"a-b-c\n1-2-1\n-3-4-0\n", {"delimiter": "-"}, "4 values where 3"),
+    (b"a+b+c\n1+2+1\n3++4+0\n", {"delimiter": "+"}, "4 values where 3"),
+    (b"a.b.c\n1.2.1\n1..5.0\n", {"delimiter": "."}, "4 values where 3"),
+    (b"aebec\n1e2e1\n3e4e0\n", {"delimiter": "e"}, "read c"),
 ]
 
 

@@ -1477,6 +1477,12 @@ def _csv_from_text(
     return X, y, meta
 
 
+#: Characters the compiled parser reads as part of a number: a delimiter among them (say
+#: ``-``) would be taken into the number ("-3" read as -3 where the careful reader splits
+#: it into an empty field and 3), so such files go to the careful reader.
+_NUMBER_CHARS = frozenset("+-.0123456789eE")
+
+
 def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, missing):
     """:func:`read_csv` through the chunked reader's compiled parser
     (:func:`skewlearn.datasets._parse.csv_block`) over the file's bytes, all or nothing.
@@ -1485,8 +1491,9 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
     the careful reader reads it; the data lines by the compiled parser. A file it does not
     read whole (a line it declines: quotes, missing values, another width, non-ASCII; a
     value that is not finite; a label spelling a missing value; nominal columns; a blank
-    or non-ASCII delimiter; a header error) is read again by the careful reader
-    (:func:`_csv_from_text`), whose results and errors are therefore the only ones."""
+    or non-ASCII delimiter, or one a number can hold; a header error) is read again by
+    the careful reader (:func:`_csv_from_text`), whose results and errors are therefore
+    the only ones."""
     from . import _parse  # numba: imported when a file is read, not with the package
 
     given = delimiter  # the careful reader sniffs again when none was given
@@ -1515,7 +1522,7 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
                                         and not nominal_columns)):  # fmt: skip
         del raw
         return careful()
-    if not delimiter.isascii() or delimiter in " \t\x0b\x0c#":
+    if not delimiter.isascii() or delimiter in " \t\x0b\x0c#" or delimiter in _NUMBER_CHARS:
         del raw
         return careful()
     reader = csv.reader(io.StringIO(head), delimiter=delimiter, strict=True)
