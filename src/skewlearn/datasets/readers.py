@@ -1396,7 +1396,8 @@ def _csv_from_text(
     path: str, text: str, label_column, delimiter, header, nominal_columns, missing, stacklevel
 ):
     """The careful reader of CSV ``text`` (the file's, as :func:`_read_text` gives it);
-    a numeric header's warning names the frame ``stacklevel`` - 1 above this one."""
+    a numeric header's warning names the frame ``stacklevel`` - 2 above this one (3: this
+    one's caller)."""
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
     sniffed = delimiter is None
@@ -1500,7 +1501,7 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
 
     def careful():
         text = _read_text(path)
-        return _csv_from_text(path, text, label_column, given, header, nominal_columns, missing, 5)
+        return _csv_from_text(path, text, label_column, given, header, nominal_columns, missing, 6)
 
     raw, blank = _read_checked(path)
     if blank:
