@@ -322,6 +322,11 @@ _CSV_CASES = [
     (b"a,b,c\n1,1e400,1\n", {}, "is not a finite number"),  # a hard value
     (b"a,b,c\n1,2,1\n1,2,NA\n", {}, "looks like a missing value"),
     (b"a,b,c\n1,2,1\n1,2\n", {}, "2 values where 3"),
+    # a delimiter that a number can hold: the careful reader splits "-3" at the '-'
+    (b"a-b-c\n1-2-1\n-3-4-0\n", {"delimiter": "-"}, "4 values where 3"),
+    (b"a+b+c\n1+2+1\n3++4+0\n", {"delimiter": "+"}, "4 values where 3"),
+    (b"a.b.c\n1.2.1\n1..5.0\n", {"delimiter": "."}, "4 values where 3"),
+    (b"aebec\n1e2e1\n3e4e0\n", {"delimiter": "e"}, "read c"),
 ]
 
 
@@ -337,3 +342,19 @@ def test_each_csv_outcome_is_the_careful_readers(tmp_path, data, kw, expect):
         assert got[4]["label_name"] == expect.split()[1]
     elif expect != "warns":
         assert got[0] is ValueError and expect in got[1]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"1,2,3\n4,5,6\n", b"1,2,3\n4,5,6\n7,?,1\n", b'1,2,3\n4,"5",6\n'],
+    ids=["compiled", "careful-missing", "careful-quote"],
+)
+def test_a_numeric_header_warning_names_the_callers_line(tmp_path, data):
+    """The numeric-header warning points at the line that called read_csv, on the
+    compiled path and on a file the careful reader takes over (a missing value, a quote):
+    the fallback's warning named read_csv's own line in readers.py."""
+    p = tmp_path / "f.csv"
+    p.write_bytes(data)
+    with pytest.warns(UserWarning, match="holds only numbers") as caught:
+        R.read_csv(p, missing="drop")
+    assert [w.filename for w in caught] == [__file__]

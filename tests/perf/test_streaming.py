@@ -233,6 +233,29 @@ def test_csv_errors_are_the_careful_readers(bad, tmp_path):
     assert str(chunked.value) == str(whole.value)
 
 
+@pytest.mark.parametrize(
+    ("delimiter", "text"),
+    [("-", "a-b-c\n1-2-1\n-3-4-0\n"), ("+", "a+b+c\n1+2+1\n3++4+0\n"),
+     (".", "a.b.c\n1.2.1\n1..5.0\n"), ("e", "aebec\n1e2e1\n3e4e0\n")],
+)  # fmt: skip
+def test_a_delimiter_a_number_can_hold_is_split_as_read_csv_splits_it(delimiter, text, tmp_path):
+    """With a delimiter among ``+ - . digits e E`` the compiled parser took it into the
+    number ('-3' read as -3, not as an empty field and 3): the careful reader's rows and
+    errors (session 21)."""
+    p = tmp_path / "d.csv"
+    p.write_text(text, encoding="utf-8")
+    try:
+        X, y, _ = read_csv(p, delimiter=delimiter)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as chunked:
+            list(iter_chunks(p, 5, delimiter=delimiter, positive_class="1"))
+        assert str(chunked.value) == str(exc)
+        return
+    Xc, yc = _gather(iter_chunks(p, 5, delimiter=delimiter, positive_class="1"))
+    np.testing.assert_array_equal(Xc, X)
+    np.testing.assert_array_equal(yc, np.where(y == 1, 1, -1))
+
+
 def test_missing_drop_matches_load_rows(tmp_path):
     rows = ["x,y,label"] + [f"{i}.5,{i % 7},{'yes' if i % 5 == 0 else 'no'}" for i in range(30)]
     rows.insert(12, "1.5,?,yes")

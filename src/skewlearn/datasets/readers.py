@@ -1396,7 +1396,8 @@ def _csv_from_text(
     path: str, text: str, label_column, delimiter, header, nominal_columns, missing, stacklevel
 ):
     """The careful reader of CSV ``text`` (the file's, as :func:`_read_text` gives it);
-    a numeric header's warning names the frame ``stacklevel`` - 1 above this one."""
+    a numeric header's warning names the frame ``stacklevel`` - 2 above this one (3: this
+    one's caller)."""
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
     sniffed = delimiter is None
@@ -1477,6 +1478,12 @@ def _csv_from_text(
     return X, y, meta
 
 
+#: Characters the compiled parser reads as part of a number: a delimiter among them (say
+#: ``-``) would be taken into the number ("-3" read as -3 where the careful reader splits
+#: it into an empty field and 3), so such files go to the careful reader.
+_NUMBER_CHARS = frozenset("+-.0123456789eE")
+
+
 def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, missing):
     """:func:`read_csv` through the chunked reader's compiled parser
     (:func:`skewlearn.datasets._parse.csv_block`) over the file's bytes, all or nothing.
@@ -1485,15 +1492,16 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
     the careful reader reads it; the data lines by the compiled parser. A file it does not
     read whole (a line it declines: quotes, missing values, another width, non-ASCII; a
     value that is not finite; a label spelling a missing value; nominal columns; a blank
-    or non-ASCII delimiter; a header error) is read again by the careful reader
-    (:func:`_csv_from_text`), whose results and errors are therefore the only ones."""
+    or non-ASCII delimiter, or one a number can hold; a header error) is read again by
+    the careful reader (:func:`_csv_from_text`), whose results and errors are therefore
+    the only ones."""
     from . import _parse  # numba: imported when a file is read, not with the package
 
     given = delimiter  # the careful reader sniffs again when none was given
 
     def careful():
         text = _read_text(path)
-        return _csv_from_text(path, text, label_column, given, header, nominal_columns, missing, 5)
+        return _csv_from_text(path, text, label_column, given, header, nominal_columns, missing, 6)
 
     raw, blank = _read_checked(path)
     if blank:
@@ -1515,7 +1523,7 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
                                         and not nominal_columns)):  # fmt: skip
         del raw
         return careful()
-    if not delimiter.isascii() or delimiter in " \t\x0b\x0c#":
+    if not delimiter.isascii() or delimiter in " \t\x0b\x0c#" or delimiter in _NUMBER_CHARS:
         del raw
         return careful()
     reader = csv.reader(io.StringIO(head), delimiter=delimiter, strict=True)

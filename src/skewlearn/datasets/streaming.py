@@ -54,6 +54,7 @@ from . import _parse
 from .readers import (
     _EXTENSIONS,
     _MISSING,
+    _NUMBER_CHARS,
     MAGIC_BYTES,
     NumberedNames,
     _absent_positive,
@@ -763,7 +764,11 @@ class ChunkedFile:
 
     # ------------------------------------------------------------------ pieces
     def _fast(self) -> bool:
-        return self.format == "libsvm" or (self.format == "csv" and not self._nominal_idx)
+        # a delimiter a number can hold ('-'): the compiled parser would read it into the
+        # number, so the careful reader splits those lines (as read_csv does)
+        return self.format == "libsvm" or (
+            self.format == "csv" and not self._nominal_idx and self.delimiter not in _NUMBER_CHARS
+        )
 
     def _pieces(self, limit: int, rows: int, reuse: bool = False):
         if self.format == "libsvm":
