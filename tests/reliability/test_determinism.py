@@ -30,8 +30,9 @@ json.dump(fingerprints(), sys.stdout)
 CPU_SCRIPT = r"""
 import json, sys, warnings
 warnings.simplefilter("ignore")
+import numba
 from tests.reliability.test_determinism import online_outputs
-json.dump(online_outputs(), sys.stdout)
+json.dump({"cpu": numba.config.CPU_NAME, "outputs": online_outputs()}, sys.stdout)
 """
 
 
@@ -168,13 +169,15 @@ def test_online_learners_agree_to_rounding_when_compiled_for_another_cpu(tmp_pat
     compiles every kernel for LLVM's generic x86-64/AArch64 CPU (``NUMBA_CPU_NAME=generic``,
     an empty cache) and its outputs are compared with this process's: relative differences
     of ~1e-16 to 1e-15 were measured (session 21), 1e-9 is allowed."""
-    generic = json_from_subprocess(
+    done = json_from_subprocess(
         CPU_SCRIPT,
         "the generic-CPU subprocess",
         timeout=900,
         NUMBA_CPU_NAME="generic",
         NUMBA_CACHE_DIR=str(tmp_path / "numba"),
     )
+    assert done["cpu"] == "generic"  # the subprocess did compile for the generic CPU
+    generic = done["outputs"]
     here = online_outputs()
     assert set(generic) == set(here) and len(here) >= 30
     far = {}

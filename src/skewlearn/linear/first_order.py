@@ -510,8 +510,9 @@ class OGD(OnlineLinearClassifier):
     def coef_(self) -> np.ndarray:
         """Weights of the features, ``weight_scale_[0] * weights_[:-1]``, shape
         (1, n_features), with ``classes_[1]`` as the positive side (scikit-learn's
-        convention, the sign of :meth:`decision_function`): a view of ``weights_`` while
-        the scale is 1 (always with ``alpha = 0``), else a new array."""
+        convention, the sign of :meth:`decision_function`): as :class:`Perceptron`'s while
+        the scale is 1 (always with ``alpha = 0``; a view of ``weights_``, or a negated copy
+        when ``pos_label`` is ``classes_[0]``), else a new array."""
         w = super().coef_
         scale = float(self.weight_scale_[0])
         return w if scale == 1.0 else scale * w
