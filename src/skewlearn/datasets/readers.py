@@ -216,7 +216,7 @@ def _read_raw(name: str, spare: int = 0) -> bytearray:
 def _lines_before(raw, at: int) -> int:
     """The number of the line holding byte ``at`` of ``raw``, counting its line ends as
     the text does: ``\n``, ``\r\n`` and a lone ``\r``."""
-    return raw.count(b"\n", 0, at) + raw.count(b"\r", 0, at) - raw.count(b"\r\n", 0, at) + 1
+    return _count_lines(raw, 0, at) + 1
 
 
 def _line_end(block, pos: int, end: int) -> tuple[int, int]:
@@ -1663,7 +1663,7 @@ def read_libsvm(
     ([[2.0, 0.0, 0.5], [0.0, 1.0, 0.0]], [1, -1])
     """
     path = _libsvm_args(path, sparse, n_features, zero_based)
-    return _read_libsvm(path, sparse, n_features, zero_based)
+    return _read_libsvm_fast(path, sparse, n_features, zero_based)
 
 
 def _libsvm_args(path, sparse, n_features, zero_based) -> str:
@@ -1690,7 +1690,7 @@ def _read_libsvm_careful(
     """:func:`read_libsvm` by the careful reader alone, every line in Python: the reference
     the compiled path is tested against, and the chunked reader's reader of one line."""
     path = _libsvm_args(path, sparse, n_features, zero_based)
-    return _read_libsvm(path, sparse, n_features, zero_based, careful=True)
+    return _read_libsvm_lines(path, sparse, n_features, zero_based)
 
 
 def _index_fix(zero_based: bool) -> str:
@@ -1844,11 +1844,9 @@ def _libsvm_result(path, sparse, values, indices, indptr, n_features, offset, y,
     return (X if sparse else X.toarray()), y, meta
 
 
-def _read_libsvm(path: str, sparse, n_features, zero_based, careful: bool = False):
-    """:func:`read_libsvm` after its options are checked: the compiled parser
-    (:func:`_read_libsvm_fast`) or, with ``careful``, the careful reader alone."""
-    if not careful:
-        return _read_libsvm_fast(path, sparse, n_features, zero_based)
+def _read_libsvm_lines(path: str, sparse, n_features, zero_based):
+    """The careful reader's body (:func:`_read_libsvm_careful`, options checked): every
+    line of the text through :func:`_libsvm_line`."""
     text = _read_text(path)
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a LIBSVM file with data rows.")
@@ -2018,8 +2016,9 @@ def _grown_rows(labels, label_int, indptr, need):
 
 
 def _grown_entries(indptr, indices, values, need):
-    """The entry arrays of :func:`_read_libsvm_fast` with room for at least ``need``
-    entries (``indptr`` turns int64 when int32 could not count them)."""
+    """The entry arrays of :func:`_read_libsvm_fast` (and of the chunked reader's chunks)
+    with room for at least ``need`` entries (``indptr`` turns int64 when int32 could not
+    count them)."""
     cap = max(need, int(len(indices) * 1.5) + 16)
     if cap >= 2**31 - 1 and indptr.dtype != np.int64:
         indptr = indptr.astype(np.int64)

@@ -67,6 +67,7 @@ from .readers import (
     _count_lines,
     _declare,
     _fail,
+    _grown_entries,
     _is_gz,
     _keel_inputs,
     _keel_label,
@@ -912,13 +913,7 @@ class ChunkedFile:
             return fresh
 
         def grow(chunk, need):
-            cap = max(need, int(len(chunk[3]) * 1.5) + 16)
-            if cap >= 2**31 - 1 and chunk[2].dtype != np.int64:
-                chunk[2] = chunk[2].astype(np.int64)
-            for k in (3, 4):
-                bigger = np.empty(cap, dtype=chunk[k].dtype)
-                bigger[: len(chunk[k])] = chunk[k]
-                chunk[k] = bigger
+            chunk[2:5] = _grown_entries(chunk[2], chunk[3], chunk[4], need)
 
         def emit(chunk, n):
             labels, label_int, indptr, indices, values = chunk
