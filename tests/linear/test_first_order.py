@@ -591,23 +591,48 @@ def test_alma_bad_hyperparameters():
 
 
 # --------------------------------------------------------------------------- ROMMA
-def test_romma_three_samples_by_hand():
+@pytest.mark.parametrize("sparse", [False, True])
+def test_romma_three_samples_by_hand(sparse):
     # t=1: w = 0 -> w = y x / ||x||^2 = [1,2,1]/6
     # t=2: y=-1, f = 1/6 (mistake); ||x||^2 ||w||^2 = 6 * 1/6 = 1, den = 1 - 1/36 = 35/36
     #      c = (1 + 1/6)/(35/36) = 6/5, d = (1/6)(-1 - 1/6)/(35/36) = -1/5 -> w = [-1,3,0]/5
     # t=3: y=-1, f = 4/5 (mistake); ||x||^2||w||^2 = 3 * 2/5 = 6/5, den = 6/5 - 16/25 = 14/25
     #      c = (6/5 + 4/5)/(14/25) = 25/7, d = (2/5)(-1 - 4/5)/(14/25) = -9/7
     #      w = (25/7)[-1,3,0]/5 - (9/7)[-1,1,1] = [4, 6, -9]/7
-    clf = ROMMA().fit(X3, Y3)
-    np.testing.assert_allclose(clf.weights_, np.array([4.0, 6.0, -9.0]) / 7, rtol=1e-13)
+    # Kept as w = [s v, b] (session 22): t=1 v = [1,2]/6, s = 1, |v|^2 = 5/36; t=2 s = 6/5,
+    # b = 1/5 - 1/5 = 0, v += (d/s) x = -[2,-1]/6 -> [-1,3]/6, |v|^2 = 5/36 + 2(-1/6)(0)
+    # + (1/36) 5 = 10/36; t=3 s = 30/7, b = -9/7, v += (-3/10)[-1,1] -> [2/15, 1/5],
+    # |v|^2 = 10/36 + 2(-3/10)(4/6) + (9/100) 2 = 13/225.
+    X = _csr_or_dense(X3, sparse)
+    clf = ROMMA()
+    scores = clf.test_then_train(X, Y3, classes=[-1, 1])
+    np.testing.assert_allclose(scores, [0.0, 1 / 6, 4 / 5], rtol=1e-14, atol=1e-17)
+    np.testing.assert_allclose(_scaled_weights(clf), np.array([4.0, 6.0, -9.0]) / 7, rtol=1e-13)
+    np.testing.assert_allclose(clf.weight_scale_, [30 / 7], rtol=1e-15)
+    np.testing.assert_allclose(clf.weights_, [2 / 15, 1 / 5, -9 / 7], rtol=1e-14)
+    np.testing.assert_allclose(clf.feature_sqnorm_, [13 / 225], rtol=1e-14)
+    Z = np.array([[3.0, -2.0], [0.5, 4.0]])
+    want = Z @ [4 / 7, 6 / 7] - 9 / 7
+    for Zin in (Z, sp.csr_matrix(Z), Z.astype(np.float32), sp.csr_matrix(Z.astype(np.float32))):
+        np.testing.assert_allclose(clf.decision_function(Zin), want, rtol=1e-13)
+    # a fold above a ceiling of 2: s = 30/7 at t=3 is folded into v, |v|^2 recomputed
+    folded = ROMMA()
+    folded._scale_ceiling = 2.0
+    folded.fit(X, Y3)
+    np.testing.assert_array_equal(folded.weight_scale_, [1.0])
+    np.testing.assert_allclose(folded.weights_, np.array([4.0, 6.0, -9.0]) / 7, rtol=1e-13)
+    np.testing.assert_allclose(folded.feature_sqnorm_, [52 / 49], rtol=1e-14)
     # aggressive ROMMA on [1,2]+, [2,-1]-, [1,1]+: same first two steps; at t=3
     # f = (-1 + 3)/5 = .4 in (0, 1): plain ROMMA waits, aggressive updates:
     # ||x||^2||w||^2 = 6/5, den = 6/5 - 4/25 = 26/25, c = (6/5 - 2/5)/(26/25) = 10/13,
     # d = (2/5)(1 - 2/5)/(26/25) = 3/13 -> w = (10/13)[-1,3,0]/5 + (3/13)[1,1,1] = [1,9,3]/13
     Xa, ya = np.array([[1.0, 2.0], [2.0, -1.0], [1.0, 1.0]]), np.array([1, -1, 1])
-    np.testing.assert_allclose(ROMMA().fit(Xa, ya).weights_, np.array([-1, 3, 0]) / 5, atol=1e-15)
+    Xa = _csr_or_dense(Xa, sparse)
+    plain = ROMMA().fit(Xa, ya)
+    np.testing.assert_allclose(_scaled_weights(plain), np.array([-1, 3, 0]) / 5, atol=1e-15)
     agg = ROMMA(aggressive=True).fit(Xa, ya)
-    np.testing.assert_allclose(agg.weights_, np.array([1.0, 9.0, 3.0]) / 13, rtol=1e-13)
+    np.testing.assert_allclose(_scaled_weights(agg), np.array([1.0, 9.0, 3.0]) / 13, rtol=1e-13)
+    np.testing.assert_allclose(agg.weight_scale_, [12 / 13], rtol=1e-15)  # c shrinks s: 6/5 * 10/13
 
 
 def test_aggressive_romma_takes_the_shortest_vector_when_c_would_be_negative():
@@ -620,9 +645,102 @@ def test_aggressive_romma_takes_the_shortest_vector_when_c_would_be_negative():
     w = agg.coef_.ravel()
     np.testing.assert_allclose(w, [4 / 3, 2 / 3], rtol=1e-14)
     assert w @ X[1] == pytest.approx(1.0) and w @ [1.0, 0.0] >= 1.0
+    # the reset restarts the scale: v is w, |v|^2 = |x|^2 / |x|^4
+    np.testing.assert_array_equal(agg.weight_scale_, [1.0])
+    np.testing.assert_allclose(agg.feature_sqnorm_, [20 / 9], rtol=1e-14)
     # plain ROMMA makes no mistake at t = 2
     plain = ROMMA(fit_intercept=False).partial_fit(X, y, classes=[-1, 1])
     np.testing.assert_allclose(plain.coef_.ravel(), [1.0, 0.0])
+
+
+def _romma_stream(sparse, n=300, d=12, seed=5):
+    """A nearly separable stream (few mistakes late): ROMMA's scale grows then settles."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X[rng.random(size=X.shape) > 0.4] = 0.0
+    y = np.where(X @ rng.normal(size=d) + 0.05 * rng.normal(size=n) > 0.3, 1, -1)
+    return _csr_or_dense(X, sparse), y
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("aggressive", [False, True])
+@pytest.mark.parametrize("pieces", _PIECES)
+def test_romma_in_pieces_equals_fit_bit_for_bit_across_folds(sparse, aggressive, pieces):
+    """The scale and |v|^2 are state kept across calls: partial_fit in any pieces keeps
+    the same (v, s, b, |v|^2) as one fit, bit for bit, with folds above a ceiling of 1.5
+    (and below a floor of .9: aggressive steps shrink s) inside calls and at their edges."""
+    X, y = _romma_stream(sparse)
+
+    names = ("weights_", "weight_scale_", "feature_sqnorm_", "counts_")
+    whole, unfolded = _pieces_equal_fit(
+        lambda: _bounded(ROMMA(aggressive=aggressive), 0.9, 1.5),
+        X,
+        y,
+        pieces,
+        names,
+        ROMMA(aggressive=aggressive),
+    )
+    assert 0.9 <= whole.weight_scale_[0] <= 1.5
+    assert not 0.9 <= unfolded.weight_scale_[0] <= 1.5
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("aggressive", [False, True])
+@pytest.mark.parametrize("bounds", [None, (0.9, 1.5)])
+def test_romma_scaled_step_equals_the_eager_formula(sparse, aggressive, bounds):
+    """The scaled form against the eager reference (every weight multiplied by c_t and
+    |w|^2 summed at every step) over 3,000 rows of a noisy stream (|w| grows ~1e5x):
+    weights and scores to 1e-12 relative, and |v|^2 kept by increments equal to the direct
+    sum (and s^2 |v|^2 + b^2 to the eager |w|^2) to 1e-12."""
+    X, y = _random_stream(n=3000, d=20, seed=8, density=0.25)
+    clf = ROMMA(aggressive=aggressive)
+    if bounds is not None:
+        _bounded(clf, *bounds)
+    scores = clf.test_then_train(_csr_or_dense(X, sparse), y, classes=[-1, 1])
+    w, ref = naive_fo.romma(naive.augment(X), y, aggressive=aggressive)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
+    np.testing.assert_allclose(scores, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-12)
+    s, b = clf.weight_scale_[0], clf.weights_[-1]
+    np.testing.assert_allclose(s * s * clf.feature_sqnorm_[0] + b * b, w @ w, rtol=1e-12)
+
+
+def test_romma_recomputes_the_squared_norm_after_a_cancelling_step():
+    """A nearly anti-parallel mistake cancels most of v: the increment
+    2 a v.x + a^2 |x|^2 takes back almost all of |v|^2, so q is summed from v instead
+    (its increment would lose the bits the cancellation took). w_1 = [1, 0]; x = [-1, e],
+    y = +1 with e = 1e-4: f = -1, |x|^2|w|^2 = 1 + e^2, den = e^2, c = (2 + e^2)/e^2,
+    d = 2/e^2: w_2 = [1, 2/e], |w_2|^2 = 1 + 4/e^2; in v = w/c the first entry is
+    1 - 2/(2 + e^2), and |v|^2's increment 2 a v.x + a^2 |x|^2 = -2a + a^2 (1 + e^2)
+    (a = d/c) takes back all but ~e^4 of |v_1|^2 = 1. (den = |x|^2 - 1 is itself known to
+    ~1e-8 relative, in the eager formula too: |w_2|^2 is compared with the eager one.)"""
+    e = 1e-4
+    X = np.array([[1.0, 0.0], [-1.0, e]])
+    clf = ROMMA(fit_intercept=False).partial_fit(X, [1, 1], classes=[-1, 1])
+    w = clf.coef_.ravel()
+    np.testing.assert_allclose(w, [1.0, 2 / e], rtol=1e-7)
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-15)  # summed
+    q = clf.feature_sqnorm_[0]
+    ref, _ = naive_fo.romma(X, np.array([1, 1]))
+    np.testing.assert_allclose(clf.weight_scale_[0] ** 2 * q, ref @ ref, rtol=1e-12)
+
+
+def test_romma_step_leaves_the_other_columns_alone():
+    clf = _one_row_leaves_other_columns(ROMMA())
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-14)
+
+
+def test_romma_pickle_mid_stream_and_an_older_pickle():
+    c = _pickles_continue(
+        ROMMA,
+        ("weights_", "weight_scale_", "feature_sqnorm_", "counts_"),
+        lambda X, y: naive_fo.romma(naive.augment(X), y)[0],
+    )
+    v = c.weights_[:-1]
+    np.testing.assert_allclose(c.feature_sqnorm_[0], v @ v, rtol=1e-12)
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -633,7 +751,7 @@ def test_romma_matches_numpy_reference(aggressive, fit_intercept, sparse):
     clf = ROMMA(aggressive=aggressive, fit_intercept=fit_intercept)
     scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
     w, ref = naive_fo.romma(naive.augment(X, fit_intercept), y, aggressive=aggressive)
-    np.testing.assert_allclose(clf.weights_, w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(scores, ref, rtol=1e-9, atol=1e-12)
 
 

@@ -26,6 +26,8 @@ from .._rows import (
     row_axpy,
     row_dot,
     row_feature_axpy,
+    row_feature_dot,
+    row_feature_sqnorm,
     row_sqnorm,
     scaled_linear_scores,
     scaled_row_dot,
@@ -318,6 +320,8 @@ class PassiveAggressive(OnlineLinearClassifier):
 #: value (scikit-learn's ``wscale`` threshold in ``_sgd_fast``; docs/decisions.md,
 #: sessions 21 and 22).
 SCALE_FLOOR = 1e-9
+#: ROMMA's scale can also grow (c_t > 1): it is folded when it passes this value.
+SCALE_CEILING = 1e9
 
 
 @njit(**NJIT_INLINE)
@@ -326,6 +330,15 @@ def fold_scale(w, s):
     sets its scale to 1. The intercept ``w[-1]`` is not scaled."""
     for j in range(w.shape[0] - 1):
         w[j] *= s
+
+
+@njit(**NJIT_INLINE)
+def feature_sqnorm(w):
+    """:math:`\\sum_{j<d} w_j^2` for weights of length ``d + 1`` (the intercept left out)."""
+    q = 0.0
+    for j in range(w.shape[0] - 1):
+        q += w[j] * w[j]
+    return q
 
 
 class ScaledWeightsMixin:
@@ -758,27 +771,40 @@ class ALMA(ScaledWeightsMixin, OnlineLinearClassifier):
 
 # --------------------------------------------------------------------------- ROMMA
 @njit(**NJIT)
-def _romma_learn(w, counts, rows, y, scores, aggressive):
+def _romma_learn(w, scale, sqnorm, counts, rows, y, scores, aggressive, floor, ceiling):
+    # The feature weights are s * w[:-1] (s = scale[0]), the intercept w[-1] (ScaledWeightsMixin),
+    # and q = sqnorm[0] = |w[:-1]|^2, so |w|^2 = s^2 q + b^2: c_t multiplies s and b, O(1);
+    # the step along x writes the row's columns and updates q by the same increment. s is
+    # folded into w (O(d)) when it leaves [floor, ceiling]; q is recomputed (O(d)) then,
+    # and after an increment that cancels (docs/decisions.md, session 22). Every trigger
+    # depends on the state's values alone, not on where calls begin.
+    s = scale[0]
+    q = sqnorm[0]
+    d = rows[3]
     for i in range(y.shape[0]):
-        f = row_dot(w, rows, i)
+        fv = row_feature_dot(w, rows, i)
+        f = s * fv + w[d] * rows[5]  # scaled_row_dot, keeping its feature part
         scores[i] = f
         count_sample(counts, y[i])
         margin = y[i] * f
         if (margin >= 1.0) if aggressive else (margin > 0.0):
             continue
-        xx = row_sqnorm(rows, i)
+        xf = row_feature_sqnorm(rows, i)
+        xx = xf + rows[5] * rows[5]
         if xx == 0.0:
             continue
-        ww = 0.0
-        for j in range(w.shape[0]):
-            ww += w[j] * w[j]
+        b = w[d]
+        ww = s * s * q + b * b
         if ww == 0.0 or (aggressive and margin >= xx * ww):
             # the first update, and aggressive ROMMA when 0 < y f < 1 with y f >= |x|^2 |w|^2
             # (c_t <= 0): the smallest w with y w^T x >= 1 is y x / |x|^2, which meets
-            # w^T w_t >= |w_t|^2 already (Li & Long's aggressive case)
+            # w^T w_t >= |w_t|^2 already (Li & Long's aggressive case). O(d): it zeroes w.
             for j in range(w.shape[0]):
                 w[j] = 0.0
-            row_axpy(y[i] / xx, rows, i, w)
+            a = y[i] / xx
+            row_axpy(a, rows, i, w)
+            s = 1.0
+            q = a * a * xf
             counts[3] += 1
             continue
         den = xx * ww - f * f
@@ -786,13 +812,27 @@ def _romma_learn(w, counts, rows, y, scores, aggressive):
             continue  # x parallel to w: the two constraints leave no finite solution
         c = (xx * ww - y[i] * f) / den
         dx = ww * (y[i] - f) / den
-        for j in range(w.shape[0]):
-            w[j] *= c
-        row_axpy(dx, rows, i, w)
+        # w <- c w + dx x: s <- c s, b <- c b + dx bias, v <- v + (dx / s) x
+        s *= c
+        w[d] = w[d] * c + dx * rows[5]
+        a = dx / s
+        row_feature_axpy(a, rows, i, w)
+        t = 2.0 * a * fv
+        u = a * a * xf
+        q_next = q + t + u  # |v + a x|^2
+        if q_next < 0.0625 * (q + abs(t) + u):
+            q_next = feature_sqnorm(w)  # cancelled by more than 4 bits: recomputed
+        q = q_next
+        if s < floor or s > ceiling:
+            fold_scale(w, s)
+            s = 1.0
+            q = feature_sqnorm(w)
         counts[3] += 1
+    scale[0] = s
+    sqnorm[0] = q
 
 
-class ROMMA(OnlineLinearClassifier):
+class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     """Relaxed Online Maximum Margin Algorithm (Li and Long, 2002), plain and aggressive.
 
     ``w_{t+1}`` is the smallest-norm vector with :math:`y_t w^T x_t \\ge 1` and
@@ -826,12 +866,30 @@ class ROMMA(OnlineLinearClassifier):
 
     Attributes
     ----------
-    weights_, coef_, intercept_, counts_, classes_, pos_label_
+    coef_, intercept_, counts_, classes_, pos_label_
         As in :class:`Perceptron`.
+    weights_ : ndarray of shape (n_features + 1,)
+        ``[v, b]``: the feature weights are ``weight_scale_[0] * v`` (read them from
+        ``coef_``), the intercept is ``b``.
+    weight_scale_ : ndarray of shape (1,)
+        The scale ``s`` of the feature weights, ``w = s v``: the factor :math:`c_t`
+        multiplies ``s`` and ``b`` alone. Folded into ``v`` (O(d)) when it leaves
+        [1e-9, 1e9]. Learned state, kept across calls, so ``partial_fit`` in any pieces
+        equals ``fit`` bit for bit.
+    feature_sqnorm_ : ndarray of shape (1,)
+        :math:`\\|v\\|^2` of ``weights_[:-1]``, so that
+        :math:`\\|w_t\\|^2 = s^2 \\|v\\|^2 + b^2` costs O(1): each step adds its increment
+        :math:`2 a v^T x + a^2\\|x\\|^2`; it is recomputed from ``v`` (O(d)) at each fold
+        and after an increment that cancels more than 15/16 of its terms.
 
     Notes
     -----
-    Each update rescales all of ``w`` (O(d) also on sparse input).
+    **Cost.** On sparse rows an update costs O(nnz(x)): :math:`c_t` multiplies the scale,
+    the intercept and :math:`\\|w\\|^2`, not the ``d`` weights. O(d) remain: the reset to
+    :math:`y_t x_t / \\|x_t\\|^2` (the first update, and aggressive updates while
+    :math:`\\|x_t\\|^2\\|w_t\\|^2 \\le y_t f < 1`, which ``|w|``'s growth soon rules out),
+    a fold of the scale, and a recomputation of :math:`\\|v\\|^2` after a cancelling
+    (nearly parallel) step.
 
     References
     ----------
@@ -851,6 +909,14 @@ class ROMMA(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept; the reset sets the other weights
+    #: to 0 and a fold multiplies them by the scale (in (0, 1), or above 1e9: then an entry
+    #: that overflows makes ``feature_sqnorm_``, recomputed by the fold and read whole by
+    #: the state check, non-finite in the same call) (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
+    #: Where ``weight_scale_`` is folded into ``weights_`` from above (tests set a smaller
+    #: value on an instance to make folds frequent).
+    _scale_ceiling: ClassVar[float] = SCALE_CEILING
 
     _overflow_fix: ClassVar[str] = (
         "ROMMA's |w| grows at every update (w.w_t >= |w_t|^2), geometrically on data that "
@@ -876,5 +942,27 @@ class ROMMA(OnlineLinearClassifier):
         self.pos_label = pos_label
         self.random_state = random_state
 
+    def _allocate(self, n_features: int) -> None:
+        super()._allocate(n_features)
+        self.feature_sqnorm_ = np.zeros(1, dtype=np.float64)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "weights_" in self.__dict__ and "feature_sqnorm_" not in self.__dict__:
+            # pickled before session 22: its weights_ is w (scale 1), |v|^2 computed once
+            v = self.weights_[:-1]
+            self.feature_sqnorm_ = np.array([v @ v], dtype=np.float64)
+
     def _learn(self, rows, y, scores):
-        _romma_learn(self.weights_, self.counts_, rows, y, scores, bool(self.aggressive))
+        _romma_learn(
+            self.weights_,
+            self.weight_scale_,
+            self.feature_sqnorm_,
+            self.counts_,
+            rows,
+            y,
+            scores,
+            bool(self.aggressive),
+            float(self._scale_floor),
+            float(self._scale_ceiling),
+        )
