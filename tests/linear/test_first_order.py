@@ -713,7 +713,7 @@ def test_romma_recomputes_the_squared_norm_after_a_cancelling_step():
     y = +1 with e = 1e-4: f = -1, |x|^2|w|^2 = 1 + e^2, den = e^2, c = (2 + e^2)/e^2,
     d = 2/e^2: w_2 = [1, 2/e], |w_2|^2 = 1 + 4/e^2; in v = w/c the first entry is
     1 - 2/(2 + e^2), and |v|^2's increment 2 a v.x + a^2 |x|^2 = -2a + a^2 (1 + e^2)
-    (a = d/c) takes back all but ~e^4 of |v_1|^2 = 1. (den = |x|^2 - 1 is itself known to
+    (a = d/c) takes back all but ~e^2 of |v_1|^2 = 1. (den = |x|^2 - 1 is itself known to
     ~1e-8 relative, in the eager formula too: |w_2|^2 is compared with the eager one.)"""
     e = 1e-4
     X = np.array([[1.0, 0.0], [-1.0, e]])
