@@ -129,8 +129,8 @@ def scaled_row_dot(w, scale, rows, i):
 
 
 @njit(**NJIT_INLINE)
-def row_sqnorm(rows, i):
-    """:math:`\\|[x_i, b]\\|^2`."""
+def row_feature_sqnorm(rows, i):
+    """:math:`\\sum_{j<d} x_{ij}^2`: the features' part of :func:`row_sqnorm`."""
     s = 0.0
     if rows[4]:
         for p in range(rows[2][i], rows[2][i + 1]):
@@ -141,7 +141,13 @@ def row_sqnorm(rows, i):
         for j in range(rows[3]):
             x = np.float64(rows[0][base + j])
             s += x * x
-    return s + rows[5] * rows[5]
+    return s
+
+
+@njit(**NJIT_INLINE)
+def row_sqnorm(rows, i):
+    """:math:`\\|[x_i, b]\\|^2`."""
+    return row_feature_sqnorm(rows, i) + rows[5] * rows[5]
 
 
 @njit(**NJIT_INLINE)

@@ -107,8 +107,9 @@ def _random_stream(n=300, d=6, seed=0, density=None):
     return X, y
 
 
-def _ogd_weights(clf):
-    """``[w, b]`` of a fitted OGD (``weights_`` holds ``[v, b]`` with w = s v)."""
+def _scaled_weights(clf):
+    """``[w, b]`` of a fitted OGD, ALMA or ROMMA (``weights_`` holds ``[v, b]`` with
+    w = s v, s = ``weight_scale_[0]``)."""
     return np.r_[clf.coef_.ravel(), clf.intercept_]
 
 
@@ -135,7 +136,7 @@ def test_ogd_logistic_and_squared_by_hand():
     # w = [.09,.18,.1] - .11*[2,-1,1] = [-.13, .29, -.01]  (intercept not decayed)
     clf = OGD(loss="squared", schedule="constant", eta=0.1, alpha=1.0)
     clf.partial_fit(X3[:2], Y3[:2], classes=[-1, 1])
-    np.testing.assert_allclose(_ogd_weights(clf), [-0.13, 0.29, -0.01], rtol=1e-13)
+    np.testing.assert_allclose(_scaled_weights(clf), [-0.13, 0.29, -0.01], rtol=1e-13)
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -153,7 +154,7 @@ def test_ogd_matches_numpy_reference(params, fit_intercept, sparse):
     clf = OGD(fit_intercept=fit_intercept, **params)
     scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
     w, ref = naive_fo.ogd(naive.augment(X, fit_intercept), y, **params)
-    np.testing.assert_allclose(_ogd_weights(clf), w, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(scores, ref, rtol=1e-10, atol=1e-12)
 
 
@@ -302,7 +303,7 @@ def test_ogd_l2_decay_three_samples_by_hand(sparse):
     clf = OGD(schedule="constant", eta=0.1, alpha=1.0)
     scores = clf.test_then_train(X, Y3, classes=[-1, 1])
     np.testing.assert_allclose(scores, [0.0, 0.1, 0.39], rtol=1e-14, atol=1e-17)
-    np.testing.assert_allclose(_ogd_weights(clf), [0.001, 0.152, -0.1], rtol=1e-12)
+    np.testing.assert_allclose(_scaled_weights(clf), [0.001, 0.152, -0.1], rtol=1e-12)
     np.testing.assert_allclose(clf.weight_scale_, [0.729], rtol=1e-15)
     np.testing.assert_allclose(clf.weights_[:-1], np.array([0.001, 0.152]) / 0.729, rtol=1e-12)
     # decision_function reads the scale: w^T x + b for new rows, dense, CSR and float32
@@ -327,34 +328,53 @@ def _decay_stream(sparse, n=300, d=12, seed=5):
     return _csr_or_dense(X, sparse), y
 
 
+def _bounded(model, floor, ceiling=None):
+    """``model`` with its scale folded below ``floor`` (and above ``ceiling``: ROMMA)."""
+    model._scale_floor = floor
+    if ceiling is not None:
+        model._scale_ceiling = ceiling
+    return model
+
+
+def _pieces_equal_fit(make, X, y, pieces, names, unfolded):
+    """``partial_fit`` over ``pieces`` of the stream leaves the very state of one ``fit``
+    (the ``names``); ``unfolded``, the same learner without folds, differs from it in its
+    state (so folds happened) and agrees in the model's weights to rounding. Returns the
+    fitted model and ``unfolded`` fitted."""
+    whole = make().fit(X, y)
+    split = make()
+    lo = 0
+    for size in pieces:
+        split.partial_fit(X[lo : lo + size], y[lo : lo + size], classes=[-1, 1])
+        lo += size
+    assert lo == len(y)
+    for name in names:
+        np.testing.assert_array_equal(getattr(split, name), getattr(whole, name), err_msg=name)
+    unfolded.fit(X, y)
+    assert not np.array_equal(unfolded.weights_, whole.weights_)
+    np.testing.assert_allclose(unfolded.coef_, whole.coef_, rtol=1e-12)
+    np.testing.assert_allclose(unfolded.intercept_, whole.intercept_, rtol=1e-12, atol=1e-15)
+    return whole, unfolded
+
+
+_PIECES = [[1] * 40 + [260], [37] * 8 + [4], [5, 100, 3, 150, 42]]
+
+
 @pytest.mark.parametrize("sparse", [False, True])
-@pytest.mark.parametrize("pieces", [[1] * 40 + [260], [37] * 8 + [4], [5, 100, 3, 150, 42]])
+@pytest.mark.parametrize("pieces", _PIECES)
 def test_ogd_l2_decay_in_pieces_equals_fit_bit_for_bit_across_folds(sparse, pieces):
     """The scale is state kept across calls: partial_fit in any pieces keeps the same
     (v, s, b) as one fit, bit for bit, with folds inside calls and at their edges
     (threshold .5 and a factor of .975 a step: a fold every ~28 rows)."""
     X, y = _decay_stream(sparse)
     params = {"schedule": "constant", "eta": 0.5, "alpha": 0.05, "loss": "logistic"}
-    whole = OGD(**params)
-    whole._scale_floor = 0.5
-    whole.fit(X, y)
-    split = OGD(**params)
-    split._scale_floor = 0.5
-    lo = 0
-    for size in pieces:
-        split.partial_fit(X[lo : lo + size], y[lo : lo + size], classes=[-1, 1])
-        lo += size
-    assert lo == len(y)
-    for name in ("weights_", "weight_scale_", "counts_"):
-        np.testing.assert_array_equal(getattr(split, name), getattr(whole, name), err_msg=name)
+
+    names = ("weights_", "weight_scale_", "counts_")
+    whole, unfolded = _pieces_equal_fit(
+        lambda: _bounded(OGD(**params), 0.5), X, y, pieces, names, _bounded(OGD(**params), 0.0)
+    )
     assert 0.5 <= whole.weight_scale_[0] < 1.0
-    # the folds happened (without them the state differs) and change only rounding
-    unfolded = OGD(**params)
-    unfolded._scale_floor = 0.0
-    unfolded.fit(X, y)
     assert unfolded.weight_scale_[0] < 0.975**250
-    assert not np.array_equal(unfolded.weights_, whole.weights_)
-    np.testing.assert_allclose(unfolded.coef_, whole.coef_, rtol=1e-12)
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -371,7 +391,7 @@ def test_ogd_l2_decay_equals_the_eager_formula(sparse, floor):
     scores = clf.test_then_train(_csr_or_dense(X, sparse), y, classes=[-1, 1])
     w, ref = naive_fo.ogd(naive.augment(X), y, **params)
     scale = np.abs(w).max()
-    np.testing.assert_allclose(_ogd_weights(clf), w, rtol=1e-12, atol=1e-12 * scale)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-12, atol=1e-12 * scale)
     np.testing.assert_allclose(scores, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())
     assert 1e-9 <= clf.weight_scale_[0] <= 1.0
 
@@ -412,11 +432,12 @@ def test_ogd_l2_decay_pickle_mid_stream_and_an_older_pickle():
     np.testing.assert_allclose(c.decision_function(X), old.decision_function(X), rtol=1e-13)
     c.partial_fit(X[200:], y[200:])
     w, _ = naive_fo.ogd(naive.augment(X), y, **params)
-    np.testing.assert_allclose(_ogd_weights(c), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
+    np.testing.assert_allclose(_scaled_weights(c), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
 
 
 # --------------------------------------------------------------------------- ALMA
-def test_alma_three_samples_by_hand():
+@pytest.mark.parametrize("sparse", [False, True])
+def test_alma_three_samples_by_hand(sparse):
     # alpha = .5 -> B = 2, C = sqrt2; x_hat = x / ||x|| (x augmented with 1)
     # t=1: k=1, threshold (1-.5)*2/1 = 1 >= 0 -> w' = sqrt2 [1,2,1]/sqrt6, ||w'||^2 = 2
     #      -> project: w = [1,2,1]/sqrt6; k=2
@@ -425,11 +446,34 @@ def test_alma_three_samples_by_hand():
     # t=3: y=-1, margin -4/sqrt30 <= threshold -> eta_3 = sqrt2/sqrt3, x_hat = [-1,1,1]/sqrt3
     #      w' = [-1,3,0]/sqrt10 - (sqrt2/3)[-1,1,1];
     #      ||w'||^2 = 1 + 2 eta_3 (-4/sqrt30) + eta_3^2 = 1 + 2/3 - 8/(3 sqrt5) < 1: kept
+    # The projections divide the scale s of the feature weights (w = s v, session 22):
+    # s = 1/sqrt2 after t=1, 1/(sqrt2 sqrt(10/6)) = sqrt(.3) after t=2 (none at t=3).
     r10, a = np.sqrt(10.0), np.sqrt(2.0) / 3
-    clf = ALMA(alpha=0.5).fit(X3, Y3)
-    np.testing.assert_allclose(clf.weights_, [-1 / r10 + a, 3 / r10 - a, -a], rtol=1e-13)
+    expected = np.array([-1 / r10 + a, 3 / r10 - a, -a])
+    X = _csr_or_dense(X3, sparse)
+    clf = ALMA(alpha=0.5)
+    scores = clf.test_then_train(X, Y3, classes=[-1, 1])
+    np.testing.assert_allclose(scores, [0.0, 1 / np.sqrt(6.0), 4 / r10], rtol=1e-14, atol=1e-17)
+    np.testing.assert_allclose(_scaled_weights(clf), expected, rtol=1e-13)
+    np.testing.assert_allclose(clf.weight_scale_, [np.sqrt(0.3)], rtol=1e-15)
+    np.testing.assert_allclose(clf.weights_[:-1], expected[:-1] / np.sqrt(0.3), rtol=1e-13)
     np.testing.assert_allclose(clf.sqnorm_, [1 + 2 / 3 - 8 / (3 * np.sqrt(5))], rtol=1e-13)
     np.testing.assert_array_equal(clf.counts_, [3, 1, 2, 3])
+    # decision_function reads the scale: w^T x + b for new rows, dense, CSR and float32
+    Z = np.array([[3.0, -2.0], [0.5, 4.0]])
+    want = Z @ expected[:-1] + expected[-1]
+    for Zin in (Z, sp.csr_matrix(Z), Z.astype(np.float32), sp.csr_matrix(Z.astype(np.float32))):
+        np.testing.assert_allclose(clf.decision_function(Zin), want, rtol=1e-13)
+    # folds: with the threshold at .8, s = .707 (t=1) and .775 (t=2) are folded into v
+    folded = ALMA(alpha=0.5)
+    folded._scale_floor = 0.8
+    folded.fit(X, Y3)
+    np.testing.assert_array_equal(folded.weight_scale_, [1.0])
+    np.testing.assert_allclose(folded.weights_, expected, rtol=1e-13)
+    # the labels the other way round: coef_ and intercept_ negated
+    mirror = ALMA(alpha=0.5, pos_label=-1).fit(X, -Y3)
+    np.testing.assert_allclose(mirror.coef_, -clf.coef_, rtol=1e-15)
+    np.testing.assert_allclose(mirror.intercept_, -clf.intercept_, rtol=1e-15)
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -440,10 +484,102 @@ def test_alma_matches_numpy_reference(params, fit_intercept, sparse):
     clf = ALMA(fit_intercept=fit_intercept, **params)
     scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
     w, ref = naive_fo.alma(naive.augment(X, fit_intercept), y, **params)
-    np.testing.assert_allclose(clf.weights_, w, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(scores, ref, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(clf.sqnorm_[0], w @ w, rtol=1e-10)
     assert w @ w <= 1.0 + 1e-12
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("pieces", _PIECES)
+def test_alma_in_pieces_equals_fit_bit_for_bit_across_folds(sparse, pieces):
+    """The projection's scale is state kept across calls: partial_fit in any pieces keeps
+    the same (v, s, b, |w|^2) as one fit, bit for bit, with folds inside calls and at
+    their edges (threshold .7: the projections shrink s about as 1/k, so a fold comes
+    after every ~40 % more updates)."""
+    X, y = _decay_stream(sparse)
+
+    names = ("weights_", "weight_scale_", "sqnorm_", "counts_")
+    whole, unfolded = _pieces_equal_fit(
+        lambda: _bounded(ALMA(), 0.7), X, y, pieces, names, _bounded(ALMA(), 0.0)
+    )
+    assert 0.7 <= whole.weight_scale_[0] < 1.0
+    assert unfolded.weight_scale_[0] < 0.7**5
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("floor", [None, 0.5])
+def test_alma_scaled_projection_equals_the_eager_formula(sparse, floor):
+    """The scaled form against the eager reference (every weight divided at every
+    projection) over 4,000 rows, without a fold (s ends near 1/k: the default threshold
+    1e-9 takes ~1e9 updates) and with folds at .5."""
+    X, y = _random_stream(n=4000, d=20, seed=8, density=0.25)
+    clf = ALMA(alpha=0.5)
+    if floor is not None:
+        clf._scale_floor = floor
+    scores = clf.test_then_train(_csr_or_dense(X, sparse), y, classes=[-1, 1])
+    w, ref = naive_fo.alma(naive.augment(X), y, alpha=0.5)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
+    np.testing.assert_allclose(scores, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())
+    np.testing.assert_allclose(clf.sqnorm_[0], w @ w, rtol=1e-12)
+    assert (floor or 1e-9) <= clf.weight_scale_[0] <= 1.0
+    if floor is None:
+        assert clf.weight_scale_[0] < 0.5**6  # so six folds or more at .5
+
+
+def _one_row_leaves_other_columns(model):
+    """A step on a sparse row writes only the row's columns and the intercept (the
+    projection or c_t moves the scale): O(nnz), not O(d). Without a fold or a reset every
+    other entry of weights_ keeps its bits."""
+    X, y = _decay_stream(True)
+    model.fit(X[:50], y[:50])
+    before, scale = model.weights_.copy(), model.weight_scale_.copy()
+    row = sp.csr_matrix(([2.0, -1.0], ([0, 0], [3, 7])), shape=(1, X.shape[1]))
+    label = -1 if model.decision_function(row)[0] > 0 else 1  # a mistake: an update
+    model.partial_fit(row, [label])
+    moved = np.flatnonzero(model.weights_ != before)
+    assert set(moved) <= {3, 7, X.shape[1]} and len(moved) > 0
+    assert model.weight_scale_[0] != scale[0]
+    return model
+
+
+def test_alma_step_leaves_the_other_columns_alone():
+    _one_row_leaves_other_columns(ALMA())
+
+
+def _pickles_continue(make, names, reference):
+    """The scale travels with the model; a model pickled before it existed (no
+    weight_scale_: its weights_ is w) loads with s = 1 and continues as the eager
+    formula does (``reference(X, y) -> w``)."""
+    X, y = _random_stream(n=400, d=8, seed=9, density=0.5)
+    a = make().partial_fit(X[:200], y[:200], classes=[-1, 1])
+    b = pickle.loads(pickle.dumps(a))
+    a.partial_fit(X[200:], y[200:])
+    b.partial_fit(X[200:], y[200:])
+    for name in names:
+        np.testing.assert_array_equal(a.__dict__[name], b.__dict__[name], err_msg=name)
+    old = make().partial_fit(X[:200], y[:200], classes=[-1, 1])
+    state = old.__getstate__()
+    state["weights_"] = np.r_[old.coef_.ravel(), old.intercept_]  # as the old code kept w
+    for name in names:
+        if name not in ("weights_", "counts_", "sqnorm_"):
+            del state[name]
+    c = type(old).__new__(type(old))
+    c.__setstate__(state)
+    np.testing.assert_array_equal(c.weight_scale_, [1.0])
+    np.testing.assert_allclose(c.decision_function(X), old.decision_function(X), rtol=1e-13)
+    c.partial_fit(X[200:], y[200:])
+    w = reference(X, y)
+    np.testing.assert_allclose(_scaled_weights(c), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
+    return c
+
+
+def test_alma_pickle_mid_stream_and_an_older_pickle():
+    _pickles_continue(
+        ALMA,
+        ("weights_", "weight_scale_", "sqnorm_", "counts_"),
+        lambda X, y: naive_fo.alma(naive.augment(X), y)[0],
+    )
 
 
 def test_alma_bad_hyperparameters():
@@ -455,23 +591,48 @@ def test_alma_bad_hyperparameters():
 
 
 # --------------------------------------------------------------------------- ROMMA
-def test_romma_three_samples_by_hand():
+@pytest.mark.parametrize("sparse", [False, True])
+def test_romma_three_samples_by_hand(sparse):
     # t=1: w = 0 -> w = y x / ||x||^2 = [1,2,1]/6
     # t=2: y=-1, f = 1/6 (mistake); ||x||^2 ||w||^2 = 6 * 1/6 = 1, den = 1 - 1/36 = 35/36
     #      c = (1 + 1/6)/(35/36) = 6/5, d = (1/6)(-1 - 1/6)/(35/36) = -1/5 -> w = [-1,3,0]/5
     # t=3: y=-1, f = 4/5 (mistake); ||x||^2||w||^2 = 3 * 2/5 = 6/5, den = 6/5 - 16/25 = 14/25
     #      c = (6/5 + 4/5)/(14/25) = 25/7, d = (2/5)(-1 - 4/5)/(14/25) = -9/7
     #      w = (25/7)[-1,3,0]/5 - (9/7)[-1,1,1] = [4, 6, -9]/7
-    clf = ROMMA().fit(X3, Y3)
-    np.testing.assert_allclose(clf.weights_, np.array([4.0, 6.0, -9.0]) / 7, rtol=1e-13)
+    # Kept as w = [s v, b] (session 22): t=1 v = [1,2]/6, s = 1, |v|^2 = 5/36; t=2 s = 6/5,
+    # b = 1/5 - 1/5 = 0, v += (d/s) x = -[2,-1]/6 -> [-1,3]/6, |v|^2 = 5/36 + 2(-1/6)(0)
+    # + (1/36) 5 = 10/36; t=3 s = 30/7, b = -9/7, v += (-3/10)[-1,1] -> [2/15, 1/5],
+    # |v|^2 = 10/36 + 2(-3/10)(4/6) + (9/100) 2 = 13/225.
+    X = _csr_or_dense(X3, sparse)
+    clf = ROMMA()
+    scores = clf.test_then_train(X, Y3, classes=[-1, 1])
+    np.testing.assert_allclose(scores, [0.0, 1 / 6, 4 / 5], rtol=1e-14, atol=1e-17)
+    np.testing.assert_allclose(_scaled_weights(clf), np.array([4.0, 6.0, -9.0]) / 7, rtol=1e-13)
+    np.testing.assert_allclose(clf.weight_scale_, [30 / 7], rtol=1e-15)
+    np.testing.assert_allclose(clf.weights_, [2 / 15, 1 / 5, -9 / 7], rtol=1e-14)
+    np.testing.assert_allclose(clf.feature_sqnorm_, [13 / 225], rtol=1e-14)
+    Z = np.array([[3.0, -2.0], [0.5, 4.0]])
+    want = Z @ [4 / 7, 6 / 7] - 9 / 7
+    for Zin in (Z, sp.csr_matrix(Z), Z.astype(np.float32), sp.csr_matrix(Z.astype(np.float32))):
+        np.testing.assert_allclose(clf.decision_function(Zin), want, rtol=1e-13)
+    # a fold above a ceiling of 2: s = 30/7 at t=3 is folded into v, |v|^2 recomputed
+    folded = ROMMA()
+    folded._scale_ceiling = 2.0
+    folded.fit(X, Y3)
+    np.testing.assert_array_equal(folded.weight_scale_, [1.0])
+    np.testing.assert_allclose(folded.weights_, np.array([4.0, 6.0, -9.0]) / 7, rtol=1e-13)
+    np.testing.assert_allclose(folded.feature_sqnorm_, [52 / 49], rtol=1e-14)
     # aggressive ROMMA on [1,2]+, [2,-1]-, [1,1]+: same first two steps; at t=3
     # f = (-1 + 3)/5 = .4 in (0, 1): plain ROMMA waits, aggressive updates:
     # ||x||^2||w||^2 = 6/5, den = 6/5 - 4/25 = 26/25, c = (6/5 - 2/5)/(26/25) = 10/13,
     # d = (2/5)(1 - 2/5)/(26/25) = 3/13 -> w = (10/13)[-1,3,0]/5 + (3/13)[1,1,1] = [1,9,3]/13
     Xa, ya = np.array([[1.0, 2.0], [2.0, -1.0], [1.0, 1.0]]), np.array([1, -1, 1])
-    np.testing.assert_allclose(ROMMA().fit(Xa, ya).weights_, np.array([-1, 3, 0]) / 5, atol=1e-15)
+    Xa = _csr_or_dense(Xa, sparse)
+    plain = ROMMA().fit(Xa, ya)
+    np.testing.assert_allclose(_scaled_weights(plain), np.array([-1, 3, 0]) / 5, atol=1e-15)
     agg = ROMMA(aggressive=True).fit(Xa, ya)
-    np.testing.assert_allclose(agg.weights_, np.array([1.0, 9.0, 3.0]) / 13, rtol=1e-13)
+    np.testing.assert_allclose(_scaled_weights(agg), np.array([1.0, 9.0, 3.0]) / 13, rtol=1e-13)
+    np.testing.assert_allclose(agg.weight_scale_, [12 / 13], rtol=1e-15)  # c shrinks s: 6/5 * 10/13
 
 
 def test_aggressive_romma_takes_the_shortest_vector_when_c_would_be_negative():
@@ -484,9 +645,102 @@ def test_aggressive_romma_takes_the_shortest_vector_when_c_would_be_negative():
     w = agg.coef_.ravel()
     np.testing.assert_allclose(w, [4 / 3, 2 / 3], rtol=1e-14)
     assert w @ X[1] == pytest.approx(1.0) and w @ [1.0, 0.0] >= 1.0
+    # the reset restarts the scale: v is w, |v|^2 = |x|^2 / |x|^4
+    np.testing.assert_array_equal(agg.weight_scale_, [1.0])
+    np.testing.assert_allclose(agg.feature_sqnorm_, [20 / 9], rtol=1e-14)
     # plain ROMMA makes no mistake at t = 2
     plain = ROMMA(fit_intercept=False).partial_fit(X, y, classes=[-1, 1])
     np.testing.assert_allclose(plain.coef_.ravel(), [1.0, 0.0])
+
+
+def _romma_stream(sparse, n=300, d=12, seed=5):
+    """A nearly separable stream (few mistakes late): ROMMA's scale grows then settles."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X[rng.random(size=X.shape) > 0.4] = 0.0
+    y = np.where(X @ rng.normal(size=d) + 0.05 * rng.normal(size=n) > 0.3, 1, -1)
+    return _csr_or_dense(X, sparse), y
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("aggressive", [False, True])
+@pytest.mark.parametrize("pieces", _PIECES)
+def test_romma_in_pieces_equals_fit_bit_for_bit_across_folds(sparse, aggressive, pieces):
+    """The scale and |v|^2 are state kept across calls: partial_fit in any pieces keeps
+    the same (v, s, b, |v|^2) as one fit, bit for bit, with folds above a ceiling of 1.5
+    (and below a floor of .9: aggressive steps shrink s) inside calls and at their edges."""
+    X, y = _romma_stream(sparse)
+
+    names = ("weights_", "weight_scale_", "feature_sqnorm_", "counts_")
+    whole, unfolded = _pieces_equal_fit(
+        lambda: _bounded(ROMMA(aggressive=aggressive), 0.9, 1.5),
+        X,
+        y,
+        pieces,
+        names,
+        ROMMA(aggressive=aggressive),
+    )
+    assert 0.9 <= whole.weight_scale_[0] <= 1.5
+    assert not 0.9 <= unfolded.weight_scale_[0] <= 1.5
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("aggressive", [False, True])
+@pytest.mark.parametrize("bounds", [None, (0.9, 1.5)])
+def test_romma_scaled_step_equals_the_eager_formula(sparse, aggressive, bounds):
+    """The scaled form against the eager reference (every weight multiplied by c_t and
+    |w|^2 summed at every step) over 3,000 rows of a noisy stream (|w| grows ~1e5x):
+    weights and scores to 1e-12 relative, and |v|^2 kept by increments equal to the direct
+    sum (and s^2 |v|^2 + b^2 to the eager |w|^2) to 1e-12."""
+    X, y = _random_stream(n=3000, d=20, seed=8, density=0.25)
+    clf = ROMMA(aggressive=aggressive)
+    if bounds is not None:
+        _bounded(clf, *bounds)
+    scores = clf.test_then_train(_csr_or_dense(X, sparse), y, classes=[-1, 1])
+    w, ref = naive_fo.romma(naive.augment(X), y, aggressive=aggressive)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
+    np.testing.assert_allclose(scores, ref, rtol=1e-12, atol=1e-12 * np.abs(ref).max())
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-12)
+    s, b = clf.weight_scale_[0], clf.weights_[-1]
+    np.testing.assert_allclose(s * s * clf.feature_sqnorm_[0] + b * b, w @ w, rtol=1e-12)
+
+
+def test_romma_recomputes_the_squared_norm_after_a_cancelling_step():
+    """A nearly anti-parallel mistake cancels most of v: the increment
+    2 a v.x + a^2 |x|^2 takes back almost all of |v|^2, so q is summed from v instead
+    (its increment would lose the bits the cancellation took). w_1 = [1, 0]; x = [-1, e],
+    y = +1 with e = 1e-4: f = -1, |x|^2|w|^2 = 1 + e^2, den = e^2, c = (2 + e^2)/e^2,
+    d = 2/e^2: w_2 = [1, 2/e], |w_2|^2 = 1 + 4/e^2; in v = w/c the first entry is
+    1 - 2/(2 + e^2), and |v|^2's increment 2 a v.x + a^2 |x|^2 = -2a + a^2 (1 + e^2)
+    (a = d/c) takes back all but ~e^2 of |v_1|^2 = 1. (den = |x|^2 - 1 is itself known to
+    ~1e-8 relative, in the eager formula too: |w_2|^2 is compared with the eager one.)"""
+    e = 1e-4
+    X = np.array([[1.0, 0.0], [-1.0, e]])
+    clf = ROMMA(fit_intercept=False).partial_fit(X, [1, 1], classes=[-1, 1])
+    w = clf.coef_.ravel()
+    np.testing.assert_allclose(w, [1.0, 2 / e], rtol=1e-7)
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-15)  # summed
+    q = clf.feature_sqnorm_[0]
+    ref, _ = naive_fo.romma(X, np.array([1, 1]))
+    np.testing.assert_allclose(clf.weight_scale_[0] ** 2 * q, ref @ ref, rtol=1e-12)
+
+
+def test_romma_step_leaves_the_other_columns_alone():
+    clf = _one_row_leaves_other_columns(ROMMA())
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-14)
+
+
+def test_romma_pickle_mid_stream_and_an_older_pickle():
+    c = _pickles_continue(
+        ROMMA,
+        ("weights_", "weight_scale_", "feature_sqnorm_", "counts_"),
+        lambda X, y: naive_fo.romma(naive.augment(X), y)[0],
+    )
+    v = c.weights_[:-1]
+    np.testing.assert_allclose(c.feature_sqnorm_[0], v @ v, rtol=1e-12)
 
 
 @pytest.mark.parametrize("sparse", [False, True])
@@ -497,7 +751,7 @@ def test_romma_matches_numpy_reference(aggressive, fit_intercept, sparse):
     clf = ROMMA(aggressive=aggressive, fit_intercept=fit_intercept)
     scores = clf.test_then_train(sp.csr_matrix(X) if sparse else X, y, classes=[-1, 1])
     w, ref = naive_fo.romma(naive.augment(X, fit_intercept), y, aggressive=aggressive)
-    np.testing.assert_allclose(clf.weights_, w, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(scores, ref, rtol=1e-9, atol=1e-12)
 
 

@@ -170,6 +170,6 @@ def test_alma_takes_libols_steps_on_unit_rows_only():
     X, y = _stream(n=300, seed=2)
     unit = X / np.linalg.norm(X, axis=1, keepdims=True)
     ours = ALMA(fit_intercept=False).fit(unit, y)
-    np.testing.assert_allclose(ours.weights_[:-1], _libol_alma(unit, y), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(ours.coef_.ravel(), _libol_alma(unit, y), rtol=1e-12, atol=1e-15)
     raw = ALMA(fit_intercept=False).fit(X, y)
-    assert np.max(np.abs(raw.weights_[:-1] - _libol_alma(X, y))) > 1e-3
+    assert np.max(np.abs(raw.coef_.ravel() - _libol_alma(X, y))) > 1e-3

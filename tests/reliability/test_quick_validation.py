@@ -469,7 +469,7 @@ def test_a_one_row_call_reads_only_the_gram_slots_it_wrote(monkeypatch, sparse):
 def _column_learners():
     import skewlearn as sl
 
-    plain = "Perceptron PassiveAggressive ALMA CostSensitiveOGD CostSensitivePA OFO"
+    plain = "Perceptron PassiveAggressive ALMA ROMMA CostSensitiveOGD CostSensitivePA OFO"
     models = [getattr(sl, name)() for name in plain.split()]
     models += [getattr(sl, name)(random_state=0) for name in ("OOB", "UOB", "OMCSL")]
     models += [sl.OGD(alpha=0.01), sl.TruncatedGradient(K=1), sl.OFS(n_selected=20)]

@@ -26,6 +26,8 @@ from .._rows import (
     row_axpy,
     row_dot,
     row_feature_axpy,
+    row_feature_dot,
+    row_feature_sqnorm,
     row_sqnorm,
     scaled_linear_scores,
     scaled_row_dot,
@@ -313,13 +315,79 @@ class PassiveAggressive(OnlineLinearClassifier):
         )
 
 
-# --------------------------------------------------------------------------- OGD
-#: OGD folds its weight scale into ``weights_`` when the L2 decay takes it below this
+# --------------------------------------------------------------------------- weight scale
+#: OGD, ALMA and ROMMA fold their weight scale into ``weights_`` when it falls below this
 #: value (scikit-learn's ``wscale`` threshold in ``_sgd_fast``; docs/decisions.md,
-#: session 21).
+#: sessions 21 and 22).
 SCALE_FLOOR = 1e-9
+#: ROMMA's scale can also grow (c_t > 1): it is folded when it passes this value.
+SCALE_CEILING = 1e9
 
 
+@njit(**NJIT_INLINE)
+def fold_scale(w, s):
+    """Fold the scale ``s`` into the feature weights: ``w[:-1] *= s`` (O(d)); the caller
+    sets its scale to 1. The intercept ``w[-1]`` is not scaled."""
+    for j in range(w.shape[0] - 1):
+        w[j] *= s
+
+
+@njit(**NJIT_INLINE)
+def feature_sqnorm(w):
+    """:math:`\\sum_{j<d} w_j^2` for weights of length ``d + 1`` (the intercept left out)."""
+    q = 0.0
+    for j in range(w.shape[0] - 1):
+        q += w[j] * w[j]
+    return q
+
+
+class ScaledWeightsMixin:
+    """A linear model whose feature weights are kept as a scale times a vector, so that a
+    step multiplying all of them (OGD's L2 decay, ALMA's projection, ROMMA's c_t) costs
+    O(1) instead of O(d) and a step on a sparse row O(nnz) (docs/decisions.md, sessions
+    21 and 22).
+
+    ``weights_`` holds ``[v, b]`` and ``weight_scale_`` = ``[s]``: the feature weights are
+    ``s * v`` (``coef_``), the intercept is ``b`` (not scaled). ``s`` is folded into ``v``
+    (``v *= s``, ``s = 1``: O(d)) only when it leaves the kernel's bounds
+    (:data:`SCALE_FLOOR`, :data:`SCALE_CEILING`), which depend on ``s`` alone, never on
+    where learning calls begin: ``partial_fit`` in any pieces equals ``fit`` bit for bit.
+    Scoring (``decision_function``, ``predict``, the River adapter's one-row scores) reads
+    ``s`` through :func:`~skewlearn._rows.scaled_linear_scores`. Place it before
+    :class:`~skewlearn.base.OnlineLinearClassifier` in the bases.
+    """
+
+    #: Where ``weight_scale_`` is folded into ``weights_`` from below (:data:`SCALE_FLOOR`;
+    #: tests set a larger value on an instance to make folds frequent).
+    _scale_floor: ClassVar[float] = SCALE_FLOOR
+
+    def _allocate(self, n_features: int) -> None:
+        super()._allocate(n_features)
+        self.weight_scale_ = np.ones(1, dtype=np.float64)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "weights_" in self.__dict__ and "weight_scale_" not in self.__dict__:
+            # pickled before the scale (OGD before session 21, ALMA and ROMMA before
+            # session 22): its weights_ is w itself, i.e. a scale of 1
+            self.weight_scale_ = np.ones(1, dtype=np.float64)
+
+    def _scores(self, rows: tuple, out: np.ndarray) -> None:
+        scaled_linear_scores(self.weights_, float(self.weight_scale_[0]), rows, out)
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Weights of the features, ``weight_scale_[0] * weights_[:-1]``, shape
+        (1, n_features), with ``classes_[1]`` as the positive side (scikit-learn's
+        convention, the sign of :meth:`decision_function`): as :class:`Perceptron`'s while
+        the scale is 1 (a view of ``weights_``, or a negated copy when ``pos_label`` is
+        ``classes_[0]``), else a new array."""
+        w = super().coef_
+        scale = float(self.weight_scale_[0])
+        return w if scale == 1.0 else scale * w
+
+
+# --------------------------------------------------------------------------- OGD
 @njit(**NJIT)
 def _ogd_learn(w, scale, counts, rows, y, scores, eta, schedule, loss, alpha, stability, floor):
     # The feature weights are s * w[:-1] (s = scale[0]); the intercept w[-1] is not scaled.
@@ -337,8 +405,7 @@ def _ogd_learn(w, scale, counts, rows, y, scores, eta, schedule, loss, alpha, st
         if alpha > 0.0:
             s *= 1.0 - eta_t * alpha
             if s < floor:
-                for j in range(w.shape[0] - 1):
-                    w[j] *= s
+                fold_scale(w, s)
                 s = 1.0
         if g != 0.0:
             a = eta_t * g * y[i]
@@ -348,7 +415,7 @@ def _ogd_learn(w, scale, counts, rows, y, scores, eta, schedule, loss, alpha, st
     scale[0] = s
 
 
-class OGD(OnlineLinearClassifier):
+class OGD(ScaledWeightsMixin, OnlineLinearClassifier):
     """Online gradient descent (Zinkevich, 2003) on a margin loss.
 
     With :math:`z_t = y_t w_t^T x_t` and step :math:`\\eta_t` the update is the OGD rule
@@ -438,9 +505,6 @@ class OGD(OnlineLinearClassifier):
     #: ``weight_scale_``, and folding it multiplies the other weights by a scale in (0, 1)
     #: (:class:`OnlineClassifier`).
     _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
-    #: Where ``weight_scale_`` is folded into ``weights_`` (:data:`SCALE_FLOOR`; tests set
-    #: a larger value on an instance to make folds frequent).
-    _scale_floor: ClassVar[float] = SCALE_FLOOR
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
     _parameter_constraints: ClassVar[dict] = {
@@ -479,13 +543,6 @@ class OGD(OnlineLinearClassifier):
     def _allocate(self, n_features: int) -> None:
         check_decay(self.eta, self.alpha)
         super()._allocate(n_features)
-        self.weight_scale_ = np.ones(1, dtype=np.float64)
-
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        if "weights_" in self.__dict__ and "weight_scale_" not in self.__dict__:
-            # pickled before session 21: its weights_ is w itself, i.e. a scale of 1
-            self.weight_scale_ = np.ones(1, dtype=np.float64)
 
     def _learn(self, rows, y, scores):
         _ogd_learn(
@@ -502,20 +559,6 @@ class OGD(OnlineLinearClassifier):
             self.stability_,
             float(self._scale_floor),
         )
-
-    def _scores(self, rows: tuple, out: np.ndarray) -> None:
-        scaled_linear_scores(self.weights_, float(self.weight_scale_[0]), rows, out)
-
-    @property
-    def coef_(self) -> np.ndarray:
-        """Weights of the features, ``weight_scale_[0] * weights_[:-1]``, shape
-        (1, n_features), with ``classes_[1]`` as the positive side (scikit-learn's
-        convention, the sign of :meth:`decision_function`): as :class:`Perceptron`'s while
-        the scale is 1 (always with ``alpha = 0``; a view of ``weights_``, or a negated copy
-        when ``pos_label`` is ``classes_[0]``), else a new array."""
-        w = super().coef_
-        scale = float(self.weight_scale_[0])
-        return w if scale == 1.0 else scale * w
 
     def _is_logistic(self) -> bool:
         """Whether the model is logistic: the ``loss`` it learned with once fitted (a later
@@ -564,9 +607,14 @@ def check_decay(eta: float, alpha: float) -> None:
 
 # --------------------------------------------------------------------------- ALMA
 @njit(**NJIT)
-def _alma_learn(w, counts, sqnorm, rows, y, scores, alpha, B, C):
+def _alma_learn(w, scale, counts, sqnorm, rows, y, scores, alpha, B, C, floor):
+    # The feature weights are s * w[:-1] (s = scale[0]), the intercept w[-1] (ScaledWeightsMixin):
+    # the projection divides s and the intercept, O(1); s is folded into w (O(d)) when it
+    # falls below ``floor``, right after a projection, so s >= floor whenever w is divided
+    # by it.
+    s = scale[0]
     for i in range(y.shape[0]):
-        f = row_dot(w, rows, i)
+        f = scaled_row_dot(w, s, rows, i)
         scores[i] = f
         count_sample(counts, y[i])
         nx = math.sqrt(row_sqnorm(rows, i))
@@ -577,19 +625,25 @@ def _alma_learn(w, counts, sqnorm, rows, y, scores, alpha, B, C):
         if z > (1.0 - alpha) * B / math.sqrt(k):
             continue
         eta_k = C / math.sqrt(k)
-        row_axpy(eta_k * y[i] / nx, rows, i, w)
+        a = eta_k * y[i] / nx
+        row_feature_axpy(a / s, rows, i, w)
+        w[rows[3]] += a * rows[5]
         # ||w + eta y x_hat||^2 = ||w||^2 + 2 eta y w^T x_hat + eta^2 (||x_hat|| = 1)
         sq = sqnorm[0] + 2.0 * eta_k * z + eta_k * eta_k
         if sq > 1.0:
             norm = math.sqrt(sq)
-            for j in range(w.shape[0]):
-                w[j] /= norm
+            s /= norm
+            w[rows[3]] /= norm
             sq = sq / (norm * norm)
+            if s < floor:
+                fold_scale(w, s)
+                s = 1.0
         sqnorm[0] = sq
         counts[3] += 1
+    scale[0] = s
 
 
-class ALMA(OnlineLinearClassifier):
+class ALMA(ScaledWeightsMixin, OnlineLinearClassifier):
     """Approximate Large Margin Algorithm ALMA\\ :sub:`2` (Gentile, 2001).
 
     ALMA\\ :sub:`p` (α; B, C) of [1]_ (its algorithm box) with p = 2. Each instance is normalised,
@@ -626,14 +680,23 @@ class ALMA(OnlineLinearClassifier):
 
     Attributes
     ----------
-    weights_, coef_, intercept_, counts_, classes_, pos_label_
+    coef_, intercept_, counts_, classes_, pos_label_
         As in :class:`Perceptron`; ``counts_[3] + 1`` is ALMA's counter ``k``.
+    weights_ : ndarray of shape (n_features + 1,)
+        ``[v, b]``: the feature weights are ``weight_scale_[0] * v`` (read them from
+        ``coef_``), the intercept is ``b``.
+    weight_scale_ : ndarray of shape (1,)
+        The scale ``s`` of the feature weights, ``w = s v``. Most steps project (the step
+        length starts at ``C = sqrt(2)`` on a unit ball: about two thirds of the updates of
+        a typical dense stream with the defaults, and all 1,968 steps of a 5,000-row CSR
+        stream at d = 10^5 with 50 non-zeros a row); a projection divides ``s`` and ``b``
+        alone, so a step on a sparse row costs O(nnz), not O(d). When ``s`` falls below
+        1e-9 it is folded into ``v`` (O(d), once per factor 1e9 of shrinking). It is
+        learned state, kept across calls, so ``partial_fit`` in any pieces equals ``fit``
+        bit for bit.
     sqnorm_ : ndarray of shape (1,)
-        :math:`\\|w\\|^2`, kept up to date so a step costs O(nnz(x)) unless it projects.
-        A projection rescales all ``d`` weights: O(d), also on sparse input. Most steps
-        project (the step length starts at ``C = sqrt(2)`` on a unit ball): about two
-        thirds of the updates of a typical dense stream with the defaults, and all 1,968
-        steps of a 5,000-row CSR stream at d = 10^5 with 50 non-zeros a row.
+        :math:`\\|w\\|^2` (of ``[coef_, intercept_]``), kept up to date by the recurrence
+        above, so the projection test costs O(1).
 
     References
     ----------
@@ -648,13 +711,15 @@ class ALMA(OnlineLinearClassifier):
     >>> X = rng.normal(size=(300, 3))
     >>> y = (X[:, 0] - X[:, 2] > 1.0).astype(int)
     >>> clf = ALMA().fit(X, y)
-    >>> bool(np.linalg.norm(clf.weights_) <= 1.0 + 1e-12)
+    >>> w = np.r_[clf.coef_.ravel(), clf.intercept_]
+    >>> bool(np.linalg.norm(w) <= 1.0 + 1e-12)
     True
     """
 
     _input_dtypes = FLOAT32_ROWS
-    #: A step writes the row's columns and the intercept; the projection divides every
-    #: weight by a norm above 1 (:class:`OnlineClassifier`).
+    #: A step writes the row's columns and the intercept; the projection divides the scale
+    #: by a norm above 1, and folding it multiplies the other weights by a scale in (0, 1)
+    #: (:class:`OnlineClassifier`).
     _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("C", "smaller"),)
@@ -690,33 +755,56 @@ class ALMA(OnlineLinearClassifier):
         alpha = float(self.alpha)
         B = 1.0 / alpha if self.B is None else float(self.B)
         _alma_learn(
-            self.weights_, self.counts_, self.sqnorm_, rows, y, scores, alpha, B, float(self.C)
+            self.weights_,
+            self.weight_scale_,
+            self.counts_,
+            self.sqnorm_,
+            rows,
+            y,
+            scores,
+            alpha,
+            B,
+            float(self.C),
+            float(self._scale_floor),
         )
 
 
 # --------------------------------------------------------------------------- ROMMA
 @njit(**NJIT)
-def _romma_learn(w, counts, rows, y, scores, aggressive):
+def _romma_learn(w, scale, sqnorm, counts, rows, y, scores, aggressive, floor, ceiling):
+    # The feature weights are s * w[:-1] (s = scale[0]), the intercept w[-1] (ScaledWeightsMixin),
+    # and q = sqnorm[0] = |w[:-1]|^2, so |w|^2 = s^2 q + b^2: c_t multiplies s and b, O(1);
+    # the step along x writes the row's columns and updates q by the same increment. s is
+    # folded into w (O(d)) when it leaves [floor, ceiling]; q is recomputed (O(d)) then,
+    # and after an increment that cancels (docs/decisions.md, session 22). Every trigger
+    # depends on the state's values alone, not on where calls begin.
+    s = scale[0]
+    q = sqnorm[0]
+    d = rows[3]
     for i in range(y.shape[0]):
-        f = row_dot(w, rows, i)
+        fv = row_feature_dot(w, rows, i)
+        f = s * fv + w[d] * rows[5]  # scaled_row_dot, keeping its feature part
         scores[i] = f
         count_sample(counts, y[i])
         margin = y[i] * f
         if (margin >= 1.0) if aggressive else (margin > 0.0):
             continue
-        xx = row_sqnorm(rows, i)
+        xf = row_feature_sqnorm(rows, i)
+        xx = xf + rows[5] * rows[5]
         if xx == 0.0:
             continue
-        ww = 0.0
-        for j in range(w.shape[0]):
-            ww += w[j] * w[j]
+        b = w[d]
+        ww = s * s * q + b * b
         if ww == 0.0 or (aggressive and margin >= xx * ww):
             # the first update, and aggressive ROMMA when 0 < y f < 1 with y f >= |x|^2 |w|^2
             # (c_t <= 0): the smallest w with y w^T x >= 1 is y x / |x|^2, which meets
-            # w^T w_t >= |w_t|^2 already (Li & Long's aggressive case)
+            # w^T w_t >= |w_t|^2 already (Li & Long's aggressive case). O(d): it zeroes w.
             for j in range(w.shape[0]):
                 w[j] = 0.0
-            row_axpy(y[i] / xx, rows, i, w)
+            a = y[i] / xx
+            row_axpy(a, rows, i, w)
+            s = 1.0
+            q = a * a * xf
             counts[3] += 1
             continue
         den = xx * ww - f * f
@@ -724,13 +812,27 @@ def _romma_learn(w, counts, rows, y, scores, aggressive):
             continue  # x parallel to w: the two constraints leave no finite solution
         c = (xx * ww - y[i] * f) / den
         dx = ww * (y[i] - f) / den
-        for j in range(w.shape[0]):
-            w[j] *= c
-        row_axpy(dx, rows, i, w)
+        # w <- c w + dx x: s <- c s, b <- c b + dx bias, v <- v + (dx / s) x
+        s *= c
+        w[d] = w[d] * c + dx * rows[5]
+        a = dx / s
+        row_feature_axpy(a, rows, i, w)
+        t = 2.0 * a * fv
+        u = a * a * xf
+        q_next = q + t + u  # |v + a x|^2
+        if q_next < 0.0625 * (q + abs(t) + u):
+            q_next = feature_sqnorm(w)  # cancelled by more than 4 bits: recomputed
+        q = q_next
+        if s < floor or s > ceiling:
+            fold_scale(w, s)
+            s = 1.0
+            q = feature_sqnorm(w)
         counts[3] += 1
+    scale[0] = s
+    sqnorm[0] = q
 
 
-class ROMMA(OnlineLinearClassifier):
+class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     """Relaxed Online Maximum Margin Algorithm (Li and Long, 2002), plain and aggressive.
 
     ``w_{t+1}`` is the smallest-norm vector with :math:`y_t w^T x_t \\ge 1` and
@@ -764,12 +866,30 @@ class ROMMA(OnlineLinearClassifier):
 
     Attributes
     ----------
-    weights_, coef_, intercept_, counts_, classes_, pos_label_
+    coef_, intercept_, counts_, classes_, pos_label_
         As in :class:`Perceptron`.
+    weights_ : ndarray of shape (n_features + 1,)
+        ``[v, b]``: the feature weights are ``weight_scale_[0] * v`` (read them from
+        ``coef_``), the intercept is ``b``.
+    weight_scale_ : ndarray of shape (1,)
+        The scale ``s`` of the feature weights, ``w = s v``: the factor :math:`c_t`
+        multiplies ``s`` and ``b`` alone. Folded into ``v`` (O(d)) when it leaves
+        [1e-9, 1e9]. Learned state, kept across calls, so ``partial_fit`` in any pieces
+        equals ``fit`` bit for bit.
+    feature_sqnorm_ : ndarray of shape (1,)
+        :math:`\\|v\\|^2` of ``weights_[:-1]``, so that
+        :math:`\\|w_t\\|^2 = s^2 \\|v\\|^2 + b^2` costs O(1): each step adds its increment
+        :math:`2 a v^T x + a^2\\|x\\|^2`; it is recomputed from ``v`` (O(d)) at each fold
+        and after an increment that cancels more than 15/16 of its terms.
 
     Notes
     -----
-    Each update rescales all of ``w`` (O(d) also on sparse input).
+    **Cost.** On sparse rows an update costs O(nnz(x)): :math:`c_t` multiplies the scale,
+    the intercept and :math:`\\|w\\|^2`, not the ``d`` weights. O(d) remain: the reset to
+    :math:`y_t x_t / \\|x_t\\|^2` (the first update, and aggressive updates while
+    :math:`\\|x_t\\|^2\\|w_t\\|^2 \\le y_t f < 1`, which ``|w|``'s growth soon rules out),
+    a fold of the scale, and a recomputation of :math:`\\|v\\|^2` after a cancelling
+    (nearly parallel) step.
 
     References
     ----------
@@ -789,6 +909,14 @@ class ROMMA(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
+    #: A step writes the row's columns and the intercept; the reset sets the other weights
+    #: to 0 and a fold multiplies them by the scale (in (0, 1), or above 1e9: then an entry
+    #: that overflows makes ``feature_sqnorm_``, recomputed by the fold and read whole by
+    #: the state check, non-finite in the same call) (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
+    #: Where ``weight_scale_`` is folded into ``weights_`` from above (tests set a smaller
+    #: value on an instance to make folds frequent).
+    _scale_ceiling: ClassVar[float] = SCALE_CEILING
 
     _overflow_fix: ClassVar[str] = (
         "ROMMA's |w| grows at every update (w.w_t >= |w_t|^2), geometrically on data that "
@@ -814,5 +942,27 @@ class ROMMA(OnlineLinearClassifier):
         self.pos_label = pos_label
         self.random_state = random_state
 
+    def _allocate(self, n_features: int) -> None:
+        super()._allocate(n_features)
+        self.feature_sqnorm_ = np.zeros(1, dtype=np.float64)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if "weights_" in self.__dict__ and "feature_sqnorm_" not in self.__dict__:
+            # pickled before session 22: its weights_ is w (scale 1), |v|^2 computed once
+            v = self.weights_[:-1]
+            self.feature_sqnorm_ = np.array([v @ v], dtype=np.float64)
+
     def _learn(self, rows, y, scores):
-        _romma_learn(self.weights_, self.counts_, rows, y, scores, bool(self.aggressive))
+        _romma_learn(
+            self.weights_,
+            self.weight_scale_,
+            self.feature_sqnorm_,
+            self.counts_,
+            rows,
+            y,
+            scores,
+            bool(self.aggressive),
+            float(self._scale_floor),
+            float(self._scale_ceiling),
+        )
