@@ -16,11 +16,15 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.sparse import sparray, spmatrix
 
-__all__ = ["ArrayLike", "Label", "MatrixLike", "RandomStateLike", "StrPath"]
+__all__ = ["ArrayLike", "Label", "Matrix", "MatrixLike", "RandomStateLike", "StrPath"]
 
 #: What the learners' ``fit``/``predict``/... take as ``X``: anything ``np.asarray`` reads,
 #: or a SciPy sparse matrix or array (converted to CSR). Only where sparse input is accepted.
 MatrixLike: TypeAlias = ArrayLike | spmatrix | sparray
+
+#: ``X`` after validation (``validate_data``/``check_array``), as the helpers behind the
+#: estimators take it: a 2-d ndarray, or a SciPy sparse matrix or array (CSR).
+Matrix: TypeAlias = np.ndarray | spmatrix | sparray
 
 #: One class label: a number, a string or a bool (an ``int``), or a NumPy scalar such as
 #: ``classes_[1]``. ``pos_label`` is ``Label | None``.
