@@ -10,13 +10,23 @@ checks stay the run-time validation.
 from __future__ import annotations
 
 import os
-from typing import Any, TypeAlias
+from collections.abc import Iterable
+from typing import Any, Protocol, TypeAlias
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.sparse import sparray, spmatrix
 
-__all__ = ["ArrayLike", "Label", "Matrix", "MatrixLike", "RandomStateLike", "StrPath"]
+__all__ = [
+    "ArrayLike",
+    "Chunks",
+    "Label",
+    "Matrix",
+    "MatrixLike",
+    "RandomStateLike",
+    "StrPath",
+    "SupportsTestThenTrain",
+]
 
 #: What the learners' ``fit``/``predict``/... take as ``X``: anything ``np.asarray`` reads,
 #: or a SciPy sparse matrix or array (converted to CSR). Only where sparse input is accepted.
@@ -32,6 +42,16 @@ Label: TypeAlias = str | int | float | np.generic
 
 #: A seed as scikit-learn's ``check_random_state`` takes it (not a ``np.random.Generator``).
 RandomStateLike: TypeAlias = int | np.integer[Any] | np.random.RandomState | None
+
+#: A stream given in pieces: ``(X_chunk, y_chunk)`` pairs, as ``iter_chunks`` yields them.
+Chunks: TypeAlias = Iterable[tuple[MatrixLike, ArrayLike]]
+
+
+class SupportsTestThenTrain(Protocol):
+    """What the evaluation protocols need of an online learner: ``test_then_train``."""
+
+    def test_then_train(self, X: Any, y: Any, classes: Any = ...) -> Any: ...
+
 
 #: A file system path.
 StrPath: TypeAlias = str | os.PathLike[str]

@@ -645,7 +645,7 @@ class RiverMetric(BinaryMetric):
             )
         self._check_label(y_true, "y_true")
         truth = bool(y_true == self.pos_val)
-        value: Hashable  # a label test, or the score of pos_val
+        value: Any  # a label test, the score of pos_val, or y_pred (which the metric checks)
         if self._requires_labels:
             self._check_label(y_pred, "y_pred")
             value = bool(y_pred == self.pos_val)
