@@ -704,7 +704,7 @@ class _Gram:
     Rows far from 0 are first shifted by the mean of ``Y`` (:func:`_rbf_centre`).
     """
 
-    def __init__(self, Y, kernel: str, sigma: float, degree: int, coef0: float):
+    def __init__(self, Y: np.ndarray, kernel: str, sigma: float, degree: int, coef0: float):
         self.kernel = kernel
         self.gamma = _gamma(sigma)
         self.degree = int(degree)
