@@ -39,7 +39,7 @@ import struct
 import sys
 import warnings
 import weakref
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -54,6 +54,11 @@ from ._rng import seed_state
 from ._rows import as_row, as_rows, linear_scores
 from ._stability import warn_unstable_steps
 from ._values import same_value, value_list
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ._typing import ArrayLike, MatrixLike
 
 __all__ = ["BatchClassifier", "BinaryClassifier", "OnlineClassifier", "OnlineLinearClassifier"]
 
@@ -242,7 +247,7 @@ _CLASS_COST_SETTINGS = (
 )  # fmt: skip
 
 
-def refuse_fit_params(est, method: str, params: dict) -> None:
+def refuse_fit_params(est: BaseEstimator, method: str, params: dict) -> None:
     """Refuse keyword arguments a learning method does not take (``params``: what its
     ``**params`` caught). ``sample_weight`` gets a message of its own: scikit-learn's
     meta-estimators (Stacking, Voting, pipelines, searches) pass it on when the user gives
@@ -429,7 +434,7 @@ def _csr_holds(indices, indptr, nnz, n_cols):
     return top < np.uint64(n_cols)
 
 
-def check_csr_structure(X) -> None:
+def check_csr_structure(X: sp.csr_matrix | sp.csr_array) -> None:
     """Refuse a CSR matrix whose column indices leave its shape or whose ``indptr``
     decreases. scipy builds such a matrix from ``(data, indices, indptr)`` arrays without
     checking either (only ``check_format(full_check=True)`` does), and the compiled passes,
@@ -463,7 +468,12 @@ def check_csr_structure(X) -> None:
     )
 
 
-def check_magnitude(est, X, consequence: str, values: list[float] | None = None) -> None:
+def check_magnitude(
+    est: object,
+    X: np.ndarray | sp.csr_matrix | sp.csr_array,
+    consequence: str,
+    values: list[float] | None = None,
+) -> None:
     """Refuse NaN/inf in ``X`` (dense or CSR), and values whose squares overflow float64
     (above :func:`max_abs_value`), in one compiled pass; the message names ``est``, the
     ``consequence`` of going on, and asks for scaling. ``values``: ``X``'s values as Python
@@ -500,7 +510,7 @@ def check_magnitude(est, X, consequence: str, values: list[float] | None = None)
 LARGE_STATE = 2**30
 
 
-def warn_large_matrices(est, count: int, n: int, alternative: str) -> None:
+def warn_large_matrices(est: object, count: int, n: int, alternative: str) -> None:
     """Warn (``RuntimeWarning``) when ``est``'s ``count`` dense ``n × n`` float64 matrices
     (``covariance="full"``) pass :data:`LARGE_STATE`: every step updates all of them
     (O(n²) time per sample), and high-dimensional input (text, hashed or one-hot
@@ -536,7 +546,9 @@ def user_stacklevel() -> int:
     return level  # (the outermost frame if every frame is skewlearn's)
 
 
-def warn_large_fit(est, size: int, what: str, alternative: str, stacklevel: int = 4) -> None:
+def warn_large_fit(
+    est: object, size: int, what: str, alternative: str, stacklevel: int = 4
+) -> None:
     """Warn (``RuntimeWarning``) before a batch fit allocates dense matrices of ``size``
     bytes above :data:`LARGE_STATE`: the kernel and least-squares systems of the batch
     learners grow with the square of the rows (or features), so a fit that would need
@@ -567,7 +579,7 @@ THRESHOLD_DOC = """threshold : float or None, default=None
         ``threshold`` (a tie is not positive)."""
 
 
-def decision_cut(estimator) -> float:
+def decision_cut(estimator: object) -> float:
     """The score above which ``estimator`` predicts its positive class: its ``threshold``
     (KOIL, OAM, OPAUC) when set, else 0. Every protocol that turns scores into labels uses
     this, so a learner is scored with the rule of its own ``predict``."""
@@ -670,7 +682,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
     def _scores_of(self, X) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def decision_function(self, X) -> np.ndarray:
+    def decision_function(self, X: MatrixLike) -> np.ndarray:
         """Signed confidence; positive values vote for ``classes_[1]``.
 
         A value of exactly 0 (either sign) votes for the class that is not
@@ -688,7 +700,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         raw = self._raw_scores(X)
         return raw if self._pos_is_last() else -raw
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: MatrixLike) -> np.ndarray:
         """Predict ``pos_label`` where the model's score for it is > 0 (> ``threshold`` if set).
 
         A tie (a score of exactly 0, or -0.0, or equal to ``threshold``) goes to the other
@@ -890,7 +902,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 setattr(self, name, np.array(value, order="K"))  # a plain ndarray copy
         self.__dict__.pop("_mapped_state", None)
 
-    def _float_state_names(self, state: dict) -> tuple[str, ...]:
+    def _float_state_names(self, state: Mapping[str, Any]) -> tuple[str, ...]:
         """Names of the float array attributes ending in ``_`` (``state`` is ``vars(self)``).
 
         Kept (in :data:`_FLOAT_STATE`) with the attribute names and the identities of their
@@ -981,7 +993,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         with _text_in_x_hint():
             return validate_data(self, X, **self._validation(False))
 
-    def _validate_xy(self, X, y, reset: bool):
+    def _validate_xy(self, X, y, reset: bool) -> tuple[Any, np.ndarray]:
         _check_missing_labels(y)  # before scikit-learn, which fails on pandas' NA
         with _text_in_x_hint():
             X, y = validate_data(self, X, y, y_numeric=False, **self._validation(reset))
@@ -1143,7 +1155,7 @@ class BatchClassifier(BinaryClassifier):
     def _decision(self, X) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def fit(self, X, y, **params) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike, **params: Any) -> Self:
         """Fit on ``X, y`` (exactly two classes).
 
         Parameters
@@ -1278,7 +1290,7 @@ class OnlineClassifier(BinaryClassifier):
         return seed_state(self.random_state)
 
     # ------------------------------------------------------------------ public API
-    def fit(self, X, y, **params) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike, **params: Any) -> Self:
         """Learn from ``X, y`` in one pass, in the given order, starting from scratch.
 
         Parameters
@@ -1301,7 +1313,9 @@ class OnlineClassifier(BinaryClassifier):
         self._run(X, y, classes=None, reset=True)
         return self
 
-    def partial_fit(self, X, y, classes=None, **params) -> Self:
+    def partial_fit(
+        self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None, **params: Any
+    ) -> Self:
         """Learn from one more batch of the stream.
 
         Parameters
@@ -1322,7 +1336,9 @@ class OnlineClassifier(BinaryClassifier):
         self._run(X, y, classes=classes, reset=not hasattr(self, "classes_"))
         return self
 
-    def test_then_train(self, X, y, classes=None, **params) -> np.ndarray:
+    def test_then_train(
+        self, X: MatrixLike, y: ArrayLike, classes: ArrayLike | None = None, **params: Any
+    ) -> np.ndarray:
         """Score each row *before* learning from it, then learn from it (prequential).
 
         One compiled pass over the batch: row ``i`` is scored by the model that has seen
@@ -1438,7 +1454,7 @@ class OnlineClassifier(BinaryClassifier):
         self._check_finite_state(X, written)
 
 
-def refuse_changed(est, before: dict, now: dict, prefix: str = "") -> None:
+def refuse_changed(est: object, before: dict, now: dict, prefix: str = "") -> None:
     """Raise the ValueError of :meth:`BinaryClassifier._check_params_unchanged` when a
     setting of ``now`` differs from ``before`` (names shown with ``prefix``, e.g.
     ``"base_estimator__"`` for a nested estimator's settings)."""

@@ -38,11 +38,14 @@ import re
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._hints import did_you_mean
+
+if TYPE_CHECKING:
+    from .datasets.streaming import ChunkedFile
 
 __all__ = ["main"]
 
@@ -425,7 +428,7 @@ class _ReaderErrorsAsUsage:
     become :class:`UsageError`, so a ValueError that leaves ``prequential`` is the
     learner's. Attributes (``classes``, ``n_rows``, ...) are the file's."""
 
-    def __init__(self, chunks):
+    def __init__(self, chunks: ChunkedFile):
         self._chunks = chunks
 
     def __getattr__(self, name: str):

@@ -33,6 +33,7 @@ intercept feature of linear learners) is ignored, so kernel values do not depend
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,6 +41,9 @@ from numba import njit
 
 from ._config import NJIT, NJIT_INLINE
 from ._rows import as_rows, canonical
+
+if TYPE_CHECKING:
+    from ._typing import ArrayLike, Matrix, MatrixLike
 
 __all__: list[str] = []  # helpers only; nothing exported at the package top level
 
@@ -59,7 +63,9 @@ def kernel_code(kernel: str) -> int:
         ) from None
 
 
-def check_kernel_params(kernel, gamma, degree, coef0, where: str = "") -> int:
+def check_kernel_params(
+    kernel: str, gamma: float, degree: int, coef0: float, where: str = ""
+) -> int:
     """Refuse kernel settings the compiled kernels cannot use; return the kernel's code.
 
     ``gamma`` must be a finite real > 0, ``degree`` an integer ≥ 1 (the exponent of the
@@ -103,7 +109,7 @@ def gamma_from_sigma(sigma: float) -> float:
     return gamma
 
 
-def data_variance(X) -> float:
+def data_variance(X: Matrix) -> float:
     """Variance of all ``n · d`` entries of ``X`` (scikit-learn's ``gamma="scale"`` uses it).
 
     Dense ``X``: ``X.var()``. Sparse ``X``: the same quantity with the implicit zeros
@@ -294,7 +300,12 @@ def gram_rows_buf(kind, gamma, degree, coef0, rows, buf, n, out):
 
 
 def kernel_matrix(
-    X, Y, kernel: str = "rbf", gamma: float = 1.0, degree: int = 3, coef0: float = 1.0
+    X: MatrixLike,
+    Y: ArrayLike,
+    kernel: str = "rbf",
+    gamma: float = 1.0,
+    degree: int = 3,
+    coef0: float = 1.0,
 ) -> np.ndarray:
     """Kernel matrix ``K[i, j] = k(X[i], Y[j])`` with the conventions of this module.
 
@@ -327,7 +338,7 @@ def kernel_matrix(
     if sp.issparse(Y):
         raise ValueError(
             f"Y must be dense (the kernels read it as a support-vector buffer); got a sparse "
-            f"{type(Y).__name__} of shape {Y.shape}. Pass Y.toarray(), or swap X and Y and "
+            f"{type(Y).__name__} of shape {np.shape(Y)}. Pass Y.toarray(), or swap X and Y and "
             "transpose the result when X is the small one."
         )
     if sp.issparse(X):

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from river import datasets, evaluate
+from river import compose, datasets, ensemble, evaluate, preprocessing
 from river import metrics as rmetrics
 from river.checks import check_estimator
 from sklearn.base import clone
@@ -384,6 +384,29 @@ def test_predict_one_equals_decision_function(estimator):
                 call(bad)
         with pytest.raises(ValueError, match=match):
             learner.decision_function(np.array([[bad.get(k, 0.0) for k in keys]]))
+
+
+def test_rivers_keyword_arguments_of_a_prediction_are_accepted_and_ignored():
+    """River's Classifier declares predict_one(x, **kwargs) and predict_proba_one(x,
+    **kwargs); its wrappers pass their keywords on to the wrapped classifier
+    (ensemble.BaggingClassifier), and compose.Pipeline hands a last step that declares
+    **kwargs every keyword the pipeline got (the timestamp t of utils.TimeRolling, ...),
+    whichever step it was meant for: the adapter takes them and they change nothing
+    (session 22; before, a keyword was a TypeError, also inside BaggingClassifier)."""
+    rows = _phishing(140)[0]
+    model = RiverClassifier(AROW(), seed=2)
+    pipe = compose.Pipeline(preprocessing.StandardScaler(), RiverClassifier(AROW(), seed=2))
+    bag = ensemble.BaggingClassifier(RiverClassifier(AROW(), seed=2), n_models=2, seed=0)
+    for x, t in rows[:100]:
+        model.learn_one(x, t)
+        pipe.learn_one(x, t)
+        bag.learn_one(x, t)
+    for x, _ in rows[100:]:
+        assert model.predict_one(x, t=5) == model.predict_one(x)
+        assert model.predict_proba_one(x, t=5, other="x") == model.predict_proba_one(x)
+        assert pipe.predict_one(x, t=5) == pipe.predict_one(x)
+        assert pipe.predict_proba_one(x, t=5) == pipe.predict_proba_one(x)
+        assert bag.predict_proba_one(x, t=5) == bag.predict_proba_one(x)
 
 
 def test_predicting_an_empty_frame_gives_an_empty_answer():

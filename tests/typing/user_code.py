@@ -29,10 +29,12 @@ from skewlearn import (
     CostSensitiveOGD,
     LinearASLS,
     PassiveAggressive,
+    SelectionTrace,
     StratifiedNystroem,
 )
+from skewlearn.base import OnlineClassifier
 from skewlearn.datasets import describe, iter_chunks, list_datasets, load, read, read_libsvm
-from skewlearn.evaluation import PrequentialResult, prequential
+from skewlearn.evaluation import KFold, PrequentialResult, paired_ttest, prequential
 from skewlearn.experiments import Experiment, parse_experiment, run_experiment
 from skewlearn.experiments.store import ResultStore, experiment_rows
 from skewlearn.metrics import (
@@ -105,6 +107,16 @@ def estimators(X: Array, y: Array) -> float:
     KOIL(random_state=0).partial_fit(X, y).predict(X)
     omcsl = OMCSL(measure="f1", random_state=0).set_params(eta=0.5).fit(X, y)
     assert_type(omcsl, OMCSL)
+    scores_o, trace = OMCSL(random_state=0).test_then_train(X, y, return_trace=True)
+    assert_type(trace, SelectionTrace)  # the overload on return_trace (session 22)
+    assert_type(OMCSL(random_state=0).test_then_train(X, y), Array)
+    assert len(trace.learner) == len(scores_o)
+    try:  # random_state is what check_random_state takes: no numpy Generator
+        OGD(random_state=np.random.default_rng(0)).fit(X, y)  # type: ignore[arg-type]
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a numpy Generator as random_state was accepted")
     CostSensitiveOGD(objective="sum").fit(X, y)
     LinearASLS().fit(X, y).decision_function(X)
     features = StratifiedNystroem(n_landmarks=10, random_state=0).fit(X, y).transform(X)
@@ -165,6 +177,10 @@ def evaluation(X: Array, y: Array, tmp: Path) -> float:
     Xl, yl, info = load(path, positive_class=1)
     assert Xf.shape == Xr.shape == Xl.shape and len(yf) == len(yr) == len(yl)
     assert meta["format"] == "LIBSVM" and info["n_features"] == Xl.shape[1]
+    train, test = KFold(n_splits=2, n_repeats=1).split(np.asarray(y), 0, "d", 0, 0)
+    assert_type(train, Array)
+    p_value = paired_ttest(float(final["auc"]) + np.arange(3.0), [0.1, 0.3, 0.2]).pvalue
+    assert len(train) + len(test) == len(y) and 0 <= p_value <= 1
     return float(final["auc"]) + float(by_chunks.final["exact_auc"])
 
 
@@ -197,8 +213,10 @@ def river_adapter(X: Array, y: Array) -> float:
     for row, label in zip(X, y):
         x = {f"x{j}": float(v) for j, v in enumerate(row)}
         proba = model.predict_proba_one(x)
+        assert model.predict_one(x, t=0) in ("ok", "fraud")  # River's **kwargs, ignored
         metric.update(label, proba.get("fraud", 0.0))
         model.learn_one(x, label)
+    assert_type(model.model, OnlineClassifier | None)
     return metric.get()
 
 

@@ -9,7 +9,7 @@ every instance of the opposite buffer with the pairwise hinge loss
 from __future__ import annotations
 
 import numbers
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numba import njit
@@ -21,6 +21,9 @@ from .._rows import row_dot, row_to_dense
 from ..base import THRESHOLD_DOC, OnlineClassifier, OnlineLinearClassifier
 from ..kernel import budget as bd
 from ..kernel.budget import CAPACITY, COUNT, SEEN, START, segment_offer
+
+if TYPE_CHECKING:
+    from .._typing import Label, RandomStateLike
 
 __all__ = ["OAM"]
 
@@ -230,8 +233,8 @@ class OAM(OnlineLinearClassifier):
         budget_pos: int = 100,
         budget_neg: int = 100,
         threshold: float | None = None,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.C = C
         self.update = update

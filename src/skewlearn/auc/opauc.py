@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numba import njit
@@ -29,6 +29,9 @@ from ..base import (
     user_stacklevel,
     warn_large_matrices,
 )
+
+if TYPE_CHECKING:
+    from .._typing import Label, RandomStateLike
 
 __all__ = ["OPAUC"]
 
@@ -287,8 +290,8 @@ class OPAUC(OnlineLinearClassifier):
         covariance: str = "full",
         rank: int = 50,
         threshold: float | None = None,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.eta = eta
         self.lam = lam

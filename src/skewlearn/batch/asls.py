@@ -27,7 +27,7 @@ from __future__ import annotations
 import numbers
 import warnings
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -41,6 +41,9 @@ from .._rows import canonical
 from ..base import BatchClassifier, WeightVectorMixin, _max_abs, _scan_values, warn_large_fit
 from ..kernels import data_variance
 from .nystrom import libsvm_kernel_error
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, Label, RandomStateLike
 
 __all__ = [
     "SVMDEC",
@@ -57,7 +60,7 @@ __all__ = [
 
 
 # =========================================================================== losses
-def sls_loss(z, tau) -> np.ndarray:
+def sls_loss(z: ArrayLike, tau: ArrayLike) -> np.ndarray:
     """SLS loss of one stage, Eq. (1): :math:`l^{(n)}_{SLS}(z) = (\\tau^{(n)} - z)^2`.
 
     Parameters
@@ -80,7 +83,7 @@ def sls_loss(z, tau) -> np.ndarray:
     return (np.asarray(tau, dtype=np.float64) - z) ** 2
 
 
-def sls_targets(z) -> np.ndarray:
+def sls_targets(z: ArrayLike) -> np.ndarray:
     """Next SLS targets, Eq. (2): :math:`\\tau^{(n+1)} = z^{(n)} + S(1 - z^{(n)})`,
     :math:`S(v) = \\max(0, \\min(1, v))`.
 
@@ -101,7 +104,7 @@ def sls_targets(z) -> np.ndarray:
     return asls_targets(z, 1.0)
 
 
-def asls_loss(z, tau, r=1.0, m=1.0) -> np.ndarray:
+def asls_loss(z: ArrayLike, tau: ArrayLike, r: ArrayLike = 1.0, m: ArrayLike = 1.0) -> np.ndarray:
     """ASLS loss of one stage, Eq. (4):
     :math:`l^{(n)}_{ASLS}(z) = \\frac{r}{m^2}(\\tau^{(n)} - z)^2`.
 
@@ -131,7 +134,7 @@ def asls_loss(z, tau, r=1.0, m=1.0) -> np.ndarray:
     return r / m**2 * (np.asarray(tau, dtype=np.float64) - z) ** 2
 
 
-def asls_targets(z, m=1.0) -> np.ndarray:
+def asls_targets(z: ArrayLike, m: ArrayLike = 1.0) -> np.ndarray:
     """Next ASLS targets, Eq. (5): :math:`\\tau^{(n+1)} = z^{(n)} + S(m - z^{(n)})` with
     :math:`S(m - z) = \\max(0, \\min(m, m - z))`.
 
@@ -159,7 +162,7 @@ def asls_targets(z, m=1.0) -> np.ndarray:
     return z + np.clip(m - z, 0.0, m)
 
 
-def squared_ramp_loss(z, r=1.0, m=1.0) -> np.ndarray:
+def squared_ramp_loss(z: ArrayLike, r: ArrayLike = 1.0, m: ArrayLike = 1.0) -> np.ndarray:
     """The loss ASLS converges to, Eq. (6) (Eq. (3), the squared ramp, for ``(r, m) = (1, 1)``).
 
     .. math::
@@ -701,7 +704,7 @@ class _Gram:
     Rows far from 0 are first shifted by the mean of ``Y`` (:func:`_rbf_centre`).
     """
 
-    def __init__(self, Y, kernel: str, sigma: float, degree: int, coef0: float):
+    def __init__(self, Y: np.ndarray, kernel: str, sigma: float, degree: int, coef0: float):
         self.kernel = kernel
         self.gamma = _gamma(sigma)
         self.degree = int(degree)
@@ -1007,7 +1010,7 @@ class LinearASLS(_ASLSMixin, WeightVectorMixin, BatchClassifier):
 
     def __init__(
         self,
-        r_pos="balanced",
+        r_pos: float | str = "balanced",
         m_pos: float = 1.0,
         r_neg: float = 1.0,
         m_neg: float = 1.0,
@@ -1015,7 +1018,7 @@ class LinearASLS(_ASLSMixin, WeightVectorMixin, BatchClassifier):
         tol: float = 1e-3,
         max_stages: int = 10,
         solver: str = "auto",
-        pos_label=None,
+        pos_label: Label | None = None,
     ):
         self.r_pos = r_pos
         self.m_pos = m_pos
@@ -1143,7 +1146,7 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
 
     def __init__(
         self,
-        r_pos="balanced",
+        r_pos: float | str = "balanced",
         m_pos: float = 1.0,
         r_neg: float = 1.0,
         m_neg: float = 1.0,
@@ -1151,13 +1154,13 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
         tol: float = 1e-3,
         max_stages: int = 10,
         kernel: str = "rbf",
-        sigma="scale",
+        sigma: float | str = "scale",
         degree: int = 3,
         coef0: float = 1.0,
         theta: float = 0.0,
         reduced_rate: float | None = None,
-        random_state=None,
-        pos_label=None,
+        random_state: RandomStateLike = None,
+        pos_label: Label | None = None,
     ):
         self.r_pos = r_pos
         self.m_pos = m_pos
@@ -1355,14 +1358,14 @@ class ProximalSVMDEC(BatchClassifier):
 
     def __init__(
         self,
-        C_pos="balanced",
+        C_pos: float | str = "balanced",
         C_neg: float = 1.0,
         kernel: str = "linear",
-        sigma="scale",
+        sigma: float | str = "scale",
         degree: int = 3,
         coef0: float = 1.0,
         solver: str = "auto",
-        pos_label=None,
+        pos_label: Label | None = None,
     ):
         self.C_pos = C_pos
         self.C_neg = C_neg
@@ -1484,15 +1487,15 @@ class SVMDEC(BatchClassifier):
 
     def __init__(
         self,
-        C_pos="balanced",
+        C_pos: float | str = "balanced",
         C_neg: float = 1.0,
         kernel: str = "rbf",
-        sigma="scale",
+        sigma: float | str = "scale",
         degree: int = 3,
         coef0: float = 1.0,
         tol: float = 1e-3,
         max_iter: int = 10_000_000,
-        pos_label=None,
+        pos_label: Label | None = None,
     ):
         self.C_pos = C_pos
         self.C_neg = C_neg
@@ -1646,18 +1649,18 @@ class SVMSDC(SVMDEC):
 
     def __init__(
         self,
-        C_pos="balanced",
+        C_pos: float | str = "balanced",
         C_neg: float = 1.0,
         kernel: str = "rbf",
-        sigma="scale",
+        sigma: float | str = "scale",
         degree: int = 3,
         coef0: float = 1.0,
         tol: float = 1e-3,
         max_iter: int = 10_000_000,
         sampling_strategy: float = 0.5,
         k_neighbors: int = 5,
-        random_state=None,
-        pos_label=None,
+        random_state: RandomStateLike = None,
+        pos_label: Label | None = None,
     ):
         super().__init__(
             C_pos=C_pos,

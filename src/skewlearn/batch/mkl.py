@@ -64,7 +64,7 @@ import itertools
 import numbers
 import warnings
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 from numba import njit
@@ -77,6 +77,9 @@ from .._values import value_list
 from ..base import BatchClassifier, _encoded_labels_hint, _max_abs, warn_large_fit
 from ..kernels import kernel_matrix
 from .nystrom import MultiNystroem, check_kernel_values, libsvm_kernel_error, resolve_kernels
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, Label, RandomStateLike
 
 __all__ = ["MultiNystroemMKL", "SimpleMKL"]
 
@@ -323,9 +326,17 @@ class LinearSVMObjective:
     """
 
     def __init__(
-        self, Z, block_sizes, y, upper, intercept_scaling, tol, max_epochs, rng_state,
-        descent_tol=None,
-    ):  # fmt: skip
+        self,
+        Z: np.ndarray,
+        block_sizes: ArrayLike,
+        y: np.ndarray,
+        upper: np.ndarray,
+        intercept_scaling: float,
+        tol: float,
+        max_epochs: int,
+        rng_state: np.ndarray,
+        descent_tol: float | None = None,
+    ):
         self.Z = Z
         self.sizes = np.asarray(block_sizes)
         self.starts = np.concatenate([[0], np.cumsum(self.sizes)])
@@ -371,7 +382,7 @@ class LinearSVMObjective:
         return a.copy(), u
 
     @staticmethod
-    def solved(state) -> bool:
+    def solved(state: tuple[Any, ...]) -> bool:
         """Whether the solve of ``state`` met its tolerance (after :meth:`tighten`, the
         final one): solving again at the same ``μ`` would then change nothing."""
         return bool(state[5])
@@ -450,7 +461,7 @@ class LinearSVMObjective:
         return J, g, (alpha, beta, b, int(epochs), S, bool(converged))
 
     @staticmethod
-    def dual_constant(state) -> float:
+    def dual_constant(state: tuple[Any, ...]) -> float:
         """:math:`\\sum_i \\alpha_i - \\tfrac12 (b/s)^2`: the MKL dual at ``α`` is this minus
         :math:`\\tfrac12 \\max_m g_m` (see :func:`mkl_duality_gap`)."""
         return state[4]
@@ -472,7 +483,16 @@ def reduced_direction(mu: np.ndarray, grad: np.ndarray) -> tuple[np.ndarray, int
     return D, top
 
 
-def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_evals=8):
+def line_search(
+    objective: Callable,
+    mu: np.ndarray,
+    D: np.ndarray,
+    step_max: float,
+    at_zero: tuple[float, np.ndarray, Any],
+    at_max: tuple[float, np.ndarray, Any],
+    slope_tol: float = 0.1,
+    max_evals: int = 8,
+) -> tuple[float, float, np.ndarray, Any, int]:
     """Minimise ``J(μ + γD)`` over ``γ ∈ [0, step_max]`` using the directional derivative.
 
     Every evaluation of ``J`` also gives its gradient, hence the slope
@@ -550,7 +570,9 @@ def line_search(objective, mu, D, step_max, at_zero, at_max, slope_tol=0.1, max_
     return (*best, count)
 
 
-def mkl_duality_gap(objective, mu: np.ndarray, J: float, g: np.ndarray, state) -> float:
+def mkl_duality_gap(
+    objective: Callable, mu: np.ndarray, J: float, g: np.ndarray, state: object
+) -> float:
     """SimpleMKL's duality gap [2]_: :math:`J + \\tfrac12 \\max_m g_m - S(\\alpha)`.
 
     :math:`S(\\alpha) - \\tfrac12\\max_m g_m` is the MKL dual at the SVM's ``α``, a lower bound
@@ -570,7 +592,7 @@ def mkl_duality_gap(objective, mu: np.ndarray, J: float, g: np.ndarray, state) -
     return float(J) + 0.5 * float(g.max()) - float(dual_constant(state))
 
 
-def svm_gap(objective, mu: np.ndarray, J: float, g: np.ndarray, state) -> float:
+def svm_gap(objective: Callable, mu: np.ndarray, J: float, g: np.ndarray, state: object) -> float:
     """The SVM solve's own primal–dual gap at ``μ``: :math:`J - (S - \\tfrac12\\mu^T g)`
     (0 for an objective without ``dual_constant``, whose ``J`` is taken as exact)."""
     dual_constant = getattr(objective, "dual_constant", None)
@@ -579,7 +601,7 @@ def svm_gap(objective, mu: np.ndarray, J: float, g: np.ndarray, state) -> float:
     return float(J) - (float(dual_constant(state)) - 0.5 * float(mu @ g))
 
 
-def warn_mkl_stop(est, res: dict, stacklevel: int = 4) -> None:
+def warn_mkl_stop(est: MultiNystroemMKL | SimpleMKL, res: dict, stacklevel: int = 4) -> None:
     """A ConvergenceWarning when :func:`reduced_gradient_mkl` stopped with a duality gap
     above ``tol`` · J: at ``max_iter`` (more than 1: ``max_iter=1`` is the documented way to
     keep μ = 1/M), or where no step lowered J. ``duality_gap_`` alone left such a result
@@ -768,7 +790,7 @@ def _class_weight_value(value) -> float:
         return float("nan")
 
 
-def class_costs(est, y: np.ndarray) -> np.ndarray:
+def class_costs(est: MultiNystroemMKL | SimpleMKL, y: np.ndarray) -> np.ndarray:
     """Per-sample box constraints ``C · weight(class)`` from ``est.C`` and ``est.class_weight``.
 
     ``"balanced"``: weight ``n / (2 n_c)`` (scikit-learn's rule); a dict maps each class
@@ -964,7 +986,7 @@ class MultiNystroemMKL(BatchClassifier):
         sampling: str = "stratified",
         jitter: float = 1e-10,
         C: float = 1.0,
-        class_weight="balanced",
+        class_weight: str | dict[Any, float] | None = "balanced",
         intercept_scaling: float = 1.0,
         max_iter: int = 20,
         tol: float = 0.01,
@@ -972,8 +994,8 @@ class MultiNystroemMKL(BatchClassifier):
         descent_svm_tol: float | None = 0.1,
         svm_max_epochs: int = 200,
         n_jobs: int | None = None,
-        random_state=None,
-        pos_label=None,
+        random_state: RandomStateLike = None,
+        pos_label: Label | None = None,
     ):
         self.kernels = kernels
         self.n_landmarks = n_landmarks
@@ -1132,11 +1154,11 @@ class SimpleMKL(BatchClassifier):
         self,
         kernels: list[dict] | None = None,
         C: float = 1.0,
-        class_weight="balanced",
+        class_weight: str | dict[Any, float] | None = "balanced",
         max_iter: int = 20,
         tol: float = 0.01,
         svm_tol: float = 1e-3,
-        pos_label=None,
+        pos_label: Label | None = None,
     ):
         self.kernels = kernels
         self.C = C

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import numpy as np
 import scipy.sparse as sp
@@ -57,6 +57,13 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 from ..base import VersionedPickleMixin, _scan_values
 from ..base import check_magnitude as _check_magnitude
 from ..kernels import KERNEL_CODES, check_kernel_params, data_variance, kernel_matrix
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from sklearn.pipeline import Pipeline
+
+    from .._typing import ArrayLike, Matrix, MatrixLike, RandomStateLike
 
 __all__ = ["MultiNystroem", "StratifiedNystroem", "nystroem_linear_svm"]
 
@@ -89,7 +96,13 @@ def stratified_counts(class_sizes: np.ndarray, n_landmarks: int) -> np.ndarray:
     return out
 
 
-def draw_landmarks(n_samples: int, n_landmarks: int, sampling: str, y, rng) -> np.ndarray:
+def draw_landmarks(
+    n_samples: int,
+    n_landmarks: int,
+    sampling: str,
+    y: ArrayLike | None,
+    rng: np.random.RandomState,
+) -> np.ndarray:
     """Row indices of ``n_landmarks`` landmarks, drawn without replacement.
 
     ``sampling="uniform"``: uniformly from all rows. ``"stratified"``: per class, the
@@ -107,7 +120,7 @@ def draw_landmarks(n_samples: int, n_landmarks: int, sampling: str, y, rng) -> n
     return np.concatenate(parts)
 
 
-def scale_gamma(X) -> float:
+def scale_gamma(X: Matrix) -> float:
     """scikit-learn's ``gamma="scale"``: :math:`1 / (d \\cdot \\mathrm{Var}(X))`, 1/d if Var = 0.
 
     Var is over all entries (:func:`skewlearn.kernels.data_variance`: for sparse ``X`` the
@@ -127,7 +140,7 @@ def scale_gamma(X) -> float:
     return gamma
 
 
-def resolve_kernel(spec: dict, X) -> dict:
+def resolve_kernel(spec: dict, X: Matrix) -> dict:
     """A kernel spec with defaults filled in and ``gamma=None`` replaced by :func:`scale_gamma`."""
     if not isinstance(spec, dict):
         raise TypeError(
@@ -189,7 +202,16 @@ def fix_signs(vecs: np.ndarray) -> np.ndarray:
     return vecs * np.where(vecs[top, np.arange(vecs.shape[1])] < 0, -1.0, 1.0)
 
 
-def fit_map(X, y, spec: dict, n_landmarks: int, rank, sampling: str, jitter: float, rng):
+def fit_map(
+    X: Matrix,
+    y: ArrayLike | None,
+    spec: dict,
+    n_landmarks: int,
+    rank: int | None,
+    sampling: str,
+    jitter: float,
+    rng: np.random.RandomState,
+) -> dict:
     """Draw landmarks and build one Nyström map; returns a dict of its fitted arrays."""
     idx = draw_landmarks(X.shape[0], min(n_landmarks, X.shape[0]), sampling, y, rng)
     return factor_subset(X, idx, spec, rank, jitter)
@@ -238,7 +260,7 @@ def libsvm_kernel_error(kernel: str, largest: float, detail: str, other_fix: str
     )
 
 
-def factor_subset(X, idx: np.ndarray, spec: dict, rank, jitter: float) -> dict:
+def factor_subset(X: Matrix, idx: np.ndarray, spec: dict, rank: int | None, jitter: float) -> dict:
     """Nyström factors of the landmarks ``X[idx]``: a dict of the fitted arrays."""
     L = X[idx]
     L = L.toarray() if sp.issparse(L) else np.ascontiguousarray(L)
@@ -249,7 +271,7 @@ def factor_subset(X, idx: np.ndarray, spec: dict, rank, jitter: float) -> dict:
     return {"indices": idx, "landmarks": L, "normalization": norm, "eigenvalues": vals}
 
 
-def kernel_block(X, L: np.ndarray, spec: dict) -> np.ndarray:
+def kernel_block(X: Matrix, L: np.ndarray, spec: dict) -> np.ndarray:
     """``K(X, L)`` with the conventions of :mod:`skewlearn.kernels`.
 
     Dense ``X`` goes through one matrix product (BLAS, many threads):
@@ -337,7 +359,11 @@ CHUNK_ROWS = 4096
 
 
 def map_features(
-    X, spec: dict, landmarks: np.ndarray, normalization: np.ndarray, out=None
+    X: Matrix,
+    spec: dict,
+    landmarks: np.ndarray,
+    normalization: np.ndarray,
+    out: np.ndarray | None = None,
 ) -> np.ndarray:
     """:math:`\\Phi(X) = K(X, L)\\, U_k \\Lambda_k^{-1/2}`, a chunk of ``CHUNK_ROWS`` rows
     at a time: the n × m kernel block is never held whole (a chunk's stays in cache; at
@@ -442,7 +468,7 @@ def _capped_landmarks(est, n_samples: int, stacklevel: int = 3) -> int:
     return int(est.n_landmarks)
 
 
-def check_magnitude(est, X) -> None:
+def check_magnitude(est: object, X: Matrix) -> None:
     """skewlearn.base's magnitude guard for the transformers (which do not derive from it).
 
     Values whose squares overflow float64 (above :func:`skewlearn.base.max_abs_value`)
@@ -557,7 +583,7 @@ class StratifiedNystroem(
         rank: int | None = None,
         sampling: str = "stratified",
         jitter: float = 1e-10,
-        random_state=None,
+        random_state: RandomStateLike = None,
     ):
         self.kernel = kernel
         self.gamma = gamma
@@ -569,7 +595,7 @@ class StratifiedNystroem(
         self.jitter = jitter
         self.random_state = random_state
 
-    def fit(self, X, y=None) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike | None = None) -> Self:
         """Draw the landmarks and factor ``W``.
 
         Parameters
@@ -615,7 +641,7 @@ class StratifiedNystroem(
         _warn_empty_maps(self, [self.n_components_], stacklevel=3)  # here < fit < caller
         return self
 
-    def transform(self, X) -> np.ndarray:
+    def transform(self, X: MatrixLike) -> np.ndarray:
         """Nyström features :math:`\\Phi(X)`, shape (n_samples, n_components_)."""
         check_is_fitted(self, "normalization_")
         X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
@@ -636,7 +662,7 @@ class StratifiedNystroem(
 DEFAULT_GAMMA_MULTIPLIERS = (0.25, 1.0, 4.0)
 
 
-def resolve_kernels(kernels, X) -> list[dict]:
+def resolve_kernels(kernels: Sequence[dict] | None, X: Matrix) -> list[dict]:
     """Validate a kernel list and resolve its gammas.
 
     ``None`` means Gaussian kernels at :data:`DEFAULT_GAMMA_MULTIPLIERS` × ``"scale"``.
@@ -656,7 +682,7 @@ def resolve_kernels(kernels, X) -> list[dict]:
     return [resolve_kernel(spec, X) for spec in kernels]
 
 
-def check_mu(mu, n_kernels: int) -> np.ndarray:
+def check_mu(mu: ArrayLike | None, n_kernels: int) -> np.ndarray:
     """``mu`` as a float array on the simplex (``None`` = uniform ``1/M``)."""
     if mu is None:
         return np.full(n_kernels, 1.0 / n_kernels)
@@ -761,9 +787,9 @@ class MultiNystroem(
         rank: int | None = None,
         sampling: str = "stratified",
         jitter: float = 1e-10,
-        mu=None,
+        mu: ArrayLike | None = None,
         n_jobs: int | None = None,
-        random_state=None,
+        random_state: RandomStateLike = None,
     ):
         self.kernels = kernels
         self.n_landmarks = n_landmarks
@@ -774,7 +800,7 @@ class MultiNystroem(
         self.n_jobs = n_jobs
         self.random_state = random_state
 
-    def fit(self, X, y=None) -> Self:
+    def fit(self, X: MatrixLike, y: ArrayLike | None = None) -> Self:
         """Draw ``M`` landmark subsets and factor each ``W_m``.
 
         Parameters
@@ -846,7 +872,7 @@ class MultiNystroem(
             return out
         return np.hstack(self._blocks(X))
 
-    def transform(self, X) -> np.ndarray:
+    def transform(self, X: MatrixLike) -> np.ndarray:
         """:math:`\\Phi_\\mu(X)`, shape (n_samples, n_components_)."""
         check_is_fitted(self, "normalization_")
         X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
@@ -873,10 +899,10 @@ def nystroem_linear_svm(
     rank: int | None = None,
     gamma: float | None = None,
     C: float = 1.0,
-    class_weight="balanced",
+    class_weight: str | dict[Any, float] | None = "balanced",
     sampling: str = "uniform",
-    random_state=None,
-):
+    random_state: RandomStateLike = None,
+) -> Pipeline:
     """The "Nyström + linear SVM" baseline of [1]_: uniform landmarks, hinge-loss linear SVM.
 
     A recipe: ``make_pipeline(StratifiedNystroem(...), LinearSVC(loss="hinge", dual=True))``

@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Hashable, Sequence
+from typing import Any, Self
 
 import numpy as np
 from sklearn.base import clone
@@ -171,7 +172,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
 
     def __init__(
         self,
-        estimator,
+        estimator: OnlineClassifier,
         classes: tuple = (False, True),
         features: tuple | None = None,
         seed: int | None = None,
@@ -505,7 +506,11 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         model.partial_fit(self._matrix(X), codes, classes=self._classes())
         self._taught = model.__dict__.get("classes_")
 
-    def predict_proba_one(self, x: dict) -> dict:
+    def predict_proba_one(self, x: dict, **kwargs: Any) -> dict[Any, float]:
+        """``{c0: P(c0), c1: P(c1)}`` for one row (see the class docstring). ``kwargs``:
+        River's keyword arguments of a prediction (a ``compose.Pipeline`` passes every one
+        it was given to a last step that takes ``**kwargs``); skewlearn's learners have no
+        prediction options, so they are ignored, as River's own classifiers without any do."""
         c0, c1 = self.classes
         if self._model is None or not hasattr(self._model, "classes_"):  # (not fitted)
             self._fitted()  # raises if an overflow discarded the learner
@@ -513,7 +518,9 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         p0, p1 = _logistic_pair(self._decision_one(x))
         return {c0: p0, c1: p1}
 
-    def predict_one(self, x: dict):
+    def predict_one(self, x: dict, **kwargs: Any) -> Any:
+        """The predicted label, one of ``classes``: ``c1`` where the learner's score is above
+        its cut, as its ``predict``. ``kwargs`` are ignored (see :meth:`predict_proba_one`)."""
         c0, c1 = self.classes
         if self._model is None or not hasattr(self._model, "classes_"):  # (not fitted)
             self._fitted()  # raises if an overflow discarded the learner
@@ -538,7 +545,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         return pd.Series(np.where(s > 0, c1, c0).tolist(), index=X.index, dtype=object)
 
     @property
-    def model(self):
+    def model(self) -> OnlineClassifier | None:
         """The fitted skewlearn learner (None before the first learning call)."""
         return self._model
 
@@ -582,7 +589,7 @@ class RiverMetric(BinaryMetric):
     True
     """
 
-    def __init__(self, metric: StreamingMetric, pos_val=True):
+    def __init__(self, metric: StreamingMetric, pos_val: Hashable = True):
         if isinstance(metric, type):
             raise TypeError(
                 f"metric is the class {metric.__name__}, not an instance of it; pass an "
@@ -606,7 +613,7 @@ class RiverMetric(BinaryMetric):
         self._fresh = copy.deepcopy(metric)
         super().__init__(cm=None, pos_val=pos_val)
 
-    def clone(self, new_params: dict | None = None, include_attributes: bool = False):
+    def clone(self, new_params: dict | None = None, include_attributes: bool = False) -> Self:
         """A new wrapper around the metric as it was given (so give a fresh one), not
         updated with any data since: River's ``clone`` contract; deep-copying ``metric``
         would copy its counts. ``new_params`` replace ``metric`` / ``pos_val``;
@@ -627,7 +634,7 @@ class RiverMetric(BinaryMetric):
     def works_with_weights(self) -> bool:
         return False
 
-    def update(self, y_true, y_pred, w=1.0) -> None:
+    def update(self, y_true: Hashable, y_pred: Hashable | dict[Any, float], w: float = 1.0) -> None:
         if w != 1.0:
             raise ValueError(f"RiverMetric does not support sample weights; got w={w!r}. Use w=1.")
         if _is_missing(y_true):
@@ -638,6 +645,7 @@ class RiverMetric(BinaryMetric):
             )
         self._check_label(y_true, "y_true")
         truth = bool(y_true == self.pos_val)
+        value: Any  # a label test, the score of pos_val, or y_pred (which the metric checks)
         if self._requires_labels:
             self._check_label(y_pred, "y_pred")
             value = bool(y_pred == self.pos_val)
@@ -684,7 +692,7 @@ class RiverMetric(BinaryMetric):
             f"{name} holds {value!r}, {held}, but pos_val={self.pos_val!r} is {pos_is}: {fix}"
         )
 
-    def revert(self, y_true, y_pred, w=1.0) -> None:
+    def revert(self, y_true: Hashable, y_pred: Hashable | dict[Any, float], w: float = 1.0) -> None:
         raise NotImplementedError(
             "skewlearn's streaming metrics cannot forget a sample; use River's own metric "
             "(or river.utils.Rolling over it) for windowed values."

@@ -43,7 +43,7 @@ import os
 import sys
 import tempfile
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -159,7 +159,7 @@ class _Window:
 
     __slots__ = ("base", "mm")
 
-    def __init__(self, mm, base: int):
+    def __init__(self, mm: mmap.mmap, base: int):
         self.mm = mm
         self.base = base
 
@@ -303,13 +303,15 @@ class _Recycler:
         self.sets: list[list[np.ndarray]] = []
         self.keep = keep
 
-    def take(self, current, fits) -> list[np.ndarray] | None:
+    def take(
+        self, current: list[np.ndarray] | None, fits: Callable[[list[np.ndarray]], bool]
+    ) -> list[np.ndarray] | None:
         for arrays in self.sets:
             if arrays is not current and fits(arrays) and max(_refs(arrays)) <= _ALONE:
                 return arrays
         return None
 
-    def add(self, arrays) -> None:
+    def add(self, arrays: list[np.ndarray]) -> None:
         self.sets.append(arrays)
         if len(self.sets) > self.keep:
             self.sets.pop(0)
@@ -453,21 +455,21 @@ class ChunkedFile:
 
     def __init__(
         self,
-        path,
-        chunk_size,
+        path: str | os.PathLike,
+        chunk_size: int,
         *,
-        format,
-        n_features,
-        positive_class,
-        sparse,
-        zero_based,
-        label_column,
-        delimiter,
-        header,
-        nominal_columns,
-        missing,
-        block_bytes,
-        memory_map=True,
+        format: str | None,
+        n_features: int | None,
+        positive_class: Any,
+        sparse: bool,
+        zero_based: bool,
+        label_column: int | str | None,
+        delimiter: str | None,
+        header: bool,
+        nominal_columns: Sequence[int | str] | None,
+        missing: str,
+        block_bytes: int,
+        memory_map: bool = True,
     ):
         path = _files.user_path(path)
         _check_file(path)
@@ -1331,7 +1333,7 @@ class ChunkedFile:
         self._set_names()
 
     class _Lines:
-        def __init__(self, owner):
+        def __init__(self, owner: ChunkedFile):
             self.owner = owner
 
         def __enter__(self):

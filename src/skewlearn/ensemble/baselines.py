@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numba import njit
@@ -24,6 +24,9 @@ from .._rng import rng_uniform
 from .._rows import row_axpy, row_dot
 from ..base import OnlineClassifier, OnlineLinearClassifier
 from ..linear.first_order import SCHEDULES, count_sample, loss_slope, sigmoid, step_size
+
+if TYPE_CHECKING:
+    from .._typing import Label, RandomStateLike
 
 __all__ = ["OFO", "OOB", "UOB"]
 
@@ -127,8 +130,8 @@ class OFO(OnlineLinearClassifier):
         eta: float = 1.0,
         schedule: str = "invsqrt",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.eta = eta
         self.schedule = schedule
@@ -257,8 +260,8 @@ class _ResampledBagging(OnlineClassifier):
         eta: float = 1.0,
         schedule: str = "invsqrt",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.n_estimators = n_estimators
         self.decay = decay

@@ -19,7 +19,7 @@ import math
 import numbers
 import warnings
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, Self, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -43,6 +43,9 @@ from ..metrics.histogram import (
     hist_auprc,
     score_bin,
 )
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, Label, MatrixLike, RandomStateLike
 
 __all__ = ["OMCSL", "SelectionTrace"]
 
@@ -452,11 +455,11 @@ class OMCSL(OnlineClassifier):
         schedule: str = "constant",
         n_bins: int = 100,
         score_scale: float = 1.0,
-        base_estimator=None,
+        base_estimator: OnlineClassifier | None = None,
         cost_params: dict | None = None,
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.n_learners = n_learners
         self.measure = measure
@@ -783,7 +786,35 @@ class OMCSL(OnlineClassifier):
         )
 
     # ------------------------------------------------------------------ public API
-    def test_then_train(self, X, y, classes=None, return_trace: bool = False, **params):
+    @overload
+    def test_then_train(
+        self,
+        X: MatrixLike,
+        y: ArrayLike,
+        classes: ArrayLike | None = None,
+        return_trace: Literal[False] = False,
+        **params: Any,
+    ) -> np.ndarray: ...
+
+    @overload
+    def test_then_train(
+        self,
+        X: MatrixLike,
+        y: ArrayLike,
+        classes: ArrayLike | None = None,
+        *,
+        return_trace: Literal[True],
+        **params: Any,
+    ) -> tuple[np.ndarray, SelectionTrace]: ...
+
+    def test_then_train(
+        self,
+        X: MatrixLike,
+        y: ArrayLike,
+        classes: ArrayLike | None = None,
+        return_trace: bool = False,
+        **params: Any,
+    ) -> np.ndarray | tuple[np.ndarray, SelectionTrace]:
         """Score each row with the selected learner before learning from it (prequential).
 
         Parameters

@@ -33,6 +33,8 @@ from ..metrics.streaming import F1, ROCAUC, Confusion, GMean, StreamingMetric
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .._typing import ArrayLike, Chunks, MatrixLike, SupportsTestThenTrain
+
 __all__ = ["PrequentialResult", "prequential"]
 
 #: Columns of a checkpoint row that come from timing (they vary between runs).
@@ -92,7 +94,7 @@ class PrequentialResult:
             "final": self.final,
         }
 
-    def to_json(self, **kwargs) -> str:
+    def to_json(self, **kwargs: Any) -> str:
         """:meth:`to_dict` as standard JSON: an undefined (NaN) or infinite value is
         ``null``. ``kwargs`` go to :func:`json.dumps` (e.g. ``indent=2``)."""
         from .._json import dumps
@@ -205,13 +207,13 @@ def _beyond_message(rows: list[int], n: int) -> str:
 
 
 def prequential(
-    estimator,
-    X,
-    y=None,
+    estimator: SupportsTestThenTrain,
+    X: MatrixLike | Chunks,
+    y: ArrayLike | None = None,
     *,
     chunk_size: int = 1000,
     checkpoints: int | Sequence[int] = 10,
-    classes=None,
+    classes: ArrayLike | None = None,
     progress: bool = False,
     metrics: Mapping[str, StreamingMetric] | None = None,
     keep_scores: bool = True,

@@ -25,7 +25,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from sklearn.base import clone
@@ -36,6 +36,11 @@ from sklearn.model_selection import (
     StratifiedShuffleSplit,
 )
 from sklearn.model_selection import KFold as SkKFold
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
+
+    from .._typing import Matrix, SupportsTestThenTrain
 
 __all__ = [
     "METRICS",
@@ -254,7 +259,9 @@ class KFold:
     def n_folds(self) -> int:
         return self.n_splits
 
-    def split(self, y, seed: int, dataset: str, rep: int, fold: int):
+    def split(
+        self, y: np.ndarray, seed: int, dataset: str, rep: int, fold: int
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``(train, test)`` index arrays of task ``(rep, fold)``."""
         rs = task_seed(seed, dataset, "kfold", rep)
         cv = (StratifiedKFold if self.stratified else SkKFold)(
@@ -279,7 +286,9 @@ class RandomSplits:
     def n_folds(self) -> int:
         return 1
 
-    def split(self, y, seed: int, dataset: str, rep: int, fold: int = 0):
+    def split(
+        self, y: np.ndarray, seed: int, dataset: str, rep: int, fold: int = 0
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``(train, test)`` index arrays of repetition ``rep`` (train rows shuffled)."""
         rs = task_seed(seed, dataset, "split", rep)
         cv = (StratifiedShuffleSplit if self.stratified else ShuffleSplit)(
@@ -351,11 +360,11 @@ def _score(metrics: Sequence[Metric], y, scores, pred) -> dict[str, float]:
 
 
 def evaluate_split(
-    estimator,
-    X,
-    y,
-    train,
-    test,
+    estimator: BaseEstimator,
+    X: Matrix,
+    y: np.ndarray,
+    train: np.ndarray,
+    test: np.ndarray,
     metrics: Sequence[Metric | str],
     *,
     grid: Mapping[str, Any] | None = None,
@@ -413,12 +422,12 @@ def evaluate_split(
 
 
 def prequential_run(
-    estimator,
-    X,
-    y,
+    estimator: SupportsTestThenTrain,
+    X: Matrix,
+    y: np.ndarray,
     metrics: Sequence[Metric | str],
     *,
-    order=None,
+    order: np.ndarray | None = None,
     checkpoints: int = 50,
 ) -> dict[str, Any]:
     """Test-then-train over the stream ``X[order], y[order]`` in one compiled pass.
@@ -561,15 +570,15 @@ def recorded_warnings() -> Iterator[list]:
 
 
 def nested_search(
-    estimator,
+    estimator: BaseEstimator,
     grid: Mapping[str, Any],
-    X,
-    y,
+    X: Matrix,
+    y: np.ndarray,
     *,
     metric: Metric | str = "roc_auc",
     inner_splits: int = 5,
     seed: int = 0,
-):
+) -> tuple[BaseEstimator, dict[str, Any], dict[str, Any]]:
     """Pick hyperparameters by inner stratified k-fold on ``X, y`` and refit the best.
 
     Every candidate of :func:`expand_grid` ``(grid)`` is scored by the mean of ``metric``

@@ -26,9 +26,13 @@ import math
 import numbers
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import stats as _st
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike
 
 __all__ = [
     "FriedmanResult",
@@ -82,7 +86,7 @@ class TTestResult:
         return 1 if self.mean_diff > 0 else -1
 
 
-def paired_ttest(a, b) -> TTestResult:
+def paired_ttest(a: ArrayLike, b: ArrayLike) -> TTestResult:
     """Two-sided paired t-test of the runs ``a`` and ``b`` (same length, paired by run).
 
     .. math:: t = \\bar d / (s_d / \\sqrt{n}), \\quad d_i = a_i - b_i,
@@ -338,7 +342,7 @@ def win_tie_loss(
 
 
 # --------------------------------------------------------------------------- Friedman
-def average_ranks(scores, *, higher_is_better: bool = True) -> np.ndarray:
+def average_ranks(scores: ArrayLike, *, higher_is_better: bool = True) -> np.ndarray:
     """Average rank of each method (column) over datasets (rows); rank 1 = best, ties
     share the average rank (Demšar's convention): :math:`R_j = \\frac1N \\sum_i r_i^j`.
 
@@ -407,7 +411,9 @@ class FriedmanResult:
     __hash__ = None  # type: ignore[assignment]
 
 
-def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) -> FriedmanResult:
+def friedman_from_ranks(
+    ranks: ArrayLike, n_datasets: int, *, tie_correction: float = 1.0
+) -> FriedmanResult:
     """Friedman statistics from average ranks (Demšar 2006, section 3.2.2).
 
     .. math::
@@ -488,7 +494,7 @@ def friedman_from_ranks(ranks, n_datasets: int, *, tie_correction: float = 1.0) 
     return FriedmanResult(float(chi2), p, float(f_stat), f_p, R, N)
 
 
-def friedman_test(scores, *, higher_is_better: bool = True) -> FriedmanResult:
+def friedman_test(scores: ArrayLike, *, higher_is_better: bool = True) -> FriedmanResult:
     """Friedman test over a (datasets × methods) score table.
 
     χ²_F includes the usual correction for tied ranks, so it equals

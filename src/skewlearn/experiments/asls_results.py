@@ -28,12 +28,16 @@ import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._docs import first_line
 from .config import PAPER_RESULTS
 from .store import experiment_rows
+
+if TYPE_CHECKING:
+    from .._typing import StrPath
 
 __all__ = [
     "R_COLUMNS",
@@ -101,7 +105,7 @@ def _pct(mean: float, std: float | None = None) -> str:
 
 
 # --------------------------------------------------------------------------- Table III
-def table3_cells(db) -> dict[tuple[str, str, str], float]:
+def table3_cells(db: StrPath) -> dict[tuple[str, str, str], float]:
     """``{(method, m+, r+ column): mean G-mean}`` of an ``asls_table3`` database."""
     folds = _per_fold(_rows(db, "asls_table3"), "gmean")
     out = {}
@@ -149,7 +153,7 @@ def table3_pattern(cells: dict[tuple[str, str, str], float]) -> dict[str, bool |
     return out
 
 
-def table3_markdown(db) -> str:
+def table3_markdown(db: StrPath) -> str:
     """Table III as in the paper: for each m+ row, LASLS and KASLS, ours and the paper's."""
     ours, paper = table3_cells(db), _paper3()
     lines = [
@@ -184,7 +188,7 @@ def table3_markdown(db) -> str:
 
 
 # --------------------------------------------------------------------------- Table IV
-def table4_markdown(db) -> str:
+def table4_markdown(db: StrPath) -> str:
     """Table IV: G-mean and training time of KASLS_R by reduced rate, and full KASLS; "–"
     in the paper's columns for a rate the paper did not run."""
     rows = _rows(db, "asls_table4")
@@ -234,7 +238,11 @@ def _paired_p(a: dict, b: dict) -> float:
 
 
 def comparison_markdown(
-    db, paper_csv: str, reference: str, names: dict | None = None, experiment: str | None = None
+    db: StrPath,
+    paper_csv: str,
+    reference: str,
+    names: dict | None = None,
+    experiment: str | None = None,
 ) -> str:
     """Tables V/VI: per dataset and method, G-mean, F-measure and AUC (%), ours beside the
     paper's; ``*`` marks a significant difference from ``reference`` (two-sided paired t-test
@@ -286,7 +294,9 @@ def _show(v) -> str:
     return f"{v:g}" if _is_number(v) else str(v)
 
 
-def search_choices(db, experiment: str | None = None) -> dict[tuple[str, str], dict[str, dict]]:
+def search_choices(
+    db: StrPath, experiment: str | None = None
+) -> dict[tuple[str, str], dict[str, dict]]:
     """What the nested searches chose: ``{(dataset, method): {param: {"grid": values,
     "chosen": {value: folds}, "folds": n}}}`` for every searched parameter (more than one
     candidate value). The grid is read from each row's stored candidates: sorted when its
@@ -320,7 +330,7 @@ def search_choices(db, experiment: str | None = None) -> dict[tuple[str, str], d
     return out
 
 
-def choices_markdown(db, experiment: str | None = None) -> str:
+def choices_markdown(db: StrPath, experiment: str | None = None) -> str:
     """:func:`search_choices` as a table: per dataset, method and searched parameter, the
     grid, how often each value was chosen, and how often the choice sat on the grid's lower
     or upper edge ("–" for a grid that is not all numbers, which has no edges)."""
@@ -354,7 +364,7 @@ def _figure(*args, **kwargs):
     return fig
 
 
-def loss_figure(path) -> Path:
+def loss_figure(path: StrPath) -> Path:
     """Fig. 3(a): the converged ASLS loss l*(z) (Eq. 6) for several (r, m), with the 0-1
     loss and the LS loss of stage 0 for reference."""
     from ..batch.asls import squared_ramp_loss
@@ -378,7 +388,7 @@ def loss_figure(path) -> Path:
     return Path(path)
 
 
-def synthetic_1_to_10(n_neg: int = 300, seed: int = 0):
+def synthetic_1_to_10(n_neg: int = 300, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """The set of Fig. 3(c): negatives uniform on the square [0, 2] × [0, 1], positives
     (one tenth as many) uniform on the square above it, [0, 2] × [1, 2]; the ideal boundary
     is y = 1. Labels ±1."""
@@ -416,7 +426,7 @@ def _boundary_models():
     }  # fmt: skip
 
 
-def boundary_figure(path, seed: int = 0) -> Path:
+def boundary_figure(path: StrPath, seed: int = 0) -> Path:
     """Fig. 3(c): decision boundaries on the 1:10 set, LASLS/KASLS beside SVM-DEC."""
     X, y = synthetic_1_to_10(seed=seed)
     xx, yy = np.meshgrid(np.linspace(-0.1, 2.1, 221), np.linspace(-0.2, 2.1, 231))
@@ -440,7 +450,7 @@ def boundary_figure(path, seed: int = 0) -> Path:
     return Path(path)
 
 
-def figures(outdir) -> list[Path]:
+def figures(outdir: StrPath) -> list[Path]:
     """Write ``asls_fig3a_losses.png`` and ``asls_fig3c_boundaries.png`` into ``outdir``."""
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)

@@ -219,7 +219,7 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                         "run without it adds the others)")  # fmt: skip
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add ``run``, ``report`` and ``reproduce`` to an argparse subparsers object."""
     p = subparsers.add_parser("run", help="run an experiment file (resumes a killed run)")
     p.add_argument("experiment", help="experiment TOML file (or the name of a shipped one)")

@@ -45,11 +45,14 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .._files import user_path
 from .._hints import did_you_mean
 from ..evaluation.protocols import METRICS, KFold, Prequential, RandomSplits, parse_grid
+
+if TYPE_CHECKING:
+    from .._typing import StrPath
 
 __all__ = [
     "DatasetSpec",
@@ -890,7 +893,7 @@ def _check_search_from(estimators, labels, scope, protocol, datasets=()) -> None
         _fail("search.scope", "'first_fold' needs a 'kfold' or 'split' protocol.")
 
 
-def load_experiment(path: str | Path) -> Experiment:
+def load_experiment(path: StrPath) -> Experiment:
     """Read and validate an experiment TOML file (a path, or the name of a shipped one; a
     leading ``~`` is the home folder)."""
     p = Path(user_path(path))

@@ -33,8 +33,14 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from .config import Experiment
 
 __all__ = [
     "BUDGETS",
@@ -88,7 +94,7 @@ def _dataset(exp, name: str):
     return DatasetSpec(name=name, source=name, scale=True)
 
 
-def chosen_params(exp, datasets: Sequence[str], db: str | Path | None = None) -> dict:
+def chosen_params(exp: Experiment, datasets: Sequence[str], db: str | Path | None = None) -> dict:
     """``{dataset: {"C": ..., "gamma": ...}}``: the parameters ``exp``'s shared search chose
     for KOIL_RS++ — from the results database ``db`` when it holds them, otherwise by
     running that search (:func:`~skewlearn.experiments.runner.run_search`) here."""
@@ -157,7 +163,9 @@ def _auc(y, scores) -> float:
     return float(roc_auc(y, scores, pos_label=1))
 
 
-def policy_study(exp, name: str, params: dict, n_repeats: int = 4, ticks: int = 15) -> dict:
+def policy_study(
+    exp: Experiment, name: str, params: dict, n_repeats: int = 4, ticks: int = 15
+) -> dict:
     """Figure 1 on one dataset: ``{"samples": [...], label: [mean test AUC at each tick]}``
     and ``"final"``: ``{label: [AUC of each run after the whole stream]}``. The ticks are
     placed on the first run's training stream; every run's last point is after its whole
@@ -205,7 +213,13 @@ def _sweep(exp, name, params, n_repeats, values, make_kw: Callable[[int], dict])
     return out
 
 
-def budget_study(exp, name: str, params: dict, n_repeats: int = 4, budgets=None) -> dict:
+def budget_study(
+    exp: Experiment,
+    name: str,
+    params: dict,
+    n_repeats: int = 4,
+    budgets: Sequence[int] | None = None,
+) -> dict:
     """Figure 2 on one dataset: ``{"values": budgets, "KOIL_RS++": [[AUC per run] per
     budget], "KOIL_FIFO++": ...}`` with k = ⌈N/10⌉ (``budgets``: default :data:`BUDGETS`)."""
     return _sweep(
@@ -218,7 +232,13 @@ def budget_study(exp, name: str, params: dict, n_repeats: int = 4, budgets=None)
     )
 
 
-def k_study(exp, name: str, params: dict, n_repeats: int = 4, ks=None) -> dict:
+def k_study(
+    exp: Experiment,
+    name: str,
+    params: dict,
+    n_repeats: int = 4,
+    ks: Sequence[int] | None = None,
+) -> dict:
     """Figure 3 on one dataset: as :func:`budget_study`, against k (budget 100; ``ks``:
     default :data:`K_VALUES`)."""
     ks = K_VALUES if ks is None else ks
@@ -249,7 +269,7 @@ _STYLE = {
 }
 
 
-def policy_figure(results: dict):
+def policy_figure(results: dict) -> Figure:
     """Figure 1: one panel per dataset, test AUC against training samples seen."""
     fig, axes = _grid_figure(len(results))
     for ax, (name, r) in zip(axes, results.items()):
@@ -263,7 +283,7 @@ def policy_figure(results: dict):
     return fig
 
 
-def sweep_figure(results: dict, xlabel: str, title: str, log: bool):
+def sweep_figure(results: dict, xlabel: str, title: str, log: bool) -> Figure:
     """Figures 2 and 3: one panel per dataset, mean ± std of the runs' test AUC."""
     fig, axes = _grid_figure(len(results))
     for ax, (name, r) in zip(axes, results.items()):

@@ -39,11 +39,15 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._docs import first_line
 from .._json import dumps
+
+if TYPE_CHECKING:
+    from ..batch.mkl import MultiNystroemMKL
 
 __all__ = ["ablation", "at_or_above", "cd_summary", "main", "paired_counts", "sweep", "timing"]
 
@@ -60,7 +64,7 @@ def _data(name: str):
     return X, np.where(y == values[np.argmin(counts)], 1, -1)
 
 
-def make(kind: str, landmarks: int, rank: int | None = None, seed: int = 0):
+def make(kind: str, landmarks: int, rank: int | None = None, seed: int = 0) -> MultiNystroemMKL:
     """Nyström + linear SVM (``m`` uniform landmarks, rank ``r``) or multi-Nyström
     (3 stratified subsets of ``m/3``, rank ``r/3`` each): equal totals."""
     from .. import MultiNystroemMKL
@@ -151,7 +155,7 @@ def paired_counts(folds: dict, alpha: float = 0.05) -> list[dict]:
 
 
 #: The ablation's variants: 150 landmarks in total each.
-ABLATION = {
+ABLATION: dict[str, dict[str, Any]] = {
     "Nystrom uniform": {"kernels": [{}], "n_landmarks": 150, "sampling": "uniform"},
     "Nystrom stratified": {"kernels": [{}], "n_landmarks": 150, "sampling": "stratified"},
     "multi uniform, MKL": {"n_landmarks": 50, "sampling": "uniform"},
@@ -160,7 +164,9 @@ ABLATION = {
 }
 
 
-def ablation(datasets: Sequence[str], *, splits: int = 5, repeats: int = 1, seed: int = 2020):
+def ablation(
+    datasets: Sequence[str], *, splits: int = 5, repeats: int = 1, seed: int = 2020
+) -> dict:
     """Mean test G-mean and AUC, and the mean learned μ, of the :data:`ABLATION` variants:
     what the landmark sampling and the learned weights each contribute."""
     from .. import MultiNystroemMKL

@@ -33,8 +33,9 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -44,6 +45,11 @@ from ..evaluation.protocols import RandomSplits, task_seed
 from ..metrics import ROCAUC, pr_auc, roc_auc
 from .config import load_experiment
 from .runner import load_dataset
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from .._typing import ArrayLike, Matrix, StrPath
 
 __all__ = [
     "MEASURES",
@@ -64,7 +70,7 @@ _LABEL = {"f1": "F-measure", "auroc": "AUROC", "auprc": "AUPRC"}
 
 
 # --------------------------------------------------------------------------- pieces
-def online_measure(y, scores, measure: str) -> float:
+def online_measure(y: ArrayLike, scores: ArrayLike, measure: str) -> float:
     """Overall online performance of pre-update ``scores`` on labels ``y`` (±1): the
     F-measure of the predictions ``score > 0`` (Eq. 4 at the end of the stream; 0 without
     a true positive), or the exact AUROC / AUPRC (average precision) of the scores."""
@@ -83,7 +89,14 @@ def online_measure(y, scores, measure: str) -> float:
     raise ValueError(f"measure must be one of {sorted(MEASURES)}; got {measure!r}.")
 
 
-def fixed_cost_scores(X, y, costs, *, loss: str = "hinge", eta: float = 0.1) -> np.ndarray:
+def fixed_cost_scores(
+    X: Matrix,
+    y: np.ndarray,
+    costs: Sequence[float] | np.ndarray,
+    *,
+    loss: str = "hinge",
+    eta: float = 0.1,
+) -> np.ndarray:
     """``(n, K)`` pre-update scores of ``CostSensitiveOGD(objective="weighted",
     c_pos=c, c_neg=1 - c)`` run alone on the stream, one column per cost ``c`` — OMCSL's
     learners, each without the others."""
@@ -98,14 +111,16 @@ def fixed_cost_scores(X, y, costs, *, loss: str = "hinge", eta: float = 0.1) -> 
     return out
 
 
-def best_fixed_cost(y, S, costs, measure: str) -> tuple[float, np.ndarray]:
+def best_fixed_cost(
+    y: ArrayLike, S: np.ndarray, costs: ArrayLike, measure: str
+) -> tuple[float, np.ndarray]:
     """:math:`c_+^*`: the cost whose column of ``S`` has the best :func:`online_measure`
     (the first on a tie), and the measure of every column."""
     values = np.array([online_measure(y, S[:, j], measure) for j in range(S.shape[1])])
     return float(np.asarray(costs)[int(np.argmax(values))]), values
 
 
-def selected_cost(leader_cost, last: int = 5000) -> float:
+def selected_cost(leader_cost: ArrayLike, last: int = 5000) -> float:
     """:math:`\\hat c_+`: the mean of the leader's :math:`c_+` over the last ``last`` rows
     (all rows of a shorter stream)."""
     if isinstance(last, bool) or not isinstance(last, int | np.integer) or last < 1:
@@ -116,7 +131,9 @@ def selected_cost(leader_cost, last: int = 5000) -> float:
     return float(leader_cost[-last:].mean())
 
 
-def online_curve(y, scores, measure: str, checkpoints: np.ndarray) -> np.ndarray:
+def online_curve(
+    y: ArrayLike, scores: ArrayLike, measure: str, checkpoints: np.ndarray
+) -> np.ndarray:
     """The online measure of the prefix ending at each checkpoint (rows seen), computed
     incrementally: running counts for the F-measure, the exact streaming
     :class:`~skewlearn.metrics.ROCAUC` for AUROC, average precision of the prefix for
@@ -157,7 +174,8 @@ CURVE_METHODS = {
 }
 
 
-def study_split(X, y, *, seed: int, losses=("hinge", "logistic"), last: int = 5000,
+def study_split(X: Matrix, y: np.ndarray, *, seed: int,
+                losses: Sequence[str] = ("hinge", "logistic"), last: int = 5000,
                 curves: bool = True, n_learners: int = 9,
                 etas: dict | None = None) -> dict:  # fmt: skip
     """Table 4 and the Figure 1 curves on one training stream ``(X, y)`` (rows in stream
@@ -216,8 +234,9 @@ def study_split(X, y, *, seed: int, losses=("hinge", "logistic"), last: int = 50
 
 
 # --------------------------------------------------------------------------- the study
-def run_study(datasets=None, n_repeats: int | None = None, *, last: int = 5000,
-              curves: bool = True, log=print, config=CONFIG,
+def run_study(datasets: Sequence[str] | None = None, n_repeats: int | None = None, *,
+              last: int = 5000, curves: bool = True,
+              log: Callable[[str], object] = print, config: StrPath = CONFIG,
               etas: dict | None = None) -> dict:  # fmt: skip
     """Table 4 and Figure 1 over the splits of the shipped ``omcsl_table3`` experiment
     (or of ``config``, which has the same splits).
@@ -303,7 +322,7 @@ def run_study(datasets=None, n_repeats: int | None = None, *, last: int = 5000,
     return results
 
 
-def curves_figure(res: dict, dataset: str):
+def curves_figure(res: dict, dataset: str) -> Figure:
     """Figure 1 for one dataset: online F-measure, AUROC and AUPRC against rows seen."""
     from matplotlib.ticker import FuncFormatter
 
@@ -392,7 +411,7 @@ def _by_order(names) -> list:
     return sorted(names, key=lambda d: (_ORDER.index(d) if d in _ORDER else 9, d))
 
 
-def chosen_steps(db, experiment: str = "omcsl_table3_tuned") -> dict:
+def chosen_steps(db: StrPath, experiment: str = "omcsl_table3_tuned") -> dict:
     """``{(dataset, method): eta}`` chosen by the shared searches of ``experiment``."""
     from .store import ResultStore
 
@@ -401,7 +420,7 @@ def chosen_steps(db, experiment: str = "omcsl_table3_tuned") -> dict:
     return {(r["dataset"], r["method"]): float(r["params"]["eta"]) for r in found}
 
 
-def tuned_etas(db, experiment: str = "omcsl_table3_tuned") -> dict:
+def tuned_etas(db: StrPath, experiment: str = "omcsl_table3_tuned") -> dict:
     """OMCSL's chosen steps as :func:`run_study` takes them: ``{dataset: {(loss, measure):
     eta}}`` from the searches of ``OMCSL-F-h``, ``OMCSL-AUROC-h``, …"""
     steps = chosen_steps(db, experiment)
@@ -414,7 +433,7 @@ def tuned_etas(db, experiment: str = "omcsl_table3_tuned") -> dict:
     return out
 
 
-def steps_markdown(db, experiment: str = "omcsl_table3_tuned") -> str:
+def steps_markdown(db: StrPath, experiment: str = "omcsl_table3_tuned") -> str:
     """The chosen step sizes: a row per method, a column per dataset."""
     steps = chosen_steps(db, experiment)
     datasets = _by_order({d for d, _ in steps})
@@ -465,7 +484,7 @@ def _mean_cell(v: tuple | None) -> str:
     return s if used == n else f"{s} ({used} of {n} runs)"
 
 
-def table3_markdown(db, experiment: str = "omcsl_table3", rows: dict | None = None) -> str:
+def table3_markdown(db: StrPath, experiment: str = "omcsl_table3", rows: dict | None = None) -> str:
     """Table 3 in the paper's layout (rows: methods; columns: dataset × F-measure, AUROC,
     AUPRC; mean ± sample std over the splits, as the experiment report prints them); "–"
     where the paper reports nothing either.
@@ -492,7 +511,7 @@ def _runs(db, experiment: str) -> dict:
     return out
 
 
-def must_show(db, results: dict | None, experiment: str = "omcsl_table3",
+def must_show(db: StrPath, results: dict | None, experiment: str = "omcsl_table3",
               rows: dict | None = None) -> str:  # fmt: skip
     """The issue's checks: OMCSL (selected by the measure) ahead of OCS1 and OCS2 on test
     F-measure and AUPRC on every dataset, per loss; ĉ+ within 0.05 of c+* on most.

@@ -11,8 +11,12 @@ import io
 import math
 from collections.abc import Mapping, Sequence
 from numbers import Real
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "cd_diagram",
@@ -33,14 +37,14 @@ def _figure(*args, **kwargs):
     return fig
 
 
-def to_png_base64(fig, dpi: int = 90) -> str:
+def to_png_base64(fig: Figure, dpi: int = 90) -> str:
     """The figure as a base64 PNG string (for ``<img src="data:image/png;base64,...">``)."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def roc_pr_figure(curves: Mapping[str, Mapping[str, Sequence[float]]], title: str = ""):
+def roc_pr_figure(curves: Mapping[str, Mapping[str, Sequence[float]]], title: str = "") -> Figure:
     """Mean ROC (TPR against FPR) and PR (precision against recall) curves per method.
 
     ``curves``: ``{method: {"roc_tpr": [...], "pr_precision": [...]}}`` on an evenly spaced
@@ -66,7 +70,7 @@ def roc_pr_figure(curves: Mapping[str, Mapping[str, Sequence[float]]], title: st
 
 def stream_figure(
     streams: Mapping[str, Mapping[str, Sequence[float]]], metric: str, title: str = ""
-):
+) -> Figure:
     """A metric over the stream (prequential): ``{method: {"position": [...], metric: [...]}}``."""
     fig = _figure(figsize=(6, 3.6))
     ax = fig.subplots()
@@ -83,7 +87,7 @@ def sensitivity_figure(
     param: str,
     metric: str,
     title: str = "",
-):
+) -> Figure:
     """Metric against one hyperparameter: ``{label: (values, scores)}``.
 
     Numeric values go on a numeric axis, a log one when they are positive and span more
@@ -117,7 +121,7 @@ def _category(value) -> str:
     return value if isinstance(value, str) else repr(value)
 
 
-def cd_diagram(ranks: Mapping[str, float], cd: float, title: str = ""):
+def cd_diagram(ranks: Mapping[str, float], cd: float, title: str = "") -> Figure:
     """Critical-difference diagram (Demšar 2006, Fig. 1): methods on an axis of average
     rank (1 = best, at the left); methods whose ranks differ by less than ``cd`` are joined
     by a thick bar."""

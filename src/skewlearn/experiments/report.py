@@ -17,6 +17,7 @@ import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,9 @@ from ..evaluation.stats import (
     win_tie_loss,
 )
 from .store import ResultStore, check_results_db
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike
 
 __all__ = ["ExperimentReport", "MetricTable", "build_reports", "to_html", "to_markdown"]
 
@@ -122,7 +126,7 @@ def _ordered(values, preferred):
     return seen + sorted(v for v in values if v not in seen)
 
 
-def finite_mean_std(values) -> tuple[float, float, int]:
+def finite_mean_std(values: ArrayLike) -> tuple[float, float, int]:
     """The report's summary of one method's runs on one dataset: the mean and the *sample*
     std (ddof = 1) over the finite values, and how many there are. NaN mean without a
     finite value, NaN std with one (one run has no spread to show, not a spread of 0)."""

@@ -42,6 +42,7 @@ from .store import ResultStore
 
 if TYPE_CHECKING:
     import scipy.sparse as sp
+    from distributed import Client
 
 __all__ = [
     "SearchTask",
@@ -768,7 +769,7 @@ def run_experiment(
     db: str | Path | ResultStore,
     *,
     n_jobs: int = -1,
-    scheduler=None,
+    scheduler: str | Client | None = None,
     progress: bool = True,
     repeats: int | None = None,
 ) -> dict[str, int]:

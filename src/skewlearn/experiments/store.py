@@ -14,10 +14,13 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._files import user_path
 from .._json import dumps, dumps_exact, loads_exact, nan_for_none
+
+if TYPE_CHECKING:
+    from .._typing import StrPath
 
 __all__ = ["ResultStore", "check_results_db", "experiment_rows"]
 
@@ -155,7 +158,7 @@ class ResultStore:
     [{'roc_auc': 0.9}]
     """
 
-    def __init__(self, path: str | Path, *, readonly: bool = False):
+    def __init__(self, path: StrPath, *, readonly: bool = False):
         self.path = Path(user_path(path))
         if readonly:
             self._con = _connect_for_reading(self.path)
@@ -491,7 +494,7 @@ def _check_ours_or_new(path: Path) -> None:
         )
 
 
-def check_results_db(path: str | Path) -> Path:
+def check_results_db(path: StrPath) -> Path:
     """``path`` as a Path when it is a results database `skewlearn run` wrote; otherwise a
     ``ValueError`` that says what it is, without creating or changing the file (opening a
     :class:`ResultStore` on it would create it, add our tables and switch it to WAL)."""
@@ -513,7 +516,7 @@ def check_results_db(path: str | Path) -> Path:
     return path
 
 
-def experiment_rows(path: str | Path, experiment: str | None = None) -> list[dict[str, Any]]:
+def experiment_rows(path: StrPath, experiment: str | None = None) -> list[dict[str, Any]]:
     """The result rows of ``experiment`` (its definition run last) in an existing results
     database. When the database holds just one experiment, that one's whatever its name
     (your own definition of a table, or a supplement such as ``nystrom_table2_tuned_c``).

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
@@ -56,6 +57,9 @@ from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, rng_uniform
 from ..base import LARGE_STATE, user_stacklevel
 from ..kernels import kernel_buf_buf, kernel_row_to_buf, row_sq, sparse_rbf_norms
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike
 
 __all__: list[str] = []  # helpers only
 
@@ -73,7 +77,7 @@ _NORMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _NO_NORMS = np.zeros(0)
 
 
-def sv_norms(owner, kind: int, rows: tuple, sv: np.ndarray) -> np.ndarray:
+def sv_norms(owner: object, kind: int, rows: tuple, sv: np.ndarray) -> np.ndarray:
     """``‖sv[j]‖²`` of every slot for the rbf kernel on CSR rows (else an empty array),
     as :func:`skewlearn.kernels.sparse_rbf_norms` computes them, kept for ``owner``
     between calls while its buffer ``sv`` is the same array.
@@ -98,7 +102,7 @@ def sv_norms(owner, kind: int, rows: tuple, sv: np.ndarray) -> np.ndarray:
     return sq
 
 
-def forget_norms(owner) -> None:
+def forget_norms(owner: object) -> None:
     """Drop the norms kept for ``owner`` (:func:`sv_norms`)."""
     try:
         _NORMS.pop(owner, None)
@@ -106,7 +110,7 @@ def forget_norms(owner) -> None:
         pass
 
 
-def new_segments(capacities) -> np.ndarray:
+def new_segments(capacities: ArrayLike) -> np.ndarray:
     """Segment table for empty segments with the given capacities, laid out one after
     the other."""
     caps = np.asarray(capacities, dtype=np.int64)
@@ -153,13 +157,13 @@ def warn_large_buffers(
 
 
 def allocate_buffers(
-    capacities,
+    capacities: ArrayLike,
     n_features: int,
     caches: bool = True,
     factor: bool = False,
     advice: str = BUDGET_ADVICE,
     warn: bool = True,
-):
+) -> dict[str, np.ndarray]:
     """Fresh state arrays ``{"sv", "alpha", "seg", "gram", "fsv"}`` (see module doc).
 
     With ``caches=False``, ``gram`` is ``(0, 0)`` and ``fsv`` is ``(0,)``. With ``warn``,
@@ -208,7 +212,7 @@ def active_slots(seg: np.ndarray) -> np.ndarray:
     return np.concatenate([np.arange(s, s + c, dtype=np.int64) for s, c in seg[:, [START, COUNT]]])
 
 
-def grow_segments(state: dict, needed) -> dict:
+def grow_segments(state: dict, needed: ArrayLike) -> dict:
     """Return ``state`` with every segment ``q`` able to hold ``needed[q]`` more SVs.
 
     Capacities at least double when they grow; occupied slots keep their order and

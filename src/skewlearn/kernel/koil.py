@@ -10,7 +10,7 @@ support vector are cached and updated incrementally, so a step costs
 from __future__ import annotations
 
 import numbers
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numba import njit
@@ -32,6 +32,9 @@ from .budget import (
     expansion_value,
 )
 from .perceptrons import _KERNEL_DOC, _KernelLearner
+
+if TYPE_CHECKING:
+    from .._typing import Label, RandomStateLike
 
 __all__ = ["KOIL"]
 
@@ -347,8 +350,8 @@ class KOIL(_KernelLearner):
         degree: int = 3,
         coef0: float = 1.0,
         threshold: float | None = None,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.C = C
         self.eta = eta

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numbers
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numba import njit
@@ -14,6 +14,9 @@ from .._config import NJIT
 from .._docs import fill_doc
 from .budget import COUNT, segment_offer, store_row
 from .perceptrons import _KERNEL_DOC, _KernelExpansionClassifier, count_sample, row_expansion
+
+if TYPE_CHECKING:
+    from .._typing import Label, RandomStateLike
 
 __all__ = ["NORMA"]
 
@@ -212,8 +215,8 @@ class NORMA(_KernelExpansionClassifier):
         gamma: float = 1.0,
         degree: int = 3,
         coef0: float = 1.0,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.eta = eta
         self.lam = lam

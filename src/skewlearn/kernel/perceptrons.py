@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 import scipy.sparse as sp
@@ -42,6 +42,9 @@ from ..kernels import (
 )
 from . import budget as bd
 from .budget import COUNT, expansion_scores, expansion_value, segment_offer, store_row
+
+if TYPE_CHECKING:
+    from .._typing import Label, RandomStateLike
 
 __all__ = ["RBP", "Forgetron", "KernelPerceptron", "Projectron", "ProjectronPP"]
 
@@ -392,8 +395,8 @@ class KernelPerceptron(_KernelExpansionClassifier):
         gamma: float = 1.0,
         degree: int = 3,
         coef0: float = 1.0,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.kernel = kernel
         self.gamma = gamma
@@ -487,8 +490,8 @@ class RBP(KernelPerceptron):
         gamma: float = 1.0,
         degree: int = 3,
         coef0: float = 1.0,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.budget = budget
         super().__init__(
@@ -633,8 +636,8 @@ class Forgetron(_KernelExpansionClassifier):
         gamma: float = 1.0,
         degree: int = 3,
         coef0: float = 1.0,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.budget = budget
         self.kernel = kernel
@@ -865,8 +868,8 @@ class Projectron(_KernelExpansionClassifier):
         gamma: float = 1.0,
         degree: int = 3,
         coef0: float = 1.0,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.eta = eta
         self.budget = budget

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from numba import njit
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -22,6 +22,9 @@ from .._config import NJIT, NJIT_INLINE
 from .._rows import row_axpy, row_dot, row_sqnorm
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 from .first_order import SCHEDULES, count_sample, loss_slope, step_size
+
+if TYPE_CHECKING:
+    from .._typing import Label, RandomStateLike
 
 __all__ = ["CostSensitiveOGD", "CostSensitivePA"]
 
@@ -208,8 +211,8 @@ class CostSensitiveOGD(OnlineLinearClassifier):
         c_neg: float = 0.5,
         imbalance_ratio: float | None = None,
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.objective = objective
         self.variant = variant
@@ -389,8 +392,8 @@ class CostSensitivePA(OnlineLinearClassifier):
         variant: str = "pa1",
         update: str = "max_loss",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.c_pos = c_pos
         self.c_neg = c_neg

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numba import njit
@@ -34,6 +34,9 @@ from .._rows import (
 )
 from .._stability import note_step_gain
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
+
+if TYPE_CHECKING:
+    from .._typing import Label, MatrixLike, RandomStateLike
 
 __all__ = ["ALMA", "OGD", "ROMMA", "PassiveAggressive", "Perceptron"]
 
@@ -196,7 +199,11 @@ class Perceptron(OnlineLinearClassifier):
     }
 
     def __init__(
-        self, eta: float = 1.0, fit_intercept: bool = True, pos_label=None, random_state=None
+        self,
+        eta: float = 1.0,
+        fit_intercept: bool = True,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.eta = eta
         self.fit_intercept = fit_intercept
@@ -300,8 +307,8 @@ class PassiveAggressive(OnlineLinearClassifier):
         C: float = 1.0,
         variant: str = "pa1",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.C = C
         self.variant = variant
@@ -529,8 +536,8 @@ class OGD(ScaledWeightsMixin, OnlineLinearClassifier):
         schedule: str = "invsqrt",
         alpha: float = 0.0,
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.eta = eta
         self.loss = loss
@@ -570,7 +577,7 @@ class OGD(ScaledWeightsMixin, OnlineLinearClassifier):
         return started.get("loss", self.loss) == "logistic"
 
     @available_if(_is_logistic)
-    def predict_proba(self, X) -> np.ndarray:
+    def predict_proba(self, X: MatrixLike) -> np.ndarray:
         """Class probabilities :math:`\\sigma(w^T x)` (only for ``loss="logistic"``).
 
         Returns
@@ -588,7 +595,7 @@ class OGD(ScaledWeightsMixin, OnlineLinearClassifier):
         return _logistic_columns(self.decision_function(X))
 
     @available_if(_is_logistic)
-    def predict_log_proba(self, X) -> np.ndarray:
+    def predict_log_proba(self, X: MatrixLike) -> np.ndarray:
         """Logarithm of :meth:`predict_proba`, computed stably."""
         z = self.decision_function(X)
         # log sigmoid(z) = -log(1 + e^{-z}) = -logaddexp(0, -z)
@@ -737,8 +744,8 @@ class ALMA(ScaledWeightsMixin, OnlineLinearClassifier):
         B: float | None = None,
         C: float = math.sqrt(2.0),
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.alpha = alpha
         self.B = B
@@ -934,8 +941,8 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
         self,
         aggressive: bool = False,
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.aggressive = aggressive
         self.fit_intercept = fit_intercept

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numba import njit
@@ -38,6 +38,9 @@ from .._docs import fill_doc
 from .._rows import row_axpy, row_col, row_dot, row_span, row_wdot
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier, warn_large_matrices
 from .first_order import count_sample
+
+if TYPE_CHECKING:
+    from .._typing import Label, RandomStateLike
 
 __all__ = ["AROW", "CW", "IELLIP", "NAROW", "NHERD", "SCW", "SOP"]
 
@@ -453,8 +456,8 @@ class AROW(_GaussianLinear):
         r: float = 1.0,
         covariance: str = "diag",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.r = r
         self.covariance = covariance
@@ -541,8 +544,8 @@ class CW(_GaussianLinear):
         a: float = 1.0,
         covariance: str = "diag",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.eta = eta
         self.a = a
@@ -652,8 +655,8 @@ class SCW(_GaussianLinear):
         variant: str = "scw1",
         covariance: str = "diag",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.C = C
         self.eta = eta
@@ -813,8 +816,8 @@ class SOP(OnlineLinearClassifier):
         a: float = 1.0,
         covariance: str = "diag",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.a = a
         self.covariance = covariance
@@ -907,8 +910,8 @@ class NAROW(_GaussianLinear):
         b: float = 1.0,
         covariance: str = "diag",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.b = b
         self.covariance = covariance
@@ -984,8 +987,8 @@ class NHERD(_GaussianLinear):
         C: float = 1.0,
         covariance: str = "diag",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.C = C
         self.covariance = covariance
@@ -1182,8 +1185,8 @@ class IELLIP(OnlineLinearClassifier):
         c: float = 0.1,
         covariance: str = "diag",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.a = a
         self.b = b

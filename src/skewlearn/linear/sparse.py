@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 from numba import njit
@@ -19,6 +19,9 @@ from .._rows import row_axpy, row_col, row_dot, row_span, row_sqnorm
 from .._stability import note_step_gain
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 from .first_order import LOSSES, SCHEDULES, SQUARED_GAIN, count_sample, loss_slope, step_size
+
+if TYPE_CHECKING:
+    from .._typing import Label, RandomStateLike
 
 __all__ = ["OFS", "TruncatedGradient"]
 
@@ -168,8 +171,8 @@ class TruncatedGradient(OnlineLinearClassifier):
         loss: str = "hinge",
         schedule: str = "constant",
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.eta = eta
         self.gravity = gravity
@@ -432,8 +435,8 @@ class OFS(OnlineLinearClassifier):
         eta: float = 0.2,
         lam: float = 0.01,
         fit_intercept: bool = True,
-        pos_label=None,
-        random_state=None,
+        pos_label: Label | None = None,
+        random_state: RandomStateLike = None,
     ):
         self.n_selected = n_selected
         self.eta = eta

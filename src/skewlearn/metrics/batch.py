@@ -48,11 +48,14 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from .._values import plain, value_list
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, Label
 
 __all__ = [
     "ConfusionCounts",
@@ -472,7 +475,13 @@ def _gmean_from(c: ConfusionCounts) -> float:
 
 
 # --------------------------------------------------------------------------- public
-def confusion_counts(y_true, y_pred, *, pos_label=None, sample_weight=None) -> ConfusionCounts:
+def confusion_counts(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> ConfusionCounts:
     """Counts ``(tp, fp, tn, fn)`` of a binary prediction.
 
     Parameters
@@ -519,7 +528,14 @@ def _check_beta(beta) -> None:
         )
 
 
-def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None, sample_weight=None) -> float:
+def fbeta(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    beta: float = 1.0,
+    pos_label: Label | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """F-beta measure :math:`\\frac{(1+\\beta^2)\\,TP}{(1+\\beta^2)\\,TP + \\beta^2 FN + FP}`.
 
     0 when there is no true positive (scikit-learn's ``zero_division=0``).
@@ -550,7 +566,13 @@ def fbeta(y_true, y_pred, *, beta: float = 1.0, pos_label=None, sample_weight=No
     )
 
 
-def f1(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
+def f1(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """F1 measure :math:`2TP / (2TP + FP + FN)`; 0 without a true positive.
 
     Parameters
@@ -575,7 +597,13 @@ def f1(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     return _fbeta_from(_ratio_counts(y_true, y_pred, pos_label, sample_weight), 1.0)
 
 
-def precision(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
+def precision(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """Precision :math:`TP / (TP + FP)`; 0 when nothing is predicted positive.
 
     Parameters
@@ -601,7 +629,13 @@ def precision(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     return c.tp / (c.tp + c.fp) if c.tp + c.fp else 0.0
 
 
-def sensitivity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
+def sensitivity(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """Sensitivity (recall, true positive rate) :math:`TP / (TP + FN)`.
 
     Raises ValueError when ``y_true`` has no positive.
@@ -630,7 +664,13 @@ def sensitivity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     return _tpr(c)
 
 
-def specificity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
+def specificity(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """Specificity (true negative rate) :math:`TN / (TN + FP)`.
 
     Raises ValueError when ``y_true`` has no negative.
@@ -659,7 +699,13 @@ def specificity(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     return _tnr(c)
 
 
-def gmean(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
+def gmean(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """Geometric mean of sensitivity and specificity, :math:`\\sqrt{TPR \\cdot TNR}`.
 
     Equals imbalanced-learn's ``geometric_mean_score`` on binary data. Raises ValueError
@@ -689,7 +735,13 @@ def gmean(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
     return _gmean_from(c)
 
 
-def balanced_accuracy(y_true, y_pred, *, pos_label=None, sample_weight=None) -> float:
+def balanced_accuracy(
+    y_true: ArrayLike,
+    y_pred: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """Balanced accuracy :math:`(TPR + TNR) / 2`.
 
     Raises ValueError unless ``y_true`` holds both classes.
@@ -718,7 +770,13 @@ def balanced_accuracy(y_true, y_pred, *, pos_label=None, sample_weight=None) -> 
     return 0.5 * (_tpr(c) + _tnr(c))
 
 
-def roc_auc(y_true, y_score, *, pos_label=None, sample_weight=None) -> float:
+def roc_auc(
+    y_true: ArrayLike,
+    y_score: ArrayLike,
+    *,
+    pos_label: Label | None = None,
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """Area under the ROC curve: the probability that a random positive outscores a random
     negative, ties counted ½,
 
@@ -792,12 +850,12 @@ _PR_METHODS = ("average_precision", "trapezoid")
 
 
 def pr_auc(
-    y_true,
-    y_score,
+    y_true: ArrayLike,
+    y_score: ArrayLike,
     *,
-    pos_label=None,
+    pos_label: Label | None = None,
     method: str = "average_precision",
-    sample_weight=None,
+    sample_weight: ArrayLike | None = None,
 ) -> float:
     """Area under the precision-recall curve.
 

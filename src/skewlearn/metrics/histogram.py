@@ -18,7 +18,7 @@ what OMCSL's kernel calls for each of its K learners.
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import numpy as np
 from numba import njit
@@ -26,6 +26,9 @@ from numba import njit
 from .._config import NJIT, NJIT_INLINE
 from .batch import _float_scores
 from .streaming import StreamingMetric, _paired
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike
 
 __all__ = ["HistogramPRAUC", "HistogramROCAUC"]
 
@@ -134,7 +137,9 @@ def auprc_bin_error(pos: np.ndarray, neg: np.ndarray) -> float:
     return float(np.sum(pos[has] * (hi[has] - lo[has])) / n_pos)
 
 
-def check_scale(scale, transform: str = "sigmoid") -> float:
+def check_scale(
+    scale: float | np.integer[Any] | np.floating[Any], transform: str = "sigmoid"
+) -> float:
     """``scale`` as a float: finite and > 0, and 1 unless ``transform`` is the sigmoid."""
     if isinstance(scale, bool) or not isinstance(scale, (int, float, np.integer, np.floating)):
         raise ValueError(f"scale must be a positive number; got {scale!r}.")
@@ -197,7 +202,7 @@ class _HistogramMetric(StreamingMetric):
         """Negatives seen."""
         return int(self.neg_counts.sum())
 
-    def bins(self, values) -> np.ndarray:
+    def bins(self, values: ArrayLike) -> np.ndarray:
         """Bin index of each score (the table entry it is counted in)."""
         s = _float_scores(values, "y_score").reshape(-1)
         if np.isnan(s).any():
@@ -209,7 +214,7 @@ class _HistogramMetric(StreamingMetric):
             raise _outside_unit(s[(s < 0.0) | (s > 1.0)][0])
         return score_bins(s, self.n_bins, TRANSFORMS[self.transform], self.scale)
 
-    def update(self, y, value) -> Self:
+    def update(self, y: ArrayLike, value: ArrayLike) -> Self:
         positive, s = self._one_scored(y, value)
         if self.transform != "sigmoid" and not 0.0 <= s <= 1.0:
             raise _outside_unit(s)
@@ -221,7 +226,7 @@ class _HistogramMetric(StreamingMetric):
             self.neg_counts[b] += 1
         return self
 
-    def update_many(self, y, values) -> Self:
+    def update_many(self, y: ArrayLike, values: ArrayLike) -> Self:
         y, values = _paired(y, values, "y_score")
         b = self.bins(values)
         t = self._positive(y)

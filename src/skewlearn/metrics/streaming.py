@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import numpy as np
 
@@ -66,6 +66,9 @@ from .batch import (
     _score_array,
 )
 
+if TYPE_CHECKING:
+    from .._typing import ArrayLike
+
 __all__ = [
     "F1",
     "PRAUC",
@@ -92,13 +95,13 @@ class StreamingMetric:
     def __init__(self, pos_label: Any = 1) -> None:
         self.pos_label = pos_label
 
-    def update(self, y, value) -> Self:
+    def update(self, y: ArrayLike, value: ArrayLike) -> Self:
         """Add one sample: true label ``y`` and its score or predicted label (a scalar,
         or an array or list of length 1)."""
         what = "score" if self.requires_scores else "predicted label"
         return self.update_many(np.asarray([_one(y, "label")]), np.asarray([_one(value, what)]))
 
-    def update_many(self, y, values) -> Self:  # pragma: no cover - abstract
+    def update_many(self, y: ArrayLike, values: ArrayLike) -> Self:  # pragma: no cover - abstract
         raise NotImplementedError
 
     #: Whether scores float64 cannot tell apart (integers beyond 2**53) are refused: the
@@ -340,7 +343,7 @@ class Confusion(StreamingMetric):
         super().__init__(pos_label)
         self.tp = self.fp = self.tn = self.fn = 0
 
-    def update(self, y, value) -> Self:
+    def update(self, y: ArrayLike, value: ArrayLike) -> Self:
         y = _one(y, "label")
         value = _one(value, "predicted label")
         self._check_one(y, "y")
@@ -358,7 +361,7 @@ class Confusion(StreamingMetric):
             self.tn += 1
         return self
 
-    def update_many(self, y, values) -> Self:
+    def update_many(self, y: ArrayLike, values: ArrayLike) -> Self:
         y, values = _paired(y, values, "y_pred")
         t = self._positive(y)
         p = self._positive(values, "y_pred")
@@ -654,7 +657,7 @@ class ROCAUC(StreamingMetric):
         """Negatives seen."""
         return self._neg.size
 
-    def update(self, y, value) -> Self:
+    def update(self, y: ArrayLike, value: ArrayLike) -> Self:
         positive, s = self._one_scored(y, value)
         own, other = (self._pos, self._neg) if positive else (self._neg, self._pos)
         if own.state[1] == len(own.buf):
@@ -663,7 +666,7 @@ class ROCAUC(StreamingMetric):
                                      other.state, s, positive))  # fmt: skip
         return self
 
-    def update_many(self, y, values) -> Self:
+    def update_many(self, y: ArrayLike, values: ArrayLike) -> Self:
         is_pos, scores = _checked_scores(y, values, self)
         pos = np.sort(scores[is_pos])
         neg = np.sort(scores[~is_pos])
@@ -744,12 +747,12 @@ class PRAUC(StreamingMetric):
         """Negatives seen."""
         return self._neg.size
 
-    def update(self, y, value) -> Self:
+    def update(self, y: ArrayLike, value: ArrayLike) -> Self:
         positive, s = self._one_scored(y, value)
         (self._pos if positive else self._neg).add_one(s)
         return self
 
-    def update_many(self, y, values) -> Self:
+    def update_many(self, y: ArrayLike, values: ArrayLike) -> Self:
         is_pos, scores = _checked_scores(y, values, self)
         self._pos.add_sorted(np.sort(scores[is_pos]))
         self._neg.add_sorted(np.sort(scores[~is_pos]))
@@ -796,7 +799,7 @@ class _Window(StreamingMetric):
         window_restart(self._ring_s, self._ring_p, self._state, self._old_val, self._old_cnt,
                        self._old_fen, self._old_nu, self._dyn_n, self._n_runs)  # fmt: skip
 
-    def update(self, y, value) -> Self:
+    def update(self, y: ArrayLike, value: ArrayLike) -> Self:
         positive, s = self._one_scored(y, value)
         if self.window < 4:  # a batch of one is a quarter of the window: the batch path
             return self._update_mask(np.array([positive]), np.array([s]))
@@ -806,7 +809,7 @@ class _Window(StreamingMetric):
                     np.array([positive]))  # fmt: skip
         return self
 
-    def update_many(self, y, values) -> Self:
+    def update_many(self, y: ArrayLike, values: ArrayLike) -> Self:
         is_pos, scores = _checked_scores(y, values, self)
         return self._update_mask(is_pos, scores)
 
