@@ -358,3 +358,32 @@ def test_a_numeric_header_warning_names_the_callers_line(tmp_path, data):
     with pytest.warns(UserWarning, match="holds only numbers") as caught:
         R.read_csv(p, missing="drop")
     assert [w.filename for w in caught] == [__file__]
+
+
+def _entry_points():
+    """Each public way to read a CSV file with a header, as ``(name, call)``."""
+    from skewlearn.datasets import iter_chunks, load, read
+
+    return {
+        "read": lambda p: read(p, missing="drop"),
+        "load": lambda p: load(p, missing="drop"),
+        "read_csv": lambda p: R.read_csv(p, missing="drop"),
+        "iter_chunks": lambda p: list(iter_chunks(p, 2, missing="drop")),
+        "iter_chunks-opened": lambda p: iter_chunks(p, 2, missing="drop"),
+    }
+
+
+@pytest.mark.parametrize("data", [b"1,2,3\n4,5,6\n7,8,0\n", b"1,2,3\n4,5,6\n7,?,0\n8,9,0\n"])
+@pytest.mark.parametrize("entry", sorted(_entry_points()))
+def test_a_numeric_header_warning_names_the_callers_line_from_every_entry(
+    tmp_path, entry, data
+):
+    """``read``, ``load`` and ``iter_chunks`` (opened, or iterated) warn about a numeric
+    header at the caller's line too, on the compiled path and the careful one: they
+    named a line of readers.py (the stack level counted from ``read_csv``)."""
+    p = tmp_path / "f.csv"
+    p.write_bytes(data)
+    call = _entry_points()[entry]
+    with pytest.warns(UserWarning, match="holds only numbers") as caught:
+        call(p)
+    assert [w.filename for w in caught] == [__file__]
