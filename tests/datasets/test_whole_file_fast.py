@@ -32,11 +32,27 @@ _value = st.one_of(
     st.integers(-99, 99).map(str),
     st.integers(-(10**7), 10**7).map(lambda k: f"{k / 10**4:.4f}"),
     finite.map(repr),
+    finite.map(lambda v: f"{v:.18e}"),  # np.savetxt's default: 19 digits (Eisel-Lemire)
+    finite.map(lambda v: f"{v:.19g}"),
     finite.map(lambda v: f"{v:.6e}"),
     finite.map(lambda v: f"{v:+.3E}"),
     st.integers(0, 999).map(lambda k: f".{k}"),
     st.integers(0, 99).map(lambda k: f"+{k}."),
     st.sampled_from(["-0", "-0.0", "+.5", "1e22", "1e23", "123456789012345678", "0.1e-330"]),
+    st.sampled_from(
+        [
+            "9007199254740993",
+            "2.2250738585072011e-308",
+            "4.9e-324",
+            "1e-400",
+            "-1e-400",
+            "1.7976931348623157e308",
+            "3.000000000000000000e+00",
+            "561351655411023.25",
+            "18446744073709551616",
+            "-0.000000000000000000e+00",
+        ]
+    ),
 )
 _bad_value = st.sampled_from(["1e400", "nan", "inf", "1_0", ".", "", "٣", "x", "1.5.2", "--1"])
 _label = st.sampled_from(["1", "-1", "+1", "0", "7", "-0", "2.5", "1e3", "+.5", "-0.0", "00"])
@@ -375,9 +391,7 @@ def _entry_points():
 
 @pytest.mark.parametrize("data", [b"1,2,3\n4,5,6\n7,8,0\n", b"1,2,3\n4,5,6\n7,?,0\n8,9,0\n"])
 @pytest.mark.parametrize("entry", sorted(_entry_points()))
-def test_a_numeric_header_warning_names_the_callers_line_from_every_entry(
-    tmp_path, entry, data
-):
+def test_a_numeric_header_warning_names_the_callers_line_from_every_entry(tmp_path, entry, data):
     """``read``, ``load`` and ``iter_chunks`` (opened, or iterated) warn about a numeric
     header at the caller's line too, on the compiled path and the careful one: they
     named a line of readers.py (the stack level counted from ``read_csv``)."""
@@ -387,3 +401,64 @@ def test_a_numeric_header_warning_names_the_callers_line_from_every_entry(
     with pytest.warns(UserWarning, match="holds only numbers") as caught:
         call(p)
     assert [w.filename for w in caught] == [__file__]
+
+
+def _full_precision_values(rng, n):
+    """Doubles of every scale, and the edges, as ``np.savetxt`` and ``repr`` write them."""
+    x = rng.uniform(-9.99, 9.99, size=n) * 10.0 ** rng.integers(-323, 308, n)
+    x[:8] = [-0.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 3.0, -2.5, 1e15]
+    return x
+
+
+@pytest.mark.parametrize("write", ["%.18e", "%.17g", "%.19g", "repr"])
+def test_full_precision_files_are_read_as_the_careful_readers_read_them(tmp_path, write):
+    """Files of full-precision numbers (np.savetxt's default ``%.18e``, ``repr``,
+    ``%.17g``, ``%.19g``), converted by Eisel-Lemire in the compiled parsers: read_csv,
+    read_libsvm and iter_chunks give the careful readers' arrays bit for bit."""
+    from skewlearn.datasets import iter_chunks
+
+    rng = np.random.default_rng(len(write))
+    n, d = 600, 5
+    X = _full_precision_values(rng, n * d).reshape(n, d)
+    y = np.arange(n) % 3 == 0
+    fmt = repr if write == "repr" else (lambda v: write % v)
+    csv = tmp_path / "f.csv"
+    csv.write_text(
+        "a,b,c,d,e,label\n"
+        + "".join(",".join(fmt(float(v)) for v in row) + f",{int(t)}\n" for row, t in zip(X, y)),
+        encoding="utf-8",
+    )
+    fast = _outcome(R.read_csv, csv)
+    assert fast == _outcome(R._read_csv_careful, csv)
+    Xc, _, _ = R._read_csv_careful(csv)
+    assert Xc.tobytes() == X.tobytes()  # the values written, bit for bit
+    got = np.vstack([c for c, _ in iter_chunks(csv, 64)])
+    assert got.tobytes() == Xc.tobytes()
+    svm = tmp_path / "f.svm"
+    svm.write_text(
+        "".join(
+            f"{int(t)} " + " ".join(f"{j + 1}:{fmt(float(v))}" for j, v in enumerate(row)) + "\n"
+            for row, t in zip(X, y)
+        ),
+        encoding="utf-8",
+    )
+    fast = _same(svm)
+    Xs = R._read_libsvm_careful(svm)[0]
+    assert np.array_equal(Xs.toarray(), X)  # the values written
+    chunks = list(iter_chunks(svm, 64, n_features=d, positive_class=1))
+    data = np.concatenate([c.data for c, _ in chunks])  # CSR data: -0.0 keeps its sign
+    assert data.tobytes() == Xs.data.tobytes()
+
+
+def test_integer_labels_beyond_2_53_keep_their_digits(tmp_path):
+    """2**54 + 1 is no tie, so the compiled parser could round it to 2**54 by itself: a
+    label that is an integer beyond 2**53 still goes to the careful reader (two classes
+    here, as for ``load``), and the chunked reader still refuses it by name."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "big.svm"
+    p.write_text("18014398509481985 1:1\n18014398509481984 2:1\n18014398509481984 2:2\n")
+    _same(p)
+    assert R.read_libsvm(p)[1].tolist() == [2**54 + 1, 2**54, 2**54]
+    with pytest.raises(ValueError, match=r"line 1: label 18014398509481985 is an integer beyond"):
+        list(iter_chunks(p, 2))
