@@ -462,3 +462,105 @@ def test_integer_labels_beyond_2_53_keep_their_digits(tmp_path):
     assert R.read_libsvm(p)[1].tolist() == [2**54 + 1, 2**54, 2**54]
     with pytest.raises(ValueError, match=r"line 1: label 18014398509481985 is an integer beyond"):
         list(iter_chunks(p, 2))
+
+
+# --------------------------------------------------------------------------- TSV
+_tsv_cell = st.one_of(
+    _value,
+    st.sampled_from(["", "?", "<null>", '"3"', '"a\tb"', "x", "1 2", "NA"]),
+)
+_tsv_pad = st.sampled_from(["", "", "", " ", "  ", "\x0b", "\x0c", "\t", "\xa0"])
+
+
+@st.composite
+def _tsv_text(draw):
+    """Tab-delimited text read by the compiled parser: spaces (and VT, FF) around fields,
+    which both readers strip, and now and then a tab in the padding (an extra, empty
+    field), an empty field, a missing value, a quoted field (with a tab inside), a
+    malformed value, a blank or all-tab line, a leading tab."""
+    width = draw(st.integers(1, 5))
+    labels = draw(st.lists(_csv_label, min_size=1, max_size=3, unique=True))
+    odd = draw(st.integers(0, 2)) == 0
+    lines = []
+    if draw(st.integers(0, 3)):
+        lines.append("\t".join(draw(st.sampled_from(["a", "b", "c", "d", "e"])) + str(j)
+                               for j in range(width)))  # fmt: skip
+    for _ in range(draw(st.integers(1, 12))):
+        if draw(st.integers(0, 6)) == 0:
+            lines.append(draw(st.sampled_from(["", "  ", "\t", "\t\t", " \t "])))
+        row = [draw(_value) for _ in range(width - 1)] + [draw(st.sampled_from(labels))]
+        if odd and draw(st.integers(0, 3)) == 0:
+            row[draw(st.integers(0, width - 1))] = draw(_tsv_cell)
+        pads = [(draw(_tsv_pad), draw(_tsv_pad)) if odd else (draw(st.sampled_from(["", " "])),) * 2
+                for _ in row]  # fmt: skip
+        lines.append("\t".join(a + v + b for (a, b), v in zip(pads, row)))
+    eol = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    return (eol.join(lines) + eol).encode("utf-8")
+
+
+def _chunks_outcome(path, **kw):
+    """What ``iter_chunks`` gives (rows, ±1 labels), or its error's type and message."""
+    from skewlearn.datasets import iter_chunks
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            chunks = list(iter_chunks(path, 3, format="csv", block_bytes=1024, **kw))
+        except (ValueError, TypeError) as exc:
+            return type(exc), str(exc)
+    return [(X.tobytes(), y.tobytes()) for X, y in chunks]
+
+
+@_SETTINGS
+@given(
+    data=_tsv_text(),
+    header=st.sampled_from([True, False]),
+    missing=st.sampled_from(["error", "drop"]),
+    delimiter=st.sampled_from([None, "\t"]),
+    positive=st.sampled_from([None, "1", "yes"]),
+)
+def test_tab_delimited_files_read_as_the_careful_reader_reads_them(
+    tmp_path, data, header, missing, delimiter, positive
+):
+    """read_csv and iter_chunks read tab-delimited files in the compiled parser, which now
+    strips blanks around a field but not the tab delimiter: results, errors and warnings
+    are the careful readers' (read_csv's careful reader; for iter_chunks, its careful
+    reader of one line, given every line, the path every tab-delimited line took before)."""
+    from skewlearn.datasets import _parse
+
+    def declined(buf, pos, end, delim, width, label_index, X, ids, table, table_len, n_table,
+                 hard, row0, max_rows):  # fmt: skip
+        return row0, 0, 0, pos, _parse.CAREFUL
+
+    p = tmp_path / "f.tsv"
+    p.write_bytes(data)
+    kw = dict(header=header, missing=missing, delimiter=delimiter)
+    assert _outcome(R.read_csv, p, **kw) == _outcome(R._read_csv_careful, p, **kw)
+    fast = _chunks_outcome(p, positive_class=positive, **kw)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_parse, "csv_block", declined)
+        assert fast == _chunks_outcome(p, positive_class=positive, **kw)
+
+
+def test_a_plain_tab_delimited_file_takes_the_compiled_path(tmp_path, monkeypatch):
+    """Spaces around the fields of a tab-delimited file, a leading empty field refused by
+    name: read_csv and iter_chunks read the file in the compiled parser (their careful
+    readers are not called) and agree with the careful readers."""
+    from skewlearn.datasets import iter_chunks, streaming
+
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(500, 3)).tolist()
+    rows = [f" {a:.4f}\t{b!r} \t {'yes' if c > 0 else 'no'}" for a, b, c in values]
+    p = tmp_path / "f.tsv"
+    p.write_text("x\ty\tlabel\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    careful = _outcome(R._read_csv_careful, p)
+    chunked = np.vstack([X for X, _ in iter_chunks(p, 64, format="csv", positive_class="yes")])
+    with monkeypatch.context() as m:
+        m.setattr(R, "_csv_from_text", None)  # the careful readers are not called
+        m.setattr(streaming.ChunkedFile, "_csv_careful", None)
+        assert _outcome(R.read_csv, p) == careful
+        got = np.vstack([X for X, _ in iter_chunks(p, 64, format="csv", positive_class="yes")])
+    assert got.tobytes() == chunked.tobytes() == R._read_csv_careful(p)[0].tobytes()
+    p.write_text("x\ty\tlabel\n1\t2\tyes\n\t2\tno\n", encoding="utf-8")  # an empty field
+    fast = _outcome(R.read_csv, p)
+    assert fast == _outcome(R._read_csv_careful, p) and "line 3" in fast[0][1]

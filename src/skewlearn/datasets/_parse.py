@@ -753,6 +753,13 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
 
 
 @njit(**_PARSE_INLINE)
+def _pad(c, delim):
+    """Whether ``c`` is a blank that :func:`csv_block` strips around a field: a blank
+    (space, tab, VT, FF) that is not the delimiter (a tab-delimited file keeps its tabs)."""
+    return _is_blank(c) and c != delim
+
+
+@njit(**_PARSE_INLINE)
 def _missing_mark(buf, t0, L):
     """Whether the ``L`` bytes at ``t0`` are a missing-value marker of the careful readers
     (``readers._MISSING``: ``?`` or ``<null>``)."""
@@ -778,7 +785,8 @@ def csv_block(
 
     Every field but the label must be a number; the label field is looked up in (or
     added to) the token table ``table[k, :table_len[k]]`` (``n_table[0]`` entries) and its
-    index written to ``label_ids``. Fields are stripped of blanks and tabs.
+    index written to ``label_ids``. Fields are stripped of blanks (space, tab, VT, FF)
+    but the delimiter: a tab-delimited file is read here too.
 
     Hard numbers are recorded in ``hard`` as ``(row, column, token start, token end)``.
 
@@ -796,14 +804,15 @@ def csv_block(
         i = pos
         while i < end and _is_blank(buf[i]):
             i += 1
-        if _at_eol(p, i, end):
+        if _at_eol(p, i, end):  # only blanks (tabs too: the careful reader's empty row)
             pos, plain = _skip_to_eol(p, i, end)
             lines += 1
             continue
+        i = pos  # a leading tab is an empty first field of a tab-delimited line
         col = 0
         f = 0
         while True:
-            while i < end and _is_blank(buf[i]):
+            while i < end and _pad(buf[i], delim):
                 i += 1
             if col == label_index:
                 t0 = i
@@ -815,7 +824,7 @@ def csv_block(
                         return n, nh0, lines, start, CAREFUL
                     i += 1
                 t1 = i
-                while t1 > t0 and _is_blank(buf[t1 - 1]):
+                while t1 > t0 and _pad(buf[t1 - 1], delim):
                     t1 -= 1
                 L = t1 - t0
                 if L == 0 or L > maxlen:
@@ -855,7 +864,7 @@ def csv_block(
                     hard[nh, 3] = j
                     nh += 1
                 i = j
-                while i < end and _is_blank(buf[i]):
+                while i < end and _pad(buf[i], delim):
                     i += 1
                 if f >= X.shape[1]:
                     return n, nh0, lines, start, CAREFUL

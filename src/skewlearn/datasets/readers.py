@@ -1497,8 +1497,9 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
     The header (or first row) is read by the csv module from the file's decoded head, as
     the careful reader reads it; the data lines by the compiled parser. A file it does not
     read whole (a line it declines: quotes, missing values, another width, non-ASCII; a
-    value that is not finite; a label spelling a missing value; nominal columns; a blank
-    or non-ASCII delimiter, or one a number can hold; a header error) is read again by
+    value that is not finite; a label spelling a missing value; nominal columns; a space,
+    VT, FF, ``#`` or non-ASCII delimiter, or one a number can hold; a header error; a tab
+    is read here) is read again by
     the careful reader (:func:`_csv_from_text`), whose results and errors are therefore
     the only ones."""
     from . import _parse  # numba: imported when a file is read, not with the package
@@ -1529,7 +1530,7 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
                                         and not nominal_columns)):  # fmt: skip
         del raw
         return careful()
-    if not delimiter.isascii() or delimiter in " \t\x0b\x0c#" or delimiter in _NUMBER_CHARS:
+    if not delimiter.isascii() or delimiter in " \x0b\x0c#" or delimiter in _NUMBER_CHARS:
         del raw
         return careful()
     reader = csv.reader(io.StringIO(head), delimiter=delimiter, strict=True)
