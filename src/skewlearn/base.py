@@ -34,9 +34,7 @@ import itertools
 import math
 import numbers
 import operator
-import os
 import struct
-import sys
 import warnings
 import weakref
 from typing import TYPE_CHECKING, Any, ClassVar, Self
@@ -53,6 +51,7 @@ from ._config import NJIT
 from ._rng import seed_state
 from ._rows import as_row, as_rows, linear_scores
 from ._stability import warn_unstable_steps
+from ._stack import user_stacklevel
 from ._values import same_value, value_list
 
 if TYPE_CHECKING:
@@ -527,23 +526,6 @@ def warn_large_matrices(est: object, count: int, n: int, alternative: str) -> No
             RuntimeWarning,
             stacklevel=user_stacklevel(),  # fit, partial_fit, River's learn_one, OMCSL...
         )
-
-
-#: skewlearn's package directory (with a trailing separator), for :func:`user_stacklevel`.
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-
-
-def user_stacklevel() -> int:
-    """The ``stacklevel`` that makes a warning raised by this function's caller point at
-    the first frame outside skewlearn: the user's line, however deep in a learner the
-    warning is raised, and whether the learner was called directly (``fit``,
-    ``partial_fit``, ``test_then_train``) or through the River adapter."""
-    frame = sys._getframe(1)
-    level = 1
-    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame = frame.f_back
-        level += 1
-    return level  # (the outermost frame if every frame is skewlearn's)
 
 
 def warn_large_fit(

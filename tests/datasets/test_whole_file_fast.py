@@ -32,11 +32,27 @@ _value = st.one_of(
     st.integers(-99, 99).map(str),
     st.integers(-(10**7), 10**7).map(lambda k: f"{k / 10**4:.4f}"),
     finite.map(repr),
+    finite.map(lambda v: f"{v:.18e}"),  # np.savetxt's default: 19 digits (Eisel-Lemire)
+    finite.map(lambda v: f"{v:.19g}"),
     finite.map(lambda v: f"{v:.6e}"),
     finite.map(lambda v: f"{v:+.3E}"),
     st.integers(0, 999).map(lambda k: f".{k}"),
     st.integers(0, 99).map(lambda k: f"+{k}."),
     st.sampled_from(["-0", "-0.0", "+.5", "1e22", "1e23", "123456789012345678", "0.1e-330"]),
+    st.sampled_from(
+        [
+            "9007199254740993",
+            "2.2250738585072011e-308",
+            "4.9e-324",
+            "1e-400",
+            "-1e-400",
+            "1.7976931348623157e308",
+            "3.000000000000000000e+00",
+            "561351655411023.25",
+            "18446744073709551616",
+            "-0.000000000000000000e+00",
+        ]
+    ),
 )
 _bad_value = st.sampled_from(["1e400", "nan", "inf", "1_0", ".", "", "٣", "x", "1.5.2", "--1"])
 _label = st.sampled_from(["1", "-1", "+1", "0", "7", "-0", "2.5", "1e3", "+.5", "-0.0", "00"])
@@ -358,3 +374,193 @@ def test_a_numeric_header_warning_names_the_callers_line(tmp_path, data):
     with pytest.warns(UserWarning, match="holds only numbers") as caught:
         R.read_csv(p, missing="drop")
     assert [w.filename for w in caught] == [__file__]
+
+
+def _entry_points():
+    """Each public way to read a CSV file with a header, as ``(name, call)``."""
+    from skewlearn.datasets import iter_chunks, load, read
+
+    return {
+        "read": lambda p: read(p, missing="drop"),
+        "load": lambda p: load(p, missing="drop"),
+        "read_csv": lambda p: R.read_csv(p, missing="drop"),
+        "iter_chunks": lambda p: list(iter_chunks(p, 2, missing="drop")),
+        "iter_chunks-opened": lambda p: iter_chunks(p, 2, missing="drop"),
+    }
+
+
+@pytest.mark.parametrize("data", [b"1,2,3\n4,5,6\n7,8,0\n", b"1,2,3\n4,5,6\n7,?,0\n8,9,0\n"])
+@pytest.mark.parametrize("entry", sorted(_entry_points()))
+def test_a_numeric_header_warning_names_the_callers_line_from_every_entry(tmp_path, entry, data):
+    """``read``, ``load`` and ``iter_chunks`` (opened, or iterated) warn about a numeric
+    header at the caller's line too, on the compiled path and the careful one: they
+    named a line of readers.py (the stack level counted from ``read_csv``)."""
+    p = tmp_path / "f.csv"
+    p.write_bytes(data)
+    call = _entry_points()[entry]
+    with pytest.warns(UserWarning, match="holds only numbers") as caught:
+        call(p)
+    assert [w.filename for w in caught] == [__file__]
+
+
+def _full_precision_values(rng, n):
+    """Doubles of every scale, and the edges, as ``np.savetxt`` and ``repr`` write them."""
+    x = rng.uniform(-9.99, 9.99, size=n) * 10.0 ** rng.integers(-323, 308, n)
+    x[:8] = [-0.0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 0.1, 3.0, -2.5, 1e15]
+    return x
+
+
+@pytest.mark.parametrize("write", ["%.18e", "%.17g", "%.19g", "repr"])
+def test_full_precision_files_are_read_as_the_careful_readers_read_them(tmp_path, write):
+    """Files of full-precision numbers (np.savetxt's default ``%.18e``, ``repr``,
+    ``%.17g``, ``%.19g``), converted by Eisel-Lemire in the compiled parsers: read_csv,
+    read_libsvm and iter_chunks give the careful readers' arrays bit for bit."""
+    from skewlearn.datasets import iter_chunks
+
+    rng = np.random.default_rng(len(write))
+    n, d = 600, 5
+    X = _full_precision_values(rng, n * d).reshape(n, d)
+    y = np.arange(n) % 3 == 0
+    fmt = repr if write == "repr" else (lambda v: write % v)
+    csv = tmp_path / "f.csv"
+    csv.write_text(
+        "a,b,c,d,e,label\n"
+        + "".join(",".join(fmt(float(v)) for v in row) + f",{int(t)}\n" for row, t in zip(X, y)),
+        encoding="utf-8",
+    )
+    fast = _outcome(R.read_csv, csv)
+    assert fast == _outcome(R._read_csv_careful, csv)
+    Xc, _, _ = R._read_csv_careful(csv)
+    assert Xc.tobytes() == X.tobytes()  # the values written, bit for bit
+    got = np.vstack([c for c, _ in iter_chunks(csv, 64)])
+    assert got.tobytes() == Xc.tobytes()
+    svm = tmp_path / "f.svm"
+    svm.write_text(
+        "".join(
+            f"{int(t)} " + " ".join(f"{j + 1}:{fmt(float(v))}" for j, v in enumerate(row)) + "\n"
+            for row, t in zip(X, y)
+        ),
+        encoding="utf-8",
+    )
+    fast = _same(svm)
+    Xs = R._read_libsvm_careful(svm)[0]
+    assert np.array_equal(Xs.toarray(), X)  # the values written
+    chunks = list(iter_chunks(svm, 64, n_features=d, positive_class=1))
+    data = np.concatenate([c.data for c, _ in chunks])  # CSR data: -0.0 keeps its sign
+    assert data.tobytes() == Xs.data.tobytes()
+
+
+def test_integer_labels_beyond_2_53_keep_their_digits(tmp_path):
+    """2**54 + 1 is no tie, so the compiled parser could round it to 2**54 by itself: a
+    label that is an integer beyond 2**53 still goes to the careful reader (two classes
+    here, as for ``load``), and the chunked reader still refuses it by name."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "big.svm"
+    p.write_text("18014398509481985 1:1\n18014398509481984 2:1\n18014398509481984 2:2\n")
+    _same(p)
+    assert R.read_libsvm(p)[1].tolist() == [2**54 + 1, 2**54, 2**54]
+    with pytest.raises(ValueError, match=r"line 1: label 18014398509481985 is an integer beyond"):
+        list(iter_chunks(p, 2))
+
+
+# --------------------------------------------------------------------------- TSV
+_tsv_cell = st.one_of(
+    _value,
+    st.sampled_from(["", "?", "<null>", '"3"', '"a\tb"', "x", "1 2", "NA"]),
+)
+_tsv_pad = st.sampled_from(["", "", "", " ", "  ", "\x0b", "\x0c", "\t", "\xa0"])
+
+
+@st.composite
+def _tsv_text(draw):
+    """Tab-delimited text read by the compiled parser: spaces (and VT, FF) around fields,
+    which both readers strip, and now and then a tab in the padding (an extra, empty
+    field), an empty field, a missing value, a quoted field (with a tab inside), a
+    malformed value, a blank or all-tab line, a leading tab."""
+    width = draw(st.integers(1, 5))
+    labels = draw(st.lists(_csv_label, min_size=1, max_size=3, unique=True))
+    odd = draw(st.integers(0, 2)) == 0
+    lines = []
+    if draw(st.integers(0, 3)):
+        lines.append("\t".join(draw(st.sampled_from(["a", "b", "c", "d", "e"])) + str(j)
+                               for j in range(width)))  # fmt: skip
+    for _ in range(draw(st.integers(1, 12))):
+        if draw(st.integers(0, 6)) == 0:
+            lines.append(draw(st.sampled_from(["", "  ", "\t", "\t\t", " \t "])))
+        row = [draw(_value) for _ in range(width - 1)] + [draw(st.sampled_from(labels))]
+        if odd and draw(st.integers(0, 3)) == 0:
+            row[draw(st.integers(0, width - 1))] = draw(_tsv_cell)
+        pads = [(draw(_tsv_pad), draw(_tsv_pad)) if odd else (draw(st.sampled_from(["", " "])),) * 2
+                for _ in row]  # fmt: skip
+        lines.append("\t".join(a + v + b for (a, b), v in zip(pads, row)))
+    eol = draw(st.sampled_from(["\n", "\n", "\r\n"]))
+    return (eol.join(lines) + eol).encode("utf-8")
+
+
+def _chunks_outcome(path, **kw):
+    """What ``iter_chunks`` gives (rows, ±1 labels), or its error's type and message."""
+    from skewlearn.datasets import iter_chunks
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            chunks = list(iter_chunks(path, 3, format="csv", block_bytes=1024, **kw))
+        except (ValueError, TypeError) as exc:
+            return type(exc), str(exc)
+    return [(X.tobytes(), y.tobytes()) for X, y in chunks]
+
+
+@_SETTINGS
+@given(
+    data=_tsv_text(),
+    header=st.sampled_from([True, False]),
+    missing=st.sampled_from(["error", "drop"]),
+    delimiter=st.sampled_from([None, "\t"]),
+    positive=st.sampled_from([None, "1", "yes"]),
+)
+def test_tab_delimited_files_read_as_the_careful_reader_reads_them(
+    tmp_path, data, header, missing, delimiter, positive
+):
+    """read_csv and iter_chunks read tab-delimited files in the compiled parser, which now
+    strips blanks around a field but not the tab delimiter: results, errors and warnings
+    are the careful readers' (read_csv's careful reader; for iter_chunks, its careful
+    reader of one line, given every line, the path every tab-delimited line took before)."""
+    from skewlearn.datasets import _parse
+
+    def declined(buf, pos, end, delim, width, label_index, X, ids, table, table_len, n_table,
+                 hard, row0, max_rows):  # fmt: skip
+        return row0, 0, 0, pos, _parse.CAREFUL
+
+    p = tmp_path / "f.tsv"
+    p.write_bytes(data)
+    kw = dict(header=header, missing=missing, delimiter=delimiter)
+    assert _outcome(R.read_csv, p, **kw) == _outcome(R._read_csv_careful, p, **kw)
+    fast = _chunks_outcome(p, positive_class=positive, **kw)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(_parse, "csv_block", declined)
+        assert fast == _chunks_outcome(p, positive_class=positive, **kw)
+
+
+def test_a_plain_tab_delimited_file_takes_the_compiled_path(tmp_path, monkeypatch):
+    """Spaces around the fields of a tab-delimited file, a leading empty field refused by
+    name: read_csv and iter_chunks read the file in the compiled parser (their careful
+    readers are not called) and agree with the careful readers."""
+    from skewlearn.datasets import iter_chunks, streaming
+
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(500, 3)).tolist()
+    rows = [f" {a:.4f}\t{b!r} \t {'yes' if c > 0 else 'no'}" for a, b, c in values]
+    p = tmp_path / "f.tsv"
+    p.write_text("x\ty\tlabel\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    careful = _outcome(R._read_csv_careful, p)
+    chunked = np.vstack([X for X, _ in iter_chunks(p, 64, format="csv", positive_class="yes")])
+    with monkeypatch.context() as m:
+        m.setattr(R, "_csv_from_text", None)  # the careful readers are not called
+        m.setattr(streaming.ChunkedFile, "_csv_careful", None)
+        assert _outcome(R.read_csv, p) == careful
+        got = np.vstack([X for X, _ in iter_chunks(p, 64, format="csv", positive_class="yes")])
+    assert got.tobytes() == chunked.tobytes() == R._read_csv_careful(p)[0].tobytes()
+    p.write_text("x\ty\tlabel\n1\t2\tyes\n\t2\tno\n", encoding="utf-8")  # an empty field
+    fast = _outcome(R.read_csv, p)
+    assert fast == _outcome(R._read_csv_careful, p) and "line 3" in fast[0][1]

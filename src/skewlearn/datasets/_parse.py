@@ -7,11 +7,15 @@ then hands that one line to the careful pure-Python reader of
 :mod:`skewlearn.datasets.readers`, which either parses it or raises the error message
 with the line number. So the fast path never decides that a file is malformed.
 
-Numbers are parsed with Clinger's fast path: a decimal mantissa below 2**53 times or
-divided by an exact power of ten (at most 10**22) is one correctly rounded IEEE
-operation, so the result is bit-identical to Python's ``float``. Other numbers (more than
-15 significant digits, large exponents) are reported as *hard* and converted by the
-caller with ``float``. No fast-math here: ``arcp`` would turn the division into a
+Numbers are converted exactly, bit-identical to Python's ``float``. Clinger's fast path
+first: a decimal mantissa below 2**53 times or divided by an exact power of ten (at most
+10**22) is one correctly rounded IEEE operation. Longer numbers (up to 19 significant
+digits, any exponent: ``repr``, ``%.17g``, ``np.savetxt``'s ``%.18e``) go through
+Eisel–Lemire (:func:`_eisel_lemire`, a 128-bit product with a table of powers of ten),
+and a dyadic value it cannot decide (an exact double such as ``561351655411023.25``)
+through one integer division. What is left (more than 19 significant digits, subnormal
+results, overflow, the algorithm's undecided cases) is reported as *hard* and converted
+by the caller with ``float``. No fast-math here: ``arcp`` would turn the division into a
 multiplication by a rounded reciprocal.
 
 Speed (docs/benchmarks.md, "Parsing"): the digits of the common token (``idx:[-]d.dddd``,
@@ -33,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from numba.extending import intrinsic
 
 #: Like ``_config.NJIT`` but without fast-math (correct rounding needs exact division).
@@ -42,9 +46,47 @@ _PARSE = {"cache": True, "nogil": True, "error_model": "numpy"}
 _PARSE_INLINE = {**_PARSE, "inline": "always"}
 
 _POW10 = np.array([10.0**k for k in range(23)], dtype=np.float64)
-_MANT_MAX = 2**53
+_MANT_MAX = np.uint64(2**53)
+#: An integer label from here on is typed by the careful reader (a float would round it).
+_LABEL_INT_MAX = float(2**53)
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+
+#: ``floor(e * log2(10)) == (_LOG2_10_Q16 * e) >> 16`` for every ``e`` of the table.
+_LOG2_10_Q16 = 217706
+#: The exponents of the 128-bit table of powers of ten.
+_P10_MIN, _P10_MAX = -342, 308
+
+
+def _powers_of_ten_128() -> tuple[np.ndarray, np.ndarray]:
+    """The table of :func:`_eisel_lemire`: ``T(e) = floor(10**e * 2**(127 - L(e)))`` with
+    ``L(e) = floor(e * log2(10))``, for ``_P10_MIN <= e <= _P10_MAX``, as its high and
+    low 64 bits. Computed exactly with Python integers (``10**e`` shifted, or ``2**(127 -
+    L)`` floor-divided by ``10**-e``), each value checked to have its top bit at 127
+    (which also checks ``L`` against the exact ``floor(log2(10**e))``); about 1 ms."""
+    hi = np.empty(_P10_MAX - _P10_MIN + 1, dtype=np.uint64)
+    lo = np.empty_like(hi)
+    for e in range(_P10_MIN, _P10_MAX + 1):
+        shift = 127 - ((_LOG2_10_Q16 * e) >> 16)
+        if e >= 0:
+            t = 10**e << shift if shift >= 0 else 10**e >> -shift
+        else:
+            t = (1 << shift) // 10**-e
+        if t.bit_length() != 128:
+            raise AssertionError(f"the table of powers of ten is wrong at 1e{e}")
+        hi[e - _P10_MIN] = t >> 64
+        lo[e - _P10_MIN] = t & (2**64 - 1)
+    return hi, lo
+
+
+_P10_HI, _P10_LO = _powers_of_ten_128()
+_C1FF = np.uint64(0x1FF)
+_MANT52 = np.uint64(2**52 - 1)
 
 _POW10_INT = np.array([10**k for k in range(9)], dtype=np.int64)
+_POW10_U64 = np.array([10**k for k in range(20)], dtype=np.uint64)
+_POW5_U64 = np.array([5**k for k in range(28)], dtype=np.uint64)
+_POW2_NEG = np.array([2.0**-k for k in range(28)], dtype=np.float64)
 _U8 = np.uint64(8)
 _C30 = np.uint64(0x3030303030303030)
 _C46 = np.uint64(0x4646464646464646)
@@ -183,6 +225,83 @@ def _token_end(buf, i):
     return -1
 
 
+@intrinsic
+def _mul128(typingctx, a, b):
+    """``(high, low)``: the 128-bit product of the uint64 ``a`` and ``b`` as two uint64
+    (LLVM's i128 multiply: one ``mul`` instruction on x86-64)."""
+
+    def codegen(context, builder, sig, args):
+        wide = ir.IntType(128)
+        prod = builder.mul(builder.zext(args[0], wide), builder.zext(args[1], wide))
+        low = builder.trunc(prod, ir.IntType(64))
+        high = builder.trunc(builder.lshr(prod, ir.Constant(wide, 64)), ir.IntType(64))
+        return context.make_tuple(builder, sig.return_type, [high, low])
+
+    return types.UniTuple(types.uint64, 2)(types.uint64, types.uint64), codegen
+
+
+@intrinsic
+def _from_bits(typingctx, bits):
+    """The float64 whose IEEE 754 bit pattern is the uint64 ``bits``."""
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(types.uint64), codegen
+
+
+@njit(**_PARSE_INLINE)
+def _eisel_lemire(mant, e10):
+    """``(True, w * 10**e10)`` correctly rounded to the nearest float64 (ties to even),
+    for a mantissa ``0 < w < 2**64``; ``(False, 0.0)`` where the algorithm cannot decide
+    (then the caller converts the token with ``float``).
+
+    Eisel–Lemire (D. Lemire, "Number parsing at a gigabyte per second", Software:
+    Practice and Experience 51(8), 2021; its checks as in Go's ``strconv/eisel_lemire.go``,
+    read to check behaviour, not copied): with ``w`` shifted left by its ``z`` leading zeros and
+    ``T = floor(10**e10 * 2**(127 - L))``, ``L = floor(e10 * log2(10))``, the 128-bit
+    table value of :data:`_P10_HI`/:data:`_P10_LO`, the product ``w * T`` holds the
+    result's bits. Its top 64 bits times ``T``'s top 64 bits are enough unless the
+    9 bits below the 54 kept are all ones and the dropped product could carry into them;
+    then the low 64 bits of ``T`` are added, and if a carry is still possible: undecided.
+    An exact product whose 54th bit is a tie (low bits all zero, kept bits ``...01``):
+    undecided (the value may be exactly halfway). Then the 54 bits are rounded to 53
+    (half up, which with the tie case excluded is ties to even), and the biased exponent
+    is ``L + 1087 - z`` less one when the product's top bit is clear. Subnormal results
+    and overflow are left undecided: ``float`` gives them (and ``inf``, which the readers
+    refuse with the careful reader's message). Below ``10**-342`` every such ``w`` rounds
+    to zero: ``w * 10**e10 < 1.85e-324``, under half the smallest subnormal.
+    """
+    if e10 < _P10_MIN:
+        return True, 0.0
+    if e10 > _P10_MAX:
+        return False, 0.0
+    z = leading_zeros(mant)
+    w = mant << z
+    k = e10 - _P10_MIN
+    hi, lo = _mul128(w, _P10_HI[k])
+    if (hi & _C1FF) == _C1FF and lo + w < w:  # the dropped part may carry into hi
+        yhi, ylo = _mul128(w, _P10_LO[k])
+        lo2 = lo + yhi
+        if lo2 < lo:
+            hi += _U1
+        if (hi & _C1FF) == _C1FF and lo2 + _U1 == _U0 and ylo + w < w:
+            return False, 0.0
+        lo = lo2
+    top = hi >> np.uint64(63)
+    m = hi >> (top + np.uint64(9))  # 54 bits
+    if lo == _U0 and (hi & _C1FF) == _U0 and (m & np.uint64(3)) == _U1:
+        return False, 0.0  # perhaps exactly halfway between two doubles
+    m = (m + (m & np.uint64(1))) >> np.uint64(1)
+    e2 = ((_LOG2_10_Q16 * e10) >> 16) + 1087 - np.int64(z) - 1 + np.int64(top)
+    if m >> np.uint64(53):  # rounding carried into a 54th bit
+        m >>= np.uint64(1)
+        e2 += 1
+    if e2 <= 0 or e2 >= 0x7FF:  # subnormal or overflow: ``float`` decides
+        return False, 0.0
+    return True, _from_bits((np.uint64(e2) << np.uint64(52)) | (m & _MANT52))
+
+
 @njit(**_PARSE_INLINE)
 def _is_blank(c):
     return c == 32 or c == 9 or c == 11 or c == 12
@@ -195,7 +314,9 @@ def _scan_number(buf, pos, end, size):
     ``buf`` is a data pointer (:func:`_address`) of an array of ``size`` bytes.
 
     Returns ``(value, pos_after, kind, is_int)``: kind 0 = not a number here, 1 = value
-    exact, 2 = syntactically a number but outside the fast path (convert with float).
+    exact (Python's ``float`` of the token, bit for bit, and finite), 2 = syntactically a
+    number but left to the caller's ``float``: more than 19 significant digits, or a
+    subnormal, infinite or undecided result (see the module's docstring).
     ``buf[end - 1]`` must be a line end (``\\n`` or ``\\r``): the digit loops stop there.
     """
     i = pos
@@ -218,16 +339,20 @@ def _scan_number(buf, pos, end, size):
             elif k > 0 and buf[j] != 101 and buf[j] != 69:
                 v = float(ip)
                 return -v if neg else v, j, 1, True
-    mant = 0
+    mant = np.uint64(0)
+    nsig = 0  # significant digits: from the first non-zero one (> 19 may overflow: hard)
+    tz = 0  # the trailing zeros among them
     # no ``i < end`` test in the digit loops: a block always ends with a line end
     s0 = i
     while True:
         d = np.uint64(buf[i]) - np.uint64(48)  # wraps below '0': one compare
         if d > 9:
             break
-        mant = mant * 10 + np.int64(d)
+        mant = mant * np.uint64(10) + d
+        nsig += (nsig > 0) | (d != _U0)  # (not mant != 0: mant may wrap to 0)
+        tz = (tz + 1) * (d == _U0)
         i += 1
-    ndig = i - s0  # digits read, leading zeros included (> 18 may overflow: hard)
+    ndig = i - s0  # digits read, leading zeros included
     frac = 0
     is_int = ndig > 0
     if buf[i] == 46:  # '.'
@@ -238,7 +363,9 @@ def _scan_number(buf, pos, end, size):
             d = np.uint64(buf[i]) - np.uint64(48)
             if d > 9:
                 break
-            mant = mant * 10 + np.int64(d)
+            mant = mant * np.uint64(10) + d
+            nsig += (nsig > 0) | (d != _U0)
+            tz = (tz + 1) * (d == _U0)
             i += 1
         frac = i - s1
         ndig += frac
@@ -265,17 +392,30 @@ def _scan_number(buf, pos, end, size):
             return 0.0, pos, 0, False
         if eneg:
             exp = -exp
-    if ndig > 18 or mant >= _MANT_MAX:
+    if nsig > 19:
         return 0.0, i, 2, is_int
     e10 = exp - frac
-    if mant == 0:
+    if tz > 0 and mant != _U0:
+        # ``3.000000000000000000e+00`` (np.savetxt) is 3e0: Clinger's path, exactly; and
+        # an exact value is one Eisel-Lemire cannot decide when its e10 is negative
+        mant //= _POW10_U64[tz]
+        e10 += tz
+    if mant == _U0:
         v = 0.0
-    elif 0 <= e10 <= 22:
+    elif mant < _MANT_MAX and 0 <= e10 <= 22:  # Clinger: one correctly rounded operation
         v = float(mant) * _POW10[e10]
-    elif -22 <= e10 < 0:
+    elif mant < _MANT_MAX and -22 <= e10 < 0:
         v = float(mant) / _POW10[-e10]
     else:
-        return 0.0, i, 2, is_int
+        ok, v = _eisel_lemire(mant, e10)
+        if not ok and -27 <= e10 < 0 and mant % _POW5_U64[-e10] == _U0:
+            # a dyadic value (an exact double or a tie, e.g. ``561351655411023.25``):
+            # Eisel-Lemire cannot decide these, but w / 5**k is an integer and the value
+            # is float(w / 5**k) * 2**-k, one correctly rounded conversion and an exact
+            # scaling (the result is far from the subnormals)
+            ok, v = True, float(mant // _POW5_U64[-e10]) * _POW2_NEG[-e10]
+        if not ok:
+            return 0.0, i, 2, is_int
     return -v if neg else v, i, 1, is_int
 
 
@@ -323,6 +463,8 @@ def _line_head(buf, pos, end, size):
         return (_SKIP if plain else CAREFUL), nxt, 0.0, False
     lab, j, kind, isint = _scan_number(buf, i, end, size)
     if kind == 0 or kind == 2 or not (_eol(buf[j]) or _is_blank(buf[j]) or buf[j] == 35):
+        return CAREFUL, pos, 0.0, False
+    if isint and abs(lab) >= _LABEL_INT_MAX:  # the careful reader keeps its digits (int)
         return CAREFUL, pos, 0.0, False
     return _DATA, j, lab, isint
 
@@ -611,6 +753,13 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
 
 
 @njit(**_PARSE_INLINE)
+def _pad(c, delim):
+    """Whether ``c`` is a blank that :func:`csv_block` strips around a field: a blank
+    (space, tab, VT, FF) that is not the delimiter (a tab-delimited file keeps its tabs)."""
+    return _is_blank(c) and c != delim
+
+
+@njit(**_PARSE_INLINE)
 def _missing_mark(buf, t0, L):
     """Whether the ``L`` bytes at ``t0`` are a missing-value marker of the careful readers
     (``readers._MISSING``: ``?`` or ``<null>``)."""
@@ -636,7 +785,8 @@ def csv_block(
 
     Every field but the label must be a number; the label field is looked up in (or
     added to) the token table ``table[k, :table_len[k]]`` (``n_table[0]`` entries) and its
-    index written to ``label_ids``. Fields are stripped of blanks and tabs.
+    index written to ``label_ids``. Fields are stripped of blanks (space, tab, VT, FF)
+    but the delimiter: a tab-delimited file is read here too.
 
     Hard numbers are recorded in ``hard`` as ``(row, column, token start, token end)``.
 
@@ -654,14 +804,15 @@ def csv_block(
         i = pos
         while i < end and _is_blank(buf[i]):
             i += 1
-        if _at_eol(p, i, end):
+        if _at_eol(p, i, end):  # only blanks (tabs too: the careful reader's empty row)
             pos, plain = _skip_to_eol(p, i, end)
             lines += 1
             continue
+        i = pos  # a leading tab is an empty first field of a tab-delimited line
         col = 0
         f = 0
         while True:
-            while i < end and _is_blank(buf[i]):
+            while i < end and _pad(buf[i], delim):
                 i += 1
             if col == label_index:
                 t0 = i
@@ -673,7 +824,7 @@ def csv_block(
                         return n, nh0, lines, start, CAREFUL
                     i += 1
                 t1 = i
-                while t1 > t0 and _is_blank(buf[t1 - 1]):
+                while t1 > t0 and _pad(buf[t1 - 1], delim):
                     t1 -= 1
                 L = t1 - t0
                 if L == 0 or L > maxlen:
@@ -713,7 +864,7 @@ def csv_block(
                     hard[nh, 3] = j
                     nh += 1
                 i = j
-                while i < end and _is_blank(buf[i]):
+                while i < end and _pad(buf[i], delim):
                     i += 1
                 if f >= X.shape[1]:
                     return n, nh0, lines, start, CAREFUL

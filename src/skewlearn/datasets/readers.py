@@ -45,6 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._files import user_path
+from .._stack import user_stacklevel
 
 __all__ = ["read", "read_arff", "read_csv", "read_keel", "read_libsvm"]
 
@@ -412,10 +413,12 @@ def _absent_positive(where: str, positive: Any, classes: Sequence) -> ValueError
     return ValueError(msg)
 
 
-def _warn_numeric_header(path: str, names: Sequence[str], stacklevel: int = 3) -> None:
+def _warn_numeric_header(path: str, names: Sequence[str]) -> None:
     """Warn when the header line of a CSV file holds only numbers: most likely the file
     has no header, and its first data row is being used as column names (and lost).
-    ``stacklevel`` 3 names the caller of the function that calls this one."""
+    The warning names the first line outside skewlearn (:func:`user_stacklevel`), however
+    the reader was reached (``read_csv``, ``read``, ``load``, ``iter_chunks``, a
+    fallback)."""
     if names and all(_number(n) is not None for n in names):
         warnings.warn(
             f"{path}: the first line ({', '.join(names[:6])}{', ...' if len(names) > 6 else ''}) "
@@ -423,7 +426,7 @@ def _warn_numeric_header(path: str, names: Sequence[str], stacklevel: int = 3) -
             "names and is not a row of the data. If the file has no header line, pass "
             "header=False (command line: --no-header).",
             UserWarning,
-            stacklevel=stacklevel,
+            stacklevel=user_stacklevel(),
         )
 
 
@@ -1388,16 +1391,19 @@ def _read_csv_careful(path: str | os.PathLike, **options: Any):
     o = {p.name: p.default for p in params if p.kind is p.KEYWORD_ONLY} | options
     path = _csv_args(path, o["header"], o["missing"])
     text = _read_text(path)
-    return _csv_from_text(path, text, o["label_column"], o["delimiter"], o["header"],
-                          o["nominal_columns"], o["missing"], 4)  # fmt: skip
+    return _csv_from_text(
+        path,
+        text,
+        o["label_column"],
+        o["delimiter"],
+        o["header"],
+        o["nominal_columns"],
+        o["missing"],
+    )
 
 
-def _csv_from_text(
-    path: str, text: str, label_column, delimiter, header, nominal_columns, missing, stacklevel
-):
-    """The careful reader of CSV ``text`` (the file's, as :func:`_read_text` gives it);
-    a numeric header's warning names the frame ``stacklevel`` - 2 above this one (3: this
-    one's caller)."""
+def _csv_from_text(path: str, text: str, label_column, delimiter, header, nominal_columns, missing):
+    """The careful reader of CSV ``text`` (the file's, as :func:`_read_text` gives it)."""
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
     sniffed = delimiter is None
@@ -1435,7 +1441,7 @@ def _csv_from_text(
             "Fix the quoting.",
         ) from None
     if header and names is not None:
-        _warn_numeric_header(path, names, stacklevel)
+        _warn_numeric_header(path, names)
     if header and names is not None and len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise _fail(
@@ -1491,8 +1497,9 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
     The header (or first row) is read by the csv module from the file's decoded head, as
     the careful reader reads it; the data lines by the compiled parser. A file it does not
     read whole (a line it declines: quotes, missing values, another width, non-ASCII; a
-    value that is not finite; a label spelling a missing value; nominal columns; a blank
-    or non-ASCII delimiter, or one a number can hold; a header error) is read again by
+    value that is not finite; a label spelling a missing value; nominal columns; a space,
+    VT, FF, ``#`` or non-ASCII delimiter, or one a number can hold; a header error; a tab
+    is read here) is read again by
     the careful reader (:func:`_csv_from_text`), whose results and errors are therefore
     the only ones."""
     from . import _parse  # numba: imported when a file is read, not with the package
@@ -1501,7 +1508,7 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
 
     def careful():
         text = _read_text(path)
-        return _csv_from_text(path, text, label_column, given, header, nominal_columns, missing, 6)
+        return _csv_from_text(path, text, label_column, given, header, nominal_columns, missing)
 
     raw, blank = _read_checked(path)
     if blank:
@@ -1523,7 +1530,7 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
                                         and not nominal_columns)):  # fmt: skip
         del raw
         return careful()
-    if not delimiter.isascii() or delimiter in " \t\x0b\x0c#" or delimiter in _NUMBER_CHARS:
+    if not delimiter.isascii() or delimiter in " \x0b\x0c#" or delimiter in _NUMBER_CHARS:
         del raw
         return careful()
     reader = csv.reader(io.StringIO(head), delimiter=delimiter, strict=True)
@@ -1598,7 +1605,7 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
     if n == 0 or _missing_like_label(tokens) is not None:
         return careful()
     if header:
-        _warn_numeric_header(path, names, 4)
+        _warn_numeric_header(path, names)
     X.resize((n, width - 1), refcheck=False)  # in place: no second copy of the table
     y = _parse_labels(tokens)[ids[:n]]
     meta = {
