@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import warnings
 from decimal import ROUND_FLOOR, Decimal, localcontext
+from typing import Any
 
 from numba import njit
 
 from ._config import NJIT_INLINE
+from ._stack import user_stacklevel
 
 __all__ = ["note_step_gain", "warn_unstable_steps"]
 
@@ -49,7 +51,7 @@ def _round_down(x: float, digits: int = 3) -> float:
         return float(exact.quantize(unit, rounding=ROUND_FLOOR))
 
 
-def warn_unstable_steps(est, before: float, n_rows: int, gain: str, stacklevel: int = 5) -> None:
+def warn_unstable_steps(est: Any, before: float, n_rows: int, gain: str) -> None:
     """Warn (``RuntimeWarning``) if ``est.stability_[0]`` rose above ``before`` during the
     learning call of ``n_rows`` rows that just ran.
 
@@ -58,7 +60,9 @@ def warn_unstable_steps(est, before: float, n_rows: int, gain: str, stacklevel: 
     that overflowed float64 (a row whose squared distance or norm is inf, from values
     near the accepted magnitude limit) leaves no such step size: the warning then asks
     for scaling only.
-    ``gain`` is the gain's formula as the message prints it.
+    ``gain`` is the gain's formula as the message prints it. The warning names the first
+    line outside skewlearn (:func:`skewlearn._stack.user_stacklevel`), however the learning
+    call was reached (``fit``, ``test_then_train``, ``prequential``, the River adapter).
     """
     stability = est.stability_
     unstable = int(stability[0] - before)
@@ -83,6 +87,5 @@ def warn_unstable_steps(est, before: float, n_rows: int, gain: str, stacklevel: 
         f"scores become meaningless. {fix} (e.g. sklearn.preprocessing.MinMaxScaler). "
         "The counts are in stability_.",
         RuntimeWarning,
-        # here < _learn_signed < OnlineClassifier._run < fit/partial_fit < caller
-        stacklevel=stacklevel,
+        stacklevel=user_stacklevel(),
     )

@@ -1395,12 +1395,11 @@ class OnlineClassifier(BinaryClassifier):
             self._check_classes(y, classes)
         return self._learn_signed(X, self._signed_labels(y))
 
-    def _learn_signed(self, X, ypm: np.ndarray, stacklevel: int = 5) -> np.ndarray:
+    def _learn_signed(self, X, ypm: np.ndarray) -> np.ndarray:
         """Learn from validated rows ``X`` (magnitude checked) and labels ``ypm`` in
         {+1 (``pos_label_``), -1}: the compiled pass, then the step-size and overflow
         checks. Returns the pre-update scores with :meth:`decision_function`'s sign.
-        (:class:`skewlearn.compat.river.RiverClassifier` calls it directly for one row;
-        ``stacklevel`` makes a step-size warning point at the user's line.)"""
+        (:class:`skewlearn.compat.river.RiverClassifier` calls it directly for one row.)"""
         if self._mapped_state:
             self._writable_state()
         rows = as_rows(X, self._intercept_feature())
@@ -1410,7 +1409,7 @@ class OnlineClassifier(BinaryClassifier):
             before = float(self.stability_[0])
             self._learn(rows, ypm, scores)
             try:
-                warn_unstable_steps(self, before, X.shape[0], self._step_gain, stacklevel)
+                warn_unstable_steps(self, before, X.shape[0], self._step_gain)
             except BaseException:
                 # the warning turned into an error (-W error): the overflow checks still
                 # run, or the model would keep a non-finite state that the next CSR call,

@@ -155,3 +155,26 @@ def test_an_overflowing_gain_warns_and_asks_for_scaling(est):
     ):
         est.fit(X, np.array([1, 0, 1]))
     assert not hasattr(est, "weights_")  # the overflowed model was discarded
+
+
+@pytest.mark.parametrize("route", ["test_then_train", "prequential", "river"])
+def test_the_unstable_step_warning_names_the_callers_line_on_every_route(route):
+    # The warning was raised with a fixed stack level that was right for fit and
+    # partial_fit only; through prequential (or anything else that adds a frame) it named
+    # a line inside skewlearn. It now walks to the first frame outside the package.
+    from skewlearn.evaluation import prequential
+
+    clf = OGD(loss="squared", schedule="constant", eta=0.5)
+    with pytest.warns(RuntimeWarning, match="unstable step") as w:
+        if route == "test_then_train":
+            clf.test_then_train(X3, Y3)
+        elif route == "prequential":
+            prequential(clf, X3, Y3)
+        elif route == "river":
+            from skewlearn.compat.river import RiverClassifier
+
+            model = RiverClassifier(clf)
+            for row, label in zip(X3, Y3, strict=True):
+                model.learn_one(dict(enumerate(row)), bool(label == 1))
+    named = {x.filename for x in w if "unstable step" in str(x.message)}
+    assert named == {__file__}

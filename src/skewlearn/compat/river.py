@@ -490,7 +490,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             model._check_params_unchanged()
             row = self._ready_row(x)
             ypm = np.array((1.0 if code == model.pos_label_ else -1.0,))
-            model._learn_signed(row, ypm, stacklevel=4)
+            model._learn_signed(row, ypm)
             return
         # (the row checked here too, for the message that names the feature at fault)
         model.partial_fit(self._ready_row(x), np.array((code,)), classes=self._classes())
