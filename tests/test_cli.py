@@ -523,9 +523,24 @@ def test_output_records_scaling_and_the_histogram_auc(capsys):
 
 
 def test_an_unknown_extension_names_the_known_ones_not_a_python_keyword(tmp_path, capsys):
+    odd = tmp_path / "t.json"
+    odd.write_text("a\tb\n1\t0\n2\t1\n")
+    _fails(capsys, ["stream", str(odd), "--model", "AROW"], "one of the known extensions ['.arff'")
+
+
+def test_a_tsv_file_is_read_as_delimited_text(tmp_path, capsys):
+    # The command line has no format option, so a .tsv file could not be streamed at all
+    # (session 22): .tsv is now a known extension of the CSV readers (tab sniffed).
     tsv = tmp_path / "t.tsv"
-    tsv.write_text("a\tb\n1\t0\n2\t1\n")
-    _fails(capsys, ["stream", str(tsv), "--model", "AROW"], "one of the known extensions ['.arff'")
+    rows = "".join(f"{i % 7}\t{(i * 3) % 5}\t{int(i % 4 == 0)}\n" for i in range(40))
+    tsv.write_text("a\tb\ty\n" + rows, encoding="utf-8")
+    from skewlearn.cli import _streamable_file
+
+    assert _streamable_file(str(tsv))  # streamed from disk in chunks, as a .csv is
+    for extra in ([], ["--shuffle"]):  # streamed from disk, and loaded whole
+        assert main(["stream", str(tsv), "--model", "AROW", "--format", "json", *extra]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["data"]["rows"] == 40 and out["data"]["features"] == 2
 
 
 def test_file_options_label_column_nominal_columns_and_missing(tmp_path, capsys):

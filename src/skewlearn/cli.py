@@ -354,7 +354,7 @@ def _load(data: str, scale: str | None, options: dict[str, Any] | None = None):
         raise UsageError(_cli_message(exc)) from exc
 
 
-_CHUNKED_EXTENSIONS = (".svm", ".libsvm", ".svmlight", ".txt", ".csv", ".dat")
+_CHUNKED_EXTENSIONS = (".svm", ".libsvm", ".svmlight", ".txt", ".csv", ".tsv", ".dat")
 
 
 def _streamable_file(data: str) -> bool:

@@ -1214,3 +1214,34 @@ def test_a_libsvm_file_named_csv_is_named_as_libsvm(tmp_path):
         assert "format='libsvm', or name it .svm" in str(info.value)
     X, y, _ = read(p, format="libsvm")  # the advice works
     assert X.shape == (3, 3) and y.tolist() == [1, -1, 1]
+
+
+@pytest.mark.parametrize("name", ["t.tsv", "t.TSV", "t.tsv.gz"])
+def test_a_tsv_extension_is_read_as_delimited_text_by_every_entry(tmp_path, name):
+    # Session 22: read, load and iter_chunks refused a .tsv file ("cannot tell the format
+    # from the extension"), and the command line, which has no format option, could not
+    # read one at all. .tsv now means CSV with the delimiter sniffed (tab).
+    import gzip
+
+    from skewlearn.datasets import iter_chunks, load, read, read_csv
+
+    text = "a\tb\ty\n1.5\t2\tpos\n3\t4.25\tneg\n5\t6\tneg\n"
+    path = tmp_path / name
+    if name.endswith(".gz"):
+        path.write_bytes(gzip.compress(text.encode("utf-8")))
+    else:
+        path.write_text(text, encoding="utf-8")
+    X0, y0, meta0 = read_csv(path)
+    assert X0.tolist() == [[1.5, 2.0], [3.0, 4.25], [5.0, 6.0]] and meta0["feature_names"] == [
+        "a",
+        "b",
+    ]
+    X, y, meta = read(path)
+    np.testing.assert_array_equal(X, X0)
+    assert y.tolist() == y0.tolist() and meta["feature_names"] == ["a", "b"]
+    X, y, meta = load(str(path), positive_class="pos")
+    np.testing.assert_array_equal(X, X0)
+    assert y.tolist() == [1, -1, -1]  # load labels +1 (positive_class) and -1
+    chunks = list(iter_chunks(path, positive_class="pos"))
+    np.testing.assert_array_equal(np.vstack([np.asarray(c[0]) for c in chunks]), X0)
+    assert np.concatenate([c[1] for c in chunks]).tolist() == [1, -1, -1]

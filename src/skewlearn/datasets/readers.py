@@ -2051,6 +2051,7 @@ _EXTENSIONS = {
     ".svmlight": "libsvm",
     ".txt": "libsvm",
     ".csv": "csv",
+    ".tsv": "csv",  # the delimiter is sniffed (tab)
     ".arff": "arff",
 }
 
@@ -2061,8 +2062,8 @@ def read(
     """Read a data file, choosing the reader from its extension or ``format``.
 
     ``.dat`` → :func:`read_keel`, ``.svm``/``.libsvm``/``.svmlight``/``.txt`` →
-    :func:`read_libsvm`, ``.csv`` → :func:`read_csv`, ``.arff`` → :func:`read_arff`, each
-    also with ``.gz`` appended.
+    :func:`read_libsvm`, ``.csv``/``.tsv`` → :func:`read_csv` (the delimiter sniffed),
+    ``.arff`` → :func:`read_arff`, each also with ``.gz`` appended.
 
     Parameters
     ----------
