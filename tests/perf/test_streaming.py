@@ -904,3 +904,28 @@ def test_a_label_spelling_a_missing_value_is_refused_not_made_a_class(tmp_path, 
                      "@data\n" + "\n".join(rows) + "\n")  # fmt: skip
         assert load(p, positive_class=marker)[1].tolist() == [-1, -1, -1, 1, -1, 1, -1]
         assert len(_gather(iter_chunks(p, 2, positive_class=marker))[1]) == 7
+
+
+def test_the_repr_of_a_chunked_file_whose_opening_failed_does_not_raise(tmp_path, monkeypatch):
+    # A traceback that shows locals (pytest's, a debugger's) printed an AttributeError for
+    # the ChunkedFile whose __init__ refused the file, hiding the refusal's own message.
+    from skewlearn.datasets import iter_chunks
+    from skewlearn.datasets.streaming import ChunkedFile
+
+    seen = []
+    original = ChunkedFile.__init__
+
+    def spy(self, *args, **kwargs):
+        seen.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(ChunkedFile, "__init__", spy)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="empty"):
+        iter_chunks(bad)
+    assert repr(seen[0]).startswith("ChunkedFile(")
+    good = tmp_path / "good.csv"
+    good.write_text("a,y\n1,0\n2,1\n", encoding="utf-8")
+    shown = repr(iter_chunks(good))
+    assert shown.startswith(f"ChunkedFile({str(good)!r}, format='csv'") and "n_rows=2" in shown

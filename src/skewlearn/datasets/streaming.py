@@ -594,10 +594,14 @@ class ChunkedFile:
         yield from chunker.flush()
 
     def __repr__(self) -> str:
+        # getattr: a traceback (pytest's locals, a debugger) shows the object whose
+        # __init__ refused the file, before these attributes were set
+        names = ("path", "format", "chunk_size", "n_features", "positive_class", "n_rows")
+        v = {k: getattr(self, k, "?") for k in names}
         return (
-            f"ChunkedFile({self.path!r}, format={self.format!r}, chunk_size={self.chunk_size}, "
-            f"n_features={self.n_features}, positive_class={self.positive_class!r}, "
-            f"n_rows={self.n_rows})"
+            f"ChunkedFile({v['path']!r}, format={v['format']!r}, chunk_size={v['chunk_size']}, "
+            f"n_features={v['n_features']}, positive_class={v['positive_class']!r}, "
+            f"n_rows={v['n_rows']})"
         )
 
     @property
