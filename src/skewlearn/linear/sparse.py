@@ -231,10 +231,9 @@ class TruncatedGradient(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
-    #: A step on CSR rows writes the row's columns and the intercept of ``weights_`` and
-    #: the row's columns of ``truncated_at_`` (the truncation only advances the clock);
-    #: dense rows are read whole (:class:`OnlineClassifier`).
-    _column_state: ClassVar[tuple[str, ...]] = ("weights_", "truncated_at_")
+    #: A step on CSR rows writes the row's columns and the intercept of ``weights_`` (the
+    #: truncation only advances the clock) (:class:`OnlineClassifier`).
+    _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
     _step_gain = SQUARED_GAIN
 
     _step_params: ClassVar[tuple[tuple[str, str], ...]] = (("eta", "smaller"),)
@@ -285,6 +284,13 @@ class TruncatedGradient(OnlineLinearClassifier):
             # pickled before session 22: every weight is up to date (the eager truncation)
             self.truncated_at_ = np.zeros_like(self.weights_)
             self.truncation_clock_ = np.zeros(2, dtype=np.float64)
+
+    def _float_state_names(self, state: dict) -> tuple[str, ...]:
+        # truncated_at_ holds values the clock has taken (sums of eta_i / eta <= 1, finite
+        # by construction), so the overflow check leaves it out: on sparse rows it would
+        # read one more d-vector at the batch's columns after every call (~1 ms a fit of
+        # 100,000 non-zeros at d = 10^6, cache misses).
+        return tuple(n for n in super()._float_state_names(state) if n != "truncated_at_")
 
     def _alpha0(self) -> float:
         """The truncation amount per unit of the clock, :math:`\\eta K g`."""
