@@ -110,6 +110,14 @@ def estimators(X: Array, y: Array) -> float:
     scores_o, trace = OMCSL(random_state=0).test_then_train(X, y, return_trace=True)
     assert_type(trace, SelectionTrace)  # the overload on return_trace (session 22)
     assert_type(OMCSL(random_state=0).test_then_train(X, y), Array)
+    # return_trace known only at run time, or given by position: accepted by the method, so
+    # by its hints too (the union when the flag is a bool)
+    traced = len(X) > 0
+    either = OMCSL(random_state=0).test_then_train(X, y, return_trace=traced)
+    assert_type(either, Array | tuple[Array, SelectionTrace])
+    assert isinstance(either, tuple) and np.array_equal(either[0], scores_o)
+    _, by_position = OMCSL(random_state=0).test_then_train(X, y, None, True)
+    assert_type(by_position, SelectionTrace)
     assert len(trace.learner) == len(scores_o)
     try:  # random_state is what check_random_state takes: no numpy Generator
         OGD(random_state=np.random.default_rng(0)).fit(X, y)  # type: ignore[arg-type]
