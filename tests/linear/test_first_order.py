@@ -671,7 +671,7 @@ def test_romma_in_pieces_equals_fit_bit_for_bit_across_folds(sparse, aggressive,
     (and below a floor of .9: aggressive steps shrink s) inside calls and at their edges."""
     X, y = _romma_stream(sparse)
 
-    names = ("weights_", "weight_scale_", "feature_sqnorm_", "counts_")
+    names = ("weights_", "weight_scale_", "feature_sqnorm_", "feature_sqnorm_bound_", "counts_")
     whole, unfolded = _pieces_equal_fit(
         lambda: _bounded(ROMMA(aggressive=aggressive), 0.9, 1.5),
         X,
@@ -706,6 +706,34 @@ def test_romma_scaled_step_equals_the_eager_formula(sparse, aggressive, bounds):
     np.testing.assert_allclose(s * s * clf.feature_sqnorm_[0] + b * b, w @ w, rtol=1e-12)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_romma_squared_norm_does_not_drift_on_random_labels(sparse, aggressive):
+    """On labels independent of x the scale grows faster than |w|, so |v|^2 shrinks a few
+    per cent at most steps (no single step cancels much) and by ~1e8 between folds: kept
+    by increments alone it lost the bits of its earlier, larger values (1e-7 relative,
+    and the weights 3e-7 from the eager formula, main's code 4e-15). The weights and
+    |v|^2 stay at rounding distance."""
+    rng = np.random.default_rng(99)
+    X = rng.normal(size=(2500, 20))
+    X[rng.random(size=X.shape) > (0.5 if sparse else 1.0)] = 0.0
+    y = rng.choice([-1, 1], size=2500)
+    clf = ROMMA(aggressive=aggressive)
+    scores = clf.test_then_train(_csr_or_dense(X, sparse), y, classes=[-1, 1])
+    w, ref = naive_fo.romma(naive.augment(X), y, aggressive=aggressive)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-10, atol=1e-10 * np.abs(w).max())
+    np.testing.assert_allclose(scores, ref, rtol=1e-10, atol=1e-10 * np.abs(ref).max())
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-11)
+    # the bound is state: partial_fit in pieces sums |v|^2 again at the same steps as fit
+    assert clf.feature_sqnorm_bound_[0] > 0.0
+    split = ROMMA(aggressive=aggressive)
+    for lo in range(0, 2500, 317):
+        split.partial_fit(_csr_or_dense(X[lo : lo + 317], sparse), y[lo : lo + 317], [-1, 1])
+    for name in ("weights_", "weight_scale_", "feature_sqnorm_", "feature_sqnorm_bound_"):
+        np.testing.assert_array_equal(split.__dict__[name], clf.__dict__[name], err_msg=name)
+
+
 def test_romma_recomputes_the_squared_norm_after_a_cancelling_step():
     """A nearly anti-parallel mistake cancels most of v: the increment
     2 a v.x + a^2 |x|^2 takes back almost all of |v|^2, so q is summed from v instead
@@ -736,7 +764,7 @@ def test_romma_step_leaves_the_other_columns_alone():
 def test_romma_pickle_mid_stream_and_an_older_pickle():
     c = _pickles_continue(
         ROMMA,
-        ("weights_", "weight_scale_", "feature_sqnorm_", "counts_"),
+        ("weights_", "weight_scale_", "feature_sqnorm_", "feature_sqnorm_bound_", "counts_"),
         lambda X, y: naive_fo.romma(naive.augment(X), y)[0],
     )
     v = c.weights_[:-1]
