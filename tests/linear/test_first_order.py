@@ -734,6 +734,23 @@ def test_romma_squared_norm_does_not_drift_on_random_labels(sparse, aggressive):
         np.testing.assert_array_equal(split.__dict__[name], clf.__dict__[name], err_msg=name)
 
 
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_romma_tiny_rows_whose_steps_are_finite_keep_the_model(aggressive):
+    """|v|^2's increment a^2 |x|^2 (and the reset's) overflowed as an intermediate where
+    |a x|^2 is finite: a row of norm 1e-153 gives a = y / |x|^2 = 1e306 and a^2 = inf, so
+    the model was discarded as overflowed where the formula's w = [1e153, ...] is fine.
+    The first update resets w to y x / |x|^2; the second row, orthogonal to w, takes a
+    step with d_t = |w|^2 y / |x|^2 = 1e306."""
+    X = np.array([[1e-153, 0.0], [0.0, 1e-153]])
+    y = np.array([1, -1])
+    clf = ROMMA(aggressive=aggressive, fit_intercept=False).fit(X, y)
+    w, _ = naive_fo.romma(X, y, aggressive=aggressive)
+    np.testing.assert_allclose(clf.coef_.ravel(), [1e153, -1e153], rtol=1e-14)
+    np.testing.assert_allclose(clf.coef_.ravel(), w, rtol=1e-14)
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-14)
+
+
 def test_romma_recomputes_the_squared_norm_after_a_cancelling_step():
     """A nearly anti-parallel mistake cancels most of v: the increment
     2 a v.x + a^2 |x|^2 takes back almost all of |v|^2, so q is summed from v instead

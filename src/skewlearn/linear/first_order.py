@@ -815,6 +815,8 @@ def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, f
             row_axpy(a, rows, i, w)
             s = 1.0
             q = a * a * xf
+            if not q < math.inf:  # a^2 overflowed where |a x|^2 need not have: summed
+                q = feature_sqnorm(w)
             e = 0.0
             counts[3] += 1
             continue
@@ -832,8 +834,10 @@ def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, f
         u = a * a * xf
         q_next = q + t + u  # |v + a x|^2
         e += q + abs(t) + u
-        if e > 65536.0 * q_next:
-            q_next = feature_sqnorm(w)  # more than 16 bits may be lost: recomputed
+        if e > 65536.0 * q_next or not q_next < math.inf:
+            # more than 16 bits may be lost, or a^2 |x|^2 overflowed where |a x|^2 (a term
+            # of the finite |v|^2) need not have: recomputed
+            q_next = feature_sqnorm(w)
             e = 0.0
         q = q_next
         if s < floor or s > ceiling:
