@@ -751,6 +751,29 @@ def test_romma_tiny_rows_whose_steps_are_finite_keep_the_model(aggressive):
     np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-14)
 
 
+def test_romma_rounding_bound_does_not_overflow_before_the_weights():
+    """|w|^2 = 1e306 is finite and so are ROMMA's steps while |x|^2 |w|^2 is; the bound
+    of |v|^2's rounding, which may reach 2^16 |v|^2 before |v|^2 is summed again, is kept
+    in units of 2^-16 so that it overflows no earlier than |v|^2 itself (in plain units
+    it passed 1.8e308 after ~180 steps here and the model was discarded as overflowed).
+    w_1 = y x_1 / |x_1|^2 = [1e153, 0, 0]; then 300 mistakes on unit rows orthogonal to
+    the first axis, each adding about y x to w."""
+    rng = np.random.default_rng(4)
+    clf = ROMMA(fit_intercept=False)
+    rows, labels = [np.array([1e-153, 0.0, 0.0])], [1]
+    clf.partial_fit(rows[0][None, :], labels, classes=[-1, 1])
+    for _ in range(300):
+        z = rng.normal(size=2)
+        x = np.r_[0.0, z / np.linalg.norm(z)]
+        y = -1 if clf.decision_function(x[None, :])[0] > 0 else 1  # a mistake each time
+        clf.partial_fit(x[None, :], [y])
+        rows.append(x)
+        labels.append(y)
+    assert clf.counts_[3] == 301
+    w, _ = naive_fo.romma(np.array(rows), np.array(labels))
+    np.testing.assert_allclose(clf.coef_.ravel(), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
+
+
 def test_romma_recomputes_the_squared_norm_after_a_cancelling_step():
     """A nearly anti-parallel mistake cancels most of v: the increment
     2 a v.x + a^2 |x|^2 takes back almost all of |v|^2, so q is summed from v instead

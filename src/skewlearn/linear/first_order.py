@@ -783,10 +783,11 @@ def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, f
     # and q = sqnorm[0] = |w[:-1]|^2, so |w|^2 = s^2 q + b^2: c_t multiplies s and b, O(1);
     # the step along x writes the row's columns and updates q by the same increment. s is
     # folded into w (O(d)) when it leaves [floor, ceiling]; q is recomputed (O(d)) then,
-    # and when e = bound[0], the sum of the increments' operand sizes since q was last
-    # summed (its rounding error is within a few ulps of e), passes 2^16 q: one step that
-    # cancels, or many that shrink q a little each (docs/decisions.md, session 22). Every
-    # trigger depends on the state's values alone, not on where calls begin.
+    # and when e = bound[0], 2^-16 times the sum of the increments' operand sizes since q
+    # was last summed (q's rounding error is within a few ulps of 2^16 e), passes q: one
+    # step that cancels, or many that shrink q a little each (docs/decisions.md, session
+    # 22); in units of 2^-16 so that e overflows no earlier than q. Every trigger depends
+    # on the state's values alone, not on where calls begin.
     s = scale[0]
     q = sqnorm[0]
     e = bound[0]
@@ -833,8 +834,8 @@ def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, f
         t = 2.0 * a * fv
         u = a * a * xf
         q_next = q + t + u  # |v + a x|^2
-        e += q + abs(t) + u
-        if e > 65536.0 * q_next or not q_next < math.inf:
+        e += (q + abs(t) + u) * 1.52587890625e-05  # 2^-16, exact
+        if e > q_next or not q_next < math.inf:
             # more than 16 bits may be lost, or a^2 |x|^2 overflowed where |a x|^2 (a term
             # of the finite |v|^2) need not have: recomputed
             q_next = feature_sqnorm(w)
@@ -899,13 +900,14 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
         :math:`\\|v\\|^2` of ``weights_[:-1]``, so that
         :math:`\\|w_t\\|^2 = s^2 \\|v\\|^2 + b^2` costs O(1): each step adds its increment
         :math:`2 a v^T x + a^2\\|x\\|^2`; it is recomputed from ``v`` (O(d)) at each fold
-        and when ``feature_sqnorm_bound_`` passes :math:`2^{16}` times it.
+        and when ``feature_sqnorm_bound_`` passes it.
     feature_sqnorm_bound_ : ndarray of shape (1,)
-        The sum of the increments' operand sizes :math:`\\|v\\|^2 + |2 a v^T x| +
-        a^2\\|x\\|^2` since ``feature_sqnorm_`` was last summed from ``v``: its rounding
-        error is within a few float64 ulps of this. One step that cancels, or many that
+        :math:`2^{-16}` times the sum of the increments' operand sizes
+        :math:`\\|v\\|^2 + |2 a v^T x| + a^2\\|x\\|^2` since ``feature_sqnorm_`` was last
+        summed from ``v``: the rounding error of ``feature_sqnorm_`` is within a few
+        float64 ulps of :math:`2^{16}` times this. One step that cancels, or many that
         shrink :math:`\\|v\\|^2` a little each (on noisy data the scale can grow faster than
-        :math:`\\|w\\|`), make it pass :math:`2^{16}` ``feature_sqnorm_`` (about 1.5e-11
+        :math:`\\|w\\|`), make it pass ``feature_sqnorm_`` (an error of about 1.5e-11
         relative), and :math:`\\|v\\|^2` is summed again.
 
     Notes
