@@ -671,7 +671,7 @@ def test_romma_in_pieces_equals_fit_bit_for_bit_across_folds(sparse, aggressive,
     (and below a floor of .9: aggressive steps shrink s) inside calls and at their edges."""
     X, y = _romma_stream(sparse)
 
-    names = ("weights_", "weight_scale_", "feature_sqnorm_", "counts_")
+    names = ("weights_", "weight_scale_", "feature_sqnorm_", "feature_sqnorm_bound_", "counts_")
     whole, unfolded = _pieces_equal_fit(
         lambda: _bounded(ROMMA(aggressive=aggressive), 0.9, 1.5),
         X,
@@ -706,6 +706,74 @@ def test_romma_scaled_step_equals_the_eager_formula(sparse, aggressive, bounds):
     np.testing.assert_allclose(s * s * clf.feature_sqnorm_[0] + b * b, w @ w, rtol=1e-12)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_romma_squared_norm_does_not_drift_on_random_labels(sparse, aggressive):
+    """On labels independent of x the scale grows faster than |w|, so |v|^2 shrinks a few
+    per cent at most steps (no single step cancels much) and by ~1e8 between folds: kept
+    by increments alone it lost the bits of its earlier, larger values (1e-7 relative,
+    and the weights 3e-7 from the eager formula, main's code 4e-15). The weights and
+    |v|^2 stay at rounding distance."""
+    rng = np.random.default_rng(99)
+    X = rng.normal(size=(2500, 20))
+    X[rng.random(size=X.shape) > (0.5 if sparse else 1.0)] = 0.0
+    y = rng.choice([-1, 1], size=2500)
+    clf = ROMMA(aggressive=aggressive)
+    scores = clf.test_then_train(_csr_or_dense(X, sparse), y, classes=[-1, 1])
+    w, ref = naive_fo.romma(naive.augment(X), y, aggressive=aggressive)
+    np.testing.assert_allclose(_scaled_weights(clf), w, rtol=1e-10, atol=1e-10 * np.abs(w).max())
+    np.testing.assert_allclose(scores, ref, rtol=1e-10, atol=1e-10 * np.abs(ref).max())
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-11)
+    # the bound is state: partial_fit in pieces sums |v|^2 again at the same steps as fit
+    assert clf.feature_sqnorm_bound_[0] > 0.0
+    split = ROMMA(aggressive=aggressive)
+    for lo in range(0, 2500, 317):
+        split.partial_fit(_csr_or_dense(X[lo : lo + 317], sparse), y[lo : lo + 317], [-1, 1])
+    for name in ("weights_", "weight_scale_", "feature_sqnorm_", "feature_sqnorm_bound_"):
+        np.testing.assert_array_equal(split.__dict__[name], clf.__dict__[name], err_msg=name)
+
+
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_romma_tiny_rows_whose_steps_are_finite_keep_the_model(aggressive):
+    """|v|^2's increment a^2 |x|^2 (and the reset's) overflowed as an intermediate where
+    |a x|^2 is finite: a row of norm 1e-153 gives a = y / |x|^2 = 1e306 and a^2 = inf, so
+    the model was discarded as overflowed where the formula's w = [1e153, ...] is fine.
+    The first update resets w to y x / |x|^2; the second row, orthogonal to w, takes a
+    step with d_t = |w|^2 y / |x|^2 = 1e306."""
+    X = np.array([[1e-153, 0.0], [0.0, 1e-153]])
+    y = np.array([1, -1])
+    clf = ROMMA(aggressive=aggressive, fit_intercept=False).fit(X, y)
+    w, _ = naive_fo.romma(X, y, aggressive=aggressive)
+    np.testing.assert_allclose(clf.coef_.ravel(), [1e153, -1e153], rtol=1e-14)
+    np.testing.assert_allclose(clf.coef_.ravel(), w, rtol=1e-14)
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-14)
+
+
+def test_romma_rounding_bound_does_not_overflow_before_the_weights():
+    """|w|^2 = 1e306 is finite and so are ROMMA's steps while |x|^2 |w|^2 is; the bound
+    of |v|^2's rounding, which may reach 2^16 |v|^2 before |v|^2 is summed again, is kept
+    in units of 2^-16 so that it overflows no earlier than |v|^2 itself (in plain units
+    it passed 1.8e308 after ~180 steps here and the model was discarded as overflowed).
+    w_1 = y x_1 / |x_1|^2 = [1e153, 0, 0]; then 300 mistakes on unit rows orthogonal to
+    the first axis, each adding about y x to w."""
+    rng = np.random.default_rng(4)
+    clf = ROMMA(fit_intercept=False)
+    rows, labels = [np.array([1e-153, 0.0, 0.0])], [1]
+    clf.partial_fit(rows[0][None, :], labels, classes=[-1, 1])
+    for _ in range(300):
+        z = rng.normal(size=2)
+        x = np.r_[0.0, z / np.linalg.norm(z)]
+        y = -1 if clf.decision_function(x[None, :])[0] > 0 else 1  # a mistake each time
+        clf.partial_fit(x[None, :], [y])
+        rows.append(x)
+        labels.append(y)
+    assert clf.counts_[3] == 301
+    w, _ = naive_fo.romma(np.array(rows), np.array(labels))
+    np.testing.assert_allclose(clf.coef_.ravel(), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
+
+
 def test_romma_recomputes_the_squared_norm_after_a_cancelling_step():
     """A nearly anti-parallel mistake cancels most of v: the increment
     2 a v.x + a^2 |x|^2 takes back almost all of |v|^2, so q is summed from v instead
@@ -736,7 +804,7 @@ def test_romma_step_leaves_the_other_columns_alone():
 def test_romma_pickle_mid_stream_and_an_older_pickle():
     c = _pickles_continue(
         ROMMA,
-        ("weights_", "weight_scale_", "feature_sqnorm_", "counts_"),
+        ("weights_", "weight_scale_", "feature_sqnorm_", "feature_sqnorm_bound_", "counts_"),
         lambda X, y: naive_fo.romma(naive.augment(X), y)[0],
     )
     v = c.weights_[:-1]

@@ -110,6 +110,14 @@ def estimators(X: Array, y: Array) -> float:
     scores_o, trace = OMCSL(random_state=0).test_then_train(X, y, return_trace=True)
     assert_type(trace, SelectionTrace)  # the overload on return_trace (session 22)
     assert_type(OMCSL(random_state=0).test_then_train(X, y), Array)
+    # return_trace known only at run time, or given by position: accepted by the method, so
+    # by its hints too (the union when the flag is a bool)
+    traced = len(X) > 0
+    either = OMCSL(random_state=0).test_then_train(X, y, return_trace=traced)
+    assert_type(either, Array | tuple[Array, SelectionTrace])
+    assert isinstance(either, tuple) and np.array_equal(either[0], scores_o)
+    _, by_position = OMCSL(random_state=0).test_then_train(X, y, None, True)
+    assert_type(by_position, SelectionTrace)
     assert len(trace.learner) == len(scores_o)
     try:  # random_state is what check_random_state takes: no numpy Generator
         OGD(random_state=np.random.default_rng(0)).fit(X, y)  # type: ignore[arg-type]
@@ -217,6 +225,10 @@ def river_adapter(X: Array, y: Array) -> float:
         metric.update(label, proba.get("fraud", 0.0))
         model.learn_one(x, label)
     assert_type(model.model, OnlineClassifier | None)
+    # the feature order as a list, as its docstring allows ("in a tuple or list")
+    listed = RiverClassifier(AROW(r=1.0), classes=("ok", "fraud"), features=["x1", "x0"])
+    listed.learn_one({"x0": 1.0, "x1": -1.0}, "fraud")
+    assert listed.predict_one({"x0": 1.0, "x1": -1.0}) == "fraud"
     return metric.get()
 
 

@@ -152,7 +152,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         :math:`(c_0, c_1)`: the negative and the positive label (River's binary
         classifiers use ``False``/``True``; ``0``/``1`` compare equal to them). Other labels
         raise.
-    features : tuple or None, default=None
+    features : tuple or list, or None, default=None
         The feature order: distinct keys, in a tuple or list. ``None`` learns it from the
         first learning call; keys outside it are ignored and missing ones count as 0 (see
         the module docstring).
@@ -174,7 +174,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         self,
         estimator: OnlineClassifier,
         classes: tuple = (False, True),
-        features: tuple | None = None,
+        features: Sequence[Hashable] | None = None,
         seed: int | None = None,
     ):
         self.estimator = estimator

@@ -807,6 +807,26 @@ class OMCSL(OnlineClassifier):
         **params: Any,
     ) -> tuple[np.ndarray, SelectionTrace]: ...
 
+    @overload
+    def test_then_train(
+        self,
+        X: MatrixLike,
+        y: ArrayLike,
+        classes: ArrayLike | None,
+        return_trace: Literal[True],
+        **params: Any,
+    ) -> tuple[np.ndarray, SelectionTrace]: ...
+
+    @overload
+    def test_then_train(
+        self,
+        X: MatrixLike,
+        y: ArrayLike,
+        classes: ArrayLike | None = None,
+        return_trace: bool = False,
+        **params: Any,
+    ) -> np.ndarray | tuple[np.ndarray, SelectionTrace]: ...
+
     def test_then_train(
         self,
         X: MatrixLike,

@@ -778,15 +778,19 @@ class ALMA(ScaledWeightsMixin, OnlineLinearClassifier):
 
 # --------------------------------------------------------------------------- ROMMA
 @njit(**NJIT)
-def _romma_learn(w, scale, sqnorm, counts, rows, y, scores, aggressive, floor, ceiling):
+def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, floor, ceiling):
     # The feature weights are s * w[:-1] (s = scale[0]), the intercept w[-1] (ScaledWeightsMixin),
     # and q = sqnorm[0] = |w[:-1]|^2, so |w|^2 = s^2 q + b^2: c_t multiplies s and b, O(1);
     # the step along x writes the row's columns and updates q by the same increment. s is
     # folded into w (O(d)) when it leaves [floor, ceiling]; q is recomputed (O(d)) then,
-    # and after an increment that cancels (docs/decisions.md, session 22). Every trigger
-    # depends on the state's values alone, not on where calls begin.
+    # and when e = bound[0], 2^-16 times the sum of the increments' operand sizes since q
+    # was last summed (q's rounding error is within a few ulps of 2^16 e), passes q: one
+    # step that cancels, or many that shrink q a little each (docs/decisions.md, session
+    # 22); in units of 2^-16 so that e overflows no earlier than q. Every trigger depends
+    # on the state's values alone, not on where calls begin.
     s = scale[0]
     q = sqnorm[0]
+    e = bound[0]
     d = rows[3]
     for i in range(y.shape[0]):
         fv = row_feature_dot(w, rows, i)
@@ -812,6 +816,9 @@ def _romma_learn(w, scale, sqnorm, counts, rows, y, scores, aggressive, floor, c
             row_axpy(a, rows, i, w)
             s = 1.0
             q = a * a * xf
+            if not q < math.inf:  # a^2 overflowed where |a x|^2 need not have: summed
+                q = feature_sqnorm(w)
+            e = 0.0
             counts[3] += 1
             continue
         den = xx * ww - f * f
@@ -827,16 +834,22 @@ def _romma_learn(w, scale, sqnorm, counts, rows, y, scores, aggressive, floor, c
         t = 2.0 * a * fv
         u = a * a * xf
         q_next = q + t + u  # |v + a x|^2
-        if q_next < 0.0625 * (q + abs(t) + u):
-            q_next = feature_sqnorm(w)  # cancelled by more than 4 bits: recomputed
+        e += (q + abs(t) + u) * 1.52587890625e-05  # 2^-16, exact
+        if e > q_next or not q_next < math.inf:
+            # more than 16 bits may be lost, or a^2 |x|^2 overflowed where |a x|^2 (a term
+            # of the finite |v|^2) need not have: recomputed
+            q_next = feature_sqnorm(w)
+            e = 0.0
         q = q_next
         if s < floor or s > ceiling:
             fold_scale(w, s)
             s = 1.0
             q = feature_sqnorm(w)
+            e = 0.0
         counts[3] += 1
     scale[0] = s
     sqnorm[0] = q
+    bound[0] = e
 
 
 class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
@@ -887,7 +900,15 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
         :math:`\\|v\\|^2` of ``weights_[:-1]``, so that
         :math:`\\|w_t\\|^2 = s^2 \\|v\\|^2 + b^2` costs O(1): each step adds its increment
         :math:`2 a v^T x + a^2\\|x\\|^2`; it is recomputed from ``v`` (O(d)) at each fold
-        and after an increment that cancels more than 15/16 of its terms.
+        and when ``feature_sqnorm_bound_`` passes it.
+    feature_sqnorm_bound_ : ndarray of shape (1,)
+        :math:`2^{-16}` times the sum of the increments' operand sizes
+        :math:`\\|v\\|^2 + |2 a v^T x| + a^2\\|x\\|^2` since ``feature_sqnorm_`` was last
+        summed from ``v``: the rounding error of ``feature_sqnorm_`` is within a few
+        float64 ulps of :math:`2^{16}` times this. One step that cancels, or many that
+        shrink :math:`\\|v\\|^2` a little each (on noisy data the scale can grow faster than
+        :math:`\\|w\\|`), make it pass ``feature_sqnorm_`` (an error of about 1.5e-11
+        relative), and :math:`\\|v\\|^2` is summed again.
 
     Notes
     -----
@@ -895,8 +916,8 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     the intercept and :math:`\\|w\\|^2`, not the ``d`` weights. O(d) remain: the reset to
     :math:`y_t x_t / \\|x_t\\|^2` (the first update, and aggressive updates while
     :math:`\\|x_t\\|^2\\|w_t\\|^2 \\le y_t f < 1`, which ``|w|``'s growth soon rules out),
-    a fold of the scale, and a recomputation of :math:`\\|v\\|^2` after a cancelling
-    (nearly parallel) step.
+    a fold of the scale, and a recomputation of :math:`\\|v\\|^2` when the rounding
+    bound of its increments grows (``feature_sqnorm_bound_``).
 
     References
     ----------
@@ -952,19 +973,25 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)
         self.feature_sqnorm_ = np.zeros(1, dtype=np.float64)
+        self.feature_sqnorm_bound_ = np.zeros(1, dtype=np.float64)
 
     def __setstate__(self, state):
         super().__setstate__(state)
-        if "weights_" in self.__dict__ and "feature_sqnorm_" not in self.__dict__:
-            # pickled before session 22: its weights_ is w (scale 1), |v|^2 computed once
+        if "weights_" in self.__dict__ and not (
+            "feature_sqnorm_" in self.__dict__ and "feature_sqnorm_bound_" in self.__dict__
+        ):
+            # pickled before session 22 (its weights_ is w, scale 1), or with a |v|^2 kept
+            # without the rounding bound: |v|^2 of weights_[:-1] summed once
             v = self.weights_[:-1]
             self.feature_sqnorm_ = np.array([v @ v], dtype=np.float64)
+            self.feature_sqnorm_bound_ = np.zeros(1, dtype=np.float64)
 
     def _learn(self, rows, y, scores):
         _romma_learn(
             self.weights_,
             self.weight_scale_,
             self.feature_sqnorm_,
+            self.feature_sqnorm_bound_,
             self.counts_,
             rows,
             y,
