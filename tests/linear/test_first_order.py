@@ -839,6 +839,29 @@ def test_romma_overflow_on_noise_names_the_cause_not_scaling(aggressive):
         OGD(loss="squared", eta=100.0).fit(X, y)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_romma_whose_norm_product_overflows_reports_it_instead_of_freezing(sparse, aggressive):
+    """|x|^2 |w|^2 can pass float64 while w is finite: a first row of norm 1e-153 makes
+    w = [1e153, 0], and a mistake on x = [0, 1e10] needs |x|^2 |w|^2 = 1e326. c_t and d_t
+    cannot be formed; the step was a skip (den = inf <= inf) and so was every later step,
+    so the model froze without a word (4ec0987 and before: counts_ [4, 3, 1, 1]), where
+    ROMMA's docstring says an overflow is reported. It is now reported, and the model
+    discarded, as every other ROMMA overflow is (session 22, lead)."""
+    X = np.array([[1e-153, 0.0], [0.0, 1e10], [0.0, 1e10], [0.0, -1e10]])
+    y = np.array([1, 1, 1, 0])
+    if sparse:
+        X = sp.csr_matrix(X)
+    clf = ROMMA(aggressive=aggressive, fit_intercept=False)
+    clf.partial_fit(X[:1], y[:1], classes=[0, 1])
+    np.testing.assert_array_equal(clf.coef_, [[1e153, 0.0]])
+    with pytest.raises(ValueError, match=r"ROMMA's state \(feature_sqnorm_\) became non-finite"):
+        clf.partial_fit(X[1:], y[1:])
+    assert not hasattr(clf, "coef_")  # discarded, as after any other overflow
+    with pytest.raises(ValueError, match="became non-finite"):
+        ROMMA(aggressive=aggressive, fit_intercept=False).fit(X, y)
+
+
 def test_romma_bad_hyperparameters():
     X, y = _random_stream()
     with pytest.raises(ValueError, match="'aggressive' parameter of ROMMA must be an instance"):

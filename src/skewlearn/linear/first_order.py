@@ -821,8 +821,15 @@ def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, f
             e = 0.0
             counts[3] += 1
             continue
-        den = xx * ww - f * f
-        if den <= 1e-12 * xx * ww:
+        p = xx * ww
+        if not p < math.inf:
+            # |x|^2 |w|^2 overflowed float64 with w finite: c_t and d_t cannot be formed.
+            # Every later step would be a skip (inf <= inf) and the model would freeze
+            # without a word; q = inf makes the state check report the overflow instead.
+            q = math.inf
+            continue
+        den = p - f * f
+        if den <= 1e-12 * p:
             continue  # x parallel to w: the two constraints leave no finite solution
         c = (xx * ww - y[i] * f) / den
         dx = ww * (y[i] - f) / den
