@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from skewlearn.datasets import _parse
+from skewlearn.datasets import _parse, readers
 
 
 @njit
@@ -212,6 +212,29 @@ def test_known_hard_cases():
         "17976931348623157e292", "1797693134862315708145274237317043567981e269",
     ]:  # fmt: skip
         _check(token)
+
+
+def test_an_exponent_beyond_its_cap_cancelled_by_digits_after_the_point(tmp_path):
+    """The scanner stops adding exponent digits past 10**5 (no int64 overflow); a token
+    whose million zeros after the point cancel such an exponent (``0.000...015e1000001``
+    is 1.5) must not be read as the capped exponent's value (0.0, silently). Found by
+    probe v (session 22); the careful reader's ``float`` is the reference."""
+    zeros = "0" * 1_000_000
+    tokens = [
+        "0." + zeros + "15e1000001",
+        "-0." + zeros + "3e+0001000001",
+        "0." + zeros + "1234567890123456789e1000019",
+        "1e1000000",
+        "1e-1000000",
+        "-0e1000000",
+    ]
+    for token in tokens:
+        _check(token)
+    path = tmp_path / "long.svm"
+    path.write_text(f"1 1:{tokens[0]} 2:{tokens[1]}\n-1 1:2\n", encoding="utf-8")
+    X, _, _ = readers.read_libsvm(path, sparse=False)
+    assert X.tolist() == [[1.5, -3.0], [2.0, 0.0]]
+    assert X.tobytes() == readers._read_libsvm_careful(path, sparse=False)[0].tobytes()
 
 
 def test_the_table_of_powers_of_ten_is_exact():

@@ -390,6 +390,8 @@ def _scan_number(buf, pos, end, size):
             i += 1
         if edig == 0:
             return 0.0, pos, 0, False
+        if exp >= 100000:  # digits past the cap were dropped, and as many digits after
+            return 0.0, i, 2, is_int  # the point may cancel them: ``float`` reads it
         if eneg:
             exp = -exp
     if nsig > 19:
