@@ -312,7 +312,7 @@ class TruncatedGradient(OnlineLinearClassifier):
         super().__setstate__(state)
         weights = self.__dict__.get("weights_")
         if weights is not None and not self._is_lazy() and self._lazy_for(weights.shape[0] - 1):
-            # an eager pickle (before session 22, or narrower D then) of a model that is
+            # an eager pickle (before session 22, or saved under a larger D) of a model
             # lazy by today's switch: every weight is up to date (the eager truncation)
             self.truncated_at_ = np.zeros_like(weights)
             self.truncation_clock_ = np.zeros(2, dtype=np.float64)
