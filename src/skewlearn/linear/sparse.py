@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT, NJIT_INLINE
-from .._rows import row_axpy, row_col, row_dot, row_span, row_sqnorm
+from .._rows import linear_scores, row_axpy, row_col, row_dot, row_span, row_sqnorm
 from .._stability import note_step_gain
 from ..base import FLOAT32_ROWS, OnlineLinearClassifier
 from .first_order import LOSSES, SCHEDULES, SQUARED_GAIN, count_sample, loss_slope, step_size
@@ -29,24 +29,84 @@ __all__ = ["OFS", "TruncatedGradient"]
 #: value means the same there (a stream never reaches 2**63 - 1 samples; B >= d keeps all).
 _INT64_MAX = int(np.iinfo(np.int64).max)
 
+#: An eager TruncatedGradient's marks: never read (its clock is never stale).
+_NO_MARKS = np.zeros(0, dtype=np.float64)
+
 
 # --------------------------------------------------------------------------- truncated gradient
 @njit(**NJIT_INLINE)
+def _t1(v, alpha, theta):
+    """Langford et al.'s :math:`T_1(v, \\alpha, \\theta)` of one weight."""
+    if 0.0 <= v <= theta:
+        return max(0.0, v - alpha)
+    if -theta <= v < 0.0:
+        return min(0.0, v + alpha)
+    return v
+
+
+@njit(**NJIT_INLINE)
 def _truncate_t1(w, alpha, theta):
-    """Langford et al.'s T1 on every feature weight (not the intercept ``w[-1]``)."""
+    """:func:`_t1` on every feature weight (not the intercept ``w[-1]``)."""
     for j in range(w.shape[0] - 1):
-        v = w[j]
-        if 0.0 <= v <= theta:
-            w[j] = max(0.0, v - alpha)
-        elif -theta <= v < 0.0:
-            w[j] = min(0.0, v + alpha)
+        w[j] = _t1(w[j], alpha, theta)
+
+
+@njit(**NJIT_INLINE)
+def _current_weight(w, at, j, clock, synced, alpha0, theta):
+    """Feature ``j``'s weight with the truncations it has missed applied, read-only: it
+    was last brought up to date at clock ``max(at[j], synced)``, and the truncations
+    since then total ``alpha0 * (clock - that)`` (:class:`TruncatedGradient`'s Notes)."""
+    last = max(at[j], synced)
+    if last == clock:
+        return w[j]
+    return _t1(w[j], alpha0 * (clock - last), theta)
+
+
+@njit(**NJIT)
+def _current_weights(w, at, clock, alpha0, theta):
+    """A copy of ``w`` with every feature weight brought up to date (the intercept as is)."""
+    out = w.copy()
+    for j in range(w.shape[0] - 1):
+        out[j] = _current_weight(w, at, j, clock[0], clock[1], alpha0, theta)
+    return out
+
+
+@njit(**NJIT)
+def _truncated_gradient_scores(w, at, clock, alpha0, theta, rows, out):
+    """Decision values on CSR rows, each non-zero's weight brought up to date on the fly
+    (the sum of :func:`~skewlearn._rows.row_dot`, in its order)."""
+    for i in range(out.shape[0]):
+        f = 0.0
+        for p in range(rows[2][i], rows[2][i + 1]):
+            f += _current_weight(w, at, rows[1][p], clock[0], clock[1], alpha0, theta) * rows[0][p]
+        out[i] = f + w[rows[3]] * rows[5]
 
 
 @njit(**NJIT)
 def _truncated_gradient_learn(
-    w, counts, rows, y, scores, eta, schedule, loss, gravity, theta, K, stability
+    w, at, clock, counts, rows, y, scores, eta, schedule, loss, gravity, theta, K, alpha0,
+    lazy, stability,
 ):  # fmt: skip
+    # The truncation clock c = clock[0] advances by eta_i / eta at each truncation (1 with
+    # the constant schedule); every weight is up to date at clock[1] or later, weight j at
+    # at[j] or later. lazy (a lazy model's CSR rows): the row's weights are brought up to
+    # date before the score, and a truncation only advances c. Otherwise (dense rows, and
+    # every row of an eager model, whose clock is scratch and never stale): the eager
+    # truncation of all d weights, after bringing any stale weight up to date (only a lazy
+    # call leaves one). Nothing depends on where calls begin (docs/decisions.md, session 22).
+    c = clock[0]
+    synced = clock[1]
+    if not lazy and synced != c:
+        for j in range(w.shape[0] - 1):
+            w[j] = _current_weight(w, at, j, c, synced, alpha0, theta)
+        synced = c
     for i in range(y.shape[0]):
+        if lazy and synced != c:
+            for p in range(rows[2][i], rows[2][i + 1]):
+                j = rows[1][p]
+                if max(at[j], synced) != c:
+                    w[j] = _current_weight(w, at, j, c, synced, alpha0, theta)
+                    at[j] = c
         f = row_dot(w, rows, i)
         scores[i] = f
         count_sample(counts, y[i])
@@ -58,7 +118,12 @@ def _truncated_gradient_learn(
             row_axpy(eta_t * g * y[i], rows, i, w)
             counts[3] += 1
         if gravity > 0.0 and counts[0] % K == 0:
-            _truncate_t1(w, eta_t * K * gravity, theta)
+            c += step_size(1.0, schedule, counts[0])
+            if not lazy:
+                _truncate_t1(w, eta_t * K * gravity, theta)
+                synced = c
+    clock[0] = c
+    clock[1] = synced
 
 
 class TruncatedGradient(OnlineLinearClassifier):
@@ -108,8 +173,22 @@ class TruncatedGradient(OnlineLinearClassifier):
 
     Attributes
     ----------
-    weights_, coef_, intercept_, counts_, classes_, pos_label_
-        As in :class:`~skewlearn.Perceptron`.
+    coef_, intercept_, counts_, classes_, pos_label_
+        As in :class:`~skewlearn.Perceptron`; ``coef_`` is always the model, every
+        truncation applied.
+    weights_ : ndarray of shape (n_features + 1,)
+        ``[u, b]``: each feature weight as last brought up to date (see Notes). On an
+        eager model (fewer than 30,000 features, or ``gravity=0``) and after a lazy
+        model's dense rows it is ``[w, b]``, the model; after a lazy model's sparse rows
+        some entries still have truncations to apply: read the model from ``coef_`` and
+        ``intercept_``.
+    truncated_at_ : ndarray of shape (n_features + 1,)
+        Lazy models only: the value of the truncation clock at which each weight was last
+        brought up to date on a sparse row (the intercept's entry is unused).
+    truncation_clock_ : ndarray of shape (2,)
+        Lazy models only: ``[c, c_all]``: ``c`` advances by :math:`\\eta_i / \\eta` at
+        each truncation (by 1 with the constant schedule, so it counts them); every weight
+        is up to date at ``c_all`` or later.
     stability_ : ndarray of shape (2,)
         ``[steps with gain > 2, largest gain]``, gain :math:`\\eta_i\\|[x_i, 1]\\|^2`,
         over everything learned; ``loss="squared"`` only (zeros for the others).
@@ -120,9 +199,32 @@ class TruncatedGradient(OnlineLinearClassifier):
     amplifies the weights (the LMS stability condition); each learning call that takes
     such steps warns and names a stable ``eta``, as :class:`~skewlearn.OGD` does.
 
-    The truncation visits all ``d`` weights every ``K`` steps (O(d / K) per sample, also on
-    sparse input). A lazy version is exact only in real arithmetic; its rounding would
-    depend on where the stream is split into batches, so we keep the eager one.
+    **Sparse rows of wide models: O(nnz) a sample.** A model with at least 30,000
+    features and ``gravity > 0`` is *lazy* (chosen when it starts learning, from its
+    width and parameters only, so ``partial_fit`` in any pieces still equals ``fit``); a
+    narrower one keeps the eager truncation of all ``d`` weights every ``K`` samples on
+    every row, cheaper there than the lazy bookkeeping. Between two samples in which
+    feature ``j`` appears its weight changes only by truncations, which move it toward 0
+    and only while :math:`|w_j| \\le \\theta` (so it stays there), and
+    :math:`T_1(T_1(v, a, \\theta), b, \\theta) = T_1(v, a + b, \\theta)`. On CSR rows a
+    lazy model's truncation therefore only advances the clock ``c``, and a weight's
+    missed truncations are applied in one go when its feature next appears (the paper's
+    lazy update with time stamps, for sparse data):
+
+    .. math::
+
+        w_j = T_1\\big(u_j,\\; \\eta K g\\,(c - c_j),\\; \\theta\\big),\\qquad
+        c_j = \\max(\\texttt{truncated\\_at\\_}_j, c_\\text{all}).
+
+    This equals the eager truncation in real arithmetic; in floating point it subtracts
+    :math:`k\\alpha` once where the eager one subtracts :math:`\\alpha` ``k`` times, so
+    the two agree to rounding (~1e-15 relative on the tests' streams). The clock is
+    learned state, kept across calls and never flushed at a call's end, so
+    ``partial_fit`` in any pieces equals ``fit`` bit for bit. Dense rows read every weight
+    anyway: lazy models truncate them eagerly, all ``d`` weights every ``K`` samples (a
+    dense call first brings any stale weight up to date). Reading the model
+    (``coef_``, ``decision_function``, ``predict``) brings weights up to date on a copy,
+    per non-zero on CSR rows; reading never changes the state.
 
     References
     ----------
@@ -142,8 +244,8 @@ class TruncatedGradient(OnlineLinearClassifier):
     """
 
     _input_dtypes = FLOAT32_ROWS
-    #: A step writes the row's columns and the intercept; the truncation moves the other
-    #: weights towards 0 (:class:`OnlineClassifier`).
+    #: A step on CSR rows writes the row's columns and the intercept of ``weights_`` (the
+    #: truncation only advances the clock) (:class:`OnlineClassifier`).
     _column_state: ClassVar[tuple[str, ...]] = ("weights_",)
     _step_gain = SQUARED_GAIN
 
@@ -184,9 +286,99 @@ class TruncatedGradient(OnlineLinearClassifier):
         self.pos_label = pos_label
         self.random_state = random_state
 
+    #: Models at least this wide (and with ``gravity > 0``) truncate lazily on CSR rows;
+    #: narrower ones eagerly, as the eager pass over d weights every K rows is cheaper
+    #: there (docs/decisions.md, session 22, probe h). Private: tests set it to force a path.
+    _lazy_min_features: ClassVar[int] = 30_000
+
+    def _lazy_for(self, n_features: int) -> bool:
+        """Whether a model of this width and these parameters truncates lazily: decided
+        once, from quantities that do not depend on how the stream is split into calls."""
+        return float(self.gravity) > 0.0 and n_features >= self._lazy_min_features
+
+    def _is_lazy(self) -> bool:
+        return "truncation_clock_" in self.__dict__
+
+    def _allocate(self, n_features: int) -> None:
+        super()._allocate(n_features)
+        if self._lazy_for(n_features):
+            self.truncated_at_ = np.zeros(n_features + 1, dtype=np.float64)
+            self.truncation_clock_ = np.zeros(2, dtype=np.float64)
+        else:  # eager: main's state exactly (a refit may follow a lazy fit)
+            self.__dict__.pop("truncated_at_", None)
+            self.__dict__.pop("truncation_clock_", None)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        weights = self.__dict__.get("weights_")
+        if weights is not None and not self._is_lazy() and self._lazy_for(weights.shape[0] - 1):
+            # an eager pickle (before session 22, or saved under a larger D) of a model
+            # lazy by today's switch: every weight is up to date (the eager truncation)
+            self.truncated_at_ = np.zeros_like(weights)
+            self.truncation_clock_ = np.zeros(2, dtype=np.float64)
+
+    def _float_state_names(self, state: dict) -> tuple[str, ...]:
+        # truncated_at_ holds values the clock has taken (sums of eta_i / eta <= 1, finite
+        # by construction), so the overflow check leaves it out: on sparse rows it would
+        # read one more d-vector at the batch's columns after every call (~1 ms a fit of
+        # 100,000 non-zeros at d = 10^6, cache misses).
+        return tuple(n for n in super()._float_state_names(state) if n != "truncated_at_")
+
+    def _alpha0(self) -> float:
+        """The truncation amount per unit of the clock, :math:`\\eta K g`."""
+        return float(self.eta) * min(int(self.K), _INT64_MAX) * float(self.gravity)
+
+    def _stale(self) -> bool:
+        """Whether some weight has truncations still to apply (only a lazy model after
+        sparse rows)."""
+        clock = self.__dict__.get("truncation_clock_")
+        return clock is not None and bool(clock[0] != clock[1])
+
+    def _current_weights(self) -> np.ndarray:
+        """``[w, b]`` with every weight brought up to date: a new array (the state is
+        left as it is)."""
+        return _current_weights(
+            self.weights_,
+            self.truncated_at_,
+            self.truncation_clock_,
+            self._alpha0(),
+            float(self.theta),
+        )
+
+    def _scores(self, rows: tuple, out: np.ndarray) -> None:
+        if not self._stale():
+            linear_scores(self.weights_, rows, out)
+        elif rows[4]:  # O(nnz): each non-zero's weight brought up to date on the fly
+            _truncated_gradient_scores(
+                self.weights_,
+                self.truncated_at_,
+                self.truncation_clock_,
+                self._alpha0(),
+                float(self.theta),
+                rows,
+                out,
+            )
+        else:  # dense rows read every weight anyway: O(d) once
+            linear_scores(self._current_weights(), rows, out)
+
+    @property
+    def coef_(self) -> np.ndarray:
+        """Weights of the features with every truncation applied, shape (1, n_features),
+        with ``classes_[1]`` as the positive side: as :class:`~skewlearn.Perceptron`'s
+        while no weight is stale (a view of ``weights_``, or a negated copy when
+        ``pos_label`` is ``classes_[0]``), else a new array."""
+        w = super().coef_
+        if not self._stale():
+            return w
+        current = self._current_weights()[None, :-1]
+        return current if self._pos_is_last() else -current
+
     def _learn(self, rows, y, scores):
+        lazy = self._is_lazy()
         _truncated_gradient_learn(
             self.weights_,
+            self.truncated_at_ if lazy else _NO_MARKS,
+            self.truncation_clock_ if lazy else np.zeros(2, dtype=np.float64),
             self.counts_,
             rows,
             y,
@@ -197,6 +389,8 @@ class TruncatedGradient(OnlineLinearClassifier):
             float(self.gravity),
             float(self.theta),
             min(int(self.K), _INT64_MAX),
+            self._alpha0(),
+            lazy and bool(rows[4]),
             self.stability_,
         )
 
