@@ -473,11 +473,11 @@ def main(argv=None) -> dict:
 
 
 #: bench_sparse's part of the report: the linear learners whose steps were O(d) on CSR rows
-#: until sessions 20-21, their O(nnz) neighbours, one kernel learner and the two peers.
+#: until sessions 20-22, their O(nnz) neighbours, one kernel learner and the two peers.
 SPARSE_ARGS = [
     "--rows", "2000", "--one-row", "200", "--repeat", "2", "--dims", "1000", "100000", "1000000",
-    "--learners", "Perceptron", "PassiveAggressive", "OGD", "OGD_L2", "ALMA", "ROMMA", "AROW",
-    "CW", "KOIL", "SGDClassifier", "River",
+    "--learners", "Perceptron", "PassiveAggressive", "OGD", "OGD_L2", "ALMA", "ROMMA",
+    "TruncatedGradient", "AROW", "CW", "KOIL", "SGDClassifier", "River",
 ]  # fmt: skip
 
 
@@ -808,7 +808,9 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
             "rows), in CPU microseconds a row. Beside them scikit-learn's "
             '`SGDClassifier(loss="hinge")` (`partial_fit`, L2 `alpha=1e-4` by default) and '
             "River's `PAClassifier` (`learn_one`; the dicts built untimed). `OGD_L2` is "
-            "`OGD(alpha=1e-4)`, the peer's decay, kept as a scale of the weights (session 21). "
+            "`OGD(alpha=1e-4)`, the peer's decay, kept as a scale of the weights (session 21), as "
+            "ALMA's projection and ROMMA's c_t are since session 22; TruncatedGradient "
+            "truncates lazily on sparse rows from 30,000 features (session 22). "
             "`× SGD` is SGDClassifier's time over the learner's (> 1: skewlearn is faster). "
             "KOIL stores its support vectors dense, so it is left out where they would pass "
             "1 GB.\n"
