@@ -525,6 +525,28 @@ def test_truncated_gradient_refit_and_pickles_across_the_switch(monkeypatch):
     np.testing.assert_allclose(_tg_weights(goes), w, rtol=1e-12, atol=1e-12 * np.abs(w).max())
 
 
+@pytest.mark.parametrize(
+    "change", [{"gravity": 0.5}, {"gravity": 0.0}, {"eta": 0.01}, {"K": 1}, {"theta": 0.01}]
+)
+def test_truncated_gradient_set_params_after_fit_leaves_the_model_alone(change, tg_path):
+    """set_params after fitting changes a setting, not the fitted model: coef_ and the
+    scores are those learned, on either path (the next learning call refuses the change).
+    A lazy model read its missed truncations with the new eta, K, gravity and theta
+    (session 22, helper probe w: set_params(gravity=0.5) moved coef_ by ~0.1)."""
+    X, y = _tg_stream(n=300, d=12, seed=5, density=0.3)
+    Xs = sp.csr_matrix(X)
+    clf = TruncatedGradient(gravity=0.05, K=3, theta=0.5).fit(Xs, y)
+    assert clf._stale() == (tg_path == "lazy")
+    coef = clf.coef_.copy()
+    sparse_scores, dense_scores = clf.decision_function(Xs), clf.decision_function(X)
+    clf.set_params(**change)
+    np.testing.assert_array_equal(clf.coef_, coef)
+    np.testing.assert_array_equal(clf.decision_function(Xs), sparse_scores)
+    np.testing.assert_array_equal(clf.decision_function(X), dense_scores)
+    with pytest.raises(ValueError, match="set_params"):
+        clf.partial_fit(Xs[:5], y[:5])
+
+
 # --------------------------------------------------------------------------- OFS
 def test_ofs_three_samples_by_hand():
     # eta = 1, lam = 1 (ball of radius 1), B = 1

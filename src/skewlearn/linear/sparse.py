@@ -324,9 +324,19 @@ class TruncatedGradient(OnlineLinearClassifier):
         # 100,000 non-zeros at d = 10^6, cache misses).
         return tuple(n for n in super()._float_state_names(state) if n != "truncated_at_")
 
+    def _learned(self, name: str):
+        """The setting ``name`` the model learned with: ``set_params`` after fitting changes
+        the setting (the next learning call refuses it) but not the fitted model, whose
+        missed truncations are those of the old ``eta``, ``K``, ``gravity`` and ``theta``
+        (as :class:`~skewlearn.KOIL` keeps its kernel). Before learning, the setting."""
+        started = self.__dict__.get("_started_with") or {}
+        return started.get(name, getattr(self, name))
+
     def _alpha0(self) -> float:
-        """The truncation amount per unit of the clock, :math:`\\eta K g`."""
-        return float(self.eta) * min(int(self.K), _INT64_MAX) * float(self.gravity)
+        """The truncation amount per unit of the clock, :math:`\\eta K g`, of the
+        settings the model learned with."""
+        eta, K, gravity = (self._learned(name) for name in ("eta", "K", "gravity"))
+        return float(eta) * min(int(K), _INT64_MAX) * float(gravity)
 
     def _stale(self) -> bool:
         """Whether some weight has truncations still to apply (only a lazy model after
@@ -342,7 +352,7 @@ class TruncatedGradient(OnlineLinearClassifier):
             self.truncated_at_,
             self.truncation_clock_,
             self._alpha0(),
-            float(self.theta),
+            float(self._learned("theta")),
         )
 
     def _scores(self, rows: tuple, out: np.ndarray) -> None:
@@ -354,7 +364,7 @@ class TruncatedGradient(OnlineLinearClassifier):
                 self.truncated_at_,
                 self.truncation_clock_,
                 self._alpha0(),
-                float(self.theta),
+                float(self._learned("theta")),
                 rows,
                 out,
             )
