@@ -932,6 +932,15 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             before.update({k: getattr(self, k) for k in moved})
         refuse_changed(self, before, now)
 
+    def _learned(self, name: str) -> Any:
+        """The setting ``name`` the model learned with (:attr:`_started_with`): ``set_params``
+        after fitting changes the setting, which the next learning call refuses, but must not
+        change what the fitted model predicts (as scikit-learn's ``SVC`` keeps its fitted
+        ``gamma``). Before the first learning call, and for a model pickled before session 9,
+        the setting itself."""
+        started = self.__dict__.get("_started_with") or {}
+        return started.get(name, getattr(self, name))
+
     def _forget(self) -> None:
         for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
             delattr(self, name)

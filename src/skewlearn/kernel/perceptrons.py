@@ -144,10 +144,8 @@ class _KernelLearner(OnlineClassifier):
         ``gamma``: reading the parameters at predict time silently changed the scores
         (KOIL with ``gamma`` set from 1 to 10: by up to 0.87). Before the first learning
         call (and for a model saved before session 9) the parameters are the settings."""
-        started = self.__dict__.get("_started_with") or {}
         kernel, gamma, degree, coef0 = (
-            started.get(name, getattr(self, name))
-            for name in ("kernel", "gamma", "degree", "coef0")
+            self._learned(name) for name in ("kernel", "gamma", "degree", "coef0")
         )
         return (KERNEL_CODES[kernel], float(gamma), int(degree), float(coef0))
 

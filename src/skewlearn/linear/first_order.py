@@ -571,10 +571,9 @@ class OGD(ScaledWeightsMixin, OnlineLinearClassifier):
         """Whether the model is logistic: the ``loss`` it learned with once fitted (a later
         ``set_params(loss=...)`` is refused by the next learning call and must not turn a
         hinge model's scores into "probabilities"), the setting before that."""
-        started = self.__dict__.get("_started_with")
-        if started is None or "weights_" not in self.__dict__:
+        if "weights_" not in self.__dict__:
             return self.loss == "logistic"
-        return started.get("loss", self.loss) == "logistic"
+        return self._learned("loss") == "logistic"
 
     @available_if(_is_logistic)
     def predict_proba(self, X: MatrixLike) -> np.ndarray:

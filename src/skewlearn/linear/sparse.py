@@ -324,17 +324,10 @@ class TruncatedGradient(OnlineLinearClassifier):
         # 100,000 non-zeros at d = 10^6, cache misses).
         return tuple(n for n in super()._float_state_names(state) if n != "truncated_at_")
 
-    def _learned(self, name: str):
-        """The setting ``name`` the model learned with: ``set_params`` after fitting changes
-        the setting (the next learning call refuses it) but not the fitted model, whose
-        missed truncations are those of the old ``eta``, ``K``, ``gravity`` and ``theta``
-        (as :class:`~skewlearn.KOIL` keeps its kernel). Before learning, the setting."""
-        started = self.__dict__.get("_started_with") or {}
-        return started.get(name, getattr(self, name))
-
     def _alpha0(self) -> float:
         """The truncation amount per unit of the clock, :math:`\\eta K g`, of the
-        settings the model learned with."""
+        settings the model learned with (:meth:`_learned`: ``set_params`` after fitting
+        must not change the fitted model's missed truncations)."""
         eta, K, gravity = (self._learned(name) for name in ("eta", "K", "gravity"))
         return float(eta) * min(int(K), _INT64_MAX) * float(gravity)
 
