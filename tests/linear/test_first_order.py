@@ -653,6 +653,24 @@ def test_aggressive_romma_takes_the_shortest_vector_when_c_would_be_negative():
     np.testing.assert_allclose(plain.coef_.ravel(), [1.0, 0.0])
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_romma_skips_a_row_nearly_parallel_to_w(sparse, aggressive):
+    """w_1 = [1, 0]; x = [-1, 1e-7], y = +1 is a mistake (f = -1) whose denominator
+    |x|^2 |w|^2 - f^2 = 1e-14 is within 1e-12 of |x|^2 |w|^2: the step would multiply w
+    by c ~ 2e14, so it is skipped and w stays. x = [-1, 1e-5] (1e-10 relative) updates."""
+    X = _csr_or_dense(np.array([[1.0, 0.0], [-1.0, 1e-7]]), sparse)
+    y = np.array([1, 1])
+    clf = ROMMA(aggressive=aggressive, fit_intercept=False).partial_fit(X, y, classes=[-1, 1])
+    np.testing.assert_array_equal(clf.coef_.ravel(), [1.0, 0.0])
+    assert clf.counts_[3] == 1  # the first row's update only
+    X = _csr_or_dense(np.array([[1.0, 0.0], [-1.0, 1e-5]]), sparse)
+    clf = ROMMA(aggressive=aggressive, fit_intercept=False).partial_fit(X, y, classes=[-1, 1])
+    assert clf.counts_[3] == 2
+    w = clf.coef_.ravel()
+    assert w @ [-1.0, 1e-5] == pytest.approx(1.0, rel=1e-4) and w @ [1.0, 0.0] >= 1.0 - 1e-6
+
+
 def _romma_stream(sparse, n=300, d=12, seed=5):
     """A nearly separable stream (few mistakes late): ROMMA's scale grows then settles."""
     rng = np.random.default_rng(seed)
@@ -743,7 +761,7 @@ def test_romma_tiny_rows_whose_steps_are_finite_keep_the_model(aggressive):
     step with d_t = |w|^2 y / |x|^2 = 1e306."""
     X = np.array([[1e-153, 0.0], [0.0, 1e-153]])
     y = np.array([1, -1])
-    clf = ROMMA(aggressive=aggressive, fit_intercept=False).fit(X, y)
+    clf = ROMMA(aggressive=aggressive, fit_intercept=False).partial_fit(X, y, classes=[-1, 1])
     w, _ = naive_fo.romma(X, y, aggressive=aggressive)
     np.testing.assert_allclose(clf.coef_.ravel(), [1e153, -1e153], rtol=1e-14)
     np.testing.assert_allclose(clf.coef_.ravel(), w, rtol=1e-14)
