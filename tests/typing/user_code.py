@@ -225,8 +225,8 @@ def river_adapter(X: Array, y: Array) -> float:
         metric.update(label, proba.get("fraud", 0.0))
         model.learn_one(x, label)
     assert_type(model.model, OnlineClassifier | None)
-    # the feature order as a list, as its docstring allows ("in a tuple or list")
-    listed = RiverClassifier(AROW(r=1.0), classes=("ok", "fraud"), features=["x1", "x0"])
+    # the feature order and the classes as lists, as their docstrings allow
+    listed = RiverClassifier(AROW(r=1.0), classes=["ok", "fraud"], features=["x1", "x0"])
     listed.learn_one({"x0": 1.0, "x1": -1.0}, "fraud")
     assert listed.predict_one({"x0": 1.0, "x1": -1.0}) == "fraud"
     return metric.get()

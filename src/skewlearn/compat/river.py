@@ -148,7 +148,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         Cloned at the first learning call; the given object is never modified. Its
         ``pos_label``, when set, must be ``classes[1]`` (the positive class here; a
         cost-sensitive learner's ``c_pos`` goes to it), else ValueError.
-    classes : tuple of two labels, default=(False, True)
+    classes : tuple or list of two labels, default=(False, True)
         :math:`(c_0, c_1)`: the negative and the positive label (River's binary
         classifiers use ``False``/``True``; ``0``/``1`` compare equal to them). Other labels
         raise.
@@ -173,7 +173,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     def __init__(
         self,
         estimator: OnlineClassifier,
-        classes: tuple = (False, True),
+        classes: tuple | list = (False, True),
         features: Sequence[Hashable] | None = None,
         seed: int | None = None,
     ):
