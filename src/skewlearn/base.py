@@ -77,6 +77,22 @@ _READY_TYPES = (np.ndarray, sp.csr_matrix, sp.csr_array)
 _FEW = 16
 
 
+def _unique_labels(y: np.ndarray) -> np.ndarray:
+    """``np.unique(y)`` of a 1-D ``y``, without its sort when integer or boolean labels take
+    at most two values (a binary ``fit`` on 10⁶ rows: two sorts cost ~27 ms of ~80 ms).
+
+    The result is the same array: the sorted distinct values in ``y``'s dtype. Floats
+    (``-0.0`` equals ``0.0``; NaN) and text go to ``np.unique``."""
+    if y.dtype.kind not in "biu" or y.shape[0] <= _FEW:
+        return np.unique(y)
+    lo, hi = y.min(), y.max()
+    if lo == hi:
+        return np.array([lo], dtype=y.dtype)
+    if ((y != lo) & (y != hi)).any():
+        return np.unique(y)
+    return np.array([lo, hi], dtype=y.dtype)
+
+
 def _check_targets(y: np.ndarray) -> None:
     """scikit-learn's ``check_classification_targets`` of a validated 1-D ``y``.
 
@@ -90,7 +106,7 @@ def _check_targets(y: np.ndarray) -> None:
         check_classification_targets(y)
         return
     n = y.shape[0]
-    if n > 20 and np.unique(y).shape[0] > max(2, round(0.5 * n)):
+    if n > 20 and _unique_labels(y).shape[0] > max(2, round(0.5 * n)):
         warnings.warn(
             "The number of unique classes is greater than 50% of the number "
             "of samples. `y` could represent a regression problem, not a "
@@ -1012,7 +1028,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
 
     def _set_classes(self, y: np.ndarray, classes) -> None:
         if classes is None:
-            found = np.unique(y)
+            found = _unique_labels(y)
             if len(found) != 2:
                 if len(found) < 2:
                     hint = (
@@ -1041,7 +1057,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                         else ""
                     )
                 )
-            unknown = np.setdiff1d(np.unique(y), classes)
+            unknown = np.setdiff1d(_unique_labels(y), classes)
             if len(unknown):
                 raise ValueError(
                     f"y contains labels {value_list(unknown)} that are not in classes="
@@ -1103,7 +1119,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
 
     def _check_classes(self, y: np.ndarray, classes) -> None:
         self._check_classes_argument(classes)
-        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        unknown = np.setdiff1d(_unique_labels(y), self.classes_)
         if len(unknown):
             # e.g. "0"/"1" or "2"/"1" after 0/1: strings against numbers is a type mismatch,
             # whether or not the union looks binary (every row would be learned as negative)

@@ -9,6 +9,8 @@ import joblib
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 
 import skewlearn
@@ -428,3 +430,34 @@ def test_a_river_stream_stops_at_a_discarded_model():
     ):
         with pytest.raises(ValueError, match="discarded"):
             call()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    dtype=st.sampled_from(["int8", "uint8", "int64", "uint64", "bool"]),
+    values=st.lists(st.integers(-3, 3), min_size=0, max_size=60),
+    n_distinct=st.integers(1, 3),
+)
+def test_unique_labels_is_numpys_unique(dtype, values, n_distinct):
+    """The fast path of ``_unique_labels`` (min and max of integer or boolean labels, when
+    nothing else is there) gives ``np.unique``'s array: same values, order and dtype."""
+    from skewlearn.base import _unique_labels
+
+    if dtype == "bool":
+        y = np.array([v > 0 for v in values], dtype=bool)
+    else:
+        y = np.array([abs(v) % (n_distinct + 1) for v in values], dtype=dtype)
+        if dtype.startswith("int"):
+            y = y - 1  # negatives too
+    got, want = _unique_labels(y), np.unique(y)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("y", [[-1, 1] * 20, [5] * 40, [0, 1, 2] * 20, [3, 7, 3, 3] * 10])
+def test_unique_labels_past_the_few_rows_path(y):
+    from skewlearn.base import _unique_labels
+
+    y = np.array(y)
+    np.testing.assert_array_equal(_unique_labels(y), np.unique(y))
+    assert _unique_labels(y).dtype == y.dtype
