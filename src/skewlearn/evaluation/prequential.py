@@ -26,7 +26,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_array, column_or_1d
 
 from .._values import plain
-from ..base import decision_cut
+from ..base import _unique_labels, decision_cut
 from ..metrics.batch import _check_labels
 from ..metrics.streaming import F1, ROCAUC, Confusion, GMean, StreamingMetric
 
@@ -337,7 +337,7 @@ def prequential(
             )
         n_total = len(y)
         if classes is None and not hasattr(estimator, "classes_"):
-            classes = np.unique(y)
+            classes = _unique_labels(y)
         chunks = _array_chunks(X, y, int(chunk_size))
 
     marks = _checkpoint_rows(checkpoints, n_total)
