@@ -197,7 +197,9 @@ def _classes_array(classes) -> np.ndarray:
 @contextlib.contextmanager
 def _text_in_x_hint():
     """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
-    in ``X``, e.g. a DataFrame's categorical feature), which says only what failed."""
+    in ``X``, e.g. a DataFrame's categorical feature) and to its "float() argument must
+    be a string or a real number, not 'dict'" (``X`` as a list of ``{feature: value}``
+    rows, or a dict of columns), which say only what failed."""
     try:
         yield
     except ValueError as exc:
@@ -207,6 +209,17 @@ def _text_in_x_hint():
             f"{exc}: X holds text, and skewlearn learners need numbers. Encode text columns "
             "first (e.g. sklearn.preprocessing.OneHotEncoder in a sklearn.compose."
             "ColumnTransformer) or drop them."
+        ) from exc
+    except TypeError as exc:
+        if not str(exc).endswith("not 'dict'"):
+            raise
+        raise TypeError(
+            f"{exc}: X holds dicts, and skewlearn learners need a 2-D array, a DataFrame or "
+            "a sparse matrix. Turn a list of {feature: value} rows into one with "
+            "sklearn.feature_extraction.DictVectorizer (sparse; text values one-hot "
+            "encoded) or pandas.DataFrame(rows), and a dict of columns with "
+            "pandas.DataFrame(X). For rows that arrive one at a time as dicts, "
+            "skewlearn.compat.river.RiverClassifier takes them as they are."
         ) from exc
 
 

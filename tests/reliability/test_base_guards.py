@@ -253,6 +253,25 @@ def test_a_text_column_in_x_is_named_with_the_fix(est):
         fitted.predict(pd.DataFrame(X, columns=list("abcd")).assign(a="x"))
 
 
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+def test_rows_as_dicts_in_x_are_named_with_the_fix(est):
+    """A list of ``{feature: value}`` rows (a JSON export, River's row format) or a dict of
+    columns gave numpy's bare "float() argument must be a string or a real number, not
+    'dict'", naming neither X nor what to do (session 23). The message now says X holds
+    dicts and names DictVectorizer and pandas.DataFrame; the error stays a TypeError."""
+    X, _ = _data(n=6)
+    y = np.arange(6) % 2
+    rows = [dict(zip("abcd", row, strict=True)) for row in X.tolist()]
+    with pytest.raises(TypeError, match=r"not 'dict'.*X holds dicts.*DictVectorizer"):
+        est.fit(rows, y)
+    with pytest.raises(TypeError, match=r"X holds dicts.*pandas\.DataFrame\(X\)"):
+        est.fit({k: X[:, i] for i, k in enumerate("abcd")}, y)
+    fitted = est.fit(X, y)
+    with pytest.raises(TypeError, match=r"X holds dicts.*DictVectorizer"):
+        fitted.predict(rows)
+    assert fitted.predict(X).shape == (6,)  # the model is untouched
+
+
 @pytest.mark.parametrize(
     "classes, match",
     [
