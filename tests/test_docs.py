@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from skewlearn._discovery import all_estimators
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,6 +176,42 @@ def test_guide_examples_print_what_the_guide_shows():
     for code, printed, documented in runs:
         assert printed == documented, f"docs/guide.md block:\n{code}\nprinted:\n{printed}"
 
+
+
+def test_the_guide_shows_how_to_score_text_labels_and_its_scorers_score_that_class():
+    """Session 23: a user with "fraud"/"ok" labels who follows the guide's batch section
+    with ``scoring="f1"`` or ``"average_precision"`` met scikit-learn's "pos_label=1 is
+    not a valid label", and ``make_scorer(f1)`` silently scored "ok" (skewlearn's metrics
+    take the larger label); the guide said nothing of either. Its pitfalls now give the
+    scorers that name the class; each one it quotes is run here and must score the
+    positive class "fraud" (F1 of the predictions, average precision of its scores)."""
+    import re
+
+    import numpy as np
+    from sklearn.datasets import make_classification
+    from sklearn.metrics import average_precision_score, f1_score, get_scorer, make_scorer
+
+    from skewlearn import LinearASLS
+    from skewlearn.metrics import f1, gmean, pr_auc
+
+    text = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    quoted = re.findall(r"`(make_scorer\([^`]*pos_label=\"fraud\"\))`", text)
+    assert len(quoted) >= 2, "the guide names no scorer for text labels"
+    X, y01 = make_classification(n_samples=600, weights=[0.9], random_state=0)
+    y = np.where(y01 == 1, "fraud", "ok")
+    clf = LinearASLS().fit(X, y)
+    expected = {
+        "f1": f1_score(y, clf.predict(X), pos_label="fraud"),
+        "pr_auc": average_precision_score(y == "fraud", -clf.decision_function(X)),
+    }
+    names = {"make_scorer": make_scorer, "f1": f1, "pr_auc": pr_auc, "gmean": gmean}
+    for code in quoted:
+        scorer = eval(code, names)  # the guide's own text
+        metric = re.match(r"make_scorer\((\w+)", code).group(1)
+        assert scorer(clf, X, y) == pytest.approx(expected[metric], rel=1e-12), code
+    # what the text says of scikit-learn's named scorers with these labels
+    with pytest.raises(ValueError, match="pos_label=1 is not a valid label"):
+        get_scorer("f1")(clf, X, y)
 
 # --- docstrings against the code -------------------------------------------------------
 
