@@ -177,7 +177,6 @@ def test_guide_examples_print_what_the_guide_shows():
         assert printed == documented, f"docs/guide.md block:\n{code}\nprinted:\n{printed}"
 
 
-
 def test_the_guide_shows_how_to_score_text_labels_and_its_scorers_score_that_class():
     """Session 23: a user with "fraud"/"ok" labels who follows the guide's batch section
     with ``scoring="f1"`` or ``"average_precision"`` met scikit-learn's "pos_label=1 is
@@ -212,6 +211,7 @@ def test_the_guide_shows_how_to_score_text_labels_and_its_scorers_score_that_cla
     # what the text says of scikit-learn's named scorers with these labels
     with pytest.raises(ValueError, match="pos_label=1 is not a valid label"):
         get_scorer("f1")(clf, X, y)
+
 
 # --- docstrings against the code -------------------------------------------------------
 
