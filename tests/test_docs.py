@@ -135,6 +135,34 @@ def test_readme_python_examples_run():
     assert set(namespace["pipe"].fit(X, y).predict(X)) <= set(y)
 
 
+def test_the_readme_sampler_pipeline_takes_a_dataframe_and_sparse_rows():
+    """Session 23: the README's imbalanced-learn example shuffled with ``X[perm],
+    y[perm]``, which on a pandas DataFrame selects *columns* (and on a Series after the
+    sampler, index labels): a user with a DataFrame, the usual input, got a KeyError from
+    the example as written. Its pipeline must fit a DataFrame with text labels, a CSR
+    matrix and an array, and the shuffle must reorder the sampler's rows, the same way at
+    every fit."""
+    import numpy as np
+    import pandas as pd
+    import scipy.sparse as sp
+    from sklearn.datasets import make_classification
+
+    (code,) = [c for c, _ in _python_blocks(ROOT / "README.md") if "FunctionSampler" in c]
+    namespace: dict = {"__name__": "__docs__"}
+    exec(compile(code, "README.md:imblearn", "exec"), namespace)
+    pipe = namespace["pipe"]
+    X, y01 = make_classification(n_samples=400, weights=[0.9], random_state=0)
+    y = np.where(y01 == 1, "fraud", "ok")
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    for X_in, y_in in [(frame, pd.Series(y)), (sp.csr_matrix(X), y), (X, y)]:
+        assert set(pipe.fit(X_in, y_in).predict(X_in)) <= {"fraud", "ok"}
+    sampler = pipe.steps[1][1]  # the shuffling step, alone
+    _, y_out = sampler.fit_resample(frame, pd.Series(y).sort_values())
+    assert sorted(y_out) == sorted(y) and list(y_out) != sorted(y)
+    _, y_again = sampler.fit_resample(frame, pd.Series(y).sort_values())
+    assert list(y_again) == list(y_out)  # seeded: the same stream at every fit
+
+
 def _undefined_names(code: str) -> set[str]:
     """The names a block reads but neither imports, assigns nor gets from builtins."""
     import ast
