@@ -290,6 +290,30 @@ def refuse_fit_params(est: BaseEstimator, method: str, params: dict) -> None:
     )
 
 
+def _unknown_labels_fix(classes: np.ndarray, unknown: np.ndarray) -> str:
+    """What to do when a first ``partial_fit``'s ``y`` holds labels outside ``classes=``:
+    most often the labels' type differs, e.g. the -1/+1 of skewlearn.datasets' readers
+    against a file's text labels, which the bare "not in classes" does not say."""
+    y_text, classes_text = isinstance(unknown[0], str), isinstance(classes[0], str)
+    if y_text == classes_text:
+        return (
+            " classes must name the two labels of the whole stream, as y holds them: pass "
+            "them, or map y to the classes first."
+        )
+    if y_text:
+        return (
+            " y holds strings and classes numbers: classes must name the labels as y holds "
+            "them. Convert one to the other's type, or pass y's two labels as classes."
+        )
+    readers = (
+        " skewlearn.datasets' readers and iter_chunks label the positive class +1 and the "
+        "others -1: pass classes=[-1, 1]."
+        if set(unknown.tolist()) <= {-1, 1}
+        else " Pass y's two labels as classes, or convert y to the classes' type."
+    )
+    return f" y holds numbers and classes strings.{readers}"
+
+
 def _one_vs_one_text_hint(classes: np.ndarray, unknown: np.ndarray) -> str:
     """The end of the "not in classes" error when scikit-learn's
     ``OneVsOneClassifier.partial_fit`` made the labels: it encodes each pair of text
@@ -1056,9 +1080,12 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 )
             unknown = np.setdiff1d(np.unique(y), classes)
             if len(unknown):
+                fix = _one_vs_one_text_hint(classes, unknown) or _unknown_labels_fix(
+                    classes, unknown
+                )
                 raise ValueError(
                     f"y contains labels {value_list(unknown)} that are not in classes="
-                    f"[{value_list(classes)}].{_one_vs_one_text_hint(classes, unknown)}"
+                    f"[{value_list(classes)}].{fix}"
                 )
         self.classes_ = classes
         if self.pos_label is None:

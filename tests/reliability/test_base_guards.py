@@ -302,6 +302,41 @@ def test_a_bad_classes_argument_is_named_and_leaves_nothing_fitted(classes, matc
     assert est.n_samples_seen_ == 4
 
 
+@pytest.mark.parametrize(
+    "y, classes, match",
+    [
+        (
+            np.r_[-1, 1, -1, 1, -1, 1],
+            ["ok", "fraud"],
+            r"labels -1, 1 that are not in classes=\['fraud', 'ok'\]\. y holds numbers and "
+            r"classes strings.*iter_chunks.*classes=\[-1, 1\]",
+        ),
+        (
+            np.array(["no", "yes"] * 3),
+            [0, 1],
+            r"labels 'no', 'yes' that are not in classes=\[0, 1\]\. y holds strings and "
+            r"classes numbers.*Convert",
+        ),
+        (
+            np.r_[0, 2, 0, 2, 0, 2],
+            [0, 1],
+            r"labels 2 that are not in classes=\[0, 1\]\. classes must name the two labels",
+        ),
+    ],
+    ids=["numbers-vs-strings", "strings-vs-numbers", "other-label"],
+)
+def test_labels_outside_the_first_classes_argument_are_named_with_the_fix(y, classes, match):
+    """A first ``partial_fit(X, y, classes=[...])`` whose y holds other labels said only
+    "y contains labels -1, 1 that are not in classes=['fraud', 'ok']." The usual case is
+    the -1/+1 labels of skewlearn.datasets' readers against the file's own text labels;
+    the message now says what differs (the labels' type) and what to pass (session 23)."""
+    X, _ = _data(n=6)
+    est = AROW()
+    with pytest.raises(ValueError, match=match):
+        est.partial_fit(X, y, classes=classes)
+    assert not hasattr(est, "classes_")
+
+
 @pytest.mark.parametrize("est", [Perceptron(), LinearASLS()], ids=type)
 @pytest.mark.parametrize("pos_label", [[0, 1], np.array([1, 0]), [1], (1,)], ids=repr)
 def test_a_pos_label_that_is_not_one_label_is_named(est, pos_label):
