@@ -1053,8 +1053,8 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             if len(found) != 2:
                 if len(found) < 2:
                     hint = (
-                        "Pass classes=[negative, positive] to partial_fit on the first call, "
-                        "or fit on data with both classes."
+                        "Pass classes=[negative, positive] to the first partial_fit or "
+                        "test_then_train call, or fit on data with both classes."
                         if hasattr(self, "partial_fit")
                         else "Fit on data with both classes (with class-stratified splits "
                         "when the positives are rare)."
