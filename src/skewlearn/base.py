@@ -199,28 +199,30 @@ def _text_in_x_hint():
     """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
     in ``X``, e.g. a DataFrame's categorical feature) and to its "float() argument must
     be a string or a real number, not 'dict'" (``X`` as a list of ``{feature: value}``
-    rows, or a dict of columns), which say only what failed."""
+    rows, or a dict of columns), which say only what failed. The type stays numpy's."""
     try:
         yield
-    except ValueError as exc:
-        if not str(exc).startswith("could not convert string to float"):
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        if isinstance(exc, ValueError) and message.startswith("could not convert string"):
+            hint = (
+                "X holds text, and skewlearn learners need numbers. Encode text columns "
+                "first (e.g. sklearn.preprocessing.OneHotEncoder in a sklearn.compose."
+                "ColumnTransformer) or drop them."
+            )
+        elif isinstance(exc, TypeError) and message.endswith("not 'dict'"):
+            hint = (
+                "X holds dicts, and skewlearn learners need a 2-D array, a DataFrame or a "
+                "sparse matrix. Turn a list of {feature: value} rows into one with "
+                "sklearn.feature_extraction.DictVectorizer (sparse; text values one-hot "
+                "encoded) or pandas.DataFrame(rows), and a dict of columns with "
+                "pandas.DataFrame(X). For rows that arrive one at a time as dicts, "
+                "skewlearn.compat.river.RiverClassifier takes them as they are."
+            )
+        else:
             raise
-        raise ValueError(
-            f"{exc}: X holds text, and skewlearn learners need numbers. Encode text columns "
-            "first (e.g. sklearn.preprocessing.OneHotEncoder in a sklearn.compose."
-            "ColumnTransformer) or drop them."
-        ) from exc
-    except TypeError as exc:
-        if not str(exc).endswith("not 'dict'"):
-            raise
-        raise TypeError(
-            f"{exc}: X holds dicts, and skewlearn learners need a 2-D array, a DataFrame or "
-            "a sparse matrix. Turn a list of {feature: value} rows into one with "
-            "sklearn.feature_extraction.DictVectorizer (sparse; text values one-hot "
-            "encoded) or pandas.DataFrame(rows), and a dict of columns with "
-            "pandas.DataFrame(X). For rows that arrive one at a time as dicts, "
-            "skewlearn.compat.river.RiverClassifier takes them as they are."
-        ) from exc
+        kind = ValueError if isinstance(exc, ValueError) else TypeError
+        raise kind(f"{message}: {hint}") from exc
 
 
 #: scikit-learn's meta-estimators that fit their copies of a classifier on ``y`` re-encoded
