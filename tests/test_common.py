@@ -168,6 +168,11 @@ def test_one_class_error_names_a_fix_the_estimator_has(est):
     with pytest.raises(ValueError, match="needs both classes to start") as info:
         clone(est).fit(X, np.ones(len(X)))
     assert ("partial_fit" in str(info.value)) == hasattr(est, "partial_fit")
+    if hasattr(est, "test_then_train"):
+        # session 23: test_then_train's message sent the user to partial_fit alone, though
+        # test_then_train (the README's streaming path) takes classes= as well
+        with pytest.raises(ValueError, match=r"to the first partial_fit or test_then_train"):
+            clone(est).test_then_train(X, np.ones(len(X)))
 
 
 @pytest.mark.parametrize("est", ONLINE, ids=_ids)

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from skewlearn._discovery import all_estimators
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -133,6 +135,34 @@ def test_readme_python_examples_run():
     assert set(namespace["pipe"].fit(X, y).predict(X)) <= set(y)
 
 
+def test_the_readme_sampler_pipeline_takes_a_dataframe_and_sparse_rows():
+    """Session 23: the README's imbalanced-learn example shuffled with ``X[perm],
+    y[perm]``, which on a pandas DataFrame selects *columns* (and on a Series after the
+    sampler, index labels): a user with a DataFrame, the usual input, got a KeyError from
+    the example as written. Its pipeline must fit a DataFrame with text labels, a CSR
+    matrix and an array, and the shuffle must reorder the sampler's rows, the same way at
+    every fit."""
+    import numpy as np
+    import pandas as pd
+    import scipy.sparse as sp
+    from sklearn.datasets import make_classification
+
+    (code,) = [c for c, _ in _python_blocks(ROOT / "README.md") if "FunctionSampler" in c]
+    namespace: dict = {"__name__": "__docs__"}
+    exec(compile(code, "README.md:imblearn", "exec"), namespace)
+    pipe = namespace["pipe"]
+    X, y01 = make_classification(n_samples=400, weights=[0.9], random_state=0)
+    y = np.where(y01 == 1, "fraud", "ok")
+    frame = pd.DataFrame(X, columns=[f"f{i}" for i in range(X.shape[1])])
+    for X_in, y_in in [(frame, pd.Series(y)), (sp.csr_matrix(X), y), (X, y)]:
+        assert set(pipe.fit(X_in, y_in).predict(X_in)) <= {"fraud", "ok"}
+    sampler = pipe.steps[1][1]  # the shuffling step, alone
+    _, y_out = sampler.fit_resample(frame, pd.Series(y).sort_values())
+    assert sorted(y_out) == sorted(y) and list(y_out) != sorted(y)
+    _, y_again = sampler.fit_resample(frame, pd.Series(y).sort_values())
+    assert list(y_again) == list(y_out)  # seeded: the same stream at every fit
+
+
 def _undefined_names(code: str) -> set[str]:
     """The names a block reads but neither imports, assigns nor gets from builtins."""
     import ast
@@ -173,6 +203,42 @@ def test_guide_examples_print_what_the_guide_shows():
     assert len(runs) == 2 and all(documented for _, _, documented in runs)
     for code, printed, documented in runs:
         assert printed == documented, f"docs/guide.md block:\n{code}\nprinted:\n{printed}"
+
+
+def test_the_guide_shows_how_to_score_text_labels_and_its_scorers_score_that_class():
+    """Session 23: a user with "fraud"/"ok" labels who follows the guide's batch section
+    with ``scoring="f1"`` or ``"average_precision"`` met scikit-learn's "pos_label=1 is
+    not a valid label", and ``make_scorer(f1)`` silently scored "ok" (skewlearn's metrics
+    take the larger label); the guide said nothing of either. Its pitfalls now give the
+    scorers that name the class; each one it quotes is run here and must score the
+    positive class "fraud" (F1 of the predictions, average precision of its scores)."""
+    import re
+
+    import numpy as np
+    from sklearn.datasets import make_classification
+    from sklearn.metrics import average_precision_score, f1_score, get_scorer, make_scorer
+
+    from skewlearn import LinearASLS
+    from skewlearn.metrics import f1, gmean, pr_auc
+
+    text = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    quoted = re.findall(r"`(make_scorer\([^`]*pos_label=\"fraud\"\))`", text)
+    assert len(quoted) >= 2, "the guide names no scorer for text labels"
+    X, y01 = make_classification(n_samples=600, weights=[0.9], random_state=0)
+    y = np.where(y01 == 1, "fraud", "ok")
+    clf = LinearASLS().fit(X, y)
+    expected = {
+        "f1": f1_score(y, clf.predict(X), pos_label="fraud"),
+        "pr_auc": average_precision_score(y == "fraud", -clf.decision_function(X)),
+    }
+    names = {"make_scorer": make_scorer, "f1": f1, "pr_auc": pr_auc, "gmean": gmean}
+    for code in quoted:
+        scorer = eval(code, names)  # the guide's own text
+        metric = re.match(r"make_scorer\((\w+)", code).group(1)
+        assert scorer(clf, X, y) == pytest.approx(expected[metric], rel=1e-12), code
+    # what the text says of scikit-learn's named scorers with these labels
+    with pytest.raises(ValueError, match="pos_label=1 is not a valid label"):
+        get_scorer("f1")(clf, X, y)
 
 
 # --- docstrings against the code -------------------------------------------------------

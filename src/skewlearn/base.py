@@ -213,17 +213,32 @@ def _classes_array(classes) -> np.ndarray:
 @contextlib.contextmanager
 def _text_in_x_hint():
     """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
-    in ``X``, e.g. a DataFrame's categorical feature), which says only what failed."""
+    in ``X``, e.g. a DataFrame's categorical feature) and to its "float() argument must
+    be a string or a real number, not 'dict'" (``X`` as a list of ``{feature: value}``
+    rows, or a dict of columns), which say only what failed. The type stays numpy's."""
     try:
         yield
-    except ValueError as exc:
-        if not str(exc).startswith("could not convert string to float"):
+    except (ValueError, TypeError) as exc:
+        message = str(exc)
+        if isinstance(exc, ValueError) and message.startswith("could not convert string"):
+            hint = (
+                "X holds text, and skewlearn learners need numbers. Encode text columns "
+                "first (e.g. sklearn.preprocessing.OneHotEncoder in a sklearn.compose."
+                "ColumnTransformer) or drop them."
+            )
+        elif isinstance(exc, TypeError) and message.endswith("not 'dict'"):
+            hint = (
+                "X holds dicts, and skewlearn learners need a 2-D array, a DataFrame or a "
+                "sparse matrix. Turn a list of {feature: value} rows into one with "
+                "sklearn.feature_extraction.DictVectorizer (sparse; text values one-hot "
+                "encoded) or pandas.DataFrame(rows), and a dict of columns with "
+                "pandas.DataFrame(X). For rows that arrive one at a time as dicts, "
+                "skewlearn.compat.river.RiverClassifier takes them as they are."
+            )
+        else:
             raise
-        raise ValueError(
-            f"{exc}: X holds text, and skewlearn learners need numbers. Encode text columns "
-            "first (e.g. sklearn.preprocessing.OneHotEncoder in a sklearn.compose."
-            "ColumnTransformer) or drop them."
-        ) from exc
+        kind = ValueError if isinstance(exc, ValueError) else TypeError
+        raise kind(f"{message}: {hint}") from exc
 
 
 #: scikit-learn's meta-estimators that fit their copies of a classifier on ``y`` re-encoded
@@ -291,6 +306,30 @@ def refuse_fit_params(est: BaseEstimator, method: str, params: dict) -> None:
         "Pipeline, shuffled afterwards for an online learner, which learns in the given "
         "order) or repeat each row in proportion to its weight."
     )
+
+
+def _unknown_labels_fix(classes: np.ndarray, unknown: np.ndarray) -> str:
+    """What to do when a first ``partial_fit``'s ``y`` holds labels outside ``classes=``:
+    most often the labels' type differs, e.g. the -1/+1 of skewlearn.datasets' readers
+    against a file's text labels, which the bare "not in classes" does not say."""
+    y_text, classes_text = isinstance(unknown[0], str), isinstance(classes[0], str)
+    if y_text == classes_text:
+        return (
+            " classes must name the two labels of the whole stream, as y holds them: pass "
+            "them, or map y to the classes first."
+        )
+    if y_text:
+        return (
+            " y holds strings and classes numbers: classes must name the labels as y holds "
+            "them. Convert one to the other's type, or pass y's two labels as classes."
+        )
+    readers = (
+        " skewlearn.datasets' readers and iter_chunks label the positive class +1 and the "
+        "others -1: pass classes=[-1, 1]."
+        if set(unknown.tolist()) <= {-1, 1}
+        else " Pass y's two labels as classes, or convert y to the classes' type."
+    )
+    return f" y holds numbers and classes strings.{readers}"
 
 
 def _one_vs_one_text_hint(classes: np.ndarray, unknown: np.ndarray) -> str:
@@ -1032,8 +1071,8 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             if len(found) != 2:
                 if len(found) < 2:
                     hint = (
-                        "Pass classes=[negative, positive] to partial_fit on the first call, "
-                        "or fit on data with both classes."
+                        "Pass classes=[negative, positive] to the first partial_fit or "
+                        "test_then_train call, or fit on data with both classes."
                         if hasattr(self, "partial_fit")
                         else "Fit on data with both classes (with class-stratified splits "
                         "when the positives are rare)."
@@ -1059,9 +1098,12 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 )
             unknown = np.setdiff1d(_unique_labels(y), classes)
             if len(unknown):
+                fix = _one_vs_one_text_hint(classes, unknown) or _unknown_labels_fix(
+                    classes, unknown
+                )
                 raise ValueError(
                     f"y contains labels {value_list(unknown)} that are not in classes="
-                    f"[{value_list(classes)}].{_one_vs_one_text_hint(classes, unknown)}"
+                    f"[{value_list(classes)}].{fix}"
                 )
         self.classes_ = classes
         if self.pos_label is None:

@@ -228,3 +228,19 @@ def test_to_json_is_standard_json_with_null_for_an_undefined_metric():
     assert d["checkpoints"][0]["auc"] is None
     assert d["final"] == json.loads(json.dumps(res.to_dict()))["final"]
     assert d["estimator"] == "Perceptron" and d["n_rows"] == 300
+
+
+def test_array_labels_of_one_or_three_classes_are_named_for_prequential():
+    """Session 23: ``prequential(est, X, y)`` with ``y`` of one class (a label column read
+    wrongly, a slice without positives) said "classes must hold exactly two labels for a
+    binary learner; got 1" -- of a ``classes`` argument the user never gave -- and with
+    three classes the same (with a hint to wrap the learner in OneVsRestClassifier, which
+    has no test_then_train). Both now name y, as the chunked path names its first
+    chunk, and say what to do."""
+    X, y = _stream(n=60)
+    with pytest.raises(ValueError, match=r"^y holds one class \(\[0\]\).*classes=\[negative"):
+        prequential(Perceptron(), X, np.zeros(60, dtype=int))
+    with pytest.raises(ValueError, match=r"^y has 3 classes \(0, 1, 2\).*Map the labels"):
+        prequential(Perceptron(), X, np.arange(60) % 3)
+    res = prequential(Perceptron(), X, np.zeros(60, dtype=int), classes=[0, 1])
+    assert res.final["rows"] == 60  # with classes given, a one-class stream runs

@@ -255,6 +255,25 @@ def test_a_text_column_in_x_is_named_with_the_fix(est):
         fitted.predict(pd.DataFrame(X, columns=list("abcd")).assign(a="x"))
 
 
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+def test_rows_as_dicts_in_x_are_named_with_the_fix(est):
+    """A list of ``{feature: value}`` rows (a JSON export, River's row format) or a dict of
+    columns gave numpy's bare "float() argument must be a string or a real number, not
+    'dict'", naming neither X nor what to do (session 23). The message now says X holds
+    dicts and names DictVectorizer and pandas.DataFrame; the error stays a TypeError."""
+    X, _ = _data(n=6)
+    y = np.arange(6) % 2
+    rows = [dict(zip("abcd", row, strict=True)) for row in X.tolist()]
+    with pytest.raises(TypeError, match=r"not 'dict'.*X holds dicts.*DictVectorizer"):
+        est.fit(rows, y)
+    with pytest.raises(TypeError, match=r"X holds dicts.*pandas\.DataFrame\(X\)"):
+        est.fit({k: X[:, i] for i, k in enumerate("abcd")}, y)
+    fitted = est.fit(X, y)
+    with pytest.raises(TypeError, match=r"X holds dicts.*DictVectorizer"):
+        fitted.predict(rows)
+    assert fitted.predict(X).shape == (6,)  # the model is untouched
+
+
 @pytest.mark.parametrize(
     "classes, match",
     [
@@ -283,6 +302,41 @@ def test_a_bad_classes_argument_is_named_and_leaves_nothing_fitted(classes, matc
     with pytest.raises(ValueError, match=match):
         est.partial_fit(X, y, classes=classes)
     assert est.n_samples_seen_ == 4
+
+
+@pytest.mark.parametrize(
+    "y, classes, match",
+    [
+        (
+            np.r_[-1, 1, -1, 1, -1, 1],
+            ["ok", "fraud"],
+            r"labels -1, 1 that are not in classes=\['fraud', 'ok'\]\. y holds numbers and "
+            r"classes strings.*iter_chunks.*classes=\[-1, 1\]",
+        ),
+        (
+            np.array(["no", "yes"] * 3),
+            [0, 1],
+            r"labels 'no', 'yes' that are not in classes=\[0, 1\]\. y holds strings and "
+            r"classes numbers.*Convert",
+        ),
+        (
+            np.r_[0, 2, 0, 2, 0, 2],
+            [0, 1],
+            r"labels 2 that are not in classes=\[0, 1\]\. classes must name the two labels",
+        ),
+    ],
+    ids=["numbers-vs-strings", "strings-vs-numbers", "other-label"],
+)
+def test_labels_outside_the_first_classes_argument_are_named_with_the_fix(y, classes, match):
+    """A first ``partial_fit(X, y, classes=[...])`` whose y holds other labels said only
+    "y contains labels -1, 1 that are not in classes=['fraud', 'ok']." The usual case is
+    the -1/+1 labels of skewlearn.datasets' readers against the file's own text labels;
+    the message now says what differs (the labels' type) and what to pass (session 23)."""
+    X, _ = _data(n=6)
+    est = AROW()
+    with pytest.raises(ValueError, match=match):
+        est.partial_fit(X, y, classes=classes)
+    assert not hasattr(est, "classes_")
 
 
 @pytest.mark.parametrize("est", [Perceptron(), LinearASLS()], ids=type)

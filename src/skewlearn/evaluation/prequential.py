@@ -25,7 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array, column_or_1d
 
-from .._values import plain
+from .._values import plain, value_list
 from ..base import _unique_labels, decision_cut
 from ..metrics.batch import _check_labels
 from ..metrics.streaming import F1, ROCAUC, Confusion, GMean, StreamingMetric
@@ -338,6 +338,17 @@ def prequential(
         n_total = len(y)
         if classes is None and not hasattr(estimator, "classes_"):
             classes = _unique_labels(y)
+            if len(classes) == 1:
+                raise ValueError(
+                    f"y holds one class ({classes.tolist()}), so the learner cannot know the "
+                    "other; pass prequential(..., classes=[negative, positive])."
+                )
+            if len(classes) > 2:
+                raise ValueError(
+                    f"y has {len(classes)} classes ({value_list(classes)}), and prequential "
+                    "runs a binary learner. Map the labels to two classes first (e.g. the "
+                    "minority class against the rest)."
+                )
         chunks = _array_chunks(X, y, int(chunk_size))
 
     marks = _checkpoint_rows(checkpoints, n_total)
