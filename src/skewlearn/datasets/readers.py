@@ -2068,6 +2068,7 @@ def read(
     Parameters
     ----------
     path : str or path-like
+        The file; a name ending in ``.gz`` is decompressed on the fly.
     format : {"keel", "libsvm", "csv", "arff"}, optional
         Overrides the extension.
     **kwargs

@@ -1557,6 +1557,7 @@ def iter_chunks(
     Parameters
     ----------
     path : str or path-like
+        The file; a name ending in ``.gz`` is decompressed on the fly.
     chunk_size : int, default=100_000
         Rows per chunk (>= 1); the last chunk may be shorter.
     format : {"libsvm", "csv", "keel"}, optional

@@ -82,8 +82,11 @@ class OFO(OnlineLinearClassifier):
     eta : float, default=1.0
         OGD step size, > 0.
     schedule : {"invsqrt", "constant"}, default="invsqrt"
+        OGD's step :math:`\\eta / \\sqrt{t}` or a constant :math:`\\eta`.
     fit_intercept : bool, default=True
+        The OGD learner learns an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic).
 
@@ -334,9 +337,13 @@ _BAGGING_DOC = """{title}
     loss : {{"logistic", "hinge"}}, default="logistic"
         The base OGD learner's loss.
     eta : float, default=1.0
+        OGD step size, > 0.
     schedule : {{"invsqrt", "constant"}}, default="invsqrt"
+        OGD's step :math:`\\eta / \\sqrt{{t}}` or a constant :math:`\\eta`.
     fit_intercept : bool, default=True
+        Each OGD learner learns an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Seeds the Poisson draws.
 

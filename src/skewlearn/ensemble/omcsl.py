@@ -323,6 +323,8 @@ class OMCSL(OnlineClassifier):
     n_learners : int, default=9
         K, >= 1 (the paper's experiments: 9, i.e. :math:`c_+ \\in \\{0.55, ..., 0.95\\}`).
     measure : {"f1", "auroc", "auprc"}, default="f1"
+        :math:`M_t`, the online measure of each learner's pre-update scores that the
+        selection weighs: the F-measure (Eq. 4), AUROC or AUPRC (histograms, above).
     gamma : float, default=50.0
         :math:`\\gamma` of Eq. (2), > 0 (not given in the paper's text; a learner ahead by
         0.02 in the measure is then e times as likely).

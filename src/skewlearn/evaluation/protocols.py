@@ -95,6 +95,7 @@ def parse_grid(spec: Any, *, name: str = "grid") -> list:
     Parameters
     ----------
     spec : list, scalar or str
+        The values, a ``base^[a:b]`` or ``base^[a:b:step]`` string, or one value.
     name : str, default="grid"
         Where the value came from, for error messages (e.g. ``estimators[0].grid.C``).
 

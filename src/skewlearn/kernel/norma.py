@@ -139,6 +139,7 @@ class NORMA(_KernelExpansionClassifier):
         costs.
     {kernel}
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 

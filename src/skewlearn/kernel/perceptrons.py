@@ -443,6 +443,7 @@ class RBP(KernelPerceptron):
         Maximum number of support vectors :math:`B`, ≥ 1 (100 in KOIL's experiments).
     {kernel}
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Seeds the removal draws.
 
@@ -588,6 +589,7 @@ class Forgetron(_KernelExpansionClassifier):
         Budget :math:`B`, ≥ 1 (100 in KOIL's experiments; the bound needs B ≥ 84).
     {kernel}
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 
@@ -807,6 +809,7 @@ class Projectron(_KernelExpansionClassifier):
         above 1 GiB.
     {kernel}
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 
@@ -977,6 +980,7 @@ class ProjectronPP(Projectron):
         Hard cap on the number of SVs (see :class:`Projectron`).
     {kernel}
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 

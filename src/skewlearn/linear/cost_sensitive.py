@@ -131,6 +131,7 @@ class CostSensitiveOGD(OnlineLinearClassifier):
         (a rare positive class) the margin :math:`\\rho` of variant I pushes every score
         up and the learner tends to predict everything positive.
     loss : {"hinge", "logistic"}, default="hinge"
+        The loss inside :math:`\\ell^{I}` and :math:`\\ell^{II}`.
     eta : float, default=0.1
         Learning rate :math:`\\lambda`, > 0.
     schedule : {"constant", "invsqrt"}, default="constant"
@@ -143,6 +144,7 @@ class CostSensitiveOGD(OnlineLinearClassifier):
     imbalance_ratio : float or None, default=None
         :math:`T_n / T_p` for "sum", > 0; ``None`` estimates it online (see above).
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
         The positive class (the one whose sensitivity / cost ``c_pos`` counts).
     random_state : int, RandomState or None, default=None
@@ -329,9 +331,11 @@ class CostSensitivePA(OnlineLinearClassifier):
     C : float, default=1.0
         Aggressiveness of PA-I / PA-II, > 0 (LIBOL's default 1).
     variant : {"pa", "pa1", "pa2"}, default="pa1"
+        PA, PA-I or PA-II: which :math:`\\tau_t` above.
     update : {"max_loss", "prediction"}, default="max_loss"
         Crammer et al.'s max-loss (ML) or prediction-based (PB) update.
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
         The class whose misclassification costs ``c_pos``.
     random_state : int, RandomState or None, default=None

@@ -261,8 +261,11 @@ class PassiveAggressive(OnlineLinearClassifier):
     C : float, default=1.0
         Aggressiveness, > 0 (used by PA-I and PA-II; LIBOL's default is 1).
     variant : {"pa", "pa1", "pa2"}, default="pa1"
+        PA, PA-I or PA-II: which :math:`\\tau_t` above.
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 
@@ -445,6 +448,7 @@ class OGD(ScaledWeightsMixin, OnlineLinearClassifier):
     eta : float, default=1.0
         Step size, > 0 (LIBOL's default ``C = 1``).
     loss : {"hinge", "logistic", "squared"}, default="hinge"
+        The loss :math:`\\ell` above.
     schedule : {"invsqrt", "constant"}, default="invsqrt"
         ``eta / sqrt(t)`` or a constant ``eta``.
     alpha : float, default=0.0
@@ -453,7 +457,9 @@ class OGD(ScaledWeightsMixin, OnlineLinearClassifier):
         weights (``weight_scale_``), so a step on a sparse row costs O(nnz) with
         ``alpha > 0`` too.
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 
@@ -680,7 +686,9 @@ class ALMA(ScaledWeightsMixin, OnlineLinearClassifier):
     C : float, default=sqrt(2)
         Step scale, > 0 (the paper's and LIBOL's :math:`\\sqrt 2`).
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 
@@ -886,7 +894,9 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     aggressive : bool, default=False
         Update whenever the margin is below 1 (aggressive ROMMA).
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 

@@ -421,7 +421,9 @@ class AROW(_GaussianLinear):
         Regularization, > 0 (LIBOL's default 1). Larger ``r`` means smaller steps.
     {covariance}
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
     {attributes}
@@ -508,7 +510,9 @@ class CW(_GaussianLinear):
         Initial variance, > 0.
     {covariance}
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
     {attributes}
@@ -609,9 +613,12 @@ class SCW(_GaussianLinear):
     eta : float, default=0.75
         Confidence, in (0.5, 1); ``φ = Φ⁻¹(η)`` (LIBOL's default for SCW-I).
     variant : {"scw1", "scw2"}, default="scw1"
+        SCW-I (Proposition 1 of [1]_) or SCW-II (Proposition 2).
     {covariance}
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
     {attributes}
@@ -757,7 +764,9 @@ class SOP(OnlineLinearClassifier):
         Regularization of the correlation matrix, > 0 (LIBOL's default 1).
     {covariance}
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 
@@ -874,7 +883,9 @@ class NAROW(_GaussianLinear):
         (LIBOL's default 1).
     {covariance}
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
     {attributes}
@@ -954,7 +965,9 @@ class NHERD(_GaussianLinear):
         Aggressiveness, > 0 (``γ = 1/C`` in LIBOL, default ``C = 1``).
     {covariance}
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
     {attributes}
@@ -1133,7 +1146,9 @@ class IELLIP(OnlineLinearClassifier):
         Initial ``c_1``, in (0, 1).
     {covariance}
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
     {attributes}    covariance_exponent_ : ndarray of shape (1,)

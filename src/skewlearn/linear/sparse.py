@@ -164,10 +164,13 @@ class TruncatedGradient(OnlineLinearClassifier):
     K : int, default=10
         Truncate every ``K`` samples, >= 1.
     loss : {"hinge", "logistic", "squared"}, default="hinge"
+        As in :class:`~skewlearn.OGD`.
     schedule : {"constant", "invsqrt"}, default="constant"
         :math:`\\eta_i = \\eta` (the paper) or :math:`\\eta / \\sqrt{i}`.
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 
@@ -577,7 +580,9 @@ class OFS(OnlineLinearClassifier):
         Regularisation :math:`\\lambda > 0`; the weights stay in the ball of radius
         :math:`1/\\sqrt\\lambda` (the authors' code uses 0.01, radius 10).
     fit_intercept : bool, default=True
+        Learn an intercept (the weight of a constant feature 1).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
     random_state : int, RandomState or None, default=None
         Unused (deterministic learner).
 

@@ -543,9 +543,11 @@ def fbeta(
     Parameters
     ----------
     y_true, y_pred : array-like of shape (n_samples,)
+        True and predicted labels.
     beta : float, default=1.0
         Weight of recall, > 0.
     pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
     sample_weight : array-like of shape (n_samples,), default=None
         Finite, non-negative weights; TP, FP and FN become sums of weights.
 
@@ -794,6 +796,7 @@ def roc_auc(
     y_score : array-like of shape (n_samples,)
         Scores, higher = more positive. NaN is rejected; ±inf are ranked.
     pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
     sample_weight : array-like of shape (n_samples,), default=None
         Finite, non-negative weights: the pair (i, j) counts :math:`w_i w_j` and the
         denominator becomes :math:`W_+ W_-`, the classes' total weights (as scikit-learn).
@@ -875,8 +878,11 @@ def pr_auc(
     y_true : array-like of shape (n_samples,)
         Labels; at least one positive.
     y_score : array-like of shape (n_samples,)
+        Scores, higher = more positive.
     pos_label : label, default=None
+        The positive class; None means the larger label (see the module docstring).
     method : {"average_precision", "trapezoid"}, default="average_precision"
+        Average precision or the trapezoidal area (both above).
     sample_weight : array-like of shape (n_samples,), default=None
         Finite, non-negative weights; true and predicted positives become weight sums.
 

@@ -277,6 +277,7 @@ class HistogramROCAUC(_HistogramMetric):
         How scores are mapped to [0, 1]: the paper's :math:`\\sigma(f)` for decision values,
         or none for probabilities (then scores outside [0, 1] raise).
     pos_label : label, default=1
+        The positive class; every other label is negative (``1`` also matches ``True``).
     scale : float, default=1.0
         With the sigmoid, scores are binned by :math:`\\sigma(f/\\tau)`, ``tau = scale``
         (1: the paper's mapping). Decision values far above 1 in size (an unregularised

@@ -328,6 +328,7 @@ class Confusion(StreamingMetric):
     Parameters
     ----------
     pos_label : label, default=1
+        The positive class; every other label is negative (``1`` also matches ``True``).
 
     Examples
     --------
@@ -431,6 +432,7 @@ class FBeta(Confusion):
     beta : float, default=1.0
         > 0.
     pos_label : label, default=1
+        The positive class; every other label is negative (``1`` also matches ``True``).
 
     Examples
     --------
@@ -628,6 +630,7 @@ class ROCAUC(StreamingMetric):
     Parameters
     ----------
     pos_label : label, default=1
+        The positive class; every other label is negative (``1`` also matches ``True``).
 
     Examples
     --------
@@ -719,6 +722,7 @@ class PRAUC(StreamingMetric):
     Parameters
     ----------
     pos_label : label, default=1
+        The positive class; every other label is negative (``1`` also matches ``True``).
 
     Examples
     --------
@@ -885,6 +889,7 @@ class WindowedROCAUC(_Window):
     window : int, default=1000
         ``W``, the number of most recent samples, >= 1.
     pos_label : label, default=1
+        The positive class; every other label is negative (``1`` also matches ``True``).
 
     Examples
     --------
@@ -916,6 +921,7 @@ class WindowedPRAUC(_Window):
     window : int, default=1000
         ``W``, >= 1.
     pos_label : label, default=1
+        The positive class; every other label is negative (``1`` also matches ``True``).
 
     Examples
     --------
