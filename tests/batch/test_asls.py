@@ -268,7 +268,7 @@ def test_off_training_filter():
 
 
 # =========================================================================== KASLS_R
-@pytest.mark.parametrize("eta", [0.2, 0.5])
+@pytest.mark.parametrize("eta", [0.2, 0.5, 0.33])  # 0.33: ηN = 19.8, N_R = ⌈ηN⌉ = 20
 def test_kaslsr_matches_eq17_and_eq18(eta):
     X, y = _problem(n=60, seed=10)
     t, lam, m = _lam_m(y, 3.0, 1.4)
@@ -435,6 +435,23 @@ def test_svmsdc_is_smote_then_costed_svc():
     # already balanced enough: SMOTE is left out
     Xb, yb = _problem(n=40, seed=16, pos=0.5)
     assert SVMSDC().fit(Xb, yb).pipeline_.named_steps["smote"] == "passthrough"
+
+
+def test_svmsdc_with_fewer_positives_than_k_neighbors_plus_one_uses_them_all():
+    """SMOTE needs k_neighbors < the number of positives; with 3 positives and the default
+    k_neighbors=5 each synthetic positive interpolates towards one of the other 2 (imblearn
+    would raise "Expected n_neighbors <= n_samples_fit"). Reference: imblearn's SMOTE with
+    k_neighbors=2, then the costed SVC."""
+    from imblearn.over_sampling import SMOTE
+
+    X, y = _problem(n=60, seed=18, pos=0.1)
+    y = np.zeros_like(y)
+    y[[3, 11, 40]] = 1
+    clf = SVMSDC(sampling_strategy=0.5, random_state=4, sigma=2.0).fit(X, y)
+    t = np.where(y == 1, 1.0, -1.0)
+    Xr, tr = SMOTE(sampling_strategy={1.0: 29}, k_neighbors=2, random_state=4).fit_resample(X, t)
+    ref = SVC(C=1.0, class_weight={1.0: 57 / 29, -1.0: 1.0}, gamma=0.25).fit(Xr, tr)
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), rtol=1e-6)
 
 
 def test_svmsdc_with_one_positive_says_that_smote_was_left_out():
