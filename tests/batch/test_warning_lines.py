@@ -186,3 +186,14 @@ def test_user_stacklevel_counts_the_callers_frames_only():
     """Without scikit-learn's frames between, the level is the plain count of skewlearn's
     frames plus one (here: the test calls user_stacklevel directly, so 1)."""
     assert user_stacklevel() == 1
+
+
+def test_an_online_learners_warning_names_the_users_line_through_a_pipeline(monkeypatch):
+    """The walk is shared: AROW's full-covariance size warning (skewlearn.base
+    .warn_large_matrices) named sklearn/pipeline.py when AROW was a Pipeline's last step."""
+    from skewlearn import AROW
+
+    monkeypatch.setattr(base, "LARGE_STATE", 1)
+    X, y = _data()
+    pipe = make_pipeline(FunctionTransformer(), AROW(covariance="full"))
+    assert set(_files(lambda: pipe.fit(X, y), "covariance='full'")) == {__file__}
