@@ -809,36 +809,44 @@ def _scores(X, Y, w, b: float, kernel: str, sigma: float, degree: int, coef0: fl
     arrays, which moved scores by ~1e-16. The kernel is that of :class:`_Gram` in its
     distance form (``‖x‖² + ‖y‖² − 2xᵀy``, clipped at 0, times ``−γ``; poly
     ``(γ xᵀy + c₀)^p``), computed for blocks of rows of about ``_PASS_BYTES``; its elementwise
-    steps are NumPy's, whose values do not depend on their position in the block.
+    steps are NumPy's, whose values do not depend on their position in the block. ``X``
+    is converted, shifted and squared one block at a time: no copy of the whole ``X`` is
+    made (predicting 10⁶ rows no longer needs one or two more arrays of the size of ``X``).
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    out = np.empty(X.shape[0])
     if Y is None:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        out = np.empty(X.shape[0])
         _row_sums(X, np.ascontiguousarray(w), float(b), out)
         return out
+    out = np.empty(X.shape[0])
     Y = np.ascontiguousarray(Y, dtype=np.float64)
     gamma = _gamma(sigma)
+    centre = None
     if kernel == "rbf":  # features far from 0: distances from the basis' mean
         centre = _rbf_centre(Y, gamma)
         if centre is not None:
-            X, Y = X - centre, Y - centre
+            Y = Y - centre
     Yt = np.ascontiguousarray(Y.T)
     w = np.ascontiguousarray(w)
     (n, d), m = X.shape, Y.shape[0]
     rows = max(1, _PASS_BYTES // (8 * max(m, 1)))
     buf = np.empty((min(rows, n), m))
     if kernel == "rbf":  # squared norms, each summed in feature order
-        sq_x, sq_y = np.empty((n, 1)), np.empty((1, m))
-        _row_sums(X * X, np.ones(d), 0.0, sq_x[:, 0])
-        _row_sums(Y * Y, np.ones(d), 0.0, sq_y[0])
+        ones, sq_x, sq_y = np.ones(d), np.empty((min(rows, n), 1)), np.empty((1, m))
+        _row_sums(Y * Y, ones, 0.0, sq_y[0])
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         for lo in range(0, n, rows):
             hi = min(lo + rows, n)
+            Xb = np.ascontiguousarray(X[lo:hi], dtype=np.float64)
+            if centre is not None:
+                Xb = Xb - centre
             G = buf[: hi - lo]
-            _row_products(X[lo:hi], Yt, G)
+            _row_products(Xb, Yt, G)
             if kernel == "rbf":
+                sq = sq_x[: hi - lo]
+                _row_sums(Xb * Xb, ones, 0.0, sq[:, 0])
                 G *= -2.0
-                G += sq_x[lo:hi]
+                G += sq
                 G += sq_y
                 np.maximum(G, 0.0, out=G)
                 G *= -gamma
