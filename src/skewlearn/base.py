@@ -583,21 +583,19 @@ def warn_large_matrices(est: object, count: int, n: int, alternative: str) -> No
         )
 
 
-def warn_large_fit(
-    est: object, size: int, what: str, alternative: str, stacklevel: int = 4
-) -> None:
+def warn_large_fit(est: object, size: int, what: str, alternative: str) -> None:
     """Warn (``RuntimeWarning``) before a batch fit allocates dense matrices of ``size``
     bytes above :data:`LARGE_STATE`: the kernel and least-squares systems of the batch
     learners grow with the square of the rows (or features), so a fit that would need
     tens of GiB otherwise ends in a MemoryError or an out-of-memory kill without a word.
-    ``what`` names the matrices, ``alternative`` the setting that avoids them;
-    ``stacklevel`` 4 = here < ``_fit_binary`` < ``fit`` < caller."""
+    ``what`` names the matrices, ``alternative`` the setting that avoids them; the
+    warning names the user's line (:func:`user_stacklevel`)."""
     if size > LARGE_STATE:
         warnings.warn(
             f"{type(est).__name__} needs {what} for this fit ({size / 2**30:.1f} GiB of "
             f"float64). {alternative}",
             RuntimeWarning,
-            stacklevel=stacklevel,
+            stacklevel=user_stacklevel(),
         )
 
 

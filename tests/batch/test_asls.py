@@ -268,7 +268,7 @@ def test_off_training_filter():
 
 
 # =========================================================================== KASLS_R
-@pytest.mark.parametrize("eta", [0.2, 0.5])
+@pytest.mark.parametrize("eta", [0.2, 0.5, 0.33])  # 0.33: ηN = 19.8, N_R = ⌈ηN⌉ = 20
 def test_kaslsr_matches_eq17_and_eq18(eta):
     X, y = _problem(n=60, seed=10)
     t, lam, m = _lam_m(y, 3.0, 1.4)
@@ -437,6 +437,23 @@ def test_svmsdc_is_smote_then_costed_svc():
     assert SVMSDC().fit(Xb, yb).pipeline_.named_steps["smote"] == "passthrough"
 
 
+def test_svmsdc_with_fewer_positives_than_k_neighbors_plus_one_uses_them_all():
+    """SMOTE needs k_neighbors < the number of positives; with 3 positives and the default
+    k_neighbors=5 each synthetic positive interpolates towards one of the other 2 (imblearn
+    would raise "Expected n_neighbors <= n_samples_fit"). Reference: imblearn's SMOTE with
+    k_neighbors=2, then the costed SVC."""
+    from imblearn.over_sampling import SMOTE
+
+    X, y = _problem(n=60, seed=18, pos=0.1)
+    y = np.zeros_like(y)
+    y[[3, 11, 40]] = 1
+    clf = SVMSDC(sampling_strategy=0.5, random_state=4, sigma=2.0).fit(X, y)
+    t = np.where(y == 1, 1.0, -1.0)
+    Xr, tr = SMOTE(sampling_strategy={1.0: 29}, k_neighbors=2, random_state=4).fit_resample(X, t)
+    ref = SVC(C=1.0, class_weight={1.0: 57 / 29, -1.0: 1.0}, gamma=0.25).fit(Xr, tr)
+    np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), rtol=1e-6)
+
+
 def test_svmsdc_with_one_positive_says_that_smote_was_left_out():
     """SMOTE interpolates between positives, so with one positive (a fold of a rare class)
     SVMSDC fitted SVM-DEC without a word; it now warns, and the model is SVM-DEC's."""
@@ -548,6 +565,33 @@ def test_a_rows_score_does_not_depend_on_its_batch_or_layout(est, monkeypatch):
         np.testing.assert_array_equal(est.decision_function(Z[i : i + 1]), want[i : i + 1])
     refit = type(est)(**est.get_params()).fit(np.asfortranarray(X), y)
     np.testing.assert_array_equal(refit.decision_function(Z), want)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6], ids=["rbf", "rbf-centred"])
+@pytest.mark.parametrize(
+    "est",
+    [KernelASLS(reduced_rate=0.3, random_state=0), ProximalSVMDEC(kernel="rbf")],
+    ids=["kasls-r", "psvm-rbf"],
+)
+def test_scoring_many_rows_makes_no_copy_of_them(est, offset):
+    """The kernel scores are computed in blocks of rows, but the squared row norms (X * X)
+    and, for features far from 0, the shifted rows (X - centre) were made for the whole X
+    first: scoring 10⁶ rows needed one or two more arrays of the size of X (peak traced
+    memory 81 MiB for a 76 MiB X, 157 MiB when shifted). Now every step is per block."""
+    import tracemalloc
+
+    X, y = _problem(n=200, d=20, seed=3)
+    est.fit(X + offset, y)
+    Z = np.random.default_rng(4).normal(size=(100_000, 20)) + offset  # 15.3 MiB
+    want = np.concatenate([est.decision_function(Z[i : i + 1]) for i in range(0, 100_000, 4999)])
+    tracemalloc.start()
+    try:
+        got = est.decision_function(Z)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_array_equal(got[::4999], want)  # and the same bits as rows scored alone
+    assert peak < Z.nbytes / 4, f"{peak / Z.nbytes:.2f} × the size of X"
 
 
 @pytest.mark.parametrize(

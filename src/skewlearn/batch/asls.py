@@ -38,6 +38,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_random_state
 
 from .._rows import canonical
+from .._stack import user_stacklevel
 from ..base import BatchClassifier, WeightVectorMixin, _max_abs, _scan_values, warn_large_fit
 from ..kernels import data_variance
 from .nystrom import libsvm_kernel_error
@@ -291,9 +292,7 @@ def _scaled_system(n: int, p: int, W: np.ndarray, fill: Callable):
     return S, root, A
 
 
-def _cholesky(
-    A: np.ndarray, what: str, fix: str, retry: bool = True, stacklevel: int = 5
-) -> np.ndarray | None:
+def _cholesky(A: np.ndarray, what: str, fix: str, retry: bool = True) -> np.ndarray | None:
     """Lower Cholesky factor of the symmetric positive definite stage matrix ``A``, made
     in place (``A`` holds both triangles and is consumed).
 
@@ -305,9 +304,8 @@ def _cholesky(
     D^{-1/2}AD^{-1/2} by δI, the size of that rounding error — with a RuntimeWarning. If
     that does not suffice (or ``A`` is not finite) a ValueError names ``what`` and ``fix``.
     With ``retry=False`` a failed first attempt returns None (the caller has a better-
-    conditioned formulation of the same model). ``stacklevel`` is the warning's, counted
-    from here: the frames down to the estimator's ``fit`` plus one, so that it names the
-    user's line (5 for ``fit → _fit_binary → _*_stages → here``).
+    conditioned formulation of the same model). The warning names the user's line
+    (:func:`skewlearn._stack.user_stacklevel`).
     """
     if not _scan_values(np.ravel(A, order="K"))[1]:  # one compiled pass, no temporary
         raise ValueError(
@@ -332,7 +330,7 @@ def _cholesky(
                     "accurate as float64 allows here. Scale the features (e.g. sklearn."
                     f"preprocessing.StandardScaler){fix} to avoid this.",
                     RuntimeWarning,
-                    stacklevel=stacklevel,
+                    stacklevel=user_stacklevel(),
                 )
             return c
         if info < 0:  # pragma: no cover - an argument error would be a bug here
@@ -383,9 +381,7 @@ def _rhs(F, g: np.ndarray) -> np.ndarray:
     return rhs
 
 
-def _primal_stages(
-    F, W, t, m, tol: float, max_stages: int, fix: str = "", stacklevel: int = 5, factor=None
-):
+def _primal_stages(F, W, t, m, tol: float, max_stages: int, fix: str = "", factor=None):
     """Stages of Eq. (8) on the features ``F̄ = [F, e]`` with ``W = νΛ``.
 
     :math:`\\bar\\omega = (\\tfrac1\\nu I + \\bar F'\\Lambda\\bar F)^{-1}\\bar F'\\Lambda\\Gamma
@@ -393,9 +389,7 @@ def _primal_stages(
     is one triangular solve and one pass over the features. ``F`` is a sparse matrix, a
     dense array, or ``(n, p, fill)`` (see :func:`_scaled_system`) for features built on
     demand. Returns ``(w̄, τ, max|Δτ| per stage, converged)``: the coefficients of the last
-    solve and the targets it used. ``stacklevel``: of :func:`_cholesky`'s warning (5 when
-    called from ``_fit_binary``, 6 through :func:`_linear_stages`). A list ``factor``
-    receives the Cholesky factor of ``I + F̄'WF̄``.
+    solve and the targets it used. A list ``factor`` receives the Cholesky factor of ``I + F̄'WF̄``.
     """
     sparse = sp.issparse(F)
     if sparse:
@@ -411,10 +405,7 @@ def _primal_stages(
 
         S, root, A = _scaled_system(n, p, W, fill)
     A[np.diag_indices_from(A)] += 1.0
-    c = _cholesky(
-        A, "The stage matrix I + F̄'νΛF̄ of Eq. (8)", fix or ", or use a smaller nu",
-        stacklevel=stacklevel,
-    )  # fmt: skip
+    c = _cholesky(A, "The stage matrix I + F̄'νΛF̄ of Eq. (8)", fix or ", or use a smaller nu")
     del A
     if factor is not None:
         factor.append(c)
@@ -503,10 +494,9 @@ def _linear_stages(X, W, t, m, tol: float, max_stages: int, solver: str, fix: st
             "Eq. (8), instead (solver_ = 'primal'). Scale the features (e.g. sklearn."
             "preprocessing.StandardScaler) or use solver='primal' to avoid this.",
             RuntimeWarning,
-            stacklevel=4,
+            stacklevel=user_stacklevel(),
         )
-    # one frame deeper than a _primal_stages called from _fit_binary
-    result = _primal_stages(X, W, t, m, tol, max_stages, fix, stacklevel=6, factor=factor)
+    result = _primal_stages(X, W, t, m, tol, max_stages, fix, factor=factor)
     w = result[0]
     _check_linear_solution(X, W, t, result[1], w, lambda g: w - _cho_solve(factor[-1], g), "(8)")
     return result, "primal"
@@ -553,7 +543,7 @@ def _objective7(X, W, Gamma, w, sq, gradient: bool = True):
     return 0.5 * float(w @ w + r @ wr), noise, g
 
 
-def _check_linear_solution(X, W, t, tau, w, refine, eq: str, stacklevel: int = 5):
+def _check_linear_solution(X, W, t, tau, w, refine, eq: str):
     """Warn (RuntimeWarning) when the closed form ``w̄`` of the last stage, computed from
     the formed matrix ``I + X̄'WX̄`` or ``X̄X̄' + W⁻¹``, is far from the minimiser of Eq. (7).
 
@@ -566,8 +556,6 @@ def _check_linear_solution(X, W, t, tau, w, refine, eq: str, stacklevel: int = 5
     factor; SMW: ``X̄'(α + δ)`` with ``δ`` the factor's correction of the dual residual).
     The objective's drop along that step, less the rounding error of both evaluations,
     is a lower bound of the solve's excess over the minimum. The weights are not changed.
-    ``stacklevel`` 5: here < _linear_stages < _fit_binary < fit < caller (4 when called
-    from ``_fit_binary``).
     """
     with np.errstate(all="ignore"):
         sq = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else None
@@ -584,7 +572,7 @@ def _check_linear_solution(X, W, t, tau, w, refine, eq: str, stacklevel: int = 5
             "features far from 0 or of very different scales, with a large nu). Scale the "
             "features (e.g. sklearn.preprocessing.StandardScaler), or use a smaller nu.",
             RuntimeWarning,
-            stacklevel=stacklevel,
+            stacklevel=user_stacklevel(),
         )
 
 
@@ -595,7 +583,7 @@ def _linear_solver(solver: str, n: int, d: int) -> str:
     return solver
 
 
-def _warn_large_linear(est, X, solver: str, stacklevel: int = 5) -> None:
+def _warn_large_linear(est, X, solver: str) -> None:
     """:func:`skewlearn.base.warn_large_fit` for the system of :func:`_linear_stages`:
     ``N × N`` (SMW), or ``(d+1)²`` plus, for dense ``X``, the scaled copy ``N × (d+1)``."""
     n, d = X.shape
@@ -617,7 +605,7 @@ def _warn_large_linear(est, X, solver: str, stacklevel: int = 5) -> None:
             if n < d + 1
             else f"Reduce the features {reduce}."
         )
-    warn_large_fit(est, size, what, fix, stacklevel)
+    warn_large_fit(est, size, what, fix)
 
 
 def _balanced_ratio(t: np.ndarray) -> float:
@@ -821,36 +809,44 @@ def _scores(X, Y, w, b: float, kernel: str, sigma: float, degree: int, coef0: fl
     arrays, which moved scores by ~1e-16. The kernel is that of :class:`_Gram` in its
     distance form (``‖x‖² + ‖y‖² − 2xᵀy``, clipped at 0, times ``−γ``; poly
     ``(γ xᵀy + c₀)^p``), computed for blocks of rows of about ``_PASS_BYTES``; its elementwise
-    steps are NumPy's, whose values do not depend on their position in the block.
+    steps are NumPy's, whose values do not depend on their position in the block. ``X``
+    is converted, shifted and squared one block at a time: no copy of the whole ``X`` is
+    made (predicting 10⁶ rows no longer needs one or two more arrays of the size of ``X``).
     """
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    out = np.empty(X.shape[0])
     if Y is None:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        out = np.empty(X.shape[0])
         _row_sums(X, np.ascontiguousarray(w), float(b), out)
         return out
+    out = np.empty(X.shape[0])
     Y = np.ascontiguousarray(Y, dtype=np.float64)
     gamma = _gamma(sigma)
+    centre = None
     if kernel == "rbf":  # features far from 0: distances from the basis' mean
         centre = _rbf_centre(Y, gamma)
         if centre is not None:
-            X, Y = X - centre, Y - centre
+            Y = Y - centre
     Yt = np.ascontiguousarray(Y.T)
     w = np.ascontiguousarray(w)
     (n, d), m = X.shape, Y.shape[0]
     rows = max(1, _PASS_BYTES // (8 * max(m, 1)))
     buf = np.empty((min(rows, n), m))
     if kernel == "rbf":  # squared norms, each summed in feature order
-        sq_x, sq_y = np.empty((n, 1)), np.empty((1, m))
-        _row_sums(X * X, np.ones(d), 0.0, sq_x[:, 0])
-        _row_sums(Y * Y, np.ones(d), 0.0, sq_y[0])
+        ones, sq_x, sq_y = np.ones(d), np.empty((min(rows, n), 1)), np.empty((1, m))
+        _row_sums(Y * Y, ones, 0.0, sq_y[0])
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         for lo in range(0, n, rows):
             hi = min(lo + rows, n)
+            Xb = np.ascontiguousarray(X[lo:hi], dtype=np.float64)
+            if centre is not None:
+                Xb = Xb - centre
             G = buf[: hi - lo]
-            _row_products(X[lo:hi], Yt, G)
+            _row_products(Xb, Yt, G)
             if kernel == "rbf":
+                sq = sq_x[: hi - lo]
+                _row_sums(Xb * Xb, ones, 0.0, sq[:, 0])
                 G *= -2.0
-                G += sq_x[lo:hi]
+                G += sq
                 G += sq_y
                 np.maximum(G, 0.0, out=G)
                 G *= -gamma
@@ -1223,7 +1219,7 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
             if self.kernel == "linear":  # LASLS in the SMW form (Eq. 9): check it likewise
                 w = np.append(X.T @ alpha, b)
                 refine = _dual_refinement(X, W, y, result[1], alpha, w, factor[0])
-                _check_linear_solution(X, W, y, result[1], w, refine, "(12)", stacklevel=4)
+                _check_linear_solution(X, W, y, result[1], w, refine, "(12)")
         else:
             n_r = self._n_reduced(n)
             rng = check_random_state(self.random_state)
@@ -1244,7 +1240,7 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
                 "is the constant intercept and one class is predicted everywhere. Use a "
                 "smaller theta (0 keeps every pattern).",
                 UserWarning,
-                stacklevel=3,  # here < BatchClassifier.fit < caller
+                stacklevel=user_stacklevel(),
             )
         self.support_ = basis[keep]
         self.support_vectors_ = X[self.support_]
@@ -1394,7 +1390,6 @@ class ProximalSVMDEC(BatchClassifier):
                 "their least-squares system",
                 "Use kernel='linear', a reduced kernel basis (KernelASLS(reduced_rate=η, "
                 "max_stages=1) is a reduced proximal SVM), or fewer rows.",
-                stacklevel=4,
             )
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
@@ -1703,7 +1698,7 @@ class SVMSDC(SVMDEC):
                 "interpolates between positives and needs at least 2; fitting without "
                 "oversampling, i.e. SVM-DEC (the cost-weighted SVM alone).",
                 UserWarning,
-                stacklevel=3,  # here < BatchClassifier.fit < caller
+                stacklevel=user_stacklevel(),
             )
         t_after = np.concatenate([np.ones(n_pos_after), -np.ones(n_neg)])
         c_pos, c_neg = _class_costs(t_after, self.C_pos, self.C_neg)

@@ -73,6 +73,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._config import NJIT, NJIT_INLINE
 from .._rng import rng_int, seed_state
+from .._stack import user_stacklevel
 from .._values import value_list
 from ..base import BatchClassifier, _encoded_labels_hint, _max_abs, warn_large_fit
 from ..kernels import kernel_matrix
@@ -601,7 +602,7 @@ def svm_gap(objective: Callable, mu: np.ndarray, J: float, g: np.ndarray, state:
     return float(J) - (float(dual_constant(state)) - 0.5 * float(mu @ g))
 
 
-def warn_mkl_stop(est: MultiNystroemMKL | SimpleMKL, res: dict, stacklevel: int = 4) -> None:
+def warn_mkl_stop(est: MultiNystroemMKL | SimpleMKL, res: dict) -> None:
     """A ConvergenceWarning when :func:`reduced_gradient_mkl` stopped with a duality gap
     above ``tol`` · J: at ``max_iter`` (more than 1: ``max_iter=1`` is the documented way to
     keep μ = 1/M), or where no step lowered J. ``duality_gap_`` alone left such a result
@@ -626,7 +627,7 @@ def warn_mkl_stop(est: MultiNystroemMKL | SimpleMKL, res: dict, stacklevel: int 
             "the SVM solves, so mu_ may be far from optimal. A smaller svm_tol may let the "
             "descent go on; duality_gap_ is the bound on J − min J."
         )
-    warnings.warn(f"{name}: {why}", ConvergenceWarning, stacklevel=stacklevel)
+    warnings.warn(f"{name}: {why}", ConvergenceWarning, stacklevel=user_stacklevel())
 
 
 def reduced_gradient_mkl(
@@ -1029,9 +1030,7 @@ class MultiNystroemMKL(BatchClassifier):
             random_state=rs,
         )
         fm._validate_params()
-        fm._fit_maps(
-            X, y, stacklevel=4, owner=self
-        )  # _fit_maps < here < BatchClassifier.fit < caller
+        fm._fit_maps(X, y, owner=self)
         # the input bookkeeping MultiNystroem.fit would have made (the public feature_map_
         # then checks the width and column names of what it transforms)
         fm.n_features_in_ = self.n_features_in_
@@ -1056,10 +1055,10 @@ class MultiNystroemMKL(BatchClassifier):
                 "svm_max_epochs, or scale the features (e.g. sklearn.preprocessing."
                 "StandardScaler), use a smaller C or an intercept_scaling near 1.",
                 ConvergenceWarning,
-                stacklevel=3,  # here < BatchClassifier.fit < caller
+                stacklevel=user_stacklevel(),
             )
         else:
-            warn_mkl_stop(self, res, stacklevel=4)  # there < here < BatchClassifier.fit
+            warn_mkl_stop(self, res)
         fm.mu_ = res["mu"]
         self.feature_map_ = fm
         self.mu_ = res["mu"]
@@ -1216,7 +1215,7 @@ class SimpleMKL(BatchClassifier):
             return J, g, (sv, ay, float(svc.intercept_[0]))
 
         res = reduced_gradient_mkl(objective, len(specs), self.max_iter, self.tol)
-        warn_mkl_stop(self, res, stacklevel=4)
+        warn_mkl_stop(self, res)
         sv, ay, b = res["state"]
         self.kernel_params_ = specs
         self.mu_ = res["mu"]

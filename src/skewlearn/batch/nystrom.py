@@ -54,6 +54,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from .._stack import user_stacklevel
 from ..base import VersionedPickleMixin, _scan_values
 from ..base import check_magnitude as _check_magnitude
 from ..kernels import KERNEL_CODES, check_kernel_params, data_variance, kernel_matrix
@@ -437,7 +438,7 @@ def _check_class_labels(est, y) -> None:
         ) from None
 
 
-def _warn_empty_maps(est, sizes, stacklevel: int) -> None:
+def _warn_empty_maps(est, sizes) -> None:
     """UserWarning for the maps that kept no eigenvalue of ``W`` (0 feature columns): the
     kernel vanishes on its landmarks (linear, or poly with ``coef0=0``, on zero rows) and
     ``jitter=0`` adds nothing, so the map is empty and a model on it sees no features."""
@@ -450,19 +451,18 @@ def _warn_empty_maps(est, sizes, stacklevel: int) -> None:
             "rows), so no feature columns. Use jitter > 0, another kernel, or more "
             "landmarks.",
             UserWarning,
-            stacklevel=stacklevel,
+            stacklevel=user_stacklevel(),
         )
 
 
-def _capped_landmarks(est, n_samples: int, stacklevel: int = 3) -> int:
-    """``n_landmarks`` capped at ``n_samples``, with a UserWarning; ``stacklevel`` counted
-    from here (3: called from a public ``fit``)."""
+def _capped_landmarks(est, n_samples: int) -> int:
+    """``n_landmarks`` capped at ``n_samples``, with a UserWarning at the user's line."""
     if est.n_landmarks > n_samples:
         warnings.warn(
             f"n_landmarks={est.n_landmarks} > n_samples={n_samples}: using all "
             f"{n_samples} rows as landmarks.",
             UserWarning,
-            stacklevel=stacklevel,
+            stacklevel=user_stacklevel(),
         )
         return n_samples
     return int(est.n_landmarks)
@@ -638,7 +638,7 @@ class StratifiedNystroem(
         self.normalization_ = fitted["normalization"]
         self.eigenvalues_ = fitted["eigenvalues"]
         self.n_components_ = self._n_features_out = self.normalization_.shape[1]
-        _warn_empty_maps(self, [self.n_components_], stacklevel=3)  # here < fit < caller
+        _warn_empty_maps(self, [self.n_components_])
         return self
 
     def transform(self, X: MatrixLike) -> np.ndarray:
@@ -817,16 +817,15 @@ class MultiNystroem(
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
         check_magnitude(self, X)
         y = _check_sampling_y(self, y, X.shape[0])
-        self._fit_maps(X, y, stacklevel=3)  # _fit_maps < fit < caller
+        self._fit_maps(X, y)
         self.mu_ = check_mu(self.mu, len(self.kernel_params_))
         return self
 
-    def _fit_maps(self, X, y, stacklevel: int, owner=None) -> None:
-        """Resolve the kernels, draw the subsets and factor them; ``stacklevel`` (counted
-        from here) makes the warnings name the user's line, ``owner`` (default ``self``)
-        the estimator they name."""
+    def _fit_maps(self, X, y, owner=None) -> None:
+        """Resolve the kernels, draw the subsets and factor them; ``owner`` (default
+        ``self``) is the estimator the warnings name."""
         specs = resolve_kernels(self.kernels, X)
-        m = _capped_landmarks(self, X.shape[0], stacklevel + 1)
+        m = _capped_landmarks(self, X.shape[0])
         rng = check_random_state(self.random_state)
         # draws stay sequential (reproducible); the factorisations run in parallel
         draws = [draw_landmarks(X.shape[0], m, self.sampling, y, rng) for _ in specs]
@@ -841,7 +840,7 @@ class MultiNystroem(
         self.eigenvalues_ = [f["eigenvalues"] for f in fitted]
         self.block_sizes_ = np.array([f["normalization"].shape[1] for f in fitted])
         self.n_components_ = self._n_features_out = int(self.block_sizes_.sum())
-        _warn_empty_maps(owner or self, self.block_sizes_, stacklevel + 1)
+        _warn_empty_maps(owner or self, self.block_sizes_)
 
     def _blocks(self, X, which=None) -> list[np.ndarray]:
         """Unscaled per-subset maps :math:`[\\Phi_1(X), \\dots, \\Phi_M(X)]` (validated X),
