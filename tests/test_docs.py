@@ -368,6 +368,23 @@ def _parameter_entries(doc: str | None) -> dict[str, str]:
     return out
 
 
+def test_every_documented_parameter_says_what_it_does():
+    """Session 23: ``help(AROW)`` showed ``pos_label : label, default=None`` and nothing
+    more, as did 83 other parameters (``fit_intercept`` of 18 learners, ``loss``, ``variant``,
+    ``path``...): a type line is not a description. Each entry of a public callable's
+    Parameters section now has at least one line of text under it."""
+    bare = []
+    for name, _func, doc in _public_callables():
+        lines = _doc_section(doc, "Parameters")
+        for i, line in enumerate(lines):
+            if not line or line[0].isspace():
+                continue
+            below = lines[i + 1] if i + 1 < len(lines) else ""
+            if not (below[:1].isspace() and below.strip()):
+                bare.append(f"{name}: {line.strip()}")
+    assert not bare, bare
+
+
 def test_every_documented_parameter_with_a_default_states_it():
     """Session 19: ``run_experiment``'s Parameters section (the Python entry of
     docs/experiments.md, called there with ``n_jobs=2``) described ``n_jobs`` without its

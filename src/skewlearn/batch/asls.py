@@ -1074,6 +1074,7 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
     r_pos, m_pos, r_neg, m_neg, nu, tol, max_stages
         As in :class:`LinearASLS`.
     kernel : {"rbf", "linear", "poly"}, default="rbf"
+        The kernel :math:`k` (the formulas above).
     sigma : float > 0 or "scale", default="scale"
         Kernel width σ (γ = 1/σ²). ``"scale"``: σ² = n_features · Var(X), scikit-learn's
         ``gamma="scale"``.
@@ -1089,6 +1090,7 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
     random_state : int, RandomState or None, default=None
         Draws the reduced set (KASLS_R only).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
 
     Attributes
     ----------
@@ -1307,6 +1309,7 @@ class ProximalSVMDEC(BatchClassifier):
     C_neg : float > 0, default=1.0
         Error cost of the negatives.
     kernel : {"linear", "rbf", "poly"}, default="linear"
+        ``"linear"``: the paper's linear PSVM; a kernel one uses the features K(X, X).
     sigma, degree, coef0
         Kernel parameters as in :class:`KernelASLS`.
     solver : {"auto", "primal", "smw"}, default="auto"
@@ -1315,6 +1318,7 @@ class ProximalSVMDEC(BatchClassifier):
         K(X, X) are N wide, so both forms cost the same; it uses the primal one and
         refuses ``"smw"``.
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
 
     Attributes
     ----------
@@ -1435,7 +1439,9 @@ class SVMDEC(BatchClassifier):
     C_pos : float > 0 or "balanced", default="balanced"
         Cost of the positives; ``"balanced"`` = C_neg · N−/N+.
     C_neg : float > 0, default=1.0
+        Cost of the negatives.
     kernel : {"rbf", "linear", "poly"}, default="rbf"
+        The kernel, as in :class:`KernelASLS`.
     sigma, degree, coef0
         Kernel parameters as in :class:`KernelASLS` (γ = 1/σ²).
     tol : float > 0, default=1e-3
@@ -1446,6 +1452,7 @@ class SVMDEC(BatchClassifier):
         a ``tol`` below float64's rounding (e.g. 1e-300) is never met. Ordinary fits need
         far fewer (tens of thousands on 50,000 rows).
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
 
     Attributes
     ----------
@@ -1607,6 +1614,7 @@ class SVMSDC(SVMDEC):
     random_state : int, RandomState or None, default=None
         Seeds SMOTE.
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
 
     Attributes
     ----------

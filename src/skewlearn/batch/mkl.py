@@ -915,6 +915,7 @@ class MultiNystroemMKL(BatchClassifier):
     random_state : int, RandomState or None, default=None
         Seeds the landmark draws and the coordinate order.
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
 
     Attributes
     ----------
@@ -1098,9 +1099,11 @@ class SimpleMKL(BatchClassifier):
         As in :class:`~skewlearn.MultiNystroem` (``None`` = three Gaussians around
         ``"scale"``).
     C : float > 0, default=1.0
+        SVM cost.
     class_weight : "balanced", dict or None, default="balanced"
         As in :class:`MultiNystroemMKL`.
     max_iter : int ≥ 1, default=20
+        As in :class:`MultiNystroemMKL`: outer iterations of the reduced gradient.
     tol : float ≥ 0, default=0.01
         Relative MKL duality gap; a fit that stops above it warns, as
         :class:`MultiNystroemMKL` does.
@@ -1109,6 +1112,7 @@ class SimpleMKL(BatchClassifier):
         ``max_iter``) and ends there with scikit-learn's ConvergenceWarning: a ``svm_tol``
         below float64's rounding (e.g. 1e-300) is never met.
     pos_label : label, default=None
+        The positive class; ``None`` means ``classes_[1]``.
 
     Attributes
     ----------

@@ -601,6 +601,7 @@ class StratifiedNystroem(
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,), default=None
             Class labels; required when ``sampling="stratified"``.
 
@@ -727,6 +728,7 @@ class MultiNystroem(
     sampling : {"stratified", "uniform"}, default="stratified"
         As in :class:`StratifiedNystroem`, for every subset.
     jitter : float ≥ 0, default=1e-10
+        :math:`\\varepsilon` added to the diagonal of each subset's ``W``.
     mu : array-like of shape (M,) or None, default=None
         Mixture weights (normalised to sum 1); ``None`` = ``1/M`` each.
     n_jobs : int or None, default=None
@@ -734,6 +736,7 @@ class MultiNystroem(
         Dask cluster inside ``joblib.parallel_config(backend="dask")`` (which the experiment
         runner sets with ``--scheduler``), one task per subset.
     random_state : int, RandomState or None, default=None
+        Seeds the landmark draws.
 
     Attributes
     ----------
@@ -806,6 +809,7 @@ class MultiNystroem(
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training rows.
         y : array-like of shape (n_samples,), default=None
             Required when ``sampling="stratified"``.
 
