@@ -531,3 +531,27 @@ def test_a_map_without_columns_says_why(cls):
     with warnings.catch_warnings():  # the default jitter keeps the map
         warnings.simplefilter("error", UserWarning)
         est.set_params(jitter=1e-10).fit(X, y)
+
+
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem], ids=lambda c: c.__name__)
+def test_text_and_dicts_in_x_are_named_with_the_fix(cls):
+    """The transformers validated X outside the learners' hint (probe d, session 23): a
+    text column or a list of ``{feature: value}`` rows got numpy's bare message. Both
+    now say what X holds and what to do, at fit and at transform; the types stay numpy's."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = np.r_[np.ones(10, dtype=int), np.zeros(30, dtype=int)]
+    frame = pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "kind": ["u", "v"] * 20})
+    rows = [dict(zip("abc", r, strict=True)) for r in X.tolist()]
+    est = cls(n_landmarks=8, random_state=0)
+    with pytest.raises(ValueError, match=r"could not convert string.*X holds text.*OneHotEncoder"):
+        est.fit(frame, y)
+    with pytest.raises(TypeError, match=r"not 'dict'.*X holds dicts.*DictVectorizer"):
+        est.fit(rows, y)
+    fitted = est.fit(X, y)
+    with pytest.raises(TypeError, match=r"X holds dicts.*DictVectorizer"):
+        fitted.transform(rows)
+    with pytest.raises(ValueError, match=r"X holds text"):
+        fitted.transform(np.array([["1", "x", "2"]], dtype=object))
+    assert fitted.transform(X).shape[0] == 40

@@ -55,7 +55,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from .._stack import user_stacklevel
-from ..base import VersionedPickleMixin, _scan_values
+from ..base import VersionedPickleMixin, _scan_values, _text_in_x_hint
 from ..base import check_magnitude as _check_magnitude
 from ..kernels import KERNEL_CODES, check_kernel_params, data_variance, kernel_matrix
 
@@ -610,7 +610,8 @@ class StratifiedNystroem(
         self : object
         """
         self._validate_params()
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
+        with _text_in_x_hint():
+            X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
         check_magnitude(self, X)
         y = _check_sampling_y(self, y, X.shape[0])
         spec = resolve_kernel(
@@ -645,7 +646,10 @@ class StratifiedNystroem(
     def transform(self, X: MatrixLike) -> np.ndarray:
         """Nyström features :math:`\\Phi(X)`, shape (n_samples, n_components_)."""
         check_is_fitted(self, "normalization_")
-        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
+        with _text_in_x_hint():
+            X = validate_data(
+                self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C"
+            )
         check_magnitude(self, X)
         out = map_features(X, self.kernel_params_, self.landmarks_, self.normalization_)
         check_kernel_values(out, self.kernel_params_, "The Nyström features of X")
@@ -818,7 +822,8 @@ class MultiNystroem(
         self : object
         """
         self._validate_params()
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
+        with _text_in_x_hint():
+            X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
         check_magnitude(self, X)
         y = _check_sampling_y(self, y, X.shape[0])
         self._fit_maps(X, y)
@@ -878,7 +883,10 @@ class MultiNystroem(
     def transform(self, X: MatrixLike) -> np.ndarray:
         """:math:`\\Phi_\\mu(X)`, shape (n_samples, n_components_)."""
         check_is_fitted(self, "normalization_")
-        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C")
+        with _text_in_x_hint():
+            X = validate_data(
+                self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C"
+            )
         check_magnitude(self, X)
         scale = np.repeat(np.sqrt(self.mu_), self.block_sizes_)
         out = self._features(X) * scale
