@@ -28,6 +28,7 @@ from skewlearn import (
     OPAUC,
     CostSensitiveOGD,
     LinearASLS,
+    MultiNystroem,
     PassiveAggressive,
     SelectionTrace,
     StratifiedNystroem,
@@ -129,6 +130,8 @@ def estimators(X: Array, y: Array) -> float:
     LinearASLS().fit(X, y).decision_function(X)
     features = StratifiedNystroem(n_landmarks=10, random_state=0).fit(X, y).transform(X)
     assert_type(features, Array)
+    mixed = MultiNystroem(kernels=({"gamma": 0.5}, {"kernel": "linear"}), n_landmarks=10)
+    assert_type(mixed.fit(X, y).transform(X), Array)  # a tuple of kernels, as documented
 
     restored = pickle.loads(pickle.dumps(clf))  # what ``--save`` writes: a pickle
     assert isinstance(restored, PassiveAggressive)

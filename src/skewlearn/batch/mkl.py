@@ -869,7 +869,7 @@ class MultiNystroemMKL(BatchClassifier):
 
     Parameters
     ----------
-    kernels : list of dict or None, default=None
+    kernels : list or tuple of dict, or None, default=None
         One kernel per landmark subset (see :class:`~skewlearn.MultiNystroem`); ``None`` =
         three Gaussians at ``gamma`` = ``"scale"`` × (1/4, 1, 4).
     n_landmarks : int ≥ 1, default=100
@@ -982,7 +982,7 @@ class MultiNystroemMKL(BatchClassifier):
 
     def __init__(
         self,
-        kernels: list[dict] | None = None,
+        kernels: list[dict] | tuple[dict, ...] | None = None,
         n_landmarks: int = 100,
         rank: int | None = None,
         sampling: str = "stratified",
@@ -1095,7 +1095,7 @@ class SimpleMKL(BatchClassifier):
 
     Parameters
     ----------
-    kernels : list of dict or None, default=None
+    kernels : list or tuple of dict, or None, default=None
         As in :class:`~skewlearn.MultiNystroem` (``None`` = three Gaussians around
         ``"scale"``).
     C : float > 0, default=1.0
@@ -1155,7 +1155,7 @@ class SimpleMKL(BatchClassifier):
 
     def __init__(
         self,
-        kernels: list[dict] | None = None,
+        kernels: list[dict] | tuple[dict, ...] | None = None,
         C: float = 1.0,
         class_weight: str | dict[Any, float] | None = "balanced",
         max_iter: int = 20,

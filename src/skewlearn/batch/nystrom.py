@@ -720,7 +720,7 @@ class MultiNystroem(
 
     Parameters
     ----------
-    kernels : list of dict or None, default=None
+    kernels : list or tuple of dict, or None, default=None
         One dict per subset with keys ``kernel`` ("rbf", "poly", "linear"), ``gamma``
         (float > 0, or None for ``"scale"``), ``degree``, ``coef0``; missing keys take the
         defaults of :class:`StratifiedNystroem`. ``None``: three Gaussian kernels with
@@ -789,7 +789,7 @@ class MultiNystroem(
 
     def __init__(
         self,
-        kernels: list[dict] | None = None,
+        kernels: list[dict] | tuple[dict, ...] | None = None,
         n_landmarks: int = 100,
         rank: int | None = None,
         sampling: str = "stratified",
