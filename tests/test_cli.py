@@ -1697,3 +1697,23 @@ def test_file_format_advice_names_what_the_command_line_can_do(capsys, tmp_path)
     for command in (["stream", CSV, "--model", "AROW"], ["cv", CSV, "--models", "AROW"]):
         err = _fails(capsys, [*command, "--no-header", "--label-column", "label"], "is a name")
         assert "leave out --no-header" in err and "header=True" not in err
+
+
+def test_save_dash_is_refused_before_the_run(capsys, tmp_path, monkeypatch):
+    """Session 23: `stream --save -` wrote the pickle to a file named "-" in the working
+    folder (exit 0), where `predict --scores -` and `report --md -` write to standard
+    output since session 18. A model is a binary file for `predict` to read, never a
+    stream on a terminal, so "-" is refused before the pass, naming ./- for a file of
+    that name; nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exc:
+        main(["stream", CSV, "--model", "AROW", "--save", "-", "--no-progress"])
+    assert exc.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # refused before the pass: no table
+    assert "--save '-'" in err and "standard output" in err and "./-" in err
+    assert list(tmp_path.iterdir()) == []
+    # ./- is a file named "-", as for any program that reads "-" as standard output
+    assert main(["stream", CSV, "--model", "AROW", "--save", "./-", "--no-progress"]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["-"]

@@ -946,6 +946,11 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
 
     if not path:  # e.g. an unset shell variable: abspath("") is the working folder
         raise UsageError(f"{flag} needs a file name; it was given an empty one.")
+    if path == "-":  # (--scores - is standard output, handled before this check)
+        raise UsageError(
+            f"{flag} '-': {flag} writes a file, not standard output; give a file name "
+            "(./- for a file named '-')."
+        )
     if os.path.isdir(path):
         raise UsageError(f"{flag} {path!r} is a directory; give a file path.")
     folder = os.path.dirname(os.path.abspath(path))
