@@ -1249,8 +1249,13 @@ def test_a_tsv_extension_is_read_as_delimited_text_by_every_entry(tmp_path, name
 
 @pytest.mark.parametrize(
     ("suffix", "kind", "command"),
-    [(".bz2", "bzip2", "bunzip2"), (".xz", "xz", "unxz"), (".zst", "zstd", "unzstd"),
-     (".zip", "zip", "unzip"), (".BZ2", "bzip2", "bunzip2")],  # fmt: skip
+    [
+        (".bz2", "bzip2", "bunzip2"),
+        (".xz", "xz", "unxz"),
+        (".zst", "zstd", "unzstd"),
+        (".zip", "zip", "unzip"),
+        (".BZ2", "bzip2", "bunzip2"),
+    ],
 )
 def test_a_compressed_file_named_by_its_suffix_is_named_as_such(
     tmp_path, capsys, suffix, kind, command
