@@ -1717,3 +1717,27 @@ def test_save_dash_is_refused_before_the_run(capsys, tmp_path, monkeypatch):
     # ./- is a file named "-", as for any program that reads "-" as standard output
     assert main(["stream", CSV, "--model", "AROW", "--save", "./-", "--no-progress"]) == 0
     assert [p.name for p in tmp_path.iterdir()] == ["-"]
+
+
+def test_a_model_file_missing_an_entry_is_named_damaged(capsys, tmp_path):
+    """Session 23: a model file with the format tag but without one of the entries every
+    file since layout 1 has (an edited or half-rebuilt bundle) ended `predict` in a
+    KeyError traceback, exit 1. It is one line naming the file, the missing entry and the
+    fix, exit 2."""
+    import pickle
+
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    bundle = pickle.loads(model.read_bytes())
+    for key in ("model", "positive_class", "n_features", "feature_names", "trained_on"):
+        damaged = tmp_path / f"no-{key}.skl"
+        damaged.write_bytes(pickle.dumps({k: v for k, v in bundle.items() if k != key}))
+        capsys.readouterr()
+        with pytest.raises(SystemExit) as exc:
+            main(["predict", str(damaged), CSV])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+        assert f"no-{key}.skl" in err and f"no {key!r} entry" in err and "stream --save" in err
+    capsys.readouterr()
+    assert main(["predict", str(model), CSV]) == 0  # the whole file still scores

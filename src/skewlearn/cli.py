@@ -919,6 +919,8 @@ def _mean_std(mean: float, std: float) -> str:
 # --------------------------------------------------------------------------- saved models
 #: Marks a file written by ``stream --save`` (and its layout's version).
 _MODEL_FORMAT = ("skewlearn-model", 1)
+#: The entries every model file of layout 1 has (the others are optional, added later).
+_MODEL_ENTRIES = ("model", "positive_class", "n_features", "feature_names", "trained_on")
 
 
 def _check_save_path(args) -> None:
@@ -1073,6 +1075,12 @@ def _load_model(path: str) -> dict[str, Any]:
         )
     if tag != _MODEL_FORMAT:
         raise UsageError(f"{path!r} is not a skewlearn model file; write one with stream --save.")
+    missing = next((k for k in _MODEL_ENTRIES if k not in bundle), None)
+    if missing is not None:  # was a KeyError traceback where predict first read it
+        raise UsageError(
+            f"{path!r} is a damaged skewlearn model file: it has no {missing!r} entry. "
+            "Write it again with stream --save."
+        )
     return bundle
 
 
