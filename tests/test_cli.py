@@ -1741,3 +1741,43 @@ def test_a_model_file_missing_an_entry_is_named_damaged(capsys, tmp_path):
         assert f"no-{key}.skl" in err and f"no {key!r} entry" in err and "stream --save" in err
     capsys.readouterr()
     assert main(["predict", str(model), CSV]) == 0  # the whole file still scores
+
+
+@pytest.mark.parametrize("command", ["stream", "compare", "cv"])
+def test_out_of_memory_keeps_the_size_warning_that_names_the_fix(capsys, monkeypatch, command):
+    """Session 23: `stream wide.svm --model OPAUC` at 10⁶ features said only "out of
+    memory (Unable to allocate 14.6 TiB ...)": the learner's size warning, which names
+    covariance='low_rank', came from the compile warm-up (stream, compare) or a fold (cv),
+    both run with warnings silenced, and the allocation after it failed there, so the run
+    that would have shown it never came. The error line now carries that advice. The
+    allocation is made to fail right after the real warning (whether 14.6 TiB fails at
+    once depends on the machine's overcommit policy)."""
+    import skewlearn.auc.opauc as opauc_module
+    import skewlearn.base as base
+
+    warn = opauc_module.warn_large_matrices
+
+    def warn_then_fail(est, count, n, alternative):
+        warn(est, count, n, alternative)
+        raise MemoryError(f"Unable to allocate {8 * count * n * n} bytes")
+
+    monkeypatch.setattr(base, "LARGE_STATE", 100)  # 2 × 4 × 4 float64 = 256 bytes
+    monkeypatch.setattr(opauc_module, "warn_large_matrices", warn_then_fail)
+    argv = {
+        "stream": ["stream", CSV, "--model", "OPAUC", "--no-progress"],
+        "compare": ["compare", CSV, "--models", "OGD,OPAUC", "--no-progress"],
+        "cv": ["cv", CSV, "--models", "OGD,OPAUC", "--folds", "2"],
+    }[command]
+    capsys.readouterr()
+    if command == "stream":
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 1
+    else:  # the other model is still reported, as for a learner's other errors
+        assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert err.count("\n") == 1 and "Traceback" not in err
+    stopped = "OPAUC stopped: out of memory (Unable to allocate 256 bytes)"
+    assert f"skewlearn {command}: {stopped}" in err
+    assert "use covariance='low_rank'" in err
+    assert command == "stream" or "OGD " in out

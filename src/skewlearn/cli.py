@@ -446,6 +446,29 @@ class _ReaderErrorsAsUsage:
             yield item
 
 
+@contextlib.contextmanager
+def _quiet():
+    """Warnings silenced, but a MemoryError after a ``RuntimeWarning`` becomes a
+    ValueError (the learner stopped, for its caller) carrying the last one: the learners'
+    size warnings (``warn_large_matrices``) name the setting that avoids the allocation
+    which then fails, and a silenced one was never seen."""
+    last: list[str] = []
+
+    def keep(message, *args, **kwargs) -> None:
+        last[:] = [" ".join(str(message).split())]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        warnings.simplefilter("always", RuntimeWarning)
+        warnings.showwarning = keep
+        try:
+            yield
+        except MemoryError as exc:
+            if not last:
+                raise
+            raise ValueError(f"out of memory ({' '.join(str(exc).split())}). {last[0]}") from None
+
+
 def _run(est, X, y, args, progress: bool, checkpoints):
     from sklearn.base import clone
 
@@ -463,8 +486,7 @@ def _run(est, X, y, args, progress: bool, checkpoints):
     try:
         # Compile (or load from numba's disk cache) before timing, on a throw-away copy
         # (whose warnings the real run gives again, on all the rows).
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with _quiet():
             clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
         del X0, y0
         # prequential counts the learner's pos_label as positive; with pos_label=-1 its
@@ -797,8 +819,7 @@ def _cv_task(est, X, y, split, metrics, seed: int, name: str, rep: int, fold: in
 
     train, test = split.split(y, seed, name, rep, fold)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the same warning k times; the errors are kept
+        with _quiet():  # the same warning k times; the errors are kept
             res = evaluate_split(est, X, y, train, test, metrics, seed=seed)
     except ValueError as exc:
         return {"error": " ".join(str(exc).split())}
