@@ -446,6 +446,29 @@ class _ReaderErrorsAsUsage:
             yield item
 
 
+@contextlib.contextmanager
+def _quiet():
+    """Warnings silenced, but a MemoryError after a ``RuntimeWarning`` becomes a
+    ValueError (the learner stopped, for its caller) carrying the last one: the learners'
+    size warnings (``warn_large_matrices``) name the setting that avoids the allocation
+    which then fails, and a silenced one was never seen."""
+    last: list[str] = []
+
+    def keep(message, *args, **kwargs) -> None:
+        last[:] = [" ".join(str(message).split())]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        warnings.simplefilter("always", RuntimeWarning)
+        warnings.showwarning = keep
+        try:
+            yield
+        except MemoryError as exc:
+            if not last:
+                raise
+            raise ValueError(f"out of memory ({' '.join(str(exc).split())}). {last[0]}") from None
+
+
 def _run(est, X, y, args, progress: bool, checkpoints):
     from sklearn.base import clone
 
@@ -463,8 +486,7 @@ def _run(est, X, y, args, progress: bool, checkpoints):
     try:
         # Compile (or load from numba's disk cache) before timing, on a throw-away copy
         # (whose warnings the real run gives again, on all the rows).
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with _quiet():
             clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
         del X0, y0
         # prequential counts the learner's pos_label as positive; with pos_label=-1 its
@@ -797,8 +819,7 @@ def _cv_task(est, X, y, split, metrics, seed: int, name: str, rep: int, fold: in
 
     train, test = split.split(y, seed, name, rep, fold)
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the same warning k times; the errors are kept
+        with _quiet():  # the same warning k times; the errors are kept
             res = evaluate_split(est, X, y, train, test, metrics, seed=seed)
     except ValueError as exc:
         return {"error": " ".join(str(exc).split())}
@@ -919,6 +940,8 @@ def _mean_std(mean: float, std: float) -> str:
 # --------------------------------------------------------------------------- saved models
 #: Marks a file written by ``stream --save`` (and its layout's version).
 _MODEL_FORMAT = ("skewlearn-model", 1)
+#: The entries every model file of layout 1 has (the others are optional, added later).
+_MODEL_ENTRIES = ("model", "positive_class", "n_features", "feature_names", "trained_on")
 
 
 def _check_save_path(args) -> None:
@@ -946,6 +969,11 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
 
     if not path:  # e.g. an unset shell variable: abspath("") is the working folder
         raise UsageError(f"{flag} needs a file name; it was given an empty one.")
+    if path == "-":  # (--scores - is standard output, handled before this check)
+        raise UsageError(
+            f"{flag} '-': {flag} writes a file, not standard output; give a file name "
+            "(./- for a file named '-')."
+        )
     if os.path.isdir(path):
         raise UsageError(f"{flag} {path!r} is a directory; give a file path.")
     folder = os.path.dirname(os.path.abspath(path))
@@ -1068,6 +1096,12 @@ def _load_model(path: str) -> dict[str, Any]:
         )
     if tag != _MODEL_FORMAT:
         raise UsageError(f"{path!r} is not a skewlearn model file; write one with stream --save.")
+    missing = next((k for k in _MODEL_ENTRIES if k not in bundle), None)
+    if missing is not None:  # was a KeyError traceback where predict first read it
+        raise UsageError(
+            f"{path!r} is a damaged skewlearn model file: it has no {missing!r} entry. "
+            "Write it again with stream --save."
+        )
     return bundle
 
 

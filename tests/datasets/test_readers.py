@@ -1245,3 +1245,43 @@ def test_a_tsv_extension_is_read_as_delimited_text_by_every_entry(tmp_path, name
     chunks = list(iter_chunks(path, positive_class="pos"))
     np.testing.assert_array_equal(np.vstack([np.asarray(c[0]) for c in chunks]), X0)
     assert np.concatenate([c[1] for c in chunks]).tolist() == [1, -1, -1]
+
+
+@pytest.mark.parametrize(
+    ("suffix", "kind", "command"),
+    [
+        (".bz2", "bzip2", "bunzip2"),
+        (".xz", "xz", "unxz"),
+        (".zst", "zstd", "unzstd"),
+        (".zip", "zip", "unzip"),
+        (".BZ2", "bzip2", "bunzip2"),
+    ],
+)
+def test_a_compressed_file_named_by_its_suffix_is_named_as_such(
+    tmp_path, capsys, suffix, kind, command
+):
+    """Session 23: session 16 names a bzip2/xz/zstd/zip file by its bytes, but a file
+    named as such (`data.csv.bz2`) stopped first at the extension check: "cannot tell the
+    format from the extension '.bz2'" with the list of extensions, so the advice was to
+    rename it (after which the bytes check said to decompress). The suffix now gets the
+    bytes check's message, with its command, from `read`, `load`, `iter_chunks` and the
+    command line."""
+    from skewlearn.cli import main
+    from skewlearn.datasets import iter_chunks, load
+
+    p = tmp_path / f"toy.csv{suffix}"
+    p.write_bytes(b"any bytes: the name decides")
+    match = rf"toy\.csv\{suffix}: the file is {kind}-compressed; skewlearn reads plain"
+    for call in (read, load, lambda q: list(iter_chunks(q))):
+        with pytest.raises(ValueError, match=match) as exc:
+            call(p)
+        assert f"({command}" in str(exc.value)
+    with pytest.raises(SystemExit) as exc:
+        main(["stream", str(p), "--model", "OGD", "--no-progress"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"{kind}-compressed" in err and "extension" not in err
+    # format= still overrides the extension: the bytes are read (here: refused as data)
+    with pytest.raises(ValueError) as exc:
+        read(p, format="csv")
+    assert f"{kind}-compressed" not in str(exc.value)

@@ -612,3 +612,35 @@ def _cmdline(pid: str) -> str:
             return fh.read()
     except OSError:
         return ""
+
+
+def test_report_outputs_other_than_md_refuse_dash(toy_file, tmp_path, capsys, monkeypatch):
+    """Session 23: `report DB --csv -` (also --html -, --parquet -, and `reproduce NAME
+    --html -`) wrote a file named "-" and said "CSV: -", exit 0, where `--md -` prints the
+    Markdown on standard output (session 18) and a Unix user reads "-" so. Only the
+    Markdown goes to standard output (it is printed there by default); the others are
+    refused before anything is written, naming ./- for a file of that name."""
+    import skewlearn.experiments.cli as experiments_cli
+
+    db = tmp_path / "toy.sqlite"
+    assert main(["run", str(toy_file), "--jobs", "1", "--db", str(db), "--no-progress",
+                 "--repeats", "1"]) == 0  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for flag in ("--csv", "--html", "--parquet"):
+        capsys.readouterr()
+        assert main(["report", str(db), flag, "-"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and f"{flag} '-'" in err and "./-" in err and "--md -" in err
+        assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+    def ran(*args, **kwargs):  # the check must come before the run, not after hours
+        raise AssertionError("reproduce ran before checking --html")
+
+    monkeypatch.setattr(experiments_cli, "_run", ran)
+    name = next(iter(shipped_experiments()))
+    assert main(["reproduce", name, "--html", "-"]) == 2
+    assert "--html '-'" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert main(["report", str(db), "--csv", "./-"]) == 0  # a file named "-"
+    assert (tmp_path / "-").read_text(encoding="utf-8").startswith("task_key,")

@@ -161,6 +161,8 @@ _OTHER_MAGIC = (
     (b"\x28\xb5\x2f\xfd", "zstd", "unzstd FILE"),
     (b"PK\x03\x04", "zip", "unzip FILE"),
 )
+#: The file name suffixes of those formats (lower case), as :data:`_OTHER_MAGIC`'s kinds.
+_OTHER_SUFFIXES = {".bz2": "bzip2", ".xz": "xz", ".zst": "zstd", ".zip": "zip"}
 #: Bytes of a file's head that :func:`_refuse_unnamed_gzip` looks at.
 MAGIC_BYTES = 10
 #: What follows ``BZh<level>`` in a bzip2 file: a block's or the end's magic (so a text
@@ -178,13 +180,28 @@ def _refuse_unnamed_gzip(path: str, head: bytes) -> None:
             f"to {os.path.basename(path)}.gz (it is then decompressed while reading), or "
             "decompress it (gunzip -c FILE > NEW)."
         )
-    for magic, kind, command in _OTHER_MAGIC:
+    for magic, kind, _command in _OTHER_MAGIC:
         if head.startswith(magic) and (kind != "bzip2" or head[4:10] in _BZIP2_NEXT):
-            raise ValueError(
-                f"{path}: the file is {kind}-compressed; skewlearn reads plain text and gzip "
-                f"(.gz) files only. Decompress it first ({command}), or recompress it with "
-                "gzip and name it .gz."
-            )
+            _refuse_compressed(path, kind)
+
+
+def _refuse_compressed(path: str, kind: str) -> None:
+    """Raise for a file compressed by ``kind`` (one of :data:`_OTHER_MAGIC`'s), which no
+    reader decompresses, naming the command that does."""
+    command = next(c for _, k, c in _OTHER_MAGIC if k == kind)
+    raise ValueError(
+        f"{path}: the file is {kind}-compressed; skewlearn reads plain text and gzip "
+        f"(.gz) files only. Decompress it first ({command}), or recompress it with "
+        "gzip and name it .gz."
+    )
+
+
+def _refuse_compressed_suffix(path: str, ext: str) -> None:
+    """Raise when a file's extension ``ext`` (lower case) names a compressed format that
+    is not read (``data.csv.bz2``): asked for a format, such a name got "cannot tell the
+    format from the extension" with the list of extensions, i.e. "rename it"."""
+    if ext in _OTHER_SUFFIXES:
+        _refuse_compressed(path, _OTHER_SUFFIXES[ext])
 
 
 def _read_raw(name: str, spare: int = 0) -> bytearray:
@@ -2147,6 +2164,7 @@ def _format_of(path: str, format: str | None) -> str:
         ext = os.path.splitext(base)[1].lower()
         format = _EXTENSIONS.get(ext)
         if format is None:
+            _refuse_compressed_suffix(path, ext)
             raise ValueError(
                 f"{path}: cannot tell the format from the extension {ext!r}. Pass format= one "
                 f"of {sorted(_READERS)} (known extensions: {sorted(_EXTENSIONS)}, also .gz)."

@@ -84,6 +84,7 @@ from .readers import (
     _parse_labels,
     _read_libsvm_careful,
     _refuse_blank_separated,
+    _refuse_compressed_suffix,
     _refuse_unnamed_gzip,
     _sniff_delimiter,
     _split_quoted,
@@ -496,6 +497,7 @@ class ChunkedFile:
             ext = os.path.splitext(base)[1].lower()
             format = _EXTENSIONS.get(ext)
             if format not in _FORMATS:
+                _refuse_compressed_suffix(path, ext)
                 raise ValueError(
                     f"{path}: cannot tell a chunk-readable format from the extension {ext!r}. "
                     f"Pass format= one of {list(_FORMATS)} (ARFF files are read whole: use "

@@ -317,6 +317,11 @@ def _check_outputs(
     for kind, path in outputs.items():
         if kind == "md" and path == "-":  # standard output
             continue
+        if path == "-":  # was a file named "-"; only the Markdown is text for a terminal
+            raise ValueError(
+                f"--{kind} '-': only the Markdown report goes to standard output (--md -, "
+                f"or by default); give --{kind} a file name (./- for a file named '-')."
+            )
         out = Path(path)
         if out.is_dir():  # refused before any output is written, not midway
             raise ValueError(f"--{kind} {path!r} is a directory; give a file path.")
