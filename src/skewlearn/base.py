@@ -727,6 +727,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score.
 
         Returns
         -------
@@ -747,6 +748,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to label.
 
         Returns
         -------
@@ -1368,7 +1370,9 @@ class OnlineClassifier(BinaryClassifier):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            The batch's rows, in stream order.
         y : array-like of shape (n_samples,)
+            Their labels.
         classes : array-like of shape (2,), default=None
             Both labels of the problem. Required on the first call unless that batch
             already contains both; ignored afterwards (it must match if given).
