@@ -1285,3 +1285,34 @@ def test_a_compressed_file_named_by_its_suffix_is_named_as_such(
     with pytest.raises(ValueError) as exc:
         read(p, format="csv")
     assert f"{kind}-compressed" not in str(exc.value)
+
+
+@pytest.mark.parametrize("sep, ext", [("\t", ".tsv"), ("\t", ".csv"), (";", ".csv"), ("|", ".csv")])
+@pytest.mark.parametrize("header", [True, False])
+def test_a_short_line_in_a_file_not_separated_by_commas_is_named(tmp_path, sep, ext, header):
+    """Session 23: one short line made the csv module's sniffer give up, and the reader
+    then took ',' for the delimiter. A tab-separated file was told its first row "holds no
+    ',', ';', tab or '|' but blanks" (it holds tabs), and a ';' file was read as one
+    column, its whole lines as labels ("labels have 3 classes"). The delimiter now comes
+    from the first line when the sniffer gives up, and the error names the short line."""
+    from skewlearn.datasets import iter_chunks, load
+
+    rows = ["1 2 1", "3 4", "5 6 0", "7 8 0"]
+    lines = (["a b label"] if header else []) + rows
+    path = tmp_path / f"short{ext}"
+    path.write_text("".join(line.replace(" ", sep) + "\n" for line in lines), encoding="utf-8")
+    where = rf"line {3 if header else 2}: 2 values where 3 are expected"
+    for call in (
+        lambda: read_csv(path, header=header),
+        lambda: load(path, header=header),
+        lambda: list(iter_chunks(path, header=header)),
+    ):
+        with pytest.raises(ValueError, match=where):
+            call()
+    # the same file without the short line is read with its delimiter
+    path.write_text(
+        "".join(line.replace(" ", sep) + "\n" for line in lines if line != "3 4"),
+        encoding="utf-8",
+    )
+    X, y, _ = read_csv(path, header=header)
+    np.testing.assert_array_equal(X, [[1, 2], [5, 6], [7, 8]])

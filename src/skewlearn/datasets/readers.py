@@ -1291,11 +1291,19 @@ _ARFF_WEIGHT = re.compile(r",\s*(\{\s*[-+0-9.eE]+\s*\})$")
 
 # --------------------------------------------------------------------------- CSV
 def _sniff_delimiter(text: str) -> str:
-    """The delimiter of CSV ``text`` among ``, ; tab |`` (from its first 8 KiB), else ``,``."""
+    """The delimiter of CSV ``text`` among ``, ; tab |`` (from its first 8 KiB).
+
+    When the csv module's sniffer gives up (it wants the same count on every line, so one
+    short or long line stops it), the one its first non-blank line holds most is taken
+    (ties in that order; ``,`` if none). Taking ``,`` there made a tab- or ``;``-separated
+    file with one short line one column wide, and its error named the delimiter instead
+    of the line (session 23)."""
     try:
         return csv.Sniffer().sniff(text[:8192], delimiters=",;\t|").delimiter
     except csv.Error:
-        return ","
+        pass
+    first = next((line for line in text[:8192].splitlines() if line.strip()), "")
+    return max(",;\t|", key=first.count)  # the first of equal counts: "," when none
 
 
 def _check_delimiter(delimiter) -> None:
