@@ -366,6 +366,18 @@ def test_prequential_curve_has_no_point_before_the_first_row():
         prequential_run(Perceptron(), X, y, ["specificity"], checkpoints=0)
 
 
+@pytest.mark.parametrize(("n", "k"), [(58, 50), (116, 100), (140, 100), (164, 20)])
+def test_prequential_checkpoints_are_exact_fractions_of_the_stream(n, k):
+    """Checkpoint j of k is at row floor(j·n/k), computed in integers: the float
+    np.linspace(0, 58, 51)[25] is 28.999999999999996, which truncated to row 28 where
+    half of the 58-row stream is 29."""
+    X, y = _data(n)
+    out = prequential_run(Perceptron(), X, y, ["specificity"], checkpoints=k)
+    expected = sorted({j * n // k for j in range(1, k + 1)} - {0})
+    assert out["stream"]["position"] == expected
+    assert out["stream"]["position"][-1] == n
+
+
 def test_prequential_curve_is_nan_where_a_label_metric_is_undefined():
     """The first positive arrives at row 41: G-mean, sensitivity and balanced accuracy are
     undefined on the shorter prefixes (NaN on the curve, like the ranking metrics), and
