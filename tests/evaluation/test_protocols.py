@@ -133,6 +133,11 @@ def test_random_splits_are_stratified_fractions():
     assert len(test) == 40 and len(train) == 160
     assert np.intersect1d(train, test).size == 0
     assert np.sum(y[test] == 1) == round(np.sum(y == 1) * 0.2)
+    # the training rows come in a random order, as the docstring says: an online learner
+    # never sees a file sorted by class (no test checked this order before)
+    for stratified in (True, False):
+        train, _ = RandomSplits(stratified=stratified).split(y, 5, "toy", 2)
+        assert not np.array_equal(train, np.sort(train)), stratified
 
 
 def test_prequential_order():
