@@ -63,12 +63,18 @@ def task_seed(*parts: Any) -> int:
     """A seed in ``[0, 2**32)`` from a stable hash of ``parts``.
 
     Unlike :func:`hash`, the value does not depend on the process (``PYTHONHASHSEED``),
-    the platform or the Python version: it is the first 4 bytes of BLAKE2b over the
-    ``str`` of each part, joined by a unit separator.
+    the platform or the Python version: it is BLAKE2b with a 4-byte digest
+    (``digest_size=4``, which is not the first 4 bytes of the default 64-byte digest) of
+    the UTF-8 ``str`` of each part joined by the unit separator U+001F, read as a
+    little-endian unsigned integer.
 
     Examples
     --------
     >>> task_seed(0, "sonar", 1, 3) == task_seed(0, "sonar", 1, 3)
+    True
+    >>> import hashlib
+    >>> digest = hashlib.blake2b("0\x1fsonar\x1f1\x1f3".encode(), digest_size=4).digest()
+    >>> task_seed(0, "sonar", 1, 3) == int.from_bytes(digest, "little")
     True
     >>> task_seed(0, "sonar", 1, 3) == task_seed(0, "sonar", 1, 4)
     False
