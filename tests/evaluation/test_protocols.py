@@ -133,6 +133,11 @@ def test_random_splits_are_stratified_fractions():
     assert len(test) == 40 and len(train) == 160
     assert np.intersect1d(train, test).size == 0
     assert np.sum(y[test] == 1) == round(np.sum(y == 1) * 0.2)
+    # the training rows come in a random order, as the docstring says: an online learner
+    # never sees a file sorted by class (no test checked this order before)
+    for stratified in (True, False):
+        train, _ = RandomSplits(stratified=stratified).split(y, 5, "toy", 2)
+        assert not np.array_equal(train, np.sort(train)), stratified
 
 
 def test_prequential_order():
@@ -364,6 +369,18 @@ def test_prequential_curve_has_no_point_before_the_first_row():
     assert np.isfinite(out["stream"]["specificity"]).all()
     with pytest.raises(ValueError, match="checkpoints must be a positive integer; got 0"):
         prequential_run(Perceptron(), X, y, ["specificity"], checkpoints=0)
+
+
+@pytest.mark.parametrize(("n", "k"), [(58, 50), (116, 100), (140, 100), (164, 20)])
+def test_prequential_checkpoints_are_exact_fractions_of_the_stream(n, k):
+    """Checkpoint j of k is at row floor(j·n/k), computed in integers: the float
+    np.linspace(0, 58, 51)[25] is 28.999999999999996, which truncated to row 28 where
+    half of the 58-row stream is 29."""
+    X, y = _data(n)
+    out = prequential_run(Perceptron(), X, y, ["specificity"], checkpoints=k)
+    expected = sorted({j * n // k for j in range(1, k + 1)} - {0})
+    assert out["stream"]["position"] == expected
+    assert out["stream"]["position"][-1] == n
 
 
 def test_prequential_curve_is_nan_where_a_label_metric_is_undefined():

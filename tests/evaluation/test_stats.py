@@ -78,6 +78,27 @@ def test_markers_follow_koil_table1_caption():
     assert significance_markers(runs, ["R2"])[("M", "d2")] == "▲"
 
 
+def test_some_references_better_is_the_open_circle_and_outranks_worse():
+    """○ (some, not all, references significantly better): R1 better and R2 tied on "tie";
+    R1 better and R2 significantly worse on "mixed", where "better" wins, as a win in
+    win/tie/loss. No test told ○ from ● before (the markers' test has both references
+    better or neither)."""
+    rng = np.random.default_rng(7)
+    base = rng.normal(0.8, 0.02, size=20)
+    noise = rng.normal(0, 0.002, size=(6, 20))
+    runs = {
+        "R1": {"tie": base + 0.05 + noise[0], "mixed": base + 0.05 + noise[1]},
+        "R2": {"tie": base + noise[2], "mixed": base - 0.05 + noise[3]},
+        "M": {"tie": base + noise[4], "mixed": base + noise[5]},
+    }
+    for d, (r1, r2) in {"tie": (1, 0), "mixed": (1, -1)}.items():  # the setup, by scipy
+        for ref, want in (("R1", r1), ("R2", r2)):
+            t = stats.ttest_rel(runs[ref][d], runs["M"][d])
+            assert (t.pvalue < 0.05) * np.sign(t.statistic) == want, (d, ref)
+    assert significance_markers(runs, ["R1", "R2"]) == {("M", "tie"): "○", ("M", "mixed"): "○"}
+    assert win_tie_loss(runs, ["R1", "R2"]) == {"M": (2, 0, 0)}
+
+
 def test_win_tie_loss_counts_datasets():
     runs = _runs()
     assert win_tie_loss(runs, ["R1", "R2"]) == {"M": (1, 0, 1)}
@@ -375,3 +396,16 @@ def test_datasets_that_all_rank_alike_get_the_exact_p_not_0(row, n):
         assert r.f_pvalue == pytest.approx(exact, rel=1e-12)
     if len(row) == 2:  # the sign test
         assert r.f_pvalue == pytest.approx(stats.binomtest(n, n).pvalue, rel=1e-12)
+
+
+@pytest.mark.parametrize(("k", "n"), [(10, 25), (11, 3), (7, 41)])
+def test_datasets_that_all_rank_alike_where_the_sum_is_rounded(k, n):
+    """χ²_F of n identical rankings is n(k - 1) in exact arithmetic, but in floats
+    N(k - 1) - χ²_F is ±3e-14 for these (k, N): the check that F_F has no residual
+    variance needs its tolerance, or F_F is ~1e16 with F's p ≈ 0 instead of ∞ with the
+    exact p = (k!)^(1 - N). (No test failed with the tolerance removed.)"""
+    row = np.linspace(0.9, 0.1, k)
+    r = friedman_test(np.tile(row, (n, 1)))
+    assert r.chi2 == pytest.approx(n * (k - 1), rel=1e-12)
+    assert r.f_stat == np.inf
+    assert r.f_pvalue == pytest.approx(math.exp((1 - n) * math.lgamma(k + 1)), rel=1e-9)

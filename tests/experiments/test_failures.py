@@ -244,6 +244,32 @@ def test_a_test_fold_without_positives_names_the_protocol_setting(tmp_path):
         ), error
 
 
+@pytest.mark.filterwarnings("ignore:The least populated class")
+@pytest.mark.parametrize("stratified", ["true", "false"])
+def test_a_single_row_of_a_class_does_not_advise_one_fold(tmp_path, stratified):
+    """One positive row in 30: the failures advised "Use n_splits <= 1", a setting the
+    experiment file refuses ("needs at least 2 folds"). No k-fold setting helps; the
+    message says so and names the fix that does (more rows of that class)."""
+    text = DIVERGES.replace(
+        "n_samples = 150, n_features = 4, weights = [0.8], scale = 20.0",
+        "n_samples = 30, n_features = 4, weights = [0.97], flip_y = 0",
+    ).replace("n_repeats = 1", f"n_repeats = 1\nstratified = {stratified}")
+    text = text[: text.index('[[estimators]]\nname = "OPAUC"')]
+    path = tmp_path / "one.toml"
+    path.write_text(text)
+    db = tmp_path / "r.sqlite"
+    out = run_experiment(path, db, n_jobs=1, progress=False)
+    assert out["failed"] == 3 and out["ran"] == 0  # the third fold trains on one class
+    with ResultStore(db) as store:
+        errors = [f["error"] for f in store.failures("diverges")]
+    errors = [e for e in errors if "holds no positive row" in e]
+    assert len(errors) == 2
+    for error in errors:
+        assert "holds no positive row: a has 1 row of its smaller class, and k-fold" in error
+        assert "needs at least 2 (one per test fold, n_splits >= 2)" in error, error
+        assert "n_splits <= 1" not in error
+
+
 @pytest.mark.parametrize(
     ("dataset", "match"),
     [

@@ -29,6 +29,13 @@ def test_cd_diagram_draws_one_bar_per_maximal_group():
     bars = [c for c in ax.collections if c.get_linewidth()[0] == 3]
     spans = sorted(tuple(round(x, 2) for x in seg[:, 0]) for b in bars for seg in b.get_segments())
     assert spans == [(0.97, 1.53), (2.97, 3.23)]
+    # ranks exactly CD apart differ significantly ("at least CD", Demšar §3.2.2): no bar
+    # joins B and C (2.0 and 3.0 at CD = 1.0); no test told < from <= before
+    fig = cd_diagram({"A": 1.0, "B": 2.0, "C": 3.0, "D": 3.5}, 1.0)
+    (ax,) = fig.axes
+    bars = [c for c in ax.collections if c.get_linewidth()[0] == 3]
+    spans = sorted(tuple(round(x, 2) for x in seg[:, 0]) for b in bars for seg in b.get_segments())
+    assert spans == [(2.97, 3.53)]
 
 
 def test_cd_diagram_shows_a_critical_difference_longer_than_the_rank_axis():

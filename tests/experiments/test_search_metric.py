@@ -123,8 +123,32 @@ def test_files_without_it_keep_their_task_keys():
             ),
             r"estimators\[4\].search_metric: an estimator with 'search_from'",
         ),
+        # nothing to search: the run searched nothing by f1 while the report's setup line
+        # said "Estimators searched by their own metric: PA-F f1"
+        (
+            lambda t: t.replace('grid = {C = "2^[-2:1]"}\nsearch_metric = "f1"',
+                                'search_metric = "f1"'),
+            r"estimators\[4\].search_metric: PA-F has no grid of more than one value "
+            r"\(here or under by_dataset\), so nothing is searched by 'f1'",
+        ),
+        (
+            lambda t: t.replace('grid = {C = "2^[-2:1]"}\nsearch_metric = "f1"',
+                                'grid = {C = [0.5]}\nsearch_metric = "f1"'),
+            r"estimators\[4\].search_metric: PA-F has no grid of more than one value",
+        ),
     ],
-)
+)  # fmt: skip
 def test_invalid_search_metric_names_the_key(edit, message):
     with pytest.raises(ExperimentError, match=message):
         parse_experiment(tomllib.loads(edit(OWN)))
+
+
+def test_search_metric_with_a_grid_on_some_datasets_only_is_kept():
+    """A grid given under by_dataset alone is searched there by the estimator's metric."""
+    text = OWN.replace(
+        'grid = {C = "2^[-2:1]"}\nsearch_metric = "f1"',
+        'search_metric = "f1"\nby_dataset.b = {grid = {C = [0.5, 1.0]}}',
+    )
+    assert text != OWN
+    exp = parse_experiment(tomllib.loads(text))
+    assert exp.estimators[4].search_metric == "f1"

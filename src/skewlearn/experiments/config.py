@@ -509,6 +509,21 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
                 "an estimator with 'search_from' takes the parameters that estimator's "
                 "search chose; set 'search_metric' there (or remove 'search_from').",
             )
+        # a metric with nothing to search by it changed nothing, yet the report said the
+        # estimator was "searched by its own metric" (the grids are parsed lists here)
+        grids = [grid] + [
+            _per_dataset(params, grid, change)[1]
+            for change in by_dataset.values()
+            if not change["skip"]
+        ]
+        if not any(len(values) > 1 for g in grids for values in g.values()):
+            name = str(item.get("name", item["class"]))
+            _fail(
+                f"{path}.search_metric",
+                f"{name} has no grid of more than one value (here or under by_dataset), so "
+                f"nothing is searched by {search_metric!r}. Add a grid, or remove "
+                "search_metric.",
+            )
     return EstimatorSpec(name=str(item.get("name", item["class"])), cls=item["class"],
                          params=params, grid=grid, search_from=search_from,
                          by_dataset=by_dataset, search_metric=search_metric)  # fmt: skip

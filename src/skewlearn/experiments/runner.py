@@ -464,6 +464,14 @@ def _one_class_test(task: Task, y, test) -> str | None:
         f"{task.fold}) holds no {lacking} row: "
     )
     proto = task.protocol
+    if isinstance(proto, KFold) and smaller < 2:
+        # no n_splits (>= 2) puts a row of the class in every test fold: advising
+        # "n_splits <= 1" named a setting the experiment file refuses
+        return (
+            f"{text}{task.dataset.name} has {smaller} row of its smaller class, and k-fold "
+            "cross-validation needs at least 2 (one per test fold, n_splits >= 2). Use a "
+            "dataset with more rows of that class; a re-run fails the same way."
+        )
     if isinstance(proto, KFold) and proto.stratified and smaller < proto.n_splits:
         fix = f"fewer than protocol.n_splits = {proto.n_splits}. Use n_splits <= {smaller}"
     elif isinstance(proto, KFold) and not proto.stratified:
