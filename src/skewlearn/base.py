@@ -727,7 +727,6 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows to score, with the features the model was fitted on.
 
         Returns
         -------
@@ -748,7 +747,6 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Rows to classify, with the features the model was fitted on.
 
         Returns
         -------
@@ -1370,9 +1368,7 @@ class OnlineClassifier(BinaryClassifier):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            The batch's rows, learned one after another in this order (one row or many).
         y : array-like of shape (n_samples,)
-            Their labels, from the two classes of the stream (a batch may hold one).
         classes : array-like of shape (2,), default=None
             Both labels of the problem. Required on the first call unless that batch
             already contains both; ignored afterwards (it must match if given).
