@@ -17,9 +17,11 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 #: Packages whose frames stand between a user's line and a skewlearn method that warns:
 #: scikit-learn's ``Pipeline``, ``fit_transform``, ``cross_val_score`` and ``GridSearchCV``,
-#: imbalanced-learn's pipeline, and joblib's sequential backend under them. Their frames
-#: are passed over as skewlearn's are, so the warning names the line that called them.
-_CALLERS = ("sklearn", "imblearn", "joblib")
+#: imbalanced-learn's pipeline, joblib's sequential backend under them, and River's
+#: ``compose.Pipeline`` and ``evaluate.progressive_val_score`` around the River adapter.
+#: Their frames are passed over as skewlearn's are, so the warning names the line that
+#: called them.
+_CALLERS = ("sklearn", "imblearn", "joblib", "river")
 
 
 def _skipped_dirs() -> tuple[str, ...]:
@@ -39,9 +41,10 @@ def user_stacklevel() -> int:
     reader the warning is raised, and whether the learner was called directly (``fit``,
     ``partial_fit``, ``test_then_train``) or through the River adapter, the reader
     directly (``read_csv``) or through ``read``, ``load`` or ``iter_chunks``. Frames of
-    scikit-learn, imbalanced-learn and joblib are passed over too (:data:`_CALLERS`), so
-    ``fit_transform``, a ``Pipeline``, ``cross_val_score`` or ``GridSearchCV`` (run in
-    this process) name the user's line that called them."""
+    scikit-learn, imbalanced-learn, joblib and River are passed over too
+    (:data:`_CALLERS`), so ``fit_transform``, a ``Pipeline``, ``cross_val_score`` or
+    ``GridSearchCV`` (run in this process), and River's pipelines and evaluation loops,
+    name the user's line that called them."""
     skipped = _skipped_dirs()
     frame = sys._getframe(1)
     level = 1

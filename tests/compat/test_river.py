@@ -826,3 +826,35 @@ def test_a_wrapped_model_refit_by_hand_is_validated_not_read_past_its_end():
         ref.partial_fit(row, [label])
     np.testing.assert_array_equal(model.model.weights_, ref.weights_)
     assert model.predict_proba_one(x)[1] == _logistic_pair(ref.decision_function(row))[0, 1]
+
+
+def test_a_warning_names_the_users_line_through_rivers_pipeline_and_evaluation(monkeypatch):
+    """The stack walk passes over scikit-learn's frames (a Pipeline, cross_val_score), so a
+    warning names the line that called them; River's ``compose.Pipeline`` (the adapter's
+    usual place, behind a scaler) and ``evaluate.progressive_val_score`` stand between the
+    user and the adapter the same way, and the warning named river/compose/pipeline.py or
+    river/evaluate/progressive_validation.py instead of the user's line."""
+    from skewlearn import base
+
+    monkeypatch.setattr(base, "LARGE_STATE", 1)  # AROW's full-covariance size warning
+    rows = _phishing(40)[0]
+    text = "covariance='full'"
+
+    def files(call):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            call()
+        hits = {w.filename for w in record if text in str(w.message)}
+        assert hits, [str(w.message)[:80] for w in record]
+        return hits
+
+    def through_pipeline():
+        model = preprocessing.StandardScaler() | RiverClassifier(AROW(covariance="full"))
+        for x, t in rows:
+            model.learn_one(x, t)
+
+    assert files(through_pipeline) == {__file__}
+    model = RiverClassifier(AROW(covariance="full"))
+    assert files(lambda: evaluate.progressive_val_score(rows, model, rmetrics.ROCAUC())) == {
+        __file__
+    }

@@ -244,3 +244,19 @@ def test_array_labels_of_one_or_three_classes_are_named_for_prequential():
         prequential(Perceptron(), X, np.arange(60) % 3)
     res = prequential(Perceptron(), X, np.zeros(60, dtype=int), classes=[0, 1])
     assert res.final["rows"] == 60  # with classes given, a one-class stream runs
+
+
+def test_text_or_dicts_in_x_are_named_with_the_fix():
+    """``prequential(est, X, y)`` validates X itself (one conversion for the whole stream),
+    outside the learners' hint for text and dicts in X (sessions 14 and 23), so a
+    DataFrame's text column or a list of ``{feature: value}`` rows got numpy's bare "could
+    not convert string to float" or "float() argument must be ... not 'dict'" there, while
+    ``fit`` and ``test_then_train`` on the same X say what to do. The types stay numpy's."""
+    pd = pytest.importorskip("pandas")
+    X, y = _stream(n=40)
+    frame = pd.DataFrame({"a": X[:, 0], "kind": np.where(y == 1, "card", "cash")})
+    with pytest.raises(ValueError, match=r"could not convert string.*X holds text.*OneHotEncoder"):
+        prequential(Perceptron(), frame, y)
+    rows = [{"a": float(v)} for v in X[:, 0]]
+    with pytest.raises(TypeError, match=r"not 'dict'.*X holds dicts.*DictVectorizer"):
+        prequential(Perceptron(), rows, y)
