@@ -34,6 +34,7 @@ import itertools
 import math
 import numbers
 import operator
+import re
 import struct
 import warnings
 import weakref
@@ -210,6 +211,11 @@ def _classes_array(classes) -> np.ndarray:
     return labels
 
 
+#: The end of numpy's message for a mapping where a number belongs: ``dict`` and its
+#: subclasses ``collections.OrderedDict``, ``collections.defaultdict`` and ``Counter``.
+_DICT_TYPE_NAME = re.compile(r"not '(?:collections\.)?(?:dict|OrderedDict|defaultdict|Counter)'$")
+
+
 @contextlib.contextmanager
 def _text_in_x_hint():
     """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
@@ -226,7 +232,7 @@ def _text_in_x_hint():
                 "first (e.g. sklearn.preprocessing.OneHotEncoder in a sklearn.compose."
                 "ColumnTransformer) or drop them."
             )
-        elif isinstance(exc, TypeError) and message.endswith("not 'dict'"):
+        elif isinstance(exc, TypeError) and _DICT_TYPE_NAME.search(message):
             hint = (
                 "X holds dicts, and skewlearn learners need a 2-D array, a DataFrame or a "
                 "sparse matrix. Turn a list of {feature: value} rows into one with "

@@ -3,6 +3,7 @@ learned state, and the skewlearn version stamped into saved models."""
 
 from __future__ import annotations
 
+import collections
 import pickle
 
 import joblib
@@ -272,6 +273,12 @@ def test_rows_as_dicts_in_x_are_named_with_the_fix(est):
     with pytest.raises(TypeError, match=r"X holds dicts.*DictVectorizer"):
         fitted.predict(rows)
     assert fitted.predict(X).shape == (6,)  # the model is untouched
+    # dict's subclasses, whose names numpy's message spells otherwise
+    for kind in (collections.OrderedDict, collections.Counter):
+        with pytest.raises(TypeError, match=r"X holds dicts.*DictVectorizer"):
+            est.fit([kind(r) for r in rows], y)
+    with pytest.raises(TypeError, match=r"X holds dicts"):
+        est.fit([collections.defaultdict(float, r) for r in rows], y)
 
 
 @pytest.mark.parametrize(
