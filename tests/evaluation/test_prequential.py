@@ -244,3 +244,20 @@ def test_array_labels_of_one_or_three_classes_are_named_for_prequential():
         prequential(Perceptron(), X, np.arange(60) % 3)
     res = prequential(Perceptron(), X, np.zeros(60, dtype=int), classes=[0, 1])
     assert res.final["rows"] == 60  # with classes given, a one-class stream runs
+
+
+def test_text_or_dicts_in_x_are_named_with_the_fix_as_the_learners_name_them():
+    """Session 23: ``prequential(est, X, y)`` -- the README's evaluation line -- validates X
+    itself, outside the learners' hint, so a DataFrame with a text column or a list of
+    ``{feature: value}`` rows got numpy's bare "could not convert string to float" / "not
+    'dict'" there, while ``est.fit`` on the same X names what to do. Same errors, same
+    types, same hint."""
+    pd = pytest.importorskip("pandas")
+    X, y = _stream(n=40, d=3)
+    frame = pd.DataFrame(X, columns=list("abc")).assign(colour="red")
+    with pytest.raises(ValueError, match=r"could not convert string.*X holds text.*OneHot"):
+        prequential(Perceptron(), frame, y)
+    rows = [dict(zip("abc", row, strict=True)) for row in X.tolist()]
+    with pytest.raises(TypeError, match=r"not 'dict'.*X holds dicts.*DictVectorizer"):
+        prequential(Perceptron(), rows, y)
+    assert prequential(Perceptron(), pd.DataFrame(X), y).final["rows"] == 40
