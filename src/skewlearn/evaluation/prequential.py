@@ -26,7 +26,7 @@ import scipy.sparse as sp
 from sklearn.utils import check_array, column_or_1d
 
 from .._values import plain, value_list
-from ..base import _unique_labels, decision_cut
+from ..base import _text_in_x_hint, _unique_labels, decision_cut
 from ..metrics.batch import _check_labels
 from ..metrics.streaming import F1, ROCAUC, Confusion, GMean, StreamingMetric
 
@@ -329,7 +329,8 @@ def prequential(
         chunks: Iterable = X
     else:
         # float32 stays float32 (learners that take it need no copy; the others convert)
-        X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
+        with _text_in_x_hint():  # a text column or dict rows: the learners' own advice
+            X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
         y = _check_labels(column_or_1d(y, warn=True), "y")  # a None would fail np.unique
         if X.shape[0] != len(y):
             raise ValueError(
