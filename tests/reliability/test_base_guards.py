@@ -324,8 +324,14 @@ def test_a_bad_classes_argument_is_named_and_leaves_nothing_fitted(classes, matc
             [0, 1],
             r"labels 2 that are not in classes=\[0, 1\]\. classes must name the two labels",
         ),
+        (
+            np.r_[0, 1, 0, 1, 0, 1],
+            ["ok", "fraud"],
+            r"labels 0, 1 that are not in classes=\['fraud', 'ok'\]\. y holds numbers and "
+            r"classes strings\. Pass y's two labels as classes, or convert y",
+        ),
     ],
-    ids=["numbers-vs-strings", "strings-vs-numbers", "other-label"],
+    ids=["numbers-vs-strings", "strings-vs-numbers", "other-label", "zero-one-vs-strings"],
 )
 def test_labels_outside_the_first_classes_argument_are_named_with_the_fix(y, classes, match):
     """A first ``partial_fit(X, y, classes=[...])`` whose y holds other labels said only
