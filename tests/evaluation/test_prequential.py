@@ -261,3 +261,21 @@ def test_text_or_dicts_in_x_are_named_with_the_fix_as_the_learners_name_them():
     with pytest.raises(TypeError, match=r"not 'dict'.*X holds dicts.*DictVectorizer"):
         prequential(Perceptron(), rows, y)
     assert prequential(Perceptron(), pd.DataFrame(X), y).final["rows"] == 40
+
+
+def test_a_first_chunk_of_three_classes_is_named_for_prequential():
+    """Session 23: probe d named y for arrays of three classes, but a stream of chunks whose
+    first chunk brings three labels still got the learner's "classes must hold exactly two
+    labels for a binary learner; got 3 ... Wrap the learner in OneVsRestClassifier" -- of a
+    ``classes`` argument the user never gave, naming a wrapper that has no
+    test_then_train. It names the first chunk, as the one-class message does."""
+    X, _ = _stream(n=60)
+    y = np.arange(60) % 3
+    chunks = [(X[:30], y[:30]), (X[30:], y[30:])]
+    with pytest.raises(ValueError, match=r"^the first chunk has 3 classes \(0, 1, 2\).*Map") as e:
+        prequential(Perceptron(), chunks)
+    assert "OneVsRest" not in str(e.value)
+    with pytest.raises(ValueError, match=r"^the first chunk holds one class \(\[2\]\).*negative"):
+        prequential(Perceptron(), [(X[:1], y[2:3]), (X[1:], y[1:])])
+    res = prequential(Perceptron(), [(X[:30], y[:30] % 2), (X[30:], y[30:] % 2)])
+    assert res.final["rows"] == 60
