@@ -314,13 +314,20 @@ def refuse_fit_params(est: BaseEstimator, method: str, params: dict) -> None:
     )
 
 
-def _unknown_labels_fix(classes: np.ndarray, unknown: np.ndarray) -> str:
+def _unknown_labels_fix(classes: np.ndarray, unknown: np.ndarray, labels: np.ndarray) -> str:
     """What to do when a first ``partial_fit``'s ``y`` holds labels outside ``classes=``:
     most often the labels' type differs, e.g. the -1/+1 of skewlearn.datasets' readers
-    against a file's text labels, which the bare "not in classes" does not say."""
+    against a file's text labels, which the bare "not in classes" does not say; or the
+    readers' -1/+1 against the file's own numbers (0/1, 1/2). ``labels``: y's labels."""
     y_text, classes_text = isinstance(unknown[0], str), isinstance(classes[0], str)
+    readers = (
+        " skewlearn.datasets' readers and iter_chunks label the positive class +1 and the "
+        "others -1: pass classes=[-1, 1]."
+        if not y_text and set(labels.tolist()) <= {-1, 1}
+        else ""
+    )
     if y_text == classes_text:
-        return (
+        return readers or (
             " classes must name the two labels of the whole stream, as y holds them: pass "
             "them, or map y to the classes first."
         )
@@ -329,12 +336,7 @@ def _unknown_labels_fix(classes: np.ndarray, unknown: np.ndarray) -> str:
             " y holds strings and classes numbers: classes must name the labels as y holds "
             "them. Convert one to the other's type, or pass y's two labels as classes."
         )
-    readers = (
-        " skewlearn.datasets' readers and iter_chunks label the positive class +1 and the "
-        "others -1: pass classes=[-1, 1]."
-        if set(unknown.tolist()) <= {-1, 1}
-        else " Pass y's two labels as classes, or convert y to the classes' type."
-    )
+    readers = readers or " Pass y's two labels as classes, or convert y to the classes' type."
     return f" y holds numbers and classes strings.{readers}"
 
 
@@ -1102,10 +1104,11 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                         else ""
                     )
                 )
-            unknown = np.setdiff1d(_unique_labels(y), classes)
+            labels = _unique_labels(y)
+            unknown = np.setdiff1d(labels, classes)
             if len(unknown):
                 fix = _one_vs_one_text_hint(classes, unknown) or _unknown_labels_fix(
-                    classes, unknown
+                    classes, unknown, labels
                 )
                 raise ValueError(
                     f"y contains labels {value_list(unknown)} that are not in classes="

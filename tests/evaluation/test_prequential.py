@@ -246,17 +246,36 @@ def test_array_labels_of_one_or_three_classes_are_named_for_prequential():
     assert res.final["rows"] == 60  # with classes given, a one-class stream runs
 
 
-def test_text_or_dicts_in_x_are_named_with_the_fix():
-    """``prequential(est, X, y)`` validates X itself (one conversion for the whole stream),
-    outside the learners' hint for text and dicts in X (sessions 14 and 23), so a
-    DataFrame's text column or a list of ``{feature: value}`` rows got numpy's bare "could
-    not convert string to float" or "float() argument must be ... not 'dict'" there, while
-    ``fit`` and ``test_then_train`` on the same X say what to do. The types stay numpy's."""
+def test_text_or_dicts_in_x_are_named_with_the_fix_as_the_learners_name_them():
+    """Session 23: ``prequential(est, X, y)`` -- the README's evaluation line -- validates X
+    itself, outside the learners' hint, so a DataFrame with a text column or a list of
+    ``{feature: value}`` rows got numpy's bare "could not convert string to float" / "not
+    'dict'" there, while ``est.fit`` on the same X names what to do. Same errors, same
+    types, same hint."""
     pd = pytest.importorskip("pandas")
-    X, y = _stream(n=40)
-    frame = pd.DataFrame({"a": X[:, 0], "kind": np.where(y == 1, "card", "cash")})
-    with pytest.raises(ValueError, match=r"could not convert string.*X holds text.*OneHotEncoder"):
+    X, y = _stream(n=40, d=3)
+    frame = pd.DataFrame(X, columns=list("abc")).assign(colour="red")
+    with pytest.raises(ValueError, match=r"could not convert string.*X holds text.*OneHot"):
         prequential(Perceptron(), frame, y)
-    rows = [{"a": float(v)} for v in X[:, 0]]
+    rows = [dict(zip("abc", row, strict=True)) for row in X.tolist()]
     with pytest.raises(TypeError, match=r"not 'dict'.*X holds dicts.*DictVectorizer"):
         prequential(Perceptron(), rows, y)
+    assert prequential(Perceptron(), pd.DataFrame(X), y).final["rows"] == 40
+
+
+def test_a_first_chunk_of_three_classes_is_named_for_prequential():
+    """Session 23: probe d named y for arrays of three classes, but a stream of chunks whose
+    first chunk brings three labels still got the learner's "classes must hold exactly two
+    labels for a binary learner; got 3 ... Wrap the learner in OneVsRestClassifier" -- of a
+    ``classes`` argument the user never gave, naming a wrapper that has no
+    test_then_train. It names the first chunk, as the one-class message does."""
+    X, _ = _stream(n=60)
+    y = np.arange(60) % 3
+    chunks = [(X[:30], y[:30]), (X[30:], y[30:])]
+    with pytest.raises(ValueError, match=r"^the first chunk has 3 classes \(0, 1, 2\).*Map") as e:
+        prequential(Perceptron(), chunks)
+    assert "OneVsRest" not in str(e.value)
+    with pytest.raises(ValueError, match=r"^the first chunk holds one class \(\[2\]\).*negative"):
+        prequential(Perceptron(), [(X[:1], y[2:3]), (X[1:], y[1:])])
+    res = prequential(Perceptron(), [(X[:30], y[:30] % 2), (X[30:], y[30:] % 2)])
+    assert res.final["rows"] == 60

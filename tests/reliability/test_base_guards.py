@@ -331,8 +331,14 @@ def test_a_bad_classes_argument_is_named_and_leaves_nothing_fitted(classes, matc
             [0, 1],
             r"labels 2 that are not in classes=\[0, 1\]\. classes must name the two labels",
         ),
+        (
+            np.r_[0, 1, 0, 1, 0, 1],
+            ["ok", "fraud"],
+            r"labels 0, 1 that are not in classes=\['fraud', 'ok'\]\. y holds numbers and "
+            r"classes strings\. Pass y's two labels as classes, or convert y",
+        ),
     ],
-    ids=["numbers-vs-strings", "strings-vs-numbers", "other-label"],
+    ids=["numbers-vs-strings", "strings-vs-numbers", "other-label", "zero-one-vs-strings"],
 )
 def test_labels_outside_the_first_classes_argument_are_named_with_the_fix(y, classes, match):
     """A first ``partial_fit(X, y, classes=[...])`` whose y holds other labels said only
@@ -522,3 +528,30 @@ def test_unique_labels_past_the_few_rows_path(y):
     y = np.array(y)
     np.testing.assert_array_equal(_unique_labels(y), np.unique(y))
     assert _unique_labels(y).dtype == y.dtype
+
+
+@pytest.mark.parametrize(
+    "y, classes, readers",
+    [
+        (np.r_[-1, 1, -1, 1, -1, 1], [0, 1], True),  # a 0/1 file through iter_chunks
+        (np.r_[-1, 1, -1, 1, -1, 1], [1, 2], True),  # a 1/2 file
+        (np.r_[-1.0, -1.0, -1.0, -1.0], [0, 1], True),  # a chunk without positives
+        (np.r_[-1, 0, -1, 0, -1, 0], [0, 1], False),  # -1 beside 0: not the readers'
+        (np.r_[0, 2, 0, 2, 0, 2], [0, 1], False),
+    ],
+)
+def test_the_readers_minus_one_plus_one_against_numeric_classes_is_named(y, classes, readers):
+    """Session 23: skewlearn.datasets' readers and iter_chunks label a file's classes -1/+1
+    whatever the file says (0/1, 1/2), so a user streaming a 0/1 CSV passes classes=[0, 1].
+    Probe d's message names classes=[-1, 1] for -1/+1 labels against text classes only;
+    against numbers it said "classes must name the two labels ... as y holds them", while
+    the user's file holds 0/1. It names the readers' convention whenever all of y's labels
+    are -1/+1, and only then (a -1 beside a 0 is not the readers')."""
+    X, _ = _data(n=len(y))
+    est = AROW()
+    with pytest.raises(ValueError, match=r"not in classes=") as info:
+        est.partial_fit(X, y, classes=classes)
+    named = "iter_chunks label the positive class +1" in str(info.value)
+    assert named == readers, str(info.value)
+    assert ("classes=[-1, 1]" in str(info.value)) == readers
+    assert not hasattr(est, "classes_")

@@ -206,6 +206,25 @@ def _beyond_message(rows: list[int], n: int) -> str:
     )
 
 
+def _two_classes(classes: np.ndarray, where: str) -> np.ndarray:
+    """``classes``, the labels found in ``where`` (y, or the first chunk) when the caller
+    gave none, if they are two; otherwise an error naming ``where``: the learner's would
+    name a ``classes`` argument the user never wrote (and, for three, a wrapper without
+    ``test_then_train``)."""
+    if len(classes) == 1:
+        raise ValueError(
+            f"{where} holds one class ({classes.tolist()}), so the learner cannot know the "
+            "other; pass prequential(..., classes=[negative, positive])."
+        )
+    if len(classes) > 2:
+        raise ValueError(
+            f"{where} has {len(classes)} classes ({value_list(classes)}), and prequential "
+            "runs a binary learner. Map the labels to two classes first (e.g. the "
+            "minority class against the rest)."
+        )
+    return classes
+
+
 def prequential(
     estimator: SupportsTestThenTrain,
     X: MatrixLike | Chunks,
@@ -338,18 +357,7 @@ def prequential(
             )
         n_total = len(y)
         if classes is None and not hasattr(estimator, "classes_"):
-            classes = _unique_labels(y)
-            if len(classes) == 1:
-                raise ValueError(
-                    f"y holds one class ({classes.tolist()}), so the learner cannot know the "
-                    "other; pass prequential(..., classes=[negative, positive])."
-                )
-            if len(classes) > 2:
-                raise ValueError(
-                    f"y has {len(classes)} classes ({value_list(classes)}), and prequential "
-                    "runs a binary learner. Map the labels to two classes first (e.g. the "
-                    "minority class against the rest)."
-                )
+            classes = _two_classes(_unique_labels(y), "y")
         chunks = _array_chunks(X, y, int(chunk_size))
 
     marks = _checkpoint_rows(checkpoints, n_total)
@@ -394,13 +402,8 @@ def prequential(
         for Xc, yc in chunks:
             yc = np.asarray(yc).reshape(-1)
             if len(yc) and classes is None and pos is None and not hasattr(estimator, "classes_"):
-                classes = np.unique(yc)  # a checkpoint may cut the first chunk into pieces
-                if len(classes) < 2:
-                    raise ValueError(
-                        f"the first chunk holds one class ({classes.tolist()}), so the learner "
-                        "cannot know the other; pass prequential(..., classes=[negative, "
-                        "positive])."
-                    )
+                # a checkpoint may cut the first chunk into pieces
+                classes = _two_classes(np.unique(yc), "the first chunk")
             lo = 0
             while lo < len(yc):
                 hi = len(yc)
