@@ -198,10 +198,19 @@ def _refuse_compressed(path: str, kind: str) -> None:
 
 def _refuse_compressed_suffix(path: str, ext: str) -> None:
     """Raise when a file's extension ``ext`` (lower case) names a compressed format that
-    is not read (``data.csv.bz2``): asked for a format, such a name got "cannot tell the
-    format from the extension" with the list of extensions, i.e. "rename it"."""
-    if ext in _OTHER_SUFFIXES:
+    is not read (``data.csv.bz2``) and its bytes are compressed: asked for a format, such a
+    name got "cannot tell the format from the extension" with the list of extensions,
+    i.e. "rename it". The bytes decide what it is (a plain file named ``.zip`` is not
+    zip-compressed, and gets the caller's "pass format=" message); a file that cannot be
+    opened is taken at its name, and the caller's later open reports why."""
+    if ext not in _OTHER_SUFFIXES:
+        return
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(MAGIC_BYTES)
+    except OSError:
         _refuse_compressed(path, _OTHER_SUFFIXES[ext])
+    _refuse_unnamed_gzip(path, head)
 
 
 def _read_raw(name: str, spare: int = 0) -> bytearray:
