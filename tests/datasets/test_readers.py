@@ -1316,3 +1316,37 @@ def test_a_short_line_in_a_file_not_separated_by_commas_is_named(tmp_path, sep, 
     )
     X, y, _ = read_csv(path, header=header)
     np.testing.assert_array_equal(X, [[1, 2], [5, 6], [7, 8]])
+
+
+@pytest.mark.parametrize("inner", ["|", ";"])
+def test_a_wide_comma_file_whose_names_hold_another_delimiter_is_read_by_commas(tmp_path, inner):
+    """Session 23 (probe w): the sniffer reads the first 8 KiB, which cut a long line in
+    two; that short piece made it give up on every file of more than ~820 characters a
+    line (10 lines or fewer in 8 KiB: ~100 numeric columns), valid or not. 868a167 then
+    took the delimiter the first line holds most, so a valid comma file whose header
+    names hold '|' or ';' (pandas' flattened columns, "s0|mean|v") was split at those and
+    refused ("1 values where 241 are expected"); before it, ',' was taken and it was read.
+    The sniffer now sees whole lines only."""
+    from skewlearn.datasets import iter_chunks, load
+
+    d = 120
+    rng = np.random.default_rng(0)
+    X = np.round(rng.normal(size=(8, d)), 6)
+    y = np.array([0, 1] * 4)
+    names = [f"s{j}{inner}mean{inner}v" for j in range(d)] + ["label"]
+    path = tmp_path / "wide.csv"
+    lines = [",".join(names)] + [",".join([*map(repr, r), str(c)]) for r, c in zip(X, y)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert len(lines[1]) > 820  # the sniffer's 8 KiB hold 10 lines or fewer
+    Xr, yr, meta = read_csv(path)
+    np.testing.assert_array_equal(Xr, X)
+    np.testing.assert_array_equal(yr, y)
+    assert meta["delimiter"] == "," and meta["feature_names"] == names[:-1]
+    np.testing.assert_array_equal(load(path, positive_class=1)[0], X)
+    chunks = list(iter_chunks(path, chunk_size=3))
+    np.testing.assert_array_equal(np.vstack([c[0] for c in chunks]), X)
+    from skewlearn.datasets.readers import _read_csv_careful
+
+    Xc, _, meta_c = _read_csv_careful(path)
+    np.testing.assert_array_equal(Xc, X)
+    assert meta_c["delimiter"] == ","
