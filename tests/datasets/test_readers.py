@@ -1335,7 +1335,7 @@ def test_a_wide_comma_file_whose_names_hold_another_delimiter_is_read_by_commas(
     y = np.array([0, 1] * 4)
     names = [f"s{j}{inner}mean{inner}v" for j in range(d)] + ["label"]
     path = tmp_path / "wide.csv"
-    lines = [",".join(names)] + [",".join([*map(repr, r), str(c)]) for r, c in zip(X, y)]
+    lines = [",".join(names)] + [",".join([*map(repr, r.tolist()), str(c)]) for r, c in zip(X, y)]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert len(lines[1]) > 820  # the sniffer's 8 KiB hold 10 lines or fewer
     Xr, yr, meta = read_csv(path)
