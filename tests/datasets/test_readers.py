@@ -1350,3 +1350,24 @@ def test_a_wide_comma_file_whose_names_hold_another_delimiter_is_read_by_commas(
     Xc, _, meta_c = _read_csv_careful(path)
     np.testing.assert_array_equal(Xc, X)
     assert meta_c["delimiter"] == ","
+
+
+@pytest.mark.parametrize("before", ["", "\n\n"])
+def test_a_file_whose_first_line_outgrows_the_sniffers_sample_keeps_its_delimiter(tmp_path, before):
+    """The sniffer's sample is cut back to whole lines only when one is there: a header
+    longer than 8 KiB (alone, or after blank lines) is sniffed from its piece, as before
+    (cut back to nothing, or to the blank lines, the ';' file would be read by ',')."""
+    from skewlearn.datasets import iter_chunks
+
+    d = 1200
+    X = np.round(np.random.default_rng(1).normal(size=(3, d)), 5)
+    path = tmp_path / "wider.csv"
+    rows = [";".join([*map(repr, r.tolist()), str(c)]) for r, c in zip(X, [0, 1, 0])]
+    path.write_text(
+        before + "\n".join([";".join([f"feature{j}" for j in range(d)] + ["y"]), *rows]) + "\n",
+        encoding="utf-8",
+    )
+    Xr, _, meta = read_csv(path)
+    assert meta["delimiter"] == ";"
+    np.testing.assert_array_equal(Xr, X)
+    np.testing.assert_array_equal(np.vstack([c[0] for c in iter_chunks(path)]), X)

@@ -1297,12 +1297,21 @@ def _sniff_delimiter(text: str) -> str:
     short or long line stops it), the one its first non-blank line holds most is taken
     (ties in that order; ``,`` if none). Taking ``,`` there made a tab- or ``;``-separated
     file with one short line one column wide, and its error named the delimiter instead
-    of the line (session 23)."""
+    of the line (session 23).
+
+    The sniffer sees whole lines only: the 8 KiB cut the last line short, and that piece
+    alone made it give up on any file of 10 or fewer lines in 8 KiB (~100 numeric
+    columns), whose delimiter then came from the first line, e.g. ``|`` from a comma
+    file's names ``s0|mean|v`` (probe w, session 23)."""
+    sample = text[:8192]
+    cut = sample.rfind("\n")
+    if len(text) > 8192 and cut > 0 and sample[:cut].strip():  # whole lines, not blanks only
+        sample = sample[: cut + 1]
     try:
-        return csv.Sniffer().sniff(text[:8192], delimiters=",;\t|").delimiter
+        return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
         pass
-    first = next((line for line in text[:8192].splitlines() if line.strip()), "")
+    first = next((line for line in sample.splitlines() if line.strip()), "")
     return max(",;\t|", key=first.count)  # the first of equal counts: "," when none
 
 
