@@ -1371,3 +1371,29 @@ def test_a_file_whose_first_line_outgrows_the_sniffers_sample_keeps_its_delimite
     assert meta["delimiter"] == ";"
     np.testing.assert_array_equal(Xr, X)
     np.testing.assert_array_equal(np.vstack([c[0] for c in iter_chunks(path)]), X)
+
+
+@pytest.mark.parametrize("inner", ["|", ";"])
+@pytest.mark.parametrize("header", [True, False])
+def test_a_short_line_in_a_comma_file_whose_names_hold_another_delimiter_is_named(
+    tmp_path, inner, header
+):
+    """Session 23 (probe w): when the sniffer gives up (one short line), 868a167 took the
+    delimiter the first line holds most, so a comma file whose names hold '|' or ';' more
+    often than commas ("a|b|c,d|e|f,label") was split at those, and the error named line 2,
+    a good row, "1 values where 5 are expected"; 868a167^ named the short line. The
+    fallback now takes the delimiter most lines agree on."""
+    from skewlearn.datasets import iter_chunks, load
+
+    names = f"a{inner}b{inner}c,d{inner}e{inner}f,label"
+    rows = ["1,2,0", "3,4,1", "5,6", "7,8,0", "9,10,1"]
+    path = tmp_path / "names.csv"
+    path.write_text("\n".join(([names] if header else []) + rows) + "\n", encoding="utf-8")
+    where = rf"line {4 if header else 3}: 2 values where 3 are expected"
+    for call in (
+        lambda: read_csv(path, header=header),
+        lambda: load(path, header=header),
+        lambda: list(iter_chunks(path, header=header)),
+    ):
+        with pytest.raises(ValueError, match=where):
+            call()
