@@ -1397,3 +1397,15 @@ def test_a_short_line_in_a_comma_file_whose_names_hold_another_delimiter_is_name
     ):
         with pytest.raises(ValueError, match=where):
             call()
+
+
+def test_the_sniffers_fallback_breaks_a_tie_by_the_first_line():
+    """When the csv sniffer gives up, the delimiter whose commonest count most lines share
+    is taken; between equals, the one the first line holds most (868a167's rule), then
+    the order ``, ; tab |``."""
+    from skewlearn.datasets.readers import _sniff_delimiter
+
+    assert _sniff_delimiter("a;b;c\n1,2\n3;4;5\n6,7\n") == ";"  # 2 lines each: the first's
+    assert _sniff_delimiter("1,2\na;b;c\n6,7\n3;4;5\n") == ","
+    assert _sniff_delimiter("a b\n1 2 3\n") == ","  # none: ","
+    assert _sniff_delimiter("a;b|c\n1;2|3;4\n5|6|7;8\n") == ";"  # all equal: the order
