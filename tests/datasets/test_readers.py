@@ -1287,6 +1287,19 @@ def test_a_compressed_file_named_by_its_suffix_is_named_as_such(
     assert f"{kind}-compressed" not in str(exc.value)
 
 
+def _each_reader_refuses(path, header: bool, where: str) -> None:
+    """``read_csv``, ``load`` and ``iter_chunks`` each refuse ``path`` with ``where``."""
+    from skewlearn.datasets import iter_chunks, load
+
+    for call in (
+        lambda: read_csv(path, header=header),
+        lambda: load(path, header=header),
+        lambda: list(iter_chunks(path, header=header)),
+    ):
+        with pytest.raises(ValueError, match=where):
+            call()
+
+
 @pytest.mark.parametrize("sep, ext", [("\t", ".tsv"), ("\t", ".csv"), (";", ".csv"), ("|", ".csv")])
 @pytest.mark.parametrize("header", [True, False])
 def test_a_short_line_in_a_file_not_separated_by_commas_is_named(tmp_path, sep, ext, header):
@@ -1295,20 +1308,13 @@ def test_a_short_line_in_a_file_not_separated_by_commas_is_named(tmp_path, sep, 
     ',', ';', tab or '|' but blanks" (it holds tabs), and a ';' file was read as one
     column, its whole lines as labels ("labels have 3 classes"). The delimiter now comes
     from the first line when the sniffer gives up, and the error names the short line."""
-    from skewlearn.datasets import iter_chunks, load
 
     rows = ["1 2 1", "3 4", "5 6 0", "7 8 0"]
     lines = (["a b label"] if header else []) + rows
     path = tmp_path / f"short{ext}"
     path.write_text("".join(line.replace(" ", sep) + "\n" for line in lines), encoding="utf-8")
     where = rf"line {3 if header else 2}: 2 values where 3 are expected"
-    for call in (
-        lambda: read_csv(path, header=header),
-        lambda: load(path, header=header),
-        lambda: list(iter_chunks(path, header=header)),
-    ):
-        with pytest.raises(ValueError, match=where):
-            call()
+    _each_reader_refuses(path, header, where)
     # the same file without the short line is read with its delimiter
     path.write_text(
         "".join(line.replace(" ", sep) + "\n" for line in lines if line != "3 4"),
@@ -1383,20 +1389,13 @@ def test_a_short_line_in_a_comma_file_whose_names_hold_another_delimiter_is_name
     often than commas ("a|b|c,d|e|f,label") was split at those, and the error named line 2,
     a good row, "1 values where 5 are expected"; 868a167^ named the short line. The
     fallback now takes the delimiter most lines agree on."""
-    from skewlearn.datasets import iter_chunks, load
 
     names = f"a{inner}b{inner}c,d{inner}e{inner}f,label"
     rows = ["1,2,0", "3,4,1", "5,6", "7,8,0", "9,10,1"]
     path = tmp_path / "names.csv"
     path.write_text("\n".join(([names] if header else []) + rows) + "\n", encoding="utf-8")
     where = rf"line {4 if header else 3}: 2 values where 3 are expected"
-    for call in (
-        lambda: read_csv(path, header=header),
-        lambda: load(path, header=header),
-        lambda: list(iter_chunks(path, header=header)),
-    ):
-        with pytest.raises(ValueError, match=where):
-            call()
+    _each_reader_refuses(path, header, where)
 
 
 def test_the_sniffers_fallback_breaks_a_tie_by_the_first_line():
