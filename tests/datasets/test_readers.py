@@ -1313,6 +1313,19 @@ def test_a_compressed_file_named_by_its_suffix_is_named_as_such(
     np.testing.assert_array_equal(X, [[1, 2], [3, 4], [5, 6]])
 
 
+def _each_reader_refuses(path, header: bool, where: str) -> None:
+    """``read_csv``, ``load`` and ``iter_chunks`` each refuse ``path`` with ``where``."""
+    from skewlearn.datasets import iter_chunks, load
+
+    for call in (
+        lambda: read_csv(path, header=header),
+        lambda: load(path, header=header),
+        lambda: list(iter_chunks(path, header=header)),
+    ):
+        with pytest.raises(ValueError, match=where):
+            call()
+
+
 @pytest.mark.parametrize("sep, ext", [("\t", ".tsv"), ("\t", ".csv"), (";", ".csv"), ("|", ".csv")])
 @pytest.mark.parametrize("header", [True, False])
 def test_a_short_line_in_a_file_not_separated_by_commas_is_named(tmp_path, sep, ext, header):
@@ -1321,20 +1334,13 @@ def test_a_short_line_in_a_file_not_separated_by_commas_is_named(tmp_path, sep, 
     ',', ';', tab or '|' but blanks" (it holds tabs), and a ';' file was read as one
     column, its whole lines as labels ("labels have 3 classes"). The delimiter now comes
     from the first line when the sniffer gives up, and the error names the short line."""
-    from skewlearn.datasets import iter_chunks, load
 
     rows = ["1 2 1", "3 4", "5 6 0", "7 8 0"]
     lines = (["a b label"] if header else []) + rows
     path = tmp_path / f"short{ext}"
     path.write_text("".join(line.replace(" ", sep) + "\n" for line in lines), encoding="utf-8")
     where = rf"line {3 if header else 2}: 2 values where 3 are expected"
-    for call in (
-        lambda: read_csv(path, header=header),
-        lambda: load(path, header=header),
-        lambda: list(iter_chunks(path, header=header)),
-    ):
-        with pytest.raises(ValueError, match=where):
-            call()
+    _each_reader_refuses(path, header, where)
     # the same file without the short line is read with its delimiter
     path.write_text(
         "".join(line.replace(" ", sep) + "\n" for line in lines if line != "3 4"),
@@ -1342,3 +1348,89 @@ def test_a_short_line_in_a_file_not_separated_by_commas_is_named(tmp_path, sep, 
     )
     X, y, _ = read_csv(path, header=header)
     np.testing.assert_array_equal(X, [[1, 2], [5, 6], [7, 8]])
+
+
+@pytest.mark.parametrize("inner", ["|", ";"])
+def test_a_wide_comma_file_whose_names_hold_another_delimiter_is_read_by_commas(tmp_path, inner):
+    """Session 23 (probe w): the sniffer reads the first 8 KiB, which cut a long line in
+    two; that short piece made it give up on every file of more than ~820 characters a
+    line (10 lines or fewer in 8 KiB: ~100 numeric columns), valid or not. 868a167 then
+    took the delimiter the first line holds most, so a valid comma file whose header
+    names hold '|' or ';' (pandas' flattened columns, "s0|mean|v") was split at those and
+    refused ("1 values where 241 are expected"); before it, ',' was taken and it was read.
+    The sniffer now sees whole lines only."""
+    from skewlearn.datasets import iter_chunks, load
+
+    d = 120
+    rng = np.random.default_rng(0)
+    X = np.round(rng.normal(size=(8, d)), 6)
+    y = np.array([0, 1] * 4)
+    names = [f"s{j}{inner}mean{inner}v" for j in range(d)] + ["label"]
+    path = tmp_path / "wide.csv"
+    lines = [",".join(names)] + [",".join([*map(repr, r.tolist()), str(c)]) for r, c in zip(X, y)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert len(lines[1]) > 820  # the sniffer's 8 KiB hold 10 lines or fewer
+    Xr, yr, meta = read_csv(path)
+    np.testing.assert_array_equal(Xr, X)
+    np.testing.assert_array_equal(yr, y)
+    assert meta["delimiter"] == "," and meta["feature_names"] == names[:-1]
+    np.testing.assert_array_equal(load(path, positive_class=1)[0], X)
+    chunks = list(iter_chunks(path, chunk_size=3))
+    np.testing.assert_array_equal(np.vstack([c[0] for c in chunks]), X)
+    from skewlearn.datasets.readers import _read_csv_careful
+
+    Xc, _, meta_c = _read_csv_careful(path)
+    np.testing.assert_array_equal(Xc, X)
+    assert meta_c["delimiter"] == ","
+
+
+@pytest.mark.parametrize("before", ["", "\n\n"])
+def test_a_file_whose_first_line_outgrows_the_sniffers_sample_keeps_its_delimiter(tmp_path, before):
+    """The sniffer's sample is cut back to whole lines only when one is there: a header
+    longer than 8 KiB (alone, or after blank lines) is sniffed from its piece, as before
+    (cut back to nothing, or to the blank lines, the ';' file would be read by ',')."""
+    from skewlearn.datasets import iter_chunks
+
+    d = 1200
+    X = np.round(np.random.default_rng(1).normal(size=(3, d)), 5)
+    path = tmp_path / "wider.csv"
+    rows = [";".join([*map(repr, r.tolist()), str(c)]) for r, c in zip(X, [0, 1, 0])]
+    path.write_text(
+        before + "\n".join([";".join([f"feature{j}" for j in range(d)] + ["y"]), *rows]) + "\n",
+        encoding="utf-8",
+    )
+    Xr, _, meta = read_csv(path)
+    assert meta["delimiter"] == ";"
+    np.testing.assert_array_equal(Xr, X)
+    np.testing.assert_array_equal(np.vstack([c[0] for c in iter_chunks(path)]), X)
+
+
+@pytest.mark.parametrize("inner", ["|", ";"])
+@pytest.mark.parametrize("header", [True, False])
+def test_a_short_line_in_a_comma_file_whose_names_hold_another_delimiter_is_named(
+    tmp_path, inner, header
+):
+    """Session 23 (probe w): when the sniffer gives up (one short line), 868a167 took the
+    delimiter the first line holds most, so a comma file whose names hold '|' or ';' more
+    often than commas ("a|b|c,d|e|f,label") was split at those, and the error named line 2,
+    a good row, "1 values where 5 are expected"; 868a167^ named the short line. The
+    fallback now takes the delimiter most lines agree on."""
+
+    names = f"a{inner}b{inner}c,d{inner}e{inner}f,label"
+    rows = ["1,2,0", "3,4,1", "5,6", "7,8,0", "9,10,1"]
+    path = tmp_path / "names.csv"
+    path.write_text("\n".join(([names] if header else []) + rows) + "\n", encoding="utf-8")
+    where = rf"line {4 if header else 3}: 2 values where 3 are expected"
+    _each_reader_refuses(path, header, where)
+
+
+def test_the_sniffers_fallback_breaks_a_tie_by_the_first_line():
+    """When the csv sniffer gives up, the delimiter whose commonest count most lines share
+    is taken; between equals, the one the first line holds most (868a167's rule), then
+    the order ``, ; tab |``."""
+    from skewlearn.datasets.readers import _sniff_delimiter
+
+    assert _sniff_delimiter("a;b;c\n1,2\n3;4;5\n6,7\n") == ";"  # 2 lines each: the first's
+    assert _sniff_delimiter("1,2\na;b;c\n6,7\n3;4;5\n") == ","
+    assert _sniff_delimiter("a b\n1 2 3\n") == ","  # none: ","
+    assert _sniff_delimiter("a;b|c\n1;2|3;4\n5|6|7;8\n") == ";"  # all equal: the order

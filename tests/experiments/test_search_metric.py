@@ -152,3 +152,15 @@ def test_search_metric_with_a_grid_on_some_datasets_only_is_kept():
     assert text != OWN
     exp = parse_experiment(tomllib.loads(text))
     assert exp.estimators[4].search_metric == "f1"
+
+
+def test_search_metric_with_a_grid_on_a_skipped_dataset_only_is_refused():
+    """A dataset the estimator skips searches nothing: its grid does not make the metric
+    used (probe w: the skip filter of the check could be removed with no test failing)."""
+    text = OWN.replace(
+        'grid = {C = "2^[-2:1]"}\nsearch_metric = "f1"',
+        'search_metric = "f1"\nby_dataset.b = {skip = true, grid = {C = [0.5, 1.0]}}',
+    )
+    assert text != OWN
+    with pytest.raises(ExperimentError, match=r"PA-F has no grid of more than one value"):
+        parse_experiment(tomllib.loads(text))

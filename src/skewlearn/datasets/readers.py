@@ -38,6 +38,7 @@ import os
 import re
 import warnings
 import zlib
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -1303,16 +1304,32 @@ def _sniff_delimiter(text: str) -> str:
     """The delimiter of CSV ``text`` among ``, ; tab |`` (from its first 8 KiB).
 
     When the csv module's sniffer gives up (it wants the same count on every line, so one
-    short or long line stops it), the one its first non-blank line holds most is taken
-    (ties in that order; ``,`` if none). Taking ``,`` there made a tab- or ``;``-separated
-    file with one short line one column wide, and its error named the delimiter instead
-    of the line (session 23)."""
+    short or long line stops it), the one whose commonest count (of one or more) the most
+    non-blank lines share is taken; ties go to the one the first line holds most, then to
+    that order (``,`` if none). Taking ``,`` there made a tab- or ``;``-separated file
+    with one short line one column wide, and its error named the delimiter instead of the
+    line (session 23); taking the first line's most split a comma file at the ``|`` of
+    its names (``a|b|c,d|e|f,label``) and named a good line (probe w, session 23).
+
+    The sniffer sees whole lines only: the 8 KiB cut the last line short, and that piece
+    alone made it give up on any file of 10 or fewer lines in 8 KiB (~100 numeric
+    columns), whose delimiter then came from the first line, e.g. ``|`` from a comma
+    file's names ``s0|mean|v`` (probe w, session 23)."""
+    sample = text[:8192]
+    cut = sample.rfind("\n")
+    if len(text) > 8192 and cut > 0 and sample[:cut].strip():  # whole lines, not blanks only
+        sample = sample[: cut + 1]
     try:
-        return csv.Sniffer().sniff(text[:8192], delimiters=",;\t|").delimiter
+        return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
         pass
-    first = next((line for line in text[:8192].splitlines() if line.strip()), "")
-    return max(",;\t|", key=first.count)  # the first of equal counts: "," when none
+    lines = [line for line in sample.splitlines() if line.strip()]
+
+    def agreeing(delimiter: str) -> tuple[int, int]:
+        counts = Counter(k for k in (line.count(delimiter) for line in lines) if k)
+        return max(counts.values(), default=0), lines[0].count(delimiter) if lines else 0
+
+    return max(",;\t|", key=agreeing)  # the first of equal scores: "," when none
 
 
 def _check_delimiter(delimiter) -> None:
@@ -1380,7 +1397,8 @@ def read_csv(
         Name (needs ``header=True``) or index of the label column; default the last.
     delimiter : str, optional
         Field delimiter, one character (not a line end or ``"``, the quote character);
-        default sniffed among ``, ; tab |`` (comma if unsure).
+        default sniffed among ``, ; tab |`` from the first 8 KiB's whole lines (if the
+        csv module's sniffer is unsure, the one the most lines hold equally often).
     header : bool, default=True
         Whether the first row holds column names (else ``x1, x2, ...``).
     nominal_columns : list of str or int, optional
