@@ -858,3 +858,30 @@ def test_a_warning_names_the_users_line_through_rivers_pipeline_and_evaluation(m
     assert files(lambda: evaluate.progressive_val_score(rows, model, rmetrics.ROCAUC())) == {
         __file__
     }
+
+
+def test_a_score_of_zero_is_the_negative_class_in_every_prediction_method():
+    """At a decision value of exactly 0 the learner's predict gives classes_[0]; the
+    adapter's predict_one and predict_many must agree (session 23: no test held a row
+    there, so ``>= 0`` in either survived)."""
+    model = RiverClassifier(OGD(fit_intercept=False))
+    model.learn_one({"a": 1.0, "b": 0.0}, True)
+    model.learn_one({"a": 0.0, "b": 1.0}, False)
+    x = {"a": 0.0, "b": 0.0}
+    assert model.model.decision_function([[0.0, 0.0]])[0] == 0.0
+    assert model.model.predict([[0.0, 0.0]])[0] == 0
+    assert model.predict_one(x) is False
+    assert model.predict_many(pd.DataFrame([x, {"a": 1.0, "b": 0.0}])).tolist() == [False, True]
+    assert model.predict_proba_one(x) == {False: 0.5, True: 0.5}
+
+
+def test_a_probability_dict_without_pos_val_scores_zero():
+    """A River model that has seen one class only returns that class alone
+    (``{False: 1.0}``): the probability of ``pos_val`` is then 0, ranked below every
+    positive probability, not a neutral ½ (session 23: the default was untested)."""
+    m = RiverMetric(ROCAUC())
+    m.update(True, {True: 0.2, False: 0.8})
+    m.update(False, {False: 1.0})
+    assert m.get() == 1.0
+    m.update(True, {False: 1.0})  # a positive at 0.0 ties the negative
+    assert m.get() == pytest.approx(0.75)

@@ -538,3 +538,22 @@ def test_a_base_estimators_pos_label_must_be_omcsls_positive_class():
         agree.test_then_train(X, y),
         OMCSL(base_estimator=CostSensitivePA(), random_state=0).test_then_train(X, y),
     )
+
+
+def test_auprc_is_defined_from_the_first_positive_and_auroc_once_both_classes_came():
+    """``measures_`` is NaN exactly while the measure is undefined: AUPRC needs a positive
+    only (its tables then give 1 on positives alone, as HistogramPRAUC), AUROC both classes
+    (session 23: no test told the two conditions apart)."""
+    X, _ = _stream(n=6, seed=1)
+    y = np.array([1, 1, 1, 1, 1, 0])
+    for measure, metric in (("auprc", HistogramPRAUC), ("auroc", HistogramROCAUC)):
+        clf = OMCSL(n_learners=3, measure=measure, n_bins=10, random_state=0)
+        clf.partial_fit(X[:5], y[:5], classes=[0, 1])
+        if measure == "auprc":
+            assert metric(n_bins=10).update_many(y[:5], [0.0, 1, 2, 3, 4]).get() == 1.0
+            np.testing.assert_array_equal(clf.measures_, np.ones(3))
+        else:
+            assert np.isnan(clf.measures_).all()
+            np.testing.assert_array_equal(clf.measure_values_, np.zeros(3))
+        clf.partial_fit(X[5:], y[5:])
+        assert np.isfinite(clf.measures_).all()

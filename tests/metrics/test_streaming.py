@@ -301,6 +301,34 @@ def test_scores_where_labels_belong_are_refused():
     assert F1(pos_label=0.5).update_many([0.5, 0.25], [0.5, 0.5]).get() == pytest.approx(2 / 3)
 
 
+def test_scores_where_labels_belong_are_refused_from_an_object_array_too():
+    """Session 23: scores in an object array (a pandas ``object`` column) slipped past the
+    check above, which looked at float arrays only: ``F1().update_many(y, s)`` gave 0.0
+    silently, while the same scores as floats, one by one, or given to the batch ``f1``
+    are refused."""
+    import pandas as pd
+
+    from skewlearn.metrics import PRAUC, HistogramROCAUC, WindowedROCAUC
+
+    scores = [0.3, 0.9, -0.2]
+    as_objects = (np.array(scores, dtype=object), pd.Series(scores, dtype=object))
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        for s in as_objects:
+            with pytest.raises(ValueError, match=r"y_pred holds values that are not labels.*0\.3"):
+                cls().update_many([0, 1, 1], s)
+            with pytest.raises(ValueError, match=r"y holds values that are not labels"):
+                cls().update_many(s, [0, 1, 1])
+        # whole numbers of any type stay labels in an object array
+        m = cls().update_many([1, 0, 1], np.array([1.0, np.float32(0.0), 1], dtype=object))
+        assert m.counts == ConfusionCounts(tp=2, fp=0, tn=1, fn=0)
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, HistogramROCAUC):
+        with pytest.raises(ValueError, match=r"y holds values that are not labels.*label y first"):
+            cls().update_many(as_objects[0], [0, 1, 1])
+    # a fractional pos_label keeps fractional labels, as with float arrays
+    objects = np.array([0.5, 0.25], dtype=object)
+    assert F1(pos_label=0.5).update_many(objects, objects).get() == 1.0
+
+
 def test_a_missing_label_is_refused_as_the_batch_metrics_do():
     """Session 13: a None (or pandas NA) label counted as a negative sample, silently:
     `F1().update_many([0, 1, None], [0, 1, 1])` gave 2/3 where the batch f1 refuses the

@@ -161,9 +161,16 @@ class StreamingMetric:
                     raise ValueError(self._no_label(name, other))
             elif found != pos_type and found is not None:
                 raise ValueError(_type_mismatch(name, np.unique(y), self.pos_label))
-        if y.dtype.kind == "f" and _whole(self.pos_label):
-            fractional = y[np.mod(y, 1.0) != 0.0]  # NaN and inf too
-            if fractional.size:
+        if y.dtype.kind in "fO" and _whole(self.pos_label):
+            if y.dtype.kind == "f":
+                fractional = y[np.mod(y, 1.0) != 0.0]  # NaN and inf too
+            else:  # floats among objects (a pandas object column), as _check_one sees them
+                fractional = [
+                    v
+                    for v in y.ravel()
+                    if isinstance(v, float | np.floating) and not float(v).is_integer()
+                ]
+            if len(fractional):
                 raise ValueError(self._not_labels(name, fractional))
         return np.asarray(y == self.pos_label, dtype=bool).reshape(y.shape)
 
