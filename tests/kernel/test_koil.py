@@ -108,6 +108,28 @@ def test_equally_near_violators_the_lower_slot_is_in_v_t():
     np.testing.assert_allclose(clf.decision_function(grid), want, rtol=1e-14)
 
 
+@pytest.mark.parametrize("policy", ["RS++", "FIFO++"])
+def test_compensation_ties_go_to_the_first_slot(policy):
+    # rbf, gamma = 1, C = 1, eta = .5, budget_pos = 2, only positives (the opposite
+    # buffer stays empty, so every a_t = eta C = .5; decay .5 per row):
+    # t1: x=-1 -> slot 0 (-1, .5).  t2: x=+1 -> slot 0 .25, slot 1 (+1, .5).
+    # t3: decay -> .125, .25; a = .5 and the buffer is full.
+    #   RS++ (seed 1 drops it, u >= 2/3): x=0 is as near to slot 0 as to slot 1 (e^-1
+    #     both): its weight goes to the first slot, .125 + .5 -> [.625, .25].
+    #   FIFO++ with x=-3: it overwrites the oldest, slot 0 (x=-1, weight .125); the SVs
+    #     after insertion, x=-3 in slot 0 and x=+1 in slot 1, are both at distance 2 from
+    #     it (e^-4 both): the removed weight goes to the first slot, .5 + .125 ->
+    #     [.625, .25]. ("The first slot on ties", budget.py; the later slot passed every
+    #     earlier test.)
+    last = 0.0 if policy == "RS++" else -3.0
+    X = np.array([[-1.0], [1.0], [last]])
+    clf = KOIL(C=1.0, eta=0.5, k=1, budget_pos=2, budget_neg=1, policy=policy, random_state=1)
+    clf.partial_fit(X, np.ones(3, dtype=int), classes=[0, 1])
+    assert clf.counts_[3] == (2 if policy == "RS++" else 3)  # RS++ dropped x_3
+    np.testing.assert_array_equal(clf.alpha_[:2], [0.625, 0.25])
+    np.testing.assert_array_equal(clf.sv_[:2, 0], [-1.0, 1.0] if policy == "RS++" else [-3.0, 1.0])
+
+
 # --------------------------------------------------------------------------- naive reference
 def _toy(n=40, d=3, pos=0.3, seed=0):
     rng = np.random.default_rng(seed)

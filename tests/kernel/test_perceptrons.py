@@ -588,3 +588,25 @@ def test_sparse_rbf_norms_are_kept_between_calls_and_exact(monkeypatch, model):
         fresh = copy.deepcopy(fresh).partial_fit(row, y[i : i + 1])
         np.testing.assert_array_equal(kept.decision_function(X[:9]), fresh.decision_function(X[:9]))
     np.testing.assert_array_equal(kept.decision_function(X), fresh.decision_function(X))
+
+
+@pytest.mark.parametrize("model", _kernel_learners(), ids=lambda m: type(m).__name__)
+def test_sparse_rbf_norms_follow_writes_through_a_shallow_copy(model):
+    """``copy.copy(model)`` shares the model's arrays (``sv_``, ``alpha_``, ``counts_``...),
+    so learning through one writes the other's support vectors. The norms kept for the
+    other (budget.sv_norms, keyed by the model and its buffer) went stale, and its CSR
+    scores were not those of its own arrays (KernelPerceptron: off by up to 1.6). Each
+    now scores as a deep copy of itself, which computes the norms afresh."""
+    import copy
+
+    X, y = _wide_csr(120, 2_000, 6, seed=5)
+    model = copy.deepcopy(model).partial_fit(X[:60], y[:60], classes=[0, 1])
+    twin = copy.copy(model)
+    for learner, other, part in ((twin, model, slice(60, 90)), (model, twin, slice(90, 120))):
+        model.decision_function(X[:3])  # both keep norms for the shared buffer
+        twin.decision_function(X[:3])
+        learner.partial_fit(X[part], y[part])
+        for est in (other, learner):
+            np.testing.assert_array_equal(
+                est.decision_function(X), copy.deepcopy(est).decision_function(X)
+            )

@@ -77,10 +77,11 @@ _NORMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _NO_NORMS = np.zeros(0)
 
 
-def sv_norms(owner: object, kind: int, rows: tuple, sv: np.ndarray) -> np.ndarray:
+def sv_norms(owner: object, kind: int, rows: tuple, sv: np.ndarray, writes: int = -1) -> np.ndarray:
     """``‖sv[j]‖²`` of every slot for the rbf kernel on CSR rows (else an empty array),
     as :func:`skewlearn.kernels.sparse_rbf_norms` computes them, kept for ``owner``
-    between calls while its buffer ``sv`` is the same array.
+    between calls while its buffer ``sv`` is the same array and ``writes`` (the owner's
+    count of stores into it) is the value :func:`norms_written` last recorded.
 
     A compiled pass keeps them current as it stores rows (:func:`store_row`), and
     every write into a buffer goes through it or makes a new buffer (growing, copying a
@@ -88,18 +89,34 @@ def sv_norms(owner: object, kind: int, rows: tuple, sv: np.ndarray) -> np.ndarra
     computation gives, bit for bit (one ``row_sq`` computes them all). Computing them
     at every call cost O(capacity·d): a one-row call of KOIL (2 × 100 SVs) at
     d = 10⁵ took ~19 ms. A learning call on dense rows stores rows without them and
-    drops them (:func:`forget_norms`). Not state: not pickled, cloned or copied."""
+    drops them (:func:`forget_norms`). Not state: not pickled, cloned or copied.
+
+    ``writes`` covers the one write that does not go through the owner: a shallow copy
+    (``copy.copy``) shares the buffer, and its learning calls store rows there, keeping
+    its own norms current but not the owner's; the owner's count, shared too, has moved
+    since its last learning call, so its norms are computed afresh."""
     if kind != 0 or not rows[4]:
         return _NO_NORMS
     try:
         kept = _NORMS.get(owner)
     except TypeError:  # a subclass that defines __eq__ without __hash__: no keeping
         return sparse_rbf_norms(kind, rows, sv, sv.shape[0])
-    if kept is not None and kept[0]() is sv:
+    if kept is not None and kept[0]() is sv and kept[2] == writes:
         return kept[1]
     sq = sparse_rbf_norms(kind, rows, sv, sv.shape[0])
-    _NORMS[owner] = (weakref.ref(sv), sq)
+    _NORMS[owner] = (weakref.ref(sv), sq, writes)
     return sq
+
+
+def norms_written(owner: object, writes: int) -> None:
+    """After a learning call of ``owner`` that kept its norms current as it stored rows:
+    record its count of stores ``writes`` with them (:func:`sv_norms`)."""
+    try:
+        kept = _NORMS.get(owner)
+    except TypeError:
+        return
+    if kept is not None:
+        _NORMS[owner] = (kept[0], kept[1], writes)
 
 
 def forget_norms(owner: object) -> None:

@@ -182,7 +182,13 @@ class _KernelLearner(OnlineClassifier):
     def _sv_norms(self, rows) -> np.ndarray:
         """The support vectors' squared norms for a pass over ``rows`` (kept between
         calls: :func:`budget.sv_norms`)."""
-        return bd.sv_norms(self, self._kernel_args()[0], rows, self.sv_)
+        return bd.sv_norms(self, self._kernel_args()[0], rows, self.sv_, self._sv_writes())
+
+    def _sv_writes(self) -> int:
+        """The count of stores into ``sv_`` (its :attr:`_written_with` counter): a shallow
+        copy that shares the buffer moves it too (:func:`budget.sv_norms`)."""
+        counter, index = self._written_with["sv_"]
+        return int(getattr(self, counter)[index])
 
     def _learn(self, rows, y, scores):
         """Compiled passes from row 0; a pass that stops at a row whose buffer is full
@@ -198,6 +204,8 @@ class _KernelLearner(OnlineClassifier):
                 break
             self._grow(y[start])
             grown = True
+        if rows[4]:
+            bd.norms_written(self, self._sv_writes())
         if grown:
             gram = getattr(self, "gram_", None)
             bd.warn_large_buffers(
