@@ -480,6 +480,16 @@ def check_magnitude(est: object, X: Matrix) -> None:
                      "features would become 0/NaN")  # fmt: skip
 
 
+def _validated_x(est, X, reset: bool) -> Matrix:
+    """The transformers' ``X`` at ``fit`` (``reset``) and ``transform``: C-ordered float64
+    or CSR, a text column or ``{feature: value}`` rows named with the fix as the learners
+    name them, and the magnitude guard."""
+    with _text_in_x_hint():
+        X = validate_data(est, X, reset=reset, accept_sparse="csr", dtype=np.float64, order="C")
+    check_magnitude(est, X)
+    return X
+
+
 _COMMON_CONSTRAINTS: dict = {
     "n_landmarks": [Interval(numbers.Integral, 1, None, closed="left")],
     "rank": [Interval(numbers.Integral, 1, None, closed="left"), None],
@@ -610,9 +620,7 @@ class StratifiedNystroem(
         self : object
         """
         self._validate_params()
-        with _text_in_x_hint():
-            X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
-        check_magnitude(self, X)
+        X = _validated_x(self, X, reset=True)
         y = _check_sampling_y(self, y, X.shape[0])
         spec = resolve_kernel(
             {
@@ -646,11 +654,7 @@ class StratifiedNystroem(
     def transform(self, X: MatrixLike) -> np.ndarray:
         """Nyström features :math:`\\Phi(X)`, shape (n_samples, n_components_)."""
         check_is_fitted(self, "normalization_")
-        with _text_in_x_hint():
-            X = validate_data(
-                self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C"
-            )
-        check_magnitude(self, X)
+        X = _validated_x(self, X, reset=False)
         out = map_features(X, self.kernel_params_, self.landmarks_, self.normalization_)
         check_kernel_values(out, self.kernel_params_, "The Nyström features of X")
         return out
@@ -822,9 +826,7 @@ class MultiNystroem(
         self : object
         """
         self._validate_params()
-        with _text_in_x_hint():
-            X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
-        check_magnitude(self, X)
+        X = _validated_x(self, X, reset=True)
         y = _check_sampling_y(self, y, X.shape[0])
         self._fit_maps(X, y)
         self.mu_ = check_mu(self.mu, len(self.kernel_params_))
@@ -883,11 +885,7 @@ class MultiNystroem(
     def transform(self, X: MatrixLike) -> np.ndarray:
         """:math:`\\Phi_\\mu(X)`, shape (n_samples, n_components_)."""
         check_is_fitted(self, "normalization_")
-        with _text_in_x_hint():
-            X = validate_data(
-                self, X, reset=False, accept_sparse="csr", dtype=np.float64, order="C"
-            )
-        check_magnitude(self, X)
+        X = _validated_x(self, X, reset=False)
         scale = np.repeat(np.sqrt(self.mu_), self.block_sizes_)
         out = self._features(X) * scale
         if not _scan_values(out.ravel())[1]:  # name the first kernel that overflowed
