@@ -165,11 +165,7 @@ class StreamingMetric:
             if y.dtype.kind == "f":
                 fractional = y[np.mod(y, 1.0) != 0.0]  # NaN and inf too
             else:  # floats among objects (a pandas object column), as _check_one sees them
-                fractional = [
-                    v
-                    for v in y.ravel()
-                    if isinstance(v, float | np.floating) and not float(v).is_integer()
-                ]
+                fractional = [v for v in y.ravel() if _fractional(v)]
             if len(fractional):
                 raise ValueError(self._not_labels(name, fractional))
         return np.asarray(y == self.pos_label, dtype=bool).reshape(y.shape)
@@ -189,7 +185,7 @@ class StreamingMetric:
                 raise ValueError(self._no_label(name, value))
             if found != pos_type:
                 raise ValueError(_type_mismatch(name, [value], self.pos_label))
-        if isinstance(value, float | np.floating) and not float(value).is_integer():
+        if _fractional(value):
             if _whole(self.pos_label):
                 raise ValueError(self._not_labels(name, [value]))
 
@@ -292,6 +288,12 @@ def _whole(label) -> bool:
     """Whether ``label`` is a whole number (labels of a float dtype are then checked to be
     whole too: a fractional one is a score given in a label's place)."""
     return isinstance(label, numbers.Real | np.bool_) and float(label).is_integer()
+
+
+def _fractional(value) -> bool:
+    """Whether one value is a float that is not a whole number (NaN and inf included): a
+    score given in a label's place."""
+    return isinstance(value, float | np.floating) and not float(value).is_integer()
 
 
 #: Label types that are always valid against a ``pos_label`` of these types: whole numbers,
