@@ -761,7 +761,7 @@ def test_romma_tiny_rows_whose_steps_are_finite_keep_the_model(aggressive):
     step with d_t = |w|^2 y / |x|^2 = 1e306."""
     X = np.array([[1e-153, 0.0], [0.0, 1e-153]])
     y = np.array([1, -1])
-    clf = ROMMA(aggressive=aggressive, fit_intercept=False).partial_fit(X, y, classes=[-1, 1])
+    clf = ROMMA(aggressive=aggressive, fit_intercept=False).fit(X, y)
     w, _ = naive_fo.romma(X, y, aggressive=aggressive)
     np.testing.assert_allclose(clf.coef_.ravel(), [1e153, -1e153], rtol=1e-14)
     np.testing.assert_allclose(clf.coef_.ravel(), w, rtol=1e-14)
