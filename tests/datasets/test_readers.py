@@ -1405,6 +1405,35 @@ def test_a_file_whose_first_line_outgrows_the_sniffers_sample_keeps_its_delimite
     np.testing.assert_array_equal(np.vstack([c[0] for c in iter_chunks(path)]), X)
 
 
+@pytest.mark.parametrize("before", ["", "\n\n"])
+@pytest.mark.parametrize(("delimiter", "inner"), [("|", ","), (";", ","), (",", "|")])
+def test_names_longer_than_the_sniffers_sample_do_not_choose_the_delimiter(
+    tmp_path, before, delimiter, inner
+):
+    """Session 24: a header longer than 8 KiB (a wide file's names) was sniffed from its
+    first 8 KiB alone, so a '|' or ';' file whose names hold commas (``f,0|f,1|…``) was
+    split at the commas and refused ("1 values where 1201 are expected"). The sample is
+    now the first three whole lines, whose data rows settle it."""
+    from skewlearn.datasets import iter_chunks, load
+    from skewlearn.datasets.readers import _read_csv_careful
+
+    d = 1200
+    X = np.round(np.random.default_rng(2).normal(size=(4, d)), 5)
+    y = [0, 1, 0, 1]
+    names = [f"feature{inner}{j}" for j in range(d)] + ["y"]
+    rows = [delimiter.join([*map(repr, r.tolist()), str(c)]) for r, c in zip(X, y)]
+    path = tmp_path / "wide_names.csv"
+    path.write_text(before + "\n".join([delimiter.join(names), *rows]) + "\n", encoding="utf-8")
+    assert len(delimiter.join(names)) > 8192
+    Xr, yr, meta = read_csv(path)
+    assert meta["delimiter"] == delimiter and meta["feature_names"] == names[:-1]
+    np.testing.assert_array_equal(Xr, X)
+    np.testing.assert_array_equal(yr, y)
+    np.testing.assert_array_equal(_read_csv_careful(path)[0], X)
+    np.testing.assert_array_equal(load(path, positive_class=1)[0], X)
+    np.testing.assert_array_equal(np.vstack([c[0] for c in iter_chunks(path, chunk_size=3)]), X)
+
+
 @pytest.mark.parametrize("inner", ["|", ";"])
 @pytest.mark.parametrize("header", [True, False])
 def test_a_short_line_in_a_comma_file_whose_names_hold_another_delimiter_is_named(

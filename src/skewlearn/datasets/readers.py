@@ -1314,11 +1314,23 @@ def _sniff_delimiter(text: str) -> str:
     The sniffer sees whole lines only: the 8 KiB cut the last line short, and that piece
     alone made it give up on any file of 10 or fewer lines in 8 KiB (~100 numeric
     columns), whose delimiter then came from the first line, e.g. ``|`` from a comma
-    file's names ``s0|mean|v`` (probe w, session 23)."""
+    file's names ``s0|mean|v`` (probe w, session 23).
+
+    A first line longer than 8 KiB (a wide file's names) left the sniffer that line's
+    first piece alone, so a pipe file whose names hold commas (``f,1|f,2|…``) was split
+    at the commas; the sample is then the first three whole lines instead, within the
+    text's first MiB (session 24)."""
     sample = text[:8192]
     cut = sample.rfind("\n")
     if len(text) > 8192 and cut > 0 and sample[:cut].strip():  # whole lines, not blanks only
         sample = sample[: cut + 1]
+    elif len(text) > 8192:  # no whole line in 8 KiB: the first three, however long
+        pos, found, limit = 0, 0, min(len(text), 1 << 20)
+        while found < 3 and (end := text.find("\n", pos, limit)) >= 0:
+            found += bool(text[pos:end].strip())
+            pos = end + 1
+        if found:
+            sample = text[:pos]
     try:
         return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
