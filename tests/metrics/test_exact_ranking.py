@@ -259,3 +259,21 @@ def test_a_rocauc_pickled_before_session_15_loads_and_goes_on():
         m.update(int(y[j]), float(s[j]))
     assert m.get() == pytest.approx(skm.roc_auc_score(y, s), rel=1e-14)
     assert m.u2 == ROCAUC().update_many(y, s).u2
+
+
+@pytest.mark.parametrize(("cls", "whole"), [(WindowedROCAUC, "ROCAUC"), (WindowedPRAUC, "PRAUC")])
+def test_a_window_whose_arrays_pass_a_gib_is_announced(cls, whole):
+    """Session 24: ``window=10**9`` (meant as "the whole stream") asked for 75 GiB without
+    a word; the pages are taken as the window fills, so it ended in an out-of-memory kill.
+    A window whose arrays (81 bytes a score) pass 1 GiB warns at the user's line, naming
+    the whole-stream measure; one score fewer does not. (numpy's zeros are not touched
+    until used, so building these costs no memory.)"""
+    import warnings
+
+    limit = 2**30 // 81
+    with pytest.warns(RuntimeWarning, match=rf"window=13,256,072\) .* use {whole} ") as rec:
+        cls(window=limit + 1)
+    assert rec[0].filename == __file__
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cls(window=limit)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import numpy as np
@@ -794,6 +795,7 @@ class _Window(StreamingMetric):
             raise ValueError(f"window must be an integer >= 1; got {window!r}.")
         super().__init__(pos_label)
         W = self.window = int(window)
+        self._warn_large(W)
         self._ring_s = np.zeros(W)
         self._ring_p = np.zeros(W, dtype=np.bool_)
         self._state = np.zeros(5, dtype=np.int64)  # head, count, n_pos, n_neg, arrivals
@@ -811,6 +813,27 @@ class _Window(StreamingMetric):
     def _restart(self) -> None:
         window_restart(self._ring_s, self._ring_p, self._state, self._old_val, self._old_cnt,
                        self._old_fen, self._old_nu, self._dyn_n, self._n_runs)  # fmt: skip
+
+    def _warn_large(self, W: int) -> None:
+        """Warn (``RuntimeWarning``) when the window's arrays (81 bytes a score: the ring,
+        both classes' sorted values, counts and Fenwick trees, scratch) pass
+        :data:`skewlearn.base.LARGE_STATE` (1 GiB) once full: ``window=10**9``, meant as
+        "the whole stream", asked for 75 GiB without a word (the pages are taken as the
+        window fills, so the end was an out-of-memory kill, not an error)."""
+        from ..base import LARGE_STATE, user_stacklevel
+
+        size = 81 * W
+        if size > LARGE_STATE:
+            name = type(self).__name__
+            whole = name.removeprefix("Windowed")
+            warnings.warn(
+                f"{name}(window={W:,}) keeps 81 bytes a score, {size / 2**30:.1f} GiB once "
+                f"the window is full. For the measure of the whole stream use {whole} (exact, "
+                f"memory grows with the scores seen); window <= {LARGE_STATE // 81:,} keeps "
+                "a window under 1 GiB.",
+                RuntimeWarning,
+                stacklevel=user_stacklevel(),
+            )
 
     def update(self, y: ArrayLike, value: ArrayLike) -> Self:
         positive, s = self._one_scored(y, value)
@@ -891,7 +914,8 @@ class WindowedROCAUC(_Window):
     O((W + b) log(W + b)) per batch, i.e. O(log W) per sample. ``2U`` is an exact
     integer: after every update the value equals the batch AUC of the window's scores.
 
-    ``get()`` is NaN while the window lacks a class. Memory: O(window).
+    ``get()`` is NaN while the window lacks a class. Memory: 81 bytes a score of the window
+    (a ``RuntimeWarning`` when that passes 1 GiB).
 
     Parameters
     ----------
