@@ -186,8 +186,12 @@ def test_a_later_batch_with_labels_of_another_type_is_refused(est):
         a.partial_fit(X[50:], y[50:].astype(str))
     with pytest.raises(ValueError, match=r"labels \['1', '2'\] are not the classes"):
         a.partial_fit(X[50:], np.where(y[50:] == 1, "2", "1"))  # not a third class: a type
-    with pytest.raises(ValueError, match=r"this batch brings 3 classes \(0, 1, 2\)"):
+    with pytest.raises(ValueError, match=r"this batch brings 2 besides: 3 classes \(0, 1, 2\)"):
         a.partial_fit(X[50:], np.where(y[50:] == 1, 2, 0))  # a third class of the same type
+    # the readers' -1/+1 after classes=[0, 1]: the batch holds two labels, one of them new
+    # ("this batch brings 3 classes (-1, 0, 1)" before session 24)
+    with pytest.raises(ValueError, match=r"brings -1 besides: .* pass classes=\[-1, 1\]"):
+        a.partial_fit(X[50:], np.where(y[50:] == 1, 1, -1))
     assert pickle.dumps(a) == before  # refused before learning anything
     b = clone(est).partial_fit(X[:50], y[:50].astype(str), classes=["0", "1"])
     with pytest.raises(ValueError, match=r"labels \[0, 1\] are not the classes"):

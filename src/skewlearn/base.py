@@ -1178,20 +1178,40 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             if not mismatch:  # (numpy cannot sort a union of strings and numbers)
                 labels = np.union1d(self.classes_, unknown)
                 if len(labels) > 2:
-                    raise ValueError(self._multiclass_message(labels, later=True))
+                    raise ValueError(self._later_class_message(labels, unknown, y))
             raise ValueError(
                 f"this batch's labels [{value_list(np.unique(y))}] are not the classes of "
                 f"earlier calls [{value_list(self.classes_)}] (numbers against strings?). "
                 "Convert y to the classes' type, or call fit to start a new model."
             )
 
-    def _multiclass_message(self, labels, later: bool = False) -> str:
-        where = "this batch brings" if later else "y has"
+    def _multiclass_message(self, labels) -> str:
         return (
             "Only binary classification is supported. "
-            f"{type(self).__name__} is a binary classifier but {where} {len(labels)} classes "
+            f"{type(self).__name__} is a binary classifier but y has {len(labels)} classes "
             f"({value_list(labels)}). Map the labels to two classes (e.g. minority vs rest) "
             "or wrap the learner in sklearn.multiclass.OneVsRestClassifier."
+        )
+
+    def _later_class_message(self, labels, unknown: np.ndarray, y: np.ndarray) -> str:
+        """A later call's labels outside ``classes_``: the stream's classes so far are
+        ``labels``. "This batch brings 3 classes (-1, 0, 1)" was said of a batch of -1/+1
+        (the readers' labels) after ``classes=[0, 1]``: the batch held two, and the
+        message hid which label was new and why."""
+        seen = _unique_labels(y)
+        readers = (
+            " skewlearn.datasets' readers and iter_chunks label the positive class +1 and "
+            "the others -1: pass classes=[-1, 1] to the first call, or map y to the "
+            f"classes ({value_list(self.classes_)}) first."
+            if set(seen.tolist()) <= {-1, 1}
+            else " Map the labels to two classes (e.g. minority vs rest) or wrap the learner "
+            "in sklearn.multiclass.OneVsRestClassifier."
+        )
+        return (
+            "Only binary classification is supported. "
+            f"{type(self).__name__} has the classes ({value_list(self.classes_)}) from earlier "
+            f"calls and this batch brings {value_list(unknown)} besides: {len(labels)} classes "
+            f"({value_list(labels)}).{readers}"
         )
 
     # ------------------------------------------------------------------ sklearn glue
