@@ -6,6 +6,7 @@ import scipy.sparse as sp
 from sklearn.exceptions import DataConversionWarning
 
 from skewlearn import MultiNystroem, MultiNystroemMKL, StratifiedNystroem
+from skewlearn.base import max_abs_value
 from skewlearn.batch.nystrom import draw_landmarks, scale_gamma, stratified_counts
 from skewlearn.kernels import data_variance
 from tests.naive import kernels as naive_kernels
@@ -208,6 +209,31 @@ def test_sparse_scale_variance_equals_dense_for_offset_features(offset):
     Z = sp.csr_matrix(np.where(np.arange(X.shape[0])[:, None] % 3 == 0, 0.0, X))
     Z.data[::5] = 0.0
     assert data_variance(Z) == pytest.approx(np.var(Z.toarray()), rel=1e-12)
+
+
+def test_scale_variance_of_accepted_huge_features_does_not_overflow():
+    """Rows near skewlearn's magnitude limit (max|x| = half of sqrt(float max / (d + 1)),
+    accepted by every learner) have a finite variance (at most max|x|², below float max),
+    but numpy's X.var() sums the squares first and returned inf on 60 × 3 entries:
+    gamma="scale" became 0 (the Nyström maps then blamed gamma, which the user never
+    set) and KernelASLS/SVMDEC/SVMSDC's sigma="scale" became inf, a constant kernel,
+    silently. The variance is c² times that of X / c (exact up to rounding)."""
+    X, _ = _offset_data(0.0, n=60, d=3)
+    c = 0.5 * max_abs_value(3) / np.abs(X).max()
+    big = X * c
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.var(big))  # the overflow this guards against
+    for A in (big, sp.csr_matrix(big)):
+        assert data_variance(A) == pytest.approx(c * c * X.var(), rel=1e-12)
+        assert scale_gamma(A) == pytest.approx(scale_gamma(X) / c / c, rel=1e-12)
+    # the maps of c·X are those of X (they raised "gamma ... must be > 0; got 0.0")
+    y = (X[:, 0] > 0.5).astype(int)
+    for est in (
+        StratifiedNystroem(n_landmarks=10, random_state=0),
+        MultiNystroem(n_landmarks=8, rank=6, random_state=0),
+    ):
+        want = est.fit(X, y).transform(X)
+        np.testing.assert_allclose(est.fit(big, y).transform(big), want, rtol=1e-9, atol=1e-12)
 
 
 @pytest.mark.parametrize("offset", [1e4, 1e8])
