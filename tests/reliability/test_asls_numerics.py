@@ -171,6 +171,29 @@ def test_scale_sigma_of_features_near_the_magnitude_limit_is_the_scaled_data_sig
         )
 
 
+def test_scale_sigma_whose_gamma_overflows_is_refused_with_the_fix():
+    """Rows of |x| ≈ 1e-156 have a variance of ~1e-312, so sigma="scale" gives
+    γ = 1/(d·Var X) ≈ 1e311, beyond float64: SVMDEC/SVMSDC/ProximalSVMDEC clamped it to
+    the largest float, a kernel 1e3 times wider than the data's, and returned that model
+    silently (100 % off the model of the same rows unscaled), KernelASLS blamed its stage
+    matrix. As the Nyström maps' gamma="scale" does, they now refuse it naming the
+    variance and the fix; a linear kernel, which has no σ, still fits."""
+    X, y = _data()
+    tiny = X * 1e-156
+    for est in (
+        KernelASLS(),
+        KernelASLS(reduced_rate=0.5, random_state=0),
+        KernelASLS(kernel="poly"),
+        ProximalSVMDEC(kernel="rbf"),
+        SVMDEC(),
+        SVMSDC(random_state=0),
+    ):
+        with pytest.raises(ValueError, match=r'sigma="scale".*variance is 9\.29e-313.*Scale'):
+            est.fit(tiny, y)
+    for est in (KernelASLS(kernel="linear"), ProximalSVMDEC(), SVMDEC(kernel="linear")):
+        assert np.isfinite(est.fit(tiny, y).decision_function(tiny)).all()
+
+
 def test_extreme_sigma_gives_the_limit_kernels():
     """σ = 5e-324 (was ZeroDivisionError at 1/σ²): γ = the largest float, K(X, X) = I;
     σ = 1e300 (was OverflowError): γ = 0, K = 1 everywhere. Both checked against Eq. (12)."""
