@@ -5,7 +5,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import DataConversionWarning
 
-from skewlearn import MultiNystroem, MultiNystroemMKL, StratifiedNystroem
+from skewlearn import MultiNystroem, MultiNystroemMKL, SimpleMKL, StratifiedNystroem
 from skewlearn.base import max_abs_value
 from skewlearn.batch.nystrom import draw_landmarks, scale_gamma, stratified_counts
 from skewlearn.kernels import data_variance
@@ -234,6 +234,24 @@ def test_scale_variance_of_accepted_huge_features_does_not_overflow():
     ):
         want = est.fit(X, y).transform(X)
         np.testing.assert_allclose(est.fit(big, y).transform(big), want, rtol=1e-9, atol=1e-12)
+
+
+def test_default_kernels_whose_gamma_overflows_are_refused_naming_scale():
+    """The default mixture uses 4 × gamma="scale". With a variance of 4e-309 "scale" is
+    8.4e307, a float, but 4 × it is not: the fits raised "gamma in kernel spec {'kernel':
+    'rbf', 'gamma': inf} must be a finite real number > 0", a spec the user never wrote.
+    They now say which multiple of "scale" overflows and ask for scaling, as
+    scale_gamma does when "scale" itself overflows."""
+    X, y = _offset_data(0.0, n=60, d=3)
+    X = X / np.sqrt(X.var()) * 6.3e-155  # Var X = 3.97e-309: 1/(3 Var) = 8.4e307
+    assert np.isfinite(scale_gamma(X)) and not np.isfinite(4.0 * scale_gamma(X))
+    for est in (
+        MultiNystroem(n_landmarks=8, rank=6, random_state=0),
+        MultiNystroemMKL(n_landmarks=10, max_iter=3, random_state=0),
+        SimpleMKL(max_iter=3),
+    ):
+        with pytest.raises(ValueError, match=r'4 × gamma="scale".*overflows float64.*Scale the'):
+            est.fit(X, y)
 
 
 @pytest.mark.parametrize("offset", [1e4, 1e8])
