@@ -135,7 +135,7 @@ def data_variance(X: Matrix) -> float:
         var = _variance(X)
     if np.isinf(var):  # the squares' sum overflowed; the variance itself may not
         c = float(abs(X).max())
-        var = c * _variance(X / c) * c  # _variance(X / c) <= 1
+        var = c * float(_variance(X / c)) * c  # Var(X / c) <= 1; Python floats (float64)
     return var
 
 

@@ -226,6 +226,10 @@ def test_scale_variance_of_accepted_huge_features_does_not_overflow():
     for A in (big, sp.csr_matrix(big)):
         assert data_variance(A) == pytest.approx(c * c * X.var(), rel=1e-12)
         assert scale_gamma(A) == pytest.approx(scale_gamma(X) / c / c, rel=1e-12)
+    # float32 rows (the learners convert them first) overflow float32's squares at 1e20;
+    # the variance comes back as a float64
+    X32 = (X * 1e20).astype(np.float32)
+    assert data_variance(X32) == pytest.approx(X32.astype(np.float64).var(), rel=1e-6)
     # the maps of c·X are those of X (they raised "gamma ... must be > 0; got 0.0")
     y = (X[:, 0] > 0.5).astype(int)
     for est in (
