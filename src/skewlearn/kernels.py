@@ -121,11 +121,26 @@ def data_variance(X: Matrix) -> float:
     of 1 into 0 or a negative number); the two-pass form agrees with the dense
     ``X.var()`` to rounding. Duplicate stored entries are summed first.
 
+    The variance is at most :math:`\\max|x|^2`, finite for every row skewlearn accepts
+    (:func:`skewlearn.base.max_abs_value`), but the sum of the squares can overflow
+    first (60 × 3 entries near that limit): the variance is then :math:`c^2` times that
+    of :math:`X / c`, :math:`c = \\max|x|`. A finite variance is returned as computed.
+
     >>> import scipy.sparse as sp
     >>> X = np.array([[1e8 + 1.0, 0.0], [1e8 - 1.0, 0.0]])
     >>> bool(data_variance(sp.csr_matrix(X)) == X.var())
     True
     """
+    with np.errstate(over="ignore"):
+        var = _variance(X)
+    if np.isinf(var):  # the squares' sum overflowed; the variance itself may not
+        c = float(abs(X).max())
+        var = c * float(_variance(X / c)) * c  # Var(X / c) <= 1; Python floats (float64)
+    return var
+
+
+def _variance(X: Matrix) -> float:
+    """:func:`data_variance` as summed, without its guard against overflow."""
     if not sp.issparse(X):
         return X.var()
     X = canonical(sp.csr_matrix(X))

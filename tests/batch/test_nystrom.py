@@ -5,7 +5,8 @@ import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import DataConversionWarning
 
-from skewlearn import MultiNystroem, MultiNystroemMKL, StratifiedNystroem
+from skewlearn import MultiNystroem, MultiNystroemMKL, SimpleMKL, StratifiedNystroem
+from skewlearn.base import max_abs_value
 from skewlearn.batch.nystrom import draw_landmarks, scale_gamma, stratified_counts
 from skewlearn.kernels import data_variance
 from tests.naive import kernels as naive_kernels
@@ -208,6 +209,53 @@ def test_sparse_scale_variance_equals_dense_for_offset_features(offset):
     Z = sp.csr_matrix(np.where(np.arange(X.shape[0])[:, None] % 3 == 0, 0.0, X))
     Z.data[::5] = 0.0
     assert data_variance(Z) == pytest.approx(np.var(Z.toarray()), rel=1e-12)
+
+
+def test_scale_variance_of_accepted_huge_features_does_not_overflow():
+    """Rows near skewlearn's magnitude limit (max|x| = half of sqrt(float max / (d + 1)),
+    accepted by every learner) have a finite variance (at most max|x|², below float max),
+    but numpy's X.var() sums the squares first and returned inf on 60 × 3 entries:
+    gamma="scale" became 0 (the Nyström maps then blamed gamma, which the user never
+    set) and KernelASLS/SVMDEC/SVMSDC's sigma="scale" became inf, a constant kernel,
+    silently. The variance is c² times that of X / c (exact up to rounding)."""
+    X, _ = _offset_data(0.0, n=60, d=3)
+    c = 0.5 * max_abs_value(3) / np.abs(X).max()
+    big = X * c
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.var(big))  # the overflow this guards against
+    for A in (big, sp.csr_matrix(big)):
+        assert data_variance(A) == pytest.approx(c * c * X.var(), rel=1e-12)
+        assert scale_gamma(A) == pytest.approx(scale_gamma(X) / c / c, rel=1e-12)
+    # float32 rows (the learners convert them first) overflow float32's squares at 1e20;
+    # the variance comes back as a float64
+    X32 = (X * 1e20).astype(np.float32)
+    assert data_variance(X32) == pytest.approx(X32.astype(np.float64).var(), rel=1e-6)
+    # the maps of c·X are those of X (they raised "gamma ... must be > 0; got 0.0")
+    y = (X[:, 0] > 0.5).astype(int)
+    for est in (
+        StratifiedNystroem(n_landmarks=10, random_state=0),
+        MultiNystroem(n_landmarks=8, rank=6, random_state=0),
+    ):
+        want = est.fit(X, y).transform(X)
+        np.testing.assert_allclose(est.fit(big, y).transform(big), want, rtol=1e-9, atol=1e-12)
+
+
+def test_default_kernels_whose_gamma_overflows_are_refused_naming_scale():
+    """The default mixture uses 4 × gamma="scale". With a variance of 4e-309 "scale" is
+    8.4e307, a float, but 4 × it is not: the fits raised "gamma in kernel spec {'kernel':
+    'rbf', 'gamma': inf} must be a finite real number > 0", a spec the user never wrote.
+    They now say which multiple of "scale" overflows and ask for scaling, as
+    scale_gamma does when "scale" itself overflows."""
+    X, y = _offset_data(0.0, n=60, d=3)
+    X = X / np.sqrt(X.var()) * 6.3e-155  # Var X = 3.97e-309: 1/(3 Var) = 8.4e307
+    assert np.isfinite(scale_gamma(X)) and not np.isfinite(4.0 * scale_gamma(X))
+    for est in (
+        MultiNystroem(n_landmarks=8, rank=6, random_state=0),
+        MultiNystroemMKL(n_landmarks=10, max_iter=3, random_state=0),
+        SimpleMKL(max_iter=3),
+    ):
+        with pytest.raises(ValueError, match=r'4 × gamma="scale".*overflows float64.*Scale the'):
+            est.fit(X, y)
 
 
 @pytest.mark.parametrize("offset", [1e4, 1e8])

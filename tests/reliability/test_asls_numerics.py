@@ -15,10 +15,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
 from skewlearn import SVMDEC, SVMSDC, KernelASLS, LinearASLS, ProximalSVMDEC
+from skewlearn.base import max_abs_value
 from tests.naive import asls as naive
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -145,6 +147,51 @@ def test_margin_whose_square_underflows_still_fits():
     w_ref, history = naive.stagewise(fit, t, m, 3)
     np.testing.assert_allclose(Xa @ clf.weights_, Xa @ w_ref, rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(clf.targets_, history[-1], rtol=1e-7, atol=1e-9)
+
+
+def test_scale_sigma_of_features_near_the_magnitude_limit_is_the_scaled_data_sigma():
+    """sigma="scale" is σ² = d·Var(X), so the rbf models of X and of c·X are one model.
+    At c·X with max|x| half the accepted limit, numpy's X.var() overflowed (its sum of
+    squares), σ became inf and γ 0: every fit was the constant-kernel model, silently
+    (KernelASLS 100 % off, SVMSDC 150 %). Checked against the fits on X."""
+    X, y = _data(n=60)
+    c = 0.5 * max_abs_value(X.shape[1]) / np.abs(X).max()
+    for est in (
+        KernelASLS(),
+        KernelASLS(reduced_rate=0.5, random_state=0),
+        ProximalSVMDEC(kernel="rbf"),
+        SVMDEC(),
+        SVMSDC(random_state=0),
+    ):
+        a = clone(est).fit(X, y)
+        b = clone(est).fit(X * c, y)
+        assert b.sigma_ == pytest.approx(a.sigma_ * c, rel=1e-12)
+        np.testing.assert_allclose(
+            b.decision_function(X * c), a.decision_function(X), rtol=1e-9, atol=1e-12
+        )
+
+
+def test_scale_sigma_whose_gamma_overflows_is_refused_with_the_fix():
+    """Rows of |x| ≈ 1e-156 have a variance of ~1e-312, so sigma="scale" gives
+    γ = 1/(d·Var X) ≈ 1e311, beyond float64: SVMDEC/SVMSDC/ProximalSVMDEC clamped it to
+    the largest float, a kernel 1e3 times wider than the data's, and returned that model
+    silently (100 % off the model of the same rows unscaled), KernelASLS blamed its stage
+    matrix. As the Nyström maps' gamma="scale" does, they now refuse it naming the
+    variance and the fix; a linear kernel, which has no σ, still fits."""
+    X, y = _data()
+    tiny = X * 1e-156
+    for est in (
+        KernelASLS(),
+        KernelASLS(reduced_rate=0.5, random_state=0),
+        KernelASLS(kernel="poly"),
+        ProximalSVMDEC(kernel="rbf"),
+        SVMDEC(),
+        SVMSDC(random_state=0),
+    ):
+        with pytest.raises(ValueError, match=r'sigma="scale".*variance is 9\.29e-313.*Scale'):
+            est.fit(tiny, y)
+    for est in (KernelASLS(kernel="linear"), ProximalSVMDEC(), SVMDEC(kernel="linear")):
+        assert np.isfinite(est.fit(tiny, y).decision_function(tiny)).all()
 
 
 def test_extreme_sigma_gives_the_limit_kernels():

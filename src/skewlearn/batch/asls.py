@@ -614,10 +614,23 @@ def _balanced_ratio(t: np.ndarray) -> float:
     return float(len(t) - n_pos) / max(n_pos, 1)
 
 
-def _resolve_sigma(sigma, X) -> float:
+def _resolve_sigma(sigma, X, kernel: str = "rbf") -> float:
     if isinstance(sigma, str):  # "scale": σ² = d·Var(X), scikit-learn's gamma="scale"
-        s2 = X.shape[1] * data_variance(X)  # sparse: two-pass, equal to the dense value
-        return float(np.sqrt(s2)) if s2 > 0 else 1.0
+        var = data_variance(X)  # sparse: two-pass, equal to the dense value
+        s2 = X.shape[1] * var
+        if not s2 > 0:
+            return 1.0
+        with np.errstate(over="ignore"):
+            overflows = np.isinf(1.0 / s2)
+        if overflows and kernel != "linear":
+            # γ = 1/σ² is not a float64: _gamma would clamp it to the largest float, a
+            # kernel far wider than the data's (the Nyström maps' scale_gamma refuses it too)
+            raise ValueError(
+                f'sigma="scale" = sqrt(d·Var X) is so small that gamma = 1/sigma² '
+                f"overflows float64: the features' variance is {var:.3g}. Scale the "
+                "features (e.g. sklearn.preprocessing.StandardScaler)."
+            )
+        return float(np.sqrt(s2))
     return float(sigma)
 
 
@@ -1208,7 +1221,7 @@ class KernelASLS(_ASLSMixin, BatchClassifier):
                 "Use a smaller reduced_rate, or fewer rows.",
             )  # fmt: skip
         W, m = self._class_setup(y)
-        self.sigma_ = _resolve_sigma(self.sigma, X)
+        self.sigma_ = _resolve_sigma(self.sigma, X, self.kernel)
         stages = self._stage_args()
         if self.reduced_rate is None:
             Q = self._gram(X, X)
@@ -1397,7 +1410,7 @@ class ProximalSVMDEC(BatchClassifier):
             )
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
-        self.sigma_ = _resolve_sigma(self.sigma, X)
+        self.sigma_ = _resolve_sigma(self.sigma, X, self.kernel)
         self.basis_ = None if self.kernel == "linear" else X
         self._kernel_ = (self.kernel, int(self.degree), float(self.coef0))
         cost = np.where(y > 0, c_pos, c_neg)  # one LS stage: W = C, Γ = t
@@ -1557,7 +1570,7 @@ class SVMDEC(BatchClassifier):
     def _fit_binary(self, X, y):
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
-        self.sigma_ = _resolve_sigma(self.sigma, X)
+        self.sigma_ = _resolve_sigma(self.sigma, X, self.kernel)
         self.svc_ = self._fit_svc(
             self._make_svc(c_pos, c_neg, self.sigma_),
             _libsvm_rows(X),
@@ -1711,7 +1724,7 @@ class SVMSDC(SVMDEC):
         t_after = np.concatenate([np.ones(n_pos_after), -np.ones(n_neg)])
         c_pos, c_neg = _class_costs(t_after, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
-        self.sigma_ = _resolve_sigma(self.sigma, X)
+        self.sigma_ = _resolve_sigma(self.sigma, X, self.kernel)
         svc = self._make_svc(c_pos, c_neg, self.sigma_)
         pipeline = Pipeline([("smote", smote), ("svc", svc)])
         self.pipeline_ = self._fit_svc(pipeline, _libsvm_rows(X), y)

@@ -678,6 +678,13 @@ def resolve_kernels(kernels: Sequence[dict] | None, X: Matrix) -> list[dict]:
     """
     if kernels is None:
         scale = scale_gamma(X)
+        top = max(DEFAULT_GAMMA_MULTIPLIERS)
+        if not np.isfinite(top * scale):  # "scale" is a float; its multiple is not
+            raise ValueError(
+                f'the default kernels use up to {top:g} × gamma="scale" = {top:g}/(d·Var X), '
+                f'which overflows float64 (gamma="scale" is {scale:.3g}). Scale the features '
+                "(e.g. sklearn.preprocessing.StandardScaler) or give kernels."
+            )
         return [
             resolve_kernel({"kernel": "rbf", "gamma": s * scale}, X)
             for s in DEFAULT_GAMMA_MULTIPLIERS
