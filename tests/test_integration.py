@@ -112,6 +112,22 @@ def test_pos_label_inside_label_encoding_meta_estimators_is_explained(run):
         run(est, X, y)
 
 
+@pytest.mark.parametrize("name", ["BalancedBaggingClassifier", "EasyEnsembleClassifier"])
+def test_pos_label_inside_imbalanced_learns_bagging_names_it(name):
+    """imbalanced-learn's balanced bagging ensembles (the natural wrappers for this
+    library's users) re-encode y as 0/1 as BaggingClassifier does, but the explanation
+    listed scikit-learn's meta-estimators only; it now names them too."""
+    from imblearn import ensemble
+
+    X, y = _imbalanced(n=200)
+    wrapper = getattr(ensemble, name)(
+        estimator=ESTIMATORS["OGD"](pos_label="minority"), n_estimators=2, random_state=0
+    )
+    with pytest.raises(ValueError, match=r"re-encoded as 0 and 1.*pos_label=None") as info:
+        wrapper.fit(X, y)
+    assert "imbalanced-learn's" in str(info.value) and name in str(info.value)
+
+
 def test_pos_label_error_without_encoding_keeps_its_message():
     """Classes other than 0/1 give the bare message (no guess about meta-estimators)."""
     X, y = _imbalanced(n=200)

@@ -248,11 +248,13 @@ def _text_in_x_hint():
 
 
 #: scikit-learn's meta-estimators that fit their copies of a classifier on ``y`` re-encoded
-#: as 0, 1, ... in sorted order (``LabelEncoder`` / ``np.unique(return_inverse=True)``).
+#: as 0, 1, ... in sorted order (``LabelEncoder`` / ``np.unique(return_inverse=True)``), and
+#: imbalanced-learn's bagging ensembles, which inherit BaggingClassifier's encoding.
 ENCODING_META_ESTIMATORS = (
-    "cross_val_predict(method='decision_function', 'predict_proba' or 'predict_log_proba'), "
-    "BaggingClassifier, VotingClassifier, StackingClassifier, OneVsOneClassifier and "
-    "OneVsRestClassifier"
+    "scikit-learn's cross_val_predict(method='decision_function', 'predict_proba' or "
+    "'predict_log_proba'), BaggingClassifier, VotingClassifier, StackingClassifier, "
+    "OneVsOneClassifier and OneVsRestClassifier, and imbalanced-learn's "
+    "BalancedBaggingClassifier and EasyEnsembleClassifier,"
 )
 
 
@@ -268,7 +270,7 @@ def _encoded_labels_hint(
     if classes.dtype.kind not in "iuf" or classes.tolist() != [0, 1]:
         return ""
     return (
-        f" If you passed other labels: scikit-learn's {ENCODING_META_ESTIMATORS} fit their "
+        f" If you passed other labels: {ENCODING_META_ESTIMATORS} fit their "
         "copies of the learner on labels re-encoded as 0 and 1 (1 = the later label in "
         f"sorted order; for OneVsRestClassifier, the class against the rest), so {what} "
         f"cannot name an original label there. {fix} or encode y yourself first."

@@ -274,6 +274,27 @@ def test_ogd_predict_proba_follows_the_loss_the_model_learned_with():
     assert hasattr(hinge, "predict_proba")
 
 
+def test_ogd_predict_proba_of_a_hinge_model_names_the_loss_and_the_fix():
+    """A hinge OGD (the default) asked for predict_proba said only "This 'OGD' has no
+    attribute 'predict_proba'": no word of the loss, nor of loss="logistic" or
+    calibration. scikit-learn's SGDClassifier chains the reason ("probability estimates
+    are not available for loss='hinge'") as the error's cause; OGD now does the same,
+    naming the loss the model learned with (a later set_params does not count)."""
+    X, y = _random_stream()
+    for model, said in (
+        (OGD(), "loss='hinge'"),
+        (OGD().fit(X, y), "learned with loss='hinge'"),
+        (OGD().fit(X, y).set_params(loss="logistic"), "learned with loss='hinge'"),
+    ):
+        for method in ("predict_proba", "predict_log_proba"):
+            with pytest.raises(AttributeError, match=f"has no attribute '{method}'") as info:
+                getattr(model, method)(X)
+            cause = str(info.value.__cause__)
+            assert said in cause, cause
+            assert 'loss="logistic"' in cause and "CalibratedClassifierCV" in cause, cause
+        assert not hasattr(model, "predict_proba")  # meta-estimators still see no proba
+
+
 def test_ogd_bad_hyperparameters():
     X, y = _random_stream()
     with pytest.raises(ValueError, match="eta \\* alpha must be < 1"):

@@ -576,10 +576,22 @@ class OGD(ScaledWeightsMixin, OnlineLinearClassifier):
     def _is_logistic(self) -> bool:
         """Whether the model is logistic: the ``loss`` it learned with once fitted (a later
         ``set_params(loss=...)`` is refused by the next learning call and must not turn a
-        hinge model's scores into "probabilities"), the setting before that."""
-        if "weights_" not in self.__dict__:
-            return self.loss == "logistic"
-        return self._learned("loss") == "logistic"
+        hinge model's scores into "probabilities"), the setting before that.
+
+        Otherwise raises ``AttributeError`` saying why and what to do: ``available_if``
+        turns it into "has no attribute 'predict_proba'" (``hasattr`` stays False for
+        meta-estimators) with this as its cause, as scikit-learn's ``SGDClassifier`` does."""
+        fitted = "weights_" in self.__dict__
+        loss = self._learned("loss") if fitted else self.loss
+        if loss == "logistic":
+            return True
+        which = "a model learned with " if fitted else ""
+        raise AttributeError(
+            f"probability estimates are not available for {which}loss={loss!r}: "
+            f"{type(self).__name__} gives predict_proba only when it learns with "
+            'loss="logistic" (set it and call fit); to turn this model\'s decision_function '
+            "into probabilities, wrap it in sklearn.calibration.CalibratedClassifierCV."
+        )
 
     @available_if(_is_logistic)
     def predict_proba(self, X: MatrixLike) -> np.ndarray:
