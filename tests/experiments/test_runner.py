@@ -161,6 +161,17 @@ def test_a_malformed_scheduler_address_names_its_source(toy_file, tmp_path, monk
         run_experiment(exp, tmp_path / "y.db", scheduler="foo://x:1", progress=False)
 
 
+@pytest.mark.parametrize("address", ["tcp//localhost:8786", "tcp//10.0.0.1:8786"])
+def test_a_mistyped_tcp_scheme_is_refused_at_once(toy_file, tmp_path, monkeypatch, address):
+    """Session 24: without "://" distributed takes the whole text for a tcp host, so
+    ``tcp//localhost:8786`` was tried as host "tcp//localhost" for the whole timeout (30 s),
+    then reported as unreachable (or as a server that accepted and said nothing)."""
+    monkeypatch.setattr(runner_mod, "WORKER_TIMEOUT", 2)
+    match = rf"'{address}' is not a Dask scheduler address \(its host '\S+' holds a '/'"
+    with pytest.raises(ValueError, match=match):
+        run_experiment(toy_file, tmp_path / "x.db", scheduler=address, progress=False)
+
+
 def test_dataset_is_loaded_once_per_process(toy_file, monkeypatch):
     exp = load_experiment(toy_file)
     calls = []

@@ -700,6 +700,9 @@ def _check_answers(address: str, timeout: float) -> None:
         address = f"tcp://{address}"
     if not address.startswith("tcp://"):
         return
+    host = address[len("tcp://") :].rpartition(":")[0]
+    if "/" in host:  # "tcp//host:8786" is host "tcp//host" to distributed
+        raise ValueError(f"its host {host!r} holds a '/': is 'tcp://' mistyped?")
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
