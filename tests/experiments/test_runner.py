@@ -172,6 +172,25 @@ def test_a_mistyped_tcp_scheme_is_refused_at_once(toy_file, tmp_path, monkeypatc
         run_experiment(toy_file, tmp_path / "x.db", scheduler=address, progress=False)
 
 
+def test_a_scheduler_nobody_answers_at_is_not_called_silent(monkeypatch):
+    """Session 24: the check gave distributed's ``connect`` the same time limit as its own
+    wait for the handshake, so an address where nothing accepts (a closed port, a host
+    that does not resolve) was reported, in about one try of five, as "a server there
+    accepted the connection but sent nothing". A ``connect`` that gives up exactly at its
+    limit, as distributed's does, makes the race certain."""
+    import asyncio
+
+    import distributed.comm
+
+    async def connect(address, timeout):
+        await asyncio.sleep(timeout)
+        raise OSError(f"Timed out trying to connect to {address} after {timeout} s")
+
+    monkeypatch.setattr(distributed.comm, "connect", connect)
+    with pytest.raises(OSError, match=r"Timed out trying to connect to tcp://127\.0\.0\.1:9"):
+        runner_mod._check_answers("tcp://127.0.0.1:9", 0.2)
+
+
 def test_dataset_is_loaded_once_per_process(toy_file, monkeypatch):
     exp = load_experiment(toy_file)
     calls = []
