@@ -389,6 +389,41 @@ def test_a_relative_data_file_not_found_says_where_it_was_looked_for(tmp_path, m
     assert out["ran"] == 2
 
 
+def test_a_relative_data_file_is_read_from_the_runs_directory_on_dask_workers(
+    tmp_path, monkeypatch
+):
+    """Session 24: a relative ``source`` is read from the directory the run started in,
+    where the run checks it; the tasks sent to Dask workers kept the relative path, so
+    a worker started in another directory (``dask worker`` run elsewhere) failed the
+    first task with "data/x.csv: no such file. A relative source is read from the
+    directory the run started in (<the worker's directory>)", the run stopped, and the
+    advice named a directory the run had not started in. The results and task keys
+    equal an in-process run's."""
+    from distributed import Client, LocalCluster
+
+    (tmp_path / "run" / "data").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0.8).astype(int)
+    lines = ["a,b,c,label"] + [",".join(f"{v:.5f}" for v in x) + f",{t}" for x, t in zip(X, y)]
+    (tmp_path / "run" / "data" / "x.csv").write_text("\n".join(lines) + "\n")
+    exp_file = tmp_path / "run" / "e.toml"
+    exp_file.write_text(
+        'name = "rel"\ndatasets = ["data/x.csv"]\n[protocol]\nn_splits = 2\n'
+        '[[estimators]]\nclass = "Perceptron"\n'
+    )
+    monkeypatch.chdir(tmp_path / "elsewhere")  # the worker process starts here
+    kw = {"n_workers": 1, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
+    with LocalCluster(**kw) as cluster, Client(cluster) as client:
+        assert list(client.run(os.getcwd).values()) == [str(tmp_path / "elsewhere")]
+        monkeypatch.chdir(tmp_path / "run")
+        out = run_experiment(exp_file, tmp_path / "dask.db", scheduler=client, progress=False)
+    assert out == {"tasks": 2, "skipped": 0, "ran": 2, "failed": 0}
+    run_experiment(exp_file, tmp_path / "seq.db", n_jobs=1, progress=False)
+    assert _results(tmp_path / "dask.db") == _results(tmp_path / "seq.db")
+
+
 def test_the_dataset_cache_tells_files_of_the_same_name_apart(tmp_path, monkeypatch):
     """Session 15: the in-process cache was keyed by the spec alone, so a relative
     ``d.csv`` read from a second directory (or the same file rewritten) returned the first

@@ -88,6 +88,9 @@ class DatasetSpec:
     #: (:func:`~skewlearn.experiments.runner.run_experiment`): part of every task key, so
     #: results of a file's earlier contents are not taken for the new ones.
     digest: str | None = None
+    #: A data file's absolute path, set when a run starts: the workers (Dask's, started
+    #: in another directory) read the file the run checked. Not part of the task keys.
+    path: str | None = None
 
     def as_dict(self) -> dict:
         out = {

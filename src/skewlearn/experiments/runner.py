@@ -265,7 +265,7 @@ def _dataset_key(spec: DatasetSpec) -> str:
     absolute path, size and modification time (a relative ``d.csv`` read from another
     directory, or the file rewritten, is another dataset)."""
     key = json.dumps(spec.as_dict(), sort_keys=True)
-    source = None if spec.source is None else user_path(spec.source)
+    source = None if spec.source is None else user_path(spec.path or spec.source)
     if spec.generator is None and source is not None and os.path.isfile(source):
         st = os.stat(source)
         key += f"|{os.path.abspath(source)}|{st.st_size}|{st.st_mtime_ns}"
@@ -299,10 +299,11 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray | sp.csr_matrix, np.ndar
                 f"dataset {spec.name!r} needs skewlearn.datasets.load, which this build lacks; "
                 "use a generator dataset instead."
             )
+        source = spec.path or spec.source
         try:
-            X, y, _meta = datasets.load(spec.source, scale=spec.scale, **spec.params)
+            X, y, _meta = datasets.load(source, scale=spec.scale, **spec.params)
         except FileNotFoundError as exc:
-            if os.path.isabs(spec.source):
+            if os.path.isabs(source):
                 raise
             # a file next to the experiment file is not found from another directory
             raise FileNotFoundError(
@@ -602,7 +603,8 @@ def _check_datasets(exp: Experiment, keep: bool) -> Experiment:
 
     Returns ``exp`` with each data file's content digest in its spec, so the task keys
     change with the file's contents (a resumed run does not mix results of the old and
-    the new file)."""
+    the new file), and its absolute path, which the workers read (a Dask worker started
+    in another directory would not find a relative one)."""
     import dataclasses
     import re
 
@@ -629,8 +631,9 @@ def _check_datasets(exp: Experiment, keep: bool) -> Experiment:
             ) from None
         if not cached:
             del _DATASETS[key]
-        if spec.generator is None:
-            spec = dataclasses.replace(spec, digest=file_digest(spec.source))
+        if spec.generator is None:  # the path the workers read (a relative one is ours)
+            path = os.path.abspath(user_path(spec.source))
+            spec = dataclasses.replace(spec, digest=file_digest(spec.source), path=path)
         if keep:  # under the key the tasks look for
             _DATASETS[_dataset_key(spec)] = data
         specs.append(spec)
