@@ -363,23 +363,28 @@ def test_tasks_another_run_wrote_meanwhile_are_counted_apart(
     ) in capsys.readouterr().out
 
 
-def test_a_relative_data_file_not_found_says_where_it_was_looked_for(tmp_path, monkeypatch):
-    """Session 14: `skewlearn run exps/e.toml` with source = "data/x.csv" next to the file
-    said only "data/x.csv: no such file."; relative sources are read from the directory
-    the run started in, and the message now says so (and which directory that is)."""
-    import numpy as np
-
-    (tmp_path / "exps" / "data").mkdir(parents=True)
+def _relative_experiment(folder):
+    """``folder/e.toml`` whose dataset is ``source = "data/x.csv"`` (relative), with the
+    file at ``folder/data/x.csv``."""
+    (folder / "data").mkdir(parents=True)
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 3))
     y = (X[:, 0] > 0.8).astype(int)
     lines = ["a,b,c,label"] + [",".join(f"{v:.5f}" for v in x) + f",{t}" for x, t in zip(X, y)]
-    (tmp_path / "exps" / "data" / "x.csv").write_text("\n".join(lines) + "\n")
-    exp_file = tmp_path / "exps" / "e.toml"
+    (folder / "data" / "x.csv").write_text("\n".join(lines) + "\n")
+    exp_file = folder / "e.toml"
     exp_file.write_text(
         'name = "rel"\ndatasets = ["data/x.csv"]\n[protocol]\nn_splits = 2\n'
         '[[estimators]]\nclass = "Perceptron"\n'
     )
+    return exp_file
+
+
+def test_a_relative_data_file_not_found_says_where_it_was_looked_for(tmp_path, monkeypatch):
+    """Session 14: `skewlearn run exps/e.toml` with source = "data/x.csv" next to the file
+    said only "data/x.csv: no such file."; relative sources are read from the directory
+    the run started in, and the message now says so (and which directory that is)."""
+    exp_file = _relative_experiment(tmp_path / "exps")
     monkeypatch.chdir(tmp_path)
     with pytest.raises(FileNotFoundError, match=r"data/x\.csv.* A relative source is read from "
                        r"the directory the run started in \(" + str(tmp_path)):  # fmt: skip
@@ -401,18 +406,8 @@ def test_a_relative_data_file_is_read_from_the_runs_directory_on_dask_workers(
     equal an in-process run's."""
     from distributed import Client, LocalCluster
 
-    (tmp_path / "run" / "data").mkdir(parents=True)
+    exp_file = _relative_experiment(tmp_path / "run")
     (tmp_path / "elsewhere").mkdir()
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(60, 3))
-    y = (X[:, 0] > 0.8).astype(int)
-    lines = ["a,b,c,label"] + [",".join(f"{v:.5f}" for v in x) + f",{t}" for x, t in zip(X, y)]
-    (tmp_path / "run" / "data" / "x.csv").write_text("\n".join(lines) + "\n")
-    exp_file = tmp_path / "run" / "e.toml"
-    exp_file.write_text(
-        'name = "rel"\ndatasets = ["data/x.csv"]\n[protocol]\nn_splits = 2\n'
-        '[[estimators]]\nclass = "Perceptron"\n'
-    )
     monkeypatch.chdir(tmp_path / "elsewhere")  # the worker process starts here
     kw = {"n_workers": 1, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
     with LocalCluster(**kw) as cluster, Client(cluster) as client:
