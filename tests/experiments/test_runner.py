@@ -537,3 +537,40 @@ def test_a_cluster_restart_mid_run_says_so_and_the_run_resumes(toy_file, tmp_pat
         out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
     assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2
     assert _results(db) == _seq_results(exp, tmp_path)
+
+
+def test_a_scheduler_lost_while_a_result_is_fetched_says_the_run_resumes(
+    toy_file, tmp_path, monkeypatch
+):
+    """Session 24: a scheduler killed mid-run (SIGKILL of ``dask scheduler``) made the
+    fetch of a finished task's result fail with distributed's ``CommClosedError``, which
+    ``skewlearn run`` printed as "error: in <TCP (closed) ConnectionPool.gather ...>:
+    Stream is closed" (exit 2), not saying that the finished tasks were saved and that the
+    same command resumes, as it does when the cluster cancels the tasks."""
+    from distributed import Client, Future, LocalCluster
+    from distributed.comm import CommClosedError
+
+    real = Future.result
+    fetched = []
+
+    def result(future, *args, **kwargs):  # the connection goes after two results
+        fetched.append(future)
+        if len(fetched) == 3:
+            raise CommClosedError("in <TCP (closed) ConnectionPool.gather>: Stream is closed")
+        return real(future, *args, **kwargs)
+
+    exp = load_experiment(toy_file)
+    db = tmp_path / "r.db"
+    kw = {"n_workers": 1, "threads_per_worker": 1, "processes": False, "dashboard_address": None}
+    with LocalCluster(**kw) as cluster, Client(cluster) as client:
+        monkeypatch.setattr(Future, "result", result)
+        match = (
+            r"lost the connection to the Dask scheduler \(in <TCP \(closed\) ConnectionPool"
+            r"\.gather>: Stream is closed\); every task that finished before is in the results"
+        )
+        with pytest.raises(runner_mod.TasksCancelled, match=match):
+            run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+        monkeypatch.setattr(Future, "result", real)
+        out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+    assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2
+

@@ -129,8 +129,9 @@ class SearchTask:
 
 class TasksCancelled(RuntimeError):
     """The Dask cluster cancelled the run's tasks (``client.restart()``, a scheduler
-    restart, the connection to the scheduler lost, or another client cancelling them); the
-    finished tasks are saved and a re-run resumes."""
+    restart, the connection to the scheduler lost, or another client cancelling them), or
+    the connection broke while a result was fetched; the finished tasks are saved and a
+    re-run resumes."""
 
 
 def _needs_search(est: EstimatorSpec) -> bool:
@@ -152,6 +153,14 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
     from concurrent.futures import CancelledError
 
     from distributed import as_completed
+    from distributed.comm import CommClosedError
+
+    def stopped(what: str, err: Exception) -> TasksCancelled:
+        return TasksCancelled(
+            f"{what} ({' '.join(str(err).split()) or 'no reason given'}); every task that "
+            "finished before is in the results database: run the same command again to "
+            "resume."
+        )
 
     futures = client.map(fn, list(tasks), pure=False)
     try:
@@ -159,12 +168,9 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
             try:
                 row = future.result()
             except CancelledError as err:  # distributed's FutureCancelledError
-                raise TasksCancelled(
-                    "the Dask cluster cancelled this run's tasks ("
-                    f"{' '.join(str(err).split()) or 'no reason given'}); every task that "
-                    "finished before is in the results database: run the same command again "
-                    "to resume."
-                ) from err
+                raise stopped("the Dask cluster cancelled this run's tasks", err) from err
+            except CommClosedError as err:  # the scheduler gone while a result was fetched
+                raise stopped("lost the connection to the Dask scheduler", err) from err
             yield row
             future.release()
     finally:  # an interrupted run leaves nothing queued on the cluster
