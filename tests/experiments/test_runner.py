@@ -573,4 +573,3 @@ def test_a_scheduler_lost_while_a_result_is_fetched_says_the_run_resumes(
         monkeypatch.setattr(Future, "result", real)
         out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
     assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2
-
