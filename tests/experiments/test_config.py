@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 import tomllib
 
+import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from skewlearn.evaluation import KFold, Prequential
 from skewlearn.experiments import ExperimentError, load_experiment, parse_experiment
@@ -287,3 +289,31 @@ def test_a_paper_table_found_from_the_working_directory_is_kept_by_absolute_path
     monkeypatch.chdir(tmp_path)
     paper = parse_experiment(_toy(paper={"table": "mine.csv", "metric": "roc_auc"})).paper
     assert paper.path.is_absolute() and paper.path == (tmp_path / "mine.csv").resolve()
+
+
+class Plain(ClassifierMixin, BaseEstimator):
+    """A scikit-learn-compatible classifier of a user's own, as the developer guide allows:
+    no ``_parameter_constraints`` (xgboost's and LightGBM's wrappers have none either)."""
+
+    def __init__(self, C=1.0, shift=0.0):
+        self.C = C
+        self.shift = shift
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        return self
+
+    def decision_function(self, X):
+        return np.asarray(X)[:, 0]
+
+
+def test_a_class_without_parameter_constraints_is_accepted():
+    """Session 24: the value check called scikit-learn's ``_validate_params`` on any class
+    that inherits it, and BaseEstimator's reads ``self._parameter_constraints``, so an
+    experiment naming such a class (``class = "xgboost.XGBClassifier"``, your own) stopped
+    with ``AttributeError: 'Plain' object has no attribute '_parameter_constraints'``."""
+    est = {"name": "Plain", "class": f"{__name__}.Plain", "params": {"shift": 2.0},
+           "grid": {"C": [0.5, 1.0]}}  # fmt: skip
+    exp = parse_experiment(_toy(estimators=[est], reference=[]))
+    assert exp.estimators[0].build().shift == 2.0
+    assert exp.estimators[0].grid == {"C": [0.5, 1.0]}

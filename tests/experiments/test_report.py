@@ -455,3 +455,40 @@ def test_the_report_does_not_depend_on_the_order_tasks_finished(tmp_path):
         (table,) = reports[0].tables
         assert table.mean["d1", "A"] == table.mean["d1", "B"] == table.mean["d2", "B"]
     assert to_markdown(shuffled) == to_markdown(serial)
+
+
+def test_the_figures_and_timings_do_not_depend_on_the_order_tasks_finished(tmp_path):
+    """Session 24: the tables follow the experiment's order of methods, but the HTML
+    figures' legends and colours and the timing table listed the methods in the order
+    their first task finished, so the same results run with 2 workers instead of 1 (or
+    resumed) gave another report (seen with 50 methods: PA_00 drawn 17th)."""
+    from skewlearn.experiments import ResultStore
+
+    definition = {
+        "metrics": ["roc_auc"],
+        "estimators": [{"name": "A"}, {"name": "B"}],
+        "datasets": [{"name": "d1"}, {"name": "d2"}],
+    }
+    curves = {"A": [0.0, 0.6, 1.0], "B": [0.0, 0.3, 1.0]}
+
+    def report(path, methods, datasets):
+        with ResultStore(path) as s:
+            s.save_experiment("e", definition)
+            for method in methods:
+                for d in datasets:
+                    for fold in range(2):
+                        s.write(dict(
+                            task_key=f"{method}{d}{fold}", experiment="e", dataset=d,
+                            method=method, repetition=0, fold=fold, seed=1, params={},
+                            metrics={"roc_auc": 0.5 + 0.1 * fold + (method == "A") / 8},
+                            extra={"curves": {"roc_tpr": curves[method],
+                                              "pr_precision": curves[method]}},
+                            fit_time=0.25, wall_time=0.5,
+                        ))  # fmt: skip
+        reports = build_reports(path)
+        return to_markdown(reports), to_html(reports)
+
+    serial = report(tmp_path / "serial.db", "AB", ("d1", "d2"))
+    shuffled = report(tmp_path / "shuffled.db", "BA", ("d2", "d1"))
+    assert serial[0].index("| A | 0.2500") < serial[0].index("| B | 0.2500")
+    assert shuffled == serial

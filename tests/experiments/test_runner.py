@@ -161,6 +161,36 @@ def test_a_malformed_scheduler_address_names_its_source(toy_file, tmp_path, monk
         run_experiment(exp, tmp_path / "y.db", scheduler="foo://x:1", progress=False)
 
 
+@pytest.mark.parametrize("address", ["tcp//localhost:8786", "tcp//10.0.0.1:8786"])
+def test_a_mistyped_tcp_scheme_is_refused_at_once(toy_file, tmp_path, monkeypatch, address):
+    """Session 24: without "://" distributed takes the whole text for a tcp host, so
+    ``tcp//localhost:8786`` was tried as host "tcp//localhost" for the whole timeout (30 s),
+    then reported as unreachable (or as a server that accepted and said nothing)."""
+    monkeypatch.setattr(runner_mod, "WORKER_TIMEOUT", 2)
+    match = rf"'{address}' is not a Dask scheduler address \(its host '\S+' holds a '/'"
+    with pytest.raises(ValueError, match=match):
+        run_experiment(toy_file, tmp_path / "x.db", scheduler=address, progress=False)
+
+
+def test_a_scheduler_nobody_answers_at_is_not_called_silent(monkeypatch):
+    """Session 24: the check gave distributed's ``connect`` the same time limit as its own
+    wait for the handshake, so an address where nothing accepts (a closed port, a host
+    that does not resolve) was reported, in about one try of five, as "a server there
+    accepted the connection but sent nothing". A ``connect`` that gives up exactly at its
+    limit, as distributed's does, makes the race certain."""
+    import asyncio
+
+    import distributed.comm
+
+    async def connect(address, timeout):
+        await asyncio.sleep(timeout)
+        raise OSError(f"Timed out trying to connect to {address} after {timeout} s")
+
+    monkeypatch.setattr(distributed.comm, "connect", connect)
+    with pytest.raises(OSError, match=r"Timed out trying to connect to tcp://127\.0\.0\.1:9"):
+        runner_mod._check_answers("tcp://127.0.0.1:9", 0.2)
+
+
 def test_dataset_is_loaded_once_per_process(toy_file, monkeypatch):
     exp = load_experiment(toy_file)
     calls = []
@@ -333,23 +363,28 @@ def test_tasks_another_run_wrote_meanwhile_are_counted_apart(
     ) in capsys.readouterr().out
 
 
-def test_a_relative_data_file_not_found_says_where_it_was_looked_for(tmp_path, monkeypatch):
-    """Session 14: `skewlearn run exps/e.toml` with source = "data/x.csv" next to the file
-    said only "data/x.csv: no such file."; relative sources are read from the directory
-    the run started in, and the message now says so (and which directory that is)."""
-    import numpy as np
-
-    (tmp_path / "exps" / "data").mkdir(parents=True)
+def _relative_experiment(folder):
+    """``folder/e.toml`` whose dataset is ``source = "data/x.csv"`` (relative), with the
+    file at ``folder/data/x.csv``."""
+    (folder / "data").mkdir(parents=True)
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 3))
     y = (X[:, 0] > 0.8).astype(int)
     lines = ["a,b,c,label"] + [",".join(f"{v:.5f}" for v in x) + f",{t}" for x, t in zip(X, y)]
-    (tmp_path / "exps" / "data" / "x.csv").write_text("\n".join(lines) + "\n")
-    exp_file = tmp_path / "exps" / "e.toml"
+    (folder / "data" / "x.csv").write_text("\n".join(lines) + "\n")
+    exp_file = folder / "e.toml"
     exp_file.write_text(
         'name = "rel"\ndatasets = ["data/x.csv"]\n[protocol]\nn_splits = 2\n'
         '[[estimators]]\nclass = "Perceptron"\n'
     )
+    return exp_file
+
+
+def test_a_relative_data_file_not_found_says_where_it_was_looked_for(tmp_path, monkeypatch):
+    """Session 14: `skewlearn run exps/e.toml` with source = "data/x.csv" next to the file
+    said only "data/x.csv: no such file."; relative sources are read from the directory
+    the run started in, and the message now says so (and which directory that is)."""
+    exp_file = _relative_experiment(tmp_path / "exps")
     monkeypatch.chdir(tmp_path)
     with pytest.raises(FileNotFoundError, match=r"data/x\.csv.* A relative source is read from "
                        r"the directory the run started in \(" + str(tmp_path)):  # fmt: skip
@@ -357,6 +392,31 @@ def test_a_relative_data_file_not_found_says_where_it_was_looked_for(tmp_path, m
     monkeypatch.chdir(tmp_path / "exps")
     out = run_experiment(exp_file, tmp_path / "r.db", n_jobs=1, progress=False)
     assert out["ran"] == 2
+
+
+def test_a_relative_data_file_is_read_from_the_runs_directory_on_dask_workers(
+    tmp_path, monkeypatch
+):
+    """Session 24: a relative ``source`` is read from the directory the run started in,
+    where the run checks it; the tasks sent to Dask workers kept the relative path, so
+    a worker started in another directory (``dask worker`` run elsewhere) failed the
+    first task with "data/x.csv: no such file. A relative source is read from the
+    directory the run started in (<the worker's directory>)", the run stopped, and the
+    advice named a directory the run had not started in. The results and task keys
+    equal an in-process run's."""
+    from distributed import Client, LocalCluster
+
+    exp_file = _relative_experiment(tmp_path / "run")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")  # the worker process starts here
+    kw = {"n_workers": 1, "threads_per_worker": 1, "processes": True, "dashboard_address": None}
+    with LocalCluster(**kw) as cluster, Client(cluster) as client:
+        assert list(client.run(os.getcwd).values()) == [str(tmp_path / "elsewhere")]
+        monkeypatch.chdir(tmp_path / "run")
+        out = run_experiment(exp_file, tmp_path / "dask.db", scheduler=client, progress=False)
+    assert out == {"tasks": 2, "skipped": 0, "ran": 2, "failed": 0}
+    run_experiment(exp_file, tmp_path / "seq.db", n_jobs=1, progress=False)
+    assert _results(tmp_path / "dask.db") == _results(tmp_path / "seq.db")
 
 
 def test_the_dataset_cache_tells_files_of_the_same_name_apart(tmp_path, monkeypatch):
@@ -477,3 +537,39 @@ def test_a_cluster_restart_mid_run_says_so_and_the_run_resumes(toy_file, tmp_pat
         out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
     assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2
     assert _results(db) == _seq_results(exp, tmp_path)
+
+
+def test_a_scheduler_lost_while_a_result_is_fetched_says_the_run_resumes(
+    toy_file, tmp_path, monkeypatch
+):
+    """Session 24: a scheduler killed mid-run (SIGKILL of ``dask scheduler``) made the
+    fetch of a finished task's result fail with distributed's ``CommClosedError``, which
+    ``skewlearn run`` printed as "error: in <TCP (closed) ConnectionPool.gather ...>:
+    Stream is closed" (exit 2), not saying that the finished tasks were saved and that the
+    same command resumes, as it does when the cluster cancels the tasks."""
+    from distributed import Client, Future, LocalCluster
+    from distributed.comm import CommClosedError
+
+    real = Future.result
+    fetched = []
+
+    def result(future, *args, **kwargs):  # the connection goes after two results
+        fetched.append(future)
+        if len(fetched) == 3:
+            raise CommClosedError("in <TCP (closed) ConnectionPool.gather>: Stream is closed")
+        return real(future, *args, **kwargs)
+
+    exp = load_experiment(toy_file)
+    db = tmp_path / "r.db"
+    kw = {"n_workers": 1, "threads_per_worker": 1, "processes": False, "dashboard_address": None}
+    with LocalCluster(**kw) as cluster, Client(cluster) as client:
+        monkeypatch.setattr(Future, "result", result)
+        match = (
+            r"lost the connection to the Dask scheduler \(in <TCP \(closed\) ConnectionPool"
+            r"\.gather>: Stream is closed\); every task that finished before is in the results"
+        )
+        with pytest.raises(runner_mod.TasksCancelled, match=match):
+            run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+        monkeypatch.setattr(Future, "result", real)
+        out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+    assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2

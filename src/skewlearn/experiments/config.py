@@ -88,6 +88,9 @@ class DatasetSpec:
     #: (:func:`~skewlearn.experiments.runner.run_experiment`): part of every task key, so
     #: results of a file's earlier contents are not taken for the new ones.
     digest: str | None = None
+    #: A data file's absolute path, set when a run starts: the workers (Dask's, started
+    #: in another directory) read the file the run checked. Not part of the task keys.
+    path: str | None = None
 
     def as_dict(self) -> dict:
         out = {
@@ -606,7 +609,10 @@ def _check_values(cls: type, params: dict, grid: dict, path: str) -> None:
     except (TypeError, ValueError) as err:
         _fail(f"{path}.params", f"{cls.__name__} refuses these parameters: {err}")
     check = getattr(est, "_validate_params", None)
-    if check is None:
+    # scikit-learn's BaseEstimator has _validate_params for every subclass, but it reads
+    # _parameter_constraints, which a class of another library or your own need not have
+    # (xgboost's and LightGBM's wrappers do not): such a class is not checked here
+    if check is None or not hasattr(est, "_parameter_constraints"):
         return
     cases = [(f"{path}.params", {})]
     cases += [(f"{path}.grid.{k}", {k: v}) for k, values in grid.items() for v in values]

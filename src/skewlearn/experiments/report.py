@@ -230,11 +230,13 @@ def build_reports(
         )
     reports = []
     for name, exp_rows in by_exp.items():
+        definition = definitions.get(name, {})
         # in run order, not the order the tasks finished (joblib, Dask and a resumed run
         # differ): the means, curves and timings are then summed in one order, so they do
-        # not move by an ulp (which split ties in the Friedman ranks) with the backend
-        exp_rows = sorted(exp_rows, key=lambda r: (r["repetition"], r["fold"]))
-        definition = definitions.get(name, {})
+        # not move by an ulp (which split ties in the Friedman ranks) with the backend;
+        # within a run, datasets and methods in the experiment's order, which the figures'
+        # legends and colours and the timing table follow (first seen in the rows)
+        exp_rows = sorted(exp_rows, key=_run_order(definition))
         metrics = definition.get("metrics") or sorted({m for r in exp_rows for m in r["metrics"]})
         # no rows (every task failed, or a changed definition not run yet): no empty tables
         tables = [_table(m, exp_rows, definition) for m in metrics] if exp_rows else []
@@ -244,6 +246,26 @@ def build_reports(
             ExperimentReport(name, definition, exp_rows, tables, found, failed, earlier[name])
         )
     return reports
+
+
+def _run_order(definition: dict):
+    """The sort key of :func:`build_reports`' rows: repetition, fold, then the dataset's and
+    the method's places in the definition (names it lacks after them, by name)."""
+    places = {
+        kind: {n: i for i, n in enumerate(x["name"] for x in definition.get(kind, []))}
+        for kind in ("datasets", "estimators")
+    }
+
+    def key(r: dict) -> tuple:
+        d, m = places["datasets"], places["estimators"]
+        return (
+            r["repetition"],
+            r["fold"],
+            (d.get(r["dataset"], len(d)), r["dataset"]),
+            (m.get(r["method"], len(m)), r["method"]),
+        )
+
+    return key
 
 
 def failure_summary(failures: list[dict], width: int = 240) -> list[str]:

@@ -129,8 +129,9 @@ class SearchTask:
 
 class TasksCancelled(RuntimeError):
     """The Dask cluster cancelled the run's tasks (``client.restart()``, a scheduler
-    restart, the connection to the scheduler lost, or another client cancelling them); the
-    finished tasks are saved and a re-run resumes."""
+    restart, the connection to the scheduler lost, or another client cancelling them), or
+    the connection broke while a result was fetched; the finished tasks are saved and a
+    re-run resumes."""
 
 
 def _needs_search(est: EstimatorSpec) -> bool:
@@ -152,6 +153,14 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
     from concurrent.futures import CancelledError
 
     from distributed import as_completed
+    from distributed.comm import CommClosedError
+
+    def stopped(what: str, err: Exception) -> TasksCancelled:
+        return TasksCancelled(
+            f"{what} ({' '.join(str(err).split()) or 'no reason given'}); every task that "
+            "finished before is in the results database: run the same command again to "
+            "resume."
+        )
 
     futures = client.map(fn, list(tasks), pure=False)
     try:
@@ -159,12 +168,9 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
             try:
                 row = future.result()
             except CancelledError as err:  # distributed's FutureCancelledError
-                raise TasksCancelled(
-                    "the Dask cluster cancelled this run's tasks ("
-                    f"{' '.join(str(err).split()) or 'no reason given'}); every task that "
-                    "finished before is in the results database: run the same command again "
-                    "to resume."
-                ) from err
+                raise stopped("the Dask cluster cancelled this run's tasks", err) from err
+            except CommClosedError as err:  # the scheduler gone while a result was fetched
+                raise stopped("lost the connection to the Dask scheduler", err) from err
             yield row
             future.release()
     finally:  # an interrupted run leaves nothing queued on the cluster
@@ -265,7 +271,7 @@ def _dataset_key(spec: DatasetSpec) -> str:
     absolute path, size and modification time (a relative ``d.csv`` read from another
     directory, or the file rewritten, is another dataset)."""
     key = json.dumps(spec.as_dict(), sort_keys=True)
-    source = None if spec.source is None else user_path(spec.source)
+    source = None if spec.source is None else user_path(spec.path or spec.source)
     if spec.generator is None and source is not None and os.path.isfile(source):
         st = os.stat(source)
         key += f"|{os.path.abspath(source)}|{st.st_size}|{st.st_mtime_ns}"
@@ -299,10 +305,11 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray | sp.csr_matrix, np.ndar
                 f"dataset {spec.name!r} needs skewlearn.datasets.load, which this build lacks; "
                 "use a generator dataset instead."
             )
+        source = spec.path or spec.source
         try:
-            X, y, _meta = datasets.load(spec.source, scale=spec.scale, **spec.params)
+            X, y, _meta = datasets.load(source, scale=spec.scale, **spec.params)
         except FileNotFoundError as exc:
-            if os.path.isabs(spec.source):
+            if os.path.isabs(source):
                 raise
             # a file next to the experiment file is not found from another directory
             raise FileNotFoundError(
@@ -602,7 +609,8 @@ def _check_datasets(exp: Experiment, keep: bool) -> Experiment:
 
     Returns ``exp`` with each data file's content digest in its spec, so the task keys
     change with the file's contents (a resumed run does not mix results of the old and
-    the new file)."""
+    the new file), and its absolute path, which the workers read (a Dask worker started
+    in another directory would not find a relative one)."""
     import dataclasses
     import re
 
@@ -629,8 +637,9 @@ def _check_datasets(exp: Experiment, keep: bool) -> Experiment:
             ) from None
         if not cached:
             del _DATASETS[key]
-        if spec.generator is None:
-            spec = dataclasses.replace(spec, digest=file_digest(spec.source))
+        if spec.generator is None:  # the path the workers read (a relative one is ours)
+            path = os.path.abspath(user_path(spec.source))
+            spec = dataclasses.replace(spec, digest=file_digest(spec.source), path=path)
         if keep:  # under the key the tasks look for
             _DATASETS[_dataset_key(spec)] = data
         specs.append(spec)
@@ -700,13 +709,18 @@ def _check_answers(address: str, timeout: float) -> None:
         address = f"tcp://{address}"
     if not address.startswith("tcp://"):
         return
+    host = address[len("tcp://") :].rpartition(":")[0]
+    if "/" in host:  # "tcp//host:8786" is host "tcp//host" to distributed
+        raise ValueError(f"its host {host!r} holds a '/': is 'tcp://' mistyped?")
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
     from distributed.comm import connect
 
     async def handshake():
-        comm = await connect(address, timeout=timeout)
+        # connect gives up after its timeout with its own reason (nothing accepts there);
+        # with the whole limit it raced wait_for below, which then blamed a silent server
+        comm = await connect(address, timeout=0.8 * timeout)
         comm.abort()
 
     async def limited():
