@@ -1419,8 +1419,10 @@ def read_csv(
         Name (needs ``header=True``) or index of the label column; default the last.
     delimiter : str, optional
         Field delimiter, one character (not a line end or ``"``, the quote character);
-        default sniffed among ``, ; tab |`` from the first 8 KiB's whole lines (if the
-        csv module's sniffer is unsure, the one the most lines hold equally often).
+        default sniffed among ``, ; tab |`` from the first 8 KiB's whole lines, or the
+        first three whole lines when those are fewer (a wide file; within the first MiB),
+        and if the csv module's sniffer is unsure, the one the most lines hold equally
+        often.
     header : bool, default=True
         Whether the first row holds column names (else ``x1, x2, ...``).
     nominal_columns : list of str or int, optional
