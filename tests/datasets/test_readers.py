@@ -1463,3 +1463,43 @@ def test_the_sniffers_fallback_breaks_a_tie_by_the_first_line():
     assert _sniff_delimiter("1,2\na;b;c\n6,7\n3;4;5\n") == ","
     assert _sniff_delimiter("a b\n1 2 3\n") == ","  # none: ","
     assert _sniff_delimiter("a;b|c\n1;2|3;4\n5|6|7;8\n") == ";"  # all equal: the order
+
+
+@pytest.mark.parametrize("gz", [False, True])
+@pytest.mark.parametrize(
+    ("d", "pad"),
+    [(400, "x" * 10), (3000, "x" * 8)],  # names of 7 KiB, rows of 3 KiB; names 45 KiB, rows 25
+    ids=["names-under-8KiB", "names-and-a-row-past-the-64KiB-peek"],
+)
+def test_names_whose_first_kib_hold_no_data_row_do_not_choose_the_delimiter(tmp_path, gz, d, pad):
+    """Session 24 (probe r): the sniffer's three-line sample was taken only when no whole
+    line fitted in 8 KiB. Names of 7 KiB with rows of 3 KiB left it the names alone, as
+    did iter_chunks' 64 KiB peek for names of 50 KiB and rows of 25 KiB (it grew only
+    until the names were whole): a '|' file whose names hold commas was split at the
+    commas and refused, while names of 9 KiB read. Every reader now sniffs the first
+    three whole lines when its first 8 KiB hold fewer."""
+    from skewlearn.datasets import iter_chunks, load
+    from skewlearn.datasets.readers import _read_csv_careful
+
+    X = np.round(np.random.default_rng(3).normal(size=(4, d)), 5)
+    y = [0, 1, 0, 1]
+    names = [f"f,{pad}{j}" for j in range(d)] + ["y"]
+    rows = ["|".join([*map(repr, r.tolist()), str(c)]) for r, c in zip(X, y)]
+    text = "\n".join(["|".join(names), *rows]) + "\n"
+    path = tmp_path / ("wide.csv.gz" if gz else "wide.csv")
+    if gz:
+        path.write_bytes(gzip.compress(text.encode("utf-8")))
+    else:
+        path.write_text(text, encoding="utf-8")
+    assert len("|".join(names)) < (8192 if d == 400 else 1 << 16)  # the names fit
+    first_two = len("|".join(names)) + 1 + len(rows[0])
+    assert first_two > (8192 if d == 400 else 1 << 16)  # no data row whole in the sample
+    Xr, yr, meta = read_csv(path)
+    assert meta["delimiter"] == "|" and meta["feature_names"] == names[:-1]
+    np.testing.assert_array_equal(Xr, X)
+    np.testing.assert_array_equal(yr, y)
+    np.testing.assert_array_equal(_read_csv_careful(path)[0], X)
+    np.testing.assert_array_equal(load(path, positive_class=1)[0], X)
+    chunks = iter_chunks(path, chunk_size=3)
+    np.testing.assert_array_equal(np.vstack([c[0] for c in chunks]), X)
+    assert chunks.delimiter == "|"

@@ -1319,18 +1319,17 @@ def _sniff_delimiter(text: str) -> str:
     A first line longer than 8 KiB (a wide file's names) left the sniffer that line's
     first piece alone, so a pipe file whose names hold commas (``f,1|f,2|…``) was split
     at the commas; the sample is then the first three whole lines instead, within the
-    text's first MiB (session 24)."""
+    text's first MiB (session 24). So it is when the 8 KiB hold fewer than three whole
+    lines (names of 7 KiB and rows of 3 KiB left it the names alone: session 24, probe r)."""
     sample = text[:8192]
-    cut = sample.rfind("\n")
-    if len(text) > 8192 and cut > 0 and sample[:cut].strip():  # whole lines, not blanks only
-        sample = sample[: cut + 1]
-    elif len(text) > 8192:  # no whole line in 8 KiB: the first three, however long
-        pos, found, limit = 0, 0, min(len(text), 1 << 20)
-        while found < 3 and (end := text.find("\n", pos, limit)) >= 0:
-            found += bool(text[pos:end].strip())
-            pos = end + 1
-        if found:
-            sample = text[:pos]
+    if len(text) > 8192:  # whole lines, at least the first three non-blank ones
+        cut = sample.rfind("\n") + 1
+        if _first_lines(sample[:cut])[1] >= 3:
+            sample = sample[:cut]
+        else:  # a wide file: the first three, however long
+            pos, found = _first_lines(text)
+            if found:
+                sample = text[:pos]
     try:
         return csv.Sniffer().sniff(sample, delimiters=",;\t|").delimiter
     except csv.Error:
@@ -1342,6 +1341,17 @@ def _sniff_delimiter(text: str) -> str:
         return max(counts.values(), default=0), lines[0].count(delimiter) if lines else 0
 
     return max(",;\t|", key=agreeing)  # the first of equal scores: "," when none
+
+
+def _first_lines(text: str, count: int = 3, limit: int = 1 << 20) -> tuple[int, int]:
+    """Where the first ``count`` non-blank whole lines of ``text`` (its first ``limit``
+    characters) end, and how many it holds: ``(end, found)``, ``text[:end]`` whole lines
+    (``found`` < ``count`` when the text, or its first ``limit``, ends sooner)."""
+    pos, found, limit = 0, 0, min(len(text), limit)
+    while found < count and (end := text.find("\n", pos, limit)) >= 0:
+        found += bool(text[pos:end].strip())
+        pos = end + 1
+    return pos, found
 
 
 def _check_delimiter(delimiter) -> None:
@@ -1409,8 +1419,10 @@ def read_csv(
         Name (needs ``header=True``) or index of the label column; default the last.
     delimiter : str, optional
         Field delimiter, one character (not a line end or ``"``, the quote character);
-        default sniffed among ``, ; tab |`` from the first 8 KiB's whole lines (if the
-        csv module's sniffer is unsure, the one the most lines hold equally often).
+        default sniffed among ``, ; tab |`` from the first 8 KiB's whole lines, or the
+        first three whole lines when those are fewer (a wide file; within the first MiB),
+        and if the csv module's sniffer is unsure, the one the most lines hold equally
+        often.
     header : bool, default=True
         Whether the first row holds column names (else ``x1, x2, ...``).
     nominal_columns : list of str or int, optional

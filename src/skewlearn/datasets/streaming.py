@@ -67,6 +67,7 @@ from .readers import (
     _count_lines,
     _declare,
     _fail,
+    _first_lines,
     _grown_entries,
     _is_gz,
     _keel_inputs,
@@ -1040,7 +1041,9 @@ class ChunkedFile:
                     first_row = [c.strip() for c in row]
                     break
                 pos, lineno = nxt, lineno + 1
-            if not cut:
+            # the sniffer's sample: the first three whole lines, within the first MiB
+            if not cut and not (sniffed and not whole and peek < 1 << 20
+                                and _first_lines(text)[1] < 3):  # fmt: skip
                 break
             peek *= 4  # a wide file's header can be longer than any fixed peek
         self.delimiter = delimiter
