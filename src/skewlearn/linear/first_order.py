@@ -332,6 +332,8 @@ class PassiveAggressive(OnlineLinearClassifier):
 SCALE_FLOOR = 1e-9
 #: ROMMA's scale can also grow (c_t > 1): it is folded when it passes this value.
 SCALE_CEILING = 1e9
+#: The smallest normal float64: a product below it has lost bits (ROMMA's a^2).
+NORMAL_MIN = 2.2250738585072014e-308
 
 
 @njit(**NJIT_INLINE)
@@ -822,8 +824,11 @@ def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, f
             a = y[i] / xx
             row_axpy(a, rows, i, w)
             s = 1.0
-            q = a * a * xf
-            if not q < math.inf:  # a^2 overflowed where |a x|^2 need not have: summed
+            aa = a * a
+            q = aa * xf
+            if not q < math.inf or aa < NORMAL_MIN:
+                # a^2 overflowed, or underflowed (lost its bits), where |a x|^2 need not
+                # have (rows of norm above ~1e77 or below ~1e-77): summed
                 q = feature_sqnorm(w)
             e = 0.0
             counts[3] += 1
@@ -846,12 +851,14 @@ def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, f
         a = dx / s
         row_feature_axpy(a, rows, i, w)
         t = 2.0 * a * fv
-        u = a * a * xf
+        aa = a * a
+        u = aa * xf
         q_next = q + t + u  # |v + a x|^2
         e += (q + abs(t) + u) * 1.52587890625e-05  # 2^-16, exact
-        if e > q_next or not q_next < math.inf:
+        if e > q_next or not q_next < math.inf or aa < NORMAL_MIN:
             # more than 16 bits may be lost, or a^2 |x|^2 overflowed where |a x|^2 (a term
-            # of the finite |v|^2) need not have: recomputed
+            # of the finite |v|^2) need not have, or a^2 underflowed (lost its bits) where
+            # |a x|^2 is a normal number (huge rows): recomputed
             q_next = feature_sqnorm(w)
             e = 0.0
         q = q_next
