@@ -770,6 +770,21 @@ def test_romma_tiny_rows_whose_steps_are_finite_keep_the_model(aggressive):
 
 
 @pytest.mark.parametrize("sparse", [False, True])
+def test_aggressive_romma_takes_no_step_at_a_margin_of_exactly_one(sparse):
+    """Aggressive ROMMA updates while y f < 1, not at y f = 1 (its hinge loss is 0 there).
+    w_1 = y x / |x|^2 = [0.5, 0] after x = [2, 0]; the same row again scores exactly 1
+    (powers of two), so nothing is learned and counts_[3] stays 1 (a step there would
+    reset w to the same vector and count it: the weights cannot tell)."""
+    X = np.array([[2.0, 0.0], [2.0, 0.0], [0.0, 4.0]])
+    y = np.array([1, 1, -1])
+    clf = ROMMA(aggressive=True, fit_intercept=False)
+    scores = clf.test_then_train(_csr_or_dense(X, sparse), y, classes=[-1, 1])
+    np.testing.assert_array_equal(scores, [0.0, 1.0, 0.0])
+    assert clf.counts_[3] == 2  # the first and the third row
+    np.testing.assert_array_equal(clf.coef_.ravel(), [0.5, -0.25])
+
+
+@pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("aggressive", [False, True])
 def test_romma_huge_rows_learn_the_rescaled_model(sparse, aggressive):
     """Without an intercept ROMMA is scale-free: rows times c give w / c (the reset's
