@@ -922,8 +922,9 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     feature_sqnorm_ : ndarray of shape (1,)
         :math:`\\|v\\|^2` of ``weights_[:-1]``, so that
         :math:`\\|w_t\\|^2 = s^2 \\|v\\|^2 + b^2` costs O(1): each step adds its increment
-        :math:`2 a v^T x + a^2\\|x\\|^2`; it is recomputed from ``v`` (O(d)) at each fold
-        and when ``feature_sqnorm_bound_`` passes it.
+        :math:`2 a v^T x + a^2\\|x\\|^2`; it is recomputed from ``v`` (O(d)) at each fold,
+        when ``feature_sqnorm_bound_`` passes it, and where :math:`a^2` overflows or
+        underflows (rows of norm below ~1e-77 or above ~1e77).
     feature_sqnorm_bound_ : ndarray of shape (1,)
         :math:`2^{-16}` times the sum of the increments' operand sizes
         :math:`\\|v\\|^2 + |2 a v^T x| + a^2\\|x\\|^2` since ``feature_sqnorm_`` was last
@@ -940,7 +941,8 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     :math:`y_t x_t / \\|x_t\\|^2` (the first update, and aggressive updates while
     :math:`\\|x_t\\|^2\\|w_t\\|^2 \\le y_t f < 1`, which ``|w|``'s growth soon rules out),
     a fold of the scale, and a recomputation of :math:`\\|v\\|^2` when the rounding
-    bound of its increments grows (``feature_sqnorm_bound_``).
+    bound of its increments grows (``feature_sqnorm_bound_``) or :math:`a^2` leaves the
+    range of float64 (every step, on rows of norm beyond ~1e77 or below ~1e-77).
 
     References
     ----------
