@@ -790,6 +790,44 @@ def test_romma_tiny_rows_whose_steps_are_finite_keep_the_model(aggressive):
     np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-14)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_aggressive_romma_takes_no_step_at_a_margin_of_exactly_one(sparse):
+    """Aggressive ROMMA updates while y f < 1, not at y f = 1 (its hinge loss is 0 there).
+    w_1 = y x / |x|^2 = [0.5, 0] after x = [2, 0]; the same row again scores exactly 1
+    (powers of two), so nothing is learned and counts_[3] stays 1 (a step there would
+    reset w to the same vector and count it: the weights cannot tell)."""
+    X = np.array([[2.0, 0.0], [2.0, 0.0], [0.0, 4.0]])
+    y = np.array([1, 1, -1])
+    clf = ROMMA(aggressive=True, fit_intercept=False)
+    scores = clf.test_then_train(_csr_or_dense(X, sparse), y, classes=[-1, 1])
+    np.testing.assert_array_equal(scores, [0.0, 1.0, 0.0])
+    assert clf.counts_[3] == 2  # the first and the third row
+    np.testing.assert_array_equal(clf.coef_.ravel(), [0.5, -0.25])
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("aggressive", [False, True])
+def test_romma_huge_rows_learn_the_rescaled_model(sparse, aggressive):
+    """Without an intercept ROMMA is scale-free: rows times c give w / c (the reset's
+    y x / |x|^2, c_t unchanged, d_t divided by c^2), the same decisions and the same
+    signs. |v|^2's increment a^2 |x|^2 underflowed on huge rows: with c = 2^300,
+    a = y / |x|^2 ~ 2^-600 makes a^2 = 0 (it loses bits from |x| ~ 1e77), so |v|^2
+    stayed 0, every mistake was taken for the first update and reset w (183 updates
+    instead of 94 here), and half of the predictions changed. With |v|^2 summed from v
+    where a^2 underflows, the weights are the unscaled model's times 2^-300 to the
+    rounding of its |v|^2 increments (~2e-12 relative; the 2^16 bound allows 1.5e-11)."""
+    X, y = _random_stream(n=400, d=6, seed=3, density=0.5)
+    c = 2.0**300
+    ref = ROMMA(aggressive=aggressive, fit_intercept=False).fit(_csr_or_dense(X, sparse), y)
+    clf = ROMMA(aggressive=aggressive, fit_intercept=False).fit(_csr_or_dense(c * X, sparse), y)
+    assert clf.counts_[3] == ref.counts_[3]
+    w = ref.coef_.ravel()
+    np.testing.assert_allclose(clf.coef_.ravel() * c, w, rtol=0, atol=1e-10 * np.abs(w).max())
+    np.testing.assert_array_equal(clf.predict(c * X), ref.predict(X))
+    v = clf.weights_[:-1]
+    np.testing.assert_allclose(clf.feature_sqnorm_[0], v @ v, rtol=1e-12)
+
+
 def test_romma_rounding_bound_does_not_overflow_before_the_weights():
     """|w|^2 = 1e306 is finite and so are ROMMA's steps while |x|^2 |w|^2 is; the bound
     of |v|^2's rounding, which may reach 2^16 |v|^2 before |v|^2 is summed again, is kept

@@ -594,6 +594,25 @@ def test_scw_on_tiny_rows_equals_the_rescaled_problem(variant, c):
         np.testing.assert_allclose(b.covariance_, a.covariance_, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("covariance", ["full", "diag"])
+@pytest.mark.parametrize("c", [2.0**-300, 2.0**300])
+def test_nherd_on_extreme_rows_equals_the_rescaled_problem(covariance, c):
+    """Rows scaled by c with C scaled by 1/c² learn the unscaled model: γ = 1/C and
+    v = xᵀΣx both scale by c², so α y Σx scales by 1/c, β = (v + 2γ)/(v + γ)² by 1/c²
+    and Σ stays the same (the diagonal rule reads C x² s, unchanged). The full step's β
+    was divided by (v + γ) twice, which the kernels' fast-math flags (reassoc, arcp) fold
+    back into one division by (v + γ)²: at c = 2^300 the square overflowed and β was 0,
+    so Σ never moved (58 of 250 predictions changed), and at c = 2^-300 it underflowed,
+    β was inf and the model was discarded as overflowed."""
+    X, y = _stream(n=250, d=5, seed=6)
+    a = NHERD(covariance=covariance, fit_intercept=False).fit(X, y)
+    b = NHERD(covariance=covariance, fit_intercept=False, C=1.0 / c**2).fit(X * c, y)
+    assert b.counts_[3] == a.counts_[3]
+    np.testing.assert_allclose(b.coef_ * c, a.coef_, rtol=1e-12, atol=1e-12 * np.abs(a.coef_).max())
+    np.testing.assert_allclose(b.covariance_, a.covariance_, rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(b.predict(X * c), a.predict(X))
+
+
 def test_cw_step_near_the_double_root_is_no_update_not_nan():
     """Lemma 1's discriminant (1 + 2φM)² − 8φ(M − φV) equals (1 − 2φM)² + 8φ²V ≥ 0, but it
     was computed by cancellation: with M ≈ 1/(2φ) and V ≲ 1e-13 it came out negative,

@@ -332,6 +332,8 @@ class PassiveAggressive(OnlineLinearClassifier):
 SCALE_FLOOR = 1e-9
 #: ROMMA's scale can also grow (c_t > 1): it is folded when it passes this value.
 SCALE_CEILING = 1e9
+#: The smallest normal float64: a product below it has lost bits (ROMMA's a^2).
+NORMAL_MIN = 2.2250738585072014e-308
 
 
 @njit(**NJIT_INLINE)
@@ -834,8 +836,11 @@ def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, f
             a = y[i] / xx
             row_axpy(a, rows, i, w)
             s = 1.0
-            q = a * a * xf
-            if not q < math.inf:  # a^2 overflowed where |a x|^2 need not have: summed
+            aa = a * a
+            q = aa * xf
+            if not q < math.inf or aa < NORMAL_MIN:
+                # a^2 overflowed, or underflowed (lost its bits), where |a x|^2 need not
+                # have (rows of norm above ~1e77 or below ~1e-77): summed
                 q = feature_sqnorm(w)
             e = 0.0
             counts[3] += 1
@@ -858,12 +863,14 @@ def _romma_learn(w, scale, sqnorm, bound, counts, rows, y, scores, aggressive, f
         a = dx / s
         row_feature_axpy(a, rows, i, w)
         t = 2.0 * a * fv
-        u = a * a * xf
+        aa = a * a
+        u = aa * xf
         q_next = q + t + u  # |v + a x|^2
         e += (q + abs(t) + u) * 1.52587890625e-05  # 2^-16, exact
-        if e > q_next or not q_next < math.inf:
+        if e > q_next or not q_next < math.inf or aa < NORMAL_MIN:
             # more than 16 bits may be lost, or a^2 |x|^2 overflowed where |a x|^2 (a term
-            # of the finite |v|^2) need not have: recomputed
+            # of the finite |v|^2) need not have, or a^2 underflowed (lost its bits) where
+            # |a x|^2 is a normal number (huge rows): recomputed
             q_next = feature_sqnorm(w)
             e = 0.0
         q = q_next
@@ -927,8 +934,9 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     feature_sqnorm_ : ndarray of shape (1,)
         :math:`\\|v\\|^2` of ``weights_[:-1]``, so that
         :math:`\\|w_t\\|^2 = s^2 \\|v\\|^2 + b^2` costs O(1): each step adds its increment
-        :math:`2 a v^T x + a^2\\|x\\|^2`; it is recomputed from ``v`` (O(d)) at each fold
-        and when ``feature_sqnorm_bound_`` passes it.
+        :math:`2 a v^T x + a^2\\|x\\|^2`; it is recomputed from ``v`` (O(d)) at each fold,
+        when ``feature_sqnorm_bound_`` passes it, and where :math:`a^2` overflows or
+        underflows (rows of norm below ~1e-77 or above ~1e77).
     feature_sqnorm_bound_ : ndarray of shape (1,)
         :math:`2^{-16}` times the sum of the increments' operand sizes
         :math:`\\|v\\|^2 + |2 a v^T x| + a^2\\|x\\|^2` since ``feature_sqnorm_`` was last
@@ -945,7 +953,8 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     :math:`y_t x_t / \\|x_t\\|^2` (the first update, and aggressive updates while
     :math:`\\|x_t\\|^2\\|w_t\\|^2 \\le y_t f < 1`, which ``|w|``'s growth soon rules out),
     a fold of the scale, and a recomputation of :math:`\\|v\\|^2` when the rounding
-    bound of its increments grows (``feature_sqnorm_bound_``).
+    bound of its increments grows (``feature_sqnorm_bound_``) or :math:`a^2` leaves the
+    range of float64 (every step, on rows of norm beyond ~1e77 or below ~1e-77).
 
     References
     ----------

@@ -165,6 +165,7 @@ _CW_CANCELLED = 2.0**-20
 
 #: SCW's closed forms are evaluated as printed for v (n) in this range, where their cubic
 #: terms neither overflow nor underflow; outside it, on rescaled arguments (same value).
+#: NHERD's β likewise, for v + 1/C in this range (its square is then a normal number).
 _MODERATE_LO, _MODERATE_HI = 1e-75, 1e75
 
 
@@ -209,9 +210,15 @@ def _coefficients(kind, m, v, p1, p2):
         if loss <= 0.0:
             return 0.0, 0.0, 0.0
         g = 1.0 / p1
-        alpha = loss / (v + g)
-        # divided twice: (v + g)² underflows to 0 when v + g < 1e-154 (C ≥ 1e154)
-        return alpha, 0.0, (v + 2.0 * g) / (v + g) / (v + g)
+        vg = v + g
+        alpha = loss / vg
+        if _MODERATE_LO <= vg <= _MODERATE_HI:
+            return alpha, 0.0, (v + 2.0 * g) / vg / vg
+        # Outside it (v + g)² overflows or underflows (rows of norm beyond ~1e77, or C
+        # beyond ~1e154), and fast-math (reassoc, arcp) folds the two divisions above into
+        # one by the square: β would be 0 or inf. (v + 2g)/(v + g) = 1 + g/(v + g) is in
+        # [1, 2], so this form divides by v + g alone.
+        return alpha, 0.0, (1.0 + g / vg) / vg
     phi = p1
     if kind == _CW:  # Dredze et al. 2008, Lemma 1
         b1 = 1.0 + 2.0 * phi * m
