@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import pickle
+import warnings
 
 import joblib
 import numpy as np
@@ -196,6 +197,33 @@ def test_a_later_batch_with_labels_of_another_type_is_refused(est):
     b = clone(est).partial_fit(X[:50], y[:50].astype(str), classes=["0", "1"])
     with pytest.raises(ValueError, match=r"labels \[0, 1\] are not the classes"):
         b.partial_fit(X[50:], y[50:])
+
+
+def test_many_labels_are_named_briefly_and_their_warning_names_the_users_line():
+    """Session 24: an id column passed as y (2,000 integer labels) made errors of 11-22 KB
+    that listed every label (twice in a later call's); they now show ten and "...".
+    scikit-learn's "more than 50% unique values" warning, which skewlearn repeats for
+    integer and text labels, named skewlearn/base.py instead of the caller's line."""
+    from skewlearn import PassiveAggressive
+
+    X = np.random.default_rng(0).normal(size=(2000, 3))
+    ids = np.arange(2000)
+    calls = [
+        lambda: PassiveAggressive().fit(X, ids),
+        lambda: PassiveAggressive().partial_fit(X, ids, classes=[0, 1]),
+        lambda: PassiveAggressive().partial_fit(X[:2], [0, 1]).partial_fit(X, ids),
+        lambda: PassiveAggressive().partial_fit(X[:2], [0, 1]).partial_fit(X, ids.astype(str)),
+        lambda: PassiveAggressive().partial_fit(X, ids % 2, classes=list(range(30))),
+    ]
+    for call in calls:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            with pytest.raises(ValueError, match=r"\b(9|11), \.\.\.|'1005', \.\.\.") as err:
+                call()
+        assert len(str(err.value)) < 400
+        many = [w for w in seen if "greater than 50% of the number" in str(w.message)]
+        assert len(many) == (call is not calls[-1])  # the last y has two labels
+        assert [w.filename for w in many] == [__file__] * len(many)
 
 
 @pytest.mark.parametrize("est", ONLINE, ids=_ids)

@@ -113,7 +113,7 @@ def _check_targets(y: np.ndarray) -> None:
             "of samples. `y` could represent a regression problem, not a "
             "classification problem.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=user_stacklevel(),  # the user's line, not this module's (session 24)
         )
 
 
@@ -1098,7 +1098,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             if len(classes) != 2:
                 raise ValueError(
                     f"classes must hold exactly two labels for a binary learner; got "
-                    f"{len(classes)}: {value_list(classes)}."
+                    f"{len(classes)} ({value_list(classes, most=10)})."
                     + (
                         " Wrap the learner in sklearn.multiclass.OneVsRestClassifier for "
                         "more classes."
@@ -1113,7 +1113,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                     classes, unknown, labels
                 )
                 raise ValueError(
-                    f"y contains labels {value_list(unknown)} that are not in classes="
+                    f"y contains labels {value_list(unknown, most=10)} that are not in classes="
                     f"[{value_list(classes)}].{fix}"
                 )
         self.classes_ = classes
@@ -1182,7 +1182,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
                 if len(labels) > 2:
                     raise ValueError(self._later_class_message(labels, unknown, y))
             raise ValueError(
-                f"this batch's labels [{value_list(np.unique(y))}] are not the classes of "
+                f"this batch's labels [{value_list(np.unique(y), most=10)}] are not the classes of "
                 f"earlier calls [{value_list(self.classes_)}] (numbers against strings?). "
                 "Convert y to the classes' type, or call fit to start a new model."
             )
@@ -1191,8 +1191,8 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         return (
             "Only binary classification is supported. "
             f"{type(self).__name__} is a binary classifier but y has {len(labels)} classes "
-            f"({value_list(labels)}). Map the labels to two classes (e.g. minority vs rest) "
-            "or wrap the learner in sklearn.multiclass.OneVsRestClassifier."
+            f"({value_list(labels, most=10)}). Map the labels to two classes (e.g. minority vs "
+            "rest) or wrap the learner in sklearn.multiclass.OneVsRestClassifier."
         )
 
     def _later_class_message(self, labels, unknown: np.ndarray, y: np.ndarray) -> str:
@@ -1212,8 +1212,8 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         return (
             "Only binary classification is supported. "
             f"{type(self).__name__} has the classes ({value_list(self.classes_)}) from earlier "
-            f"calls and this batch brings {value_list(unknown)} besides: {len(labels)} classes "
-            f"({value_list(labels)}).{readers}"
+            f"calls and this batch brings {value_list(unknown, most=10)} besides: {len(labels)} "
+            f"classes ({value_list(labels, most=10)}).{readers}"
         )
 
     # ------------------------------------------------------------------ sklearn glue
