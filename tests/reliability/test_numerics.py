@@ -131,3 +131,20 @@ def test_nherd_huge_C_has_no_zero_division(covariance):
     est = NHERD(C=1e300, covariance=covariance).fit(X, y)
     assert np.isfinite(est.decision_function(X)).all()
     assert np.isfinite(est.covariance_).all()
+
+
+def test_romma_on_tiny_rows_is_told_to_scale_them_up():
+    """Session 24 (probe z's note): ROMMA's |w| is of order 1/|x|, so rows of norm ~1e-155
+    overflow |w|^2 at once, and the error said only that scaling "only slows that down"
+    (true of the growth on inseparable data, wrong here). It now says to scale such
+    features up; the same rows at 1e-5 fit."""
+    from skewlearn import ROMMA
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(500, 5))
+    y = (X[:, 0] + 0.5 * rng.normal(size=500) > 0).astype(int)
+    with pytest.raises(
+        ValueError, match=r"below ~1e-150 overflow it at once: scale such features up"
+    ):
+        ROMMA(fit_intercept=False).fit(X * 1e-155, y)
+    assert np.isfinite(ROMMA(fit_intercept=False).fit(X * 1e-5, y).coef_).all()

@@ -986,7 +986,9 @@ class ROMMA(ScaledWeightsMixin, OnlineLinearClassifier):
     _overflow_fix: ClassVar[str] = (
         "ROMMA's |w| grows at every update (w.w_t >= |w_t|^2), geometrically on data that "
         "no hyperplane separates with margin (Li & Long analyse separable data); scaling "
-        "the features only slows that down. On noisy data use PassiveAggressive, ALMA or "
+        "the features only slows that down. Its |w| is also of order 1/|x|, so rows whose "
+        "norms are below ~1e-150 overflow it at once: scale such features up first (e.g. "
+        "sklearn.preprocessing.StandardScaler). On noisy data use PassiveAggressive, ALMA or "
         "AROW."
     )
     _parameter_constraints: ClassVar[dict] = {
