@@ -343,6 +343,37 @@ def test_a_misspelt_dataset_is_refused_before_table3_runs(monkeypatch, tmp_path,
     assert "unknown dataset 'satimag'; choose among" in capsys.readouterr().err
 
 
+def test_a_split_count_beyond_table3_is_refused_before_table3_runs(monkeypatch, tmp_path, capsys):
+    """Session 24: ``--repeats 26`` was checked only by ``run_study``, after Table 3
+    (215 CPU s, 15 min wall in session 19) had run; the dataset names were already
+    checked first (session 18)."""
+    from skewlearn.experiments import runner
+
+    def never(*a, **k):
+        raise AssertionError("Table 3 ran before the split count was checked")
+
+    monkeypatch.setattr(runner, "run_experiment", never)
+    for tuned in ([], ["--tuned"]):
+        with pytest.raises(SystemExit) as err:
+            study.main([*tuned, "--repeats", "26", "--md", str(tmp_path / "s.md"),
+                        "--db", str(tmp_path / "t.sqlite")])  # fmt: skip
+        assert err.value.code == 2
+        msg = capsys.readouterr().err
+        assert "n_repeats must be a whole number of splits from 1 to 25" in msg
+        assert not (tmp_path / "t.sqlite").exists()
+    # --skip-table4 runs no Table 4, so its split count is not looked at
+    calls = []
+    monkeypatch.setattr(
+        runner, "run_experiment", lambda *a, **k: calls.append(a) or {"tasks": 0, "ran": 0}
+    )
+    monkeypatch.setattr(study, "table3_markdown", lambda *a, **k: "")
+    monkeypatch.setattr("skewlearn.experiments.report.build_reports", lambda db: [])
+    monkeypatch.setattr("skewlearn.experiments.report.to_markdown", lambda r: "")
+    assert study.main(["--repeats", "26", "--skip-table4", "--md", str(tmp_path / "s.md"),
+                       "--db", str(tmp_path / "t.sqlite")]) == 0  # fmt: skip
+    assert len(calls) == 1
+
+
 def test_jobs_zero_is_a_usage_error(tmp_path, capsys):
     """Session 18: ``--jobs 0`` reached the runner and stopped with a ValueError
     traceback; it is refused as the ``skewlearn run`` command refuses it."""
