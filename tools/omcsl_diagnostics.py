@@ -103,13 +103,15 @@ def opauc() -> None:
 
 
 if __name__ == "__main__":
+    from skewlearn.experiments.cli import positive_int
+
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = ap.add_subparsers(dest="command", required=True)
     p = sub.add_parser("step", help="does a smaller step size let OMCSL's learners reach OCS1?")
-    p.add_argument("dataset")
-    p.add_argument("repeats", type=int)
+    p.add_argument("dataset", choices=list(SPECS))
+    p.add_argument("repeats", type=positive_int, help="splits of omcsl_table3, from split 0")
     p.add_argument("loss", nargs="?", default="hinge", choices=["hinge", "logistic"])
     sub.add_parser("opauc", help="why OPAUC with eta = 0.01 is unstable on flights and shuttle")
     args = ap.parse_args()

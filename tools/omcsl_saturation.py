@@ -142,12 +142,15 @@ def scales() -> None:
 if __name__ == "__main__":
     import argparse
 
+    from skewlearn.experiments.cli import positive_int
+
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     sub = ap.add_subparsers(dest="command", required=True)
     p = sub.add_parser("report", help="saturation per stream and loss")
-    p.add_argument("repeats", type=int, nargs="?", default=3)
+    p.add_argument("repeats", type=positive_int, nargs="?", default=3,
+                   help="splits of omcsl_table3, from split 0 (default 3)")  # fmt: skip
     p.add_argument("--unscaled", action="store_true",
                    help="the streams without the table's standardisation")  # fmt: skip
     sub.add_parser("scales", help="the score_scale of the omcsl_table3_scaled supplement")

@@ -331,3 +331,77 @@ def test_the_summary_is_standard_json_with_null_for_non_finite_values(monkeypatc
         summary = json.loads(text, parse_constant=refuse)
         assert summary["ablation"] == {"toy": {"F_F": None, "auc": None}}
     assert len(summary["runs"]) == 2
+
+
+class _Recorded:
+    """A stand-in metric: returns 0.1, 0.2, 0.3, ... in call order and keeps them."""
+
+    def __init__(self):
+        self.values = []
+
+    def __call__(self, y_true, y_pred):
+        self.values.append(round(0.1 * (len(self.values) % 9 + 1), 10))
+        return self.values[-1]
+
+
+class _Fitted:
+    mu_ = np.array([0.2, 0.3, 0.5])
+
+    def fit(self, X, y):
+        return self
+
+    def predict(self, X):
+        return np.ones(len(X), dtype=int)
+
+    decision_function = predict
+
+
+def test_sweep_and_ablation_average_each_value_over_the_folds(monkeypatch):
+    """Session 24: a sweep or the ablation taking the best fold (``max``) instead of the
+    mean passed every test (G-mean 0 in every fold); these means are Figs. 2-3's points,
+    the counts of check (a) and the ablation table."""
+    import skewlearn
+    import skewlearn.experiments.nystrom_figures as nf
+    import skewlearn.metrics
+
+    y = np.array([1, -1, -1, -1, -1] * 4)
+    monkeypatch.setattr(nf, "_data", lambda name: (np.zeros((len(y), 2)), y))
+    monkeypatch.setattr(nf, "make", lambda *a, **k: _Fitted())
+    g = _Recorded()
+    monkeypatch.setattr(skewlearn.metrics, "gmean", g)
+    res = nf.sweep(["toy"], "rank", [6, 15], splits=2, repeats=2)
+    # call order: repetition, fold, value, kind
+    calls = np.array(g.values).reshape(4, 2, 2)  # (folds, values, kinds)
+    for j, kind in enumerate(nf.KINDS):
+        assert np.allclose(res["_folds"]["toy"][kind], calls[:, :, j].T)
+        assert np.allclose(res["toy"][kind], calls[:, :, j].mean(axis=0))
+
+    g, auc = _Recorded(), _Recorded()
+    monkeypatch.setattr(skewlearn.metrics, "gmean", g)
+    monkeypatch.setattr(skewlearn.metrics, "roc_auc", auc)
+    monkeypatch.setattr(skewlearn, "MultiNystroemMKL", lambda **kw: _Fitted())
+    out = nf.ablation(["toy"], splits=2, repeats=2)["toy"]
+    n = len(nf.ABLATION)
+    per_fold = np.array(g.values).reshape(4, n)  # (folds, variants)
+    for i, variant in enumerate(nf.ABLATION):
+        assert out[variant]["gmean"] == pytest.approx(per_fold[:, i].mean())
+        assert out[variant]["roc_auc"] == pytest.approx(
+            np.array(auc.values).reshape(4, n)[:, i].mean()
+        )
+        assert out[variant]["mu"] == pytest.approx([0.2, 0.3, 0.5])
+
+
+def test_cd_summary_scores_are_the_per_dataset_means(toy_file, tmp_path):
+    """Session 24: the CD diagram's scores taken as each method's best run passed."""
+    from skewlearn.experiments.store import experiment_rows
+
+    db = tmp_path / "toy.sqlite"
+    run_experiment(toy_file, db, n_jobs=1, progress=False)
+    out = cd_summary(db, metrics=("roc_auc",))["roc_auc"]
+    rows = experiment_rows(db, "toy")
+    by = {}
+    for r in rows:
+        by.setdefault((r["dataset"], r["method"]), []).append(r["metrics"]["roc_auc"])
+    assert any(len(set(v)) > 1 for v in by.values())  # the runs differ: max is not the mean
+    want = [[np.mean(by[d, m]) for m in out["methods"]] for d in out["datasets"]]
+    assert np.allclose(out["scores"], want)

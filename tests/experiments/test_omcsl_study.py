@@ -343,6 +343,37 @@ def test_a_misspelt_dataset_is_refused_before_table3_runs(monkeypatch, tmp_path,
     assert "unknown dataset 'satimag'; choose among" in capsys.readouterr().err
 
 
+def test_a_split_count_beyond_table3_is_refused_before_table3_runs(monkeypatch, tmp_path, capsys):
+    """Session 24: ``--repeats 26`` was checked only by ``run_study``, after Table 3
+    (215 CPU s, 15 min wall in session 19) had run; the dataset names were already
+    checked first (session 18)."""
+    from skewlearn.experiments import runner
+
+    def never(*a, **k):
+        raise AssertionError("Table 3 ran before the split count was checked")
+
+    monkeypatch.setattr(runner, "run_experiment", never)
+    for tuned in ([], ["--tuned"]):
+        with pytest.raises(SystemExit) as err:
+            study.main([*tuned, "--repeats", "26", "--md", str(tmp_path / "s.md"),
+                        "--db", str(tmp_path / "t.sqlite")])  # fmt: skip
+        assert err.value.code == 2
+        msg = capsys.readouterr().err
+        assert "n_repeats must be a whole number of splits from 1 to 25" in msg
+        assert not (tmp_path / "t.sqlite").exists()
+    # --skip-table4 runs no Table 4, so its split count is not looked at
+    calls = []
+    monkeypatch.setattr(
+        runner, "run_experiment", lambda *a, **k: calls.append(a) or {"tasks": 0, "ran": 0}
+    )
+    monkeypatch.setattr(study, "table3_markdown", lambda *a, **k: "")
+    monkeypatch.setattr("skewlearn.experiments.report.build_reports", lambda db: [])
+    monkeypatch.setattr("skewlearn.experiments.report.to_markdown", lambda r: "")
+    assert study.main(["--repeats", "26", "--skip-table4", "--md", str(tmp_path / "s.md"),
+                       "--db", str(tmp_path / "t.sqlite")]) == 0  # fmt: skip
+    assert len(calls) == 1
+
+
 def test_jobs_zero_is_a_usage_error(tmp_path, capsys):
     """Session 18: ``--jobs 0`` reached the runner and stopped with a ValueError
     traceback; it is refused as the ``skewlearn run`` command refuses it."""
@@ -424,3 +455,63 @@ def test_the_table_readers_refuse_a_missing_database_and_create_none(tmp_path):
         with pytest.raises(FileNotFoundError, match="no results database"):
             read(missing)
     assert list(tmp_path.iterdir()) == []
+
+
+def _table4_results():
+    """Two (loss, measure) cells of Table 4 by hand: errors 0, 0.05, 0.1 (mean 0.05, two
+    splits within 0.05) and 0.02, 0.1 (mean 0.06, one within), with ĉ+ and c+* apart."""
+    rows_f = [
+        dict(error=0.0, c_hat=0.55, c_star=0.55, eta=0.1),
+        dict(error=0.05, c_hat=0.6, c_star=0.65, eta=0.1),
+        dict(error=0.1, c_hat=0.65, c_star=0.75, eta=0.1),
+    ]
+    rows_pr = [
+        dict(error=0.02, c_hat=0.9, c_star=0.92, eta=0.1),
+        dict(error=0.1, c_hat=0.85, c_star=0.95, eta=0.1),
+    ]
+    table4 = {("hinge", "f1"): rows_f, ("logistic", "auprc"): rows_pr}
+    curves = {m: {"OMCSL-h": np.array([0.5, 0.6])} for m in study.MEASURES}
+    return {"letter": {"table4": table4, "curves": curves, "checkpoints": np.arange(2)}}
+
+
+def test_table4_markdown_and_the_summary_count_by_hand(monkeypatch, tmp_path):
+    """Session 24: nothing failed when Table 4 printed the largest error instead of the
+    mean, counted every split as within 0.05, swapped the ĉ+ and c+* columns, or when the
+    summary's "within 0.05 in k of n cells" counted with another threshold or statistic."""
+    results = _table4_results()
+    text = study.table4_markdown(results, show_eta=True)
+    assert "| letter | hinge | F-measure | 0.050 | 2/3 | 0.600 | 0.650 | 0.1 |" in text
+    assert "| letter | logistic | AUPRC | 0.060 | 1/2 | 0.875 | 0.935 | 0.1 |" in text
+    monkeypatch.setattr(study, "run_study", lambda *a, **k: results)
+    md = tmp_path / "s.md"
+    argv = ["--skip-table3", "--datasets", "letter", "--figures", str(tmp_path), "--md", str(md),
+            "--db", str(tmp_path / "none.sqlite")]  # fmt: skip
+    assert study.main(argv) == 0
+    assert "Mean error within 0.05 in 1 of 2 (dataset, loss, measure) cells." in md.read_text()
+
+
+def test_must_show_means_over_all_runs_and_pairs_only_the_shared_ones(tmp_path):
+    """Session 24: the checks' means were not tested beyond two runs (a median passed), and
+    the paired t-test's pairing by repetition was not tested with a run missing."""
+    from scipy.stats import ttest_rel
+
+    from skewlearn.experiments.store import ResultStore
+
+    db = tmp_path / "r.sqlite"
+    vals = {
+        ("OMCSL-F-h", 0): (0.9, 0.9, 0.7),
+        ("OMCSL-F-h", 1): (0.6, 0.9, 0.7),
+        ("OMCSL-F-h", 2): (0.5, 0.9, 0.7),
+        ("OCS1-h", 0): (0.62, 0.5, 0.6),
+        ("OCS1-h", 1): (0.64, 0.5, 0.6),
+        ("OCS2-h", 0): (0.2, 0.5, 0.2),
+        ("OCS2-h", 1): (0.2, 0.5, 0.2),
+        ("OCS2-h", 2): (0.2, 0.5, 0.2),
+    }
+    with ResultStore(db) as store:
+        _write(store, "omcsl_table3", vals)
+    checks = study.must_show(db, None)
+    # OMCSL's F mean 0.6667 (median 0.6) is ahead of OCS1's 0.63; the t-test pairs reps 0, 1
+    t = ttest_rel([0.9, 0.6], [0.62, 0.64])
+    want = f"| letter | h | F-measure | 0.6667 | 0.6300 | 0.2000 | yes | +0.1200 ({t.pvalue:.2g}) |"
+    assert want in checks

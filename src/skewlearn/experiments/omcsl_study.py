@@ -234,6 +234,19 @@ def study_split(X: Matrix, y: np.ndarray, *, seed: int,
 
 
 # --------------------------------------------------------------------------- the study
+def _split_count(exp, n_repeats: int | None) -> int:
+    """The splits Table 4 and Figure 1 replay: 1 to the experiment's split count (its
+    default); anything else is a ValueError naming the range."""
+    total = exp.protocol.n_repeats
+    reps = total if n_repeats is None else n_repeats
+    if isinstance(reps, bool) or not isinstance(reps, int | np.integer) or not 1 <= reps <= total:
+        raise ValueError(
+            f"n_repeats must be a whole number of splits from 1 to {total} (the "
+            f"splits of {exp.name}, which Table 4 and Figure 1 describe); got {n_repeats!r}."
+        )
+    return int(reps)
+
+
 def run_study(datasets: Sequence[str] | None = None, n_repeats: int | None = None, *,
               last: int = 5000, curves: bool = True,
               log: Callable[[str], object] = print, config: StrPath = CONFIG,
@@ -255,16 +268,7 @@ def run_study(datasets: Sequence[str] | None = None, n_repeats: int | None = Non
     if unknown:
         raise ValueError(f"unknown dataset {unknown[0]!r}; choose among {', '.join(specs)}.")
     protocol: RandomSplits = exp.protocol  # type: ignore[assignment]
-    reps = protocol.n_repeats if n_repeats is None else n_repeats
-    if (
-        isinstance(reps, bool)
-        or not isinstance(reps, int | np.integer)
-        or not 1 <= reps <= protocol.n_repeats
-    ):
-        raise ValueError(
-            f"n_repeats must be a whole number of splits from 1 to {protocol.n_repeats} (the "
-            f"splits of {exp.name}, which Table 4 and Figure 1 describe); got {n_repeats!r}."
-        )
+    reps = _split_count(exp, n_repeats)
     if etas is not None:
         for name in names:
             missing = [(loss, m) for loss in ("hinge", "logistic") for m in MEASURES
@@ -594,11 +598,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_outputs(Path(db), {k: v for k, v in outputs.items() if v})
     except ValueError as err:
         p.error(str(err))
-    if args.datasets and not args.skip_table4:  # before Table 3, which runs for hours
-        known = [d.name for d in load_experiment(config).datasets]
-        unknown = [n for n in args.datasets if n not in known]
+    if not args.skip_table4:  # names and split count before Table 3, which runs for hours
+        exp = load_experiment(config)
+        known = [d.name for d in exp.datasets]
+        unknown = [n for n in args.datasets or () if n not in known]
         if unknown:
             p.error(f"unknown dataset {unknown[0]!r}; choose among {', '.join(known)}.")
+        try:
+            _split_count(exp, args.repeats)
+        except ValueError as err:
+            p.error(str(err))
     if args.tuned and args.skip_table3 and not Path(db).is_file():
         p.error(f"--tuned --skip-table3 needs the tuned table's database; {db!r} is missing.")
     t_wall, t_cpu = time.perf_counter(), time.process_time()
