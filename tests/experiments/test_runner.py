@@ -496,6 +496,23 @@ def test_repeats_that_is_not_a_positive_integer_is_refused_before_the_database(
     assert not db.exists()
 
 
+def test_repeats_beyond_the_protocol_is_refused_before_the_database(toy_file, tmp_path):
+    """Session 24 (probe x's note): ``repeats`` is a cut, so ``reproduce koil_table1
+    --repeats 9`` ran the protocol's 4 repetitions (minutes of every core) without a word.
+    More than the protocol holds is refused, naming its count and n_repeats; the count
+    itself still runs."""
+    from skewlearn.experiments.config import load_experiment
+
+    n = load_experiment(toy_file).protocol.n_repeats
+    db = tmp_path / "r.sqlite"
+    with pytest.raises(ValueError, match=rf"repeats={n + 1} is more than the {n} repetitions .*"
+                       r"set n_repeats in the experiment file"):  # fmt: skip
+        run_experiment(toy_file, db, n_jobs=1, progress=False, repeats=n + 1)
+    assert not db.exists()
+    run_experiment(toy_file, db, n_jobs=1, progress=False, repeats=n)
+    assert db.exists()
+
+
 @pytest.mark.parametrize("n_jobs", [0, 1.5, True, "2"])
 def test_n_jobs_that_cannot_run_is_refused_before_the_database(toy_file, tmp_path, n_jobs):
     """Session 17: ``n_jobs=0`` stopped the run with joblib's "n_jobs == 0 in Parallel has

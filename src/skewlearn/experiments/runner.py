@@ -849,6 +849,14 @@ def run_experiment(
             f"default; -2 is all cores but one, and so on); got {n_jobs!r}."
         )
     exp = experiment if isinstance(experiment, Experiment) else load_experiment(experiment)
+    if repeats is not None and repeats > exp.protocol.n_repeats:
+        # a cut only: 9 ran the protocol's 4 without a word (probe x, session 24)
+        raise ValueError(
+            f"repeats={repeats} is more than the {exp.protocol.n_repeats} repetitions in the "
+            f"protocol of experiment {exp.name!r}: repeats only cuts a run short (its first N "
+            "repetitions). To run more, set n_repeats in the experiment file's [protocol] "
+            f"table; for all {exp.protocol.n_repeats}, leave repeats out."
+        )
     # the data once, before the database and any search or task: a bad option failed them
     # all alike
     in_process = n_jobs == 1 and scheduler is None and not os.environ.get("DASK_SCHEDULER_ADDRESS")
