@@ -419,6 +419,36 @@ def test_a_relative_data_file_is_read_from_the_runs_directory_on_dask_workers(
     assert _results(tmp_path / "dask.db") == _results(tmp_path / "seq.db")
 
 
+def test_the_workers_read_the_file_the_run_checked_through_a_symlink_and_dotdot(
+    tmp_path, monkeypatch
+):
+    """Session 24 (probe w): the workers' path was ``os.path.abspath(source)``, which
+    drops ``link/..`` as text; the system resolves ``link`` first, so ``link/../data/x.csv``
+    with ``link -> other/sub`` is ``other/data/x.csv``. The run hashed and checked that
+    file while joblib's and Dask's workers read ``data/x.csv``, another file (or none)."""
+    from skewlearn import datasets
+
+    _relative_experiment(tmp_path)  # tmp_path/data/x.csv: the file the text names
+    (tmp_path / "other" / "sub").mkdir(parents=True)
+    (tmp_path / "other" / "data").mkdir()
+    lines = ["a,b,label"] + [f"{i},{i % 7},{int(i % 5 == 0)}" for i in range(40)]
+    (tmp_path / "other" / "data" / "x.csv").write_text("\n".join(lines) + "\n")
+    (tmp_path / "link").symlink_to("other/sub")
+    (tmp_path / "e.toml").write_text(
+        'name = "sym"\ndatasets = ["link/../data/x.csv"]\n[protocol]\nn_splits = 2\n'
+        '[[estimators]]\nclass = "Perceptron"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    (spec,) = runner_mod._check_datasets(load_experiment("e.toml"), keep=False).datasets
+    opened = str(tmp_path / "other" / "data" / "x.csv")
+    assert spec.digest == runner_mod.file_digest(opened) and os.path.isabs(spec.path)
+    monkeypatch.setattr(runner_mod, "_DATASETS", {})  # as in a worker process
+    monkeypatch.chdir(tmp_path / "other")  # started in another directory
+    X, y = runner_mod.load_dataset(spec)
+    X_opened, y_opened, _ = datasets.load(opened)
+    assert X.shape == (40, 2) and np.array_equal(X, X_opened) and np.array_equal(y, y_opened)
+
+
 def test_the_dataset_cache_tells_files_of_the_same_name_apart(tmp_path, monkeypatch):
     """Session 15: the in-process cache was keyed by the spec alone, so a relative
     ``d.csv`` read from a second directory (or the same file rewritten) returned the first

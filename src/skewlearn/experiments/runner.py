@@ -638,7 +638,9 @@ def _check_datasets(exp: Experiment, keep: bool) -> Experiment:
         if not cached:
             del _DATASETS[key]
         if spec.generator is None:  # the path the workers read (a relative one is ours)
-            path = os.path.abspath(user_path(spec.source))
+            # joined, not abspath: its text rule drops "link/.." where the system follows
+            # the link first, so the workers would read another file than the one checked
+            path = os.path.join(os.getcwd(), user_path(spec.source))
             spec = dataclasses.replace(spec, digest=file_digest(spec.source), path=path)
         if keep:  # under the key the tasks look for
             _DATASETS[_dataset_key(spec)] = data
