@@ -449,6 +449,36 @@ def test_the_workers_read_the_file_the_run_checked_through_a_symlink_and_dotdot(
     assert X.shape == (40, 2) and np.array_equal(X, X_opened) and np.array_equal(y, y_opened)
 
 
+def test_a_worker_on_another_machine_reads_its_copy_of_a_relative_data_file(tmp_path, monkeypatch):
+    """Session 24 (probe w): the workers get the absolute path the run checked, which a
+    worker on another machine need not have; until then a relative source was read from
+    each worker's directory, so a copy of the project there worked. A worker without
+    the checked path reads the source from its own directory again, if that file has the
+    contents the run hashed; otherwise the run stops saying which path it needs."""
+    from skewlearn import datasets
+    from skewlearn.experiments.config import DatasetSpec
+
+    _relative_experiment(tmp_path / "copy")  # the worker's copy: copy/data/x.csv
+    copy = str(tmp_path / "copy" / "data" / "x.csv")
+    gone = str(tmp_path / "client" / "data" / "x.csv")  # the run's machine's path
+    spec = DatasetSpec("x", source="data/x.csv", digest=runner_mod.file_digest(copy), path=gone)
+    monkeypatch.setattr(runner_mod, "_DATASETS", {})
+    monkeypatch.chdir(tmp_path / "copy")
+    X, y = runner_mod.load_dataset(spec)
+    X_copy, y_copy, _ = datasets.load(copy)
+    assert np.array_equal(X, X_copy) and np.array_equal(y, y_copy)
+
+    other = DatasetSpec("x", source="data/x.csv", digest="0" * 32, path=gone)
+    missing = re.escape(gone) + r": no such file here .* every worker needs the file at this"
+    with pytest.raises(FileNotFoundError, match=missing + r".*data/x\.csv holds other contents"):
+        runner_mod.load_dataset(other)
+    monkeypatch.chdir(tmp_path)  # no copy here (and a worker process of its own)
+    monkeypatch.setattr(runner_mod, "_DATASETS", {})
+    with pytest.raises(FileNotFoundError, match=missing) as err:
+        runner_mod.load_dataset(spec)
+    assert "other contents" not in str(err.value)
+
+
 def test_the_dataset_cache_tells_files_of_the_same_name_apart(tmp_path, monkeypatch):
     """Session 15: the in-process cache was keyed by the spec alone, so a relative
     ``d.csv`` read from a second directory (or the same file rewritten) returned the first

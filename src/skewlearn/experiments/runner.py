@@ -278,6 +278,33 @@ def _dataset_key(spec: DatasetSpec) -> str:
     return key
 
 
+def _path_here(spec: DatasetSpec) -> str:
+    """The path this process reads a data file from: the absolute path the run checked
+    (:func:`_check_datasets`), else (a Dask worker on another machine) a source not given
+    as an absolute path, read from this process's directory as before session 24, if that
+    file holds the contents the run hashed. Without either: a ``FileNotFoundError`` naming
+    the path every worker needs."""
+    if spec.path is None or os.path.exists(spec.path):
+        return spec.path or spec.source
+    here = user_path(spec.source)
+    copy = not os.path.isabs(spec.source) and os.path.isfile(here)
+    if copy and (spec.digest is None or file_digest(here) == spec.digest):
+        return here
+    msg = (
+        f"{spec.path}: no such file here (host {socket.gethostname()}), where the run "
+        "checked it: on a Dask cluster every worker needs the file at this path (a shared "
+        "file system)"
+    )
+    if not os.path.isabs(spec.source):
+        msg += (
+            f", or a copy with the same contents at {spec.source} in the directory it was "
+            "started in"
+        )
+    if copy:
+        msg += f" ({os.path.abspath(here)} holds other contents than the file the run checked)"
+    raise FileNotFoundError(msg + ".")
+
+
 def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
     """``(X, y)`` of a dataset spec (X sparse for a LIBSVM file), y in {-1, +1} with the
     minority class +1 (or, for a data file, its ``positive_class`` param); cached."""
@@ -305,7 +332,7 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray | sp.csr_matrix, np.ndar
                 f"dataset {spec.name!r} needs skewlearn.datasets.load, which this build lacks; "
                 "use a generator dataset instead."
             )
-        source = spec.path or spec.source
+        source = _path_here(spec)
         try:
             X, y, _meta = datasets.load(source, scale=spec.scale, **spec.params)
         except FileNotFoundError as exc:
