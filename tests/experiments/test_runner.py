@@ -633,3 +633,36 @@ def test_a_scheduler_lost_while_a_result_is_fetched_says_the_run_resumes(
         monkeypatch.setattr(Future, "result", real)
         out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
     assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2
+
+
+def test_a_task_that_kills_its_workers_is_named(toy_file, tmp_path, monkeypatch):
+    """Session 24 (probe w): a task whose worker process dies on every try (a crash in
+    compiled code, the memory limit) comes back from the cluster as distributed's
+    ``KilledWorker``, which names only Dask's key of the future; the run stopped
+    without saying which method, dataset and fold, as a task raising a bug does. The
+    finished tasks stay saved and the rest of the run resumes."""
+    from distributed import Client, Future, KilledWorker, LocalCluster
+
+    real = Future.result
+    fetched = []
+
+    def result(future, *args, **kwargs):  # the third task's workers all died
+        fetched.append(real(future, *args, **kwargs))
+        if len(fetched) == 3:
+            raise KilledWorker(future.key, "tcp://127.0.0.1:1", 3)
+        return fetched[-1]
+
+    exp = load_experiment(toy_file)
+    db = tmp_path / "k.db"
+    kw = {"n_workers": 1, "threads_per_worker": 1, "processes": False, "dashboard_address": None}
+    with LocalCluster(**kw) as cluster, Client(cluster) as client:
+        monkeypatch.setattr(Future, "result", result)
+        with pytest.raises(KilledWorker) as info:
+            run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+        monkeypatch.setattr(Future, "result", real)
+        (task,) = [t for t in expand_tasks(exp) if t.key == fetched[2]["task_key"]]
+        (note,) = info.value.__notes__
+        assert note.startswith(f"skewlearn: raised by the task of experiment {exp.name!r}")
+        assert f"on dataset {task.dataset.name!r}" in note and f"(task key {task.key})" in note
+        out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+    assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2

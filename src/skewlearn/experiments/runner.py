@@ -152,7 +152,7 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
         return
     from concurrent.futures import CancelledError
 
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
     from distributed.comm import CommClosedError
 
     def stopped(what: str, err: Exception) -> TasksCancelled:
@@ -162,7 +162,9 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
             "resume."
         )
 
-    futures = client.map(fn, list(tasks), pure=False)
+    tasks = list(tasks)
+    futures = client.map(fn, tasks, pure=False)
+    task_of = {f.key: t for f, t in zip(futures, tasks)}
     try:
         for future in as_completed(futures):
             try:
@@ -171,6 +173,9 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
                 raise stopped("the Dask cluster cancelled this run's tasks", err) from err
             except CommClosedError as err:  # the scheduler gone while a result was fetched
                 raise stopped("lost the connection to the Dask scheduler", err) from err
+            except KilledWorker as err:  # its process died on every try: a crash, memory
+                _name_task(err, task_of[future.key])  # (the message has Dask's key only)
+                raise
             yield row
             future.release()
     finally:  # an interrupted run leaves nothing queued on the cluster
