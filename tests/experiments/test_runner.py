@@ -477,6 +477,10 @@ def test_a_worker_on_another_machine_reads_its_copy_of_a_relative_data_file(tmp_
     with pytest.raises(FileNotFoundError, match=missing) as err:
         runner_mod.load_dataset(spec)
     assert "other contents" not in str(err.value)
+    assert "data/x.csv in the directory it was started in" in str(err.value)
+    monkeypatch.setenv("HOME", str(tmp_path / "copy"))  # "~/...": the worker's home
+    home = DatasetSpec("x", source="~/data/x.csv", digest=spec.digest, path=gone)
+    assert np.array_equal(runner_mod.load_dataset(home)[0], X_copy)
 
 
 def test_the_dataset_cache_tells_files_of_the_same_name_apart(tmp_path, monkeypatch):

@@ -286,9 +286,9 @@ def _dataset_key(spec: DatasetSpec) -> str:
 def _path_here(spec: DatasetSpec) -> str:
     """The path this process reads a data file from: the absolute path the run checked
     (:func:`_check_datasets`), else (a Dask worker on another machine) a source not given
-    as an absolute path, read from this process's directory as before session 24, if that
-    file holds the contents the run hashed. Without either: a ``FileNotFoundError`` naming
-    the path every worker needs."""
+    as an absolute path, read from this process's directory (or home, for ``~``) as before
+    session 24, if that file holds the contents the run hashed. Without either: a
+    ``FileNotFoundError`` naming the path every worker needs."""
     if spec.path is None or os.path.exists(spec.path):
         return spec.path or spec.source
     here = user_path(spec.source)
@@ -300,11 +300,9 @@ def _path_here(spec: DatasetSpec) -> str:
         "checked it: on a Dask cluster every worker needs the file at this path (a shared "
         "file system)"
     )
-    if not os.path.isabs(spec.source):
-        msg += (
-            f", or a copy with the same contents at {spec.source} in the directory it was "
-            "started in"
-        )
+    if not os.path.isabs(spec.source):  # ("~/x.csv": the worker's home folder)
+        where = "" if spec.source.startswith("~") else " in the directory it was started in"
+        msg += f", or a copy with the same contents at {spec.source}{where}"
     if copy:
         msg += f" ({os.path.abspath(here)} holds other contents than the file the run checked)"
     raise FileNotFoundError(msg + ".")
