@@ -492,3 +492,46 @@ def test_the_figures_and_timings_do_not_depend_on_the_order_tasks_finished(tmp_p
     shuffled = report(tmp_path / "shuffled.db", "BA", ("d2", "d1"))
     assert serial[0].index("| A | 0.2500") < serial[0].index("| B | 0.2500")
     assert shuffled == serial
+
+
+def test_the_sensitivity_figures_of_shared_searches_do_not_depend_on_their_finishing_order(
+    tmp_path, monkeypatch
+):
+    """Session 24 (probe w): with ``search.scope = "first_fold"`` the sensitivity figures
+    are drawn from the shared searches, which were taken in the order they finished (the
+    database's), unlike the task rows: the figures' order and each figure's datasets
+    (their legend and colours) changed with the number of workers, Dask or a resume."""
+    from skewlearn.experiments import ResultStore
+
+    calls = _record_sensitivity_figures(monkeypatch)
+    definition = {
+        "metrics": ["roc_auc"],
+        "search": {"metric": "roc_auc", "scope": "first_fold"},
+        "estimators": [{"name": "A"}, {"name": "B"}],
+        "datasets": [{"name": "d1"}, {"name": "d2"}],
+    }
+    pairs = [(d, m) for d in ("d1", "d2") for m in "AB"]
+
+    def figures(path, order):
+        with ResultStore(path) as s:
+            s.save_experiment("e", definition)
+            for d, m in order:
+                scores = [0.5, 0.6 + (m == "A") / 10 + (d == "d2") / 20]
+                s.write_search(dict(
+                    search_key=f"s{d}{m}", experiment="e", dataset=d, method=m,
+                    params={"C": 2.0}, cpu_time=0.1,
+                    extra={"search": {"params": [{"C": 1.0}, {"C": 2.0}], "scores": scores}},
+                ))  # fmt: skip
+            for d, m in pairs:
+                s.write(dict(
+                    task_key=f"t{d}{m}", experiment="e", dataset=d, method=m, repetition=0,
+                    fold=0, seed=1, params={"C": 2.0}, metrics={"roc_auc": 0.75},
+                    extra={"tuned_by": f"s{d}{m}"}, fit_time=0.25, wall_time=0.5,
+                ))  # fmt: skip
+        calls.clear()
+        html = to_html(build_reports(path))
+        return html, [(title, list(lines)) for title, (lines, _) in calls.items()]
+
+    serial = figures(tmp_path / "serial.db", pairs)
+    assert serial[1] == [("A: C", ["d1", "d2"]), ("B: C", ["d1", "d2"])]
+    assert figures(tmp_path / "shuffled.db", pairs[::-1]) == serial

@@ -419,6 +419,70 @@ def test_a_relative_data_file_is_read_from_the_runs_directory_on_dask_workers(
     assert _results(tmp_path / "dask.db") == _results(tmp_path / "seq.db")
 
 
+def test_the_workers_read_the_file_the_run_checked_through_a_symlink_and_dotdot(
+    tmp_path, monkeypatch
+):
+    """Session 24 (probe w): the workers' path was ``os.path.abspath(source)``, which
+    drops ``link/..`` as text; the system resolves ``link`` first, so ``link/../data/x.csv``
+    with ``link -> other/sub`` is ``other/data/x.csv``. The run hashed and checked that
+    file while joblib's and Dask's workers read ``data/x.csv``, another file (or none)."""
+    from skewlearn import datasets
+
+    _relative_experiment(tmp_path)  # tmp_path/data/x.csv: the file the text names
+    (tmp_path / "other" / "sub").mkdir(parents=True)
+    (tmp_path / "other" / "data").mkdir()
+    lines = ["a,b,label"] + [f"{i},{i % 7},{int(i % 5 == 0)}" for i in range(40)]
+    (tmp_path / "other" / "data" / "x.csv").write_text("\n".join(lines) + "\n")
+    (tmp_path / "link").symlink_to("other/sub")
+    (tmp_path / "e.toml").write_text(
+        'name = "sym"\ndatasets = ["link/../data/x.csv"]\n[protocol]\nn_splits = 2\n'
+        '[[estimators]]\nclass = "Perceptron"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    (spec,) = runner_mod._check_datasets(load_experiment("e.toml"), keep=False).datasets
+    opened = str(tmp_path / "other" / "data" / "x.csv")
+    assert spec.digest == runner_mod.file_digest(opened) and os.path.isabs(spec.path)
+    monkeypatch.setattr(runner_mod, "_DATASETS", {})  # as in a worker process
+    monkeypatch.chdir(tmp_path / "other")  # started in another directory
+    X, y = runner_mod.load_dataset(spec)
+    X_opened, y_opened, _ = datasets.load(opened)
+    assert X.shape == (40, 2) and np.array_equal(X, X_opened) and np.array_equal(y, y_opened)
+
+
+def test_a_worker_on_another_machine_reads_its_copy_of_a_relative_data_file(tmp_path, monkeypatch):
+    """Session 24 (probe w): the workers get the absolute path the run checked, which a
+    worker on another machine need not have; until then a relative source was read from
+    each worker's directory, so a copy of the project there worked. A worker without
+    the checked path reads the source from its own directory again, if that file has the
+    contents the run hashed; otherwise the run stops saying which path it needs."""
+    from skewlearn import datasets
+    from skewlearn.experiments.config import DatasetSpec
+
+    _relative_experiment(tmp_path / "copy")  # the worker's copy: copy/data/x.csv
+    copy = str(tmp_path / "copy" / "data" / "x.csv")
+    gone = str(tmp_path / "client" / "data" / "x.csv")  # the run's machine's path
+    spec = DatasetSpec("x", source="data/x.csv", digest=runner_mod.file_digest(copy), path=gone)
+    monkeypatch.setattr(runner_mod, "_DATASETS", {})
+    monkeypatch.chdir(tmp_path / "copy")
+    X, y = runner_mod.load_dataset(spec)
+    X_copy, y_copy, _ = datasets.load(copy)
+    assert np.array_equal(X, X_copy) and np.array_equal(y, y_copy)
+
+    other = DatasetSpec("x", source="data/x.csv", digest="0" * 32, path=gone)
+    missing = re.escape(gone) + r": no such file here .* every worker needs the file at this"
+    with pytest.raises(FileNotFoundError, match=missing + r".*data/x\.csv holds other contents"):
+        runner_mod.load_dataset(other)
+    monkeypatch.chdir(tmp_path)  # no copy here (and a worker process of its own)
+    monkeypatch.setattr(runner_mod, "_DATASETS", {})
+    with pytest.raises(FileNotFoundError, match=missing) as err:
+        runner_mod.load_dataset(spec)
+    assert "other contents" not in str(err.value)
+    assert "data/x.csv in the directory it was started in" in str(err.value)
+    monkeypatch.setenv("HOME", str(tmp_path / "copy"))  # "~/...": the worker's home
+    home = DatasetSpec("x", source="~/data/x.csv", digest=spec.digest, path=gone)
+    assert np.array_equal(runner_mod.load_dataset(home)[0], X_copy)
+
+
 def test_the_dataset_cache_tells_files_of_the_same_name_apart(tmp_path, monkeypatch):
     """Session 15: the in-process cache was keyed by the spec alone, so a relative
     ``d.csv`` read from a second directory (or the same file rewritten) returned the first
@@ -588,5 +652,38 @@ def test_a_scheduler_lost_while_a_result_is_fetched_says_the_run_resumes(
         with pytest.raises(runner_mod.TasksCancelled, match=match):
             run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
         monkeypatch.setattr(Future, "result", real)
+        out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+    assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2
+
+
+def test_a_task_that_kills_its_workers_is_named(toy_file, tmp_path, monkeypatch):
+    """Session 24 (probe w): a task whose worker process dies on every try (a crash in
+    compiled code, the memory limit) comes back from the cluster as distributed's
+    ``KilledWorker``, which names only Dask's key of the future; the run stopped
+    without saying which method, dataset and fold, as a task raising a bug does. The
+    finished tasks stay saved and the rest of the run resumes."""
+    from distributed import Client, Future, KilledWorker, LocalCluster
+
+    real = Future.result
+    fetched = []
+
+    def result(future, *args, **kwargs):  # the third task's workers all died
+        fetched.append(real(future, *args, **kwargs))
+        if len(fetched) == 3:
+            raise KilledWorker(future.key, "tcp://127.0.0.1:1", 3)
+        return fetched[-1]
+
+    exp = load_experiment(toy_file)
+    db = tmp_path / "k.db"
+    kw = {"n_workers": 1, "threads_per_worker": 1, "processes": False, "dashboard_address": None}
+    with LocalCluster(**kw) as cluster, Client(cluster) as client:
+        monkeypatch.setattr(Future, "result", result)
+        with pytest.raises(KilledWorker) as info:
+            run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
+        monkeypatch.setattr(Future, "result", real)
+        (task,) = [t for t in expand_tasks(exp) if t.key == fetched[2]["task_key"]]
+        (note,) = info.value.__notes__
+        assert note.startswith(f"skewlearn: raised by the task of experiment {exp.name!r}")
+        assert f"on dataset {task.dataset.name!r}" in note and f"(task key {task.key})" in note
         out = run_experiment(exp, db, scheduler=client, progress=False, repeats=1)
     assert out["skipped"] == 2 and out["ran"] == out["tasks"] - 2

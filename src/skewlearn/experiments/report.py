@@ -240,7 +240,9 @@ def build_reports(
         metrics = definition.get("metrics") or sorted({m for r in exp_rows for m in r["metrics"]})
         # no rows (every task failed, or a changed definition not run yet): no empty tables
         tables = [_table(m, exp_rows, definition) for m in metrics] if exp_rows else []
-        found = [s for s in searches if s["experiment"] == name]
+        # the shared searches too (stored as they finished), which the sensitivity
+        # figures follow
+        found = sorted((s for s in searches if s["experiment"] == name), key=_run_order(definition))
         failed = [f for f in failures if f["experiment"] == name]
         reports.append(
             ExperimentReport(name, definition, exp_rows, tables, found, failed, earlier[name])
@@ -249,8 +251,9 @@ def build_reports(
 
 
 def _run_order(definition: dict):
-    """The sort key of :func:`build_reports`' rows: repetition, fold, then the dataset's and
-    the method's places in the definition (names it lacks after them, by name)."""
+    """The sort key of :func:`build_reports`' rows and shared searches: repetition, fold,
+    then the dataset's and the method's places in the definition (names it lacks after
+    them, by name)."""
     places = {
         kind: {n: i for i, n in enumerate(x["name"] for x in definition.get(kind, []))}
         for kind in ("datasets", "estimators")
@@ -259,8 +262,8 @@ def _run_order(definition: dict):
     def key(r: dict) -> tuple:
         d, m = places["datasets"], places["estimators"]
         return (
-            r["repetition"],
-            r["fold"],
+            r.get("repetition", 0),  # (a shared search has neither)
+            r.get("fold", 0),
             (d.get(r["dataset"], len(d)), r["dataset"]),
             (m.get(r["method"], len(m)), r["method"]),
         )

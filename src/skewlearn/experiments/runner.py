@@ -152,7 +152,7 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
         return
     from concurrent.futures import CancelledError
 
-    from distributed import as_completed
+    from distributed import KilledWorker, as_completed
     from distributed.comm import CommClosedError
 
     def stopped(what: str, err: Exception) -> TasksCancelled:
@@ -162,7 +162,9 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
             "resume."
         )
 
-    futures = client.map(fn, list(tasks), pure=False)
+    tasks = list(tasks)
+    futures = client.map(fn, tasks, pure=False)
+    task_of = {f.key: t for f, t in zip(futures, tasks)}
     try:
         for future in as_completed(futures):
             try:
@@ -171,6 +173,9 @@ def _results(fn, tasks, n_jobs: int | None, client) -> Iterator[dict]:
                 raise stopped("the Dask cluster cancelled this run's tasks", err) from err
             except CommClosedError as err:  # the scheduler gone while a result was fetched
                 raise stopped("lost the connection to the Dask scheduler", err) from err
+            except KilledWorker as err:  # its process died on every try: a crash, memory
+                _name_task(err, task_of[future.key])  # (the message has Dask's key only)
+                raise
             yield row
             future.release()
     finally:  # an interrupted run leaves nothing queued on the cluster
@@ -278,6 +283,31 @@ def _dataset_key(spec: DatasetSpec) -> str:
     return key
 
 
+def _path_here(spec: DatasetSpec) -> str:
+    """The path this process reads a data file from: the absolute path the run checked
+    (:func:`_check_datasets`), else (a Dask worker on another machine) a source not given
+    as an absolute path, read from this process's directory (or home, for ``~``) as before
+    session 24, if that file holds the contents the run hashed. Without either: a
+    ``FileNotFoundError`` naming the path every worker needs."""
+    if spec.path is None or os.path.exists(spec.path):
+        return spec.path or spec.source
+    here = user_path(spec.source)
+    copy = not os.path.isabs(spec.source) and os.path.isfile(here)
+    if copy and (spec.digest is None or file_digest(here) == spec.digest):
+        return here
+    msg = (
+        f"{spec.path}: no such file here (host {socket.gethostname()}), where the run "
+        "checked it: on a Dask cluster every worker needs the file at this path (a shared "
+        "file system)"
+    )
+    if not os.path.isabs(spec.source):  # ("~/x.csv": the worker's home folder)
+        where = "" if spec.source.startswith("~") else " in the directory it was started in"
+        msg += f", or a copy with the same contents at {spec.source}{where}"
+    if copy:
+        msg += f" ({os.path.abspath(here)} holds other contents than the file the run checked)"
+    raise FileNotFoundError(msg + ".")
+
+
 def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray | sp.csr_matrix, np.ndarray]:
     """``(X, y)`` of a dataset spec (X sparse for a LIBSVM file), y in {-1, +1} with the
     minority class +1 (or, for a data file, its ``positive_class`` param); cached."""
@@ -305,7 +335,7 @@ def load_dataset(spec: DatasetSpec) -> tuple[np.ndarray | sp.csr_matrix, np.ndar
                 f"dataset {spec.name!r} needs skewlearn.datasets.load, which this build lacks; "
                 "use a generator dataset instead."
             )
-        source = spec.path or spec.source
+        source = _path_here(spec)
         try:
             X, y, _meta = datasets.load(source, scale=spec.scale, **spec.params)
         except FileNotFoundError as exc:
@@ -638,7 +668,9 @@ def _check_datasets(exp: Experiment, keep: bool) -> Experiment:
         if not cached:
             del _DATASETS[key]
         if spec.generator is None:  # the path the workers read (a relative one is ours)
-            path = os.path.abspath(user_path(spec.source))
+            # joined, not abspath: its text rule drops "link/.." where the system follows
+            # the link first, so the workers would read another file than the one checked
+            path = os.path.join(os.getcwd(), user_path(spec.source))
             spec = dataclasses.replace(spec, digest=file_digest(spec.source), path=path)
         if keep:  # under the key the tasks look for
             _DATASETS[_dataset_key(spec)] = data
