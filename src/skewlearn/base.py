@@ -195,7 +195,7 @@ def _classes_array(classes) -> np.ndarray:
             f"{'sorted(classes)' if isinstance(classes, set | frozenset) else '[0, 1]'}."
         )
     labels = np.asarray(classes)
-    shown = value_list(classes if isinstance(classes, list | tuple) else labels.ravel())
+    shown = value_list(classes if isinstance(classes, list | tuple) else labels.ravel(), most=10)
     missing = next((v for v in labels.ravel().tolist() if _is_missing(v)), False)
     if missing is not False:
         raise ValueError(
@@ -1143,7 +1143,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         given = np.unique(_classes_array(classes))
         if not np.array_equal(given, self.classes_):
             raise ValueError(
-                f"classes=[{value_list(given)}] differs from the "
+                f"classes=[{value_list(given, most=10)}] differs from the "
                 f"classes of earlier calls [{value_list(self.classes_)}]; call fit to start "
                 "a new model."
             )
