@@ -45,7 +45,7 @@ import scipy.sparse as sp
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._config import NJIT
@@ -102,10 +102,22 @@ def _check_targets(y: np.ndarray) -> None:
     more distinct values than half its (over 20) rows is repeated here, with its message;
     everything else (floats, objects, bytes) goes to scikit-learn. Its ``type_of_target``
     validates ``y`` again and costs ~0.22 ms, a third of a 100-row ``fit`` and of a later
-    ``partial_fit`` that takes the full validation (a list, a DataFrame)."""
-    if y.ndim != 1 or y.dtype.kind not in "biuU" or not y.shape[0]:
+    ``partial_fit`` that takes the full validation (a list, a DataFrame).
+
+    Other 1-D labels (floats, objects: pandas' nullable Int64 and "string" columns become
+    these) are typed by scikit-learn's ``type_of_target``; a "multiclass" ``y`` gets the
+    warning from here, as integers and text do, so it names the user's line (scikit-learn's
+    own names this module), and any type but "binary" goes to the full check for its
+    error."""
+    if y.ndim != 1 or not y.shape[0]:
         check_classification_targets(y)
         return
+    if y.dtype.kind not in "biuU":
+        kind = type_of_target(y, input_name="y")
+        if kind != "multiclass":
+            if kind != "binary":
+                check_classification_targets(y)  # "Unknown label type: ..."
+            return
     n = y.shape[0]
     if n > 20 and _unique_labels(y).shape[0] > max(2, round(0.5 * n)):
         warnings.warn(
