@@ -226,6 +226,67 @@ def test_many_labels_are_named_briefly_and_their_warning_names_the_users_line():
         assert [w.filename for w in many] == [__file__] * len(many)
 
 
+def test_the_many_labels_warning_names_the_users_line_for_float_and_object_labels():
+    """Session 24 (probe q): 8ce24ad pointed the "50% unique" warning at the caller's line
+    for numpy integer and text labels, but float labels, object arrays of text and pandas'
+    nullable Int64 and "string" columns (both object or float after validation) went to
+    scikit-learn's check, whose warning named skewlearn/base.py."""
+    from skewlearn import PassiveAggressive
+
+    pd = pytest.importorskip("pandas")
+    X = np.random.default_rng(0).normal(size=(2000, 3))
+    ids = np.arange(2000)
+    labels = [
+        ids.astype(float),
+        ids.astype(str).astype(object),
+        pd.Series(ids, dtype="Int64"),
+        pd.Series(ids.astype(str), dtype="string"),
+    ]
+    for y in labels:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            with pytest.raises(ValueError, match=r"y has 2000 classes"):
+                PassiveAggressive().fit(X, y)
+        many = [w for w in seen if "greater than 50% of the number" in str(w.message)]
+        assert [w.filename for w in many] == [__file__]
+    with warnings.catch_warnings(record=True) as seen:  # a binary float y: no warning
+        warnings.simplefilter("always")
+        PassiveAggressive().fit(X, (ids % 2).astype(float))
+    assert not [w for w in seen if "50%" in str(w.message)]
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        PassiveAggressive().fit(X, ids / 3)
+
+
+def test_a_classes_argument_of_many_labels_is_named_briefly():
+    """Session 24 (probe q): a ``classes=`` of more than two labels is listed ten then
+    "..." on the first call, but the same argument on a later call ("differs from the
+    classes of earlier calls"), or one holding a missing or a continuous value, was listed
+    whole: ``classes=np.unique(ids)`` of 2,000 ids gave 11-30 KB."""
+    from skewlearn import PassiveAggressive
+
+    X = np.random.default_rng(0).normal(size=(2000, 3))
+    ids = np.arange(2000)
+    later = PassiveAggressive().partial_fit(X[:2], [0, 1])
+    cases = [
+        (
+            lambda: later.partial_fit(X, ids % 2, classes=ids),
+            r"^classes=\[0, .*, 9, \.\.\.\] differs",
+        ),
+        (
+            lambda: PassiveAggressive().partial_fit(X, ids % 2, classes=ids / 4),
+            r"2\.25, \.\.\.\] holds values",
+        ),
+        (
+            lambda: PassiveAggressive().partial_fit(X, ids % 2, classes=[*ids, None]),
+            r", 9, \.\.\.\] holds a missing label \(None\)",
+        ),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message) as err:
+            call()
+        assert len(str(err.value)) < 400
+
+
 @pytest.mark.parametrize("est", ONLINE, ids=_ids)
 def test_set_params_between_partial_fit_calls_is_refused_not_ignored(est):
     """A setting changed after the model started (a budget, a covariance form, an invalid

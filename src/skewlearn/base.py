@@ -45,7 +45,7 @@ import scipy.sparse as sp
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._config import NJIT
@@ -102,10 +102,22 @@ def _check_targets(y: np.ndarray) -> None:
     more distinct values than half its (over 20) rows is repeated here, with its message;
     everything else (floats, objects, bytes) goes to scikit-learn. Its ``type_of_target``
     validates ``y`` again and costs ~0.22 ms, a third of a 100-row ``fit`` and of a later
-    ``partial_fit`` that takes the full validation (a list, a DataFrame)."""
-    if y.ndim != 1 or y.dtype.kind not in "biuU" or not y.shape[0]:
+    ``partial_fit`` that takes the full validation (a list, a DataFrame).
+
+    Other 1-D labels (floats, objects: pandas' nullable Int64 and "string" columns become
+    these) are typed by scikit-learn's ``type_of_target``; a "multiclass" ``y`` gets the
+    warning from here, as integers and text do, so it names the user's line (scikit-learn's
+    own names this module), and any type but "binary" goes to the full check for its
+    error."""
+    if y.ndim != 1 or not y.shape[0]:
         check_classification_targets(y)
         return
+    if y.dtype.kind not in "biuU":
+        kind = type_of_target(y, input_name="y")
+        if kind != "multiclass":
+            if kind != "binary":
+                check_classification_targets(y)  # "Unknown label type: ..."
+            return
     n = y.shape[0]
     if n > 20 and _unique_labels(y).shape[0] > max(2, round(0.5 * n)):
         warnings.warn(
@@ -195,7 +207,7 @@ def _classes_array(classes) -> np.ndarray:
             f"{'sorted(classes)' if isinstance(classes, set | frozenset) else '[0, 1]'}."
         )
     labels = np.asarray(classes)
-    shown = value_list(classes if isinstance(classes, list | tuple) else labels.ravel())
+    shown = value_list(classes if isinstance(classes, list | tuple) else labels.ravel(), most=10)
     missing = next((v for v in labels.ravel().tolist() if _is_missing(v)), False)
     if missing is not False:
         raise ValueError(
@@ -1143,7 +1155,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         given = np.unique(_classes_array(classes))
         if not np.array_equal(given, self.classes_):
             raise ValueError(
-                f"classes=[{value_list(given)}] differs from the "
+                f"classes=[{value_list(given, most=10)}] differs from the "
                 f"classes of earlier calls [{value_list(self.classes_)}]; call fit to start "
                 "a new model."
             )

@@ -279,3 +279,17 @@ def test_a_first_chunk_of_three_classes_is_named_for_prequential():
         prequential(Perceptron(), [(X[:1], y[2:3]), (X[1:], y[1:])])
     res = prequential(Perceptron(), [(X[:30], y[:30] % 2), (X[30:], y[30:] % 2)])
     assert res.final["rows"] == 60
+
+
+def test_an_id_column_as_labels_is_named_briefly_for_prequential():
+    """Session 24 (probe q): the learners' label errors list ten labels then "...", but
+    ``prequential(est, X, ids)`` -- an id column passed as y, or as the first chunk's
+    labels -- still listed all 2,000 of them (11-15 KB). The count stays whole."""
+    X = np.random.default_rng(0).normal(size=(2000, 3))
+    ids = np.arange(2000)
+    for labels, tenth in ((ids, "9"), (ids.astype(str), "'1005'")):
+        with pytest.raises(ValueError, match=rf"^y has 2000 classes \(.*, {tenth}, \.\.\.\)") as e:
+            prequential(Perceptron(), X, labels)
+        assert len(str(e.value)) < 400
+    with pytest.raises(ValueError, match=r"^the first chunk has 1000 classes \(0, .*, 9, \.\.\.\)"):
+        prequential(Perceptron(), [(X[:1000], ids[:1000]), (X[1000:], ids[1000:])])

@@ -218,7 +218,7 @@ def _two_classes(classes: np.ndarray, where: str) -> np.ndarray:
         )
     if len(classes) > 2:
         raise ValueError(
-            f"{where} has {len(classes)} classes ({value_list(classes)}), and prequential "
+            f"{where} has {len(classes)} classes ({value_list(classes, most=10)}), and prequential "
             "runs a binary learner. Map the labels to two classes first (e.g. the "
             "minority class against the rest)."
         )
