@@ -569,7 +569,7 @@ def test_repeats_beyond_the_protocol_is_refused_before_the_database(toy_file, tm
 
     n = load_experiment(toy_file).protocol.n_repeats
     db = tmp_path / "r.sqlite"
-    with pytest.raises(ValueError, match=rf"repeats={n + 1} is more than the {n} repetitions .*"
+    with pytest.raises(ValueError, match=rf"repeats={n + 1} is more than the {n} repetition\(s\) .*"
                        r"set n_repeats in the experiment file"):  # fmt: skip
         run_experiment(toy_file, db, n_jobs=1, progress=False, repeats=n + 1)
     assert not db.exists()

@@ -884,8 +884,8 @@ def run_experiment(
     if repeats is not None and repeats > exp.protocol.n_repeats:
         # a cut only: 9 ran the protocol's 4 without a word (probe x, session 24)
         raise ValueError(
-            f"repeats={repeats} is more than the {exp.protocol.n_repeats} repetitions in the "
-            f"protocol of experiment {exp.name!r}: repeats only cuts a run short (its first N "
+            f"repeats={repeats} is more than the {exp.protocol.n_repeats} repetition(s) in "
+            f"the protocol of experiment {exp.name!r}: repeats only cuts a run short (its first N "
             "repetitions). To run more, set n_repeats in the experiment file's [protocol] "
             f"table; for all {exp.protocol.n_repeats}, leave repeats out."
         )
