@@ -95,20 +95,16 @@ def _unique_labels(y: np.ndarray) -> np.ndarray:
 
 
 def _check_targets(y: np.ndarray) -> None:
-    """scikit-learn's ``check_classification_targets`` of a validated 1-D ``y``.
+    """scikit-learn's ``check_classification_targets`` of a validated 1-D ``y``, with its
+    warning about a multiclass ``y`` of more distinct values than half its (over 20) rows
+    given here, at the user's line (scikit-learn's names this module).
 
     Integer, boolean and text labels are always class labels ("binary" or "multiclass"
-    for ``type_of_target``), so for them only its warning about a multiclass ``y`` with
-    more distinct values than half its (over 20) rows is repeated here, with its message;
-    everything else (floats, objects, bytes) goes to scikit-learn. Its ``type_of_target``
-    validates ``y`` again and costs ~0.22 ms, a third of a 100-row ``fit`` and of a later
-    ``partial_fit`` that takes the full validation (a list, a DataFrame).
-
-    Other 1-D labels (floats, objects: pandas' nullable Int64 and "string" columns become
-    these) are typed by scikit-learn's ``type_of_target``; a "multiclass" ``y`` gets the
-    warning from here, as integers and text do, so it names the user's line (scikit-learn's
-    own names this module), and any type but "binary" goes to the full check for its
-    error."""
+    for ``type_of_target``), so they are not typed: ``type_of_target`` validates ``y``
+    again and costs ~0.22 ms, a third of a 100-row ``fit`` and of a later ``partial_fit``
+    that takes the full validation (a list, a DataFrame). Other 1-D labels (floats,
+    objects: pandas' nullable Int64 and "string" columns become these) are typed once;
+    any type but "binary" or "multiclass" goes to the full check for its error."""
     if y.ndim != 1 or not y.shape[0]:
         check_classification_targets(y)
         return
@@ -328,18 +324,27 @@ def refuse_fit_params(est: BaseEstimator, method: str, params: dict) -> None:
     )
 
 
+#: The start of the hint for -1/+1 labels against other classes (the first call's and a
+#: later call's messages end it each in their own way).
+_READERS_LABELS = (
+    " skewlearn.datasets' readers and iter_chunks label the positive class +1 and the "
+    "others -1: pass classes=[-1, 1]"
+)
+
+#: The end of the messages about more than two classes.
+_MULTICLASS_FIX = (
+    " Map the labels to two classes (e.g. minority vs rest) or wrap the learner in "
+    "sklearn.multiclass.OneVsRestClassifier."
+)
+
+
 def _unknown_labels_fix(classes: np.ndarray, unknown: np.ndarray, labels: np.ndarray) -> str:
     """What to do when a first ``partial_fit``'s ``y`` holds labels outside ``classes=``:
     most often the labels' type differs, e.g. the -1/+1 of skewlearn.datasets' readers
     against a file's text labels, which the bare "not in classes" does not say; or the
     readers' -1/+1 against the file's own numbers (0/1, 1/2). ``labels``: y's labels."""
     y_text, classes_text = isinstance(unknown[0], str), isinstance(classes[0], str)
-    readers = (
-        " skewlearn.datasets' readers and iter_chunks label the positive class +1 and the "
-        "others -1: pass classes=[-1, 1]."
-        if not y_text and set(labels.tolist()) <= {-1, 1}
-        else ""
-    )
+    readers = f"{_READERS_LABELS}." if not y_text and set(labels.tolist()) <= {-1, 1} else ""
     if y_text == classes_text:
         return readers or (
             " classes must name the two labels of the whole stream, as y holds them: pass "
@@ -1203,8 +1208,7 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         return (
             "Only binary classification is supported. "
             f"{type(self).__name__} is a binary classifier but y has {len(labels)} classes "
-            f"({value_list(labels, most=10)}). Map the labels to two classes (e.g. minority vs "
-            "rest) or wrap the learner in sklearn.multiclass.OneVsRestClassifier."
+            f"({value_list(labels, most=10)}).{_MULTICLASS_FIX}"
         )
 
     def _later_class_message(self, labels, unknown: np.ndarray, y: np.ndarray) -> str:
@@ -1214,12 +1218,10 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
         message hid which label was new and why."""
         seen = _unique_labels(y)
         readers = (
-            " skewlearn.datasets' readers and iter_chunks label the positive class +1 and "
-            "the others -1: pass classes=[-1, 1] to the first call, or map y to the "
-            f"classes ({value_list(self.classes_)}) first."
+            f"{_READERS_LABELS} to the first call, or map y to the classes "
+            f"({value_list(self.classes_)}) first."
             if set(seen.tolist()) <= {-1, 1}
-            else " Map the labels to two classes (e.g. minority vs rest) or wrap the learner "
-            "in sklearn.multiclass.OneVsRestClassifier."
+            else _MULTICLASS_FIX
         )
         return (
             "Only binary classification is supported. "
