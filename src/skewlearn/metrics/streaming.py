@@ -783,6 +783,11 @@ class PRAUC(StreamingMetric):
 
 
 # --------------------------------------------------------------------------- windows
+#: Bytes a window keeps per score: the ring's score (8) and label (1), both classes' old
+#: values, counts and Fenwick entries (3 × 16), the new values (16) and scratch (8).
+_WINDOW_BYTES = 81
+
+
 class _Window(StreamingMetric):
     """The last ``window`` (label, score) pairs: a ring buffer, the window's scores of each
     class in an epoch structure (old values that can leave, new ones that arrived since;
@@ -815,22 +820,21 @@ class _Window(StreamingMetric):
                        self._old_fen, self._old_nu, self._dyn_n, self._n_runs)  # fmt: skip
 
     def _warn_large(self, W: int) -> None:
-        """Warn (``RuntimeWarning``) when the window's arrays (81 bytes a score: the ring,
-        both classes' sorted values, counts and Fenwick trees, scratch) pass
+        """Warn (``RuntimeWarning``) when the window's arrays (:data:`_WINDOW_BYTES` a score) pass
         :data:`skewlearn.base.LARGE_STATE` (1 GiB) once full: ``window=10**9``, meant as
         "the whole stream", asked for 75 GiB without a word (the pages are taken as the
         window fills, so the end was an out-of-memory kill, not an error)."""
         from ..base import LARGE_STATE, user_stacklevel
 
-        size = 81 * W
+        size = _WINDOW_BYTES * W
         if size > LARGE_STATE:
             name = type(self).__name__
             whole = name.removeprefix("Windowed")
             warnings.warn(
-                f"{name}(window={W:,}) keeps 81 bytes a score, {size / 2**30:.1f} GiB once "
-                f"the window is full. For the measure of the whole stream use {whole} (exact, "
-                f"memory grows with the scores seen); window <= {LARGE_STATE // 81:,} keeps "
-                "a window under 1 GiB.",
+                f"{name}(window={W:,}) keeps {_WINDOW_BYTES} bytes a score, "
+                f"{size / 2**30:.1f} GiB once the window is full. For the measure of the "
+                f"whole stream use {whole} (exact, memory grows with the scores seen); "
+                f"window <= {LARGE_STATE // _WINDOW_BYTES:,} keeps a window under 1 GiB.",
                 RuntimeWarning,
                 stacklevel=user_stacklevel(),
             )
