@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -289,10 +289,11 @@ def _path_here(spec: DatasetSpec) -> str:
     as an absolute path, read from this process's directory (or home, for ``~``) as before
     session 24, if that file holds the contents the run hashed. Without either: a
     ``FileNotFoundError`` naming the path every worker needs."""
+    source = cast(str, spec.source)  # a file's spec (a generator's has no source)
     if spec.path is None or os.path.exists(spec.path):
-        return spec.path or spec.source
-    here = user_path(spec.source)
-    copy = not os.path.isabs(spec.source) and os.path.isfile(here)
+        return spec.path or source
+    here = user_path(source)
+    copy = not os.path.isabs(source) and os.path.isfile(here)
     if copy and (spec.digest is None or file_digest(here) == spec.digest):
         return here
     msg = (
@@ -300,9 +301,9 @@ def _path_here(spec: DatasetSpec) -> str:
         "checked it: on a Dask cluster every worker needs the file at this path (a shared "
         "file system)"
     )
-    if not os.path.isabs(spec.source):  # ("~/x.csv": the worker's home folder)
-        where = "" if spec.source.startswith("~") else " in the directory it was started in"
-        msg += f", or a copy with the same contents at {spec.source}{where}"
+    if not os.path.isabs(source):  # ("~/x.csv": the worker's home folder)
+        where = "" if source.startswith("~") else " in the directory it was started in"
+        msg += f", or a copy with the same contents at {source}{where}"
     if copy:
         msg += f" ({os.path.abspath(here)} holds other contents than the file the run checked)"
     raise FileNotFoundError(msg + ".")
@@ -670,8 +671,9 @@ def _check_datasets(exp: Experiment, keep: bool) -> Experiment:
         if spec.generator is None:  # the path the workers read (a relative one is ours)
             # joined, not abspath: its text rule drops "link/.." where the system follows
             # the link first, so the workers would read another file than the one checked
-            path = os.path.join(os.getcwd(), user_path(spec.source))
-            spec = dataclasses.replace(spec, digest=file_digest(spec.source), path=path)
+            source = cast(str, spec.source)
+            path = os.path.join(os.getcwd(), user_path(source))
+            spec = dataclasses.replace(spec, digest=file_digest(source), path=path)
         if keep:  # under the key the tasks look for
             _DATASETS[_dataset_key(spec)] = data
         specs.append(spec)
