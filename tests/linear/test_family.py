@@ -88,6 +88,35 @@ def test_a_csr_matrix_with_out_of_range_structure_is_refused(cls, bad):
     )
 
 
+@pytest.mark.parametrize("bad", ["column = n_features", "negative column", "column 2**40", None])
+def test_csr_structure_check_reads_64_bit_column_indices(bad):
+    """The structure check reads the column indices as unsigned integers of their own
+    width (a negative one then reads above every width): scipy keeps int64 indices on a
+    matrix whose arrays are set to them, and the check must refuse their faults, including
+    an index beyond int32's range (in the last row: a view of the wrong width covers
+    only part of the entries), and accept a sound one (the same model as int32's)."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(20, 4))
+    y = (X[:, 0] > 0).astype(int)
+    A = sp.csr_matrix(X)
+    A.indices = A.indices.astype(np.int64)
+    A.indptr = A.indptr.astype(np.int64)
+    if bad == "column = n_features":
+        A.indices[-1] = X.shape[1]
+    elif bad == "negative column":
+        A.indices[-1] = -1
+    elif bad == "column 2**40":
+        A.indices[-1] = 2**40
+    assert A.indices.dtype == np.int64
+    if bad is None:
+        model = skewlearn.Perceptron().fit(A, y)
+        expected = skewlearn.Perceptron().fit(sp.csr_matrix(X), y).weights_
+        np.testing.assert_array_equal(model.weights_, expected)
+        return
+    with pytest.raises(ValueError, match="does not hold together: row 19 holds column index"):
+        skewlearn.Perceptron().fit(A, y)
+
+
 SYMMETRIC = [c for c in LINEAR if c.__name__ != "CostSensitiveOGD"]  # CSOGD weighs classes
 
 
