@@ -1,4 +1,5 @@
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -76,11 +77,28 @@ def test_class_costs_need_a_fixed_margin():
         NORMA(nu=0.3, c_pos=2.0).fit(HAND_X, HAND_Y)
 
 
-def test_zero_margin_from_scratch_never_updates():
-    # sigma_t = [y f(x) < rho] is strict (the paper's rule): with rho = 0 and f_1 = 0 no
-    # step ever fires, so the model stays at 0.
-    clf = NORMA(rho=0.0, **HAND).fit(HAND_X, HAND_Y)
+@pytest.mark.parametrize("rho", [0.0, -0.5])
+def test_zero_margin_from_scratch_never_updates(rho):
+    # sigma_t = [y f(x) < rho] is strict (the paper's rule): with a fixed rho <= 0 and
+    # f_1 = 0 no step ever fires, whatever the data, so the model stays at 0. The first
+    # learning call says so (the empty Projectron's warning is the same kind).
+    with pytest.warns(RuntimeWarning, match=r"rho=.*never.*rho > 0.*nu"):
+        clf = NORMA(rho=rho, **HAND).fit(HAND_X, HAND_Y)
     assert clf.n_support_ == 0 and clf.counts_[3] == 0
+    with pytest.warns(RuntimeWarning, match="never"):  # the first partial_fit as well
+        NORMA(rho=rho, **HAND).partial_fit(HAND_X[:1], HAND_Y[:1], classes=[0, 1])
+
+
+@pytest.mark.parametrize(
+    "params", [{"rho": 1e-300}, {"rho": 0.0, "nu": 0.5}, {"rho": -0.05, "nu": 0.5}]
+)
+def test_a_margin_that_can_fire_does_not_warn(params):
+    # rho > 0 fires at f = 0; with nu set, rho grows by eta nu at each step without a margin
+    # error until it does. Neither is the model that stays 0, and neither warns.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        clf = NORMA(**params, **HAND).fit(HAND_X, HAND_Y)
+    assert clf.counts_[3] > 0
 
 
 # --------------------------------------------------------------------------- naive reference

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import warnings
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -12,6 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
 from .._docs import fill_doc
+from ..base import user_stacklevel
 from .budget import COUNT, segment_offer, store_row
 from .perceptrons import _KERNEL_DOC, _KernelExpansionClassifier, count_sample, row_expansion
 
@@ -120,7 +122,9 @@ class NORMA(_KernelExpansionClassifier):
     lam : float, default=0.01
         Regularisation :math:`\\lambda`, ≥ 0.
     rho : float, default=1.0
-        Margin :math:`\\rho` (starting value when ``nu`` is set).
+        Margin :math:`\\rho` (starting value when ``nu`` is set). A fixed
+        :math:`\\rho \\le 0` never updates from :math:`f = 0`, so the model stays 0; the
+        first learning call warns (``RuntimeWarning``).
     nu : float or None, default=None
         ν in (0, 1] adapts :math:`\\rho`; ``None`` keeps it fixed.
     eta_schedule : {"constant", "inverse_sqrt"}, default="constant"
@@ -247,6 +251,17 @@ class NORMA(_KernelExpansionClassifier):
                 f"Class costs (c_pos={self.c_pos!r}, c_neg={self.c_neg!r}) need a fixed "
                 f"margin: the nu-setting (nu={self.nu!r}) adapts rho for equal costs, so "
                 "c_pos and c_neg must be 1 when nu is set. Use nu=None to weight the classes."
+            )
+        if self.nu is None and not float(self.rho) > 0.0:
+            # f starts at 0 and sigma_t = [y f < rho] is strict: no step ever fires, so the
+            # model stays 0 whatever the data (docs/decisions.md, sessions 2 and 25)
+            warnings.warn(
+                f"NORMA(rho={self.rho!r}, nu=None) never updates: the model starts at f = 0 "
+                "and steps only when y f(x) < rho, which a fixed rho <= 0 never allows, so "
+                "it stays 0 and predicts the negative class for every row. Use rho > 0 "
+                "(rho=1 is the hinge loss), or set nu to adapt rho.",
+                RuntimeWarning,
+                stacklevel=user_stacklevel(),  # fit, partial_fit or River's learn_one
             )
         super()._allocate(n_features)
         self.offsets_ = np.array([0.0, float(self.rho)])
