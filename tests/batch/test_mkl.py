@@ -810,3 +810,48 @@ def test_a_stop_above_tol_says_so_and_names_the_cause():
     # SimpleMKL: the same rule (its max_iter stop here)
     with pytest.warns(ConvergenceWarning, match=r"SimpleMKL: stopped at max_iter=2 "):
         SimpleMKL(C=1.0, max_iter=2).fit(X[:200], y[:200])
+
+
+@pytest.mark.parametrize("cls", [SimpleMKL, MultiNystroemMKL])
+def test_scoring_many_rows_holds_one_chunk_of_kernel_values(cls):
+    """Session 25: ``decision_function`` formed the kernel values of every row at once —
+    SimpleMKL an n × n_SV matrix per kernel, MultiNystroemMKL an n × k map per kernel — so
+    100,000 rows of a 377-support-vector SimpleMKL traced 289 MiB (1.5 GiB per 10⁶ rows of
+    a 3 × 100-landmark MultiNystroemMKL). The rows are now scored in chunks of
+    ``CHUNK_ROWS``; the scores equal the whole-matrix sum over the kernels (scikit-learn's
+    ``rbf_kernel``)."""
+    import tracemalloc
+
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from skewlearn.batch.nystrom import CHUNK_ROWS
+
+    X, y = _data(n=300, seed=5)
+    if cls is SimpleMKL:
+        clf = SimpleMKL(kernels=KERNELS).fit(X, y)
+        basis = [clf.support_vectors_] * len(KERNELS)
+        coef = [w * clf.dual_coef_ for w in clf.mu_]
+    else:
+        clf = MultiNystroemMKL(kernels=KERNELS, n_landmarks=100, random_state=0).fit(X, y)
+        fm = clf.feature_map_
+        starts = np.concatenate([[0], np.cumsum(fm.block_sizes_)])
+        basis = fm.landmarks_
+        coef = [fm.normalization_[m] @ clf.block_coef_[a:b] for m, (a, b) in
+                enumerate(itertools.pairwise(starts))]  # fmt: skip
+    active = [m for m, w in enumerate(clf.mu_) if w > 0]
+    Z = np.random.default_rng(6).normal(size=(4 * CHUNK_ROWS + 5, X.shape[1]))
+    want = clf.bias_ + sum(
+        rbf_kernel(Z, basis[m], gamma=KERNELS[m]["gamma"]) @ coef[m] for m in active
+    )
+    # bytes of kernel values held per row: SimpleMKL forms one kernel's at a time,
+    # MultiNystroemMKL the maps of all its active kernels
+    per_row = 8 * (len(basis[0]) if cls is SimpleMKL else sum(len(basis[m]) for m in active))
+    tracemalloc.start()
+    try:
+        got = clf.decision_function(Z)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+    # one chunk of kernel values (and of the maps) at a time; all rows at once were 4.5
+    assert peak < 3 * CHUNK_ROWS * per_row, f"{peak / (CHUNK_ROWS * per_row):.2f} chunks"
