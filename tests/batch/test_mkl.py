@@ -855,3 +855,31 @@ def test_scoring_many_rows_holds_one_chunk_of_kernel_values(cls):
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
     # one chunk of kernel values (and of the maps) at a time; all rows at once were 4.5
     assert peak < 3 * CHUNK_ROWS * per_row, f"{peak / (CHUNK_ROWS * per_row):.2f} chunks"
+
+
+def test_simplemkl_minimises_the_svm_dual_over_the_simplex():
+    """Session 25: no test compared SimpleMKL's result with the problem it solves — its J
+    could be off by a factor (``½ μᵀg`` as ``¼ μᵀg``) and every test passed. Against an
+    independent reference (scikit-learn's ``rbf_kernel`` and ``SVC(kernel="precomputed")``
+    on ``Σ μ_m K_m``, J = the SVM dual value): the reported J is that of ``mu_``, no point
+    of a 0.05-step grid of the simplex has a J lower by more than the reported duality
+    gap (the gap bounds J − min J), and the gap is within ``tol`` · J."""
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    X, y = _data(n=80, seed=7)
+    Ks = [rbf_kernel(X, gamma=k["gamma"]) for k in KERNELS]
+    ypm = np.where(y == 1, 1.0, -1.0)
+
+    def J(mu):
+        K = sum(w * Km for w, Km in zip(mu, Ks))
+        svc = SVC(kernel="precomputed", C=1.0, tol=1e-10).fit(K, ypm)
+        ay, sv = svc.dual_coef_[0], svc.support_
+        return float(np.abs(ay).sum() - 0.5 * ay @ K[np.ix_(sv, sv)] @ ay)
+
+    clf = SimpleMKL(kernels=KERNELS, class_weight=None, svm_tol=1e-10, tol=1e-3).fit(X, y)
+    J_fit = J(clf.mu_)
+    np.testing.assert_allclose(clf.objective_history_[-1], J_fit, rtol=1e-6)
+    assert clf.duality_gap_ <= 1e-3 * J_fit
+    steps = np.arange(21) / 20
+    grid = [J(np.array([a, b, 1.0 - a - b])) for a in steps for b in steps if a + b <= 1.0]
+    assert J_fit - min(grid) <= clf.duality_gap_ + 1e-8 * J_fit, (J_fit, min(grid))
