@@ -543,6 +543,28 @@ def test_rbf_maps_of_features_far_from_zero_are_exact(offset):
     np.testing.assert_allclose(a.decision_function(X), b.decision_function(X - offset), atol=1e-7)
 
 
+@pytest.mark.parametrize("offset", [0.0, 1e6, 1e7])
+def test_dense_rbf_blocks_are_shifted_once_and_at_most_one(offset, monkeypatch):
+    """Session 25: the test above passes without the shift by the landmarks' mean (every
+    pair then goes to the exact recomputation, n × m row differences) and without the
+    clip of rounded negative distances at 0 (a row's value at itself became
+    exp(+ε·‖x‖²) > 1). Here: compact rows far from 0 need no exact recomputation after
+    the shift, no value exceeds 1, and the block equals exp(−γ‖x − l‖²) with the
+    differences taken first."""
+    from skewlearn.batch import nystrom
+
+    X, y = _offset_data(offset, n=200, d=3)
+    ny = StratifiedNystroem(n_landmarks=30, random_state=0).fit(X, y)
+    spec = {"kernel": "rbf", "gamma": ny.gamma_}
+    recomputed = []
+    monkeypatch.setattr(nystrom, "_exact_far_pairs", lambda *args: recomputed.append(args))
+    K = nystrom.kernel_block(X, ny.landmarks_, spec)
+    assert not recomputed, "the shift left pairs far from the centre"
+    assert K.max() <= 1.0
+    want = naive_kernels.kernel_matrix(X, ny.landmarks_, "rbf", ny.gamma_)
+    np.testing.assert_allclose(K, want, rtol=0, atol=1e-9)
+
+
 @pytest.mark.parametrize("offset", [1e6, 1e7])
 def test_rbf_maps_of_landmarks_in_far_apart_clusters_are_exact(offset):
     """A column that is either 0 or near ``offset`` puts the landmarks in two clusters far
