@@ -847,11 +847,9 @@ def test_scoring_many_rows_holds_one_chunk_of_kernel_values(cls):
     # MultiNystroemMKL the maps of all its active kernels
     per_row = 8 * (len(basis[0]) if cls is SimpleMKL else sum(len(basis[m]) for m in active))
     tracemalloc.start()
-    try:
-        got = clf.decision_function(Z)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    got = clf.decision_function(Z)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
     # one chunk of kernel values (and of the maps) at a time; all rows at once were 4.5
     assert peak < 3 * CHUNK_ROWS * per_row, f"{peak / (CHUNK_ROWS * per_row):.2f} chunks"
