@@ -745,3 +745,21 @@ def test_svm_baselines_name_the_limit_of_32_bit_indices(monkeypatch):
     with pytest.raises(ValueError, match=r"32-bit indices only.*LinearASLS"):
         SVMDEC().fit(B, y)
     SVMDEC().fit(sp.csr_matrix(X), y)  # int32 indices are passed as they are
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6])
+def test_rbf_scores_clip_rounded_distances_at_zero(offset):
+    """Session 25: the scores' rbf kernel forms ‖x‖² + ‖y‖² − 2xᵀy, which rounds below 0
+    for rows closer than its rounding error; without the clip at 0 (deleting it left
+    every test passing) such kernel values were exp(+ε‖x‖²) > 1, unlike the training
+    kernel's (``_Gram`` clips). One basis row at a time (w = e_j) gives the kernel column
+    K(X, y_j); rows 1e-9 from the basis rows must score at most 1 (σ = 0.01, so that
+    γ = 1e4 lifts a rounded −1e-14 above an ulp of 1)."""
+    rng = np.random.default_rng(8)
+    Y = rng.normal(size=(60, 7)) * 3.0 + offset
+    X = Y + 1e-9 * rng.normal(size=Y.shape)
+    K = np.column_stack(
+        [asls_module._scores(X, Y, np.eye(60)[j], 0.0, "rbf", 0.01, 3, 1.0) for j in range(60)]
+    )
+    assert K.max() <= 1.0
+    np.testing.assert_allclose(np.diag(K), 1.0, rtol=0, atol=1e-9)  # γ·ε·‖x‖² ≈ 1e-10

@@ -810,3 +810,74 @@ def test_a_stop_above_tol_says_so_and_names_the_cause():
     # SimpleMKL: the same rule (its max_iter stop here)
     with pytest.warns(ConvergenceWarning, match=r"SimpleMKL: stopped at max_iter=2 "):
         SimpleMKL(C=1.0, max_iter=2).fit(X[:200], y[:200])
+
+
+@pytest.mark.parametrize("cls", [SimpleMKL, MultiNystroemMKL])
+def test_scoring_many_rows_holds_one_chunk_of_kernel_values(cls):
+    """Session 25: ``decision_function`` formed the kernel values of every row at once —
+    SimpleMKL an n × n_SV matrix per kernel, MultiNystroemMKL an n × k map per kernel — so
+    100,000 rows of a 377-support-vector SimpleMKL traced 289 MiB (1.5 GiB per 10⁶ rows of
+    a 3 × 100-landmark MultiNystroemMKL). The rows are now scored in chunks of
+    ``CHUNK_ROWS``; the scores equal the whole-matrix sum over the kernels (scikit-learn's
+    ``rbf_kernel``)."""
+    import tracemalloc
+
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from skewlearn.batch.nystrom import CHUNK_ROWS
+
+    X, y = _data(n=300, seed=5)
+    if cls is SimpleMKL:
+        clf = SimpleMKL(kernels=KERNELS).fit(X, y)
+        basis = [clf.support_vectors_] * len(KERNELS)
+        coef = [w * clf.dual_coef_ for w in clf.mu_]
+    else:
+        clf = MultiNystroemMKL(kernels=KERNELS, n_landmarks=100, random_state=0).fit(X, y)
+        fm = clf.feature_map_
+        starts = np.concatenate([[0], np.cumsum(fm.block_sizes_)])
+        basis = fm.landmarks_
+        coef = [fm.normalization_[m] @ clf.block_coef_[a:b] for m, (a, b) in
+                enumerate(itertools.pairwise(starts))]  # fmt: skip
+    active = [m for m, w in enumerate(clf.mu_) if w > 0]
+    Z = np.random.default_rng(6).normal(size=(4 * CHUNK_ROWS + 5, X.shape[1]))
+    want = clf.bias_ + sum(
+        rbf_kernel(Z, basis[m], gamma=KERNELS[m]["gamma"]) @ coef[m] for m in active
+    )
+    # bytes of kernel values held per row: SimpleMKL forms one kernel's at a time,
+    # MultiNystroemMKL the maps of all its active kernels
+    per_row = 8 * (len(basis[0]) if cls is SimpleMKL else sum(len(basis[m]) for m in active))
+    tracemalloc.start()
+    got = clf.decision_function(Z)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+    # one chunk of kernel values (and of the maps) at a time; all rows at once were 4.5
+    assert peak < 3 * CHUNK_ROWS * per_row, f"{peak / (CHUNK_ROWS * per_row):.2f} chunks"
+
+
+def test_simplemkl_minimises_the_svm_dual_over_the_simplex():
+    """Session 25: no test compared SimpleMKL's result with the problem it solves — its J
+    could be off by a factor (``½ μᵀg`` as ``¼ μᵀg``) and every test passed. Against an
+    independent reference (scikit-learn's ``rbf_kernel`` and ``SVC(kernel="precomputed")``
+    on ``Σ μ_m K_m``, J = the SVM dual value): the reported J is that of ``mu_``, no point
+    of a 0.05-step grid of the simplex has a J lower by more than the reported duality
+    gap (the gap bounds J − min J), and the gap is within ``tol`` · J."""
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    X, y = _data(n=80, seed=7)
+    Ks = [rbf_kernel(X, gamma=k["gamma"]) for k in KERNELS]
+    ypm = np.where(y == 1, 1.0, -1.0)
+
+    def J(mu):
+        K = sum(w * Km for w, Km in zip(mu, Ks))
+        svc = SVC(kernel="precomputed", C=1.0, tol=1e-10).fit(K, ypm)
+        ay, sv = svc.dual_coef_[0], svc.support_
+        return float(np.abs(ay).sum() - 0.5 * ay @ K[np.ix_(sv, sv)] @ ay)
+
+    clf = SimpleMKL(kernels=KERNELS, class_weight=None, svm_tol=1e-10, tol=1e-3).fit(X, y)
+    J_fit = J(clf.mu_)
+    np.testing.assert_allclose(clf.objective_history_[-1], J_fit, rtol=1e-6)
+    assert clf.duality_gap_ <= 1e-3 * J_fit
+    steps = np.arange(21) / 20
+    grid = [J(np.array([a, b, 1.0 - a - b])) for a in steps for b in steps if a + b <= 1.0]
+    assert J_fit - min(grid) <= clf.duality_gap_ + 1e-8 * J_fit, (J_fit, min(grid))

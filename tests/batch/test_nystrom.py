@@ -388,6 +388,25 @@ def test_maps_in_row_chunks_and_in_place_equal_the_whole_product(monkeypatch):
     np.testing.assert_array_equal(one, two)
 
 
+def test_multi_nystroem_transform_makes_no_second_copy_of_its_features():
+    """Session 25: ``transform`` scaled the concatenated maps by √μ into a new array
+    (``features * scale``), so its peak was twice its output (7.2 GB for 10⁶ rows × 450
+    columns). They are now scaled in place: the same values as the unscaled maps times
+    √μ, at one output's memory."""
+    import tracemalloc
+
+    X, y = _data(n=300)
+    multi = MultiNystroem(n_landmarks=40, mu=[0.2, 0.3, 0.5], random_state=0).fit(X, y)
+    Z = np.random.default_rng(9).normal(size=(20_000, X.shape[1]))
+    want = multi._features(Z) * np.repeat(np.sqrt(multi.mu_), multi.block_sizes_)
+    tracemalloc.start()
+    got = multi.transform(Z)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    np.testing.assert_array_equal(got, want)
+    assert peak < 1.5 * got.nbytes, f"{peak / got.nbytes:.2f} × the output"
+
+
 def _zeros_data(n=200, d=5, seed=1):
     """Features with many zeros, a zero row, and as CSR with explicitly stored zeros."""
     rng = np.random.default_rng(seed)
@@ -541,6 +560,28 @@ def test_rbf_maps_of_features_far_from_zero_are_exact(offset):
     b = MultiNystroemMKL(kernels=kernels, n_landmarks=20, random_state=0).fit(X - offset, y)
     np.testing.assert_allclose(a.mu_, b.mu_, atol=1e-8)
     np.testing.assert_allclose(a.decision_function(X), b.decision_function(X - offset), atol=1e-7)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e6, 1e7])
+def test_dense_rbf_blocks_are_shifted_once_and_at_most_one(offset, monkeypatch):
+    """Session 25: the test above passes without the shift by the landmarks' mean (every
+    pair then goes to the exact recomputation, n × m row differences) and without the
+    clip of rounded negative distances at 0 (a row's value at itself became
+    exp(+ε·‖x‖²) > 1). Here: compact rows far from 0 need no exact recomputation after
+    the shift, no value exceeds 1, and the block equals exp(−γ‖x − l‖²) with the
+    differences taken first."""
+    from skewlearn.batch import nystrom
+
+    X, y = _offset_data(offset, n=200, d=3)
+    ny = StratifiedNystroem(n_landmarks=30, random_state=0).fit(X, y)
+    spec = {"kernel": "rbf", "gamma": ny.gamma_}
+    recomputed = []
+    monkeypatch.setattr(nystrom, "_exact_far_pairs", lambda *args: recomputed.append(args))
+    K = nystrom.kernel_block(X, ny.landmarks_, spec)
+    assert not recomputed, "the shift left pairs far from the centre"
+    assert K.max() <= 1.0
+    want = naive_kernels.kernel_matrix(X, ny.landmarks_, "rbf", ny.gamma_)
+    np.testing.assert_allclose(K, want, rtol=0, atol=1e-9)
 
 
 @pytest.mark.parametrize("offset", [1e6, 1e7])

@@ -77,7 +77,13 @@ from .._stack import user_stacklevel
 from .._values import value_list
 from ..base import BatchClassifier, _encoded_labels_hint, _max_abs, warn_large_fit
 from ..kernels import kernel_matrix
-from .nystrom import MultiNystroem, check_kernel_values, libsvm_kernel_error, resolve_kernels
+from .nystrom import (
+    CHUNK_ROWS,
+    MultiNystroem,
+    check_kernel_values,
+    libsvm_kernel_error,
+    resolve_kernels,
+)
 
 if TYPE_CHECKING:
     from .._typing import ArrayLike, Label, RandomStateLike
@@ -1071,13 +1077,16 @@ class MultiNystroemMKL(BatchClassifier):
         self.n_svm_solves_ = res["n_evaluations"]
 
     def _decision(self, X):
+        # CHUNK_ROWS rows at a time: the maps of every row (n × k per kernel) are never
+        # held whole; the chunks are those of map_features, so the scores keep their bits
         fm = self.feature_map_
         starts = np.concatenate([[0], np.cumsum(fm.block_sizes_)])
         active = [m for m in range(len(self.mu_)) if self.mu_[m] > 0]
-        blocks = fm._blocks(X, active)
         out = np.full(X.shape[0], self.bias_)
-        for m, B in zip(active, blocks):
-            out += B @ self.block_coef_[starts[m] : starts[m + 1]]
+        for r0 in range(0, X.shape[0], CHUNK_ROWS):
+            part = out[r0 : r0 + CHUNK_ROWS]
+            for m, B in zip(active, fm._blocks(X[r0 : r0 + CHUNK_ROWS], active)):
+                part += B @ self.block_coef_[starts[m] : starts[m + 1]]
         return out
 
 
@@ -1232,8 +1241,12 @@ class SimpleMKL(BatchClassifier):
         self.n_svm_solves_ = res["n_evaluations"]
 
     def _decision(self, X):
+        # CHUNK_ROWS rows at a time: the n × n_SV kernel matrices are never held whole
         out = np.full(X.shape[0], self.bias_)
-        for w, spec in zip(self.mu_, self.kernel_params_):
-            if w > 0:
-                out += w * (kernel_matrix(X, self.support_vectors_, **spec) @ self.dual_coef_)
+        sv, coef = self.support_vectors_, self.dual_coef_
+        for r0 in range(0, X.shape[0], CHUNK_ROWS):
+            part, rows = out[r0 : r0 + CHUNK_ROWS], X[r0 : r0 + CHUNK_ROWS]
+            for w, spec in zip(self.mu_, self.kernel_params_):
+                if w > 0:  # (one kernel's values alive at a time)
+                    part += w * (kernel_matrix(rows, sv, **spec) @ coef)
         return out

@@ -894,7 +894,8 @@ class MultiNystroem(
         check_is_fitted(self, "normalization_")
         X = _validated_x(self, X, reset=False)
         scale = np.repeat(np.sqrt(self.mu_), self.block_sizes_)
-        out = self._features(X) * scale
+        out = self._features(X)
+        out *= scale  # in place: a second n × R array would double the peak
         if not _scan_values(out.ravel())[1]:  # name the first kernel that overflowed
             starts = np.concatenate([[0], np.cumsum(self.block_sizes_)])
             for m, spec in enumerate(self.kernel_params_):
