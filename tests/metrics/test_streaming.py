@@ -276,6 +276,31 @@ def test_labels_that_can_never_equal_pos_label_are_refused():
     assert (m.n_pos, m.n_neg, m.get()) == (1, 1, 1.0)
 
 
+def test_an_object_array_mixing_strings_and_numbers_is_refused():
+    """Session 25: labels of an object array that mixes numbers and text (two frames
+    concatenated, one with 1/0, one with "1"/"0") passed the check above, which only
+    refused an array whose elements all had the wrong type: ``F1().update_many`` counted
+    the strings as negatives (0.8 here, silently), while ``update`` refuses each string
+    and the batch ``f1`` the array."""
+    from skewlearn.metrics import PRAUC, HistogramROCAUC, WindowedROCAUC
+
+    mixed = np.array([1, "1", 0, 1], dtype=object)
+    s = [0.9, 0.8, 0.1, 0.7]
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1.*labels here: '1'"):
+            cls().update_many(mixed, [1, 1, 0, 1])
+        with pytest.raises(ValueError, match=r"y_pred holds strings.*pos_label=1"):
+            cls().update_many([1, 1, 0, 1], mixed)
+        with pytest.raises(ValueError, match=r"y holds numbers.*pos_label='1' is a string"):
+            cls(pos_label="1").update_many(mixed, mixed)
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, HistogramROCAUC):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1"):
+            cls().update_many(mixed, s)
+    # numbers of several types (bool, int, whole float) stay one kind
+    both = np.array([True, 0, 1.0, np.int8(1)], dtype=object)
+    assert F1().update_many(both, both).get() == 1.0
+
+
 def test_scores_where_labels_belong_are_refused():
     """F1().update_many(y, model.decision_function(X)) counted every score as a negative
     prediction (F1 0.0, G-mean 0.0, silently), and ROCAUC().update_many(scores, y) with the
