@@ -160,6 +160,9 @@ class StreamingMetric:
                 other = _no_label_in(y)
                 if other is not None:
                     raise ValueError(self._no_label(name, other))
+                if y.dtype.kind == "O":  # numbers and text: the other type never matches
+                    wrong = [v for v in y.ravel() if _label_type(v) != pos_type]
+                    raise ValueError(_type_mismatch(name, dict.fromkeys(wrong), self.pos_label))
             elif found != pos_type and found is not None:
                 raise ValueError(_type_mismatch(name, np.unique(y), self.pos_label))
         if y.dtype.kind in "fO" and _whole(self.pos_label):
@@ -270,9 +273,10 @@ def _type_mismatch(name: str, labels, pos_label) -> str:
     held = "strings" if _label_type(pos_label) == "number" else "numbers"
     pos_is = "a number" if held == "strings" else "a string"
     return (
-        f"{name} holds {held} but pos_label={pos_label!r} is {pos_is}, so no label would "
-        "ever equal it and every sample would count as negative. Pass pos_label=<the "
-        f"positive label> when building the metric (labels here: {shown})."
+        f"{name} holds {held} but pos_label={pos_label!r} is {pos_is}, so no such label would "
+        "ever equal it and every sample holding one would count as negative. Pass "
+        "pos_label=<the positive label> when building the metric, and labels of one type "
+        f"(labels here: {shown})."
     )
 
 
