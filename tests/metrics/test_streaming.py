@@ -301,6 +301,30 @@ def test_an_object_array_mixing_strings_and_numbers_is_refused():
     assert F1().update_many(both, both).get() == 1.0
 
 
+def test_numpy_2_string_labels_are_text():
+    """Session 25: labels in numpy 2's variable-width strings (``dtype="T"``) were of no
+    known type, so against the default pos_label=1 every one counted as negative (F1 0.0,
+    ROC AUC NaN forever, silently), where the same labels as ``"U"`` are refused; and
+    such text given as scores was cast to numbers."""
+    from skewlearn.metrics import PRAUC, HistogramROCAUC, WindowedROCAUC
+
+    string_dtype = getattr(getattr(np, "dtypes", None), "StringDType", None)
+    if string_dtype is None:  # numpy < 2
+        pytest.skip("numpy has no StringDType")
+    y = np.array(["neg", "pos", "pos"], dtype=string_dtype())
+    s = [0.1, 0.9, 0.4]
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1 is a number"):
+            cls().update_many(y, y)
+        assert cls(pos_label="pos").update_many(y, y).counts == ConfusionCounts(2, 0, 1, 0)
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, HistogramROCAUC):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1 is a number"):
+            cls().update_many(y, s)
+        assert cls(pos_label="pos").update_many(y, s).get() == 1.0
+        with pytest.raises(TypeError, match="y_score must hold numbers"):
+            cls().update_many([0, 1, 1], np.array(["0.1", "0.9", "0.4"], dtype=string_dtype()))
+
+
 def test_scores_where_labels_belong_are_refused():
     """F1().update_many(y, model.decision_function(X)) counted every score as a negative
     prediction (F1 0.0, G-mean 0.0, silently), and ROCAUC().update_many(scores, y) with the
