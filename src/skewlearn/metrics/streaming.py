@@ -244,7 +244,7 @@ def _label_type(value) -> str | None:
 def _array_label_type(arr: np.ndarray) -> str | None:
     """:func:`_label_type` shared by every element of ``arr``, else None."""
     kind = arr.dtype.kind
-    if kind in "US":
+    if kind in "UST":  # T: numpy 2's StringDType
         return "text"
     if kind in "biufc":
         return "number"
