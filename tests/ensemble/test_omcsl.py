@@ -83,9 +83,11 @@ def test_matches_slow_reference_of_algorithm_1(measure, selection, loss, scale):
         score_scale=scale, random_state=3,
     )  # fmt: skip
     scores, trace = clf.test_then_train(X, y, return_trace=True)
+    rows_p: list[np.ndarray] = []
     W, rscores, chosen, meas, p = ref.omcsl(
         naive.augment(X), ypm, K=5, measure=measure, gamma=20.0, loss=loss, n_bins=16,
         uniforms=_uniforms(3, len(y) + 1), selection=selection, score_scale=scale,
+        row_probabilities=rows_p,
     )  # fmt: skip
     np.testing.assert_allclose(clf.weights_, W, rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(trace.learner, chosen)
@@ -93,6 +95,11 @@ def test_matches_slow_reference_of_algorithm_1(measure, selection, loss, scale):
     np.testing.assert_allclose(clf.measures_, meas, rtol=1e-12)
     np.testing.assert_allclose(clf.probabilities_, p, rtol=1e-12)
     np.testing.assert_array_equal(trace.cost, clf.costs_[trace.learner])
+    # each row's leader (first of largest p; the reference's AUROC rounds otherwise, so
+    # ties are up to 1e-12) and its cost (session 25: leader_cost = cost survived)
+    for t, pt in enumerate(rows_p):
+        assert trace.leader[t] == np.flatnonzero(pt >= pt.max() - 1e-12)[0]
+    np.testing.assert_array_equal(trace.leader_cost, clf.costs_[trace.leader])
 
 
 @pytest.mark.parametrize(
