@@ -195,6 +195,13 @@ def test_generic_path_with_cost_sensitive_pa_and_cost_params():
     ).fit(X, y)
     assert [e.c_pos for e in renamed.estimators_] == list(renamed.costs_)
 
+    # each clone gets its own seed, drawn from OMCSL's random_state
+    def seeds(random_state):
+        clf = OMCSL(n_learners=4, base_estimator=CostSensitivePA(), random_state=random_state)
+        return [e.random_state for e in clf.fit(X, y).estimators_]
+
+    assert len(set(seeds(3))) == 4 and seeds(3) == seeds(3) != seeds(4)
+
 
 def test_errors():
     X, y = _stream(n=50)
@@ -285,6 +292,12 @@ def test_saturated_tables_warn_and_name_a_scale_that_works(measure):
         warnings.simplefilter("error", RuntimeWarning)
         fixed = OMCSL(measure=measure, score_scale=named, random_state=0).fit(X, y)
     assert fixed.bin_errors_.max() < 0.5 * clf.bin_errors_.max()
+    # the same saturated tables (learning does not depend on gamma) under a gamma whose
+    # 1/gamma exceeds every bin error: the bins cost less than Eq. (2) resolves, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        coarse = OMCSL(measure=measure, gamma=0.5 / clf.bin_errors_.max(), random_state=0)
+        np.testing.assert_array_equal(coarse.fit(X, y).pos_table_, clf.pos_table_)
     # the F-measure has no bins, and with 2 bins every bin is an end bin: never a warning
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
