@@ -407,6 +407,34 @@ def test_a_missing_label_is_refused_as_the_batch_metrics_do():
     assert m.counts == ConfusionCounts(tp=1, fp=0, tn=1, fn=0)  # a refused batch changes nothing
 
 
+def test_a_nan_label_is_missing_not_a_score():
+    """Session 25: NaN among float labels (a pandas nullable ``Int64`` column with ``NA``
+    reads as float64 with NaN) was refused as "values that are not labels (nan) ... take
+    the true label y first", i.e. told the user to swap the arguments; the batch metrics
+    call it a missing label. Under a fractional ``pos_label`` it counted as a negative."""
+    import pandas as pd
+
+    from skewlearn.metrics import PRAUC, WindowedROCAUC
+
+    y = pd.Series([1, None, 0], dtype="Int64")
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y holds a missing label \(nan\)"):
+            cls().update_many(y, [1, 1, 0])
+        with pytest.raises(ValueError, match=r"y_pred holds a missing label \(nan\)"):
+            cls().update_many([1, 1, 0], np.array([1.0, np.nan, 0.0]))
+        with pytest.raises(ValueError, match=r"y holds a missing label \(nan\)"):
+            cls().update(math.nan, 1)
+        with pytest.raises(ValueError, match=r"y_pred holds a missing label \(nan\)"):
+            cls().update(1, np.float64("nan"))
+        with pytest.raises(ValueError, match=r"y holds a missing label"):
+            cls(pos_label=0.5).update_many([0.5, math.nan], [0.5, 0.5])
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC):
+        with pytest.raises(ValueError, match=r"y holds a missing label \(nan\)"):
+            cls().update_many(y, [0.1, 0.9, 0.5])
+        with pytest.raises(ValueError, match=r"y holds a missing label \(nan\)"):
+            cls().update(math.nan, 0.5)
+
+
 def test_objects_that_are_no_labels_are_refused():
     """F1().update(y, model.predict_proba_one(x)) (River's dict of probabilities where a
     predicted label belongs) counted the dict as a negative prediction, silently (F1 0.0),
