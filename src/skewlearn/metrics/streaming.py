@@ -20,7 +20,7 @@ The positive class is ``pos_label`` (default 1, which also covers ``True`` and t
 (strings against a numeric ``pos_label``, numbers against a string one, and objects that
 are neither, such as a dict of class probabilities) are refused with a ValueError, and so
 are fractional numbers as labels (scores given in a label's place) unless ``pos_label`` is
-one, and missing labels (None, ``pd.NA``). A learner's
+one, and missing labels (None, NaN, ``pd.NA``). A learner's
 predictions are labels too; the prequential evaluator passes ``±1``.
 
 The values equal the batch metrics of :mod:`skewlearn.metrics.batch` on the samples seen,
@@ -153,6 +153,8 @@ class StreamingMetric:
             missing = [v for v in y.ravel() if _is_missing(v)]
             if missing:
                 raise ValueError(_missing_label(name, missing[0]))
+        elif y.dtype.kind == "f" and np.isnan(y).any():  # NA of a pandas Int64 column
+            raise ValueError(_missing_label(name, math.nan))
         pos_type = _label_type(self.pos_label)
         if pos_type is not None:
             found = _array_label_type(y)
@@ -182,6 +184,8 @@ class StreamingMetric:
             return  # the common case, decided at once: two integers (or booleans)
         if value is None or (not isinstance(value, _SCALARS) and _is_missing(value)):
             raise ValueError(_missing_label(name, value))
+        if isinstance(value, float | np.floating) and value != value:  # NaN: missing too
+            raise ValueError(_missing_label(name, math.nan))
         pos_type = _label_type(self.pos_label)
         if pos_type is not None:
             found = _label_type(value)
