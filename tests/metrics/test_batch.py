@@ -254,6 +254,9 @@ def test_numpy_2_strings_are_not_scores_or_weights_either():
         pr_auc([1, 0], text)
     with pytest.raises(TypeError, match=r"sample_weight must hold numbers"):
         f1([0, 1], [0, 1], sample_weight=np.array(["1", "2"], dtype=string_dtype()))
+    # and as labels beside numbers: the mixed-types message, not numpy's DTypePromotionError
+    with pytest.raises(ValueError, match=r"y_true holds numbers and y_pred strings"):
+        f1([0, 1], np.array(["0", "1"], dtype=string_dtype()))
 
 
 # --------------------------------------------------------------------------- sample weights
