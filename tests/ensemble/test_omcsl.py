@@ -83,9 +83,11 @@ def test_matches_slow_reference_of_algorithm_1(measure, selection, loss, scale):
         score_scale=scale, random_state=3,
     )  # fmt: skip
     scores, trace = clf.test_then_train(X, y, return_trace=True)
+    rows_p: list[np.ndarray] = []
     W, rscores, chosen, meas, p = ref.omcsl(
         naive.augment(X), ypm, K=5, measure=measure, gamma=20.0, loss=loss, n_bins=16,
         uniforms=_uniforms(3, len(y) + 1), selection=selection, score_scale=scale,
+        row_probabilities=rows_p,
     )  # fmt: skip
     np.testing.assert_allclose(clf.weights_, W, rtol=1e-10, atol=1e-12)
     np.testing.assert_array_equal(trace.learner, chosen)
@@ -93,6 +95,11 @@ def test_matches_slow_reference_of_algorithm_1(measure, selection, loss, scale):
     np.testing.assert_allclose(clf.measures_, meas, rtol=1e-12)
     np.testing.assert_allclose(clf.probabilities_, p, rtol=1e-12)
     np.testing.assert_array_equal(trace.cost, clf.costs_[trace.learner])
+    # each row's leader (first of largest p; the reference's AUROC rounds otherwise, so
+    # ties are up to 1e-12) and its cost (session 25: leader_cost = cost survived)
+    for t, pt in enumerate(rows_p):
+        assert trace.leader[t] == np.flatnonzero(pt >= pt.max() - 1e-12)[0]
+    np.testing.assert_array_equal(trace.leader_cost, clf.costs_[trace.leader])
 
 
 @pytest.mark.parametrize(
@@ -188,6 +195,13 @@ def test_generic_path_with_cost_sensitive_pa_and_cost_params():
     ).fit(X, y)
     assert [e.c_pos for e in renamed.estimators_] == list(renamed.costs_)
 
+    # each clone gets its own seed, drawn from OMCSL's random_state
+    def seeds(random_state):
+        clf = OMCSL(n_learners=4, base_estimator=CostSensitivePA(), random_state=random_state)
+        return [e.random_state for e in clf.fit(X, y).estimators_]
+
+    assert len(set(seeds(3))) == 4 and seeds(3) == seeds(3) != seeds(4)
+
 
 def test_errors():
     X, y = _stream(n=50)
@@ -278,6 +292,12 @@ def test_saturated_tables_warn_and_name_a_scale_that_works(measure):
         warnings.simplefilter("error", RuntimeWarning)
         fixed = OMCSL(measure=measure, score_scale=named, random_state=0).fit(X, y)
     assert fixed.bin_errors_.max() < 0.5 * clf.bin_errors_.max()
+    # the same saturated tables (learning does not depend on gamma) under a gamma whose
+    # 1/gamma exceeds every bin error: the bins cost less than Eq. (2) resolves, no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        coarse = OMCSL(measure=measure, gamma=0.5 / clf.bin_errors_.max(), random_state=0)
+        np.testing.assert_array_equal(coarse.fit(X, y).pos_table_, clf.pos_table_)
     # the F-measure has no bins, and with 2 bins every bin is an end bin: never a warning
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)

@@ -240,6 +240,25 @@ def test_numeric_strings_are_not_scores():
             pr_auc([1, 0], text)
 
 
+def test_numpy_2_strings_are_not_scores_or_weights_either():
+    """Session 25: numpy 2's variable-width strings (``dtype="T"``, StringDType, dtype
+    kind "T") passed the text check, which looked at kinds "U" and "S": ``["0.9", "0.1"]``
+    was cast to scores or weights where the same text as ``"U"`` is refused."""
+    string_dtype = getattr(getattr(np, "dtypes", None), "StringDType", None)
+    if string_dtype is None:  # numpy < 2
+        pytest.skip("numpy has no StringDType")
+    text = np.array(["0.9", "0.1"], dtype=string_dtype())
+    with pytest.raises(TypeError, match=r"y_score must hold numbers \(.*\); got strings"):
+        roc_auc([1, 0], text)
+    with pytest.raises(TypeError, match="got strings"):
+        pr_auc([1, 0], text)
+    with pytest.raises(TypeError, match=r"sample_weight must hold numbers"):
+        f1([0, 1], [0, 1], sample_weight=np.array(["1", "2"], dtype=string_dtype()))
+    # and as labels beside numbers: the mixed-types message, not numpy's DTypePromotionError
+    with pytest.raises(ValueError, match=r"y_true holds numbers and y_pred strings"):
+        f1([0, 1], np.array(["0", "1"], dtype=string_dtype()))
+
+
 # --------------------------------------------------------------------------- sample weights
 _weight = st.sampled_from([0.0, 0.25, 1.0, 2.0, 3.5, 1e3])
 

@@ -88,19 +88,24 @@ def test_every_prefix_within_bin_error_and_equal_to_the_papers_rules(data):
 
 
 @settings(max_examples=60, deadline=None)
-@given(stream(max_size=120), st.lists(st.integers(1, 30), min_size=1, max_size=6))
-def test_update_many_and_merge_equal_one_by_one(data, sizes):
+@given(
+    stream(max_size=120),
+    st.lists(st.integers(1, 30), min_size=1, max_size=6),
+    st.sampled_from([1.0, 0.25, 8.0]),
+)
+def test_update_many_and_merge_equal_one_by_one(data, sizes, scale):
+    """(``scale`` since session 25: ``update`` binning without it went unnoticed.)"""
     y, s, m = data
     for cls in (HistogramROCAUC, HistogramPRAUC):
-        one = cls(n_bins=m)
+        one = cls(n_bins=m, scale=scale)
         for t in range(len(y)):
             one.update(y[t], s[t])
-        many, parts = cls(n_bins=m), []
+        many, parts = cls(n_bins=m, scale=scale), []
         lo, k = 0, 0
         while lo < len(y):
             hi = lo + sizes[k % len(sizes)]
             many.update_many(y[lo:hi], s[lo:hi])
-            parts.append(cls(n_bins=m).update_many(y[lo:hi], s[lo:hi]))
+            parts.append(cls(n_bins=m, scale=scale).update_many(y[lo:hi], s[lo:hi]))
             lo, k = hi, k + 1
         merged = parts[0]
         for p in parts[1:]:
@@ -158,8 +163,11 @@ def test_undefined_and_errors():
         HistogramROCAUC(n_bins=0)
     with pytest.raises(ValueError, match="transform must be one of"):
         HistogramPRAUC(transform="probit")
-    with pytest.raises(ValueError, match="needs scores in"):
-        HistogramPRAUC(transform="identity").update(1, 1.5)
+    for bad in (1.5, -0.25):  # one by one and in a batch (session 25: untested)
+        with pytest.raises(ValueError, match=f"needs scores in .*; got {bad}"):
+            HistogramPRAUC(transform="identity").update(1, bad)
+        with pytest.raises(ValueError, match=f"needs scores in .*; got {bad}"):
+            HistogramROCAUC(transform="identity").update_many([1, 0, 1], [0.5, bad, 1.0])
     with pytest.raises(ValueError, match="NaN"):
         roc.update(0, float("nan"))
     with pytest.raises(ValueError, match="same settings"):

@@ -276,6 +276,55 @@ def test_labels_that_can_never_equal_pos_label_are_refused():
     assert (m.n_pos, m.n_neg, m.get()) == (1, 1, 1.0)
 
 
+def test_an_object_array_mixing_strings_and_numbers_is_refused():
+    """Session 25: labels of an object array that mixes numbers and text (two frames
+    concatenated, one with 1/0, one with "1"/"0") passed the check above, which only
+    refused an array whose elements all had the wrong type: ``F1().update_many`` counted
+    the strings as negatives (0.8 here, silently), while ``update`` refuses each string
+    and the batch ``f1`` the array."""
+    from skewlearn.metrics import PRAUC, HistogramROCAUC, WindowedROCAUC
+
+    mixed = np.array([1, "1", 0, 1], dtype=object)
+    s = [0.9, 0.8, 0.1, 0.7]
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1.*labels here: '1'"):
+            cls().update_many(mixed, [1, 1, 0, 1])
+        with pytest.raises(ValueError, match=r"y_pred holds strings.*pos_label=1"):
+            cls().update_many([1, 1, 0, 1], mixed)
+        with pytest.raises(ValueError, match=r"y holds numbers.*pos_label='1' is a string"):
+            cls(pos_label="1").update_many(mixed, mixed)
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, HistogramROCAUC):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1"):
+            cls().update_many(mixed, s)
+    # numbers of several types (bool, int, whole float) stay one kind
+    both = np.array([True, 0, 1.0, np.int8(1)], dtype=object)
+    assert F1().update_many(both, both).get() == 1.0
+
+
+def test_numpy_2_string_labels_are_text():
+    """Session 25: labels in numpy 2's variable-width strings (``dtype="T"``) were of no
+    known type, so against the default pos_label=1 every one counted as negative (F1 0.0,
+    ROC AUC NaN forever, silently), where the same labels as ``"U"`` are refused; and
+    such text given as scores was cast to numbers."""
+    from skewlearn.metrics import PRAUC, HistogramROCAUC, WindowedROCAUC
+
+    string_dtype = getattr(getattr(np, "dtypes", None), "StringDType", None)
+    if string_dtype is None:  # numpy < 2
+        pytest.skip("numpy has no StringDType")
+    y = np.array(["neg", "pos", "pos"], dtype=string_dtype())
+    s = [0.1, 0.9, 0.4]
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1 is a number"):
+            cls().update_many(y, y)
+        assert cls(pos_label="pos").update_many(y, y).counts == ConfusionCounts(2, 0, 1, 0)
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, HistogramROCAUC):
+        with pytest.raises(ValueError, match=r"y holds strings.*pos_label=1 is a number"):
+            cls().update_many(y, s)
+        assert cls(pos_label="pos").update_many(y, s).get() == 1.0
+        with pytest.raises(TypeError, match="y_score must hold numbers"):
+            cls().update_many([0, 1, 1], np.array(["0.1", "0.9", "0.4"], dtype=string_dtype()))
+
+
 def test_scores_where_labels_belong_are_refused():
     """F1().update_many(y, model.decision_function(X)) counted every score as a negative
     prediction (F1 0.0, G-mean 0.0, silently), and ROCAUC().update_many(scores, y) with the
@@ -356,6 +405,34 @@ def test_a_missing_label_is_refused_as_the_batch_metrics_do():
     with pytest.raises(ValueError):
         m.update_many([1, None], [1, 1])
     assert m.counts == ConfusionCounts(tp=1, fp=0, tn=1, fn=0)  # a refused batch changes nothing
+
+
+def test_a_nan_label_is_missing_not_a_score():
+    """Session 25: NaN among float labels (a pandas nullable ``Int64`` column with ``NA``
+    reads as float64 with NaN) was refused as "values that are not labels (nan) ... take
+    the true label y first", i.e. told the user to swap the arguments; the batch metrics
+    call it a missing label. Under a fractional ``pos_label`` it counted as a negative."""
+    import pandas as pd
+
+    from skewlearn.metrics import PRAUC, WindowedROCAUC
+
+    y = pd.Series([1, None, 0], dtype="Int64")
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y holds a missing label \(nan\)"):
+            cls().update_many(y, [1, 1, 0])
+        with pytest.raises(ValueError, match=r"y_pred holds a missing label \(nan\)"):
+            cls().update_many([1, 1, 0], np.array([1.0, np.nan, 0.0]))
+        with pytest.raises(ValueError, match=r"y holds a missing label \(nan\)"):
+            cls().update(math.nan, 1)
+        with pytest.raises(ValueError, match=r"y_pred holds a missing label \(nan\)"):
+            cls().update(1, np.float64("nan"))
+        with pytest.raises(ValueError, match=r"y holds a missing label"):
+            cls(pos_label=0.5).update_many([0.5, math.nan], [0.5, 0.5])
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC):
+        with pytest.raises(ValueError, match=r"y holds a missing label \(nan\)"):
+            cls().update_many(y, [0.1, 0.9, 0.5])
+        with pytest.raises(ValueError, match=r"y holds a missing label \(nan\)"):
+            cls().update(math.nan, 0.5)
 
 
 def test_objects_that_are_no_labels_are_refused():

@@ -101,9 +101,11 @@ def omcsl(
     uniforms=None,
     selection="sample",
     score_scale=1.0,
+    row_probabilities=None,
 ):
     """Algorithm 1 with the OGD step (3) on the loss (1), one sample at a time; the tables
-    bin sigma(f / score_scale).
+    bin sigma(f / score_scale). A list given as ``row_probabilities`` receives, for each
+    row, the probabilities p it was predicted under (whose largest is the trace's leader).
 
     ``uniforms`` are the draws used for sampling (one per sample, for the *next* sample's
     predictor; plus one before the first sample); the inverse-CDF rule picks the first j
@@ -137,6 +139,8 @@ def omcsl(
         f = W @ x
         scores[t] = f[sel]
         chosen[t] = sel
+        if row_probabilities is not None:
+            row_probabilities.append(p)
         lam = eta / math.sqrt(t + 1) if schedule == "invsqrt" else eta
         for j in range(K):
             cost = c_pos[j] if yt > 0 else c_neg[j]

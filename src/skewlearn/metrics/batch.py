@@ -163,7 +163,7 @@ def _weights(sample_weight, n: int) -> np.ndarray | None:
         raise ValueError(
             f"sample_weight must hold one weight per sample; got {len(w)} weights for {n} samples."
         )
-    if w.dtype.kind in "USV" or (
+    if w.dtype.kind in "USVT" or (  # T: numpy 2's StringDType
         w.dtype.kind == "O" and any(isinstance(v, str | bytes) for v in w.ravel())
     ):
         raise TypeError(
@@ -297,7 +297,7 @@ def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
 def _refuse_text(arr: np.ndarray, name: str) -> np.ndarray:
     """``arr`` unless it holds text (or raw bytes): a score is a number, and '0.9' read as
     one would hide predicted labels or an unparsed column (scikit-learn refuses them)."""
-    if arr.dtype.kind in "USV" or (
+    if arr.dtype.kind in "USVT" or (  # T: numpy 2's StringDType
         arr.dtype.kind == "O" and any(isinstance(v, str | bytes) for v in arr.ravel())
     ):
         raise TypeError(
@@ -360,7 +360,7 @@ def _label_kind(a: np.ndarray) -> str:
     """ "number", "string" or "other" (objects of mixed or other types)."""
     if a.dtype.kind in "biuf":
         return "number"
-    if a.dtype.kind in "US":
+    if a.dtype.kind in "UST":
         return "string"
     if a.dtype.kind == "O" and len(a):
         if all(isinstance(v, str) for v in a):

@@ -211,7 +211,7 @@ class _HistogramMetric(StreamingMetric):
                 "model output."
             )
         if self.transform != "sigmoid" and ((s < 0.0) | (s > 1.0)).any():
-            raise _outside_unit(s[(s < 0.0) | (s > 1.0)][0])
+            raise _outside_unit(float(s[(s < 0.0) | (s > 1.0)][0]))  # 1.5, not np.float64(1.5)
         return score_bins(s, self.n_bins, TRANSFORMS[self.transform], self.scale)
 
     def update(self, y: ArrayLike, value: ArrayLike) -> Self:

@@ -20,7 +20,7 @@ The positive class is ``pos_label`` (default 1, which also covers ``True`` and t
 (strings against a numeric ``pos_label``, numbers against a string one, and objects that
 are neither, such as a dict of class probabilities) are refused with a ValueError, and so
 are fractional numbers as labels (scores given in a label's place) unless ``pos_label`` is
-one, and missing labels (None, ``pd.NA``). A learner's
+one, and missing labels (None, NaN, ``pd.NA``). A learner's
 predictions are labels too; the prequential evaluator passes ``±1``.
 
 The values equal the batch metrics of :mod:`skewlearn.metrics.batch` on the samples seen,
@@ -153,6 +153,8 @@ class StreamingMetric:
             missing = [v for v in y.ravel() if _is_missing(v)]
             if missing:
                 raise ValueError(_missing_label(name, missing[0]))
+        elif y.dtype.kind == "f" and np.isnan(y).any():  # NA of a pandas Int64 column
+            raise ValueError(_missing_label(name, math.nan))
         pos_type = _label_type(self.pos_label)
         if pos_type is not None:
             found = _array_label_type(y)
@@ -160,6 +162,9 @@ class StreamingMetric:
                 other = _no_label_in(y)
                 if other is not None:
                     raise ValueError(self._no_label(name, other))
+                if y.dtype.kind == "O":  # numbers and text: the other type never matches
+                    wrong = [v for v in y.ravel() if _label_type(v) != pos_type]
+                    raise ValueError(_type_mismatch(name, dict.fromkeys(wrong), self.pos_label))
             elif found != pos_type and found is not None:
                 raise ValueError(_type_mismatch(name, np.unique(y), self.pos_label))
         if y.dtype.kind in "fO" and _whole(self.pos_label):
@@ -179,6 +184,8 @@ class StreamingMetric:
             return  # the common case, decided at once: two integers (or booleans)
         if value is None or (not isinstance(value, _SCALARS) and _is_missing(value)):
             raise ValueError(_missing_label(name, value))
+        if isinstance(value, float | np.floating) and value != value:  # NaN: missing too
+            raise ValueError(_missing_label(name, math.nan))
         pos_type = _label_type(self.pos_label)
         if pos_type is not None:
             found = _label_type(value)
@@ -241,7 +248,7 @@ def _label_type(value) -> str | None:
 def _array_label_type(arr: np.ndarray) -> str | None:
     """:func:`_label_type` shared by every element of ``arr``, else None."""
     kind = arr.dtype.kind
-    if kind in "US":
+    if kind in "UST":  # T: numpy 2's StringDType
         return "text"
     if kind in "biufc":
         return "number"
@@ -270,9 +277,10 @@ def _type_mismatch(name: str, labels, pos_label) -> str:
     held = "strings" if _label_type(pos_label) == "number" else "numbers"
     pos_is = "a number" if held == "strings" else "a string"
     return (
-        f"{name} holds {held} but pos_label={pos_label!r} is {pos_is}, so no label would "
-        "ever equal it and every sample would count as negative. Pass pos_label=<the "
-        f"positive label> when building the metric (labels here: {shown})."
+        f"{name} holds {held} but pos_label={pos_label!r} is {pos_is}, so no such label would "
+        "ever equal it and every sample holding one would count as negative. Pass "
+        "pos_label=<the positive label> when building the metric, and labels of one type "
+        f"(labels here: {shown})."
     )
 
 
