@@ -598,6 +598,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_outputs(Path(db), {k: v for k, v in outputs.items() if v})
     except ValueError as err:
         p.error(str(err))
+    if args.md == "-":  # (report's --md - is standard output; this summary is a file)
+        p.error("--md '-': the summary is written to a file, with its .engine.md beside it; "
+                "give a file name (./- for a file named '-').")  # fmt: skip
+    figures = Path(args.figures) if not (args.skip_table4 or args.tuned) else None
+    if figures is not None and figures.exists() and not figures.is_dir():
+        p.error(f"--figures {args.figures!r} is a file; give a folder for the PNG files.")
+    # their folders now, not when written at the end (as reproduce --html's is made first)
+    from .cli import _output
+
+    try:
+        for path in (args.md, args.json):
+            if path:
+                _output(path)
+        if figures is not None:
+            figures.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # e.g. a folder not writable
+        p.error(f"cannot make the folder {err.filename!r} ({err.strerror or err}).")
     if not args.skip_table4:  # names and split count before Table 3, which runs for hours
         exp = load_experiment(config)
         known = [d.name for d in exp.datasets]
