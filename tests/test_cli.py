@@ -799,6 +799,41 @@ def test_ctrl_c_in_stream_compare_cv_is_one_line_and_status_130(capsys, monkeypa
     assert capsys.readouterr().err == "skewlearn cv: interrupted\n"
 
 
+def test_ctrl_c_while_the_command_loads_is_one_line_and_status_130(capsys, monkeypatch):
+    """Ctrl-C in the second or so before a command runs (main imports the readers, numba
+    and scipy, after parsing) printed a KeyboardInterrupt traceback and died of the
+    signal: only the command itself was inside main's handler."""
+    import runpy
+    import types
+
+    import skewlearn.cli as cli
+    import skewlearn.experiments.cli as experiments_cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(experiments_cli, "expand_user_paths", interrupted)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["models"])
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == "skewlearn models: interrupted\n"
+    monkeypatch.setattr(cli, "build_parser", interrupted)  # before the command is known
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["models"])
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == "skewlearn: interrupted\n"
+
+    class Loading(types.ModuleType):  # `python -m skewlearn`: Ctrl-C while cli imports numpy
+        def __getattr__(self, name):
+            raise KeyboardInterrupt
+
+    monkeypatch.setitem(sys.modules, "skewlearn.cli", Loading("skewlearn.cli"))
+    with pytest.raises(SystemExit) as exc:
+        runpy.run_module("skewlearn", run_name="__main__")
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == "skewlearn: interrupted\n"
+
+
 def test_a_metric_named_twice_is_refused(capsys):
     """`cv --metrics roc_auc,roc_auc` printed two identical columns (and JSON kept one)."""
     _fails(capsys, ["cv", CSV, "--models", "AROW", "--metrics", "roc_auc,f1,roc_auc"],

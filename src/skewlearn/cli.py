@@ -38,7 +38,7 @@ import re
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
 
@@ -1718,16 +1718,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ...
     0
     """
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    _data_after_params(parser, args)
-    from .experiments.cli import expand_user_paths
+    args = None
+    try:  # Ctrl-C while the modules load (the readers bring numba and scipy: a second)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        _data_after_params(parser, args)
+        from .experiments.cli import expand_user_paths
 
-    expand_user_paths(args)
-    if argv is None:
-        _keep_pandas_out(args)
-    from .datasets import DataFetchError
-
+        expand_user_paths(args)
+        if argv is None:
+            _keep_pandas_out(args)
+        from .datasets import DataFetchError
+    except KeyboardInterrupt:
+        _interrupted(args)
     try:
         return args.func(args)
     except UsageError as exc:
@@ -1745,9 +1748,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LearnerError as exc:
         print(f"skewlearn {args.command}: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
-    except KeyboardInterrupt:  # Ctrl-C: one line, and 130 as a shell expects
-        print(f"skewlearn {args.command}: interrupted", file=sys.stderr)
-        raise SystemExit(130) from None
+    except KeyboardInterrupt:
+        _interrupted(args)
     except MemoryError as exc:  # e.g. a chunk of a huge --chunk-size, allocated whole
         hint = ""
         if getattr(args, "chunk_size", 1000) > 1000:
@@ -1757,6 +1759,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         raise SystemExit(1) from None
+
+
+def _interrupted(args) -> NoReturn:
+    """Ctrl-C: one line, and 130 as a shell expects (``args`` None: before parsing)."""
+    command = f" {args.command}" if args is not None else ""
+    print(f"skewlearn{command}: interrupted", file=sys.stderr)
+    raise SystemExit(130) from None
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -274,6 +274,21 @@ def test_a_misspelt_dataset_is_refused_before_any_search(monkeypatch, capsys, tm
     assert "--datasets: unknown dataset 'yeast-4'" in text and "yeast4" in text
 
 
+def test_out_naming_a_file_is_a_usage_error(monkeypatch, capsys, tmp_path):
+    """Session 25: ``--out FILE`` was a FileExistsError traceback from ``mkdir``."""
+
+    def never(*a, **k):
+        raise AssertionError("a search ran before --out was checked")
+
+    monkeypatch.setattr(koil_figures, "chosen_params", never)
+    taken = tmp_path / "taken.png"
+    taken.write_bytes(b"")
+    with pytest.raises(SystemExit) as err:
+        koil_figures.main(["--datasets", "pima", "--out", str(taken)])
+    assert err.value.code == 2
+    assert f"--out {str(taken)!r} is a file; give a folder" in capsys.readouterr().err
+
+
 def test_the_figure_tables_by_hand():
     """Session 24: the tables printed under Figures 1-3 (docs/results/koil_table1.md) were
     not tested: the best run instead of the mean, or the population std, passed."""

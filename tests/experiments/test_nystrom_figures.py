@@ -271,6 +271,23 @@ def test_a_misspelt_dataset_is_refused_before_any_part_runs(monkeypatch, tmp_pat
     assert f"{flag}: unknown dataset 'yeast-4'" in text and "yeast4" in text
 
 
+def test_out_naming_a_file_is_a_usage_error(monkeypatch, tmp_path, capsys):
+    """Session 25: ``--out FILE`` was a FileExistsError traceback from ``mkdir``."""
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def never(*a, **k):
+        raise AssertionError("a part ran before --out was checked")
+
+    for part in ("sweep", "timing", "ablation"):
+        monkeypatch.setattr(nf, part, never)
+    taken = tmp_path / "taken.json"
+    taken.write_bytes(b"")
+    with pytest.raises(SystemExit) as err:
+        nf.main(["--out", str(taken), "--datasets", "pima"])
+    assert err.value.code == 2
+    assert f"--out {str(taken)!r} is a file; give a folder" in capsys.readouterr().err
+
+
 def test_unknown_dataset_accepts_names_files_and_known_names(tmp_path):
     from skewlearn.experiments.cli import unknown_dataset
 

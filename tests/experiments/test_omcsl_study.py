@@ -446,6 +446,44 @@ def test_main_refuses_a_summary_over_its_database_before_running(tmp_path, capsy
     assert db.read_bytes() == before
 
 
+def test_main_checks_the_figures_folder_and_the_summary_paths_before_running(
+    monkeypatch, tmp_path, capsys
+):
+    """Session 25: ``--figures`` naming a file, or ``--md``/``--json`` in a folder that did
+    not exist, failed with a traceback when written, after Tables 3 and 4 (hours, and Table
+    4's values are kept nowhere else); ``--md -`` wrote a file named '-'. The folders are
+    now made first (as ``reproduce --html``'s is), and a file or '-' refused."""
+    from skewlearn.experiments import runner
+
+    def never(*a, **k):
+        raise AssertionError("ran before the outputs were checked")
+
+    monkeypatch.setattr(runner, "run_experiment", never)
+    monkeypatch.setattr(study, "run_study", never)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken").write_text("a file\n", encoding="utf-8")
+    for argv, message in (
+        (["--figures", "taken"], "--figures 'taken' is a file"),
+        (["--md", "-"], "--md '-'"),
+    ):
+        with pytest.raises(SystemExit) as err:
+            study.main([*argv, "--db", str(tmp_path / "t.sqlite")])
+        assert err.value.code == 2
+        assert message in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
+    md, js = tmp_path / "new" / "s.md", tmp_path / "other" / "t.json"
+
+    def no_dataset(*a, **k):  # Table 4 of no dataset, once every folder is there
+        assert md.parent.is_dir() and js.parent.is_dir() and (tmp_path / "figs" / "one").is_dir()
+        return {}
+
+    monkeypatch.setattr(study, "run_study", no_dataset)
+    argv = ["--skip-table3", "--db", str(tmp_path / "t.sqlite"), "--md", str(md), "--json", str(js)]
+    assert study.main([*argv, "--figures", str(tmp_path / "figs" / "one")]) == 0
+    assert md.is_file() and js.read_text(encoding="utf-8") == "{}"
+    assert (tmp_path / "figs" / "one").is_dir()
+
+
 def test_the_table_readers_refuse_a_missing_database_and_create_none(tmp_path):
     """Session 19: chosen_steps and the Table 3 readers opened the database for writing,
     so a mistyped path created an empty database and the tables came out empty, silently.

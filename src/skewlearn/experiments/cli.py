@@ -252,6 +252,22 @@ def _output(path: str) -> Path:
     return out
 
 
+def output_folder(flag: str, path: str) -> Path:
+    """A study tool's folder of output files, made now, before its runs: a ValueError
+    naming ``flag`` when a file has that name or the folder cannot be made (``mkdir``'s
+    traceback otherwise, after the work for ``omcsl_study --figures``)."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{flag} {path!r} is a file; give a folder for the output files.")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # e.g. a parent not writable
+        raise ValueError(
+            f"{flag} {path!r}: cannot make the folder ({err.strerror or err})."
+        ) from err
+    return folder
+
+
 def _same_file(a: str | Path, b: str | Path) -> bool:
     """Whether two paths name one file: the same resolved path, or one existing file
     through links (also used by the top-level command line for its outputs)."""

@@ -489,8 +489,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
 
     exp = _experiment()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    from .cli import output_folder
+
+    try:
+        out = output_folder("--out", args.out)
+    except ValueError as err:
+        ap.error(str(err))
     t0, c0 = time.perf_counter(), time.process_time()
     params = chosen_params(exp, args.datasets, args.db)
     print("C and gamma chosen for KOIL_RS++ by the koil_table1 search:")

@@ -430,8 +430,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
     if args.only and "cd" in args.only and not args.db:
         ap.error("--only cd needs --db (the results of `skewlearn reproduce nystrom_table2`).")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+    from .cli import output_folder
+
+    try:
+        out = output_folder("--out", args.out)
+    except ValueError as err:
+        ap.error(str(err))
     summary_path = out / "nystrom_figures.json"
     summary = json.loads(summary_path.read_text(encoding="utf-8")) if summary_path.is_file() else {}
     # Each part records its own protocol: parts run separately (e.g. Fig. 2 at 10 × 5-fold,

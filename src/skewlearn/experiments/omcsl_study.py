@@ -598,6 +598,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_outputs(Path(db), {k: v for k, v in outputs.items() if v})
     except ValueError as err:
         p.error(str(err))
+    if args.md == "-":  # (report's --md - is standard output; this summary is a file)
+        p.error("--md '-': the summary is written to a file, with its .engine.md beside it; "
+                "give a file name (./- for a file named '-').")  # fmt: skip
+    # their folders now, not when written at the end (as reproduce --html's is made first)
+    from .cli import _output, output_folder
+
+    try:
+        for path in (args.md, args.json):
+            if path:
+                _output(path)
+        if not (args.skip_table4 or args.tuned):  # Figure 1's
+            output_folder("--figures", args.figures)
+    except OSError as err:  # e.g. a folder not writable
+        p.error(f"cannot make the folder {err.filename!r} ({err.strerror or err}).")
+    except ValueError as err:
+        p.error(str(err))
     if not args.skip_table4:  # names and split count before Table 3, which runs for hours
         exp = load_experiment(config)
         known = [d.name for d in exp.datasets]
