@@ -341,6 +341,13 @@ def test_a_misspelt_dataset_is_refused_before_table3_runs(monkeypatch, tmp_path,
                     "--db", str(tmp_path / "t.sqlite")])  # fmt: skip
     assert err.value.code == 2
     assert "unknown dataset 'satimag'; choose among" in capsys.readouterr().err
+    # session 25: `--datasets` with no names ran Table 3, then Table 4 of no dataset, and
+    # said "within 0.05 in 0 of 0 cells" with status 0
+    with pytest.raises(SystemExit) as err:
+        study.main(["--datasets", "--md", str(tmp_path / "s.md"),
+                    "--db", str(tmp_path / "t.sqlite")])  # fmt: skip
+    assert err.value.code == 2
+    assert "--datasets: expected at least one argument" in capsys.readouterr().err
 
 
 def test_a_split_count_beyond_table3_is_refused_before_table3_runs(monkeypatch, tmp_path, capsys):

@@ -569,7 +569,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--jobs", type=_n_jobs, default=1, help="worker processes for Table 3")
     p.add_argument("--repeats", type=positive_int, default=None,
                    help="splits for Table 4 / Figure 1 (default: the experiment's 25)")  # fmt: skip
-    p.add_argument("--datasets", nargs="*", default=None,
+    p.add_argument("--datasets", nargs="+", default=None,
                    help="datasets of Table 4 / Figure 1 (default: the experiment's)")  # fmt: skip
     p.add_argument("--skip-table3", action="store_true", help="only Table 4 and Figure 1")
     p.add_argument("--skip-table4", action="store_true",
