@@ -494,3 +494,41 @@ def test_a_grid_of_numpy_scalars_gives_python_values():
     assert [type(v) for v in values] == [int, float, bool, str]
     assert type(parse_grid(np.int64(4))[0]) is int  # one value
     json.dumps(expand_grid({"k": list(np.arange(1, 3))}))
+
+
+def test_non_finite_test_scores_give_nan_ranking_metrics_and_keep_the_others():
+    """A learner whose scores overflowed to NaN or inf on a test row: ROC and PR AUC are NaN
+    (no ranking of those rows; an inf would rank as the highest score, a NaN raised), while
+    the threshold metrics still count the predictions."""
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    class Overflowing(ClassifierMixin, BaseEstimator):
+        def __init__(self, bad=np.nan):
+            self.bad = bad
+
+        def fit(self, X, y):
+            self.classes_ = np.array([-1, 1])
+            return self
+
+        def decision_function(self, X):
+            s = np.asarray(X[:, 0], dtype=float).copy()
+            s[0] = self.bad
+            return s
+
+        def predict(self, X):
+            return np.where(X[:, 0] > 0, 1, -1)
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1, -1)
+    train, test = np.arange(20), np.arange(20, 40)
+    for bad in (np.nan, np.inf):
+        out = evaluate_split(
+            Overflowing(bad), X, y, train, test, ["roc_auc", "pr_auc", "f1", "gmean"]
+        )
+        m = out["metrics"]
+        assert np.isnan(m["roc_auc"]) and np.isnan(m["pr_auc"]), (bad, m)
+        pred = np.where(X[test, 0] > 0, 1, -1)
+        assert m["f1"] == pytest.approx(f1_score(y[test], pred))
+        sens, spec = recall_score(y[test], pred), recall_score(y[test], pred, pos_label=-1)
+        assert m["gmean"] == pytest.approx(np.sqrt(sens * spec))

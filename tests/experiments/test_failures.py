@@ -310,3 +310,35 @@ def test_a_dataset_that_cannot_be_read_stops_the_run_before_any_task(
     name = load_experiment(tmp_path / "e.toml").datasets[1].name
     kept = {json.loads(key.split("|")[0])["name"] for key in runner_mod._DATASETS}
     assert (name in kept) == (n_jobs == 1)  # kept only where the tasks use it
+
+
+@pytest.mark.parametrize("stratified", ["true", "false"])
+def test_a_split_test_part_without_positives_names_the_setting_behind_it(tmp_path, stratified):
+    """``split`` with stratified = false: 15 test rows drawn at random from 300, 29 of
+    them positive, miss the positives in some repetitions (P ~ 0.18 each). The failure
+    said "too few for protocol.test_size = 0.05. Use a larger test_size", while
+    stratified = true puts 1 or 2 positives in every one of those 15 rows (29 × 0.05 >=
+    1); the KFold message already names stratified = false in that case."""
+    text = DIVERGES.replace(
+        "n_samples = 150, n_features = 4, weights = [0.8], scale = 20.0",
+        "n_samples = 300, n_features = 4, weights = [0.9], flip_y = 0",
+    ).replace(
+        'kind = "kfold"\nn_splits = 3\nn_repeats = 1',
+        f'kind = "split"\nn_repeats = 24\ntest_size = 0.05\nstratified = {stratified}',
+    )
+    text = text[: text.index('[[estimators]]\nname = "OPAUC"')]
+    path = tmp_path / "split.toml"
+    path.write_text(text)
+    db = tmp_path / "r.sqlite"
+    out = run_experiment(path, db, n_jobs=1, progress=False)
+    with ResultStore(db) as store:
+        errors = [f["error"] for f in store.failures("diverges")]
+    if stratified == "true":  # every test part holds a positive row
+        assert out["failed"] == 0 and out["ran"] == 24, errors
+        return
+    assert out["failed"] == 1 and out["ran"] == 23, out
+    for error in errors:
+        assert "holds no positive row: a has 29 rows of its smaller class, and " in error, error
+        assert "protocol.stratified = false lets the test part miss a class. Use " in error
+        assert "stratified = true" in error
+        assert "larger test_size" not in error  # 29 × 0.05 >= 1: stratifying is enough

@@ -535,3 +535,26 @@ def test_the_sensitivity_figures_of_shared_searches_do_not_depend_on_their_finis
     serial = figures(tmp_path / "serial.db", pairs)
     assert serial[1] == [("A: C", ["d1", "d2"]), ("B: C", ["d1", "d2"])]
     assert figures(tmp_path / "shuffled.db", pairs[::-1]) == serial
+
+
+def test_friedman_and_cd_count_only_the_datasets_every_method_has():
+    """Method c has no result on d3: the Friedman test, its N and the critical difference
+    are over d0..d2 (Demšar's N is the number of datasets ranked), with a note; not over
+    the 4 datasets of the table."""
+    import math
+
+    from skewlearn.evaluation.stats import friedman_test
+    from skewlearn.experiments.report import _friedman_text, _table
+
+    rng = np.random.default_rng(1)
+    scores = rng.random((4, 3))
+    rows = [
+        {"method": m, "dataset": f"d{i}", "repetition": 0, "fold": 0,
+         "metrics": {"roc_auc": float(scores[i, j])}}
+        for i in range(4) for j, m in enumerate("abc") if (i, m) != (3, "c")
+    ]  # fmt: skip
+    t = _table("roc_auc", rows, {"reference": []})
+    assert t.friedman == friedman_test(scores[:3])
+    assert t.friedman.n_datasets == 3
+    assert t.cd == pytest.approx(2.343 * math.sqrt(3 * 4 / (6 * 3)))  # q_0.05(3) = 2.343
+    assert "over the 3 datasets where every method has results" in _friedman_text(t)

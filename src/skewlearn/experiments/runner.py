@@ -516,6 +516,13 @@ def _one_class_test(task: Task, y, test) -> str | None:
         fix = "and protocol.stratified = false lets a fold miss a class. Use stratified = true"
         if smaller < proto.n_splits:
             fix += f" with n_splits <= {smaller}"
+    elif isinstance(proto, RandomSplits) and not proto.stratified:
+        # as for k-fold: an unstratified draw can miss a class that stratifying would not
+        fix = (
+            "and protocol.stratified = false lets the test part miss a class. Use stratified = true"
+        )
+        if smaller * proto.test_size < 1:
+            fix += " with a larger test_size"
     elif isinstance(proto, RandomSplits):
         fix = f"too few for protocol.test_size = {proto.test_size}. Use a larger test_size"
     else:
