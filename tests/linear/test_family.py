@@ -117,9 +117,14 @@ def test_csr_structure_check_reads_64_bit_column_indices(bad):
         skewlearn.Perceptron().fit(A, y)
 
 
-@pytest.mark.parametrize(("dtype", "n_cols"), [(np.int8, 300), (np.int16, 70_000)])
+@pytest.mark.parametrize(
+    ("dtype", "n_cols", "bad"),
+    [(np.int8, 300, -1), (np.int8, 200, -100), (np.int16, 70_000, -1), (np.int16, 40_000, -30_000)],
+)  # (-100 reads 156 of 200 columns, -30,000 reads 35,536 of 40,000: width 2**(bits - 1))
 @pytest.mark.parametrize("call", ["fit", "partial_fit", "decision_function"])
-def test_csr_structure_check_reads_narrow_column_indices_on_a_wider_matrix(dtype, n_cols, call):
+def test_csr_structure_check_reads_narrow_column_indices_on_a_wider_matrix(
+    dtype, n_cols, bad, call
+):
     """Session 25 (probe r): viewed unsigned, a negative int8 or int16 index reads as
     2**8 - k or 2**16 - k, inside the shape of a matrix with more columns (-1 is column
     255 of 300): the vectorised check passed it and the learners read the weight at
@@ -135,10 +140,12 @@ def test_csr_structure_check_reads_narrow_column_indices_on_a_wider_matrix(dtype
     np.testing.assert_array_equal(
         sound.weights_, skewlearn.Perceptron().fit(sp.csr_matrix(X.toarray()), y).weights_
     )
-    X.indices[-1] = -1
+    X.indices[-1] = bad
     assert X.indices.dtype == dtype
     model = skewlearn.Perceptron().fit(rng.normal(size=(6, n_cols)), y)
-    with pytest.raises(ValueError, match="does not hold together: row 5 holds column index -1"):
+    with pytest.raises(
+        ValueError, match=f"does not hold together: row 5 holds column index {bad},"
+    ):
         if call == "fit":
             skewlearn.Perceptron().fit(X, y)
         elif call == "partial_fit":
