@@ -530,7 +530,8 @@ def _csr_holds(unsigned_indices, indptr, nnz, n_cols):
     in ``[0, nnz]``, and the largest stored column index is below ``n_cols``.
 
     ``unsigned_indices`` is ``indices`` viewed as the unsigned integers of its width
-    (``uint32`` for ``int32``), so a negative index reads above every width. The column
+    (``uint32`` for ``int32``), so a negative index reads above ``n_cols`` when ``n_cols``
+    is at most ``2**(bits - 1)`` (:func:`check_csr_structure` calls it only then). The column
     part is the maximum of a slice, which numba compiles to a vectorised loop: indexing
     ``indices[p]`` element by element with a signed ``p`` (as before session 25) did not
     vectorise, and that pass took 36 of the 94 ms of a ``Perceptron.fit`` on 10⁶ CSR rows
@@ -560,8 +561,13 @@ def check_csr_structure(X: sp.csr_matrix | sp.csr_array) -> None:
         return
     nnz = min(X.indices.shape[0], X.data.shape[0])
     indices = X.indices
-    unsigned = indices.view(_UNSIGNED[indices.dtype.itemsize])
-    if _csr_holds(unsigned, indptr, nnz, X.shape[1]):
+    width = indices.dtype.itemsize
+    # viewed unsigned, a negative index reads as 2**(8 * width) - k: above every column only
+    # while n_cols <= 2**(8 * width - 1); not so for int8/int16 indices set by hand on a
+    # wider matrix (-1 read as column 255 of 300), which the element loop below checks
+    if (X.shape[1] <= 1 << (8 * width - 1) or indices.dtype.kind != "i") and _csr_holds(
+        indices.view(_UNSIGNED[width]), indptr, nnz, X.shape[1]
+    ):
         return
     row, kind, value = _csr_fault(X.indices, indptr, nnz, X.shape[1])
     if kind == 0:

@@ -881,3 +881,48 @@ def test_simplemkl_minimises_the_svm_dual_over_the_simplex():
     steps = np.arange(21) / 20
     grid = [J(np.array([a, b, 1.0 - a - b])) for a in steps for b in steps if a + b <= 1.0]
     assert J_fit - min(grid) <= clf.duality_gap_ + 1e-8 * J_fit, (J_fit, min(grid))
+
+
+@pytest.mark.parametrize("cls", [SimpleMKL, MultiNystroemMKL])
+def test_chunked_scores_keep_the_bits_of_the_whole_matrix_product(cls):
+    """Session 25 (probe r): scored in chunks of ``CHUNK_ROWS`` (session 25, probe b: "the
+    scores keep their bits"), a batch of ``k * CHUNK_ROWS + 1`` rows left its last row
+    alone in a chunk, and numpy's product of one row takes another path than a many-row
+    one: that row's score moved by an ulp against the whole-matrix product the scores
+    were computed with before. A one-row remainder now joins the chunk before it. (The
+    Nyström maps' own chunks, in ``map_features``, are as they were, so they are part of
+    both sides here.) With one BLAS thread: several threads may split a product's sums
+    by the row count (OpenBLAS with two threads rounds rows 4,096 and 4,097 of a
+    4,098-row product differently from its 4,096-row chunk), chunked or not."""
+    from threadpoolctl import threadpool_limits
+
+    from skewlearn.batch.nystrom import CHUNK_ROWS
+    from skewlearn.kernels import kernel_matrix
+
+    with threadpool_limits(1, user_api="blas"):
+        _chunked_scores_keep_the_bits(cls, CHUNK_ROWS, kernel_matrix)
+
+
+def _chunked_scores_keep_the_bits(cls, CHUNK_ROWS, kernel_matrix):
+
+    X, y = _data(n=300, seed=5)
+    if cls is SimpleMKL:
+        clf = SimpleMKL(kernels=KERNELS).fit(X, y)
+    else:
+        clf = MultiNystroemMKL(kernels=KERNELS, n_landmarks=100, random_state=0).fit(X, y)
+    Z = np.random.default_rng(6).normal(size=(2 * CHUNK_ROWS + 2, X.shape[1]))
+    for n in (1, CHUNK_ROWS + 1, CHUNK_ROWS + 2, 2 * CHUNK_ROWS + 1):
+        whole = np.full(n, clf.bias_)  # the whole-matrix sum, as before chunking
+        if cls is SimpleMKL:
+            for w, spec in zip(clf.mu_, clf.kernel_params_):
+                if w > 0:
+                    whole += w * (
+                        kernel_matrix(Z[:n], clf.support_vectors_, **spec) @ clf.dual_coef_
+                    )
+        else:
+            fm = clf.feature_map_
+            starts = np.concatenate([[0], np.cumsum(fm.block_sizes_)])
+            active = [m for m, w in enumerate(clf.mu_) if w > 0]
+            for m, B in zip(active, fm._blocks(Z[:n], active)):
+                whole += B @ clf.block_coef_[starts[m] : starts[m + 1]]
+        np.testing.assert_array_equal(clf.decision_function(Z[:n]), whole, err_msg=str(n))

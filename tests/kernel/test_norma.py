@@ -89,6 +89,33 @@ def test_zero_margin_from_scratch_never_updates(rho):
         NORMA(rho=rho, **HAND).partial_fit(HAND_X[:1], HAND_Y[:1], classes=[0, 1])
 
 
+@pytest.mark.parametrize("route", ["fit", "partial_fit", "pipeline", "prequential", "river"])
+def test_the_zero_margin_warning_names_the_callers_line(route):
+    # Session 25 (probe r): the warning takes user_stacklevel(); a fixed level (2, from
+    # _allocate) names a line inside skewlearn on every route, and no test said so.
+    from sklearn.pipeline import make_pipeline
+
+    from skewlearn.evaluation import prequential
+
+    clf = NORMA(rho=0.0, **HAND)
+    with pytest.warns(RuntimeWarning, match="never updates") as w:
+        if route == "fit":
+            clf.fit(HAND_X, HAND_Y)
+        elif route == "partial_fit":
+            clf.partial_fit(HAND_X, HAND_Y, classes=[0, 1])
+        elif route == "pipeline":
+            make_pipeline(clf).fit(HAND_X, HAND_Y)
+        elif route == "prequential":
+            prequential(clf, HAND_X, HAND_Y)
+        else:
+            from skewlearn.compat.river import RiverClassifier
+
+            model = RiverClassifier(clf)
+            for row, label in zip(HAND_X, HAND_Y, strict=True):
+                model.learn_one(dict(enumerate(row)), int(label))
+    assert {x.filename for x in w if "never updates" in str(x.message)} == {__file__}
+
+
 @pytest.mark.parametrize(
     "params", [{"rho": 1e-300}, {"rho": 0.0, "nu": 0.5}, {"rho": -0.05, "nu": 0.5}]
 )

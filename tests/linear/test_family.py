@@ -117,6 +117,43 @@ def test_csr_structure_check_reads_64_bit_column_indices(bad):
         skewlearn.Perceptron().fit(A, y)
 
 
+@pytest.mark.parametrize(
+    ("dtype", "n_cols", "bad"),
+    [(np.int8, 300, -1), (np.int8, 200, -100), (np.int16, 70_000, -1), (np.int16, 40_000, -30_000)],
+)  # (-100 reads 156 of 200 columns, -30,000 reads 35,536 of 40,000: width 2**(bits - 1))
+@pytest.mark.parametrize("call", ["fit", "partial_fit", "decision_function"])
+def test_csr_structure_check_reads_narrow_column_indices_on_a_wider_matrix(
+    dtype, n_cols, bad, call
+):
+    """Session 25 (probe r): viewed unsigned, a negative int8 or int16 index reads as
+    2**8 - k or 2**16 - k, inside the shape of a matrix with more columns (-1 is column
+    255 of 300): the vectorised check passed it and the learners read the weight at
+    index -1 (the intercept's), silently. scipy builds int32 indices, but keeps narrower
+    ones set on the matrix afterwards; the pre-session-25 check refused them."""
+    rng = np.random.default_rng(2)
+    cols = rng.choice(120, size=(6, 2), replace=False).ravel()  # fit in either width
+    X = sp.csr_matrix((rng.normal(size=12), (np.repeat(np.arange(6), 2), cols)), (6, n_cols))
+    X.indices = X.indices.astype(dtype)
+    X.indptr = X.indptr.astype(dtype)
+    y = np.array([0, 1, 0, 1, 1, 0])
+    sound = skewlearn.Perceptron().fit(X, y)  # a sound narrow matrix is learned as ever
+    np.testing.assert_array_equal(
+        sound.weights_, skewlearn.Perceptron().fit(sp.csr_matrix(X.toarray()), y).weights_
+    )
+    X.indices[-1] = bad
+    assert X.indices.dtype == dtype
+    model = skewlearn.Perceptron().fit(rng.normal(size=(6, n_cols)), y)
+    with pytest.raises(
+        ValueError, match=f"does not hold together: row 5 holds column index {bad},"
+    ):
+        if call == "fit":
+            skewlearn.Perceptron().fit(X, y)
+        elif call == "partial_fit":
+            model.partial_fit(X, y)
+        else:
+            model.decision_function(X)
+
+
 SYMMETRIC = [c for c in LINEAR if c.__name__ != "CostSensitiveOGD"]  # CSOGD weighs classes
 
 

@@ -325,6 +325,32 @@ def test_numpy_2_string_labels_are_text():
             cls().update_many([0, 1, 1], np.array(["0.1", "0.9", "0.4"], dtype=string_dtype()))
 
 
+def test_numpy_2_string_labels_with_missing_values_are_refused():
+    """Session 25 (probe r): a StringDType array built with an ``na_object`` (None, NaN,
+    ``pd.NA``) holds missing labels; read as text (kind "T", above), a missing one never
+    equalled ``pos_label`` and counted as a negative, silently (F1 0.667 here), where the
+    same labels in an object array are refused as missing."""
+    import pandas as pd
+
+    from skewlearn.metrics import PRAUC, WindowedROCAUC
+
+    string_dtype = getattr(getattr(np, "dtypes", None), "StringDType", None)
+    if string_dtype is None:  # numpy < 2
+        pytest.skip("numpy has no StringDType")
+    for na in (None, math.nan, pd.NA):
+        y = np.array(["pos", na, "neg"], dtype=string_dtype(na_object=na))
+        full = np.array(["pos", "pos", "neg"], dtype=string_dtype(na_object=na))
+        for cls in (Confusion, F1, GMean, MistakeRate):
+            with pytest.raises(ValueError, match=r"y holds a missing label"):
+                cls(pos_label="pos").update_many(y, full)
+            with pytest.raises(ValueError, match=r"y_pred holds a missing label"):
+                cls(pos_label="pos").update_many(full, y)
+            assert cls(pos_label="pos").update_many(full, full).counts.tp == 2  # none missing
+        for cls in (ROCAUC, PRAUC, WindowedROCAUC):
+            with pytest.raises(ValueError, match=r"y holds a missing label"):
+                cls(pos_label="pos").update_many(y, [0.9, 0.5, 0.1])
+
+
 def test_scores_where_labels_belong_are_refused():
     """F1().update_many(y, model.decision_function(X)) counted every score as a negative
     prediction (F1 0.0, G-mean 0.0, silently), and ROCAUC().update_many(scores, y) with the

@@ -12,6 +12,7 @@ or the same scores, state and warnings.
 from __future__ import annotations
 
 import copy
+import math
 import tracemalloc
 import warnings
 
@@ -102,6 +103,22 @@ def _later_calls(XB, YB):
         "list ragged y": (XB, [[1], [0, 1], *YB.tolist()[2:]], None),
         "list short y": (XB, YB[:4].tolist(), None),
         "list y, other classes": (XB, YB.tolist(), [1, 2]),
+        # session 25 (probe r): numpy scalar types, bool beside int, an int then a float,
+        # labels numpy cannot hold in int64, text that is not the classes' type; each list
+        # is what np.asarray makes of it on both paths (a conversion to the first label's
+        # type would learn [True, 2, ...] and [1, 0, 0.5, ...] instead of refusing them)
+        "list numpy bools": (XB, list(YB.astype(bool)), None),
+        "list bools and ints": (XB, [bool(v) if i % 2 else int(v) for i, v in enumerate(YB)], None),
+        "list bool then 2": (XB, [True, 2, *YB.tolist()[2:]], None),
+        "list int then 0.5": (XB, [1, 0, 0.5, *YB.tolist()[3:]], None),
+        "list 2**63 label": (XB, [2**63, *YB.tolist()[1:]], None),
+        "list -1 and 2**63": (XB, [-1, 2**63, *YB.tolist()[2:]], None),
+        "list inf label": (XB, [math.inf, *YB.tolist()[1:]], None),
+        "list float16 labels": (XB, list(YB.astype(np.float16)), None),
+        "list bytes labels": (XB, [str(v).encode() for v in YB.tolist()], None),
+        "list 'nan' text": (XB, ["nan", *YB.astype(str).tolist()[1:]], None),
+        "list y, classes reversed": (XB, YB.tolist(), [1, 0]),
+        "list y, text classes": (XB, YB.tolist(), ["0", "1"]),
         "short y": (XB, YB[:4], None),
         "NaN in X": (np.where(np.eye(n, 3) > 0, np.nan, XB), YB, None),
         "huge X": (XB * 1e200, YB, None),

@@ -78,11 +78,11 @@ from .._values import value_list
 from ..base import BatchClassifier, _encoded_labels_hint, _max_abs, warn_large_fit
 from ..kernels import kernel_matrix
 from .nystrom import (
-    CHUNK_ROWS,
     MultiNystroem,
     check_kernel_values,
     libsvm_kernel_error,
     resolve_kernels,
+    score_chunks,
 )
 
 if TYPE_CHECKING:
@@ -1078,14 +1078,14 @@ class MultiNystroemMKL(BatchClassifier):
 
     def _decision(self, X):
         # CHUNK_ROWS rows at a time: the maps of every row (n × k per kernel) are never
-        # held whole; the chunks are those of map_features, so the scores keep their bits
+        # held whole; the chunks start where map_features' do, so the scores keep their bits
         fm = self.feature_map_
         starts = np.concatenate([[0], np.cumsum(fm.block_sizes_)])
         active = [m for m in range(len(self.mu_)) if self.mu_[m] > 0]
         out = np.full(X.shape[0], self.bias_)
-        for r0 in range(0, X.shape[0], CHUNK_ROWS):
-            part = out[r0 : r0 + CHUNK_ROWS]
-            for m, B in zip(active, fm._blocks(X[r0 : r0 + CHUNK_ROWS], active)):
+        for r0, r1 in score_chunks(X.shape[0]):
+            part = out[r0:r1]
+            for m, B in zip(active, fm._blocks(X[r0:r1], active)):
                 part += B @ self.block_coef_[starts[m] : starts[m + 1]]
         return out
 
@@ -1241,11 +1241,12 @@ class SimpleMKL(BatchClassifier):
         self.n_svm_solves_ = res["n_evaluations"]
 
     def _decision(self, X):
-        # CHUNK_ROWS rows at a time: the n × n_SV kernel matrices are never held whole
+        # CHUNK_ROWS rows at a time (score_chunks): the n × n_SV kernel matrices are never
+        # held whole
         out = np.full(X.shape[0], self.bias_)
         sv, coef = self.support_vectors_, self.dual_coef_
-        for r0 in range(0, X.shape[0], CHUNK_ROWS):
-            part, rows = out[r0 : r0 + CHUNK_ROWS], X[r0 : r0 + CHUNK_ROWS]
+        for r0, r1 in score_chunks(X.shape[0]):
+            part, rows = out[r0:r1], X[r0:r1]
             for w, spec in zip(self.mu_, self.kernel_params_):
                 if w > 0:  # (one kernel's values alive at a time)
                     part += w * (kernel_matrix(rows, sv, **spec) @ coef)

@@ -149,7 +149,8 @@ class StreamingMetric:
 
     def _positive(self, y, name: str = "y") -> np.ndarray:
         y = np.asarray(y)
-        if y.dtype.kind == "O":
+        # (numpy 2's StringDType built with an na_object holds that object where missing)
+        if y.dtype.kind == "O" or (y.dtype.kind == "T" and hasattr(y.dtype, "na_object")):
             missing = [v for v in y.ravel() if _is_missing(v)]
             if missing:
                 raise ValueError(_missing_label(name, missing[0]))
