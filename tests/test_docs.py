@@ -241,6 +241,51 @@ def test_the_guide_shows_how_to_score_text_labels_and_its_scorers_score_that_cla
         get_scorer("f1")(clf, X, y)
 
 
+def test_the_guide_says_which_learners_give_probabilities_and_how_to_get_them():
+    """Session 25: a user who scores with ``scoring="neg_log_loss"`` (or any probability
+    scorer) got NaN for every fold and a "Scoring failed" warning whose traceback ends in
+    "'AROW' object has no attribute 'predict_proba'"; nothing in the docs said which
+    learners give probabilities. The guide now names them, and a calibration that gives
+    them; both claims are checked here: the learners (every value of a ``loss``
+    parameter tried), and the quoted calibrator under that scorer with text labels."""
+    import warnings
+
+    import numpy as np
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.datasets import make_classification
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import cross_val_score
+    from sklearn.utils._param_validation import StrOptions
+
+    import skewlearn
+
+    text = " ".join((ROOT / "docs" / "guide.md").read_text(encoding="utf-8").split())
+    (named,) = re.findall(r"only `(\w+)\(loss=\"(\w+)\"\)` has `predict_proba`", text)
+    having = set()
+    for name, cls in all_estimators().items():
+        losses = [o for c in cls._parameter_constraints.get("loss", []) for o in
+                  (c.options if isinstance(c, StrOptions) else ())]  # fmt: skip
+        for loss in losses or [None]:
+            est = cls() if loss is None else cls(loss=loss)
+            if hasattr(est, "predict_proba"):
+                having.add((name, loss))
+    assert having == {named}, having
+    (code,) = re.findall(r"`(CalibratedClassifierCV\([^`]*\))`", text)
+    X, y01 = make_classification(n_samples=1500, weights=[0.94], random_state=0)
+    y = np.where(y01 == 1, "fraud", "ok")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        bare = cross_val_score(skewlearn.AROW(), X, y, scoring="neg_log_loss", cv=3)
+    assert np.isnan(bare).all() and any("Scoring failed" in str(w.message) for w in caught)
+    make = {"CalibratedClassifierCV": CalibratedClassifierCV, "AROW": skewlearn.AROW}
+    calibrated = eval(code, make)  # the guide's own text
+    assert np.isfinite(cross_val_score(calibrated, X, y, scoring="neg_log_loss", cv=3)).all()
+    proba = calibrated.fit(X[:1000], y[:1000]).predict_proba(X[1000:])
+    fraud = list(calibrated.classes_).index("fraud")
+    assert roc_auc_score(y[1000:] == "fraud", proba[:, fraud]) > 0.9
+    assert np.allclose(proba.sum(axis=1), 1.0)
+
+
 # --- docstrings against the code -------------------------------------------------------
 
 #: Modules whose ``__all__`` is the public API the docs describe (skewlearn's own
