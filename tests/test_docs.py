@@ -286,6 +286,30 @@ def test_the_guide_says_which_learners_give_probabilities_and_how_to_get_them():
     assert np.allclose(proba.sum(axis=1), 1.0)
 
 
+def test_reliability_md_counts_the_quick_validation_cases_the_test_runs():
+    """Session 25: docs/reliability.md said the quick-validation test runs "26 kinds of
+    later input" and that every input but the validated form takes the full validation;
+    the same day a list or tuple of up to 16 plain labels took the quick path and 15
+    kinds of listed labels joined the test, so the page named neither. Its counts are
+    now those of the test's table: the kinds (each run at 6 and at 24 rows), the one-row
+    calls, and the limit of the listed labels (``base._FEW``)."""
+    from skewlearn import base
+    from tests.reliability import test_quick_validation as quick
+
+    text = " ".join((ROOT / "docs" / "reliability.md").read_text(encoding="utf-8").split())
+    kinds = quick._later_calls(quick.XB, quick.YB)
+    one_row = [case for case in quick.LATER_CALLS if case.startswith("one row")]
+    stated = re.search(
+        r"The test runs (\d+) kinds of later input, at (\d+) and at (\d+) rows", text
+    )
+    assert stated, "docs/reliability.md no longer states the cases of the quick-path test"
+    assert int(stated.group(1)) == len(kinds)
+    assert {int(stated.group(2)), int(stated.group(3))} == {len(quick.XB), len(quick.XL)}
+    assert len(quick.LATER_CALLS) == 2 * len(kinds) + len(one_row)
+    assert f"and {len(one_row)} one-row calls" in text
+    assert f"a list or tuple of at most {base._FEW} plain values" in text
+
+
 # --- docstrings against the code -------------------------------------------------------
 
 #: Modules whose ``__all__`` is the public API the docs describe (skewlearn's own
