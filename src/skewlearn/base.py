@@ -249,13 +249,24 @@ def _classes_array(classes) -> np.ndarray:
 #: subclasses ``collections.OrderedDict``, ``collections.defaultdict`` and ``Counter``.
 _DICT_TYPE_NAME = re.compile(r"not '(?:collections\.)?(?:dict|OrderedDict|defaultdict|Counter)'$")
 
+#: numpy's and pandas' messages for dates and times where a number belongs: a datetime64 or
+#: timedelta64 column beside numbers (numpy's DTypePromotionError, or pandas' "Cannot cast
+#: DatetimeArray" in a frame of mixed kinds), and an object column of pandas' Timestamp,
+#: Timedelta or Period (a time-zone-aware column is one) or of Python's datetime values.
+_DATETIME_MESSAGE = re.compile(
+    r"(?:DateTime64|TimeDelta64)DType|Cannot cast (?:Datetime|Timedelta|Period)Array"
+    r"|not '(?:Timestamp|Timedelta|Period|datetime\.(?:datetime|date|time|timedelta))'$"
+)
+
 
 @contextlib.contextmanager
 def _text_in_x_hint():
     """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
     in ``X``, e.g. a DataFrame's categorical feature) and to its "float() argument must
     be a string or a real number, not 'dict'" (``X`` as a list of ``{feature: value}``
-    rows, or a dict of columns), which say only what failed. The type stays numpy's."""
+    rows, or a dict of columns), which say only what failed, and to numpy's and pandas'
+    messages for a column of dates or times (:data:`_DATETIME_MESSAGE`). The type stays
+    numpy's (its DTypePromotionError is a TypeError: a TypeError here)."""
     try:
         yield
     except (ValueError, TypeError) as exc:
@@ -274,6 +285,13 @@ def _text_in_x_hint():
                 "encoded) or pandas.DataFrame(rows), and a dict of columns with "
                 "pandas.DataFrame(X). For rows that arrive one at a time as dicts, "
                 "skewlearn.compat.river.RiverClassifier takes them as they are."
+            )
+        elif isinstance(exc, TypeError) and _DATETIME_MESSAGE.search(message):
+            hint = (
+                "X holds dates or times (e.g. a timestamp column), and skewlearn learners "
+                "need numbers. Turn each such column into numbers first, e.g. its hour or "
+                "weekday (df['when'].dt.hour, .dt.dayofweek) or the seconds since a start "
+                "((df['when'] - start).dt.total_seconds()), or drop it."
             )
         else:
             raise

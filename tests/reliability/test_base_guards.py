@@ -281,6 +281,45 @@ def test_rows_as_dicts_in_x_are_named_with_the_fix(est):
         est.fit([collections.defaultdict(float, r) for r in rows], y)
 
 
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+def test_dates_and_times_in_x_are_named_with_the_fix(est):
+    """A DataFrame with a timestamp column (a fraud table's transaction time) beside
+    numbers gave numpy's "The DType <class 'numpy.dtypes.Float64DType'> could not be
+    promoted by <class 'numpy.dtypes.DateTime64DType'>", and a time-zone-aware, Period or
+    Python datetime column "float() argument must be ... not 'Timestamp'" (or 'Period',
+    'datetime.date'), naming neither X nor a fix (session 25). The message now says X
+    holds dates or times and how to make numbers of them; the error stays a TypeError
+    (numpy's DTypePromotionError is one)."""
+    import datetime
+
+    pd = pytest.importorskip("pandas")
+    X, _ = _data(n=6)
+    y = np.arange(6) % 2
+    numbers = pd.DataFrame(X, columns=list("abcd"))
+    when = pd.date_range("2024-01-01", periods=6, freq="h")
+    frames = {
+        "datetime64": numbers.assign(when=when),
+        "timedelta64": numbers.assign(took=pd.to_timedelta(np.arange(6), "s")),
+        "tz-aware": numbers.assign(when=when.tz_localize("UTC")),
+        "period": numbers.assign(day=when.to_period("D")),
+        "python date": numbers.assign(day=[datetime.date(2024, 1, 1)] * 6),
+        "with a nullable column": numbers.assign(
+            when=when, flag=pd.array([True, None] * 3, dtype="boolean")
+        ),
+    }
+    hint = r"X holds dates or times.*\.dt\.hour.*total_seconds\(\)"
+    for name, frame in frames.items():
+        with pytest.raises(TypeError, match=hint):
+            est.fit(frame, y)
+    rows = [[1.0, datetime.datetime(2024, 1, 1)]] * 6  # a list of rows
+    with pytest.raises(TypeError, match=hint):
+        est.fit(rows, y)
+    fitted = est.fit(numbers, y)
+    with pytest.raises(TypeError, match=hint):
+        fitted.predict(numbers.assign(d=when))  # the same names, a column of dates
+    assert fitted.predict(numbers).shape == (6,)  # the model is untouched
+
+
 @pytest.mark.parametrize(
     "classes, match",
     [
