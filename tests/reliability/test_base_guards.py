@@ -308,7 +308,7 @@ def test_dates_and_times_in_x_are_named_with_the_fix(est):
         ),
     }
     hint = r"X holds dates or times.*\.dt\.hour.*total_seconds\(\)"
-    for name, frame in frames.items():
+    for frame in frames.values():
         with pytest.raises(TypeError, match=hint):
             est.fit(frame, y)
     rows = [[1.0, datetime.datetime(2024, 1, 1)]] * 6  # a list of rows
