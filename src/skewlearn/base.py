@@ -194,7 +194,9 @@ def _check_missing_labels(y) -> None:
     NaN or ``pd.NA``, naming the first index. scikit-learn calls None an "Unknown label
     type", fails on ``pd.NA`` with "boolean value of NA is ambiguous" and reports NaN
     without its row. Numeric arrays are left to it ("Input y contains NaN"): they pay
-    nothing here."""
+    nothing here. pandas' nullable numbers and booleans (``Int64``, ``Float64``,
+    ``boolean``: a 0/1 column with a gap), which scikit-learn reports as NaN without the
+    row, are looked at through their vectorised ``isna``."""
     if y.__class__ is np.ndarray or isinstance(y, list | tuple):
         try:
             labels = np.asarray(y)  # a view of an array; a list of numbers is not object
@@ -204,16 +206,25 @@ def _check_missing_labels(y) -> None:
             return
     elif getattr(getattr(y, "dtype", None), "kind", None) == "O":  # pandas object/string
         labels = np.asarray(y, dtype=object)
+    elif not isinstance(getattr(y, "dtype", np.float64), np.dtype) and hasattr(y, "isna"):
+        gaps = np.flatnonzero(np.asarray(y.isna()).ravel())  # a pandas extension dtype
+        if gaps.size:
+            labels = np.asarray(y, dtype=object).ravel()[gaps[:1]]
+            raise ValueError(_MISSING_LABEL.format(value=labels[0], index=int(gaps[0])))
+        return
     else:
         return
     values = labels.ravel().tolist()
     missing = next((i for i, v in enumerate(values) if _is_missing(v)), None)
     if missing is not None:
-        raise ValueError(
-            f"y holds a missing label ({values[missing]!r}) at index {missing}; every row "
-            "needs one of the two classes. Drop the unlabelled rows or fill their labels "
-            "first."
-        )
+        raise ValueError(_MISSING_LABEL.format(value=values[missing], index=missing))
+
+
+#: The refusal of a missing label in ``y``, with the label and its position.
+_MISSING_LABEL = (
+    "y holds a missing label ({value!r}) at index {index}; every row needs one of the two "
+    "classes. Drop the unlabelled rows or fill their labels first."
+)
 
 
 def _classes_array(classes) -> np.ndarray:

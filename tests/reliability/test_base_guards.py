@@ -226,8 +226,13 @@ def test_labels_of_mixed_types_are_named(est, labels):
         lambda: np.array(["no", "yes", __import__("pandas").NA, "no"], dtype=object),
         lambda: __import__("pandas").Series([0, 1, __import__("pandas").NA, 1], dtype=object),
         lambda: np.array(["no", "yes", np.nan, "no"], dtype=object),
+        # session 25: pandas' nullable numbers and booleans (a 0/1 column with a gap):
+        # scikit-learn said "Input y contains NaN", without the row, of an NA
+        lambda: __import__("pandas").Series([0, 1, None, 1], dtype="Int64"),
+        lambda: __import__("pandas").Series([0.0, 1.0, None, 1.0], dtype="Float64"),
+        lambda: __import__("pandas").Series([False, True, None, True], dtype="boolean"),
     ],
-    ids=["string-dtype", "object-NA", "series-NA", "object-nan"],
+    ids=["string-dtype", "object-NA", "series-NA", "object-nan", "Int64", "Float64", "boolean"],
 )
 def test_a_missing_label_of_pandas_is_named_with_its_index(make):
     """pandas' NA as a label (a "string" column with a gap) gave scikit-learn's bare
