@@ -310,6 +310,35 @@ def test_reliability_md_counts_the_quick_validation_cases_the_test_runs():
     assert f"a list or tuple of at most {base._FEW} plain values" in text
 
 
+def test_the_guide_shows_what_large_features_do_to_the_kernel_learners():
+    """Session 25: on features in the tens (a fraud table's amounts, unscaled) the default
+    rbf kernel of KOIL and NORMA underflows between any two rows, and both learners score
+    a prequential AUC of 0.500 without a word; the guide's "Scale the features" said only
+    that gamma=1.0 suits [0, 1]. Its new figures are recomputed here on the stream of the
+    guide's online example, features × 10 instead of min-max scaled."""
+    import numpy as np
+    from sklearn.datasets import make_classification
+
+    from skewlearn import KOIL, NORMA
+    from skewlearn.evaluation import prequential
+
+    text = " ".join((ROOT / "docs" / "guide.md").read_text(encoding="utf-8").split())
+    claim = re.search(
+        r"`KOIL` and `NORMA` score a prequential AUC of (\d\.\d+) and (\d\.\d+) \(KOIL "
+        r"(\d\.\d+) scaled\) and an F1 of (\d\.\d+) and (\d\.\d+), without a warning",
+        text,
+    )
+    assert claim, "the guide no longer gives the kernel learners' figures"
+    (code, table), *_ = _python_blocks(ROOT / "docs" / "guide.md")
+    assert "weights=[0.97]" in code and re.search(rf"KOIL RS\+\+ +auc {claim.group(3)}", table)
+    X, y = make_classification(n_samples=20_000, n_features=20, n_informative=6,
+                               weights=[0.97], flip_y=0.01, random_state=0)  # fmt: skip
+    finals = [prequential(clf, X * 10, y).final for clf in (KOIL(random_state=0), NORMA())]
+    assert [f"{f['auc']:.3f}" for f in finals] == [claim.group(1), claim.group(2)]
+    assert [f"{f['f1']:.3f}" for f in finals] == [claim.group(4), claim.group(5)]
+    assert np.ptp(KOIL(random_state=0).fit(X * 10, y).decision_function(X[:50] * 10 + 1)) == 0
+
+
 # --- docstrings against the code -------------------------------------------------------
 
 #: Modules whose ``__all__`` is the public API the docs describe (skewlearn's own
