@@ -241,6 +241,104 @@ def test_the_guide_shows_how_to_score_text_labels_and_its_scorers_score_that_cla
         get_scorer("f1")(clf, X, y)
 
 
+def test_the_guide_says_which_learners_give_probabilities_and_how_to_get_them():
+    """Session 25: a user who scores with ``scoring="neg_log_loss"`` (or any probability
+    scorer) got NaN for every fold and a "Scoring failed" warning whose traceback ends in
+    "'AROW' object has no attribute 'predict_proba'"; nothing in the docs said which
+    learners give probabilities. The guide now names them, and a calibration that gives
+    them; both claims are checked here: the learners (every value of a ``loss``
+    parameter tried), and the quoted calibrator under that scorer with text labels."""
+    import warnings
+
+    import numpy as np
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.datasets import make_classification
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import cross_val_score
+    from sklearn.utils._param_validation import StrOptions
+
+    import skewlearn
+
+    text = " ".join((ROOT / "docs" / "guide.md").read_text(encoding="utf-8").split())
+    (named,) = re.findall(r"only `(\w+)\(loss=\"(\w+)\"\)` has `predict_proba`", text)
+    having = set()
+    for name, cls in all_estimators().items():
+        losses = [o for c in cls._parameter_constraints.get("loss", []) for o in
+                  (c.options if isinstance(c, StrOptions) else ())]  # fmt: skip
+        for loss in losses or [None]:
+            est = cls() if loss is None else cls(loss=loss)
+            if hasattr(est, "predict_proba"):
+                having.add((name, loss))
+    assert having == {named}, having
+    (code,) = re.findall(r"`(CalibratedClassifierCV\([^`]*\))`", text)
+    X, y01 = make_classification(n_samples=1500, weights=[0.94], random_state=0)
+    y = np.where(y01 == 1, "fraud", "ok")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        bare = cross_val_score(skewlearn.AROW(), X, y, scoring="neg_log_loss", cv=3)
+    assert np.isnan(bare).all() and any("Scoring failed" in str(w.message) for w in caught)
+    make = {"CalibratedClassifierCV": CalibratedClassifierCV, "AROW": skewlearn.AROW}
+    calibrated = eval(code, make)  # the guide's own text
+    assert np.isfinite(cross_val_score(calibrated, X, y, scoring="neg_log_loss", cv=3)).all()
+    proba = calibrated.fit(X[:1000], y[:1000]).predict_proba(X[1000:])
+    fraud = list(calibrated.classes_).index("fraud")
+    assert roc_auc_score(y[1000:] == "fraud", proba[:, fraud]) > 0.9
+    assert np.allclose(proba.sum(axis=1), 1.0)
+
+
+def test_reliability_md_counts_the_quick_validation_cases_the_test_runs():
+    """Session 25: docs/reliability.md said the quick-validation test runs "26 kinds of
+    later input" and that every input but the validated form takes the full validation;
+    the same day a list or tuple of up to 16 plain labels took the quick path and 15
+    kinds of listed labels joined the test, so the page named neither. Its counts are
+    now those of the test's table: the kinds (each run at 6 and at 24 rows), the one-row
+    calls, and the limit of the listed labels (``base._FEW``)."""
+    from skewlearn import base
+    from tests.reliability import test_quick_validation as quick
+
+    text = " ".join((ROOT / "docs" / "reliability.md").read_text(encoding="utf-8").split())
+    kinds = quick._later_calls(quick.XB, quick.YB)
+    one_row = [case for case in quick.LATER_CALLS if case.startswith("one row")]
+    stated = re.search(
+        r"The test runs (\d+) kinds of later input, at (\d+) and at (\d+) rows", text
+    )
+    assert stated, "docs/reliability.md no longer states the cases of the quick-path test"
+    assert int(stated.group(1)) == len(kinds)
+    assert {int(stated.group(2)), int(stated.group(3))} == {len(quick.XB), len(quick.XL)}
+    assert len(quick.LATER_CALLS) == 2 * len(kinds) + len(one_row)
+    assert f"and {len(one_row)} one-row calls" in text
+    assert f"a list or tuple of at most {base._FEW} plain values" in text
+
+
+def test_the_guide_shows_what_large_features_do_to_the_kernel_learners():
+    """Session 25: on features in the tens (a fraud table's amounts, unscaled) the default
+    rbf kernel of KOIL and NORMA underflows between any two rows, and both learners score
+    a prequential AUC of 0.500 without a word; the guide's "Scale the features" said only
+    that gamma=1.0 suits [0, 1]. Its new figures are recomputed here on the stream of the
+    guide's online example, features × 10 instead of min-max scaled."""
+    import numpy as np
+    from sklearn.datasets import make_classification
+
+    from skewlearn import KOIL, NORMA
+    from skewlearn.evaluation import prequential
+
+    text = " ".join((ROOT / "docs" / "guide.md").read_text(encoding="utf-8").split())
+    claim = re.search(
+        r"`KOIL` and `NORMA` score a prequential AUC of (\d\.\d+) and (\d\.\d+) \(KOIL "
+        r"(\d\.\d+) scaled\) and an F1 of (\d\.\d+) and (\d\.\d+), without a warning",
+        text,
+    )
+    assert claim, "the guide no longer gives the kernel learners' figures"
+    (code, table), *_ = _python_blocks(ROOT / "docs" / "guide.md")
+    assert "weights=[0.97]" in code and re.search(rf"KOIL RS\+\+ +auc {claim.group(3)}", table)
+    X, y = make_classification(n_samples=20_000, n_features=20, n_informative=6,
+                               weights=[0.97], flip_y=0.01, random_state=0)  # fmt: skip
+    finals = [prequential(clf, X * 10, y).final for clf in (KOIL(random_state=0), NORMA())]
+    assert [f"{f['auc']:.3f}" for f in finals] == [claim.group(1), claim.group(2)]
+    assert [f"{f['f1']:.3f}" for f in finals] == [claim.group(4), claim.group(5)]
+    assert np.ptp(KOIL(random_state=0).fit(X * 10, y).decision_function(X[:50] * 10 + 1)) == 0
+
+
 # --- docstrings against the code -------------------------------------------------------
 
 #: Modules whose ``__all__`` is the public API the docs describe (skewlearn's own

@@ -194,7 +194,9 @@ def _check_missing_labels(y) -> None:
     NaN or ``pd.NA``, naming the first index. scikit-learn calls None an "Unknown label
     type", fails on ``pd.NA`` with "boolean value of NA is ambiguous" and reports NaN
     without its row. Numeric arrays are left to it ("Input y contains NaN"): they pay
-    nothing here."""
+    nothing here. pandas' nullable numbers and booleans (``Int64``, ``Float64``,
+    ``boolean``: a 0/1 column with a gap), which scikit-learn reports as NaN without the
+    row, are looked at through their vectorised ``isna``."""
     if y.__class__ is np.ndarray or isinstance(y, list | tuple):
         try:
             labels = np.asarray(y)  # a view of an array; a list of numbers is not object
@@ -204,16 +206,25 @@ def _check_missing_labels(y) -> None:
             return
     elif getattr(getattr(y, "dtype", None), "kind", None) == "O":  # pandas object/string
         labels = np.asarray(y, dtype=object)
+    elif not isinstance(getattr(y, "dtype", np.float64), np.dtype) and hasattr(y, "isna"):
+        gaps = np.flatnonzero(np.asarray(y.isna()).ravel())  # a pandas extension dtype
+        if gaps.size:
+            labels = np.asarray(y, dtype=object).ravel()[gaps[:1]]
+            raise ValueError(_MISSING_LABEL.format(value=labels[0], index=int(gaps[0])))
+        return
     else:
         return
     values = labels.ravel().tolist()
     missing = next((i for i, v in enumerate(values) if _is_missing(v)), None)
     if missing is not None:
-        raise ValueError(
-            f"y holds a missing label ({values[missing]!r}) at index {missing}; every row "
-            "needs one of the two classes. Drop the unlabelled rows or fill their labels "
-            "first."
-        )
+        raise ValueError(_MISSING_LABEL.format(value=values[missing], index=missing))
+
+
+#: The refusal of a missing label in ``y``, with the label and its position.
+_MISSING_LABEL = (
+    "y holds a missing label ({value!r}) at index {index}; every row needs one of the two "
+    "classes. Drop the unlabelled rows or fill their labels first."
+)
 
 
 def _classes_array(classes) -> np.ndarray:
@@ -249,13 +260,24 @@ def _classes_array(classes) -> np.ndarray:
 #: subclasses ``collections.OrderedDict``, ``collections.defaultdict`` and ``Counter``.
 _DICT_TYPE_NAME = re.compile(r"not '(?:collections\.)?(?:dict|OrderedDict|defaultdict|Counter)'$")
 
+#: numpy's and pandas' messages for dates and times where a number belongs: a datetime64 or
+#: timedelta64 column beside numbers (numpy's DTypePromotionError, or pandas' "Cannot cast
+#: DatetimeArray" in a frame of mixed kinds), and an object column of pandas' Timestamp,
+#: Timedelta or Period (a time-zone-aware column is one) or of Python's datetime values.
+_DATETIME_MESSAGE = re.compile(
+    r"(?:DateTime64|TimeDelta64)DType|Cannot cast (?:Datetime|Timedelta|Period)Array"
+    r"|not '(?:Timestamp|Timedelta|Period|datetime\.(?:datetime|date|time|timedelta))'$"
+)
+
 
 @contextlib.contextmanager
 def _text_in_x_hint():
     """Add what to do to numpy's "could not convert string to float: 'x'" (a text column
     in ``X``, e.g. a DataFrame's categorical feature) and to its "float() argument must
     be a string or a real number, not 'dict'" (``X`` as a list of ``{feature: value}``
-    rows, or a dict of columns), which say only what failed. The type stays numpy's."""
+    rows, or a dict of columns), which say only what failed, and to numpy's and pandas'
+    messages for a column of dates or times (:data:`_DATETIME_MESSAGE`). The type stays
+    numpy's (its DTypePromotionError is a TypeError: a TypeError here)."""
     try:
         yield
     except (ValueError, TypeError) as exc:
@@ -274,6 +296,13 @@ def _text_in_x_hint():
                 "encoded) or pandas.DataFrame(rows), and a dict of columns with "
                 "pandas.DataFrame(X). For rows that arrive one at a time as dicts, "
                 "skewlearn.compat.river.RiverClassifier takes them as they are."
+            )
+        elif isinstance(exc, TypeError) and _DATETIME_MESSAGE.search(message):
+            hint = (
+                "X holds dates or times (e.g. a timestamp column), and skewlearn learners "
+                "need numbers. Turn each such column into numbers first, e.g. its hour or "
+                "weekday (df['when'].dt.hour, .dt.dayofweek) or the seconds since a start "
+                "((df['when'] - start).dt.total_seconds()), or drop it."
             )
         else:
             raise

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 import warnings
 
 import numpy as np
@@ -780,7 +781,7 @@ def test_a_bad_value_in_a_dict_is_named_by_its_key_with_rivers_fix():
     for fitted in (False, True):
         for value, words in [
             (math.nan, r"Input X contains NaN.*StatImputer"),
-            (math.inf, r"Input X contains infinity.*StatImputer"),
+            (math.inf, r"Input X contains infinity.*finite value or leave the key out"),
             (1e200, r"magnitude 1e\+200.*river\.preprocessing\.StandardScaler"),
             ("red", r"must be a number.*OneHotEncoder"),
         ]:
@@ -797,6 +798,43 @@ def test_a_bad_value_in_a_dict_is_named_by_its_key_with_rivers_fix():
     ):
         with pytest.raises(ValueError, match=r"[Ff]eature 'b' .*must be a number.*OneHotEncoder"):
             call()
+
+
+def test_a_missing_value_in_a_dict_is_named_with_a_river_fix_that_works():
+    """Session 25: ``None`` (a JSON ``null``; River's own mark of a missing value) or
+    pandas' ``NA`` in a feature dict was told "Encode categorical features first (e.g.
+    river.preprocessing.OneHotEncoder)", a fix for text; NaN and inf were told to impute
+    with ``river.preprocessing.StatImputer``, which fills None only, for the features it
+    is given, and passes NaN and inf through (into its running mean too). Each message now
+    names the value and a fix River carries out: the one it gives for None is run here."""
+    from river import preprocessing, stats
+
+    imputer = preprocessing.StatImputer(("b", stats.Mean()))  # what the NaN text says
+    imputer.learn_one({"b": 1.0})
+    assert math.isnan(imputer.transform_one({"b": math.nan})["b"])
+    assert imputer.transform_one({"b": None})["b"] == 1.0
+    model = RiverClassifier(OGD(), classes=(0, 1))
+    calls = (lambda x: model.learn_one(x, 1), model.predict_one, model.predict_proba_one)
+    impute = re.escape("river.preprocessing.StatImputer(('b', river.stats.Mean()))")
+    leave = re.escape("leave the key out of the dict (a missing key counts as 0)")
+    for fitted in (False, True):
+        for value, words in [
+            (None, rf"holds None, a missing value.*{impute} fills None\) or {leave}"),
+            (pd.NA, rf"holds <NA>, a missing value.*{impute} fills None\) or {leave}"),
+            (math.nan, rf"holds nan: .*{leave}, or put None in its place.*not NaN"),
+            (-math.inf, rf"holds -inf: .*replace it with a finite value or {leave}"),
+        ]:
+            for call in calls[: 1 if not fitted else 3]:
+                with pytest.raises(ValueError, match=rf"[Ff]eature 'b' {words}") as info:
+                    call({"a": 1.0, "b": value, "c": 2.0})
+                assert "OneHotEncoder" not in str(info.value)
+        model.learn_one({"a": 1.0, "b": 0.0, "c": 2.0}, 1)
+        model.learn_one({"a": -1.0, "b": 0.5, "c": 2.0}, 0)
+    # the fix the None message names, as written, in a River pipeline
+    pipe = preprocessing.StatImputer(("b", stats.Mean())) | RiverClassifier(OGD())
+    for x, y in [({"a": 1.0, "b": 2.0}, True), ({"a": -1.0, "b": None}, False)]:
+        pipe.learn_one(x, y)
+    assert set(pipe.predict_proba_one({"a": 1.0, "b": None})) == {False, True}
 
 
 def test_a_wrapped_model_refit_by_hand_is_validated_not_read_past_its_end():

@@ -226,8 +226,13 @@ def test_labels_of_mixed_types_are_named(est, labels):
         lambda: np.array(["no", "yes", __import__("pandas").NA, "no"], dtype=object),
         lambda: __import__("pandas").Series([0, 1, __import__("pandas").NA, 1], dtype=object),
         lambda: np.array(["no", "yes", np.nan, "no"], dtype=object),
+        # session 25: pandas' nullable numbers and booleans (a 0/1 column with a gap):
+        # scikit-learn said "Input y contains NaN", without the row, of an NA
+        lambda: __import__("pandas").Series([0, 1, None, 1], dtype="Int64"),
+        lambda: __import__("pandas").Series([0.0, 1.0, None, 1.0], dtype="Float64"),
+        lambda: __import__("pandas").Series([False, True, None, True], dtype="boolean"),
     ],
-    ids=["string-dtype", "object-NA", "series-NA", "object-nan"],
+    ids=["string-dtype", "object-NA", "series-NA", "object-nan", "Int64", "Float64", "boolean"],
 )
 def test_a_missing_label_of_pandas_is_named_with_its_index(make):
     """pandas' NA as a label (a "string" column with a gap) gave scikit-learn's bare
@@ -279,6 +284,45 @@ def test_rows_as_dicts_in_x_are_named_with_the_fix(est):
             est.fit([kind(r) for r in rows], y)
     with pytest.raises(TypeError, match=r"X holds dicts"):
         est.fit([collections.defaultdict(float, r) for r in rows], y)
+
+
+@pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
+def test_dates_and_times_in_x_are_named_with_the_fix(est):
+    """A DataFrame with a timestamp column (a fraud table's transaction time) beside
+    numbers gave numpy's "The DType <class 'numpy.dtypes.Float64DType'> could not be
+    promoted by <class 'numpy.dtypes.DateTime64DType'>", and a time-zone-aware, Period or
+    Python datetime column "float() argument must be ... not 'Timestamp'" (or 'Period',
+    'datetime.date'), naming neither X nor a fix (session 25). The message now says X
+    holds dates or times and how to make numbers of them; the error stays a TypeError
+    (numpy's DTypePromotionError is one)."""
+    import datetime
+
+    pd = pytest.importorskip("pandas")
+    X, _ = _data(n=6)
+    y = np.arange(6) % 2
+    numbers = pd.DataFrame(X, columns=list("abcd"))
+    when = pd.date_range("2024-01-01", periods=6, freq="h")
+    frames = {
+        "datetime64": numbers.assign(when=when),
+        "timedelta64": numbers.assign(took=pd.to_timedelta(np.arange(6), "s")),
+        "tz-aware": numbers.assign(when=when.tz_localize("UTC")),
+        "period": numbers.assign(day=when.to_period("D")),
+        "python date": numbers.assign(day=[datetime.date(2024, 1, 1)] * 6),
+        "with a nullable column": numbers.assign(
+            when=when, flag=pd.array([True, None] * 3, dtype="boolean")
+        ),
+    }
+    hint = r"X holds dates or times.*\.dt\.hour.*total_seconds\(\)"
+    for frame in frames.values():
+        with pytest.raises(TypeError, match=hint):
+            est.fit(frame, y)
+    rows = [[1.0, datetime.datetime(2024, 1, 1)]] * 6  # a list of rows
+    with pytest.raises(TypeError, match=hint):
+        est.fit(rows, y)
+    fitted = est.fit(numbers, y)
+    with pytest.raises(TypeError, match=hint):
+        fitted.predict(numbers.assign(d=when))  # the same names, a column of dates
+    assert fitted.predict(numbers).shape == (6,)  # the model is untouched
 
 
 @pytest.mark.parametrize(

@@ -91,6 +91,19 @@ def _labels(y):
         return y
 
 
+def _gap_fix(key, value) -> str:
+    """River's fix for a feature dict whose ``key`` holds ``value``, None, pandas' NA, NaN
+    or ±inf. ``river.preprocessing.StatImputer`` fills None only, and only for the
+    features it is given: NaN passes through it (and into its running mean)."""
+    impute = f"river.preprocessing.StatImputer(({key!r}, river.stats.Mean()))"
+    leave = "leave the key out of the dict (a missing key counts as 0)"
+    if isinstance(value, float) and math.isinf(value):
+        return f"replace it with a finite value or {leave}"
+    if isinstance(value, float):  # NaN
+        return f"{leave}, or put None in its place and impute it ({impute} fills None, not NaN)"
+    return f"impute it ({impute} fills None) or {leave}"
+
+
 #: Label types that are never missing (:func:`~skewlearn.metrics.batch._is_missing` is
 #: called for the others).
 _PLAIN_LABELS = frozenset({bool, int, str})
@@ -325,6 +338,11 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             try:
                 float(x.get(f, 0.0))
             except (TypeError, ValueError) as err:
+                if _is_missing(x[f]):  # None (River's missing value, JSON's null), pd.NA
+                    raise ValueError(
+                        f"Feature {f!r} holds {x[f]!r}, a missing value: every feature value "
+                        f"must be a number. In a River pipeline, {_gap_fix(f, x[f])}."
+                    ) from None
                 raise ValueError(
                     f"Feature {f!r} holds {x[f]!r}, which is no number: every feature value "
                     f"must be a number ({err}). Encode categorical features first (e.g. "
@@ -348,8 +366,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             if key is None:  # pragma: no cover - the check refuses only what is found above
                 raise
             fix = (
-                "impute it (river.preprocessing.StatImputer) or leave the key out of the "
-                "dict (a missing key counts as 0)"
+                _gap_fix(key, value)
                 if bad
                 else "scale it (river.preprocessing.StandardScaler or MaxAbsScaler)"
             )
