@@ -1503,3 +1503,48 @@ def test_names_whose_first_kib_hold_no_data_row_do_not_choose_the_delimiter(tmp_
     chunks = iter_chunks(path, chunk_size=3)
     np.testing.assert_array_equal(np.vstack([c[0] for c in chunks]), X)
     assert chunks.delimiter == "|"
+
+
+@pytest.mark.parametrize("memory_map", [True, False])
+@pytest.mark.parametrize(
+    "fmt, body, change, kw",
+    [
+        # rows appended: a class of their own; with the first rows a different minority
+        ("svm", "".join(f"{'+1' if i % 3 == 0 else '-1'} 1:{i}\n" for i in range(6)),
+         "+1 1:9\n" * 5, {}),
+        ("csv", "a,b,c\n" + "".join(f"{i},x{i % 2},{'p' if i % 3 == 0 else 'n'}\n"
+                                   for i in range(6)), "9,x1,q\n", {"nominal_columns": ["b"]}),
+        # the file rewritten shorter
+        ("csv", "a,c\n" + "".join(f"{i},{'p' if i % 3 == 0 else 'n'}\n" for i in range(6)),
+         None, {}),
+    ],
+    ids=["libsvm-appended", "csv-appended", "csv-rewritten-shorter"],
+)  # fmt: skip
+def test_iter_chunks_refuses_a_file_changed_after_its_counting_pass(
+    tmp_path, fmt, body, change, kw, memory_map
+):
+    """Session 25: the chunks are a second pass over the file. A file appended to (a log
+    that grows) or rewritten after the counting pass was read as it then was while
+    ``n_rows``, the positive (minority) class, the categories and ``n_features`` came
+    from the first pass: 11 rows yielded with ``n_rows == 6``, a new class mapped to -1
+    and a positive class that was no longer the minority, without a word."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / f"f.{fmt}"
+    p.write_text(body, encoding="utf-8")
+    stream = iter_chunks(p, chunk_size=2, memory_map=memory_map, **kw)
+    assert stream.n_rows == 6
+    assert sum(len(y) for _, y in stream) == 6  # unchanged: read as counted, again and again
+    assert sum(len(y) for _, y in stream) == 6
+    if change is None:
+        p.write_text(body[: body.index("\n3,")] + "\n", encoding="utf-8")
+    else:
+        with open(p, "a", encoding="utf-8") as fh:
+            fh.write(change)
+    match = r"f\.\w+ changed after its counting pass .*positive_class="
+    with pytest.raises(ValueError, match=match):
+        next(iter(stream))
+    # a new stream reads it as it now is
+    given = {"positive_class": "p"} if fmt == "csv" else {"positive_class": 1, "n_features": 1}
+    rows = len(p.read_text(encoding="utf-8").splitlines()) - (fmt == "csv")
+    assert sum(len(y) for _, y in iter_chunks(p, chunk_size=2, **given, **kw)) == rows

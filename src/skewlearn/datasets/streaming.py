@@ -40,6 +40,7 @@ import gzip
 import io
 import mmap
 import os
+import stat
 import sys
 import tempfile
 import zlib
@@ -113,6 +114,18 @@ def _gzip_error(path: str, exc: Exception) -> ValueError:
         f"{path}: not a valid gzip file ({exc}). Decompress it with `gunzip -t` to check it, "
         "or drop the .gz suffix if it is plain text."
     )
+
+
+def _file_state(path: str) -> tuple[int, int, int, int] | None:
+    """What tells a regular file changed: device, inode, size and modification time
+    (None for a FIFO or a device, which cannot be counted and read again anyway)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _blocks(
@@ -560,6 +573,16 @@ class ChunkedFile:
 
     # ------------------------------------------------------------------ public
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
+        if self.scanned and _file_state(self.path) != self._counted_state:
+            # the rows, classes, categories and width come from the counting pass: a file
+            # appended to or rewritten since would be read with them (silently)
+            raise ValueError(
+                f"{self.path} changed after its counting pass (its size or modification "
+                "time differs): the rows, classes and columns counted no longer describe "
+                "it. Call iter_chunks again to count it anew, pass positive_class= (and, "
+                "for LIBSVM, n_features=) to read it in one pass as it is, or stream a copy "
+                "that does not change."
+            )
         self._dropping = 0
         self._trailing = (0, None)
         seen_positive = self.scanned  # the counting pass already checked it occurs
@@ -636,6 +659,7 @@ class ChunkedFile:
     # ------------------------------------------------------------------ labels
     def _scan(self, positive_class) -> None:
         """One counting pass: labels, rows, largest LIBSVM index, nominal categories."""
+        self._counted_state = _file_state(self.path)  # before: a change during it counts
         self._dropping = 0
         self._trailing = (0, None)
         counts: dict[Any, int] = {}
@@ -1605,8 +1629,10 @@ def iter_chunks(
     Notes
     -----
     Without ``positive_class`` (or, for LIBSVM, without ``n_features``) the file is read
-    twice: a counting pass, then the chunks. Memory: one block and one chunk, whatever
-    the file's length. LIBSVM and numeric CSV lines are parsed by compiled code
+    twice: a counting pass, then the chunks; a file whose size or modification time
+    changed after the counting pass raises ``ValueError`` when its chunks are read (its
+    counted rows, classes and columns no longer describe it). Memory: one block and one
+    chunk, whatever the file's length. LIBSVM and numeric CSV lines are parsed by compiled code
     (:mod:`skewlearn.datasets._parse`); lines it does not fully understand are parsed, or
     rejected with the line number, by the careful readers.
 
