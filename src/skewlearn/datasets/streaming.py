@@ -105,8 +105,45 @@ _FORMATS = ("libsvm", "csv", "keel")
 
 
 # --------------------------------------------------------------------------- raw blocks
+class _AsOpened(io.RawIOBase):
+    """A regular file read up to the size it had when opened, as a memory map of it reads:
+    rows appended meanwhile are not read by any path, and a file cut short under the
+    reader raises ``ValueError`` (where the map's SIGBUS cannot be caught). Other files (a
+    FIFO, a device) are read to their end."""
+
+    def __init__(self, path: str):
+        self._fh = open(path, "rb", buffering=0)
+        st = os.fstat(self._fh.fileno())
+        self._path = path
+        self._size = st.st_size
+        self._left = st.st_size if stat.S_ISREG(st.st_mode) else None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b) -> int:
+        if self._left is None:
+            return self._fh.readinto(b)
+        if self._left == 0:
+            return 0
+        with memoryview(b) as view:
+            got = self._fh.readinto(view[: min(len(view), self._left)])
+        if not got:
+            raise ValueError(
+                f"{self._path} was cut short while being read ({self._size} bytes when "
+                f"reading began, {self._size - self._left} read). Stream a copy of a file "
+                "that another process rewrites (log rotation), or wait until it is written."
+            )
+        self._left -= got
+        return got
+
+    def close(self) -> None:
+        self._fh.close()
+        super().close()
+
+
 def _open(path: str):
-    return gzip.open(path, "rb") if _is_gz(path) else open(path, "rb")
+    return gzip.open(path, "rb") if _is_gz(path) else io.BufferedReader(_AsOpened(path))
 
 
 def _gzip_error(path: str, exc: Exception) -> ValueError:
@@ -1619,7 +1656,8 @@ def iter_chunks(
         without a copy (about 20% faster). The mapped file must not be truncated while it
         is read: the operating system then ends the process (SIGBUS) instead of raising an
         error. Pass ``False`` for files another process may shorten or rewrite meanwhile
-        (log rotation with ``copytruncate``, for example); the rows are the same.
+        (log rotation with ``copytruncate``, for example); the rows are the same (those
+        the file held when the pass began), and a file cut short raises ``ValueError``.
 
     Returns
     -------
