@@ -431,3 +431,24 @@ def test_a_wheel_of_another_platform_is_named_and_the_pinned_file_preferred(tmp_
     msg = str(info.value)
     assert str(other) in msg and f"the pinned file is {right.name}" in msg
     assert "whatever your platform" in msg
+
+
+def test_cache_rules_that_no_test_held(tmp_path, monkeypatch):
+    """Session 25's mutation sweep of cache.py: these lines could be removed with every
+    test passing. pip is asked for the wheel only (no sdist to build, no dependency), with
+    the platform pin only for the pinned version; ``~`` in ``$SKEWLEARN_DATA`` is the home
+    folder; an extracted file whose wheel cannot be read (cut short) is used as it is."""
+    cmd = cache_mod._pip_command("river", "0.26.1", tmp_path)
+    assert {"--no-deps", "--only-binary=:all:"} <= set(cmd) and "--platform" in cmd
+    assert cmd[-1] == "river==0.26.1"
+    assert "--platform" not in cache_mod._pip_command("river", "0.25.0", tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SKEWLEARN_DATA", "~/data")
+    assert data_home() == tmp_path / "home" / "data"
+    monkeypatch.setattr(cache_mod.subprocess, "run", lambda *a, **k: pytest.fail("pip ran"))
+    text = (DATA / "toy.dat").read_bytes()
+    wheel = _fake_wheel(tmp_path, "toy_pkg-1.0-py3-none-any.whl", {"toy_pkg/data/toy.dat": text})
+    path = fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path)
+    wheel.write_bytes(wheel.read_bytes()[:40])  # not a zip any more
+    assert fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path) == path
+    assert path.read_bytes() == text
