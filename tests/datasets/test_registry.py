@@ -452,3 +452,19 @@ def test_cache_rules_that_no_test_held(tmp_path, monkeypatch):
     wheel.write_bytes(wheel.read_bytes()[:40])  # not a zip any more
     assert fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path) == path
     assert path.read_bytes() == text
+
+
+@pytest.mark.parametrize("labels", [["b", "a", "a", "b"], [2, 1, 1, 2], [-1, 1, 1, -1]])
+def test_a_tie_between_the_classes_makes_the_larger_label_positive(tmp_path, labels):
+    """`load`'s documented tie rule (two classes of equal size: the larger label is +1),
+    held by no test (a sweep flipped it unnoticed); `iter_chunks` follows it too."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "tie.csv"
+    p.write_text("x,label\n" + "".join(f"{i},{t}\n" for i, t in enumerate(labels)))
+    _, y, meta = load(p)
+    assert meta["positive_class"] == max(labels)
+    np.testing.assert_array_equal(y, np.where(np.asarray(labels) == max(labels), 1, -1))
+    stream = iter_chunks(p, chunk_size=3)
+    assert stream.positive_class == max(labels)
+    np.testing.assert_array_equal(np.concatenate([b for _, b in stream]), y)
