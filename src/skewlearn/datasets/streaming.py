@@ -996,6 +996,7 @@ class ChunkedFile:
         for block, buf, end, boff, pos in _data_blocks(
             self.path, self.block_bytes, self.memory_map
         ):
+            first = pos  # after a byte-order mark, which is no part of the first line
             empty = False
             if per_row is None:
                 per_row = _parse.entries_per_line(buf[:end])
@@ -1013,6 +1014,7 @@ class ChunkedFile:
                     if not np.isfinite(v):
                         bad_line = lineno + _count_lines(block, pos, s)
                         line_start = max(block.rfind(b"\n", 0, s), block.rfind(b"\r", 0, s)) + 1
+                        line_start = max(line_start, first)
                         text_end, _ = _line_end(block, line_start, end)
                         text = _decode_line(
                             bytes(block[line_start:text_end]),
@@ -1212,6 +1214,7 @@ class ChunkedFile:
         for block, buf, end, boff, pos in _data_blocks(
             self.path, self.block_bytes, self.memory_map, self._data_skip
         ):
+            first = pos  # after a byte-order mark, which is no part of the first line
             while pos < end:
                 n2, nh, lines, pos2, status = _parse.csv_block(
                     buf, pos, end, delim, self.width, self.label_index, X, ids, table, table_len,
@@ -1223,6 +1226,7 @@ class ChunkedFile:
                     if v is None:  # not finite: the careful reader names the line
                         bad_line = lineno + _count_lines(block, pos, s)
                         line_start = max(block.rfind(b"\n", 0, s), block.rfind(b"\r", 0, s)) + 1
+                        line_start = max(line_start, first)
                         text_end, _ = _line_end(block, line_start, end)
                         text = _decode_line(
                             bytes(block[line_start:text_end]),
