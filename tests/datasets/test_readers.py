@@ -1503,3 +1503,94 @@ def test_names_whose_first_kib_hold_no_data_row_do_not_choose_the_delimiter(tmp_
     chunks = iter_chunks(path, chunk_size=3)
     np.testing.assert_array_equal(np.vstack([c[0] for c in chunks]), X)
     assert chunks.delimiter == "|"
+
+
+@pytest.mark.parametrize("memory_map", [True, False])
+@pytest.mark.parametrize(
+    "fmt, body, change, kw",
+    [
+        # rows appended: a class of their own; with the first rows a different minority
+        ("svm", "".join(f"{'+1' if i % 3 == 0 else '-1'} 1:{i}\n" for i in range(6)),
+         "+1 1:9\n" * 5, {}),
+        ("csv", "a,b,c\n" + "".join(f"{i},x{i % 2},{'p' if i % 3 == 0 else 'n'}\n"
+                                   for i in range(6)), "9,x1,q\n", {"nominal_columns": ["b"]}),
+        # the file rewritten shorter
+        ("csv", "a,c\n" + "".join(f"{i},{'p' if i % 3 == 0 else 'n'}\n" for i in range(6)),
+         None, {}),
+    ],
+    ids=["libsvm-appended", "csv-appended", "csv-rewritten-shorter"],
+)  # fmt: skip
+def test_iter_chunks_refuses_a_file_changed_after_its_counting_pass(
+    tmp_path, fmt, body, change, kw, memory_map
+):
+    """Session 25: the chunks are a second pass over the file. A file appended to (a log
+    that grows) or rewritten after the counting pass was read as it then was while
+    ``n_rows``, the positive (minority) class, the categories and ``n_features`` came
+    from the first pass: 11 rows yielded with ``n_rows == 6``, a new class mapped to -1
+    and a positive class that was no longer the minority, without a word."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / f"f.{fmt}"
+    p.write_text(body, encoding="utf-8")
+    stream = iter_chunks(p, chunk_size=2, memory_map=memory_map, **kw)
+    assert stream.n_rows == 6
+    assert sum(len(y) for _, y in stream) == 6  # unchanged: read as counted, again and again
+    assert sum(len(y) for _, y in stream) == 6
+    if change is None:
+        p.write_text(body[: body.index("\n3,")] + "\n", encoding="utf-8")
+    else:
+        with open(p, "a", encoding="utf-8") as fh:
+            fh.write(change)
+    match = r"f\.\w+ changed after its counting pass .*positive_class="
+    with pytest.raises(ValueError, match=match):
+        next(iter(stream))
+    # a new stream reads it as it now is
+    given = {"positive_class": "p"} if fmt == "csv" else {"positive_class": 1, "n_features": 1}
+    rows = len(p.read_text(encoding="utf-8").splitlines()) - (fmt == "csv")
+    assert sum(len(y) for _, y in iter_chunks(p, chunk_size=2, **given, **kw)) == rows
+
+
+@pytest.mark.parametrize("memory_map", [True, False])
+@pytest.mark.parametrize("fmt", ["csv", "keel"])
+def test_iter_chunks_reads_a_file_as_it_was_when_the_pass_began(tmp_path, fmt, memory_map):
+    """Session 25: rows appended while the chunks are read were read by the paths that do
+    not map the file (``memory_map=False``, documented as giving the same rows as the map;
+    KEEL and nominal CSV files, read line by line, always), so the rows depended on the
+    path and a growing log gave more rows than ``n_rows``; a file cut short under them
+    ended the pass early without a word. Now every path reads the bytes the file had when
+    the pass began, and a file that shrinks under the reader is a ValueError (under a map
+    the operating system ends the process, the documented limit, so not tried here)."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / ("f.csv" if fmt == "csv" else "f.dat")
+    rows = "".join(f"{i},{'p' if i % 3 == 0 else 'n'}\n" for i in range(3000))
+    if fmt == "csv":
+        head = "a,c\n"
+    else:
+        head = "@relation r\n@attribute a real\n@attribute c {p,n}\n@data\n"
+    p.write_text(head + rows, encoding="utf-8")
+
+    def read_while(change):
+        stream = iter_chunks(p, chunk_size=100, block_bytes=1024, memory_map=memory_map)
+        n = 0
+        for i, (_, y) in enumerate(stream):
+            n += len(y)
+            if i == 2:
+                change()
+        return stream.n_rows, n
+
+    def append():
+        with open(p, "a", encoding="utf-8") as fh:
+            fh.write("9,q\n" * 500)
+
+    assert read_while(append) == (3000, 3000)
+    if memory_map and fmt == "csv":
+        return  # a mapped file cut short: SIGBUS (docs/reliability.md)
+    p.write_text(head + rows, encoding="utf-8")
+
+    def cut():
+        with open(p, "r+", encoding="utf-8") as fh:
+            fh.truncate(len(head) + len(rows) // 2)
+
+    with pytest.raises(ValueError, match=r"f\.\w+ was cut short while being read .*a copy"):
+        read_while(cut)

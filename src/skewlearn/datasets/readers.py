@@ -1993,7 +1993,7 @@ def _read_libsvm_fast(path: str, sparse, n_features, zero_based):
     fix_index = _index_fix(zero_based)
     buf = np.frombuffer(raw, dtype=np.uint8)
     end = len(raw)
-    pos = 3 if raw.startswith(codecs.BOM_UTF8) else 0
+    pos = first = 3 if raw.startswith(codecs.BOM_UTF8) else 0
     # room from the first MiB's lines and entries per byte, grown if the rest is denser
     head = raw[: 1 << 20]
     per_byte = (head.count(b"\n") + head.count(b"\r") + 1) / len(head)
@@ -2023,6 +2023,7 @@ def _read_libsvm_fast(path: str, sparse, n_features, zero_based):
             if not math.isfinite(v):  # the careful reader's message for the line
                 bad = lineno + _count_lines(raw, pos, s)
                 start = max(raw.rfind(b"\n", 0, s), raw.rfind(b"\r", 0, s)) + 1
+                start = max(start, first)  # not the byte-order mark: it is no label
                 text_end, _ = _line_end(raw, start, end)
                 text = raw[start:text_end].decode("utf-8")
                 _libsvm_line(path, bad, text, offset, n_features, fix_index)

@@ -40,6 +40,7 @@ import gzip
 import io
 import mmap
 import os
+import stat
 import sys
 import tempfile
 import zlib
@@ -104,8 +105,45 @@ _FORMATS = ("libsvm", "csv", "keel")
 
 
 # --------------------------------------------------------------------------- raw blocks
+class _AsOpened(io.RawIOBase):
+    """A regular file read up to the size it had when opened, as a memory map of it reads:
+    rows appended meanwhile are not read by any path, and a file cut short under the
+    reader raises ``ValueError`` (where the map's SIGBUS cannot be caught). Other files (a
+    FIFO, a device) are read to their end."""
+
+    def __init__(self, path: str):
+        self._fh = open(path, "rb", buffering=0)
+        st = os.fstat(self._fh.fileno())
+        self._path = path
+        self._size = st.st_size
+        self._left = st.st_size if stat.S_ISREG(st.st_mode) else None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:
+        if self._left is None:
+            return self._fh.readinto(b)
+        if self._left == 0:
+            return 0
+        with memoryview(b) as view:
+            got = self._fh.readinto(view[: min(len(view), self._left)])
+        if not got:
+            raise ValueError(
+                f"{self._path} was cut short while being read ({self._size} bytes when "
+                f"reading began, {self._size - self._left} read). Stream a copy of a file "
+                "that another process rewrites (log rotation), or wait until it is written."
+            )
+        self._left -= got
+        return got
+
+    def close(self) -> None:
+        self._fh.close()
+        super().close()
+
+
 def _open(path: str):
-    return gzip.open(path, "rb") if _is_gz(path) else open(path, "rb")
+    return gzip.open(path, "rb") if _is_gz(path) else io.BufferedReader(_AsOpened(path))
 
 
 def _gzip_error(path: str, exc: Exception) -> ValueError:
@@ -113,6 +151,18 @@ def _gzip_error(path: str, exc: Exception) -> ValueError:
         f"{path}: not a valid gzip file ({exc}). Decompress it with `gunzip -t` to check it, "
         "or drop the .gz suffix if it is plain text."
     )
+
+
+def _file_state(path: str) -> tuple[int, int, int, int] | None:
+    """What tells a regular file changed: device, inode, size and modification time
+    (None for a FIFO or a device, which cannot be counted and read again anyway)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _blocks(
@@ -560,6 +610,16 @@ class ChunkedFile:
 
     # ------------------------------------------------------------------ public
     def __iter__(self) -> Iterator[tuple[Any, np.ndarray]]:
+        if self.scanned and _file_state(self.path) != self._counted_state:
+            # the rows, classes, categories and width come from the counting pass: a file
+            # appended to or rewritten since would be read with them (silently)
+            raise ValueError(
+                f"{self.path} changed after its counting pass (its size or modification "
+                "time differs): the rows, classes and columns counted no longer describe "
+                "it. Call iter_chunks again to count it anew, pass positive_class= (and, "
+                "for LIBSVM, n_features=) to read it in one pass as it is, or stream a copy "
+                "that does not change."
+            )
         self._dropping = 0
         self._trailing = (0, None)
         seen_positive = self.scanned  # the counting pass already checked it occurs
@@ -636,6 +696,7 @@ class ChunkedFile:
     # ------------------------------------------------------------------ labels
     def _scan(self, positive_class) -> None:
         """One counting pass: labels, rows, largest LIBSVM index, nominal categories."""
+        self._counted_state = _file_state(self.path)  # before: a change during it counts
         self._dropping = 0
         self._trailing = (0, None)
         counts: dict[Any, int] = {}
@@ -935,6 +996,7 @@ class ChunkedFile:
         for block, buf, end, boff, pos in _data_blocks(
             self.path, self.block_bytes, self.memory_map
         ):
+            first = pos  # after a byte-order mark, which is no part of the first line
             empty = False
             if per_row is None:
                 per_row = _parse.entries_per_line(buf[:end])
@@ -952,6 +1014,7 @@ class ChunkedFile:
                     if not np.isfinite(v):
                         bad_line = lineno + _count_lines(block, pos, s)
                         line_start = max(block.rfind(b"\n", 0, s), block.rfind(b"\r", 0, s)) + 1
+                        line_start = max(line_start, first)
                         text_end, _ = _line_end(block, line_start, end)
                         text = _decode_line(
                             bytes(block[line_start:text_end]),
@@ -1151,6 +1214,7 @@ class ChunkedFile:
         for block, buf, end, boff, pos in _data_blocks(
             self.path, self.block_bytes, self.memory_map, self._data_skip
         ):
+            first = pos  # after a byte-order mark, which is no part of the first line
             while pos < end:
                 n2, nh, lines, pos2, status = _parse.csv_block(
                     buf, pos, end, delim, self.width, self.label_index, X, ids, table, table_len,
@@ -1162,6 +1226,7 @@ class ChunkedFile:
                     if v is None:  # not finite: the careful reader names the line
                         bad_line = lineno + _count_lines(block, pos, s)
                         line_start = max(block.rfind(b"\n", 0, s), block.rfind(b"\r", 0, s)) + 1
+                        line_start = max(line_start, first)
                         text_end, _ = _line_end(block, line_start, end)
                         text = _decode_line(
                             bytes(block[line_start:text_end]),
@@ -1595,7 +1660,8 @@ def iter_chunks(
         without a copy (about 20% faster). The mapped file must not be truncated while it
         is read: the operating system then ends the process (SIGBUS) instead of raising an
         error. Pass ``False`` for files another process may shorten or rewrite meanwhile
-        (log rotation with ``copytruncate``, for example); the rows are the same.
+        (log rotation with ``copytruncate``, for example); the rows are the same (those
+        the file held when the pass began), and a file cut short raises ``ValueError``.
 
     Returns
     -------
@@ -1605,8 +1671,10 @@ def iter_chunks(
     Notes
     -----
     Without ``positive_class`` (or, for LIBSVM, without ``n_features``) the file is read
-    twice: a counting pass, then the chunks. Memory: one block and one chunk, whatever
-    the file's length. LIBSVM and numeric CSV lines are parsed by compiled code
+    twice: a counting pass, then the chunks; a file whose size or modification time
+    changed after the counting pass raises ``ValueError`` when its chunks are read (its
+    counted rows, classes and columns no longer describe it). Memory: one block and one
+    chunk, whatever the file's length. LIBSVM and numeric CSV lines are parsed by compiled code
     (:mod:`skewlearn.datasets._parse`); lines it does not fully understand are parsed, or
     rejected with the line number, by the careful readers.
 
