@@ -491,6 +491,32 @@ def test_main_checks_the_figures_folder_and_the_summary_paths_before_running(
     assert (tmp_path / "figs" / "one").is_dir()
 
 
+def test_a_usage_error_makes_no_output_folder(monkeypatch, tmp_path, capsys):
+    """Session 25 (probe v): the output folders were made before the dataset names, the
+    split count and the tuned database were checked, so a misspelt name left ``figures/``
+    (the default) and the folders of ``--md``/``--json`` behind, in the current folder
+    of whoever ran it (the test suite's own runs left ``figures/`` in the checkout)."""
+    from skewlearn.experiments import runner
+
+    def never(*a, **k):
+        raise AssertionError("ran before the arguments were checked")
+
+    monkeypatch.setattr(runner, "run_experiment", never)
+    monkeypatch.setattr(study, "run_study", never)
+    monkeypatch.chdir(tmp_path)
+    outputs = ["--md", "new/s.md", "--json", "other/t.json", "--db", "t.sqlite"]
+    for argv, message in (
+        (["--datasets", "satimag"], "unknown dataset 'satimag'"),
+        (["--repeats", "26"], "n_repeats must be a whole number of splits"),
+        (["--tuned", "--skip-table3"], "needs the tuned table's database"),
+    ):
+        with pytest.raises(SystemExit) as err:
+            study.main([*argv, *outputs])
+        assert err.value.code == 2
+        assert message in capsys.readouterr().err
+        assert list(tmp_path.iterdir()) == [], argv
+
+
 def test_the_table_readers_refuse_a_missing_database_and_create_none(tmp_path):
     """Session 19: chosen_steps and the Table 3 readers opened the database for writing,
     so a mistyped path created an empty database and the tables came out empty, silently.
