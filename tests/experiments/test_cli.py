@@ -644,3 +644,24 @@ def test_report_outputs_other_than_md_refuse_dash(toy_file, tmp_path, capsys, mo
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     assert main(["report", str(db), "--csv", "./-"]) == 0  # a file named "-"
     assert (tmp_path / "-").read_text(encoding="utf-8").startswith("task_key,")
+
+
+@pytest.mark.filterwarnings("ignore:.*found in sys.modules:RuntimeWarning")  # runpy, again
+@pytest.mark.parametrize("tool", ["omcsl_study", "koil_figures", "nystrom_figures", "asls_results"])
+def test_ctrl_c_in_a_study_tool_is_one_line_and_status_130(tool, monkeypatch, capsys):
+    """Session 25 (probe v): ``python -m skewlearn.experiments.<tool>`` printed a
+    KeyboardInterrupt traceback on Ctrl-C (Table 3 of omcsl_study runs for hours), while
+    ``skewlearn`` prints one line and exits 130. Runs each tool's ``__main__`` block, with
+    Ctrl-C while its arguments are read."""
+    import runpy
+    import sys
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", interrupted)
+    monkeypatch.setattr(sys, "argv", [tool])
+    with pytest.raises(SystemExit) as exc:
+        runpy.run_module(f"skewlearn.experiments.{tool}", run_name="__main__")
+    assert exc.value.code == 130
+    assert capsys.readouterr().err == f"python -m skewlearn.experiments.{tool}: interrupted\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import textwrap
 
+import numpy as np
 import pytest
 
 from skewlearn.experiments import ResultStore, expand_tasks, load_experiment, run_experiment
@@ -342,3 +343,33 @@ def test_a_split_test_part_without_positives_names_the_setting_behind_it(tmp_pat
         assert "protocol.stratified = false lets the test part miss a class. Use " in error
         assert "stratified = true" in error
         assert "larger test_size" not in error  # 29 × 0.05 >= 1: stratifying is enough
+
+
+def test_the_split_message_asks_for_a_larger_test_size_only_when_stratifying_is_not_enough():
+    """Session 25 (probe v): the run above covers 29 × 0.05 >= 1 (stratify, nothing
+    more); no test reached "with a larger test_size" (9 × 0.05 < 1: a stratified split
+    of 300 rows puts no positive in a 15-row test part either) nor the stratified
+    message, so either could change unseen."""
+    from types import SimpleNamespace
+
+    from skewlearn.evaluation.protocols import RandomSplits
+    from skewlearn.experiments.runner import _one_class_test
+
+    def message(n_pos, stratified):
+        y = np.r_[np.ones(n_pos), -np.ones(300 - n_pos)]
+        proto = RandomSplits(n_repeats=1, test_size=0.05, stratified=stratified)
+        task = SimpleNamespace(
+            dataset=SimpleNamespace(name="a"), repetition=0, fold=0, protocol=proto
+        )
+        return _one_class_test(task, y, np.arange(n_pos, n_pos + 15))  # negatives only
+
+    assert message(9, False).endswith(
+        "a has 9 rows of its smaller class, and protocol.stratified = false lets the test "
+        "part miss a class. Use stratified = true with a larger test_size (or more data); a "
+        "re-run fails the same way."
+    )
+    assert "stratified = true (or more data)" in message(29, False)
+    assert message(9, True).endswith(
+        "a has 9 rows of its smaller class, too few for protocol.test_size = 0.05. Use a "
+        "larger test_size (or more data); a re-run fails the same way."
+    )

@@ -379,6 +379,13 @@ def test_a_split_count_beyond_table3_is_refused_before_table3_runs(monkeypatch, 
     assert study.main(["--repeats", "26", "--skip-table4", "--md", str(tmp_path / "s.md"),
                        "--db", str(tmp_path / "t.sqlite")]) == 0  # fmt: skip
     assert len(calls) == 1
+    # session 25 (probe v): nor is --figures (no Figure 1 is drawn), a file there is no
+    # error and no folder is made; no test held that condition
+    taken = tmp_path / "taken"
+    taken.write_text("a file\n", encoding="utf-8")
+    assert study.main(["--skip-table4", "--figures", str(taken), "--md", str(tmp_path / "s.md"),
+                       "--db", str(tmp_path / "t.sqlite")]) == 0  # fmt: skip
+    assert taken.is_file() and len(calls) == 2
 
 
 def test_jobs_zero_is_a_usage_error(tmp_path, capsys):
@@ -489,6 +496,32 @@ def test_main_checks_the_figures_folder_and_the_summary_paths_before_running(
     assert study.main([*argv, "--figures", str(tmp_path / "figs" / "one")]) == 0
     assert md.is_file() and js.read_text(encoding="utf-8") == "{}"
     assert (tmp_path / "figs" / "one").is_dir()
+
+
+def test_a_usage_error_makes_no_output_folder(monkeypatch, tmp_path, capsys):
+    """Session 25 (probe v): the output folders were made before the dataset names, the
+    split count and the tuned database were checked, so a misspelt name left ``figures/``
+    (the default) and the folders of ``--md``/``--json`` behind, in the current folder
+    of whoever ran it (the test suite's own runs left ``figures/`` in the checkout)."""
+    from skewlearn.experiments import runner
+
+    def never(*a, **k):
+        raise AssertionError("ran before the arguments were checked")
+
+    monkeypatch.setattr(runner, "run_experiment", never)
+    monkeypatch.setattr(study, "run_study", never)
+    monkeypatch.chdir(tmp_path)
+    outputs = ["--md", "new/s.md", "--json", "other/t.json", "--db", "t.sqlite"]
+    for argv, message in (
+        (["--datasets", "satimag"], "unknown dataset 'satimag'"),
+        (["--repeats", "26"], "n_repeats must be a whole number of splits"),
+        (["--tuned", "--skip-table3"], "needs the tuned table's database"),
+    ):
+        with pytest.raises(SystemExit) as err:
+            study.main([*argv, *outputs])
+        assert err.value.code == 2
+        assert message in capsys.readouterr().err
+        assert list(tmp_path.iterdir()) == [], argv
 
 
 def test_the_table_readers_refuse_a_missing_database_and_create_none(tmp_path):

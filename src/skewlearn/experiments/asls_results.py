@@ -23,7 +23,6 @@ import argparse
 import csv
 import json
 import math
-import sys
 import warnings
 from collections import defaultdict
 from collections.abc import Sequence
@@ -516,4 +515,6 @@ def _main(args) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    from .cli import run_tool
+
+    run_tool(main, "python -m skewlearn.experiments.asls_results")

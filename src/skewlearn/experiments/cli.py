@@ -13,8 +13,9 @@ import os
 import sqlite3
 import sys
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from .._docs import first_line
 from .._files import user_path
@@ -132,6 +133,18 @@ class Interrupted(KeyboardInterrupt):
 
     #: the word printed and the exit status: 130 for Ctrl-C, 143 (128 + 15) for SIGTERM
     word, status = "interrupted", 130
+
+
+def run_tool(main: Callable[[], int], prog: str) -> NoReturn:
+    """Run a study tool's ``main`` as ``python -m`` does (``prog`` is its usage name):
+    Ctrl-C is one line, "<prog>: interrupted", and status 130, as for ``skewlearn``,
+    not a KeyboardInterrupt traceback."""
+    try:
+        status = main()
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        raise SystemExit(130) from None
+    raise SystemExit(status)
 
 
 class Terminated(Interrupted):

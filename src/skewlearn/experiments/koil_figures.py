@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -526,4 +525,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    from .cli import run_tool
+
+    run_tool(main, "python -m skewlearn.experiments.koil_figures")

@@ -517,4 +517,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    from .cli import run_tool
+
+    run_tool(main, "python -m skewlearn.experiments.nystrom_figures")

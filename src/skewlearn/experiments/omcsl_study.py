@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -601,19 +600,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.md == "-":  # (report's --md - is standard output; this summary is a file)
         p.error("--md '-': the summary is written to a file, with its .engine.md beside it; "
                 "give a file name (./- for a file named '-').")  # fmt: skip
-    # their folders now, not when written at the end (as reproduce --html's is made first)
-    from .cli import _output, output_folder
-
-    try:
-        for path in (args.md, args.json):
-            if path:
-                _output(path)
-        if not (args.skip_table4 or args.tuned):  # Figure 1's
-            output_folder("--figures", args.figures)
-    except OSError as err:  # e.g. a folder not writable
-        p.error(f"cannot make the folder {err.filename!r} ({err.strerror or err}).")
-    except ValueError as err:
-        p.error(str(err))
     if not args.skip_table4:  # names and split count before Table 3, which runs for hours
         exp = load_experiment(config)
         known = [d.name for d in exp.datasets]
@@ -626,6 +612,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             p.error(str(err))
     if args.tuned and args.skip_table3 and not Path(db).is_file():
         p.error(f"--tuned --skip-table3 needs the tuned table's database; {db!r} is missing.")
+    # their folders now, not when written at the end (as reproduce --html's is made first),
+    # and only once every other argument has passed: a usage error makes nothing
+    from .cli import _output, output_folder
+
+    try:
+        for path in (args.md, args.json):
+            if path:
+                _output(path)
+        if not (args.skip_table4 or args.tuned):  # Figure 1's
+            output_folder("--figures", args.figures)
+    except OSError as err:  # e.g. a folder not writable
+        p.error(f"cannot make the folder {err.filename!r} ({err.strerror or err}).")
+    except ValueError as err:
+        p.error(str(err))
     t_wall, t_cpu = time.perf_counter(), time.process_time()
     parts = []
     if not args.skip_table3:
@@ -678,4 +678,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    from .cli import run_tool
+
+    run_tool(main, "python -m skewlearn.experiments.omcsl_study")
