@@ -210,21 +210,36 @@ def _check_missing_labels(y) -> None:
         gaps = np.flatnonzero(np.asarray(y.isna()).ravel())  # a pandas extension dtype
         if gaps.size:
             labels = np.asarray(y, dtype=object).ravel()[gaps[:1]]
-            raise ValueError(_MISSING_LABEL.format(value=labels[0], index=int(gaps[0])))
+            raise ValueError(_missing_label_message(y, labels[0], int(gaps[0])))
         return
     else:
         return
     values = labels.ravel().tolist()
     missing = next((i for i, v in enumerate(values) if _is_missing(v)), None)
     if missing is not None:
-        raise ValueError(_MISSING_LABEL.format(value=values[missing], index=missing))
+        raise ValueError(_missing_label_message(y, values[missing], missing))
 
 
-#: The refusal of a missing label in ``y``, with the label and its position.
+#: The refusal of a missing label in ``y``, with the label and where it is.
 _MISSING_LABEL = (
-    "y holds a missing label ({value!r}) at index {index}; every row needs one of the two "
+    "y holds a missing label ({value!r}) at {where}; every row needs one of the two "
     "classes. Drop the unlabelled rows or fill their labels first."
 )
+
+
+def _missing_label_message(y, value, position: int) -> str:
+    """:data:`_MISSING_LABEL` for the label ``value`` at ``position`` in ``y``: "index 5",
+    or, for a pandas ``y`` whose index is not the default ``RangeIndex`` (a filtered frame,
+    a cross-validation fold), "position 5 (index label 105)": there ``y[5]`` or
+    ``y.loc[5]`` is another row, or none."""
+    where = f"index {position}"
+    index = getattr(y, "index", None)
+    if index is not None and not callable(index) and len(index) > position:
+        default = type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1
+        if not default:
+            label = index[position : position + 1].tolist()[0]  # Python values, not numpy's
+            where = f"position {position} (index label {label!r})"
+    return _MISSING_LABEL.format(value=value, where=where)
 
 
 def _classes_array(classes) -> np.ndarray:

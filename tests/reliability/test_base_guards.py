@@ -246,6 +246,35 @@ def test_a_missing_label_of_pandas_is_named_with_its_index(make):
         started.partial_fit(X, make())
 
 
+@pytest.mark.parametrize("dtype", ["Int64", "boolean", object, "string"])
+def test_a_missing_label_of_a_filtered_series_is_named_by_its_index_label(dtype):
+    """Session 25 (probe w): the missing-label message gave the position as "at index 5";
+    a Series from a filtered frame or a fold of cross-validation keeps its index labels,
+    where ``y[5]``/``y.loc[5]`` is another row (with a label) or none at all. A Series
+    without the default RangeIndex now gets the position and its index label; the
+    default one keeps "at index 5"."""
+    pd = pytest.importorskip("pandas")
+    X, _ = _data(n=8)
+    values = [True, False, True, False, True, None, True, False]
+    if dtype != "boolean":
+        values = [None if v is None else ("yes" if v else "no") for v in values]
+        if dtype == "Int64":
+            values = [None if v is None else int(v == "yes") for v in values]
+    for index, label in [
+        (range(7, -1, -1), "2"),  # reversed: label 5 is position 2, a labelled row
+        (range(100, 108), "105"),
+        (range(0, 16, 2), "10"),  # every other row kept
+        (list("abcdefgh"), "'f'"),
+        (pd.MultiIndex.from_product([[1, 2], [3, 4, 5, 6]]), r"\(2, 4\)"),
+    ]:
+        y = pd.Series(values, dtype=dtype, index=index)
+        with pytest.raises(ValueError, match=rf"\) at position 5 \(index label {label}\); "):
+            Perceptron().fit(X, y)
+    y = pd.Series(values, dtype=dtype)  # the default index: its label is the position
+    with pytest.raises(ValueError, match=r"\) at index 5; every row"):
+        Perceptron().fit(X, y)
+
+
 @pytest.mark.parametrize("est", [Perceptron(), CW(), LinearASLS()], ids=type)
 def test_a_text_column_in_x_is_named_with_the_fix(est):
     """A DataFrame with a text column gave numpy's "could not convert string to float: 'x'"
