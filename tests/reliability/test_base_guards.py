@@ -340,14 +340,23 @@ def test_dates_and_times_in_x_are_named_with_the_fix(est):
         "with a nullable column": numbers.assign(
             when=when, flag=pd.array([True, None] * 3, dtype="boolean")
         ),
+        # probe w: each of pandas' "Cannot cast ...Array" messages (the test passed
+        # without the Timedelta and Period alternatives of the pattern)
+        "timedelta with a nullable column": numbers.assign(
+            took=pd.to_timedelta(np.arange(6), "s"), flag=pd.array([1, None] * 3, dtype="Int64")
+        ),
+        "period with a nullable column": numbers.assign(
+            day=when.to_period("D"), flag=pd.array([1, None] * 3, dtype="Int64")
+        ),
     }
     hint = r"X holds dates or times.*\.dt\.hour.*total_seconds\(\)"
     for frame in frames.values():
         with pytest.raises(TypeError, match=hint):
             est.fit(frame, y)
-    rows = [[1.0, datetime.datetime(2024, 1, 1)]] * 6  # a list of rows
-    with pytest.raises(TypeError, match=hint):
-        est.fit(rows, y)
+    # a list of rows; Python's time and timedelta too (the test passed without them)
+    for value in (datetime.datetime(2024, 1, 1), datetime.time(9, 30), datetime.timedelta(1)):
+        with pytest.raises(TypeError, match=hint):
+            est.fit([[1.0, value]] * 6, y)
     fitted = est.fit(numbers, y)
     with pytest.raises(TypeError, match=hint):
         fitted.predict(numbers.assign(d=when))  # the same names, a column of dates
