@@ -204,14 +204,16 @@ def _check_missing_labels(y) -> None:
             return
         if labels.dtype != object:
             return
-    elif getattr(getattr(y, "dtype", None), "kind", None) == "O":  # pandas object/string
-        labels = np.asarray(y, dtype=object)
     elif not isinstance(getattr(y, "dtype", np.float64), np.dtype) and hasattr(y, "isna"):
-        gaps = np.flatnonzero(np.asarray(y.isna()).ravel())  # a pandas extension dtype
+        # a pandas extension dtype ("string" and category too: their kind is "O", and a
+        # Python loop over 10⁶ category labels cost ~0.3 s a fit, 6x the rest of it)
+        gaps = np.flatnonzero(np.asarray(y.isna()).ravel())
         if gaps.size:
             labels = np.asarray(y, dtype=object).ravel()[gaps[:1]]
             raise ValueError(_missing_label_message(y, labels[0], int(gaps[0])))
         return
+    elif getattr(getattr(y, "dtype", None), "kind", None) == "O":  # pandas object column
+        labels = np.asarray(y, dtype=object)
     else:
         return
     values = labels.ravel().tolist()
