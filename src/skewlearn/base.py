@@ -293,7 +293,8 @@ def _text_in_x_hint():
     in ``X``, e.g. a DataFrame's categorical feature) and to its "float() argument must
     be a string or a real number, not 'dict'" (``X`` as a list of ``{feature: value}``
     rows, or a dict of columns), which say only what failed, and to numpy's and pandas'
-    messages for a column of dates or times (:data:`_DATETIME_MESSAGE`). The type stays
+    messages for a column of dates or times (:data:`_DATETIME_MESSAGE`) and to numpy's
+    "... not 'NAType'" (pandas' NA in an object column). The type stays
     numpy's (its DTypePromotionError is a TypeError: a TypeError here)."""
     try:
         yield
@@ -320,6 +321,13 @@ def _text_in_x_hint():
                 "need numbers. Turn each such column into numbers first, e.g. its hour or "
                 "weekday (df['when'].dt.hour, .dt.dayofweek) or the seconds since a start "
                 "((df['when'] - start).dt.total_seconds()), or drop it."
+            )
+        elif isinstance(exc, TypeError) and message.endswith("not 'NAType'"):
+            hint = (
+                "X holds pandas' missing value NA (in an object column), and skewlearn "
+                "learners need numbers. Make numbers of such columns first, with NA as "
+                "NaN (df.apply(pd.to_numeric)), then impute the gaps (e.g. sklearn.impute."
+                "SimpleImputer, which fails on NA itself) or drop those rows."
             )
         else:
             raise

@@ -383,6 +383,31 @@ def test_dates_and_times_in_x_are_named_with_the_fix(est):
     assert fitted.predict(numbers).shape == (6,)  # the model is untouched
 
 
+@pytest.mark.parametrize("est", [Perceptron(), LinearASLS()], ids=type)
+def test_pandas_na_in_an_object_column_of_x_is_named_with_the_fix(est):
+    """Session 25 (probe w): pandas' NA in an object column of X (a frame built from
+    records with gaps) gave numpy's bare "float() argument must be a string or a real
+    number, not 'NAType'" (so did scikit-learn's SimpleImputer, the usual fix). The
+    message now says X holds pandas' NA and what works: pd.to_numeric (NA becomes NaN),
+    then impute or drop; still a TypeError. The fix, as written, is run."""
+    pd = pytest.importorskip("pandas")
+    from sklearn.impute import SimpleImputer
+    from sklearn.pipeline import make_pipeline
+
+    X, _ = _data(n=6)
+    y = np.arange(6) % 2
+    frame = pd.DataFrame(X, columns=list("abcd")).astype(object)
+    frame.loc[2, "b"] = pd.NA
+    hint = r"not 'NAType': X holds pandas' missing value NA.*pd\.to_numeric.*SimpleImputer"
+    with pytest.raises(TypeError, match=hint):
+        est.fit(frame, y)
+    fitted = clone(est).fit(pd.DataFrame(X, columns=list("abcd")), y)
+    with pytest.raises(TypeError, match=hint):
+        fitted.predict(frame)
+    fixed = frame.apply(pd.to_numeric)  # what the message says
+    assert make_pipeline(SimpleImputer(), clone(est)).fit(fixed, y).predict(fixed).shape == (6,)
+
+
 @pytest.mark.parametrize(
     "classes, match",
     [
