@@ -236,7 +236,8 @@ def _missing_label_message(y, value, position: int) -> str:
     ``y.loc[5]`` is another row, or none."""
     where = f"index {position}"
     index = getattr(y, "index", None)
-    if index is not None and not callable(index) and len(index) > position:
+    one_column = getattr(y, "shape", (0,))[1:] in ((), (1,))  # else position is not a row
+    if index is not None and not callable(index) and one_column and len(index) > position:
         default = type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1
         if not default:
             label = index[position : position + 1].tolist()[0]  # Python values, not numpy's

@@ -273,6 +273,13 @@ def test_a_missing_label_of_a_filtered_series_is_named_by_its_index_label(dtype)
     y = pd.Series(values, dtype=dtype)  # the default index: its label is the position
     with pytest.raises(ValueError, match=r"\) at index 5; every row"):
         Perceptron().fit(X, y)
+    # a one-column frame is a Series; in two columns the position is no row's
+    frame = pd.DataFrame({"y": y}).set_axis(range(100, 108))
+    with pytest.raises(ValueError, match=r"\) at position 5 \(index label 105\); "):
+        Perceptron().fit(X, frame)
+    frame = pd.DataFrame({"x": y.iloc[::-1].to_numpy(), "y": y}).set_axis(range(100, 108))
+    with pytest.raises(ValueError, match=r"\) at index 4; "):  # (x, y) row 2, x's gap
+        Perceptron().fit(X, frame)
 
 
 @pytest.mark.parametrize("dtype", ["category", "string", "str"])
