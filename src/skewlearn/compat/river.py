@@ -93,14 +93,16 @@ def _labels(y):
 
 def _gap_fix(key, value) -> str:
     """River's fix for a feature dict whose ``key`` holds ``value``, None, pandas' NA, NaN
-    or ±inf. ``river.preprocessing.StatImputer`` fills None only, and only for the
-    features it is given: NaN passes through it (and into its running mean)."""
+    or ±inf. ``river.preprocessing.StatImputer`` fills None only (``x[i] is None``), and
+    only for the features it is given: NaN and pandas' NA/NaT pass through it (NaN into
+    its running mean too)."""
     impute = f"river.preprocessing.StatImputer(({key!r}, river.stats.Mean()))"
     leave = "leave the key out of the dict (a missing key counts as 0)"
     if isinstance(value, float) and math.isinf(value):
         return f"replace it with a finite value or {leave}"
-    if isinstance(value, float):  # NaN
-        return f"{leave}, or put None in its place and impute it ({impute} fills None, not NaN)"
+    if value is not None:  # NaN, pandas' NA or NaT
+        name = "NaN" if isinstance(value, float) else repr(value)
+        return f"{leave}, or put None in its place and impute it ({impute} fills None, not {name})"
     return f"impute it ({impute} fills None) or {leave}"
 
 
