@@ -247,6 +247,12 @@ def _lines_before(raw, at: int) -> int:
     return _count_lines(raw, 0, at) + 1
 
 
+def _line_start(block, at: int, first: int) -> int:
+    """Start of the line holding byte ``at``, not before ``first`` (the first line's
+    start, after a byte-order mark, which is no part of the line: no label)."""
+    return max(block.rfind(b"\n", 0, at), block.rfind(b"\r", 0, at), first - 1) + 1
+
+
 def _line_end(block, pos: int, end: int) -> tuple[int, int]:
     """``(end of the text of the line at pos, start of the next line)`` within ``end``."""
     n = block.find(b"\n", pos, end)
@@ -2022,8 +2028,7 @@ def _read_libsvm_fast(path: str, sparse, n_features, zero_based):
             v = float(raw[s:e])
             if not math.isfinite(v):  # the careful reader's message for the line
                 bad = lineno + _count_lines(raw, pos, s)
-                start = max(raw.rfind(b"\n", 0, s), raw.rfind(b"\r", 0, s)) + 1
-                start = max(start, first)  # not the byte-order mark: it is no label
+                start = _line_start(raw, s, first)
                 text_end, _ = _line_end(raw, start, end)
                 text = raw[start:text_end].decode("utf-8")
                 _libsvm_line(path, bad, text, offset, n_features, fix_index)

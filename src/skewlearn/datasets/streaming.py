@@ -76,6 +76,7 @@ from .readers import (
     _keel_names,
     _label_position,
     _line_end,
+    _line_start,
     _missing_label_error,
     _missing_like_label,
     _nominal_list,
@@ -1013,8 +1014,7 @@ class ChunkedFile:
                     v = float(bytes(block[s:e]))
                     if not np.isfinite(v):
                         bad_line = lineno + _count_lines(block, pos, s)
-                        line_start = max(block.rfind(b"\n", 0, s), block.rfind(b"\r", 0, s)) + 1
-                        line_start = max(line_start, first)
+                        line_start = _line_start(block, s, first)
                         text_end, _ = _line_end(block, line_start, end)
                         text = _decode_line(
                             bytes(block[line_start:text_end]),
@@ -1225,8 +1225,7 @@ class ChunkedFile:
                     v = _number(bytes(block[s:e]).decode("ascii"))
                     if v is None:  # not finite: the careful reader names the line
                         bad_line = lineno + _count_lines(block, pos, s)
-                        line_start = max(block.rfind(b"\n", 0, s), block.rfind(b"\r", 0, s)) + 1
-                        line_start = max(line_start, first)
+                        line_start = _line_start(block, s, first)
                         text_end, _ = _line_end(block, line_start, end)
                         text = _decode_line(
                             bytes(block[line_start:text_end]),
