@@ -1077,8 +1077,8 @@ class MultiNystroemMKL(BatchClassifier):
         self.n_svm_solves_ = res["n_evaluations"]
 
     def _decision(self, X):
-        # CHUNK_ROWS rows at a time: the maps of every row (n × k per kernel) are never
-        # held whole; the chunks start where map_features' do, so the scores keep their bits
+        # CHUNK_ROWS rows at a time (score_chunks): the maps of every row (n × k per
+        # kernel) are never held whole, and the scores keep the whole product's bits
         fm = self.feature_map_
         starts = np.concatenate([[0], np.cumsum(fm.block_sizes_)])
         active = [m for m in range(len(self.mu_)) if self.mu_[m] > 0]
