@@ -180,8 +180,29 @@ def test_a_missing_label_is_named(missing):
     contains NaN"; both now name the missing label and its row."""
     X = np.random.default_rng(0).normal(size=(6, 2))
     y = np.array([0, 1, 0, missing, 1, 0], dtype=object if missing is None else float)
-    with pytest.raises(ValueError, match=r"y holds 1 missing label \((None|nan) at index 3\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"y holds 1 missing label \((None|nan) at index 3\); prequential evaluation needs "
+        r"a label for every row",
+    ):
         prequential(Perceptron(), X, y)
+
+
+def test_a_pipeline_is_told_how_to_scale_a_stream():
+    """Session 26: prequential(make_pipeline(StandardScaler(), learner), X, y) said only that
+    the Pipeline has no test_then_train; a user scaling a stream is now told how: transform
+    X with statistics of a leading part, and pass the learner itself."""
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = _stream(n=50)
+    with pytest.raises(
+        TypeError,
+        match=r"Pipeline has no test_then_train method.*A Pipeline cannot learn one row "
+        r"at a time.*StandardScaler\(\)\.fit\(X\[:1000\]\)\.transform\(X\).*pass "
+        r"the learner itself",
+    ):
+        prequential(make_pipeline(StandardScaler(), Perceptron()), X, y)
 
 
 def test_checkpoints_beyond_the_stream_are_not_dropped_silently():

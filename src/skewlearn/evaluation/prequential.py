@@ -307,9 +307,16 @@ def prequential(
     True
     """
     if not hasattr(estimator, "test_then_train"):
+        scale = (
+            " A Pipeline cannot learn one row at a time: to scale a stream, transform X "
+            "with statistics a stream would know, e.g. StandardScaler().fit(X[:1000])"
+            ".transform(X) for those of its first 1000 rows, and pass the learner itself."
+            if hasattr(estimator, "steps")
+            else ""
+        )
         raise TypeError(
             f"{type(estimator).__name__} has no test_then_train method; prequential "
-            "evaluation needs an online skewlearn learner (one with partial_fit)."
+            f"evaluation needs an online skewlearn learner (one with partial_fit).{scale}"
         )
     if not (isinstance(chunk_size, numbers.Integral) and chunk_size >= 1):
         raise ValueError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
@@ -350,7 +357,8 @@ def prequential(
         # float32 stays float32 (learners that take it need no copy; the others convert)
         with _text_in_x_hint():  # a text column or {feature: value} rows: say what to do
             X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
-        y = _check_labels(column_or_1d(y, warn=True), "y")  # a None would fail np.unique
+        # (a None would fail np.unique)
+        y = _check_labels(column_or_1d(y, warn=True), "y", "prequential evaluation")
         if X.shape[0] != len(y):
             raise ValueError(
                 f"X and y must have the same number of rows; got {X.shape[0]} and {len(y)}."

@@ -115,10 +115,10 @@ def _value_kind(value) -> str:
     return type(value).__name__
 
 
-def _check_labels(arr: np.ndarray, name: str) -> np.ndarray:
+def _check_labels(arr: np.ndarray, name: str, needs: str = "a metric") -> np.ndarray:
     """``arr`` unless it holds a missing label (None, NaN, ``pd.NA``) or, as objects, labels
     of more than one type: np.unique would count NaN as a class, or fail on ``None < 0``
-    with numpy's message."""
+    with numpy's message. ``needs``: what the message says needs every label."""
     if arr.dtype.kind == "f":
         missing = np.flatnonzero(np.isnan(arr))
     elif arr.dtype.kind == "O":
@@ -130,7 +130,8 @@ def _check_labels(arr: np.ndarray, name: str) -> np.ndarray:
         first = first.item() if isinstance(first, np.generic) else first
         raise ValueError(
             f"{name} holds {len(missing)} missing label{'s' if len(missing) > 1 else ''} "
-            f"({first!r} at index {int(missing[0])}); a metric needs a label for every sample. "
+            f"({first!r} at index {int(missing[0])}); {needs} needs a label for every "
+            f"{'row' if needs != 'a metric' else 'sample'}. "
             "Drop those samples (in both arrays) or fill the labels in first."
         )
     if arr.dtype.kind == "O":
