@@ -800,6 +800,40 @@ def test_a_bad_value_in_a_dict_is_named_by_its_key_with_rivers_fix():
             call()
 
 
+def test_a_bad_value_in_a_frame_is_named_by_its_column_and_row_with_rivers_fix():
+    """Session 26: inf or a value too large in a ``learn_many`` / ``predict_many`` /
+    ``predict_proba_many`` frame was refused with the learner's words alone ("Input X
+    contains infinity ... e.g. sklearn.impute.SimpleImputer"), naming neither the column
+    nor the row, nor a fix a River pipeline can use; ``learn_one`` names the key and
+    River's fix. The frame's message now names the column, the row's index label and
+    River's fix, and keeps the learner's own words (as ``learn_one``'s does)."""
+    model = RiverClassifier(OGD(), classes=(0, 1))
+    for fitted in (False, True):
+        for value, words in [
+            (math.inf, r"Input X contains infinity.*replace it with a finite value"),
+            (-math.inf, r"Input X contains infinity.*replace it with a finite value"),
+            (1e200, r"magnitude 1e\+200.*river\.preprocessing\.StandardScaler"),
+        ]:
+            frame = pd.DataFrame(
+                {"a": [1.0, 2.0, 3.0], "b": [0.5, 0.0, value], "c": [1.0, 1.0, 1.0]},
+                index=["r0", "r1", "r2"],
+            )
+            calls = [lambda f=frame: model.learn_many(f, pd.Series([1, 0, 1], index=f.index))]
+            if fitted:
+                calls += [
+                    lambda f=frame: model.predict_many(f),
+                    lambda f=frame: model.predict_proba_many(f),
+                ]
+            for call in calls:
+                with pytest.raises(
+                    ValueError, match=rf"Feature 'b' holds -?(inf|1e\+200) at index 'r2': .*{words}"
+                ):
+                    call()
+        model.learn_many(pd.DataFrame({"a": [1.0, -1.0], "b": [0.0, 0.5], "c": [2.0, 2.0]}),
+                         pd.Series([1, 0]))  # fmt: skip
+    assert model.predict_many(pd.DataFrame({"a": [1.0], "b": [0.0], "c": [2.0]})).size == 1
+
+
 def test_a_missing_value_in_a_dict_is_named_with_a_river_fix_that_works():
     """Session 25: ``None`` (a JSON ``null``; River's own mark of a missing value) or
     pandas' ``NA`` in a feature dict was told "Encode categorical features first (e.g.

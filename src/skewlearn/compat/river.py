@@ -415,6 +415,35 @@ class RiverClassifier(river_base.MiniBatchClassifier):
             raise first
         raise self._not_a_number(first) from None
 
+    def _checked_matrix(self, X: pd.DataFrame) -> np.ndarray:
+        """:meth:`_matrix` of a frame, with the learner's NaN/inf and magnitude check made
+        here, so that its error names the column and the row's index label at fault and
+        River's preprocessing (the learner's message names neither, and advises
+        scikit-learn's, which a River pipeline cannot hold), as :meth:`_check_row` does
+        for a dict."""
+        M = self._matrix(X)
+        try:
+            self._learner()._check_magnitude(M)
+        except ValueError as err:
+            bad = ~np.isfinite(M)
+            if not bad.any():
+                bad = np.abs(M) > max_abs_value(M.shape[1])
+            if not bad.any():  # pragma: no cover - the check refuses only what is found here
+                raise
+            i, j = np.argwhere(bad)[0]
+            value = float(M[i, j])
+            fix = (
+                "scale it (river.preprocessing.StandardScaler or MaxAbsScaler)"
+                if math.isfinite(value)
+                else "replace it with a finite value (a NaN cell counts as 0, as a key "
+                "missing from learn_one's dict)"
+            )
+            raise ValueError(
+                f"Feature {self._order[j]!r} holds {value!r} at index {X.index[i]!r}: {err} "
+                f"In a River pipeline, {fix}."
+            ) from None
+        return M
+
     @staticmethod
     def _missing_label(v, where: str = "") -> ValueError:
         """The error for an unlabelled row: it is no class, and ``classes`` cannot help."""
@@ -522,7 +551,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         codes = self._codes(_labels(y))
         self._fix_order(list(X.columns))
         model = self._learner()
-        model.partial_fit(self._matrix(X), codes, classes=self._classes())
+        model.partial_fit(self._checked_matrix(X), codes, classes=self._classes())
         self._taught = model.__dict__.get("classes_")
 
     def predict_proba_one(self, x: dict, **kwargs: Any) -> dict[Any, float]:
@@ -552,7 +581,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             p = np.full((len(X), 2), 0.5)
         else:
-            p = _logistic_columns(self._decision(self._matrix(X)))
+            p = _logistic_columns(self._decision(self._checked_matrix(X)))
         return pd.DataFrame({c0: p[:, 0], c1: p[:, 1]}, index=X.index, columns=[c0, c1])
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
@@ -560,7 +589,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         c0, c1 = self.classes
         if not self._fitted() or len(X) == 0:  # (validation refuses 0 rows)
             return pd.Series([c0] * len(X), index=X.index, dtype=object)
-        s = self._decision(self._matrix(X))
+        s = self._decision(self._checked_matrix(X))
         return pd.Series(np.where(s > 0, c1, c0).tolist(), index=X.index, dtype=object)
 
     @property
