@@ -388,6 +388,36 @@ def test_a_split_count_beyond_table3_is_refused_before_table3_runs(monkeypatch, 
     assert taken.is_file() and len(calls) == 2
 
 
+def test_json_on_the_engine_report_beside_md_is_refused_before_table3_runs(
+    monkeypatch, tmp_path, capsys
+):
+    """Session 26: Table 3 writes the engine's report beside ``--md`` (``s.md`` ->
+    ``s.engine.md``); ``--json s.engine.md`` passed the output checks and one file
+    overwrote the other at the end. It is refused as two outputs on one file are."""
+    from skewlearn.experiments import runner
+
+    def never(*a, **k):
+        raise AssertionError("Table 3 ran before the outputs were checked")
+
+    monkeypatch.setattr(runner, "run_experiment", never)
+    with pytest.raises(SystemExit) as err:
+        study.main(["--md", str(tmp_path / "s.md"), "--json", str(tmp_path / "s.engine.md"),
+                    "--db", str(tmp_path / "t.sqlite")])  # fmt: skip
+    assert err.value.code == 2
+    msg = capsys.readouterr().err
+    assert "--json" in msg and "s.engine.md" in msg and "engine's report" in msg
+    assert not (tmp_path / "t.sqlite").exists()
+    # without Table 3 no engine report is written, so the name is free: Table 4 starts
+
+    def table4(*a, **k):
+        raise LookupError("Table 4 started")
+
+    monkeypatch.setattr(study, "run_study", table4)
+    with pytest.raises(LookupError, match="Table 4 started"):
+        study.main(["--skip-table3", "--md", str(tmp_path / "s.md"), "--json",
+                    str(tmp_path / "s.engine.md"), "--db", str(tmp_path / "t.sqlite")])  # fmt: skip
+
+
 def test_jobs_zero_is_a_usage_error(tmp_path, capsys):
     """Session 18: ``--jobs 0`` reached the runner and stopped with a ValueError
     traceback; it is refused as the ``skewlearn run`` command refuses it."""

@@ -597,6 +597,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _check_outputs(Path(db), {k: v for k, v in outputs.items() if v})
     except ValueError as err:
         p.error(str(err))
+    engine = Path(args.md).with_suffix(".engine.md")  # Table 3's engine report
+    if not args.skip_table3 and args.json and Path(args.json).resolve() == engine.resolve():
+        p.error(f"--json {args.json!r} is the engine's report that Table 3 writes beside --md "
+                f"({str(engine)!r}); one would overwrite the other. Give --json another "
+                "file name.")  # fmt: skip
     if args.md == "-":  # (report's --md - is standard output; this summary is a file)
         p.error("--md '-': the summary is written to a file, with its .engine.md beside it; "
                 "give a file name (./- for a file named '-').")  # fmt: skip
@@ -635,9 +640,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         out = run_experiment(config, db, n_jobs=args.jobs, progress=False)
         print(f"Table 3: {out['tasks']} tasks ({out['ran']} run now) in {db}")
         parts.append("## Table 3 (test set)\n\n" + table3_markdown(db, experiment, rows))
-        Path(args.md).with_suffix(".engine.md").write_text(
-            to_markdown(build_reports(db)), encoding="utf-8"
-        )
+        engine.write_text(to_markdown(build_reports(db)), encoding="utf-8")
     if args.tuned:
         parts.append("## Chosen step sizes\n\n" + steps_markdown(db, experiment))
     results = None
