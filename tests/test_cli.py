@@ -1814,5 +1814,33 @@ def test_out_of_memory_keeps_the_size_warning_that_names_the_fix(capsys, monkeyp
     assert err.count("\n") == 1 and "Traceback" not in err
     stopped = "OPAUC stopped: out of memory (Unable to allocate 256 bytes)"
     assert f"skewlearn {command}: {stopped}" in err
-    assert "use covariance='low_rank'" in err
+    # session 26: in the command's words (it quoted Python's covariance='low_rank')
+    assert "use --param covariance=low_rank" in err and "use covariance" not in err
     assert command == "stream" or "OGD " in out
+
+
+@pytest.mark.parametrize(
+    "advice, cli",
+    [
+        ("use covariance='diag', or reduce", "use --param covariance=diag, or reduce"),
+        (
+            "use buffer='reservoir' or 'fifo', or reduce",
+            "use --param buffer=reservoir or --param buffer=fifo, or reduce",
+        ),
+        (
+            "use policy='RS++' or 'FIFO++' (fixed budgets)",
+            "use --param policy=RS++ or --param policy=FIFO++ (fixed budgets)",
+        ),
+        ("Use reduced_rate=η (KASLS_R", "Use --param reduced_rate=η (KASLS_R"),
+        ("use a smaller budget, or", "use a smaller budget, or"),
+        ("Use MultiNystroemMKL (low-rank", "Use MultiNystroemMKL (low-rank"),
+    ],
+)
+def test_a_size_warnings_setting_is_given_as_the_commands_param(advice, cli):
+    """Session 26: the out-of-memory line quoted the size warning's Python setting
+    (``use covariance='low_rank'``), which the command line takes as ``--param``."""
+    from skewlearn.cli import _as_params
+
+    assert _as_params(f"AROW(covariance='full') keeps it; {advice} x") == (
+        f"AROW(covariance='full') keeps it; {cli} x"
+    )

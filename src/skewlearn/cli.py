@@ -446,6 +446,25 @@ class _ReaderErrorsAsUsage:
             yield item
 
 
+#: "use NAME='A'" (or NAME=A), optionally followed by "or 'B'" alternatives, in a
+#: learner's size warning: the settings it advises, in Python's words.
+_ADVISED = re.compile(r"\b([Uu]se )(\w+)=('[^']*'|[^\s,()']+)((?: or '[^']*')*)")
+
+
+def _as_params(text: str) -> str:
+    """``text`` with the settings a size warning advises ("use covariance='diag'", "use
+    buffer='reservoir' or 'fifo'") written as this command takes them ("use --param
+    covariance=diag", "... or --param buffer=fifo")."""
+
+    def param(m: re.Match) -> str:
+        name = m.group(2)
+        values = [m.group(3), *re.findall(r"'[^']*'", m.group(4))]
+        shown = " or ".join(f"--param {name}={v.strip(chr(39))}" for v in values)
+        return f"{m.group(1)}{shown}"
+
+    return _ADVISED.sub(param, text)
+
+
 @contextlib.contextmanager
 def _quiet():
     """Warnings silenced, but a MemoryError after a ``RuntimeWarning`` becomes a
@@ -466,7 +485,9 @@ def _quiet():
         except MemoryError as exc:
             if not last:
                 raise
-            raise ValueError(f"out of memory ({' '.join(str(exc).split())}). {last[0]}") from None
+            raise ValueError(
+                f"out of memory ({' '.join(str(exc).split())}). {_as_params(last[0])}"
+            ) from None
 
 
 def _run(est, X, y, args, progress: bool, checkpoints):
