@@ -452,6 +452,35 @@ def test_an_estimator_class_instead_of_an_instance_is_named():
         RiverClassifier(OGD)
 
 
+def test_an_estimator_that_cannot_learn_row_by_row_is_told_what_to_wrap():
+    """A batch learner, a scikit-learn Pipeline, or another library's online classifier
+    got "must be a skewlearn online classifier (with partial_fit and decision_function)",
+    which SGDClassifier has both of, and which named no way forward for any of them."""
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from skewlearn import KernelASLS, StratifiedNystroem
+
+    with pytest.raises(TypeError, match=r"KernelASLS is a batch learner.*no partial_fit"):
+        RiverClassifier(KernelASLS())
+    with pytest.raises(TypeError, match=r"StratifiedNystroem is a batch .*no partial_fit"):
+        RiverClassifier(StratifiedNystroem())
+    with pytest.raises(
+        TypeError,
+        match=r"a Pipeline.*preprocessing\.StandardScaler\(\) \| RiverClassifier\(",
+    ):
+        RiverClassifier(make_pipeline(StandardScaler(), OGD()))
+    with pytest.raises(
+        TypeError,
+        match=r"SGDClassifier is not a skewlearn learner.*"
+        r"river\.compat\.convert_sklearn_to_river\(SGDClassifier\(\)",
+    ):
+        RiverClassifier(SGDClassifier())
+    with pytest.raises(TypeError, match=r"skewlearn online classifier.*got object\."):
+        RiverClassifier(object())
+
+
 def test_a_metric_class_instead_of_an_instance_is_named():
     """RiverMetric(ROCAUC) (the class) said "...; got type"."""
     with pytest.raises(
