@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from river import compose, datasets, ensemble, evaluate, preprocessing
+from river import linear_model as river_linear_model
 from river import metrics as rmetrics
 from river.checks import check_estimator
 from sklearn.base import clone
@@ -474,9 +475,14 @@ def test_an_estimator_that_cannot_learn_row_by_row_is_told_what_to_wrap():
     with pytest.raises(
         TypeError,
         match=r"SGDClassifier is not a skewlearn learner.*"
-        r"river\.compat\.convert_sklearn_to_river\(SGDClassifier\(\)",
+        r"river\.compat\.convert_sklearn_to_river\(SGDClassifier\(\.\.\.\), "
+        r"classes=\['no', 'yes'\]\)",
     ):
-        RiverClassifier(SGDClassifier())
+        RiverClassifier(SGDClassifier(), classes=("no", "yes"))
+    with pytest.raises(TypeError, match=r"SGDClassifier\(\.\.\.\), classes=\[False, True\]"):
+        RiverClassifier(SGDClassifier(), classes=5)  # not two labels: the default shown
+    with pytest.raises(TypeError, match=r"LogisticRegression is a River model already"):
+        RiverClassifier(river_linear_model.LogisticRegression())
     with pytest.raises(TypeError, match=r"skewlearn online classifier.*got object\."):
         RiverClassifier(object())
 
