@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from river import compose, datasets, ensemble, evaluate, preprocessing
+from river import linear_model as river_linear_model
 from river import metrics as rmetrics
 from river.checks import check_estimator
 from sklearn.base import clone
@@ -450,6 +451,40 @@ def test_an_estimator_class_instead_of_an_instance_is_named():
         TypeError, match=r"the class OGD, not an instance.*RiverClassifier\(OGD\(\)\)"
     ):
         RiverClassifier(OGD)
+
+
+def test_an_estimator_that_cannot_learn_row_by_row_is_told_what_to_wrap():
+    """A batch learner, a scikit-learn Pipeline, or another library's online classifier
+    got "must be a skewlearn online classifier (with partial_fit and decision_function)",
+    which SGDClassifier has both of, and which named no way forward for any of them."""
+    from sklearn.linear_model import SGDClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from skewlearn import KernelASLS, StratifiedNystroem
+
+    with pytest.raises(TypeError, match=r"KernelASLS is a batch learner.*no partial_fit"):
+        RiverClassifier(KernelASLS())
+    with pytest.raises(TypeError, match=r"StratifiedNystroem is a batch .*no partial_fit"):
+        RiverClassifier(StratifiedNystroem())
+    with pytest.raises(
+        TypeError,
+        match=r"a Pipeline.*preprocessing\.StandardScaler\(\) \| RiverClassifier\(",
+    ):
+        RiverClassifier(make_pipeline(StandardScaler(), OGD()))
+    with pytest.raises(
+        TypeError,
+        match=r"SGDClassifier is not a skewlearn learner.*"
+        r"river\.compat\.convert_sklearn_to_river\(SGDClassifier\(\.\.\.\), "
+        r"classes=\['no', 'yes'\]\)",
+    ):
+        RiverClassifier(SGDClassifier(), classes=("no", "yes"))
+    with pytest.raises(TypeError, match=r"SGDClassifier\(\.\.\.\), classes=\[False, True\]"):
+        RiverClassifier(SGDClassifier(), classes=5)  # not two labels: the default shown
+    with pytest.raises(TypeError, match=r"LogisticRegression is a River model already"):
+        RiverClassifier(river_linear_model.LogisticRegression())
+    with pytest.raises(TypeError, match=r"skewlearn online classifier.*got object\."):
+        RiverClassifier(object())
 
 
 def test_a_metric_class_instead_of_an_instance_is_named():

@@ -40,7 +40,13 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
     ) from exc
 
 from .._values import same_value
-from ..base import BinaryClassifier, OnlineClassifier, decision_cut, max_abs_value
+from ..base import (
+    BinaryClassifier,
+    OnlineClassifier,
+    VersionedPickleMixin,
+    decision_cut,
+    max_abs_value,
+)
 from ..linear.first_order import _logistic_columns
 from ..metrics.batch import _is_missing
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
@@ -134,6 +140,42 @@ def _plain_scores(cls) -> bool:
     )
 
 
+def _not_online(estimator, classes) -> str:
+    """The error for an ``estimator`` RiverClassifier cannot wrap, with what to wrap instead:
+    a skewlearn batch learner or transformer has no ``partial_fit``; a Pipeline's steps
+    belong in River's own pipeline; another library's online classifier (scikit-learn's
+    SGDClassifier has ``partial_fit`` and ``decision_function`` too) is River's
+    ``convert_sklearn_to_river``'s to wrap (with ``classes``, this adapter's labels); a
+    River model needs no adapter."""
+    name = type(estimator).__name__
+    online = "an online one, e.g. RiverClassifier(PassiveAggressive()) (also OGD, KOIL, OMCSL, ...)"
+    if isinstance(estimator, VersionedPickleMixin):
+        return (
+            f"{name} is a batch learner or transformer of skewlearn (it has no partial_fit), "
+            f"so it cannot learn one row at a time; wrap {online}."
+        )
+    if hasattr(estimator, "steps"):
+        return (
+            f"estimator is a {name}, which cannot learn one row at a time; build the "
+            "pipeline in River around the learner, e.g. preprocessing.StandardScaler() | "
+            "RiverClassifier(PassiveAggressive()) (with from river import preprocessing)."
+        )
+    if hasattr(estimator, "learn_one"):
+        return f"{name} is a River model already; use it directly, without RiverClassifier."
+    if hasattr(estimator, "partial_fit"):
+        two = isinstance(classes, Sequence) and not isinstance(classes, str | bytes)
+        labels = list(classes) if two and len(classes) == 2 else [False, True]
+        return (
+            f"{name} is not a skewlearn learner; River wraps other scikit-learn online "
+            f"classifiers itself: river.compat.convert_sklearn_to_river({name}(...), "
+            f"classes={labels!r})."
+        )
+    return (
+        "estimator must be a skewlearn online classifier (with partial_fit and "
+        f"decision_function); got {name}."
+    )
+
+
 class RiverClassifier(river_base.MiniBatchClassifier):
     """A skewlearn online learner as a River binary classifier.
 
@@ -204,10 +246,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
                 f"instance, e.g. RiverClassifier({estimator.__name__}())."
             )
         if not isinstance(estimator, OnlineClassifier):
-            raise TypeError(
-                "estimator must be a skewlearn online classifier (with partial_fit and "
-                f"decision_function); got {type(estimator).__name__}."
-            )
+            raise TypeError(_not_online(estimator, classes))
         if isinstance(classes, str | bytes):
             raise ValueError(
                 f"classes={classes!r} is one string, which would be read as the labels "
