@@ -188,6 +188,20 @@ def test_a_missing_label_is_named(missing):
         prequential(Perceptron(), X, y)
 
 
+def test_another_librarys_online_learner_is_not_told_it_needs_partial_fit():
+    """Session 26 (probe y's left-alone): SGDClassifier has partial_fit, and was told that
+    prequential evaluation needs "an online skewlearn learner (one with partial_fit)"."""
+    from sklearn.linear_model import SGDClassifier
+
+    X, y = _stream(n=50)
+    with pytest.raises(TypeError) as info:
+        prequential(SGDClassifier(), X, y)
+    msg = str(info.value)
+    assert "one with partial_fit" not in msg
+    assert "scores each chunk before learning from it (SGDClassifier's partial_fit" in msg
+    assert "e.g. OGD or PassiveAggressive" in msg
+
+
 def test_a_pipeline_is_told_how_to_scale_a_stream():
     """Session 26: prequential(make_pipeline(StandardScaler(), learner), X, y) said only that
     the Pipeline has no test_then_train; a user scaling a stream is now told how: transform

@@ -307,17 +307,23 @@ def prequential(
     True
     """
     if not hasattr(estimator, "test_then_train"):
-        scale = (
-            " A Pipeline cannot learn one row at a time: to scale a stream, transform X "
-            "with statistics a stream would know, e.g. StandardScaler().fit(X[:1000])"
-            ".transform(X) for those of its first 1000 rows, and pass the learner itself."
-            if hasattr(estimator, "steps")
-            else ""
-        )
-        raise TypeError(
-            f"{type(estimator).__name__} has no test_then_train method; prequential "
-            f"evaluation needs an online skewlearn learner (one with partial_fit).{scale}"
-        )
+        name = type(estimator).__name__
+        if hasattr(estimator, "steps"):
+            why = (
+                "an online skewlearn learner. A Pipeline cannot learn one row at a time: to "
+                "scale a stream, transform X with statistics a stream would know, e.g. "
+                "StandardScaler().fit(X[:1000]).transform(X) for those of its first 1000 "
+                "rows, and pass the learner itself."
+            )
+        elif hasattr(estimator, "partial_fit"):  # e.g. scikit-learn's SGDClassifier
+            why = (
+                f"an online skewlearn learner, whose test_then_train scores each chunk "
+                f"before learning from it ({name}'s partial_fit only learns); use one, e.g. "
+                "OGD or PassiveAggressive."
+            )
+        else:
+            why = "an online skewlearn learner (one with partial_fit)."
+        raise TypeError(f"{name} has no test_then_train method; prequential evaluation needs {why}")
     if not (isinstance(chunk_size, numbers.Integral) and chunk_size >= 1):
         raise ValueError(f"chunk_size must be an int >= 1; got {chunk_size!r}.")
     extra = dict(metrics or {})
