@@ -770,6 +770,31 @@ def test_full_covariance_on_unscaled_rows_follows_the_paper(cls, fn, scale):
     np.testing.assert_allclose(clf.weights_, w, rtol=1e-6, atol=1e-9 * np.abs(w).max())
 
 
+def test_full_step_on_a_small_but_exact_confidence_is_taken():
+    # A full step is skipped when xᵀΣx is below 1e-9 Σ|x_j (Σx)_j|, where it is rounding
+    # (its error is ~(d+1)·2⁻⁵³ times that sum). An ill-conditioned Σ gives a small v that
+    # is exact: after AROW (r = 1e-14) learns u2 = (1, -1)/√2, Σ keeps ~9e-13 of the
+    # variance along u2 and all of it along u1; x = u2 + 1e-7 u1 has v = 9.2e-13 against
+    # a sum of 1e-7 (ratio 9e-6, error ~3e-23), and the paper's step must be taken.
+    u1, u2 = np.array([1.0, 1.0]) / np.sqrt(2.0), np.array([1.0, -1.0]) / np.sqrt(2.0)
+    clf = AROW(r=1e-14, covariance="full", fit_intercept=False)
+    clf.partial_fit(u2[None, :], [1], classes=[0, 1])
+    S, mu = clf.covariance_[:2, :2].copy(), clf.weights_[:2].copy()
+    assert np.linalg.eigvalsh(S)[0] < 1e-12  # the ill-conditioned Σ the test needs
+    x = u2 + 1e-7 * u1
+    z = S @ x
+    v = x @ z
+    assert 1e-6 < v / np.abs(x * z).sum() < 1e-4
+    y = -1.0
+    beta = 1.0 / (v + 1e-14)
+    clf.partial_fit(x[None, :], [0])
+    assert clf.counts_[3] == 2
+    # (z and v summed in another order than the kernel's: v agrees to ~1e-7 relative here)
+    step = (1.0 - y * (mu @ x)) * beta * y * z
+    np.testing.assert_allclose(clf.weights_[:2], mu + step, rtol=1e-5)
+    np.testing.assert_allclose(clf.covariance_[:2, :2], S - beta * np.outer(z, z), rtol=1e-5)
+
+
 @pytest.mark.parametrize("covariance", ["diag", "full"])
 def test_cw_whose_4_phi_v_underflows_steps_instead_of_dividing_by_zero(covariance):
     # Lemma 1 divides by 4φV. With eta near 0.5 (φ = Φ⁻¹(0.51) ≈ 0.025) and a subnormal V
