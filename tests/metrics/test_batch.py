@@ -453,7 +453,9 @@ def test_weighted_ranking_metrics_do_not_depend_on_the_weights_scale(scale):
         assert equal == pytest.approx(metric(y60, s60), rel=1e-14)
 
 
-@pytest.mark.parametrize(("pos_scale", "neg_scale"), [(1e300, 1e-300), (1e-300, 1e300), (1e-20, 1e300)])
+@pytest.mark.parametrize(
+    ("pos_scale", "neg_scale"), [(1e300, 1e-300), (1e-300, 1e300), (1e-20, 1e300)]
+)
 def test_weighted_ranking_metrics_keep_a_class_far_below_the_largest_weight(pos_scale, neg_scale):
     """One scale for all the weights (the largest into [0.5, 1)) turned a class whose
     weights lie ~1e308 or more below the other's into zeros or subnormals: roc_auc said
@@ -466,7 +468,9 @@ def test_weighted_ranking_metrics_keep_a_class_far_below_the_largest_weight(pos_
     s = rng.normal(size=30) + y
     u = rng.random(30) + 0.1
     w = np.where(y == 1, u * pos_scale, u * neg_scale)
-    assert roc_auc(y, s, sample_weight=w) == pytest.approx(roc_auc(y, s, sample_weight=u), rel=1e-14)
+    assert roc_auc(y, s, sample_weight=w) == pytest.approx(
+        roc_auc(y, s, sample_weight=u), rel=1e-14
+    )
     assert roc_auc(y, s, sample_weight=w) == pytest.approx(
         skm.roc_auc_score(y, s, sample_weight=w), rel=1e-12
     )
