@@ -453,6 +453,32 @@ def test_weighted_ranking_metrics_do_not_depend_on_the_weights_scale(scale):
         assert equal == pytest.approx(metric(y60, s60), rel=1e-14)
 
 
+@pytest.mark.parametrize(
+    ("pos_scale", "neg_scale"), [(1e300, 1e-300), (1e-300, 1e300), (1e-20, 1e300)]
+)
+def test_weighted_ranking_metrics_keep_a_class_far_below_the_largest_weight(pos_scale, neg_scale):
+    """One scale for all the weights (the largest into [0.5, 1)) turned a class whose
+    weights lie ~1e308 or more below the other's into zeros or subnormals: roc_auc said
+    "no negative sample of weight > 0" of a class that has them (1e300 / 1e-300), or lost
+    digits (0.633711 for 0.633684 at 1e-20 / 1e300), and pr_auc refused positives of weight
+    1e-300. ROC AUC does not depend on either class's scale (its numerator and denominator
+    are bilinear in the two classes' weights); PR AUC does, and equals scikit-learn's."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 30)
+    s = rng.normal(size=30) + y
+    u = rng.random(30) + 0.1
+    w = np.where(y == 1, u * pos_scale, u * neg_scale)
+    assert roc_auc(y, s, sample_weight=w) == pytest.approx(
+        roc_auc(y, s, sample_weight=u), rel=1e-14
+    )
+    assert roc_auc(y, s, sample_weight=w) == pytest.approx(
+        skm.roc_auc_score(y, s, sample_weight=w), rel=1e-12
+    )
+    assert pr_auc(y, s, sample_weight=w) == pytest.approx(
+        skm.average_precision_score(y, s, sample_weight=w), rel=1e-12
+    )
+
+
 def test_weighted_label_metrics_survive_weight_sums_beyond_float64():
     """Sixty weights of 1e307 sum past float64's largest number: the counts were inf and
     every ratio inf / inf = NaN. The ratios do not depend on the weights' scale; they

@@ -188,17 +188,30 @@ def _weights(sample_weight, n: int) -> np.ndarray | None:
     return w
 
 
-def _power_of_two_scaled(w: np.ndarray | None) -> np.ndarray | None:
-    """``w`` times the power of two that brings its largest weight into [0.5, 1). A
-    ranking metric does not depend on the weights' scale, but its pair products and sums
-    do: weights of 1e-200 made every product 0 and of 1e160 infinite. A power of two is
-    exact, so ordinary weights give the same value, bit for bit."""
+def _power_of_two_scaled(w: np.ndarray | None, by: np.ndarray | None = None) -> np.ndarray | None:
+    """``w`` times the power of two that brings the largest weight of ``by`` (default
+    ``w``) into [0.5, 1). A ranking metric does not depend on the weights' scale, but its
+    pair products and sums do: weights of 1e-200 made every product 0 and of 1e160
+    infinite. A power of two is exact, so ordinary weights give the same value, bit for
+    bit. Weights far above ``by``'s may become inf (not warned: the callers expect it)."""
     if w is None or len(w) == 0:
         return w
-    top = float(w.max())
+    top = float((w if by is None else by).max(initial=0.0))
     if top == 0.0:
         return w
-    return np.ldexp(w, -math.frexp(top)[1])
+    with np.errstate(over="ignore"):
+        return np.ldexp(w, -math.frexp(top)[1])
+
+
+def _scaled_per_class(w: np.ndarray | None, is_pos: np.ndarray) -> np.ndarray | None:
+    """``w`` with each class's weights scaled by the power of two that brings that class's
+    largest into [0.5, 1). ROC AUC does not depend on either class's scale (its numerator
+    and denominator are bilinear in the two classes' weights); one scale for both turned a
+    class whose weights lie ~1e308 below the other's into zeros or subnormals (session 26).
+    Ordinary weights give the same value as one scale, bit for bit."""
+    if w is None:
+        return w
+    return np.where(is_pos, _power_of_two_scaled(w, w[is_pos]), _power_of_two_scaled(w, w[~is_pos]))
 
 
 def _is_one(label) -> bool:
@@ -813,7 +826,7 @@ def roc_auc(
     0.875
     """
     is_pos, scores, w = _score_inputs(y_true, y_score, pos_label, sample_weight)
-    w = _power_of_two_scaled(w)
+    w = _scaled_per_class(w, is_pos)
     if w is None:
         n_pos = int(np.count_nonzero(is_pos))
         n_neg = len(is_pos) - n_pos
@@ -900,7 +913,10 @@ def pr_auc(
     if method not in _PR_METHODS:
         raise ValueError(f"method must be one of {_PR_METHODS}; got {method!r}.")
     is_pos, scores, w = _score_inputs(y_true, y_score, pos_label, sample_weight)
-    w = _power_of_two_scaled(w)
+    # scaled by the positives' largest weight: positives far below the negatives were
+    # zeroed by one scale for all; negatives far above become inf, precision 0 where the
+    # true one is below 1e-308 (session 26)
+    w = None if w is None else _power_of_two_scaled(w, w[is_pos])
     if not (is_pos.any() if w is None else np.sum(w, where=is_pos) > 0):
         raise ValueError(
             "PR AUC is undefined when y_true has no positive sample"
