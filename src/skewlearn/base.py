@@ -1666,26 +1666,42 @@ def refuse_changed(est: object, before: dict, now: dict, prefix: str = "") -> No
         )
 
 
+def read_only(a: np.ndarray) -> np.ndarray:
+    """``a`` (a view or a fresh array) marked read-only, for a fitted attribute computed
+    from the model's state: a write into it would change the model when it is a view and
+    be lost when it is a copy, so both are refused (numpy's "assignment destination is
+    read-only"). The state it views stays writable."""
+    a.flags.writeable = False
+    return a
+
+
 class WeightVectorMixin:
     """``coef_`` and ``intercept_`` of a model kept as ``weights_`` = ``[w, b]`` (length
     ``n_features + 1``, the intercept last), with ``classes_[1]`` as the positive side
-    (scikit-learn's convention, the sign of :meth:`decision_function`): views of
-    ``weights_``, or negated copies of them when ``pos_label`` is ``classes_[0]``."""
+    (scikit-learn's convention, the sign of :meth:`decision_function`): read-only views of
+    ``weights_``, or negated copies of them when ``pos_label`` is ``classes_[0]``.
+
+    Read-only (:func:`read_only`, session 26): a write into a view changed the model and
+    one into a copy was lost, depending on ``pos_label`` and, for OGD and
+    TruncatedGradient, on the state; every write is now refused. ``coef_.copy()`` is the
+    user's to change."""
 
     @property
     def coef_(self) -> np.ndarray:
         """Weights of the features, shape (1, n_features), with ``classes_[1]`` as the
-        positive side (scikit-learn's convention, the sign of :meth:`decision_function`)."""
+        positive side (scikit-learn's convention, the sign of :meth:`decision_function`);
+        read-only."""
         check_is_fitted(self, "weights_")
         w = self.weights_[None, :-1]
-        return w if self._pos_is_last() else -w
+        return read_only(w if self._pos_is_last() else -w)
 
     @property
     def intercept_(self) -> np.ndarray:
-        """Intercept, shape (1,), with the sign convention of :meth:`decision_function`."""
+        """Intercept, shape (1,), with the sign convention of :meth:`decision_function`;
+        read-only."""
         check_is_fitted(self, "weights_")
         b = self.weights_[-1:]
-        return b if self._pos_is_last() else -b
+        return read_only(b if self._pos_is_last() else -b)
 
 
 class OnlineLinearClassifier(WeightVectorMixin, OnlineClassifier):

@@ -180,3 +180,29 @@ def test_naming_the_other_class_positive_gives_the_mirror_model(cls, fit_interce
     np.testing.assert_array_equal(a.counts_[[0, 3]], b.counts_[[0, 3]])
     if not fit_intercept:  # the stream does hold ties after the first sample
         assert np.count_nonzero(sa == 0.0) > 1
+
+
+@pytest.mark.parametrize("pos_first", [False, True], ids=["pos_last", "pos_first"])
+@pytest.mark.parametrize("cls", [*LINEAR, skewlearn.LinearASLS], ids=lambda c: c.__name__)
+def test_coef_and_intercept_refuse_writes_instead_of_ignoring_some(cls, pos_first):
+    """Session 26 (probe l's left-alone): ``clf.coef_[0, 0] += 100`` changed a Perceptron's
+    scores (a view of ``weights_``) but did nothing for OGD with ``alpha > 0`` (a scaled
+    copy), for any model whose ``pos_label`` is ``classes_[0]`` (a negated copy), or for a
+    lazy TruncatedGradient (a copy brought up to date): a write was taken or silently
+    lost depending on the model's state. Both are read-only now, so every write is
+    refused, and the model is unchanged."""
+    X, y = separable_stream(n=400, d=5)
+    params = {"pos_label": 0} if pos_first else {}
+    if cls is skewlearn.OGD:
+        params["alpha"] = 0.01
+    clf = cls(**params).fit(X, y)
+    before = clf.decision_function(X)
+    for name in ("coef_", "intercept_"):
+        with pytest.raises(ValueError, match="read-only"):
+            getattr(clf, name)[0] += 100.0
+    np.testing.assert_array_equal(clf.decision_function(X), before)
+    w = clf.coef_.copy()  # a copy is the user's to change
+    w[0, 0] += 1.0
+    if hasattr(clf, "partial_fit"):  # and the model's own state still learns in place
+        clf.partial_fit(X[:50], 1 - y[:50])
+        assert clf.weights_.flags.writeable

@@ -676,3 +676,18 @@ def test_integer_settings_beyond_int64_mean_never_and_all(big):
     want = OFS(n_selected=X.shape[1]).fit(X, y)
     np.testing.assert_array_equal(got.weights_, want.weights_)
     assert got.selected_features_.size == X.shape[1]
+
+
+@pytest.mark.usefixtures("lazy_tg")
+def test_truncated_gradient_lazy_coef_refuses_writes():
+    """Session 26: a lazy model with truncations still to apply returns ``coef_`` as a
+    copy brought up to date, where a write was lost; it is read-only, as every
+    ``coef_`` (tests/linear/test_family.py)."""
+    clf = TruncatedGradient(eta=0.1, gravity=0.25, K=2)
+    clf.fit(sp.csr_matrix(X_LAZY[:5]), Y_LAZY[:5])
+    assert clf._stale()
+    for pos in (1, -1):
+        clf.set_params(pos_label=pos)
+        clf.fit(sp.csr_matrix(X_LAZY[:5]), Y_LAZY[:5])
+        with pytest.raises(ValueError, match="read-only"):
+            clf.coef_[0, 0] = 1.0

@@ -33,7 +33,7 @@ from .._rows import (
     scaled_row_dot,
 )
 from .._stability import note_step_gain
-from ..base import FLOAT32_ROWS, OnlineLinearClassifier
+from ..base import FLOAT32_ROWS, OnlineLinearClassifier, read_only
 
 if TYPE_CHECKING:
     from .._typing import Label, MatrixLike, RandomStateLike
@@ -396,7 +396,7 @@ class ScaledWeightsMixin:
         ``classes_[0]``), else a new array."""
         w = super().coef_
         scale = float(self.weight_scale_[0])
-        return w if scale == 1.0 else scale * w
+        return w if scale == 1.0 else read_only(scale * w)
 
 
 # --------------------------------------------------------------------------- OGD

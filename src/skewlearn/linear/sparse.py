@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._config import NJIT, NJIT_INLINE
 from .._rows import linear_scores, row_axpy, row_col, row_dot, row_span, row_sqnorm
 from .._stability import note_step_gain
-from ..base import FLOAT32_ROWS, OnlineLinearClassifier
+from ..base import FLOAT32_ROWS, OnlineLinearClassifier, read_only
 from .first_order import LOSSES, SCHEDULES, SQUARED_GAIN, count_sample, loss_slope, step_size
 
 if TYPE_CHECKING:
@@ -377,7 +377,7 @@ class TruncatedGradient(OnlineLinearClassifier):
         if not self._stale():
             return w
         current = self._current_weights()[None, :-1]
-        return current if self._pos_is_last() else -current
+        return read_only(current if self._pos_is_last() else -current)
 
     def _learn(self, rows, y, scores):
         lazy = self._is_lazy()
