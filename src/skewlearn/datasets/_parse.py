@@ -781,14 +781,17 @@ def _missing_mark(buf, t0, L):
 @njit(**_PARSE)
 def csv_block(
     buf, pos, end, delim, width, label_index, X, label_ids, table, table_len, n_table, hard, row0,
-    max_rows
+    max_rows, skip
 ):  # fmt: skip
     """Parse numeric delimited lines of ``buf[pos:end]`` into ``X`` from row ``row0``.
 
-    Every field but the label must be a number; the label field is looked up in (or
-    added to) the token table ``table[k, :table_len[k]]`` (``n_table[0]`` entries) and its
-    index written to ``label_ids``. Fields are stripped of blanks (space, tab, VT, FF)
-    but the delimiter: a tab-delimited file is read here too.
+    Every field but the label and the skipped ones must be a number; the label field is
+    looked up in (or added to) the token table ``table[k, :table_len[k]]`` (``n_table[0]``
+    entries) and its index written to ``label_ids``. A field whose ``skip[col]`` is
+    nonzero (``drop_columns``) is passed over unread, but for the bytes the careful reader
+    must see (as in a label: a quote, which may hide a delimiter, NUL, non-ASCII). Fields
+    are stripped of blanks (space, tab, VT, FF) but the delimiter: a tab-delimited file is
+    read here too.
 
     Hard numbers are recorded in ``hard`` as ``(row, column, token start, token end)``.
 
@@ -853,6 +856,12 @@ def csv_block(
                     table_len[found] = L
                     n_table[0] += 1
                 label_ids[n] = found
+            elif skip[col]:  # a dropped column: only find its end
+                while i < end and buf[i] != delim and buf[i] != 10 and buf[i] != 13:
+                    c = buf[i]
+                    if c == 34 or c == 39 or c == 0 or c >= 128:
+                        return n, nh0, lines, start, CAREFUL
+                    i += 1
             else:
                 v, j, kind, _ = _scan_number(p, i, end, size)
                 if kind == 0:
