@@ -532,6 +532,16 @@ def _dropped_columns(
     return frozenset(dropped)
 
 
+def _skip_mask(width: int, skip: frozenset[int]) -> np.ndarray | None:
+    """The compiled CSV parser's ``skip`` argument: a byte per column, 1 for a dropped one;
+    None when none is (its version without the test)."""
+    if not skip:
+        return None
+    mask = np.zeros(width, dtype=np.uint8)
+    mask[sorted(skip)] = 1
+    return mask
+
+
 #: A value that looks like a date or a time of day (``2024-01-31``, ``31/01/2024 10:00``,
 #: ``2024-01-31T10:00:00Z``, ``10:00:05.5``): a cheap test, for the order of the advice.
 _DATE_LIKE = re.compile(
@@ -1739,8 +1749,7 @@ def _read_csv_fast(
         return careful()
     width = len(names)
     label_index %= width
-    skipped = np.zeros(width, dtype=np.uint8)
-    skipped[list(skip)] = 1
+    skipped = _skip_mask(width, skip)
     nf = width - 1 - len(skip)
     buf = np.frombuffer(raw, dtype=np.uint8)
     pos = 3 if raw.startswith(codecs.BOM_UTF8) else 0

@@ -91,6 +91,7 @@ from .readers import (
     _refuse_blank_separated,
     _refuse_compressed_suffix,
     _refuse_unnamed_gzip,
+    _skip_mask,
     _sniff_delimiter,
     _split_quoted,
     _tabulate,
@@ -1206,8 +1207,7 @@ class ChunkedFile:
         straight into the chunk's array."""
         delim = ord(self.delimiter)
         nf = self.n_features
-        skipped = np.zeros(self.width, dtype=np.uint8)
-        skipped[list(self._skip)] = 1
+        skipped = _skip_mask(self.width, self._skip)
         table = np.zeros((256, 64), dtype=np.uint8)
         table_len = np.zeros(256, dtype=np.int64)
         n_table = np.zeros(1, dtype=np.int64)
