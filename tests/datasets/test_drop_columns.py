@@ -94,14 +94,27 @@ def test_the_text_path_drops_columns_and_their_quoted_cells(tmp_path, monkeypatc
 
 
 def test_a_missing_value_in_a_kept_column_still_counts_with_columns_dropped(tmp_path):
+    """Only kept columns' missing values drop a row: also on a line the chunked reader's
+    compiled parser hands to its careful one (the quoted label of line 6)."""
     p = tmp_path / "m.csv"
-    p.write_text("when,a,label\n2024-01-01,1,x\n?,2,y\n2024-01-03,?,x\n2024-01-04,4,y\n")
+    p.write_text('when,a,label\n2024-01-01,1,x\n?,2,y\n2024-01-03,?,x\n2024-01-04,4,y\n'
+                 '?,5,"y"\n')  # fmt: skip
     X, y, meta = read_csv(p, drop_columns=["when"], missing="drop")
-    assert X.ravel().tolist() == [1.0, 2.0, 4.0] and meta["n_dropped"] == 1
+    assert X.ravel().tolist() == [1.0, 2.0, 4.0, 5.0] and meta["n_dropped"] == 1
     with pytest.raises(ValueError, match=r"line 4: missing value '\?' in 'a' \(column 2\)"):
         read_csv(p, drop_columns=["when"])
     chunks = list(iter_chunks(p, 2, drop_columns=["when"], missing="drop"))
-    assert np.vstack([c[0] for c in chunks]).ravel().tolist() == [1.0, 2.0, 4.0]
+    assert np.vstack([c[0] for c in chunks]).ravel().tolist() == [1.0, 2.0, 4.0, 5.0]
+
+
+def test_a_byte_that_is_not_utf8_in_a_dropped_column_is_still_refused(tmp_path):
+    """A dropped field is not read, but its bytes are checked as every line's are: the
+    compiled parser hands a non-ASCII byte to the careful reader, which names it."""
+    p = tmp_path / "b.csv"
+    p.write_bytes(b"when,a,label\n2024-01-01 10:00,1,x\n2024-01-02 1\xff:00,2,y\n")
+    for reader in _both(p, drop_columns=["when"]):
+        with pytest.raises(ValueError, match=r"line 3.*UTF-8|UTF-8.*line 3"):
+            reader()
 
 
 @pytest.mark.parametrize("delimiter", [",", "\t", ";"])
@@ -428,3 +441,16 @@ def test_a_dropped_field_of_any_length_ends_where_the_careful_reader_ends_it(tmp
     for size in (1, 5):
         chunks = np.vstack([X for X, _ in iter_chunks(p, size, block_bytes=1024, **kw)])
         assert chunks.tobytes() == want[0].tobytes()
+
+
+def test_a_quoted_delimiter_across_two_dropped_columns_is_the_careful_readers_error(tmp_path):
+    """Two dropped columns side by side: ``"a,b"`` is one field of the row (the careful
+    reader's count), not one in each; the compiled parser, which does not read dropped
+    fields, hands a quote to the careful reader instead of counting it as two fields."""
+    p = tmp_path / "f.csv"
+    p.write_text('when,id,v,label\nt,1,1.5,a\n"t,1",2.5,b\n', encoding="utf-8")
+    kw = {"drop_columns": ["when", "id"]}
+    match = r"line 3: 3 values where 4 are expected"
+    for reader in _both(p, **kw):
+        with pytest.raises(ValueError, match=match):
+            reader()
