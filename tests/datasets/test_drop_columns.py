@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from skewlearn.cli import main
 from skewlearn.datasets import iter_chunks, load, read, read_csv, streaming
 from skewlearn.datasets import readers as R
+from tests.test_cli import _fails
 
 
 def _table(n=120, seed=0):
@@ -323,16 +324,6 @@ def test_dropping_equals_reading_the_file_with_the_columns_cut_out(
 
 
 # --------------------------------------------------------------------------- command line
-def _fails(capsys, argv, match):
-    with pytest.raises(SystemExit) as exc:
-        main(argv)
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert len(err.strip().splitlines()) == 1, err
-    assert match in err, err
-    return err
-
-
 def _out(capsys, argv):
     progress = [] if argv[0] in ("cv", "predict") else ["--no-progress"]
     assert main([*argv, "--format", "json", *progress]) == 0
