@@ -1538,7 +1538,7 @@ def read_csv(
 
     >>> with tempfile.TemporaryDirectory() as d:
     ...     p = os.path.join(d, "ts.csv")
-    ...     _ = open(p, "w").write("when,a,y\n2024-01-01 10:00,1.5,0\n2024-01-02 11:30,2,1\n")
+    ...     _ = open(p, "w").write("when,a,y\\n2024-01-01 10:00,1.5,0\\n2024-01-02 11:30,2,1\\n")
     ...     X, y, meta = read_csv(p, drop_columns=["when"])
     >>> X.tolist(), meta["feature_names"]
     ([[1.5], [2.0]], ['a'])
