@@ -247,6 +247,7 @@ _CLI_WORDS = {
     "header=False": "--no-header",
     "zero_based=True": "--zero-based",
     "nominal_columns=[...]": "--nominal-columns COL,COL",
+    "drop_columns=[...]": "--drop-columns COL,COL",
     "missing='drop'": "--missing drop",
     "n_features=": "--n-features ",
     "a larger n_features": "a larger --n-features",
@@ -263,6 +264,7 @@ _FILE_FLAGS = {
     "no_header": ("--no-header", "header", {"csv"}),
     "label_column": ("--label-column", "label_column", {"csv", "keel", "arff"}),
     "nominal_columns": ("--nominal-columns", "nominal_columns", {"csv"}),
+    "drop_columns": ("--drop-columns", "drop_columns", {"csv"}),
     "missing": ("--missing", "missing", {"csv", "keel", "arff"}),
     "n_features": ("--n-features", "n_features", {"libsvm"}),
     "zero_based": ("--zero-based", "zero_based", {"libsvm"}),
@@ -298,8 +300,9 @@ def _column(text: str) -> int | str:
 
 def _file_options(data: str, args) -> dict[str, Any]:
     """The reader options of a data file from ``--positive-class``, ``--no-header``,
-    ``--label-column``, ``--nominal-columns`` and ``--missing``; a flag the file's format
-    (or a registered dataset) does not take is a :class:`UsageError`."""
+    ``--label-column``, ``--nominal-columns``, ``--drop-columns`` and ``--missing``; a flag
+    the file's format (or a registered dataset) does not take is a :class:`UsageError`.
+    ``predict --drop-columns ''`` drops none (where the model's default would)."""
     from . import datasets
 
     given = [f for f in _FILE_FLAGS if getattr(args, f, None) not in (None, False)]
@@ -329,10 +332,10 @@ def _file_options(data: str, args) -> dict[str, Any]:
             value = True
         elif f == "label_column":
             value = _column(value)
-        elif f == "nominal_columns":
+        elif f in ("nominal_columns", "drop_columns"):
             value = [_column(c.strip()) for c in value.split(",") if c.strip()]
-            if not value:
-                raise UsageError("--nominal-columns needs column names or indices, e.g. a,b,3.")
+            if not value and not (f == "drop_columns" and args.command == "predict"):
+                raise UsageError(f"{flag} needs column names or indices, e.g. a,b,3.")
         opts[keyword] = value
     return opts
 
@@ -566,6 +569,7 @@ def _run_settings(args, meta: dict[str, Any]) -> dict[str, Any]:
         "header": not args.no_header,
         "label_column": args.label_column,
         "nominal_columns": args.nominal_columns,
+        "drop_columns": args.drop_columns,
         "missing": args.missing or "error",
     }
 
@@ -679,6 +683,7 @@ def _cmd_stream(args) -> int:
             {**meta, "label_name": _label_name(X, meta)},
             named=not args.no_header,
             zero_based=args.zero_based,
+            drop_columns=_file_options(args.data, args).get("drop_columns"),
         )
     if args.format == "json":
         _print_json(
@@ -1020,12 +1025,18 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
 
 
 def _save_model(
-    path: str, est, meta: dict[str, Any], named: bool = True, zero_based: bool = False
+    path: str,
+    est,
+    meta: dict[str, Any],
+    named: bool = True,
+    zero_based: bool = False,
+    drop_columns: Sequence[int | str] | None = None,
 ) -> None:
     """Pickle the learner with what ``predict`` needs to read new data as it was trained:
-    the positive class, the width, (for named columns) the feature names and (for LIBSVM)
-    whether the indices started at 0. Written to a temporary file first, so a failed write
-    never leaves half a model."""
+    the positive class, the width, (for named columns) the feature names, (for LIBSVM)
+    whether the indices started at 0 and (for CSV) the columns left out, as given to
+    ``--drop-columns``. Written to a temporary file first, so a failed write never leaves
+    half a model."""
     import pickle
 
     from . import __version__
@@ -1050,6 +1061,8 @@ def _save_model(
         # how predict reads a CSV file unless told: without a header line if the training
         # file had none (absent from older files: with one)
         "no_header": bool(fmt == "csv" and not named),
+        # the CSV columns predict leaves out unless told, as given (absent before 26: none)
+        "drop_columns": list(drop_columns) if fmt == "csv" and drop_columns else None,
         # named by predict when another version's learner cannot score (absent before 18)
         "skewlearn_version": __version__,
     }  # fmt: skip
@@ -1216,6 +1229,13 @@ def _predict_scores(args, bundle: dict[str, Any]):
     if args.no_header is None:  # a CSV file is read as the training file was
         args.no_header = bool(bundle.get("no_header")) and _data_format(args.data) == "csv"
     options = _file_options(args.data, args)
+    saved_drop = bundle.get("drop_columns")
+    if saved_drop and args.drop_columns is None and _data_format(args.data) == "csv":
+        options["drop_columns"] = saved_drop  # the columns left out in training
+    elif saved_drop:  # the messages' note on the model's default would not apply
+        bundle = {**bundle, "drop_columns": None}
+    if not options.get("drop_columns", True):  # --drop-columns '': none
+        del options["drop_columns"]
     registered = args.data in datasets.list_datasets()
     if not registered:
         options["positive_class"] = positive
@@ -1306,6 +1326,13 @@ def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
             " (The model was trained on a CSV file without a header line, so this file is "
             "read without one: pass --header if its first line is column names.)"
         )
+    saved_drop = bundle.get("drop_columns")
+    if saved_drop and "--drop-columns" in text and "non-numeric" not in text:
+        text += (
+            f" (The model was trained with --drop-columns {','.join(map(str, saved_drop))}, "
+            "so this file is read with them left out: pass --drop-columns with this file's "
+            "columns to leave out, or --drop-columns '' for none.)"
+        )
     if "does not occur" in text:
         return f"{text} The model's positive class is {positive!r}."
     if "exceeds --n-features" in text:  # a LIBSVM index beyond the model's width
@@ -1344,7 +1371,7 @@ def _check_columns(
         raise UsageError(
             f"{meta['name']} has {_plural(n_features, 'feature')}; the model was trained on "
             f"{width} ({bundle['trained_on']}). Read it with the same columns "
-            "(--label-column, --nominal-columns) as the training data."
+            "(--label-column, --nominal-columns, --drop-columns) as the training data."
         )
     if got is not None and got != names:
         label = bundle.get("label_name")  # (models saved before session 17 have none)
@@ -1622,6 +1649,18 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="COL,COL",
             default=None,
             help="CSV files: feature columns (names or indices) to one-hot encode",
+        )
+        p.add_argument(
+            "--drop-columns",
+            metavar="COL,COL",
+            default=None,
+            help="CSV files: columns (names or indices) to leave out, e.g. a timestamp or "
+            "an id"
+            + (
+                " (default: those left out in training, as the model recorded them; '' for none)"
+                if predict
+                else ""
+            ),
         )
         p.add_argument(
             "--missing",

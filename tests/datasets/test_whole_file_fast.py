@@ -534,7 +534,7 @@ def test_tab_delimited_files_read_as_the_careful_reader_reads_them(
     from skewlearn.datasets import _parse
 
     def declined(buf, pos, end, delim, width, label_index, X, ids, table, table_len, n_table,
-                 hard, row0, max_rows):  # fmt: skip
+                 hard, row0, max_rows, skip):  # fmt: skip
         return row0, 0, 0, pos, _parse.CAREFUL
 
     p = tmp_path / "f.tsv"

@@ -754,6 +754,49 @@ def libsvm_count_block(buf, pos, end, offset, n_features, labels, label_int, row
     return n, lines, pos, OK, maxidx
 
 
+_C0A = np.uint64(0x0A0A0A0A0A0A0A0A)
+_C0D = np.uint64(0x0D0D0D0D0D0D0D0D)
+_C22 = np.uint64(0x2222222222222222)
+_C27 = np.uint64(0x2727272727272727)
+
+
+@njit(**_PARSE_INLINE)
+def _bytes_equal(x, c):
+    """The high bit of each byte of ``x`` that equals the byte repeated in ``c``, exactly
+    (``(v & 0x7f) + 0x7f`` cannot carry out of a byte)."""
+    v = x ^ c
+    return ~(((v & _C7F) + _C7F) | v | _C7F)
+
+
+@njit(**_PARSE_INLINE)
+def _skip_field(p, i, end, size, delim8):
+    """Where the field at ``i`` ends (its delimiter or line end, or ``end``), or -1 at a
+    byte the careful reader must see (a quote, which may hide a delimiter; NUL;
+    non-ASCII). Eight bytes at a time (SWAR) while they are in the buffer, each flagged
+    if it is the delimiter (``delim8``: it in every byte), a line end, one of those
+    bytes, or has its high bit set; then byte by byte."""
+    while i + 8 <= size and i < end:
+        x = _load8(p, i)
+        m = (
+            _bytes_equal(x, delim8) | _bytes_equal(x, _C0A) | _bytes_equal(x, _C0D)
+            | _bytes_equal(x, _C22) | _bytes_equal(x, _C27) | _bytes_equal(x, np.uint64(0))
+            | x
+        ) & _C80  # fmt: skip
+        if m != 0:
+            i += np.int64(trailing_zeros(m) >> np.uint64(3))
+            break
+        i += 8
+    if i > end:
+        i = end  # the bytes before end are ordinary: the field runs to it
+    delim = np.uint8(delim8 & np.uint64(0xFF))
+    while i < end and p[i] != delim and p[i] != 10 and p[i] != 13:
+        c = p[i]
+        if c == 34 or c == 39 or c == 0 or c >= 128:
+            return -1
+        i += 1
+    return i
+
+
 @njit(**_PARSE_INLINE)
 def _pad(c, delim):
     """Whether ``c`` is a blank that :func:`csv_block` strips around a field: a blank
@@ -781,14 +824,19 @@ def _missing_mark(buf, t0, L):
 @njit(**_PARSE)
 def csv_block(
     buf, pos, end, delim, width, label_index, X, label_ids, table, table_len, n_table, hard, row0,
-    max_rows
+    max_rows, skip
 ):  # fmt: skip
     """Parse numeric delimited lines of ``buf[pos:end]`` into ``X`` from row ``row0``.
 
-    Every field but the label must be a number; the label field is looked up in (or
-    added to) the token table ``table[k, :table_len[k]]`` (``n_table[0]`` entries) and its
-    index written to ``label_ids``. Fields are stripped of blanks (space, tab, VT, FF)
-    but the delimiter: a tab-delimited file is read here too.
+    Every field but the label and the skipped ones must be a number; the label field is
+    looked up in (or added to) the token table ``table[k, :table_len[k]]`` (``n_table[0]``
+    entries) and its index written to ``label_ids``. A field whose ``skip[col]`` is
+    nonzero (``drop_columns``) is passed over unread, but for the bytes the careful reader
+    must see (as in a label: a quote, which may hide a delimiter, NUL, non-ASCII).
+    ``skip=None`` (nothing dropped) compiles a version without that test: numba prunes
+    the branch for a None argument, so a file read whole costs what it did. Fields
+    are stripped of blanks (space, tab, VT, FF) but the delimiter: a tab-delimited file is
+    read here too.
 
     Hard numbers are recorded in ``hard`` as ``(row, column, token start, token end)``.
 
@@ -800,6 +848,7 @@ def csv_block(
     nh = 0
     lines = 0
     maxlen = table.shape[1]
+    delim8 = np.uint64(delim) * _C01
     while pos < end and n < max_rows:
         start = pos
         nh0 = nh
@@ -853,6 +902,10 @@ def csv_block(
                     table_len[found] = L
                     n_table[0] += 1
                 label_ids[n] = found
+            elif skip is not None and skip[col]:  # a dropped column: only find its end
+                i = _skip_field(p, i, end, size, delim8)
+                if i < 0:
+                    return n, nh0, lines, start, CAREFUL
             else:
                 v, j, kind, _ = _scan_number(p, i, end, size)
                 if kind == 0:

@@ -39,7 +39,7 @@ import re
 import warnings
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -486,19 +486,85 @@ def _check_missing(missing: str) -> None:
         raise ValueError(f"missing must be 'error' or 'drop'; got {missing!r}.")
 
 
-def _nominal_list(nominal_columns) -> list:
-    """``nominal_columns`` as a list; one string (or another non-list) is refused: it would
-    be read one character at a time, each a column name."""
+def _nominal_list(nominal_columns, option: str = "nominal_columns") -> list:
+    """``nominal_columns`` (or the list option named ``option``, e.g. ``drop_columns``) as a
+    list; one string (or another non-list) is refused: it would be read one character at a
+    time, each a column name."""
     if nominal_columns is None:
         return []
     if isinstance(nominal_columns, str | bytes) or not isinstance(
         nominal_columns, Sequence | set | frozenset | np.ndarray
     ):
         raise TypeError(
-            "nominal_columns must be a list of column names or indices; got "
+            f"{option} must be a list of column names or indices; got "
             f"{nominal_columns!r}. For one column pass a list: [{nominal_columns!r}]."
         )
     return list(nominal_columns)
+
+
+def _dropped_columns(
+    drop_columns, names: list[str], label_index: int, nominal_idx: Sequence[int], path: str
+) -> frozenset[int]:
+    """The positions of ``drop_columns`` (names or indices, negative from the end) among the
+    file's columns ``names``; the label, a column also in ``nominal_columns`` and a list
+    that leaves no feature are refused."""
+    dropped = set()
+    for c in _nominal_list(drop_columns, "drop_columns"):
+        j = _label_position(c, names, path, "drop_columns")
+        if j == label_index:
+            raise ValueError(
+                f"{path}: drop_columns=[...] names the label column {names[j]!r} (column "
+                f"{j + 1}); the label cannot be dropped. Leave it out of drop_columns=[...], "
+                "or pass label_column= another column."
+            )
+        if j in nominal_idx:
+            raise ValueError(
+                f"{path}: column {names[j]!r} (column {j + 1}) is in both drop_columns=[...] "
+                "and nominal_columns=[...]; a column is either left out or one-hot encoded: "
+                "name it in one of them."
+            )
+        dropped.add(j)
+    if dropped and len(dropped) == len(names) - 1:
+        raise ValueError(
+            f"{path}: drop_columns=[...] drops every feature column ({len(dropped)} of "
+            f"{len(dropped)}); keep at least one to learn from."
+        )
+    return frozenset(dropped)
+
+
+def _skip_mask(width: int, skip: frozenset[int]) -> np.ndarray | None:
+    """The compiled CSV parser's ``skip`` argument: a byte per column, 1 for a dropped one;
+    None when none is (its version without the test)."""
+    if not skip:
+        return None
+    mask = np.zeros(width, dtype=np.uint8)
+    mask[sorted(skip)] = 1
+    return mask
+
+
+#: A value that looks like a date or a time of day (``2024-01-31``, ``31/01/2024 10:00``,
+#: ``2024-01-31T10:00:00Z``, ``10:00:05.5``): a cheap test, for the order of the advice.
+_DATE_LIKE = re.compile(
+    r"(?:\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[ T]\d{1,2}:\d{2}(?::\d{2}(?:\.\d*)?)?)?"
+    r"|\d{1,2}:\d{2}(?::\d{2}(?:\.\d*)?)?)(?:Z|[+-]\d{2}:?\d{2})?",
+    re.IGNORECASE,
+)
+
+
+def _csv_text_fix(value: str) -> str:
+    """The advice for a text ``value`` in a numeric CSV column: leave the column out
+    (``drop_columns``) or one-hot encode it (``nominal_columns``); the drop first for a
+    date or time, where one-hot encoding makes a column of each distinct time."""
+    if _DATE_LIKE.fullmatch(value):
+        return (
+            "The value looks like a date or time: pass drop_columns=[...] to leave the column "
+            "out, or turn it into numbers in the file (one-hot encoding it with "
+            "nominal_columns=[...] makes a column of each distinct time)."
+        )
+    return (
+        "Fix the value, pass nominal_columns=[...] to one-hot encode the column, or pass "
+        "drop_columns=[...] to leave it out."
+    )
 
 
 def _split_quoted(line: str, sep: str = ",") -> list[str] | None:
@@ -597,9 +663,10 @@ def _tabulate(
     *,
     blank_is_missing: bool = False,
     force_nominal: bool = False,
-    nominal_fix: str = "Fix the value, or declare the attribute nominal.",
+    nominal_fix: str | Callable[[str], str] = "Fix the value, or declare the attribute nominal.",
     delimiter: str | None = None,
     label_hint: bool | None = None,
+    skip: frozenset[int] = frozenset(),
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Turn string cells into ``(X, y, meta)``; one-hot encode nominal attributes.
 
@@ -609,7 +676,9 @@ def _tabulate(
     ``delimiter`` (CSV) names a line that ends with it when its empty last field is the
     row's missing value. ``label_hint`` (CSV, whose label is found by position) adds to a
     non-numeric feature value's message how to read the label from that column instead:
-    by name (True, a file with a header line) or by index (False).
+    by name (True, a file with a header line) or by index (False). ``nominal_fix`` may be a
+    function of the value. The columns in ``skip`` (CSV's ``drop_columns``) are left out:
+    their cells are not read, nor missing values (the rows must still hold them).
     """
     if not rows:
         article = "An" if fmt[0] in "AEIOU" else "A"
@@ -636,14 +705,17 @@ def _tabulate(
     def is_missing(tok: str) -> bool:
         return tok in _MISSING or (blank_is_missing and tok == "")
 
+    def kept(row: list[str]) -> list[str]:
+        return [t for j, t in enumerate(row) if j not in skip] if skip else row
+
     # missing values
     keep = []
     for r, (row, ln) in enumerate(zip(rows, linenos)):
-        bad = next((j for j, tok in enumerate(row) if is_missing(tok)), None)
+        bad = next((j for j, tok in enumerate(row) if is_missing(tok) and j not in skip), None)
         if bad is None:
             keep.append(r)
         elif missing == "error":
-            if delimiter is not None and _trailing_blank(row, blank_is_missing):
+            if delimiter is not None and _trailing_blank(kept(row), blank_is_missing):
                 raise _trailing_delimiter_error(path, ln, delimiter)
             name = attributes[bad].name if attributes is not None else ""
             name = f"{name!r} (column {bad + 1})" if name else f"column {bad + 1} (no name)"
@@ -660,7 +732,9 @@ def _tabulate(
         rows = [rows[r] for r in keep]
         linenos = [linenos[r] for r in keep]
         if not rows:
-            if delimiter is not None and all(_trailing_blank(r, blank_is_missing) for r in dropped):
+            if delimiter is not None and all(
+                _trailing_blank(kept(r), blank_is_missing) for r in dropped
+            ):
                 raise _trailing_delimiter_error(path, dropped_lines[0], delimiter, every=True)
             raise _fail(path, None, "every data row has a missing value", "Fill them in.")
 
@@ -683,7 +757,7 @@ def _tabulate(
     nominal: dict[str, list[str]] = {}
     n = len(rows)
     for j, att in enumerate(attributes):
-        if j == label_index:
+        if j == label_index or j in skip:
             continue
         if att.categories is None:
             col = np.empty(n, dtype=np.float64)
@@ -723,7 +797,7 @@ def _tabulate(
                             )
                             + ") in the file; another character separates its values.",
                         )
-                    fix = nominal_fix
+                    fix = nominal_fix(row[j]) if callable(nominal_fix) else nominal_fix
                     if label_hint is not None:  # a text column: the label, not the last?
                         fix = fix.removesuffix(".") + (
                             f", or, if it is the label, label_column="
@@ -1414,6 +1488,7 @@ def read_csv(
     header: bool = True,
     nominal_columns: Sequence[int | str] | None = None,
     missing: str = "error",
+    drop_columns: Sequence[int | str] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     """Read a delimited text file with one label column.
 
@@ -1435,6 +1510,13 @@ def read_csv(
         Feature columns to one-hot encode; every other feature must be numeric.
     missing : {"error", "drop"}, default="error"
         What to do with missing values (empty field, ``?``, ``<null>``).
+    drop_columns : list of str or int, optional
+        Columns to leave out (names, or indices, negative from the end), as River's
+        ``iter_csv(drop=...)`` and pandas' ``usecols`` do: a timestamp or an id column.
+        Their cells are not read (text, or a missing value there, is no error), and
+        ``meta["feature_names"]`` does not list them; a row must still hold them. The
+        label column, a column also in ``nominal_columns``, and every feature column at
+        once are refused.
 
     Returns
     -------
@@ -1451,9 +1533,20 @@ def read_csv(
     ...     X, y, meta = read_csv(p, label_column="target")
     >>> X.tolist(), y.tolist(), meta["feature_names"]
     ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'], ['a', 'b'])
+
+    A timestamp column left out:
+
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     p = os.path.join(d, "ts.csv")
+    ...     _ = open(p, "w").write("when,a,y\\n2024-01-01 10:00,1.5,0\\n2024-01-02 11:30,2,1\\n")
+    ...     X, y, meta = read_csv(p, drop_columns=["when"])
+    >>> X.tolist(), meta["feature_names"]
+    ([[1.5], [2.0]], ['a'])
     """
     path = _csv_args(path, header, missing)
-    return _read_csv_fast(path, label_column, delimiter, header, nominal_columns, missing)
+    return _read_csv_fast(
+        path, label_column, delimiter, header, nominal_columns, missing, drop_columns
+    )
 
 
 def _csv_args(path, header, missing) -> str:
@@ -1481,10 +1574,13 @@ def _read_csv_careful(path: str | os.PathLike, **options: Any):
         o["header"],
         o["nominal_columns"],
         o["missing"],
+        o["drop_columns"],
     )
 
 
-def _csv_from_text(path: str, text: str, label_column, delimiter, header, nominal_columns, missing):
+def _csv_from_text(
+    path: str, text: str, label_column, delimiter, header, nominal_columns, missing, drop_columns
+):
     """The careful reader of CSV ``text`` (the file's, as :func:`_read_text` gives it)."""
     if not text.strip():
         raise _fail(path, None, "the file is empty", "Pass a CSV file with data rows.")
@@ -1545,6 +1641,7 @@ def _csv_from_text(path: str, text: str, label_column, delimiter, header, nomina
         if j == label_index:
             continue
         nominal_idx.append(j)
+    skip = _dropped_columns(drop_columns, names, label_index, nominal_idx, path)
     attributes = [_Attribute(n, None, False) for n in names]
     for j in nominal_idx:
         attributes[j] = _Attribute(names[j], [], False)
@@ -1558,9 +1655,10 @@ def _csv_from_text(path: str, text: str, label_column, delimiter, header, nomina
         "CSV",
         blank_is_missing=True,
         force_nominal=True,
-        nominal_fix="Fix the value, or pass nominal_columns=[...] to one-hot encode the column.",
+        nominal_fix=_csv_text_fix,
         delimiter=delimiter,
         label_hint=header,
+        skip=skip,
     )
     meta["delimiter"] = delimiter
     return X, y, meta
@@ -1572,7 +1670,9 @@ def _csv_from_text(path: str, text: str, label_column, delimiter, header, nomina
 _NUMBER_CHARS = frozenset("+-.0123456789eE")
 
 
-def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, missing):
+def _read_csv_fast(
+    path: str, label_column, delimiter, header, nominal_columns, missing, drop_columns=None
+):
     """:func:`read_csv` through the chunked reader's compiled parser
     (:func:`skewlearn.datasets._parse.csv_block`) over the file's bytes, all or nothing.
 
@@ -1590,7 +1690,9 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
 
     def careful():
         text = _read_text(path)
-        return _csv_from_text(path, text, label_column, given, header, nominal_columns, missing)
+        return _csv_from_text(
+            path, text, label_column, given, header, nominal_columns, missing, drop_columns
+        )
 
     raw, blank = _read_checked(path)
     if blank:
@@ -1641,17 +1743,20 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
         label_index = _label_position(label_column, names, path)
         if not -len(names) <= label_index < len(names):
             raise ValueError
+        skip = _dropped_columns(drop_columns, names, label_index % len(names), (), path)
     except (ValueError, TypeError, IndexError):  # the careful reader's error, after its warning
         del raw
         return careful()
     width = len(names)
     label_index %= width
+    skipped = _skip_mask(width, skip)
+    nf = width - 1 - len(skip)
     buf = np.frombuffer(raw, dtype=np.uint8)
     pos = 3 if raw.startswith(codecs.BOM_UTF8) else 0
     for _ in range(data_line - 1):
         _, pos = _line_end(raw, pos, end)
     rows = int(head.count("\n") / max(len(head), 1) * end * 1.02) + 16
-    X = np.empty((rows, width - 1), dtype=np.float64)
+    X = np.empty((rows, nf), dtype=np.float64)
     ids = np.empty(rows, dtype=np.int64)
     table = np.zeros((256, 64), dtype=np.uint8)
     table_len = np.zeros(256, dtype=np.int64)
@@ -1661,7 +1766,7 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
     while pos < end:
         n, nh, _, pos, status = _parse.csv_block(
             buf, pos, end, ord(delimiter), width, label_index, X, ids, table, table_len,
-            n_table, hard, n, len(ids),
+            n_table, hard, n, len(ids), skipped,
         )  # fmt: skip
         for h in range(nh):
             r, f, s, e = hard[h]
@@ -1680,7 +1785,7 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
             return careful()
         if status == _parse.OK and pos < end:  # the rows are full
             more = max(int(len(ids) * 1.5), n + 16)
-            X = np.concatenate([X, np.empty((more - len(ids), width - 1))])
+            X = np.concatenate([X, np.empty((more - len(ids), nf))])
             ids = np.resize(ids, more)
     del buf, raw
     tokens = [bytes(table[k, : table_len[k]]).decode("ascii") for k in range(int(n_table[0]))]
@@ -1688,10 +1793,10 @@ def _read_csv_fast(path: str, label_column, delimiter, header, nominal_columns, 
         return careful()
     if header:
         _warn_numeric_header(path, names)
-    X.resize((n, width - 1), refcheck=False)  # in place: no second copy of the table
+    X.resize((n, nf), refcheck=False)  # in place: no second copy of the table
     y = _parse_labels(tokens)[ids[:n]]
     meta = {
-        "feature_names": [a for j, a in enumerate(names) if j != label_index],
+        "feature_names": [a for j, a in enumerate(names) if j != label_index and j not in skip],
         "nominal": {},
         "label_name": names[label_index],
         "source": str(path),

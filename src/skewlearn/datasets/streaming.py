@@ -66,7 +66,9 @@ from .readers import (
     _check_positive_class,
     _check_switch,
     _count_lines,
+    _csv_text_fix,
     _declare,
+    _dropped_columns,
     _fail,
     _first_lines,
     _grown_entries,
@@ -89,6 +91,7 @@ from .readers import (
     _refuse_blank_separated,
     _refuse_compressed_suffix,
     _refuse_unnamed_gzip,
+    _skip_mask,
     _sniff_delimiter,
     _split_quoted,
     _tabulate,
@@ -101,7 +104,6 @@ from .readers import (
 __all__ = ["ChunkedFile", "iter_chunks"]
 
 _BOM = b"\xef\xbb\xbf"
-_CSV_NOMINAL_FIX = "Fix the value, or pass nominal_columns=[...] to one-hot encode the column."
 _FORMATS = ("libsvm", "csv", "keel")
 
 
@@ -457,6 +459,7 @@ _OPTION_FORMATS = {
     "delimiter": ("csv",),
     "header": ("csv",),
     "nominal_columns": ("csv",),
+    "drop_columns": ("csv",),
 }
 
 
@@ -523,6 +526,7 @@ class ChunkedFile:
         missing: str,
         block_bytes: int,
         memory_map: bool = True,
+        drop_columns: Sequence[int | str] | None = None,
     ):
         path = _files.user_path(path)
         _check_file(path)
@@ -567,6 +571,7 @@ class ChunkedFile:
             delimiter=delimiter is not None,
             header=not header,
             nominal_columns=nominal_columns is not None,
+            drop_columns=drop_columns is not None,
         )
         if n_features is not None and (
             not isinstance(n_features, int | np.integer) or isinstance(n_features, bool)
@@ -591,10 +596,11 @@ class ChunkedFile:
         self._trailing: tuple[int, int | None] = (0, None)  # of them, for an empty last field
         self._user_n_features = n_features
         self._tmp: str | None = None
+        self._skip: frozenset[int] = frozenset()  # CSV's drop_columns, by position
         if fmt == "libsvm":
             self.n_features = n_features
         elif fmt == "csv":
-            self._csv_header(label_column, delimiter, header, nominal_columns)
+            self._csv_header(label_column, delimiter, header, nominal_columns, drop_columns)
         else:
             self._keel_header(label_column)
         need_scan = positive_class is None or (fmt == "libsvm" and n_features is None)
@@ -781,9 +787,13 @@ class ChunkedFile:
         missing value is an empty last field (a trailing delimiter), with the first line."""
         self._dropping += len(rows)
         for row, ln in zip(rows, linenos):
-            if self.format == "csv" and _trailing_blank(row, True):
+            if self.format == "csv" and _trailing_blank(self._kept(row), True):
                 count, first = self._trailing
                 self._trailing = (count + 1, first if first is not None else ln)
+
+    def _kept(self, row: list[str]) -> list[str]:
+        """``row`` without the cells of its dropped columns (``drop_columns``)."""
+        return [t for j, t in enumerate(row) if j not in self._skip] if self._skip else row
 
     def _is_positive_token(self, tok: str) -> bool:
         if self._positive_tokens is not None:
@@ -1059,7 +1069,7 @@ class ChunkedFile:
             yield emit(chunk, n)
 
     # ...................................................................... CSV
-    def _csv_header(self, label_column, delimiter, header, nominal_columns) -> None:
+    def _csv_header(self, label_column, delimiter, header, nominal_columns, drop_columns) -> None:
         path = self.path
         given = delimiter
         if given is not None and not (isinstance(given, str) and len(given) == 1):
@@ -1141,6 +1151,9 @@ class ChunkedFile:
             j = _label_position(c, names, path, "nominal_columns")
             if j != self.label_index:
                 self._nominal_idx.append(j)
+        self._skip = _dropped_columns(
+            drop_columns, names, self.label_index, self._nominal_idx, path
+        )
         self.attributes = [_Attribute(n, None, False) for n in names]
         for j in self._nominal_idx:
             self.attributes[j] = _Attribute(names[j], [], False)
@@ -1150,7 +1163,7 @@ class ChunkedFile:
     def _set_names(self) -> None:
         names = []
         for j, att in enumerate(self.attributes):
-            if j == self.label_index:
+            if j == self.label_index or j in self._skip:
                 continue
             if att.categories is None:
                 names.append(att.name)
@@ -1169,7 +1182,7 @@ class ChunkedFile:
             return None
         row = [c.strip() for c in row]
         if self.missing == "drop" and len(row) == self.width:
-            if any(t in _MISSING or t == "" for t in row):
+            if any(t in _MISSING or t == "" for t in self._kept(row)):
                 self._drop([row], [lineno])
                 return None
         X, _, _ = _tabulate(
@@ -1182,9 +1195,10 @@ class ChunkedFile:
             "CSV",
             blank_is_missing=True,
             force_nominal=True,
-            nominal_fix=_CSV_NOMINAL_FIX,
+            nominal_fix=_csv_text_fix,
             delimiter=self.delimiter,
             label_hint=self._named_columns,
+            skip=self._skip,
         )
         return X[0], row[self.label_index]
 
@@ -1192,7 +1206,8 @@ class ChunkedFile:
         """Chunks of ``rows`` rows as ``((X,), (label ids, label tokens))``, parsed
         straight into the chunk's array."""
         delim = ord(self.delimiter)
-        nf = self.width - 1
+        nf = self.n_features
+        skipped = _skip_mask(self.width, self._skip)
         table = np.zeros((256, 64), dtype=np.uint8)
         table_len = np.zeros(256, dtype=np.int64)
         n_table = np.zeros(1, dtype=np.int64)
@@ -1218,7 +1233,7 @@ class ChunkedFile:
             while pos < end:
                 n2, nh, lines, pos2, status = _parse.csv_block(
                     buf, pos, end, delim, self.width, self.label_index, X, ids, table, table_len,
-                    n_table, hard, n, rows,
+                    n_table, hard, n, rows, skipped,
                 )  # fmt: skip
                 for h in range(nh):
                     r, f, s, e = hard[h]
@@ -1524,7 +1539,9 @@ class ChunkedFile:
             return tok in _MISSING or (is_csv and tok == "")
 
         if self.missing == "drop":
-            keep = [r for r, row in enumerate(rows) if not any(is_missing(t) for t in row)]
+            keep = [
+                r for r, row in enumerate(rows) if not any(is_missing(t) for t in self._kept(row))
+            ]
             if len(keep) != len(rows):
                 gone = sorted(set(range(len(rows))) - set(keep))
                 self._drop([rows[r] for r in gone], [linenos[r] for r in gone])
@@ -1535,12 +1552,15 @@ class ChunkedFile:
         tokens = [row[self.label_index] for row in rows]
         if collect:
             for row, ln in zip(rows, linenos):
-                bad = next((j for j, t in enumerate(row) if is_missing(t)), None)
+                bad = next(
+                    (j for j, t in enumerate(row) if is_missing(t) and j not in self._skip), None
+                )
                 if bad is not None:  # missing="error": the careful reader's message
                     _tabulate([row], [ln], self.attributes, self.label_index, "error",
                               self.path, "KEEL" if not is_csv else "CSV",
                               blank_is_missing=is_csv,
-                              delimiter=self.delimiter if is_csv else None)  # fmt: skip
+                              delimiter=self.delimiter if is_csv else None,
+                              skip=self._skip)  # fmt: skip
             for j, seen in self._values.items():
                 if seen is _NUMERIC:
                     continue
@@ -1573,12 +1593,11 @@ class ChunkedFile:
             blank_is_missing=is_csv,
             force_nominal=is_csv,
             nominal_fix=(
-                "Fix the value, or pass nominal_columns=[...] to one-hot encode the column."
-                if is_csv
-                else "Fix the value, or declare the attribute nominal."
+                _csv_text_fix if is_csv else "Fix the value, or declare the attribute nominal."
             ),
             delimiter=self.delimiter if is_csv else None,
             label_hint=self._named_columns if is_csv else None,
+            skip=self._skip,
         )
         yield (X,), tokens
 
@@ -1615,6 +1634,7 @@ def iter_chunks(
     missing: str = "error",
     block_bytes: int = 1 << 22,
     memory_map: bool = True,
+    drop_columns: Sequence[int | str] | None = None,
 ) -> ChunkedFile:
     """Read a LIBSVM, CSV or KEEL file (``.gz`` too) in chunks of rows, in bounded memory.
 
@@ -1661,6 +1681,9 @@ def iter_chunks(
         error. Pass ``False`` for files another process may shorten or rewrite meanwhile
         (log rotation with ``copytruncate``, for example); the rows are the same (those
         the file held when the pass began), and a file cut short raises ``ValueError``.
+    drop_columns : list of int or str, optional
+        CSV: columns to leave out (a timestamp, an id), as :func:`read_csv` does; their
+        cells are not read, as numbers or as missing values.
 
     Returns
     -------
@@ -1706,4 +1729,5 @@ def iter_chunks(
         missing=missing,
         block_bytes=block_bytes,
         memory_map=memory_map,
+        drop_columns=drop_columns,
     )
