@@ -143,3 +143,23 @@ def test_rows_written_with_python_nan_before_session_20_still_read(tmp_path):
     with ResultStore(tmp_path / "r.db") as db:
         back = db.rows()[0]
     assert math.isnan(back["metrics"]["roc_auc"]) and back["params"] == {"C": math.inf}
+
+
+def test_a_new_database_another_process_is_creating_is_waited_for(tmp_path):
+    """Two runs started together into one new database: SQLite refuses ``PRAGMA
+    journal_mode=WAL`` at once ("database is locked", without the busy timeout) while the
+    other connection holds its write lock; the store waits for it, as for any write."""
+    import threading
+
+    path = tmp_path / "new.sqlite"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # the other run, part-way through creating the file
+    release = threading.Timer(0.3, other.execute, ("COMMIT",))
+    release.start()
+    try:
+        with ResultStore(path) as db:
+            assert db.write(_row("k0", 0.8))
+            assert db._con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        release.join()
+        other.close()

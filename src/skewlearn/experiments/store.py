@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import sqlite3
+import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
     from .._typing import StrPath
 
 __all__ = ["ResultStore", "check_results_db", "experiment_rows"]
+
+#: Seconds a connection waits for another's lock (SQLite's busy timeout).
+_BUSY_TIMEOUT = 60
 
 #: The columns that name a task, shared by the results and failures tables.
 _TASK_DDL = """
@@ -176,9 +180,9 @@ class ResultStore:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         con = None
         try:
-            con = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+            con = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT, isolation_level=None)
             self._con = con
-            self._con.execute("PRAGMA journal_mode=WAL")
+            _use_wal(con)
             # With WAL, a committed row already survives a killed process (NORMAL would
             # do); FULL also survives a power loss, for one fsync per finished task.
             self._con.execute("PRAGMA synchronous=FULL")
@@ -403,6 +407,23 @@ def _json_scalar(value: Any) -> Any:
     if item is not None and getattr(value, "shape", None) == ():
         return item()
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _use_wal(con: sqlite3.Connection) -> None:
+    """Switch ``con``'s database to WAL mode, waiting up to :data:`_BUSY_TIMEOUT` s for
+    another connection's lock. SQLite refuses the switch at once ("database is locked",
+    without calling the busy handler) while another connection holds a write lock on a
+    file not yet in WAL mode: two runs started together into one new database, where
+    one of them failed (1 open in ~100 of four processes opening a new file together)."""
+    deadline = time.monotonic() + _BUSY_TIMEOUT
+    while True:
+        try:
+            con.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def _table_names(con: sqlite3.Connection) -> set[str]:
