@@ -163,3 +163,23 @@ def test_a_new_database_another_process_is_creating_is_waited_for(tmp_path):
     finally:
         release.join()
         other.close()
+
+
+def test_keys_are_replaced_in_one_transaction(tmp_path):
+    """``set_keys`` (each run's start) deletes the old keys and inserts the new ones in one
+    transaction: a run stopped part-way (Ctrl-C while an experiment's thousands of keys
+    were written, one commit each) left a few keys, and every report then hid the other
+    rows of the current definition as "of an earlier definition"."""
+    with ResultStore(tmp_path / "r.db") as db:
+        db.write_many([_row("k0", 0.8), _row("k1", 0.9)])
+        db.set_keys("e", ["k0", "k1"])
+
+        def stopped_after_one():
+            yield "k0"
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            db.set_keys("e", stopped_after_one())
+        assert not db._con.in_transaction
+        assert [r["task_key"] for r in db.rows("e")] == ["k0", "k1"]
+        assert db.n_earlier("e") == 0
