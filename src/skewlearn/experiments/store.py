@@ -218,8 +218,8 @@ class ResultStore:
         ``with connection:`` begins nothing: each statement was its own transaction, with
         its own fsync, so ``set_keys`` of an experiment's 3,468 keys took 3,469 commits
         (21 s here) and a run stopped during them kept a part of its keys."""
-        self._con.execute("BEGIN IMMEDIATE")
-        try:
+        try:  # (a Ctrl-C right after BEGIN rolls back too)
+            self._con.execute("BEGIN IMMEDIATE")
             yield
         except BaseException:
             if self._con.in_transaction:
