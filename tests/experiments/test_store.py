@@ -143,3 +143,43 @@ def test_rows_written_with_python_nan_before_session_20_still_read(tmp_path):
     with ResultStore(tmp_path / "r.db") as db:
         back = db.rows()[0]
     assert math.isnan(back["metrics"]["roc_auc"]) and back["params"] == {"C": math.inf}
+
+
+def test_a_new_database_another_process_is_creating_is_waited_for(tmp_path):
+    """Two runs started together into one new database: SQLite refuses ``PRAGMA
+    journal_mode=WAL`` at once ("database is locked", without the busy timeout) while the
+    other connection holds its write lock; the store waits for it, as for any write."""
+    import threading
+
+    path = tmp_path / "new.sqlite"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # the other run, part-way through creating the file
+    release = threading.Timer(0.3, other.execute, ("COMMIT",))
+    release.start()
+    try:
+        with ResultStore(path) as db:
+            assert db.write(_row("k0", 0.8))
+            assert db._con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        release.join()
+        other.close()
+
+
+def test_keys_are_replaced_in_one_transaction(tmp_path):
+    """``set_keys`` (each run's start) deletes the old keys and inserts the new ones in one
+    transaction: a run stopped part-way (Ctrl-C while an experiment's thousands of keys
+    were written, one commit each) left a few keys, and every report then hid the other
+    rows of the current definition as "of an earlier definition"."""
+    with ResultStore(tmp_path / "r.db") as db:
+        db.write_many([_row("k0", 0.8), _row("k1", 0.9)])
+        db.set_keys("e", ["k0", "k1"])
+
+        def stopped_after_one():
+            yield "k0"
+            raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            db.set_keys("e", stopped_after_one())
+        assert not db._con.in_transaction
+        assert [r["task_key"] for r in db.rows("e")] == ["k0", "k1"]
+        assert db.n_earlier("e") == 0
