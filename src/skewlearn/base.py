@@ -274,10 +274,11 @@ _DICT_TYPE_NAME = re.compile(r"not '(?:collections\.)?(?:dict|OrderedDict|defaul
 #: numpy's and pandas' messages for dates and times where a number belongs: a datetime64 or
 #: timedelta64 column beside numbers (numpy's DTypePromotionError, or pandas' "Cannot cast
 #: DatetimeArray" in a frame of mixed kinds), and an object column of pandas' Timestamp,
-#: Timedelta or Period (a time-zone-aware column is one) or of Python's datetime values.
+#: Timedelta or Period (a time-zone-aware column is one) or of Python's datetime values,
+#: or whose first value is pandas' NaT (a missing time).
 _DATETIME_MESSAGE = re.compile(
     r"(?:DateTime64|TimeDelta64)DType|Cannot cast (?:Datetime|Timedelta|Period)Array"
-    r"|not '(?:Timestamp|Timedelta|Period|datetime\.(?:datetime|date|time|timedelta))'$"
+    r"|not '(?:Timestamp|Timedelta|Period|NaTType|datetime\.(?:datetime|date|time|timedelta))'$"
 )
 
 
