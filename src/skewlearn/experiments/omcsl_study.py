@@ -618,15 +618,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.tuned and args.skip_table3 and not Path(db).is_file():
         p.error(f"--tuned --skip-table3 needs the tuned table's database; {db!r} is missing.")
     # their folders now, not when written at the end (as reproduce --html's is made first),
-    # and only once every other argument has passed: a usage error makes nothing
+    # and only once every other argument has passed: a usage error makes nothing (Figure
+    # 1's first: a file named by --figures is one, and it left the others' folders made)
     from .cli import _output, output_folder
 
     try:
+        if not (args.skip_table4 or args.tuned):  # Figure 1's
+            output_folder("--figures", args.figures)
         for path in (args.md, args.json):
             if path:
                 _output(path)
-        if not (args.skip_table4 or args.tuned):  # Figure 1's
-            output_folder("--figures", args.figures)
     except OSError as err:  # e.g. a folder not writable
         p.error(f"cannot make the folder {err.filename!r} ({err.strerror or err}).")
     except ValueError as err:

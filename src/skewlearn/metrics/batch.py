@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from .._values import plain, value_list
+from .._values import plain, row_words, value_list
 
 if TYPE_CHECKING:
     from .._typing import ArrayLike, Label
@@ -115,10 +115,12 @@ def _value_kind(value) -> str:
     return type(value).__name__
 
 
-def _check_labels(arr: np.ndarray, name: str, needs: str = "a metric") -> np.ndarray:
+def _check_labels(arr: np.ndarray, name: str, needs: str = "a metric", given=None) -> np.ndarray:
     """``arr`` unless it holds a missing label (None, NaN, ``pd.NA``) or, as objects, labels
     of more than one type: np.unique would count NaN as a class, or fail on ``None < 0``
-    with numpy's message. ``needs``: what the message says needs every label."""
+    with numpy's message. ``needs``: what the message says needs every label; ``given``:
+    the labels as the user passed them (a pandas ``y``'s index names the row:
+    :func:`~skewlearn._values.row_words`)."""
     if arr.dtype.kind == "f":
         missing = np.flatnonzero(np.isnan(arr))
     elif arr.dtype.kind == "O":
@@ -130,7 +132,7 @@ def _check_labels(arr: np.ndarray, name: str, needs: str = "a metric") -> np.nda
         first = first.item() if isinstance(first, np.generic) else first
         raise ValueError(
             f"{name} holds {len(missing)} missing label{'s' if len(missing) > 1 else ''} "
-            f"({first!r} at index {int(missing[0])}); {needs} needs a label for every "
+            f"({first!r} at {row_words(given, int(missing[0]))}); {needs} needs a label for every "
             f"{'row' if needs != 'a metric' else 'sample'}. "
             "Drop those samples (in both arrays) or fill the labels in first."
         )
@@ -355,7 +357,7 @@ def _score_inputs(
     y_true, y_score, pos_label, sample_weight=None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validate and return ``(is_pos, scores, weights)``."""
-    y_true = _check_labels(_as_1d(y_true, "y_true"), "y_true")
+    y_true = _check_labels(_as_1d(y_true, "y_true"), "y_true", given=y_true)
     y_score = _as_1d(y_score, "y_score")
     _check_lengths(y_true, y_score, "y_score")
     scores = _score_array(y_score, "y_score", exact_ranks=True)
@@ -388,8 +390,8 @@ def _label_inputs(
     y_true, y_pred, pos_label, sample_weight=None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Validate and return ``(true_is_pos, pred_is_pos, weights)``."""
-    y_true = _check_labels(_as_1d(y_true, "y_true"), "y_true")
-    y_pred = _check_labels(_as_1d(y_pred, "y_pred"), "y_pred")
+    y_true = _check_labels(_as_1d(y_true, "y_true"), "y_true", given=y_true)
+    y_pred = _check_labels(_as_1d(y_pred, "y_pred"), "y_pred", given=y_pred)
     _check_lengths(y_true, y_pred, "y_pred")
     kinds = {name: _label_kind(a) for name, a in (("y_true", y_true), ("y_pred", y_pred))}
     if {"number", "string"} <= set(kinds.values()):
