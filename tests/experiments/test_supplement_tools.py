@@ -94,8 +94,7 @@ def test_nystrom_supplement_with_table2_missing_a_method(tmp_path, nystrom_dbs):
     done = _run(tmp_path, "nystrom_supplement.py", tuned, partial)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-800:]
     assert (
-        f"{partial} holds no result of multi-Nystrom on page-blocks0 for the supplement's "
-        "folds"
+        f"{partial} holds no result of multi-Nystrom on page-blocks0 for the supplement's folds"
     ) in done.stderr
 
 
