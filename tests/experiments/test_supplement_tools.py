@@ -55,13 +55,14 @@ def _names(experiment):
     return [e.name for e in exp.estimators], [d.name for d in exp.datasets]
 
 
+def _dbs(tmp_path, *experiments):
+    """A database per experiment, each with its file's methods and datasets."""
+    return [_db(tmp_path / f"{e}.sqlite", e, *_names(e)) for e in experiments]
+
+
 @pytest.fixture
 def nystrom_dbs(tmp_path):
-    methods, datasets = _names("nystrom_table2_tuned_c")
-    tuned = _db(tmp_path / "tuned_c.sqlite", "nystrom_table2_tuned_c", methods, datasets)
-    t2_methods, _ = _names("nystrom_table2")
-    table2 = _db(tmp_path / "t2.sqlite", "nystrom_table2", t2_methods, datasets)
-    return tuned, table2
+    return _dbs(tmp_path, "nystrom_table2_tuned_c", "nystrom_table2")
 
 
 def test_nystrom_supplement_reads_a_supplement_beside_table2(tmp_path, nystrom_dbs):
@@ -100,11 +101,7 @@ def test_nystrom_supplement_with_table2_missing_a_method(tmp_path, nystrom_dbs):
 
 @pytest.fixture
 def omcsl_dbs(tmp_path):
-    methods, datasets = _names("omcsl_table3_scaled")
-    scaled = _db(tmp_path / "scaled.sqlite", "omcsl_table3_scaled", methods, datasets)
-    t3_methods, _ = _names("omcsl_table3")
-    table3 = _db(tmp_path / "t3.sqlite", "omcsl_table3", t3_methods, datasets)
-    return scaled, table3
+    return _dbs(tmp_path, "omcsl_table3_scaled", "omcsl_table3")
 
 
 def test_omcsl_scaled_reads_the_supplement(tmp_path, omcsl_dbs):
