@@ -33,12 +33,33 @@ def load(db: str, experiment: str | None = None) -> tuple[str, dict]:
     return (rows[0]["experiment"] if rows else experiment), out
 
 
+#: The supplements this tool reads (their databases come first).
+SUPPLEMENTS = ("nystrom_table2_tuned_c", "nystrom_table2_tuned_rank")
+
+
 def main(tuned_db: str, fixed_db: str) -> None:
     name, tuned = load(tuned_db)
+    if name not in SUPPLEMENTS:  # e.g. the two databases given the other way round
+        raise ValueError(
+            f"{tuned_db} holds the results of {name}, not of a supplement to Table 2 "
+            f"({' or '.join(SUPPLEMENTS)}); give the supplement's database first and "
+            "nystrom_table2's second."
+        )
     _, fixed = load(fixed_db, "nystrom_table2")
     experiment = load_experiment(name)
     datasets = [d.name for d in experiment.datasets]
     methods = [e.name for e in experiment.estimators]
+    for ds in datasets:  # every fold of the supplement, in both files
+        folds = set(tuned.get((ds, "Nystrom"), ()))
+        for method in methods:
+            for db, res in ((tuned_db, tuned), (fixed_db, fixed)):
+                if not folds or not folds <= set(res.get((ds, method), ())):
+                    raise ValueError(
+                        f"{db} holds no result of {method} on {ds} for the supplement's "
+                        "folds; both databases must hold every fold of the supplement "
+                        "(the same seed and protocol), the second being the database of "
+                        "`skewlearn reproduce nystrom_table2`."
+                    )
     tuned_params = sorted({k for e in experiment.estimators for k in e.grid})
     for metric in ["gmean", "roc_auc", "f1"]:
         print(f"\n### {metric}: {name} (Table 2 in brackets)\n")

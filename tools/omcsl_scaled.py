@@ -41,6 +41,14 @@ def _values(res: dict, ds: str, method: str, metric: str) -> np.ndarray:
 
 def main(db: str, table3_db: str | None = None) -> None:
     res = load(db, "omcsl_table3_scaled")
+    for ds in DATASETS:  # a lone experiment is read whatever its name: check what is in it
+        for method in (e.name for e in _EXPERIMENT.estimators):
+            if (ds, method) not in res:
+                raise ValueError(
+                    f"{db} holds no result of {method} on {ds}; give the database of "
+                    "`skewlearn reproduce omcsl_table3_scaled` first (the omcsl_table3 "
+                    "one, if any, second)."
+                )
     if table3_db is not None:
         ref = load(table3_db, "omcsl_table3")
         shared = [k for k in res if k in ref]

@@ -289,6 +289,24 @@ def test_out_naming_a_file_is_a_usage_error(monkeypatch, capsys, tmp_path):
     assert f"--out {str(taken)!r} is a file; give a folder" in capsys.readouterr().err
 
 
+def test_figures_with_no_figure_and_no_checklist_is_a_usage_error(monkeypatch, capsys, tmp_path):
+    """Session 26: ``--figures`` with no number (``--checklist --figures`` prints only the
+    checks) but without ``--checklist`` ran KOIL_RS++'s searches (without ``--db``, about a
+    minute of CPU on the four default datasets), made ``--out`` and drew nothing, exit 0."""
+
+    def never(*a, **k):
+        raise AssertionError("a search ran for no figure")
+
+    monkeypatch.setattr(koil_figures, "chosen_params", never)
+    out = tmp_path / "figs"
+    with pytest.raises(SystemExit) as err:
+        koil_figures.main(["--figures", "--out", str(out)])
+    assert err.value.code == 2
+    text = capsys.readouterr().err
+    assert "--figures with no figure number draws nothing" in text and "--checklist" in text
+    assert not out.exists()
+
+
 def test_the_figure_tables_by_hand():
     """Session 24: the tables printed under Figures 1-3 (docs/results/koil_table1.md) were
     not tested: the best run instead of the mean, or the population std, passed."""

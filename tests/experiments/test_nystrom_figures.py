@@ -325,6 +325,42 @@ def test_totals_that_three_subsets_cannot_share_are_refused(
     assert nf.make("multi-Nystrom", 99, 9).n_landmarks * 3 == 99  # what a multiple gives
 
 
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--only", "rank", "--ranks", "75", "300"], "--ranks: 300 is above the 150 landmarks"),
+        (
+            ["--only", "landmarks", "--landmarks", "30", "60", "--landmark-rank", "60"],
+            "--landmark-rank: 60 is above the smallest --landmarks value, 30",
+        ),
+    ],
+)
+def test_a_rank_above_the_landmarks_is_refused(monkeypatch, tmp_path, capsys, args, message):
+    """Session 26: a Nyström map has at most as many components as landmarks, so a total
+    rank above them was the full rank: ``--ranks 300`` (150 landmarks) plotted rank 150's
+    fits at 300, and ``--landmark-rank 60`` with 30 landmarks plotted rank 30 on a curve
+    labelled "total rank 60"."""
+    import numpy as np
+
+    import skewlearn.experiments.nystrom_figures as nf
+
+    def never(*a, **k):
+        raise AssertionError("the sweep ran at a rank it cannot reach")
+
+    monkeypatch.setattr(nf, "sweep", never)
+    with pytest.raises(SystemExit) as err:
+        nf.main(["--out", str(tmp_path), *args])
+    assert err.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "nystrom_figures.json").exists()
+    # the premise: above the landmarks, the rank is the full rank (same fits)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    y = np.where(X[:, 0] + rng.normal(size=200) > 1.0, 1, -1)
+    for kind in nf.KINDS:
+        full = nf.make(kind, 30, None).fit(X, y).decision_function(X)
+        assert np.array_equal(nf.make(kind, 30, 60).fit(X, y).decision_function(X), full)
+
+
 def test_the_summary_is_standard_json_with_null_for_non_finite_values(monkeypatch, tmp_path):
     """Session 20: json.dumps wrote NaN/Infinity (F_F = inf when every dataset ranks alike,
     an undefined AUC), which jq, JavaScript and other strict parsers reject. The summary

@@ -78,6 +78,19 @@ def test_online_curve_equals_the_prefix_metrics():
             assert got[k] == pytest.approx(ref(yt, st), rel=1e-12), (measure, hi)
 
 
+def test_online_f_curve_is_undefined_before_a_positive_is_seen_or_predicted():
+    """Session 26: no test reached the F curve's 0/0 case (the mutant returning 0 there, as
+    scikit-learn's ``zero_division=0`` would, passed): Figure 1 averages each checkpoint
+    over the splits where it is defined (nanmean), so a 0 would pull the early points of
+    the mean curve down instead of leaving the split out."""
+    y = np.array([-1] * 8 + [1, -1, 1, -1])
+    s = np.array([-0.5] * 8 + [0.3, 0.2, -0.1, -0.4])
+    got = study.online_curve(y, s, "f1", np.array([4, 8, 9, 12]))
+    assert np.isnan(got[0]) and np.isnan(got[1])  # no positive, no positive prediction
+    assert got[2] == 1.0  # tp 1, one positive, one predicted
+    assert got[3] == pytest.approx(2 * 1 / (2 + 2))  # tp 1 (row 9), positives 2, predicted 2
+
+
 @pytest.mark.parametrize(
     "etas", [None, {("hinge", "f1"): 0.01, ("hinge", "auroc"): 1.0, ("hinge", "auprc"): 0.003}]
 )
@@ -238,6 +251,14 @@ def test_tuned_table_takes_each_column_from_the_run_tuned_for_it(tmp_path):
     # rows follow the experiment file's order
     order = [ln.split(" |")[0][2:] for ln in steps.splitlines()[2:]]
     assert order[:4] == ["OMCSL-F-h", "OMCSL-AUROC-h", "OMCSL-AUPRC-h", "OCS1-F-h"]
+    # a second stream: a column per dataset in Table 3's order, each cell its own search's
+    # (session 26: with one dataset, cells in another order than the header passed)
+    with ResultStore(db) as store:
+        store.write_search(dict(search_key="f", experiment=exp, dataset="flights",
+                                method="OMCSL-F-h", params={"eta": 0.01}, extra={}))  # fmt: skip
+    steps = study.steps_markdown(db, exp).splitlines()
+    assert steps[0] == "| method | flights | letter |"
+    assert "| OMCSL-F-h | 0.01 | 0.003 |" in steps and "| OCS1-F-h | – | 0.003 |" in steps
 
 
 def test_the_tuned_file_applies_one_rule_to_every_method():

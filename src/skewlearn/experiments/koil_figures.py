@@ -455,7 +455,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         nargs="*",
         default=["1", "2", "3"],
         choices=["1", "2", "3"],
-        help="the figures to draw",
+        help="the figures to draw (none, with --checklist: print only the checks)",
     )
     ap.add_argument(
         "--checklist", action="store_true", help="print the Must-show checks from --db first"
@@ -470,6 +470,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if problem:
             ap.error(problem)
+    if not args.figures and not args.checklist:  # the searches would run for no figure
+        ap.error(
+            "--figures with no figure number draws nothing; give 1, 2 or 3, or add "
+            "--checklist (with --db) to print only the Must-show checks."
+        )
     if args.checklist and not args.db:
         ap.error("--checklist needs --db, the koil_table1 results database")
     if args.db:

@@ -53,6 +53,8 @@ __all__ = ["ablation", "at_or_above", "cd_summary", "main", "paired_counts", "sw
 
 C = 100.0
 KINDS = ("Nystrom", "multi-Nystrom")
+#: Landmarks in total of the rank sweep (Fig. 3): Table 2's 150.
+RANK_LANDMARKS = 150
 
 
 def _data(name: str):
@@ -428,6 +430,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"class-stratified subsets, so it would have {3 * max(v // 3, 1)} against "
                 f"Nyström's {v}; give multiples of 3 (e.g. {3 * max(round(v / 3), 1)})."
             )
+    # a Nyström map has at most as many components as landmarks: a higher total rank is the
+    # full rank, and its point would be plotted at a rank that was not fitted
+    high = [r for r in args.ranks if r > RANK_LANDMARKS] if "rank" in todo else []
+    if high:
+        ap.error(
+            f"--ranks: {high[0]} is above the {RANK_LANDMARKS} landmarks of the rank sweep "
+            f"(Fig. 3); a Nyström map has at most as many components as landmarks, so it "
+            f"would fit rank {RANK_LANDMARKS} again. Give ranks up to {RANK_LANDMARKS}."
+        )
+    fewest = min(args.landmarks)
+    if "landmarks" in todo and args.landmark_rank > fewest:
+        ap.error(
+            f"--landmark-rank: {args.landmark_rank} is above the smallest --landmarks value, "
+            f"{fewest}, where the rank can be at most {fewest}: that point would not be at "
+            f"the fixed total rank. Give a rank up to {fewest}, or 0 for the full rank."
+        )
     if args.only and "cd" in args.only and not args.db:
         ap.error("--only cd needs --db (the results of `skewlearn reproduce nystrom_table2`).")
     from .cli import output_folder
@@ -485,7 +503,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                            f"G-mean against the number of landmarks ({what})")  # fmt: skip
         _save(fig, out / "nystrom_landmarks.png")
     if "rank" in todo:
-        res = sweep(args.datasets, "rank", args.ranks, splits=args.splits, repeats=args.repeats)
+        res = sweep(args.datasets, "rank", args.ranks, landmarks=RANK_LANDMARKS,
+                    splits=args.splits, repeats=args.repeats)  # fmt: skip
         summary["rank"] = {**_sweep_summary(res, args.ranks, "total rank {}"),
                            "splits": args.splits, "repeats": args.repeats}  # fmt: skip
         fig = _line_figure(res, args.ranks, "rank in total", "G-mean",
