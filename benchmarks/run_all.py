@@ -9,7 +9,8 @@
    conversion is not timed) and ``ROCAUC`` beside skewlearn's exact streaming ``ROCAUC``.
    Each learner's ratio to its family's closest peer is printed.
 2. **Scaling**: how cost grows with rows, dimension and budget, one table per family.
-3. **Small batches** and River's one-row API (``bench_small_batches.py``), **parsing**
+3. **Small batches**, River's one-row API and the cost of one-row calls
+   (``bench_small_batches.py``), **parsing**
    (``bench_parse.py``), **streaming a file from disk** through ``skewlearn stream``
    (``bench_stream.py``), **start-up** and float32 input (``bench_startup.py``).
 
@@ -440,7 +441,10 @@ def main(argv=None) -> dict:
 
         # ---------------------------------------------------------------- other suites
         print("\n== small batches", flush=True)
-        results["small"] = run_suite(bench_small_batches.main, ["--repeat", "2" if quick else "3"])
+        results["small"] = run_suite(
+            bench_small_batches.main,
+            ["--repeat", "2" if quick else "3", "--one-row-calls", "1000" if quick else "5000"],
+        )
         print("\n== parsing", flush=True)
         results["parse"] = run_suite(bench_parse.main, ["--rows", str(parse_rows), "--repeat", "2"])
         print("\n== wide sparse rows", flush=True)
@@ -782,6 +786,8 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
                 table(["model", "learn_one rows/CPU-s", "predict_one + learn_one rows/CPU-s"], rows)
                 + "\n"
             )
+        if small.get("one_row"):
+            L.extend(one_row_sections(small["one_row"]))
 
     # ---- parsing
     if not _failed(results["parse"]):
@@ -938,6 +944,63 @@ def report(results, scaling, estimators, command, elapsed, load_start, load_end)
         "first call.\n"
     )
     return "\n".join(L)
+
+
+def one_row_sections(one: dict) -> list[str]:
+    """The report's one-row tables (``bench_small_batches.one_row_calls``)."""
+    L = [
+        "### One-row calls\n",
+        "CPU µs a call on one row of a started model (`bench_small_batches.py "
+        "--one-row-calls`; best of the runs; the rows sliced before the clock starts). "
+        "`× SGD` is scikit-learn's `SGDClassifier` on the same call over the learner's time "
+        "(> 1: skewlearn is faster).\n",
+    ]
+    learners = one["learners"]
+    methods = ("partial_fit", "decision_function", "predict")
+    sgd = {kind: r for (name, kind), r in learners.items() if name == "sklearn SGDClassifier"}
+    rows = []
+    for (name, kind), res in learners.items():
+        peer = sgd.get(kind, {}) if name != "sklearn SGDClassifier" else {}
+        cells = [name, kind]
+        for method in methods:
+            cells.append(f"{res[method]:.1f}")
+            cells.append(fmt_ratio(peer[method] / res[method]) if method in peer else "")
+        extra = [f"{m} {res[m]:.1f}" for m in ("predict_proba", "test_then_train") if m in res]
+        rows.append([*cells, "; ".join(extra)])
+    header = ["learner", "input", "partial_fit µs", "× SGD", "decision_function µs", "× SGD",
+              "predict µs", "× SGD", "other µs"]  # fmt: skip
+    L.append(table(header, rows) + "\n")
+    if one.get("river"):
+        L.append(
+            "Through River's API, one 10-feature dict a call (µs; the dicts built untimed), "
+            "each adapter beside River's own model of the same kind:\n"
+        )
+        calls = ("learn_one", "predict_one", "predict_proba_one")
+        rows = []
+        for name, res in one["river"].items():
+            peer = one["river"].get(one.get("river_peers", {}).get(name), {})
+            cells = [f"{res[m]:.1f}" for m in calls]
+            if peer:
+                cells = [f"{c} ({fmt_ratio(peer[m] / res[m])}×)" for c, m in zip(cells, calls)]
+            rows.append([name, *cells])
+        L.append(
+            "(In brackets: River's own model's time over the adapter's, > 1: the adapter "
+            "is faster.)\n"
+        )
+        L.append(table(["model", *calls], rows) + "\n")
+    if one.get("metrics"):
+        rows = [
+            [
+                name,
+                f"{r['skewlearn']:.2f}",
+                f"{r['River']:.2f}",
+                fmt_ratio(r["River"] / r["skewlearn"]),
+            ]
+            for name, r in one["metrics"].items()
+        ]
+        L.append("One sample's `update` of a streaming metric (µs):\n")
+        L.append(table(["metric", "skewlearn", "River", "× River"], rows) + "\n")
+    return L
 
 
 def bench_stream_models(st) -> list[str]:

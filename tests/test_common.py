@@ -375,3 +375,29 @@ def test_kernel_settings_changed_after_fitting_do_not_change_the_scores(est):
     np.testing.assert_array_equal(a.predict(X), predicted)
     with pytest.raises(ValueError, match="kernel"):
         a.partial_fit(X[:5], y[:5])  # learning on is refused, as before
+
+
+@pytest.mark.parametrize("est", [e for e in ONLINE if "kernel" in e.get_params()], ids=_ids)
+def test_a_new_fit_learns_and_scores_with_its_own_kernel_settings(est):
+    """Session 26: the kernel arguments are read once per started model and kept while its
+    settings record is the same; a new fit after set_params starts a new record, so it
+    learns and scores (row by row too) with the new kernel, exactly as a fresh model with
+    those settings, and a pickled copy scores as the model does."""
+    X, y = _stream(seed=9)
+    a = clone(est).set_params(random_state=0).fit(X, y)
+    a.decision_function(X[:1])  # the old kernel's arguments, read and kept
+    p = a.get_params()
+    new = {
+        "kernel": "poly" if p["kernel"] == "rbf" else "rbf",
+        "gamma": 0.5 * p["gamma"],
+        "degree": p["degree"] + 1,
+        "coef0": p["coef0"] + 0.5,
+    }
+    a.set_params(**new).fit(X, y)
+    b = clone(est).set_params(random_state=0, **new).fit(X, y)
+    expected = b.decision_function(X)
+    np.testing.assert_array_equal(a.decision_function(X), expected)
+    rows = [a.decision_function(X[i : i + 1])[0] for i in range(20)]
+    np.testing.assert_array_equal(rows, expected[:20])
+    restored = pickle.loads(pickle.dumps(a))
+    np.testing.assert_array_equal(restored.decision_function(X), expected)

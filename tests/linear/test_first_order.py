@@ -250,6 +250,31 @@ def test_ogd_predict_proba_is_the_two_sided_sigmoid_bit_for_bit():
     assert z.tolist()[1] == -800.0  # the input is not changed
 
 
+def test_ogd_one_row_predict_proba_is_the_batchs_row_bit_for_bit():
+    """Session 26: one score goes through Python floats (``_logistic_pair``, numpy's exp
+    of a float), not the array operations: each one-row ``predict_proba`` must equal its
+    row of the batch's, bit for bit (numpy's exp, not math.exp, which differs in the last
+    bit for ~5 % of scores; both tails; signed zeros; subnormals)."""
+    from skewlearn.linear.first_order import _logistic_columns
+
+    rng = np.random.default_rng(11)
+    edges = [-745.2, -800.0, 800.0, 709.8, -1e-320, 1e-320, 0.0, -0.0, 36.7, -36.7, 40.0]
+    z = np.concatenate([edges, rng.normal(size=2000), rng.normal(scale=30.0, size=500)])
+    batch = _logistic_columns(z)
+    both = np.column_stack([_one_sigmoid(-z), _one_sigmoid(z)])
+    assert batch.tobytes() == both.tobytes()
+    for i in range(z.shape[0]):
+        one = _logistic_columns(z[i : i + 1])
+        assert one.shape == (1, 2) and one.dtype == np.float64
+        assert one.tobytes() == batch[i : i + 1].tobytes(), z[i]
+    X, y = _random_stream()
+    clf = OGD(loss="logistic").fit(X, y)
+    clf.weights_[:] = rng.normal(scale=30.0, size=clf.weights_.shape)
+    full = clf.predict_proba(X)
+    rows = np.vstack([clf.predict_proba(X[i : i + 1]) for i in range(X.shape[0])])
+    assert rows.tobytes() == full.tobytes()
+
+
 def test_ogd_predict_proba_follows_the_loss_the_model_learned_with():
     """predict_proba was offered or withheld by the current ``loss``: after
     set_params(loss="logistic") a hinge-trained model returned sigmoid(hinge score) as a

@@ -195,3 +195,23 @@ def test_bench_sparse_rows_and_ratios():
     )  # fmt: skip
     assert set(out) == {"Perceptron d=1000", "SGDClassifier d=1000"}  # KOIL: 1.6 MB state
     assert out["SGDClassifier d=1000"]["fit_ratio"] == 1.0
+
+
+def test_one_row_section_and_its_report():
+    """bench_small_batches' one-row section (session 26) times every learner, input and
+    call it names, River's API beside River and the metrics; run_all turns it into
+    tables with SGDClassifier's and River's ratios (no timing asserted)."""
+    small = _load("bench_small_batches")
+    out = small.one_row_calls(3, 1)
+    names = [name for name, _ in small.ONE_ROW_LEARNERS] + ["sklearn SGDClassifier"]
+    kinds = [kind for kind, _, _ in small.ONE_ROW_INPUTS]
+    assert set(out["learners"]) == {(n, k) for n in names for k in kinds}
+    assert set(out["learners"][("OGD", kinds[0])]) >= {"partial_fit", "predict_proba"}
+    assert "test_then_train" in out["learners"][("OMCSL", kinds[2])]
+    assert all(v > 0 for res in out["learners"].values() for v in res.values())
+    doc = "\n".join(_load("run_all").one_row_sections(out))
+    assert "### One-row calls" in doc and "| KOIL | CSR d=10^4, 20 nnz |" in doc
+    if out.get("river"):  # (river is optional)
+        assert set(out["river_peers"].values()) <= set(out["river"])
+        assert "| RiverClassifier(PassiveAggressive) |" in doc and "×) |" in doc
+        assert set(out["metrics"]) == {"ROCAUC", "F1"} and "| ROCAUC |" in doc

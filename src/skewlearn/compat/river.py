@@ -47,7 +47,7 @@ from ..base import (
     decision_cut,
     max_abs_value,
 )
-from ..linear.first_order import _logistic_columns
+from ..linear.first_order import _logistic_columns, _logistic_pair
 from ..metrics.batch import _is_missing
 from ..metrics.streaming import Confusion, MistakeRate, StreamingMetric, _label_type
 
@@ -115,17 +115,6 @@ def _gap_fix(key, value) -> str:
 #: Label types that are never missing (:func:`~skewlearn.metrics.batch._is_missing` is
 #: called for the others).
 _PLAIN_LABELS = frozenset({bool, int, str})
-
-
-def _logistic_pair(s: float) -> tuple[float, float]:
-    """:math:`(\\sigma(-s), \\sigma(s))` of one score, as
-    :func:`~skewlearn.linear.first_order._logistic_columns` computes them for an array (the
-    wrapped ``OGD``'s ``predict_proba``), bit for bit: one ``e = exp(-|s|)`` from numpy's
-    ``exp`` (``math.exp`` differs from it in the last bit for ~5 % of scores), and each
-    column divided by ``1 + e``, never ``1 - p`` (exactly 0 for ``s`` above ~37)."""
-    e = float(np.exp(-abs(s)))
-    den = 1.0 + e
-    return (e / den, 1.0 / den) if s >= 0 else (1.0 / den, e / den)
 
 
 def _plain_scores(cls) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+import weakref
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -50,6 +51,9 @@ __all__ = ["RBP", "Forgetron", "KernelPerceptron", "Projectron", "ProjectronPP"]
 
 #: Capacity an unbounded learner starts with (doubled whenever it fills up).
 INITIAL_CAPACITY = 32
+#: Each started model's :meth:`_KernelLearner._kernel_args`, with the settings record
+#: (``_started_with``) they were read from.
+_KERNEL_ARGS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 # --------------------------------------------------------------------------- compiled helpers
@@ -143,11 +147,25 @@ class _KernelLearner(OnlineClassifier):
         learned with, as scikit-learn's ``SVC`` keeps predicting with its fitted
         ``gamma``: reading the parameters at predict time silently changed the scores
         (KOIL with ``gamma`` set from 1 to 10: by up to 0.87). Before the first learning
-        call (and for a model saved before session 9) the parameters are the settings."""
+        call (and for a model saved before session 9) the parameters are the settings.
+
+        Read once per started model (:data:`_KERNEL_ARGS`, kept while ``_started_with`` is
+        the same record: a new fit makes a new one, and ``set_params`` changes only the
+        settings, not the record): a one-row call reads them twice, ~1 us each time."""
+        started = self.__dict__.get("_started_with")
+        try:
+            kept = _KERNEL_ARGS.get(self) if started is not None else None
+        except TypeError:  # a subclass that defines __eq__ without __hash__: not kept
+            kept = started = None
+        if kept is not None and kept[0] is started:
+            return kept[1]
         kernel, gamma, degree, coef0 = (
             self._learned(name) for name in ("kernel", "gamma", "degree", "coef0")
         )
-        return (KERNEL_CODES[kernel], float(gamma), int(degree), float(coef0))
+        args = (KERNEL_CODES[kernel], float(gamma), int(degree), float(coef0))
+        if started is not None:
+            _KERNEL_ARGS[self] = (started, args)
+        return args
 
     def _scores(self, rows, out):
         expansion_scores(
