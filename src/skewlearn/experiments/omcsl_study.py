@@ -575,9 +575,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="no Table 4 / Figure 1 (Table 3 and the F/AUPRC checks only)")  # fmt: skip
     p.add_argument("--figures", default="figures", help="directory of the PNG files")
     p.add_argument("--md", default="omcsl_study.md",
-                   help="Markdown summary (default omcsl_study.md); Table 3 also writes "
-                   "the engine's report beside it, its suffix replaced: "
-                   "omcsl_study.engine.md")  # fmt: skip
+                   help="Markdown summary; Table 3 also writes the engine's report beside "
+                   "it, its suffix replaced by .engine.md")  # fmt: skip
     p.add_argument(
         "--json",
         default=None,
