@@ -278,6 +278,8 @@ def test_a_partial_run_is_reported_as_partial(tmp_path):
     run_experiment(exp, db, n_jobs=1, progress=False, repeats=1)
     md = to_markdown(build_reports(db))
     assert "18 of 36 tasks finished (PARTIAL" in md
+    # session 26: a cut made by `reproduce NAME --repeats N` is resumed by either command
+    assert "`skewlearn run` or `skewlearn reproduce` of the same experiment" in md
     run_experiment(exp, db, n_jobs=1, progress=False)
     md = to_markdown(build_reports(db))
     assert "; 36 tasks finished;" in md and "PARTIAL" not in md and " runs)" not in md

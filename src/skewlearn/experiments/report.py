@@ -434,8 +434,8 @@ def _setup_text(rep: ExperimentReport) -> str:
     if isinstance(n_tasks, int) and len(rep.rows) < n_tasks:
         finished = (
             f"{len(rep.rows)} of {n_tasks} tasks finished (PARTIAL: the tables hold the "
-            "finished runs only; `skewlearn run` of the same file, without --repeats, runs "
-            "the others)"
+            "finished runs only; `skewlearn run` or `skewlearn reproduce` of the same "
+            "experiment, without --repeats, runs the others)"
         )
     text = (
         f"Protocol: {kind} ({extra}); seed {d.get('seed', '?')}; {finished}; "
