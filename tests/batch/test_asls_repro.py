@@ -271,6 +271,23 @@ def test_choices_count_the_chosen_values_and_the_edge_hits(tmp_path):
     )
 
 
+def test_choices_of_a_database_without_searches_says_so(tmp_path, capsys):
+    """Session 26 (probe x's left-alone): ``choices`` of a database whose grids all have one
+    value (asls_table4, nystrom_table2) printed the table's header alone, as if it were
+    cut off."""
+    from skewlearn.experiments.asls_results import main
+
+    db = tmp_path / "t4.sqlite"
+    with ResultStore(db) as store:
+        store.write(_row("kc1", "SVM-DEC", 0, {"gmean": 0.7}))
+    assert choices_markdown(db) == (
+        "(no searched hyperparameter in this database: every task ran with the one value "
+        "of each grid)"
+    )
+    assert main(["choices", str(db)]) == 0
+    assert "no searched hyperparameter" in capsys.readouterr().out
+
+
 def test_choices_of_a_grid_that_is_not_all_numbers(tmp_path):
     """Session 18: ``choices`` formatted every value with ``:g`` and sorted the grid, so a
     searched string (``kernel``) stopped the command with "Unknown format code 'g'" and a

@@ -332,7 +332,8 @@ def search_choices(
 def choices_markdown(db: StrPath, experiment: str | None = None) -> str:
     """:func:`search_choices` as a table: per dataset, method and searched parameter, the
     grid, how often each value was chosen, and how often the choice sat on the grid's lower
-    or upper edge ("–" for a grid that is not all numbers, which has no edges)."""
+    or upper edge ("–" for a grid that is not all numbers, which has no edges); a sentence
+    saying so when nothing was searched."""
     lines = [
         "| dataset | method | parameter | grid | chosen (value: folds) | lower edge | upper edge |",
         "|---|---|---|---|---|---|---|",
@@ -350,6 +351,11 @@ def choices_markdown(db: StrPath, experiment: str | None = None) -> str:
                 f"| {d} | {meth} | {p} | {', '.join(_show(v) for v in grid)} | {picks} "
                 f"| {lo} | {hi} |"
             )
+    if len(lines) == 2:  # a header alone read as a table cut off
+        return (
+            "(no searched hyperparameter in this database: every task ran with the one "
+            "value of each grid)"
+        )
     return "\n".join(lines)
 
 
