@@ -487,6 +487,21 @@ def test_an_estimator_that_cannot_learn_row_by_row_is_told_what_to_wrap():
         RiverClassifier(object())
 
 
+def test_a_river_pipeline_is_told_it_is_a_river_model_not_a_pipeline():
+    """Session 26 (probe w): a River pipeline has ``steps`` too, so RiverClassifier around
+    one said "a Pipeline, which cannot learn one row at a time; build the pipeline in River"
+    of a pipeline that learns row by row and is built in River."""
+    for pipe in (
+        preprocessing.StandardScaler() | river_linear_model.LogisticRegression(),
+        preprocessing.StandardScaler() | RiverClassifier(OGD()),
+    ):
+        with pytest.raises(TypeError) as err:
+            RiverClassifier(pipe)
+        msg = str(err.value)
+        assert "Pipeline is a River model already; use it directly" in msg
+        assert "cannot learn one row at a time" not in msg
+
+
 def test_a_metric_class_instead_of_an_instance_is_named():
     """RiverMetric(ROCAUC) (the class) said "...; got type"."""
     with pytest.raises(

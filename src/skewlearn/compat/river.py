@@ -143,14 +143,14 @@ def _not_online(estimator, classes) -> str:
             f"{name} is a batch learner or transformer of skewlearn (it has no partial_fit), "
             f"so it cannot learn one row at a time; wrap {online}."
         )
+    if hasattr(estimator, "learn_one"):  # before "steps": a River pipeline has them too
+        return f"{name} is a River model already; use it directly, without RiverClassifier."
     if hasattr(estimator, "steps"):
         return (
             f"estimator is a {name}, which cannot learn one row at a time; build the "
             "pipeline in River around the learner, e.g. preprocessing.StandardScaler() | "
             "RiverClassifier(PassiveAggressive()) (with from river import preprocessing)."
         )
-    if hasattr(estimator, "learn_one"):
-        return f"{name} is a River model already; use it directly, without RiverClassifier."
     if hasattr(estimator, "partial_fit"):
         two = isinstance(classes, Sequence) and not isinstance(classes, str | bytes)
         labels = list(classes) if two and len(classes) == 2 else [False, True]
