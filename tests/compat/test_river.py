@@ -453,6 +453,25 @@ def test_an_estimator_class_instead_of_an_instance_is_named():
         RiverClassifier(OGD)
 
 
+def test_a_class_that_cannot_be_wrapped_is_not_told_to_be_passed_as_an_instance():
+    """Session 26 (probe w): RiverClassifier(river.linear_model.LogisticRegression) (the
+    class) advised RiverClassifier(LogisticRegression()), which is refused in turn as a River
+    model; a class that no instance of could be wrapped gets the instance's reason."""
+    from sklearn.linear_model import SGDClassifier
+
+    from skewlearn import LinearASLS
+
+    cases = {
+        river_linear_model.LogisticRegression: r"LogisticRegression is a River model already",
+        SGDClassifier: r"the class SGDClassifier.*convert_sklearn_to_river\(SGDClassifier",
+        LinearASLS: r"the class LinearASLS.*LinearASLS is a batch learner",
+    }
+    for cls, words in cases.items():
+        with pytest.raises(TypeError, match=words) as err:
+            RiverClassifier(cls)
+        assert f"RiverClassifier({cls.__name__}())" not in str(err.value)
+
+
 def test_an_estimator_that_cannot_learn_row_by_row_is_told_what_to_wrap():
     """A batch learner, a scikit-learn Pipeline, or another library's online classifier
     got "must be a skewlearn online classifier (with partial_fit and decision_function)",

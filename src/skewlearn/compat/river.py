@@ -135,10 +135,11 @@ def _not_online(estimator, classes) -> str:
     belong in River's own pipeline; another library's online classifier (scikit-learn's
     SGDClassifier has ``partial_fit`` and ``decision_function`` too) is River's
     ``convert_sklearn_to_river``'s to wrap (with ``classes``, this adapter's labels); a
-    River model needs no adapter."""
-    name = type(estimator).__name__
+    River model needs no adapter. A class (not an instance) is judged as its instances."""
+    cls = estimator if isinstance(estimator, type) else type(estimator)
+    name = cls.__name__
     online = "an online one, e.g. RiverClassifier(PassiveAggressive()) (also OGD, KOIL, OMCSL, ...)"
-    if isinstance(estimator, VersionedPickleMixin):
+    if issubclass(cls, VersionedPickleMixin):
         return (
             f"{name} is a batch learner or transformer of skewlearn (it has no partial_fit), "
             f"so it cannot learn one row at a time; wrap {online}."
@@ -230,6 +231,11 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         self._model = None
         self._order: tuple | None = None
         if isinstance(estimator, type):
+            if not issubclass(estimator, OnlineClassifier):  # no instance of it would do
+                raise TypeError(
+                    f"estimator is the class {estimator.__name__}, not an instance of it; "
+                    + _not_online(estimator, classes)
+                )
             raise TypeError(
                 f"estimator is the class {estimator.__name__}, not an instance of it; pass an "
                 f"instance, e.g. RiverClassifier({estimator.__name__}())."
