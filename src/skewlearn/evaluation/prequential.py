@@ -308,7 +308,12 @@ def prequential(
     """
     if not hasattr(estimator, "test_then_train"):
         name = type(estimator).__name__
-        if hasattr(estimator, "steps"):
+        if hasattr(estimator, "learn_one"):  # before "steps": a River pipeline has them too
+            why = (
+                f"an online skewlearn learner; {name} is a River model, which River's own "
+                "evaluate.progressive_val_score evaluates row by row."
+            )
+        elif hasattr(estimator, "steps"):
             why = (
                 "an online skewlearn learner. A Pipeline cannot learn one row at a time: to "
                 "scale a stream, transform X with statistics a stream would know, e.g. "
