@@ -903,6 +903,18 @@ def test_a_bad_value_in_a_frame_is_named_by_its_column_and_row_with_rivers_fix()
     assert model.predict_many(pd.DataFrame({"a": [1.0], "b": [0.0], "c": [2.0]})).size == 1
 
 
+def test_a_bad_value_in_a_frame_with_a_numeric_index_names_the_row_as_python_would():
+    """Session 26 (probe w): the frame's message showed numpy's repr of an integer or float
+    index label ("at index np.int64(2)", numpy 2), where the label is 2; a default or
+    filtered frame has such an index."""
+    model = RiverClassifier(OGD(), classes=(0, 1))
+    for index, shown in [(None, "2"), ([10, 11, 12], "12"), ([0.5, 1.5, 2.5], "2.5")]:
+        frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.5, 0.0, math.inf]}, index=index)
+        with pytest.raises(ValueError) as err:
+            model.learn_many(frame, pd.Series([1, 0, 1], index=frame.index))
+        assert f"Feature 'b' holds inf at index {shown}: " in str(err.value)
+
+
 def test_a_missing_value_in_a_dict_is_named_with_a_river_fix_that_works():
     """Session 25: ``None`` (a JSON ``null``; River's own mark of a missing value) or
     pandas' ``NA`` in a feature dict was told "Encode categorical features first (e.g.

@@ -39,7 +39,7 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
         "`pip install river pandas`."
     ) from exc
 
-from .._values import same_value
+from .._values import plain, same_value
 from ..base import (
     BinaryClassifier,
     OnlineClassifier,
@@ -473,7 +473,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
                 "missing from learn_one's dict)"
             )
             raise ValueError(
-                f"Feature {self._order[j]!r} holds {value!r} at index {X.index[i]!r}: {err} "
+                f"Feature {self._order[j]!r} holds {value!r} at index {plain(X.index[i])!r}: {err} "
                 f"In a River pipeline, {fix}."
             ) from None
         return M
