@@ -453,6 +453,25 @@ def test_an_estimator_class_instead_of_an_instance_is_named():
         RiverClassifier(OGD)
 
 
+def test_a_class_that_cannot_be_wrapped_is_not_told_to_be_passed_as_an_instance():
+    """Session 26 (probe w): RiverClassifier(river.linear_model.LogisticRegression) (the
+    class) advised RiverClassifier(LogisticRegression()), which is refused in turn as a River
+    model; a class that no instance of could be wrapped gets the instance's reason."""
+    from sklearn.linear_model import SGDClassifier
+
+    from skewlearn import LinearASLS
+
+    cases = {
+        river_linear_model.LogisticRegression: r"LogisticRegression is a River model already",
+        SGDClassifier: r"the class SGDClassifier.*convert_sklearn_to_river\(SGDClassifier",
+        LinearASLS: r"the class LinearASLS.*LinearASLS is a batch learner",
+    }
+    for cls, words in cases.items():
+        with pytest.raises(TypeError, match=words) as err:
+            RiverClassifier(cls)
+        assert f"RiverClassifier({cls.__name__}())" not in str(err.value)
+
+
 def test_an_estimator_that_cannot_learn_row_by_row_is_told_what_to_wrap():
     """A batch learner, a scikit-learn Pipeline, or another library's online classifier
     got "must be a skewlearn online classifier (with partial_fit and decision_function)",
@@ -485,6 +504,21 @@ def test_an_estimator_that_cannot_learn_row_by_row_is_told_what_to_wrap():
         RiverClassifier(river_linear_model.LogisticRegression())
     with pytest.raises(TypeError, match=r"skewlearn online classifier.*got object\."):
         RiverClassifier(object())
+
+
+def test_a_river_pipeline_is_told_it_is_a_river_model_not_a_pipeline():
+    """Session 26 (probe w): a River pipeline has ``steps`` too, so RiverClassifier around
+    one said "a Pipeline, which cannot learn one row at a time; build the pipeline in River"
+    of a pipeline that learns row by row and is built in River."""
+    for pipe in (
+        preprocessing.StandardScaler() | river_linear_model.LogisticRegression(),
+        preprocessing.StandardScaler() | RiverClassifier(OGD()),
+    ):
+        with pytest.raises(TypeError) as err:
+            RiverClassifier(pipe)
+        msg = str(err.value)
+        assert "Pipeline is a River model already; use it directly" in msg
+        assert "cannot learn one row at a time" not in msg
 
 
 def test_a_metric_class_instead_of_an_instance_is_named():
@@ -867,6 +901,18 @@ def test_a_bad_value_in_a_frame_is_named_by_its_column_and_row_with_rivers_fix()
         model.learn_many(pd.DataFrame({"a": [1.0, -1.0], "b": [0.0, 0.5], "c": [2.0, 2.0]}),
                          pd.Series([1, 0]))  # fmt: skip
     assert model.predict_many(pd.DataFrame({"a": [1.0], "b": [0.0], "c": [2.0]})).size == 1
+
+
+def test_a_bad_value_in_a_frame_with_a_numeric_index_names_the_row_as_python_would():
+    """Session 26 (probe w): the frame's message showed numpy's repr of an integer or float
+    index label ("at index np.int64(2)", numpy 2), where the label is 2; a default or
+    filtered frame has such an index."""
+    model = RiverClassifier(OGD(), classes=(0, 1))
+    for index, shown in [(None, "2"), ([10, 11, 12], "12"), ([0.5, 1.5, 2.5], "2.5")]:
+        frame = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [0.5, 0.0, math.inf]}, index=index)
+        with pytest.raises(ValueError) as err:
+            model.learn_many(frame, pd.Series([1, 0, 1], index=frame.index))
+        assert f"Feature 'b' holds inf at index {shown}: " in str(err.value)
 
 
 def test_a_missing_value_in_a_dict_is_named_with_a_river_fix_that_works():

@@ -219,6 +219,40 @@ def test_a_pipeline_is_told_how_to_scale_a_stream():
         prequential(make_pipeline(StandardScaler(), Perceptron()), X, y)
 
 
+def test_a_river_model_is_not_told_that_a_pipeline_cannot_learn_row_by_row():
+    """Session 26 (probe w): a River pipeline has ``steps`` too, so prequential told it "A
+    Pipeline cannot learn one row at a time ... pass the learner itself", false of a River
+    pipeline; a River model is pointed at River's own progressive evaluation."""
+    pytest.importorskip("river")
+    from river import linear_model, preprocessing
+
+    X, y = _stream(n=50)
+    for model in (
+        preprocessing.StandardScaler() | linear_model.LogisticRegression(),
+        linear_model.LogisticRegression(),
+    ):
+        with pytest.raises(TypeError) as err:
+            prequential(model, X, y)
+        msg = str(err.value)
+        assert "cannot learn one row at a time" not in msg
+        assert "is a River model" in msg and "evaluate.progressive_val_score" in msg
+
+
+def test_a_class_instead_of_an_instance_is_named():
+    """Session 26 (probe w): prequential(Perceptron, X, y) (the class) failed inside with
+    "test_then_train() missing 1 required positional argument: 'y'", and a class without
+    test_then_train was called "type"."""
+    from skewlearn import LinearASLS
+
+    X, y = _stream(n=50)
+    with pytest.raises(
+        TypeError, match=r"the class Perceptron, not an instance.*prequential\(Perceptron\(\), "
+    ):
+        prequential(Perceptron, X, y)
+    with pytest.raises(TypeError, match=r"^LinearASLS has no test_then_train method"):
+        prequential(LinearASLS, X, y)
+
+
 def test_checkpoints_beyond_the_stream_are_not_dropped_silently():
     """Session 13: `checkpoints=[10, 5000]` on 900 rows reported at 10 and 900 and left
     5000 out without a word. With the length known it is refused before the run; for

@@ -513,6 +513,36 @@ def test_weighted_ranking_metrics_keep_a_class_far_below_the_largest_weight(pos_
     )
 
 
+def test_each_class_is_scaled_by_the_power_of_two_of_its_own_largest_weight():
+    """Session 26 (probe w): the per-class scaling finds each class's largest weight without
+    copying the class out (the copies made weighted roc_auc ~8 % slower than one scale).
+    Reference: each class's weights, copied out, times 2**-e with its largest in
+    [0.5, 1) (a class of zeros unchanged), compared bit for bit; scales 1e-320 to 1e300,
+    zeros, -0.0, subnormals, an empty or all-zero class."""
+    from skewlearn.metrics.batch import _scaled_per_class
+
+    rng = np.random.default_rng(3)
+    for trial in range(600):
+        n = int(rng.integers(0, 40))
+        is_pos = rng.random(n) < rng.random()
+        w = rng.exponential(size=n) * 10.0 ** rng.integers(-320, 300, n).astype(float)
+        w[rng.random(n) < 0.2] = 0.0
+        w[rng.random(n) < 0.05] = -0.0
+        if trial % 5 == 0:
+            w = w * 1e-310
+        if trial % 11 == 0:
+            w[is_pos] = 0.0
+        w = np.where(np.isfinite(w), w, 1.0)
+        want = w.copy()
+        for side in (is_pos, ~is_pos):
+            top = float(w[side].max(initial=0.0))
+            if top != 0.0:
+                want[side] = np.ldexp(w[side], -math.frexp(top)[1])
+        got = _scaled_per_class(w, is_pos)
+        assert got.dtype == np.float64 and got.tobytes() == want.tobytes(), (w, is_pos)
+    assert _scaled_per_class(None, np.ones(3, dtype=bool)) is None
+
+
 def test_weighted_label_metrics_survive_weight_sums_beyond_float64():
     """Sixty weights of 1e307 sum past float64's largest number: the counts were inf and
     every ratio inf / inf = NaN. The ratios do not depend on the weights' scale; they

@@ -39,7 +39,7 @@ except ImportError as exc:  # River (and the pandas it uses) are optional
         "`pip install river pandas`."
     ) from exc
 
-from .._values import same_value
+from .._values import plain, same_value
 from ..base import (
     BinaryClassifier,
     OnlineClassifier,
@@ -135,22 +135,23 @@ def _not_online(estimator, classes) -> str:
     belong in River's own pipeline; another library's online classifier (scikit-learn's
     SGDClassifier has ``partial_fit`` and ``decision_function`` too) is River's
     ``convert_sklearn_to_river``'s to wrap (with ``classes``, this adapter's labels); a
-    River model needs no adapter."""
-    name = type(estimator).__name__
+    River model needs no adapter. A class (not an instance) is judged as its instances."""
+    cls = estimator if isinstance(estimator, type) else type(estimator)
+    name = cls.__name__
     online = "an online one, e.g. RiverClassifier(PassiveAggressive()) (also OGD, KOIL, OMCSL, ...)"
-    if isinstance(estimator, VersionedPickleMixin):
+    if issubclass(cls, VersionedPickleMixin):
         return (
             f"{name} is a batch learner or transformer of skewlearn (it has no partial_fit), "
             f"so it cannot learn one row at a time; wrap {online}."
         )
+    if hasattr(estimator, "learn_one"):  # before "steps": a River pipeline has them too
+        return f"{name} is a River model already; use it directly, without RiverClassifier."
     if hasattr(estimator, "steps"):
         return (
             f"estimator is a {name}, which cannot learn one row at a time; build the "
             "pipeline in River around the learner, e.g. preprocessing.StandardScaler() | "
             "RiverClassifier(PassiveAggressive()) (with from river import preprocessing)."
         )
-    if hasattr(estimator, "learn_one"):
-        return f"{name} is a River model already; use it directly, without RiverClassifier."
     if hasattr(estimator, "partial_fit"):
         two = isinstance(classes, Sequence) and not isinstance(classes, str | bytes)
         labels = list(classes) if two and len(classes) == 2 else [False, True]
@@ -230,6 +231,11 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         self._model = None
         self._order: tuple | None = None
         if isinstance(estimator, type):
+            if not issubclass(estimator, OnlineClassifier):  # no instance of it would do
+                raise TypeError(
+                    f"estimator is the class {estimator.__name__}, not an instance of it; "
+                    + _not_online(estimator, classes)
+                )
             raise TypeError(
                 f"estimator is the class {estimator.__name__}, not an instance of it; pass an "
                 f"instance, e.g. RiverClassifier({estimator.__name__}())."
@@ -467,7 +473,7 @@ class RiverClassifier(river_base.MiniBatchClassifier):
                 "missing from learn_one's dict)"
             )
             raise ValueError(
-                f"Feature {self._order[j]!r} holds {value!r} at index {X.index[i]!r}: {err} "
+                f"Feature {self._order[j]!r} holds {value!r} at index {plain(X.index[i])!r}: {err} "
                 f"In a River pipeline, {fix}."
             ) from None
         return M

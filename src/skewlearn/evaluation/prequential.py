@@ -306,9 +306,20 @@ def prequential(
     >>> res.final["auc"] > 0.9
     True
     """
+    is_class = isinstance(estimator, type)
+    if is_class and hasattr(estimator, "test_then_train"):
+        raise TypeError(
+            f"estimator is the class {estimator.__name__}, not an instance of it; pass an "
+            f"instance, e.g. prequential({estimator.__name__}(), X, y)."
+        )
     if not hasattr(estimator, "test_then_train"):
-        name = type(estimator).__name__
-        if hasattr(estimator, "steps"):
+        name = estimator.__name__ if is_class else type(estimator).__name__
+        if hasattr(estimator, "learn_one"):  # before "steps": a River pipeline has them too
+            why = (
+                f"an online skewlearn learner; {name} is a River model, which River's own "
+                "evaluate.progressive_val_score evaluates row by row."
+            )
+        elif hasattr(estimator, "steps"):
             why = (
                 "an online skewlearn learner. A Pipeline cannot learn one row at a time: to "
                 "scale a stream, transform X with statistics a stream would know, e.g. "

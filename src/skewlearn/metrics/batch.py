@@ -210,10 +210,18 @@ def _scaled_per_class(w: np.ndarray | None, is_pos: np.ndarray) -> np.ndarray | 
     largest into [0.5, 1). ROC AUC does not depend on either class's scale (its numerator
     and denominator are bilinear in the two classes' weights); one scale for both turned a
     class whose weights lie ~1e308 below the other's into zeros or subnormals (session 26).
-    Ordinary weights give the same value as one scale, bit for bit."""
-    if w is None:
+    Ordinary weights give the same value as one scale, bit for bit.
+
+    The weights are finite and >= 0 (:func:`_weights`), so a class's largest is the
+    largest of ``w`` times its mask, and one ``ldexp`` by a per-sample exponent scales
+    both: copying each class's weights out by its mask cost ~10x (~3.5 ms at 2·10⁵)."""
+    if w is None or len(w) == 0:
         return w
-    return np.where(is_pos, _power_of_two_scaled(w, w[is_pos]), _power_of_two_scaled(w, w[~is_pos]))
+    pos, neg = (-math.frexp(float(np.max(w * side)))[1] for side in (is_pos, ~is_pos))
+    k = is_pos.astype(np.int32)  # (frexp(0) is (0, 0): a class of zeros is left as it is)
+    k *= pos - neg
+    k += neg
+    return np.ldexp(w, k)
 
 
 def _is_one(label) -> bool:
