@@ -445,3 +445,27 @@ def test_a_quoted_delimiter_across_two_dropped_columns_is_the_careful_readers_er
     for reader in _both(p, **kw):
         with pytest.raises(ValueError, match=match):
             reader()
+
+
+def test_an_empty_field_before_a_dropped_last_column_is_no_trailing_delimiter(tmp_path):
+    """Session 26 review (probe r): with the last column dropped, an empty kept field just
+    before it is an ordinary missing value. The line ``0,,2024-01-02`` does not end with
+    the delimiter; it was told it did, with a ``sed`` to remove trailing delimiters."""
+    p = tmp_path / "f.csv"
+    p.write_text(
+        "y,a,when\n1,0.5,2024-01-01\n0,,2024-01-02\n1,3,2024-01-03\n0,1,t\n", encoding="utf-8"
+    )
+    kw = {"label_column": "y", "drop_columns": ["when"]}
+    for reader in _both(p, **kw):
+        with pytest.raises(ValueError, match=r"line 3: missing value '' in 'a' \(column 2\)"):
+            reader()
+    # every row so: "every data row has a missing value", not "every line ends with ','"
+    p.write_text("y,a,when\n1,,2024-01-01\n0,,2024-01-02\n", encoding="utf-8")
+    for reader in _both(p, missing="drop", **kw):
+        with pytest.raises(ValueError, match=r"every data row has a missing value"):
+            reader()
+    # an empty last field that is kept still gets the trailing-delimiter message
+    p.write_text("when,y,a\nt,1,0.5\nt,0,\n", encoding="utf-8")
+    for reader in _both(p, **kw):
+        with pytest.raises(ValueError, match=r"line 3: the line ends with the delimiter"):
+            reader()
