@@ -469,3 +469,30 @@ def test_an_empty_field_before_a_dropped_last_column_is_no_trailing_delimiter(tm
     for reader in _both(p, **kw):
         with pytest.raises(ValueError, match=r"line 3: the line ends with the delimiter"):
             reader()
+
+
+def test_predict_names_the_models_dropped_columns_when_the_width_differs(tmp_path, capsys):
+    """Session 26 review (probe r): a model saved with ``--drop-columns 0,2`` (indices)
+    leaves columns 0 and 2 out of any CSV file ``predict`` reads; in a file without the
+    timestamp those are other columns, and the width message advised "the same columns
+    (..., --drop-columns)" without saying that the model had dropped any."""
+    p, X, labels = _stamped(tmp_path)
+    model = tmp_path / "m.skl"
+    assert main(["stream", str(p), "--model", "AROW", "--drop-columns", "0,2",
+                 "--save", str(model), "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    rows = [[i, *map(repr, x), lab] for i, x, lab in zip(_table()[1], X.tolist(), labels)]
+    cut = _write(tmp_path / "cut.csv", ["id", "a", "b", "c", "label"], rows)
+    err = _fails(capsys, ["predict", str(model), str(cut)], "has 2 features")
+    assert "The model was trained with --drop-columns 0,2" in err
+    assert "--drop-columns ''" in err
+    # the same width, another order: the feature-name message names them too
+    swapped = [[r[1], r[0], *r[2:]] for r in csv.reader(io.StringIO(p.read_text("utf-8")))]
+    sw = _write(tmp_path / "sw.csv", swapped[0], swapped[1:])
+    err = _fails(capsys, ["predict", str(model), str(sw)], "feature 1 is 'when'")
+    assert "The model was trained with --drop-columns 0,2" in err
+    # told another drop, the model's is not applied, and the message does not name it
+    err = _fails(
+        capsys, ["predict", str(model), str(cut), "--drop-columns", "a"], "feature 1 is 'id'"
+    )
+    assert "The model was trained" not in err
