@@ -496,3 +496,23 @@ def test_predict_names_the_models_dropped_columns_when_the_width_differs(tmp_pat
         capsys, ["predict", str(model), str(cut), "--drop-columns", "a"], "feature 1 is 'id'"
     )
     assert "The model was trained" not in err
+
+
+@pytest.mark.parametrize("eol", ["\r", "\n"])
+@pytest.mark.parametrize("k", [0, 3, 7, 8, 12, 18])
+def test_a_nul_byte_and_a_line_end_inside_a_long_dropped_field(tmp_path, k, eol):
+    """Session 26 review (probe r): the eight-bytes-at-a-time skip of a dropped field
+    stops at a NUL byte (the chunked reader's careful path names it, as ``read_csv``
+    does) and at a line end, LF or a bare CR: short lines after a dropped last field at
+    the end of the file are rows of their own (the field count's error, naming the
+    line), not more of that field."""
+    field = "2024-01-01 10:00:00"  # 19 bytes
+    p = tmp_path / "n.csv"
+    p.write_bytes(f"a,y,when\n1,0,{field}\n2,1,{field[:k]}\0{field[k + 1 :]}\n".encode())
+    with pytest.raises(ValueError, match=r"line 3: a NUL byte"):
+        list(iter_chunks(p, 1, drop_columns=["when"], label_column="y"))
+    lines = [f"1,0,{field}", "2,1,x", f"3,1,{field[: k + 1]}"] + ["9"] * 8  # at the end
+    p.write_bytes(("a,y,when" + eol + eol.join(lines) + eol).encode())
+    for reader in _both(p, drop_columns=["when"], label_column="y"):
+        with pytest.raises(ValueError, match=r"line 5: 1 values? where 3 are expected"):
+            reader()
