@@ -1326,13 +1326,8 @@ def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
             " (The model was trained on a CSV file without a header line, so this file is "
             "read without one: pass --header if its first line is column names.)"
         )
-    saved_drop = bundle.get("drop_columns")
-    if saved_drop and "--drop-columns" in text and "non-numeric" not in text:
-        text += (
-            f" (The model was trained with --drop-columns {','.join(map(str, saved_drop))}, "
-            "so this file is read with them left out: pass --drop-columns with this file's "
-            "columns to leave out, or --drop-columns '' for none.)"
-        )
+    if "--drop-columns" in text and "non-numeric" not in text:
+        text += _drop_note(bundle)
     if "does not occur" in text:
         return f"{text} The model's positive class is {positive!r}."
     if "exceeds --n-features" in text:  # a LIBSVM index beyond the model's width
@@ -1347,6 +1342,20 @@ def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
                 "pass --no-zero-based if its indices start at 1."
             )
     return text
+
+
+def _drop_note(bundle: dict[str, Any]) -> str:
+    """The note on the columns ``predict`` left out because the model recorded them (its
+    ``drop_columns``, None when DATA is read otherwise), for a message on DATA's columns;
+    "" when there are none."""
+    saved_drop = bundle.get("drop_columns")
+    if not saved_drop:
+        return ""
+    return (
+        f" (The model was trained with --drop-columns {','.join(map(str, saved_drop))}, "
+        "so this file is read with them left out: pass --drop-columns with this file's "
+        "columns to leave out, or --drop-columns '' for none.)"
+    )
 
 
 def _check_columns(
@@ -1372,6 +1381,7 @@ def _check_columns(
             f"{meta['name']} has {_plural(n_features, 'feature')}; the model was trained on "
             f"{width} ({bundle['trained_on']}). Read it with the same columns "
             "(--label-column, --nominal-columns, --drop-columns) as the training data."
+            + _drop_note(bundle)
         )
     if got is not None and got != names:
         label = bundle.get("label_name")  # (models saved before session 17 have none)
@@ -1384,6 +1394,7 @@ def _check_columns(
         raise UsageError(
             f"{meta['name']}'s feature {k + 1} is {got[k]!r}; the model was trained with "
             f"{names[k]!r} there. Give the columns in the training data's order."
+            + _drop_note(bundle)
         )
     return None
 

@@ -445,3 +445,74 @@ def test_a_quoted_delimiter_across_two_dropped_columns_is_the_careful_readers_er
     for reader in _both(p, **kw):
         with pytest.raises(ValueError, match=match):
             reader()
+
+
+def test_an_empty_field_before_a_dropped_last_column_is_no_trailing_delimiter(tmp_path):
+    """Session 26 review (probe r): with the last column dropped, an empty kept field just
+    before it is an ordinary missing value. The line ``0,,2024-01-02`` does not end with
+    the delimiter; it was told it did, with a ``sed`` to remove trailing delimiters."""
+    p = tmp_path / "f.csv"
+    p.write_text(
+        "y,a,when\n1,0.5,2024-01-01\n0,,2024-01-02\n1,3,2024-01-03\n0,1,t\n", encoding="utf-8"
+    )
+    kw = {"label_column": "y", "drop_columns": ["when"]}
+    for reader in _both(p, **kw):
+        with pytest.raises(ValueError, match=r"line 3: missing value '' in 'a' \(column 2\)"):
+            reader()
+    # every row so: "every data row has a missing value", not "every line ends with ','"
+    p.write_text("y,a,when\n1,,2024-01-01\n0,,2024-01-02\n", encoding="utf-8")
+    for reader in _both(p, missing="drop", **kw):
+        with pytest.raises(ValueError, match=r"every data row has a missing value"):
+            reader()
+    # an empty last field that is kept still gets the trailing-delimiter message
+    p.write_text("when,y,a\nt,1,0.5\nt,0,\n", encoding="utf-8")
+    for reader in _both(p, **kw):
+        with pytest.raises(ValueError, match=r"line 3: the line ends with the delimiter"):
+            reader()
+
+
+def test_predict_names_the_models_dropped_columns_when_the_width_differs(tmp_path, capsys):
+    """Session 26 review (probe r): a model saved with ``--drop-columns 0,2`` (indices)
+    leaves columns 0 and 2 out of any CSV file ``predict`` reads; in a file without the
+    timestamp those are other columns, and the width message advised "the same columns
+    (..., --drop-columns)" without saying that the model had dropped any."""
+    p, X, labels = _stamped(tmp_path)
+    model = tmp_path / "m.skl"
+    assert main(["stream", str(p), "--model", "AROW", "--drop-columns", "0,2",
+                 "--save", str(model), "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    rows = [[i, *map(repr, x), lab] for i, x, lab in zip(_table()[1], X.tolist(), labels)]
+    cut = _write(tmp_path / "cut.csv", ["id", "a", "b", "c", "label"], rows)
+    err = _fails(capsys, ["predict", str(model), str(cut)], "has 2 features")
+    assert "The model was trained with --drop-columns 0,2" in err
+    assert "--drop-columns ''" in err
+    # the same width, another order: the feature-name message names them too
+    swapped = [[r[1], r[0], *r[2:]] for r in csv.reader(io.StringIO(p.read_text("utf-8")))]
+    sw = _write(tmp_path / "sw.csv", swapped[0], swapped[1:])
+    err = _fails(capsys, ["predict", str(model), str(sw)], "feature 1 is 'when'")
+    assert "The model was trained with --drop-columns 0,2" in err
+    # told another drop, the model's is not applied, and the message does not name it
+    err = _fails(
+        capsys, ["predict", str(model), str(cut), "--drop-columns", "a"], "feature 1 is 'id'"
+    )
+    assert "The model was trained" not in err
+
+
+@pytest.mark.parametrize("eol", ["\r", "\n"])
+@pytest.mark.parametrize("k", [0, 3, 7, 8, 12, 18])
+def test_a_nul_byte_and_a_line_end_inside_a_long_dropped_field(tmp_path, k, eol):
+    """Session 26 review (probe r): the eight-bytes-at-a-time skip of a dropped field
+    stops at a NUL byte (the chunked reader's careful path names it, as ``read_csv``
+    does) and at a line end, LF or a bare CR: short lines after a dropped last field at
+    the end of the file are rows of their own (the field count's error, naming the
+    line), not more of that field."""
+    field = "2024-01-01 10:00:00"  # 19 bytes
+    p = tmp_path / "n.csv"
+    p.write_bytes(f"a,y,when\n1,0,{field}\n2,1,{field[:k]}\0{field[k + 1 :]}\n".encode())
+    with pytest.raises(ValueError, match=r"line 3: a NUL byte"):
+        list(iter_chunks(p, 1, drop_columns=["when"], label_column="y"))
+    lines = [f"1,0,{field}", "2,1,x", f"3,1,{field[: k + 1]}"] + ["9"] * 8  # at the end
+    p.write_bytes(("a,y,when" + eol + eol.join(lines) + eol).encode())
+    for reader in _both(p, drop_columns=["when"], label_column="y"):
+        with pytest.raises(ValueError, match=r"line 5: 1 values? where 3 are expected"):
+            reader()

@@ -705,9 +705,6 @@ def _tabulate(
     def is_missing(tok: str) -> bool:
         return tok in _MISSING or (blank_is_missing and tok == "")
 
-    def kept(row: list[str]) -> list[str]:
-        return [t for j, t in enumerate(row) if j not in skip] if skip else row
-
     # missing values
     keep = []
     for r, (row, ln) in enumerate(zip(rows, linenos)):
@@ -715,7 +712,7 @@ def _tabulate(
         if bad is None:
             keep.append(r)
         elif missing == "error":
-            if delimiter is not None and _trailing_blank(kept(row), blank_is_missing):
+            if delimiter is not None and _trailing_blank(row, blank_is_missing, skip):
                 raise _trailing_delimiter_error(path, ln, delimiter)
             name = attributes[bad].name if attributes is not None else ""
             name = f"{name!r} (column {bad + 1})" if name else f"column {bad + 1} (no name)"
@@ -733,7 +730,7 @@ def _tabulate(
         linenos = [linenos[r] for r in keep]
         if not rows:
             if delimiter is not None and all(
-                _trailing_blank(kept(r), blank_is_missing) for r in dropped
+                _trailing_blank(r, blank_is_missing, skip) for r in dropped
             ):
                 raise _trailing_delimiter_error(path, dropped_lines[0], delimiter, every=True)
             raise _fail(path, None, "every data row has a missing value", "Fill them in.")
@@ -860,9 +857,17 @@ def _tabulate(
     return np.ascontiguousarray(X, dtype=np.float64), _parse_labels(label_tokens), meta
 
 
-def _trailing_blank(row: Sequence[str], blank_is_missing: bool) -> bool:
+def _trailing_blank(
+    row: Sequence[str], blank_is_missing: bool, skip: frozenset[int] = frozenset()
+) -> bool:
     """Whether the row's one missing value is an empty last field: the line ended with the
-    delimiter (a trailing delimiter, which some exporters write on every line)."""
+    delimiter (a trailing delimiter, which some exporters write on every line). The
+    columns in ``skip`` (``drop_columns``) are not counted; with the last one dropped, the
+    line's last field is no kept one, so an empty kept field is no trailing delimiter."""
+    if skip:
+        if len(row) - 1 in skip:
+            return False
+        row = [t for j, t in enumerate(row) if j not in skip]
     return (
         blank_is_missing
         and len(row) > 1

@@ -787,7 +787,7 @@ class ChunkedFile:
         missing value is an empty last field (a trailing delimiter), with the first line."""
         self._dropping += len(rows)
         for row, ln in zip(rows, linenos):
-            if self.format == "csv" and _trailing_blank(self._kept(row), True):
+            if self.format == "csv" and _trailing_blank(row, True, self._skip):
                 count, first = self._trailing
                 self._trailing = (count + 1, first if first is not None else ln)
 
