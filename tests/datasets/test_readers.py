@@ -178,6 +178,7 @@ MALFORMED = [
     # truncated lines
     (".dat", "1, 2, p\n3, n\n", r"line 2: 2 values where 3 are expected"),
     (".csv", "a,b,label\n1,2,p\n3,p\n", r"line 3: 2 values where 3 are expected"),
+    (".csv", "a,b,label\n1,2,p\n3\n", r"line 3: 1 value where 3 are expected"),
     (".arff", "@relation r\n@attribute a real\n@attribute c {p,n}\n@data\n1\n", r"line 5: 1 val"),
     (".svm", "1 1:2 2:\n", r"line 1: token '2:' is not index:value"),
     # bad / zero / negative / duplicate indices

@@ -691,7 +691,7 @@ def _tabulate(
             raise _fail(
                 path,
                 ln,
-                f"{len(row)} values where {width} are expected",
+                f"{len(row)} value{'s' * (len(row) != 1)} where {width} are expected",
                 "Every row needs one value per attribute; check for a truncated line or a "
                 "stray delimiter.",
             )

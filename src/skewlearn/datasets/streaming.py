@@ -1530,7 +1530,7 @@ class ChunkedFile:
                 raise _fail(
                     self.path,
                     ln,
-                    f"{len(row)} values where {width} are expected",
+                    f"{len(row)} value{'s' * (len(row) != 1)} where {width} are expected",
                     "Every row needs one value per attribute; check for a truncated line or a "
                     "stray delimiter.",
                 )
