@@ -254,6 +254,7 @@ _CLI_WORDS = {
     # the command line has no --format or --delimiter: the extension decides, and a
     # space-separated file is converted
     "Pass an integer index or header=True.": "Pass an integer index, or leave out --no-header.",
+    "read the file with header=True.": "leave out --no-header.",
     "(format='csv', or name it .csv)": "(name it .csv)",
     "(format='libsvm', or name it .svm)": "(name it .svm)",
     ", pass delimiter=' ' if exactly one space separates the values, or delimiter=',' if "

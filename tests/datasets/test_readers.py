@@ -1595,3 +1595,35 @@ def test_iter_chunks_reads_a_file_as_it_was_when_the_pass_began(tmp_path, fmt, m
 
     with pytest.raises(ValueError, match=r"f\.\w+ was cut short while being read .*a copy"):
         read_while(cut)
+
+
+def test_header_false_on_a_file_with_names_says_to_read_the_header(tmp_path, capsys):
+    """Session 26: ``header=False`` (``--no-header``) on a file whose first line is its
+    column names was told to fix the value, one-hot encode the column, drop it, or take
+    it as the label: the fix is the header. A first line that holds a number keeps the
+    ordinary advice."""
+    from skewlearn.cli import main
+    from skewlearn.datasets import iter_chunks
+
+    named = tmp_path / "named.csv"
+    named.write_text("a,b,label\n" + "".join(f"{i},{i % 3},{i % 2}\n" for i in range(30)),
+                     encoding="utf-8")  # fmt: skip
+    words = r"line 1: non-numeric value 'a'.*The first line looks like column names.*header=True"
+    with pytest.raises(ValueError, match=words) as info:
+        read_csv(named, header=False)
+    assert "nominal_columns" not in str(info.value) and "label_column" not in str(info.value)
+    with pytest.raises(ValueError, match=words):
+        list(iter_chunks(named, header=False, chunk_size=7))
+    with pytest.raises(SystemExit) as stop:
+        main(["stream", str(named), "--model", "Perceptron", "--no-header", "--no-progress"])
+    assert stop.value.code == 2
+    assert "--no-header reads it as data: leave out --no-header." in capsys.readouterr().err
+    # a first line with a number in it is data: the ordinary advice
+    data = tmp_path / "data.csv"
+    data.write_text("x,1,0\n" + "".join(f"{i},{i % 3},{i % 2}\n" for i in range(30)),
+                    encoding="utf-8")  # fmt: skip
+    for call in (lambda: read_csv(data, header=False),
+                 lambda: list(iter_chunks(data, header=False, chunk_size=7))):  # fmt: skip
+        with pytest.raises(ValueError, match=r"non-numeric value 'x'.*nominal_columns") as info:
+            call()
+        assert "column names" not in str(info.value)

@@ -567,6 +567,24 @@ def _csv_text_fix(value: str) -> str:
     )
 
 
+#: The fix for a text value when :func:`_names_first` holds.
+_NAMES_FIRST_FIX = (
+    "The first line looks like column names (it holds no number), and header=False reads "
+    "it as data: read the file with header=True."
+)
+
+
+def _names_first(rows: list[list[str]], header: bool) -> bool:
+    """Whether ``header=False`` was given for a file whose first line holds no number and
+    whose second line holds some: a header line read as data."""
+    return (
+        not header
+        and len(rows) > 1
+        and all(_number(t) is None for t in rows[0])
+        and any(_number(t) is not None for t in rows[1])
+    )
+
+
 def _split_quoted(line: str, sep: str = ",") -> list[str] | None:
     """Split on ``sep`` outside single or double quotes; strip blanks and quotes.
 
@@ -1650,6 +1668,11 @@ def _csv_from_text(
     attributes = [_Attribute(n, None, False) for n in names]
     for j in nominal_idx:
         attributes[j] = _Attribute(names[j], [], False)
+    # header=False on a file whose first line is names: its text fails first (row 0 of
+    # the first numeric column), and the fix is the header, not a column option
+    fix, hint = _csv_text_fix, header
+    if _names_first(rows, header):
+        fix, hint = _NAMES_FIRST_FIX, None
     X, y, meta = _tabulate(
         rows,
         linenos,
@@ -1660,9 +1683,9 @@ def _csv_from_text(
         "CSV",
         blank_is_missing=True,
         force_nominal=True,
-        nominal_fix=_csv_text_fix,
+        nominal_fix=fix,
         delimiter=delimiter,
-        label_hint=header,
+        label_hint=hint,
         skip=skip,
     )
     meta["delimiter"] = delimiter

@@ -55,6 +55,7 @@ from . import _parse
 from .readers import (
     _EXTENSIONS,
     _MISSING,
+    _NAMES_FIRST_FIX,
     _NUMBER_CHARS,
     MAGIC_BYTES,
     NumberedNames,
@@ -1195,12 +1196,18 @@ class ChunkedFile:
             "CSV",
             blank_is_missing=True,
             force_nominal=True,
-            nominal_fix=_csv_text_fix,
+            nominal_fix=_NAMES_FIRST_FIX if self._names_line(row, lineno) else _csv_text_fix,
             delimiter=self.delimiter,
-            label_hint=self._named_columns,
+            label_hint=None if self._names_line(row, lineno) else self._named_columns,
             skip=self._skip,
         )
         return X[0], row[self.label_index]
+
+    def _names_line(self, row: list[str], lineno: int) -> bool:
+        """Whether ``row``, read without a header, is the file's first line and holds no
+        number: its column names (the read sees one line at a time, so the next line is
+        not looked at, as :func:`~skewlearn.datasets.readers._names_first` does)."""
+        return not self._named_columns and lineno == 1 and all(_number(t) is None for t in row)
 
     def _csv_pieces(self, rows: int, reuse: bool = False):
         """Chunks of ``rows`` rows as ``((X,), (label ids, label tokens))``, parsed
@@ -1582,6 +1589,7 @@ class ChunkedFile:
                         )
             yield (None,), tokens
             return
+        names = is_csv and bool(rows) and self._names_line(rows[0], linenos[0])
         X, _, _ = _tabulate(
             rows,
             linenos,
@@ -1593,10 +1601,12 @@ class ChunkedFile:
             blank_is_missing=is_csv,
             force_nominal=is_csv,
             nominal_fix=(
-                _csv_text_fix if is_csv else "Fix the value, or declare the attribute nominal."
+                (_NAMES_FIRST_FIX if names else _csv_text_fix)
+                if is_csv
+                else "Fix the value, or declare the attribute nominal."
             ),
             delimiter=self.delimiter if is_csv else None,
-            label_hint=self._named_columns if is_csv else None,
+            label_hint=self._named_columns if is_csv and not names else None,
             skip=self._skip,
         )
         yield (X,), tokens
