@@ -217,15 +217,17 @@ class ResultStore:
         included). The connection is in autocommit mode (``isolation_level=None``), where
         ``with connection:`` begins nothing: each statement was its own transaction, with
         its own fsync, so ``set_keys`` of an experiment's 3,468 keys took 3,469 commits
-        (21 s here) and a run stopped during them kept a part of its keys."""
+        (21 s here) and a run stopped during them kept a part of its keys. A ``COMMIT``
+        that fails or is interrupted is rolled back too: left open, the transaction kept
+        the write lock (other runs waited 60 s and failed) and refused the next BEGIN."""
         try:  # (a Ctrl-C right after BEGIN rolls back too)
             self._con.execute("BEGIN IMMEDIATE")
             yield
+            self._con.execute("COMMIT")
         except BaseException:
             if self._con.in_transaction:
                 self._con.execute("ROLLBACK")
             raise
-        self._con.execute("COMMIT")
 
     def write(self, row: Mapping[str, Any]) -> bool:
         """Insert one task's row in its own transaction; False if the task was already there."""
