@@ -204,7 +204,9 @@ class _StoppedAtCommit:
 @pytest.mark.parametrize(
     "error", [KeyboardInterrupt(), sqlite3.OperationalError("database or disk is full")]
 )
-@pytest.mark.parametrize("method", ["write", "write_failure", "set_keys", "save_experiment"])
+@pytest.mark.parametrize(
+    "method", ["write", "write_failure", "write_search", "set_keys", "save_experiment"]
+)
 def test_a_write_stopped_at_its_commit_is_rolled_back(tmp_path, method, error):
     """Session 26 (probe v): a write interrupted at its ``COMMIT`` (Ctrl-C between the
     statements and the commit, or a commit that failed) left its transaction open, so the
@@ -218,6 +220,9 @@ def test_a_write_stopped_at_its_commit_is_rolled_back(tmp_path, method, error):
         write = {
             "write": lambda: db.write(_row("k1", 0.9)),
             "write_failure": lambda: db.write_failure({**_row("k1", 0.9), "error": "x"}),
+            "write_search": lambda: db.write_search(
+                dict(search_key="s1", experiment="e", dataset="d", method="m", params={}, extra={})
+            ),
             "set_keys": lambda: db.set_keys("e", ["k1"]),
             "save_experiment": lambda: db.save_experiment("e", {"a": 1}),
         }[method]
@@ -231,4 +236,4 @@ def test_a_write_stopped_at_its_commit_is_rolled_back(tmp_path, method, error):
         other.close()
         assert db.write(_row("k2", 0.7))  # and the store writes on
         assert db.finished_keys() == {"k0", "k2"} and not db.failures()
-        assert db.experiments() == {} and db.n_earlier("e") == 0
+        assert db.experiments() == {} and db.n_earlier("e") == 0 and not db.searches()
