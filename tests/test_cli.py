@@ -1819,7 +1819,7 @@ def test_out_of_memory_keeps_the_size_warning_that_names_the_fix(capsys, monkeyp
     advised = "covariance=low_rank" if command == "stream" else "OPAUC.covariance=low_rank"
     assert f"use --param {advised}," in err and "use covariance" not in err
     assert command == "stream" or "OGD " in out
-    monkeypatch.setattr(opauc_module, "warn_large_matrices", warn)
+    monkeypatch.undo()  # the real sizes again
     assert main([*argv, "--param", advised]) == 0  # the advice, taken as given
 
 
