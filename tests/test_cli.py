@@ -1814,9 +1814,13 @@ def test_out_of_memory_keeps_the_size_warning_that_names_the_fix(capsys, monkeyp
     assert err.count("\n") == 1 and "Traceback" not in err
     stopped = "OPAUC stopped: out of memory (Unable to allocate 256 bytes)"
     assert f"skewlearn {command}: {stopped}" in err
-    # session 26: in the command's words (it quoted Python's covariance='low_rank')
-    assert "use --param covariance=low_rank" in err and "use covariance" not in err
+    # session 26: in the command's words (it quoted Python's covariance='low_rank'),
+    # which for compare and cv name the model (they refuse a bare --param NAME=VALUE)
+    advised = "covariance=low_rank" if command == "stream" else "OPAUC.covariance=low_rank"
+    assert f"use --param {advised}," in err and "use covariance" not in err
     assert command == "stream" or "OGD " in out
+    monkeypatch.undo()  # the real sizes again
+    assert main([*argv, "--param", advised]) == 0  # the advice, taken as given
 
 
 @pytest.mark.parametrize(

@@ -455,13 +455,14 @@ class _ReaderErrorsAsUsage:
 _ADVISED = re.compile(r"\b([Uu]se )(\w+)=('[^']*'|[^\s,()']+)((?: or '[^']*')*)")
 
 
-def _as_params(text: str) -> str:
+def _as_params(text: str, model: str | None = None) -> str:
     """``text`` with the settings a size warning advises ("use covariance='diag'", "use
     buffer='reservoir' or 'fifo'") written as this command takes them ("use --param
-    covariance=diag", "... or --param buffer=fifo")."""
+    covariance=diag", "... or --param buffer=fifo"); with ``model`` (compare and cv, which
+    refuse a bare NAME), "--param AROW.covariance=diag"."""
 
     def param(m: re.Match) -> str:
-        name = m.group(2)
+        name = f"{model}.{m.group(2)}" if model else m.group(2)
         values = [m.group(3), *re.findall(r"'[^']*'", m.group(4))]
         shown = " or ".join(f"--param {name}={v.strip(chr(39))}" for v in values)
         return f"{m.group(1)}{shown}"
@@ -470,11 +471,12 @@ def _as_params(text: str) -> str:
 
 
 @contextlib.contextmanager
-def _quiet():
+def _quiet(model: str | None = None):
     """Warnings silenced, but a MemoryError after a ``RuntimeWarning`` becomes a
     ValueError (the learner stopped, for its caller) carrying the last one: the learners'
     size warnings (``warn_large_matrices``) name the setting that avoids the allocation
-    which then fails, and a silenced one was never seen."""
+    which then fails, and a silenced one was never seen. ``model``: the name that
+    compare's and cv's ``--param MODEL.NAME=VALUE`` give the learner (:func:`_as_params`)."""
     last: list[str] = []
 
     def keep(message, *args, **kwargs) -> None:
@@ -490,7 +492,7 @@ def _quiet():
             if not last:
                 raise
             raise ValueError(
-                f"out of memory ({' '.join(str(exc).split())}). {_as_params(last[0])}"
+                f"out of memory ({' '.join(str(exc).split())}). {_as_params(last[0], model)}"
             ) from None
 
 
@@ -511,7 +513,7 @@ def _run(est, X, y, args, progress: bool, checkpoints):
     try:
         # Compile (or load from numba's disk cache) before timing, on a throw-away copy
         # (whose warnings the real run gives again, on all the rows).
-        with _quiet():
+        with _quiet(type(est).__name__ if args.command == "compare" else None):
             clone(est).test_then_train(X0[:k], y0[:k], classes=classes)
         del X0, y0
         # prequential counts the learner's pos_label as positive; with pos_label=-1 its
@@ -840,13 +842,14 @@ def _with_scaler(est, scale: str | None, sparse: bool):
     return make_pipeline(scaler, est)
 
 
-def _cv_task(est, X, y, split, metrics, seed: int, name: str, rep: int, fold: int):
-    """One fold of one model: its test metrics, or the learner's error message."""
+def _cv_task(est, X, y, split, metrics, seed: int, name: str, rep: int, fold: int, model: str):
+    """One fold of one model (named ``model`` on the command line): its test metrics, or
+    the learner's error message."""
     from .evaluation.protocols import evaluate_split
 
     train, test = split.split(y, seed, name, rep, fold)
     try:
-        with _quiet():  # the same warning k times; the errors are kept
+        with _quiet(model):  # the same warning k times; the errors are kept
             res = evaluate_split(est, X, y, train, test, metrics, seed=seed)
     except ValueError as exc:
         return {"error": " ".join(str(exc).split())}
@@ -914,7 +917,7 @@ def _cmd_cv(args) -> int:
     pipes = {n: _with_scaler(e, args.scale, sp.issparse(inputs[n])) for n, e in models}
     tasks = [(n, r, f) for n in pipes for r in range(args.repeats) for f in range(args.folds)]
     done = Parallel(n_jobs=args.jobs)(
-        delayed(_cv_task)(pipes[n], inputs[n], y, split, metrics, args.seed, meta["name"], r, f)
+        delayed(_cv_task)(pipes[n], inputs[n], y, split, metrics, args.seed, meta["name"], r, f, n)
         for n, r, f in tasks
     )
     rows, failed = [], []

@@ -564,6 +564,33 @@ def test_a_results_database_in_a_read_only_folder_is_reported_and_not_written(to
         db.chmod(0o644)
 
 
+def test_a_read_only_results_file_in_a_writable_folder_is_named_before_the_run(toy_file, tmp_path):
+    """Session 26 (probe v): `run` into a read-only database file (finished results
+    protected with chmod 444) in a writable folder said only SQLite's "attempt to write a
+    readonly database", at the first write (after any shared search), and left -wal and
+    -shm files beside it. It is named as a read-only folder is, before anything runs."""
+    import subprocess
+    import sys
+
+    db = tmp_path / "r.sqlite"
+    assert main(["run", str(toy_file), "--db", str(db), "-j", "1", "--no-progress",
+                 "--repeats", "1"]) == 0  # fmt: skip
+    prefix = _read_only_prefix(db)
+    if not prefix:
+        db.chmod(0o444)
+    try:
+        cmd = [*prefix, sys.executable, "-m", "skewlearn", "run", str(toy_file), "--db",
+               str(db), "-j", "1", "--no-progress"]  # fmt: skip
+        env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    finally:
+        db.chmod(0o644)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"cannot write the results database {db}" in done.stderr
+    assert "read-only" in done.stderr and "Give --db a path" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.sqlite", "toy.toml"]
+
+
 @pytest.mark.skipif(
     not os.path.isdir("/proc/self") or not __import__("shutil").which("ps"),
     reason="reads the worker processes from ps and /proc",

@@ -183,3 +183,57 @@ def test_keys_are_replaced_in_one_transaction(tmp_path):
         assert not db._con.in_transaction
         assert [r["task_key"] for r in db.rows("e")] == ["k0", "k1"]
         assert db.n_earlier("e") == 0
+
+
+class _StoppedAtCommit:
+    """A connection whose ``COMMIT`` is interrupted (Ctrl-C) before it runs, or fails as
+    a full disk makes it fail: everything else is the real connection's."""
+
+    def __init__(self, con, error):
+        self._con, self._error = con, error
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            raise self._error
+        return self._con.execute(sql, *args)
+
+
+@pytest.mark.parametrize(
+    "error", [KeyboardInterrupt(), sqlite3.OperationalError("database or disk is full")]
+)
+@pytest.mark.parametrize(
+    "method", ["write", "write_failure", "write_search", "set_keys", "save_experiment"]
+)
+def test_a_write_stopped_at_its_commit_is_rolled_back(tmp_path, method, error):
+    """Session 26 (probe v): a write interrupted at its ``COMMIT`` (Ctrl-C between the
+    statements and the commit, or a commit that failed) left its transaction open, so the
+    store refused every later write ("cannot start a transaction within a transaction")
+    and held the database's write lock, which made every other run into it wait 60 s and
+    fail, until the store was closed (a store passed to ``run_experiment`` stays open)."""
+    with ResultStore(tmp_path / "r.db") as db:
+        db.write(_row("k0", 0.8))
+        real = db._con
+        db._con = _StoppedAtCommit(real, error)
+        write = {
+            "write": lambda: db.write(_row("k1", 0.9)),
+            "write_failure": lambda: db.write_failure({**_row("k1", 0.9), "error": "x"}),
+            "write_search": lambda: db.write_search(
+                dict(search_key="s1", experiment="e", dataset="d", method="m", params={}, extra={})
+            ),
+            "set_keys": lambda: db.set_keys("e", ["k1"]),
+            "save_experiment": lambda: db.save_experiment("e", {"a": 1}),
+        }[method]
+        with pytest.raises(type(error)):
+            write()
+        db._con = real
+        assert not real.in_transaction
+        other = sqlite3.connect(tmp_path / "r.db", timeout=0)
+        other.execute("BEGIN IMMEDIATE")  # the write lock is free
+        other.rollback()
+        other.close()
+        assert db.write(_row("k2", 0.7))  # and the store writes on
+        assert db.finished_keys() == {"k0", "k2"} and not db.failures()
+        assert db.experiments() == {} and db.n_earlier("e") == 0 and not db.searches()

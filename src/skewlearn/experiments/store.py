@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -177,6 +178,11 @@ class ResultStore:
             # write into a database opened for reading
             self._con.execute("PRAGMA query_only = ON")
             return
+        if self.path.is_file() and not os.access(self.path, os.W_OK):
+            # SQLite opens it read-only without a word: its first write failed, after any
+            # shared search, with a bare "attempt to write a readonly database" (and
+            # reading it, as _check_ours_or_new does, leaves -wal and -shm files beside it)
+            raise _read_only(self.path, "the file is read-only")
         _check_ours_or_new(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         con = None
@@ -193,12 +199,7 @@ class ResultStore:
                 con.close()
             if "readonly" not in str(err) and "unable to open" not in str(err):
                 raise
-            raise OSError(
-                f"cannot write the results database {self.path} ({err}): the file or its "
-                "folder is read-only (SQLite also writes the -wal and -shm files beside "
-                "it). Give --db a path in a writable folder; `skewlearn report` reads a "
-                "read-only database as it is."
-            ) from None
+            raise _read_only(self.path, str(err)) from None
 
     def close(self) -> None:
         """Close the connection."""
@@ -217,15 +218,17 @@ class ResultStore:
         included). The connection is in autocommit mode (``isolation_level=None``), where
         ``with connection:`` begins nothing: each statement was its own transaction, with
         its own fsync, so ``set_keys`` of an experiment's 3,468 keys took 3,469 commits
-        (21 s here) and a run stopped during them kept a part of its keys."""
+        (21 s here) and a run stopped during them kept a part of its keys. A ``COMMIT``
+        that fails or is interrupted is rolled back too: left open, the transaction kept
+        the write lock (other runs waited 60 s and failed) and refused the next BEGIN."""
         try:  # (a Ctrl-C right after BEGIN rolls back too)
             self._con.execute("BEGIN IMMEDIATE")
             yield
+            self._con.execute("COMMIT")
         except BaseException:
             if self._con.in_transaction:
                 self._con.execute("ROLLBACK")
             raise
-        self._con.execute("COMMIT")
 
     def write(self, row: Mapping[str, Any]) -> bool:
         """Insert one task's row in its own transaction; False if the task was already there."""
@@ -441,6 +444,16 @@ def _use_wal(con: sqlite3.Connection) -> None:
             if "locked" not in str(err) or time.monotonic() > deadline:
                 raise
             time.sleep(0.01)
+
+
+def _read_only(path: Path, why: str) -> OSError:
+    """The error of a results database that cannot be written (``why``: what SQLite or
+    the file's mode said)."""
+    return OSError(
+        f"cannot write the results database {path} ({why}): the file or its folder is "
+        "read-only (SQLite also writes the -wal and -shm files beside it). Give --db a "
+        "path in a writable folder; `skewlearn report` reads a read-only database as it is."
+    )
 
 
 def _table_names(con: sqlite3.Connection) -> set[str]:
