@@ -1186,6 +1186,7 @@ class ChunkedFile:
             if any(t in _MISSING or t == "" for t in self._kept(row)):
                 self._drop([row], [lineno])
                 return None
+        names = self._names_line(row, lineno)
         X, _, _ = _tabulate(
             [row],
             [lineno],
@@ -1196,9 +1197,9 @@ class ChunkedFile:
             "CSV",
             blank_is_missing=True,
             force_nominal=True,
-            nominal_fix=_NAMES_FIRST_FIX if self._names_line(row, lineno) else _csv_text_fix,
+            nominal_fix=_NAMES_FIRST_FIX if names else _csv_text_fix,
             delimiter=self.delimiter,
-            label_hint=None if self._names_line(row, lineno) else self._named_columns,
+            label_hint=None if names else self._named_columns,
             skip=self._skip,
         )
         return X[0], row[self.label_index]

@@ -375,7 +375,9 @@ def prequential(
         with _text_in_x_hint():  # a text column or {feature: value} rows: say what to do
             X = check_array(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
         # (a None would fail np.unique)
-        y = _check_labels(column_or_1d(y, warn=True), "y", "prequential evaluation", y)
+        y = _check_labels(
+            column_or_1d(y, warn=True), "y", "prequential evaluation needs a label for every row", y
+        )
         if X.shape[0] != len(y):
             raise ValueError(
                 f"X and y must have the same number of rows; got {X.shape[0]} and {len(y)}."

@@ -115,10 +115,12 @@ def _value_kind(value) -> str:
     return type(value).__name__
 
 
-def _check_labels(arr: np.ndarray, name: str, needs: str = "a metric", given=None) -> np.ndarray:
+def _check_labels(
+    arr: np.ndarray, name: str, needs: str = "a metric needs a label for every sample", given=None
+) -> np.ndarray:
     """``arr`` unless it holds a missing label (None, NaN, ``pd.NA``) or, as objects, labels
     of more than one type: np.unique would count NaN as a class, or fail on ``None < 0``
-    with numpy's message. ``needs``: what the message says needs every label; ``given``:
+    with numpy's message. ``needs``: the message's words on who needs every label; ``given``:
     the labels as the user passed them (a pandas ``y``'s index names the row:
     :func:`~skewlearn._values.row_words`)."""
     if arr.dtype.kind == "f":
@@ -132,8 +134,7 @@ def _check_labels(arr: np.ndarray, name: str, needs: str = "a metric", given=Non
         first = first.item() if isinstance(first, np.generic) else first
         raise ValueError(
             f"{name} holds {len(missing)} missing label{'s' if len(missing) > 1 else ''} "
-            f"({first!r} at {row_words(given, int(missing[0]))}); {needs} needs a label for every "
-            f"{'row' if needs != 'a metric' else 'sample'}. "
+            f"({first!r} at {row_words(given, int(missing[0]))}); {needs}. "
             "Drop those samples (in both arrays) or fill the labels in first."
         )
     if arr.dtype.kind == "O":
