@@ -486,20 +486,20 @@ def _check_missing(missing: str) -> None:
         raise ValueError(f"missing must be 'error' or 'drop'; got {missing!r}.")
 
 
-def _nominal_list(nominal_columns, option: str = "nominal_columns") -> list:
-    """``nominal_columns`` (or the list option named ``option``, e.g. ``drop_columns``) as a
-    list; one string (or another non-list) is refused: it would be read one character at a
-    time, each a column name."""
-    if nominal_columns is None:
+def _column_list(columns, option: str = "nominal_columns") -> list:
+    """``columns``, the list option named ``option`` (``nominal_columns``, ``drop_columns``),
+    as a list; one string (or another non-list) is refused: it would be read one character
+    at a time, each a column name."""
+    if columns is None:
         return []
-    if isinstance(nominal_columns, str | bytes) or not isinstance(
-        nominal_columns, Sequence | set | frozenset | np.ndarray
+    if isinstance(columns, str | bytes) or not isinstance(
+        columns, Sequence | set | frozenset | np.ndarray
     ):
         raise TypeError(
             f"{option} must be a list of column names or indices; got "
-            f"{nominal_columns!r}. For one column pass a list: [{nominal_columns!r}]."
+            f"{columns!r}. For one column pass a list: [{columns!r}]."
         )
-    return list(nominal_columns)
+    return list(columns)
 
 
 def _dropped_columns(
@@ -509,7 +509,7 @@ def _dropped_columns(
     file's columns ``names``; the label, a column also in ``nominal_columns`` and a list
     that leaves no feature are refused."""
     dropped = set()
-    for c in _nominal_list(drop_columns, "drop_columns"):
+    for c in _column_list(drop_columns, "drop_columns"):
         j = _label_position(c, names, path, "drop_columns")
         if j == label_index:
             raise ValueError(
@@ -1659,7 +1659,7 @@ def _csv_from_text(
         )
     label_index = _label_position(label_column, names, path)
     nominal_idx: list[int] = []
-    for c in _nominal_list(nominal_columns):
+    for c in _column_list(nominal_columns):
         j = _label_position(c, names, path, "nominal_columns")
         if j == label_index:
             continue

@@ -66,6 +66,7 @@ from .readers import (
     _check_missing,
     _check_positive_class,
     _check_switch,
+    _column_list,
     _count_lines,
     _csv_text_fix,
     _declare,
@@ -82,7 +83,6 @@ from .readers import (
     _line_start,
     _missing_label_error,
     _missing_like_label,
-    _nominal_list,
     _not_two_classes,
     _number,
     _other_formats_option,
@@ -1148,7 +1148,7 @@ class ChunkedFile:
         label_column = -1 if label_column is None else label_column
         self.label_index = _label_position(label_column, names, path)
         self._nominal_idx = []
-        for c in _nominal_list(nominal_columns):
+        for c in _column_list(nominal_columns):
             j = _label_position(c, names, path, "nominal_columns")
             if j != self.label_index:
                 self._nominal_idx.append(j)
