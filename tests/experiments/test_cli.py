@@ -692,3 +692,33 @@ def test_ctrl_c_in_a_study_tool_is_one_line_and_status_130(tool, monkeypatch, ca
         runpy.run_module(f"skewlearn.experiments.{tool}", run_name="__main__")
     assert exc.value.code == 130
     assert capsys.readouterr().err == f"python -m skewlearn.experiments.{tool}: interrupted\n"
+
+
+@pytest.mark.filterwarnings("ignore:.*found in sys.modules:RuntimeWarning")  # runpy, again
+@pytest.mark.parametrize("stop, word, status", [("ctrl-c", "interrupted", 130),
+                                                ("sigterm", "terminated", 143)])  # fmt: skip
+def test_ctrl_c_in_omcsl_studys_table3_says_the_same_command_resumes(
+    stop, word, status, tmp_path, monkeypatch, capsys
+):
+    """Session 27 (session 26's left-alone): Ctrl-C during ``omcsl_study``'s Table 3, which
+    runs for hours through the resumable engine, printed "interrupted" alone, while
+    ``skewlearn run`` says where the finished tasks are and that the same command resumes."""
+    import runpy
+    import sys
+
+    from skewlearn.experiments import runner
+    from skewlearn.experiments.cli import Terminated
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt if stop == "ctrl-c" else Terminated
+
+    db = tmp_path / "t3.sqlite"
+    monkeypatch.setattr(runner, "run_experiment", interrupted)
+    monkeypatch.setattr(sys, "argv", ["omcsl_study", "--skip-table4", "--db", str(db)])
+    with pytest.raises(SystemExit) as exc:
+        runpy.run_module("skewlearn.experiments.omcsl_study", run_name="__main__")
+    assert exc.value.code == status
+    assert capsys.readouterr().err == (
+        f"python -m skewlearn.experiments.omcsl_study: {word}; the finished Table 3 "
+        f"tasks are in {db}: run the same command again to resume.\n"
+    )

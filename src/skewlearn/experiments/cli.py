@@ -138,12 +138,14 @@ class Interrupted(KeyboardInterrupt):
 def run_tool(main: Callable[[], int], prog: str) -> NoReturn:
     """Run a study tool's ``main`` as ``python -m`` does (``prog`` is its usage name):
     Ctrl-C is one line, "<prog>: interrupted", and status 130, as for ``skewlearn``,
-    not a KeyboardInterrupt traceback."""
+    not a KeyboardInterrupt traceback; an :class:`Interrupted` adds its sentence (where
+    the finished work is) and a :class:`Terminated` says so with status 143."""
     try:
         status = main()
-    except KeyboardInterrupt:
-        print(f"{prog}: interrupted", file=sys.stderr)
-        raise SystemExit(130) from None
+    except KeyboardInterrupt as exc:
+        word, status = getattr(exc, "word", "interrupted"), getattr(exc, "status", 130)
+        print(f"{prog}: {word}{exc}", file=sys.stderr)
+        raise SystemExit(status) from None
     raise SystemExit(status)
 
 

@@ -637,10 +637,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     t_wall, t_cpu = time.perf_counter(), time.process_time()
     parts = []
     if not args.skip_table3:
+        from .cli import Interrupted, Terminated, _sigterm_as_interrupt
         from .report import build_reports, to_markdown
         from .runner import run_experiment
 
-        out = run_experiment(config, db, n_jobs=args.jobs, progress=False)
+        try:
+            with _sigterm_as_interrupt():
+                out = run_experiment(config, db, n_jobs=args.jobs, progress=False)
+        except KeyboardInterrupt as exc:  # Table 3 runs for hours; its database resumes it
+            stopped = Terminated if isinstance(exc, Terminated) else Interrupted
+            raise stopped(
+                f"; the finished Table 3 tasks are in {db}: run the same command again to resume."
+            ) from None
         print(f"Table 3: {out['tasks']} tasks ({out['ran']} run now) in {db}")
         parts.append("## Table 3 (test set)\n\n" + table3_markdown(db, experiment, rows))
         engine.write_text(to_markdown(build_reports(db)), encoding="utf-8")
