@@ -1848,3 +1848,23 @@ def test_a_size_warnings_setting_is_given_as_the_commands_param(advice, cli):
     assert _as_params(f"AROW(covariance='full') keeps it; {advice} x") == (
         f"AROW(covariance='full') keeps it; {cli} x"
     )
+
+
+def test_predict_on_a_header_line_names_header_not_a_flag_not_given(capsys, tmp_path):
+    """Session 27: a model trained on a CSV file read with --no-header reads new CSV files
+    without a header (session 18). On a file with a header line, `predict MODEL DATA`
+    (no flag) was told the reader's "--no-header reads it as data: leave out
+    --no-header", a flag the user had not given and whose absence changes nothing, and
+    then the model's note "pass --header". The advice is now --header alone, once."""
+    lines = Path(CSV).read_text(encoding="utf-8").splitlines()
+    plain = tmp_path / "plain.csv"
+    plain.write_text("\n".join(lines[1:]) + "\n", encoding="utf-8")
+    model = tmp_path / "m.skl"
+    assert main(["stream", str(plain), "--no-header", "--model", "AROW", "--save", str(model),
+                 "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    for extra in ([], ["--no-header"]):  # the model's default, or the flag given
+        err = _fails(capsys, ["predict", str(model), CSV, *extra], "pass --header")
+        assert "leave out --no-header" not in err, err
+        assert err.count("--header") == 1, err
+        assert "trained on a CSV file without a header line" in err, err

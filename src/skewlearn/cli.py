@@ -1322,14 +1322,26 @@ def _score(est, X, bundle: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
         raise LearnerError(f"{type(est).__name__} stopped: {' '.join(str(exc).split())}") from exc
 
 
+#: The readers' advice (as :func:`_cli_message` words it) for a names line read as data:
+#: ``predict`` reads a file so by the model's default too, where --no-header was not given.
+_NAMES_READ_AS_DATA = ", and --no-header reads it as data: leave out --no-header."
+
+
 def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
     """A reading error of ``predict`` on one line, with the model's side of a mismatch."""
     text = _cli_message(exc) if not isinstance(exc, UsageError) else str(exc)
     if bundle.get("no_header") and "line 1:" in text and "non-numeric" in text:
-        text += (
-            " (The model was trained on a CSV file without a header line, so this file is "
-            "read without one: pass --header if its first line is column names.)"
-        )
+        if _NAMES_READ_AS_DATA in text:  # the reader's "leave out" a flag not given
+            text = text.replace(
+                _NAMES_READ_AS_DATA,
+                ", and the model was trained on a CSV file without a header line, so this "
+                "file is read without one: pass --header.",
+            )
+        else:
+            text += (
+                " (The model was trained on a CSV file without a header line, so this file "
+                "is read without one: pass --header if its first line is column names.)"
+            )
     if "--drop-columns" in text and "non-numeric" not in text:
         text += _drop_note(bundle)
     if "does not occur" in text:
