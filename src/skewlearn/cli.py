@@ -1006,10 +1006,11 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
         )
     if os.path.isdir(path):
         raise UsageError(f"{flag} {path!r} is a directory; give a file path.")
-    folder = os.path.dirname(os.path.abspath(path))
+    # (a link's file is written, in its folder; a pipe or a device is written as it is)
+    folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
-    if flag == "--save" and not os.access(folder, os.W_OK):  # before the run, not after
+    if flag == "--save" and _regular_or_new(path) and not os.access(folder, os.W_OK):
         # (the model is written to a new file in that folder, then renamed)
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} is not writable.")
     from .experiments.cli import _same_file, irreplaceable
@@ -1026,6 +1027,18 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
             f"{flag} {path!r} is {what}; writing there would destroy it. Give {flag} "
             "another file name."
         )
+
+
+def _regular_or_new(path: str) -> bool:
+    """Whether writing ``path`` makes a new file in its folder (:func:`atomic_write`): not
+    for a named pipe or a device, which are written as they are."""
+    import os
+    import stat
+
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
 
 
 def _save_model(
