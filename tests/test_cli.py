@@ -1848,3 +1848,81 @@ def test_a_size_warnings_setting_is_given_as_the_commands_param(advice, cli):
     assert _as_params(f"AROW(covariance='full') keeps it; {advice} x") == (
         f"AROW(covariance='full') keeps it; {cli} x"
     )
+
+
+def test_predict_on_a_header_line_names_header_not_a_flag_not_given(capsys, tmp_path):
+    """Session 27: a model trained on a CSV file read with --no-header reads new CSV files
+    without a header (session 18). On a file with a header line, `predict MODEL DATA`
+    (no flag) was told the reader's "--no-header reads it as data: leave out
+    --no-header", a flag the user had not given and whose absence changes nothing, and
+    then the model's note "pass --header". The advice is now --header alone, once."""
+    lines = Path(CSV).read_text(encoding="utf-8").splitlines()
+    plain = tmp_path / "plain.csv"
+    plain.write_text("\n".join(lines[1:]) + "\n", encoding="utf-8")
+    model = tmp_path / "m.skl"
+    assert main(["stream", str(plain), "--no-header", "--model", "AROW", "--save", str(model),
+                 "--no-progress"]) == 0  # fmt: skip
+    capsys.readouterr()
+    for extra in ([], ["--no-header"]):  # the model's default, or the flag given
+        err = _fails(capsys, ["predict", str(model), CSV, *extra], "pass --header")
+        assert "leave out --no-header" not in err, err
+        assert err.count("--header") == 1, err
+        assert "trained on a CSV file without a header line" in err, err
+
+
+def _model_of(tmp_path, capsys) -> Path:
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    capsys.readouterr()
+    return model
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "mkfifo"), reason="needs named pipes")
+def test_scores_to_a_named_pipe_reach_its_reader(capsys, tmp_path):
+    """Session 27: `--scores PIPE` (a FIFO another program reads, or bash's `>(gzip > f)`)
+    wrote a temporary file and renamed it over the pipe: the pipe was gone, its reader
+    waited for ever and got nothing, and predict said "scores written to PIPE". A path
+    that is not a regular file (a pipe, a device such as /dev/null) is written as
+    `open()` writes it."""
+    import os
+    import threading
+
+    model = _model_of(tmp_path, capsys)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    try:
+        assert main(["predict", str(model), CSV, "--scores", str(pipe)]) == 0
+    finally:
+        if reader.is_alive() and pipe.is_fifo():  # (a failed run: let the reader go)
+            with open(pipe, "wb"):
+                pass
+        reader.join(10)
+    assert pipe.is_fifo()
+    assert got and len(got[0].decode("utf-8").splitlines()) == 241  # the header and 240 rows
+
+
+def test_save_and_scores_through_a_link_write_the_linked_file(capsys, tmp_path):
+    """Session 27: `--save LINK` / `--scores LINK` (a symbolic link, e.g. into a shared
+    folder) replaced the link by a file of its own: the linked file kept the old model or
+    scores, and the link was gone. Both now write the linked file, as `open()` does, and
+    the link stays."""
+    real = tmp_path / "shared"
+    real.mkdir()
+    for flag, name in (("--save", "m.skl"), ("--scores", "s.csv")):
+        target, link = real / name, tmp_path / f"link-{name}"
+        target.write_text("old\n", encoding="utf-8")
+        link.symlink_to(target)
+        if flag == "--save":
+            argv = ["stream", CSV, "--model", "AROW", "--save", str(link), "--no-progress"]
+        else:
+            argv = ["predict", str(real / "m.skl"), CSV, "--scores", str(link)]
+        assert main(argv) == 0, flag
+        assert link.is_symlink(), flag
+        assert target.read_bytes() != b"old\n", flag
+    capsys.readouterr()
+    assert main(["predict", str(tmp_path / "link-m.skl"), CSV, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 240
+    assert len((real / "s.csv").read_text(encoding="utf-8").splitlines()) == 241

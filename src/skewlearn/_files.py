@@ -22,13 +22,23 @@ def atomic_write(path: str | os.PathLike, prefix: str = ".skewlearn-") -> Iterat
     else ``0o666`` less the process umask (``tempfile.mkstemp`` makes ``0o600``: a model
     saved for a team or a shared data cache was unreadable to everyone else; and a private
     (``0o600``) model saved again became readable by everyone).
+
+    Where ``open`` would write elsewhere than a new file at ``path``, so does this: a
+    symbolic link's file is replaced (the link stays), and a path that is not a regular
+    file (a named pipe, bash's ``>(command)``, a device such as ``/dev/null``) is opened
+    and written as it is, since renaming over it would replace the pipe or device itself.
     """
-    folder = os.path.dirname(os.path.abspath(path))
     try:
-        kept = os.stat(path)
-        mode = stat.S_IMODE(kept.st_mode) if stat.S_ISREG(kept.st_mode) else None
+        kept = os.stat(path)  # (through links)
     except OSError:  # no file yet (or none we may look at): the default mode
-        mode = None
+        kept = None
+    if kept is not None and not stat.S_ISREG(kept.st_mode):
+        with open(path, "wb") as fh:
+            yield fh
+        return
+    mode = None if kept is None else stat.S_IMODE(kept.st_mode)
+    path = os.path.realpath(path)  # a link's file, not the link
+    folder = os.path.dirname(path)
     while True:
         tmp = os.path.join(folder, f"{prefix}{secrets.token_hex(8)}")
         try:

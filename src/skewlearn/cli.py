@@ -1006,10 +1006,11 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
         )
     if os.path.isdir(path):
         raise UsageError(f"{flag} {path!r} is a directory; give a file path.")
-    folder = os.path.dirname(os.path.abspath(path))
+    # (a link's file is written, in its folder; a pipe or a device is written as it is)
+    folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
-    if flag == "--save" and not os.access(folder, os.W_OK):  # before the run, not after
+    if flag == "--save" and _regular_or_new(path) and not os.access(folder, os.W_OK):
         # (the model is written to a new file in that folder, then renamed)
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} is not writable.")
     from .experiments.cli import _same_file, irreplaceable
@@ -1026,6 +1027,18 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
             f"{flag} {path!r} is {what}; writing there would destroy it. Give {flag} "
             "another file name."
         )
+
+
+def _regular_or_new(path: str) -> bool:
+    """Whether writing ``path`` makes a new file in its folder (:func:`atomic_write`): not
+    for a named pipe or a device, which are written as they are."""
+    import os
+    import stat
+
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
 
 
 def _save_model(
@@ -1322,14 +1335,26 @@ def _score(est, X, bundle: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
         raise LearnerError(f"{type(est).__name__} stopped: {' '.join(str(exc).split())}") from exc
 
 
+#: The readers' advice (as :func:`_cli_message` words it) for a names line read as data:
+#: ``predict`` reads a file so by the model's default too, where --no-header was not given.
+_NAMES_READ_AS_DATA = ", and --no-header reads it as data: leave out --no-header."
+
+
 def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
     """A reading error of ``predict`` on one line, with the model's side of a mismatch."""
     text = _cli_message(exc) if not isinstance(exc, UsageError) else str(exc)
     if bundle.get("no_header") and "line 1:" in text and "non-numeric" in text:
-        text += (
-            " (The model was trained on a CSV file without a header line, so this file is "
-            "read without one: pass --header if its first line is column names.)"
-        )
+        if _NAMES_READ_AS_DATA in text:  # the reader's "leave out" a flag not given
+            text = text.replace(
+                _NAMES_READ_AS_DATA,
+                ", and the model was trained on a CSV file without a header line, so this "
+                "file is read without one: pass --header.",
+            )
+        else:
+            text += (
+                " (The model was trained on a CSV file without a header line, so this file "
+                "is read without one: pass --header if its first line is column names.)"
+            )
     if "--drop-columns" in text and "non-numeric" not in text:
         text += _drop_note(bundle)
     if "does not occur" in text:
