@@ -1188,7 +1188,7 @@ class ChunkedFile:
         # from the first two non-blank rows; 0 when there is none
         self._names_at = (
             lineno
-            if second is not None and _names_first([first_row, second], header)
+            if second is not None and _names_first([first_row, second], header, self._skip)
             else 0
         )  # fmt: skip
 
