@@ -1655,6 +1655,8 @@ def _both_readers_say(path, nominal: bool = True, **kw) -> str:
         ("red,small,q,p\n" + "blue,large,q,n\n" * 3, False),
         # the names after a blank line: the first non-blank line, as read_csv sees it
         ("\n \na,b,c,label\n" + "1,2,q,p\n3,4,q,n\n" * 3, True),
+        # a blank name in the dropped column is no missing value (an index's, from pandas)
+        ("a,b,,label\n" + "1,2,,p\n3,4,,n\n" * 3, True),
     ],
 )
 def test_header_false_names_line_is_judged_alike_by_both_readers(tmp_path, text, names):
@@ -1668,6 +1670,19 @@ def test_header_false_names_line_is_judged_alike_by_both_readers(tmp_path, text,
     said = _both_readers_say(path, nominal=False, header=False)
     assert ("The first line looks like column names" in said) is names, said
     assert ("nominal_columns" in said) is not names, said
+
+
+def test_header_false_names_line_longer_than_the_first_peek(tmp_path):
+    """Session 27: iter_chunks peeks at the file's start until it holds the first line;
+    with the delimiter given (no sniffing), a peek that ends before the second line is
+    grown until it holds it, for the names line to be judged as read_csv judges it."""
+    path = tmp_path / "wide.csv"
+    width = 12000  # > 64 KiB of names
+    names = ",".join(f"c{j:05d}" for j in range(width)) + ",label\n"
+    # (the peek grows to 256 KiB for the names; the row after them ends beyond it)
+    path.write_text(names + ("1.00000000000000," * width + "p\n") * 2, encoding="utf-8")
+    said = _both_readers_say(path, nominal=False, header=False, delimiter=",")
+    assert "line 1: non-numeric value 'c00000'" in said and "column names" in said
 
 
 def test_header_false_names_advice_is_not_given_for_a_later_line(tmp_path):
