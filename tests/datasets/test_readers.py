@@ -1694,3 +1694,28 @@ def test_header_false_names_advice_is_not_given_for_a_later_line(tmp_path):
     said = _both_readers_say(path, header=False, missing="drop")
     assert said.endswith("(the label is read from column 4, 'x4').") and "line 3:" in said
     assert "column names" not in said
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("label\n1,2,p\n", "line 2: 3 values where 1 is expected"),
+        ("3\n1,2,p\n", "line 2: 3 values where 1 is expected"),  # header=False
+        ("a,b,label\n1,2,p\n3\n", "line 3: 1 value where 3 are expected"),
+        ("a,label\n1,p\n3", "line 3: 1 value where 2 are expected"),  # no newline at the end
+    ],
+)
+def test_a_rows_value_count_reads_right_for_one(tmp_path, text, words):
+    """Session 27: a one-column file's short row read '3 values where 1 are expected'."""
+    from skewlearn.datasets import iter_chunks
+
+    path = tmp_path / "f.csv"
+    path.write_text(text, encoding="utf-8")
+    header = not text.startswith("3")
+    for call in (
+        lambda: read_csv(path, header=header),
+        lambda: list(iter_chunks(path, header=header, chunk_size=1)),
+        lambda: list(iter_chunks(path, header=header, chunk_size=1, nominal_columns=[0])),
+    ):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            call()
