@@ -1719,3 +1719,9 @@ def test_a_rows_value_count_reads_right_for_one(tmp_path, text, words):
     ):
         with pytest.raises(ValueError, match=re.escape(words)):
             call()
+    # a KEEL file of the class alone: the careful reader's chunks
+    keel = tmp_path / "k.dat"
+    keel.write_text("@relation r\n@attribute c {p,n}\n@data\np\n1, n\n", encoding="utf-8")
+    for call in (lambda: read(keel), lambda: list(iter_chunks(keel, chunk_size=1))):
+        with pytest.raises(ValueError, match="line 5: 2 values where 1 is expected"):
+            call()

@@ -712,7 +712,8 @@ def _tabulate(
             raise _fail(
                 path,
                 ln,
-                f"{len(row)} value{'s' * (len(row) != 1)} where {width} are expected",
+                f"{len(row)} value{'s' * (len(row) != 1)} where {width} "
+                f"{'is' if width == 1 else 'are'} expected",
                 "Every row needs one value per attribute; check for a truncated line or a "
                 "stray delimiter.",
             )

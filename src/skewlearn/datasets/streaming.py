@@ -1569,7 +1569,8 @@ class ChunkedFile:
                 raise _fail(
                     self.path,
                     ln,
-                    f"{len(row)} value{'s' * (len(row) != 1)} where {width} are expected",
+                    f"{len(row)} value{'s' * (len(row) != 1)} where {width} "
+                    f"{'is' if width == 1 else 'are'} expected",
                     "Every row needs one value per attribute; check for a truncated line or a "
                     "stray delimiter.",
                 )
