@@ -1848,3 +1848,42 @@ def test_a_size_warnings_setting_is_given_as_the_commands_param(advice, cli):
     assert _as_params(f"AROW(covariance='full') keeps it; {advice} x") == (
         f"AROW(covariance='full') keeps it; {cli} x"
     )
+
+
+def _omcsl_tables():
+    from skewlearn import OMCSL
+
+    OMCSL()._warn_large_tables(5, 10)  # "..., or measure='f1' (no tables)."
+
+
+def _linear_asls_system():
+    from skewlearn import LinearASLS
+    from skewlearn.batch.asls import _warn_large_linear
+
+    # "solver='smw' solves the same model with an N × N matrix."
+    _warn_large_linear(LinearASLS(), np.zeros((3, 9)), "primal")
+
+
+@pytest.mark.parametrize(
+    "make, model, advised",
+    [(_omcsl_tables, "OMCSL", "measure=f1"), (_linear_asls_system, "LinearASLS", "solver=smw")],
+)
+def test_every_setting_a_size_warning_advises_is_a_param(monkeypatch, make, model, advised):
+    """Session 27: the out-of-memory line rewrote a size warning's setting as --param only
+    after "use"; OMCSL's "or measure='f1'" and LinearASLS's "solver='smw' solves ..."
+    stayed in Python's words. The advised setting is a --param the command takes."""
+    import warnings
+
+    import skewlearn
+    import skewlearn.base
+    from skewlearn.cli import _as_params, _build, _parse_params
+
+    monkeypatch.setattr(skewlearn.base, "LARGE_STATE", 0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make()
+    (warning,) = [str(w.message) for w in caught if w.category is RuntimeWarning]
+    assert f"--param {advised}" in _as_params(warning)
+    assert f"--param {model}.{advised}" in _as_params(warning, model)  # compare, cv
+    ((_, key, value),) = _parse_params([advised])
+    assert _build(getattr(skewlearn, model), {key: value}, 0).get_params()[key] == value
