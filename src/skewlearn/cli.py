@@ -451,8 +451,10 @@ class _ReaderErrorsAsUsage:
 
 
 #: "use NAME='A'" (or NAME=A), optionally followed by "or 'B'" alternatives, in a
-#: learner's size warning: the settings it advises, in Python's words.
-_ADVISED = re.compile(r"\b([Uu]se )(\w+)=('[^']*'|[^\s,()']+)((?: or '[^']*')*)")
+#: learner's size warning: the settings it advises, in Python's words; also after ", or "
+#: (OMCSL's "..., or measure='f1'") and at a sentence's start (LinearASLS's "solver='smw'
+#: solves the same model ..."), where no "use" leads in.
+_ADVISED = re.compile(r"(\b[Uu]se |, or |(?<=\. ))(\w+)=('[^']*'|[^\s,()']+)((?: or '[^']*')*)")
 
 
 def _as_params(text: str, model: str | None = None) -> str:
