@@ -1561,7 +1561,11 @@ def test_a_model_of_a_header_less_csv_reads_new_csv_files_without_a_header(capsy
     # a file with a header line: --header reads it so; without it, the advice names --header
     assert main(["predict", str(model), CSV, "--header", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"] == 240
-    _fails(capsys, ["predict", str(model), CSV], "pass --header")
+    err = _fails(capsys, ["predict", str(model), CSV], "pass --header")
+    # session 27: the names advice is not to leave out a --no-header no one typed (the
+    # model's reads the file so); it said "leave out --no-header", then "pass --header"
+    assert "leave out --no-header" not in err and "The first line looks like column" in err
+    assert "the model's --no-header" in err
     # a LIBSVM file is not a CSV file: the model's "no header" does not apply to it
     lib = tmp_path / "m2.skl"
     svm_model = tmp_path / "plus.csv"
