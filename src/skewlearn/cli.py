@@ -1327,7 +1327,15 @@ def _score(est, X, bundle: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
 def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
     """A reading error of ``predict`` on one line, with the model's side of a mismatch."""
     text = _cli_message(exc) if not isinstance(exc, UsageError) else str(exc)
-    if bundle.get("no_header") and "line 1:" in text and "non-numeric" in text:
+    names = "--no-header reads it as data: leave out --no-header."  # (_NAMES_FIRST_FIX)
+    if bundle.get("no_header") and names in text:
+        # the model's --no-header, which leaving out the flag keeps: --header overrides it
+        text = text.replace(
+            names,
+            "the model's --no-header (it was trained on a CSV file without a header line) "
+            "reads it as data: pass --header.",
+        )
+    elif bundle.get("no_header") and "line 1:" in text and "non-numeric" in text:
         text += (
             " (The model was trained on a CSV file without a header line, so this file is "
             "read without one: pass --header if its first line is column names.)"
