@@ -1561,7 +1561,11 @@ def test_a_model_of_a_header_less_csv_reads_new_csv_files_without_a_header(capsy
     # a file with a header line: --header reads it so; without it, the advice names --header
     assert main(["predict", str(model), CSV, "--header", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"] == 240
-    _fails(capsys, ["predict", str(model), CSV], "pass --header")
+    err = _fails(capsys, ["predict", str(model), CSV], "pass --header")
+    # session 27: the names advice is not to leave out a --no-header no one typed (the
+    # model's reads the file so); it said "leave out --no-header", then "pass --header"
+    assert "leave out --no-header" not in err and "The first line looks like column" in err
+    assert "the model's --no-header" in err
     # a LIBSVM file is not a CSV file: the model's "no header" does not apply to it
     lib = tmp_path / "m2.skl"
     svm_model = tmp_path / "plus.csv"
@@ -1926,3 +1930,42 @@ def test_save_and_scores_through_a_link_write_the_linked_file(capsys, tmp_path):
     assert main(["predict", str(tmp_path / "link-m.skl"), CSV, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["rows"] == 240
     assert len((real / "s.csv").read_text(encoding="utf-8").splitlines()) == 241
+
+
+def _omcsl_tables():
+    from skewlearn import OMCSL
+
+    OMCSL()._warn_large_tables(5, 10)  # "..., or measure='f1' (no tables)."
+
+
+def _linear_asls_system():
+    from skewlearn import LinearASLS
+    from skewlearn.batch.asls import _warn_large_linear
+
+    # "solver='smw' solves the same model with an N × N matrix."
+    _warn_large_linear(LinearASLS(), np.zeros((3, 9)), "primal")
+
+
+@pytest.mark.parametrize(
+    "make, model, advised",
+    [(_omcsl_tables, "OMCSL", "measure=f1"), (_linear_asls_system, "LinearASLS", "solver=smw")],
+)
+def test_every_setting_a_size_warning_advises_is_a_param(monkeypatch, make, model, advised):
+    """Session 27: the out-of-memory line rewrote a size warning's setting as --param only
+    after "use"; OMCSL's "or measure='f1'" and LinearASLS's "solver='smw' solves ..."
+    stayed in Python's words. The advised setting is a --param the command takes."""
+    import warnings
+
+    import skewlearn
+    import skewlearn.base
+    from skewlearn.cli import _as_params, _build, _parse_params
+
+    monkeypatch.setattr(skewlearn.base, "LARGE_STATE", 0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        make()
+    (warning,) = [str(w.message) for w in caught if w.category is RuntimeWarning]
+    assert f"--param {advised}" in _as_params(warning)
+    assert f"--param {model}.{advised}" in _as_params(warning, model)  # compare, cv
+    ((_, key, value),) = _parse_params([advised])
+    assert _build(getattr(skewlearn, model), {key: value}, 0).get_params()[key] == value

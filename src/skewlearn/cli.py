@@ -451,8 +451,10 @@ class _ReaderErrorsAsUsage:
 
 
 #: "use NAME='A'" (or NAME=A), optionally followed by "or 'B'" alternatives, in a
-#: learner's size warning: the settings it advises, in Python's words.
-_ADVISED = re.compile(r"\b([Uu]se )(\w+)=('[^']*'|[^\s,()']+)((?: or '[^']*')*)")
+#: learner's size warning: the settings it advises, in Python's words; also after ", or "
+#: (OMCSL's "..., or measure='f1'") and at a sentence's start (LinearASLS's "solver='smw'
+#: solves the same model ..."), where no "use" leads in.
+_ADVISED = re.compile(r"(\b[Uu]se |, or |(?<=\. ))(\w+)=('[^']*'|[^\s,()']+)((?: or '[^']*')*)")
 
 
 def _as_params(text: str, model: str | None = None) -> str:
@@ -1335,26 +1337,22 @@ def _score(est, X, bundle: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
         raise LearnerError(f"{type(est).__name__} stopped: {' '.join(str(exc).split())}") from exc
 
 
-#: The readers' advice (as :func:`_cli_message` words it) for a names line read as data:
-#: ``predict`` reads a file so by the model's default too, where --no-header was not given.
-_NAMES_READ_AS_DATA = ", and --no-header reads it as data: leave out --no-header."
-
-
 def _predict_message(exc: Exception, bundle: dict[str, Any], positive) -> str:
     """A reading error of ``predict`` on one line, with the model's side of a mismatch."""
     text = _cli_message(exc) if not isinstance(exc, UsageError) else str(exc)
-    if bundle.get("no_header") and "line 1:" in text and "non-numeric" in text:
-        if _NAMES_READ_AS_DATA in text:  # the reader's "leave out" a flag not given
-            text = text.replace(
-                _NAMES_READ_AS_DATA,
-                ", and the model was trained on a CSV file without a header line, so this "
-                "file is read without one: pass --header.",
-            )
-        else:
-            text += (
-                " (The model was trained on a CSV file without a header line, so this file "
-                "is read without one: pass --header if its first line is column names.)"
-            )
+    names = "--no-header reads it as data: leave out --no-header."  # (_NAMES_FIRST_FIX)
+    if bundle.get("no_header") and names in text:
+        # the model's --no-header, which leaving out the flag keeps: --header overrides it
+        text = text.replace(
+            names,
+            "the model's --no-header (it was trained on a CSV file without a header line) "
+            "reads it as data: pass --header.",
+        )
+    elif bundle.get("no_header") and "line 1:" in text and "non-numeric" in text:
+        text += (
+            " (The model was trained on a CSV file without a header line, so this file is "
+            "read without one: pass --header if its first line is column names.)"
+        )
     if "--drop-columns" in text and "non-numeric" not in text:
         text += _drop_note(bundle)
     if "does not occur" in text:

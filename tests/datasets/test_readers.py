@@ -1627,3 +1627,101 @@ def test_header_false_on_a_file_with_names_says_to_read_the_header(tmp_path, cap
         with pytest.raises(ValueError, match=r"non-numeric value 'x'.*nominal_columns") as info:
             call()
         assert "column names" not in str(info.value)
+
+
+def _both_readers_say(path, nominal: bool = True, **kw) -> str:
+    """The message of ``read_csv`` and ``iter_chunks`` on ``path``, checked to be the same
+    with the third column dropped (the compiled parser's chunks, and one row at a time)
+    and, if ``nominal``, taken as nominal (the careful reader's chunks)."""
+    from skewlearn.datasets import iter_chunks
+
+    said = set()
+    for extra in ({"drop_columns": [2]}, {"nominal_columns": [2]})[: 1 + nominal]:
+        with pytest.raises(ValueError) as info:
+            read_csv(path, **kw, **extra)
+        said.add(str(info.value))
+        for size in (1, 7):
+            with pytest.raises(ValueError) as info:
+                list(iter_chunks(path, chunk_size=size, **kw, **extra))
+            said.add(str(info.value))
+    assert len(said) == 1, said
+    return said.pop()
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        # text columns without names: the second line holds no number either
+        ("red,small,q,p\n" + "blue,large,q,n\n" * 3, False),
+        # the names after a blank line: the first non-blank line, as read_csv sees it
+        ("\n \na,b,c,label\n" + "1,2,q,p\n3,4,q,n\n" * 3, True),
+        # a blank name in the dropped column is no missing value (an index's, from pandas)
+        ("a,b,,label\n" + "1,2,,p\n3,4,,n\n" * 3, True),
+    ],
+)
+def test_header_false_names_line_is_judged_alike_by_both_readers(tmp_path, text, names):
+    """Session 27: iter_chunks took any first line without a number for the names (it did
+    not look at the second line, as read_csv does: a file of text columns was told to read
+    its header), and only at line 1 (names after a blank line were told to fix the value)."""
+    path = tmp_path / "f.csv"
+    path.write_text(text, encoding="utf-8")
+    # (not as nominal: iter_chunks counts the classes first, and the names line's label
+    # is a third one)
+    said = _both_readers_say(path, nominal=False, header=False)
+    assert ("The first line looks like column names" in said) is names, said
+    assert ("nominal_columns" in said) is not names, said
+
+
+def test_header_false_names_line_longer_than_the_first_peek(tmp_path):
+    """Session 27: iter_chunks peeks at the file's start until it holds the first line;
+    with the delimiter given (no sniffing), a peek that ends before the second line is
+    grown until it holds it, for the names line to be judged as read_csv judges it."""
+    path = tmp_path / "wide.csv"
+    width = 12000  # > 64 KiB of names
+    names = ",".join(f"c{j:05d}" for j in range(width)) + ",label\n"
+    # (the peek grows to 256 KiB for the names; the row after them ends beyond it)
+    path.write_text(names + ("1.00000000000000," * width + "p\n") * 2, encoding="utf-8")
+    said = _both_readers_say(path, nominal=False, header=False, delimiter=",")
+    assert "line 1: non-numeric value 'c00000'" in said and "column names" in said
+
+
+def test_header_false_names_advice_is_not_given_for_a_later_line(tmp_path):
+    """Session 27: with missing='drop', a first line without a number but with a missing
+    value is dropped, and a text value on a later line was told that the first line looks
+    like column names (read_csv, and iter_chunks with nominal columns)."""
+    path = tmp_path / "f.csv"
+    path.write_text("?,x,q,p\n1,2,q,p\n3,y,q,n\n", encoding="utf-8")
+    said = _both_readers_say(path, header=False, missing="drop")
+    assert said.endswith("(the label is read from column 4, 'x4').") and "line 3:" in said
+    assert "column names" not in said
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("label\n1,2,p\n", "line 2: 3 values where 1 is expected"),
+        ("3\n1,2,p\n", "line 2: 3 values where 1 is expected"),  # header=False
+        ("a,b,label\n1,2,p\n3\n", "line 3: 1 value where 3 are expected"),
+        ("a,label\n1,p\n3", "line 3: 1 value where 2 are expected"),  # no newline at the end
+    ],
+)
+def test_a_rows_value_count_reads_right_for_one(tmp_path, text, words):
+    """Session 27: a one-column file's short row read '3 values where 1 are expected'."""
+    from skewlearn.datasets import iter_chunks
+
+    path = tmp_path / "f.csv"
+    path.write_text(text, encoding="utf-8")
+    header = not text.startswith("3")
+    for call in (
+        lambda: read_csv(path, header=header),
+        lambda: list(iter_chunks(path, header=header, chunk_size=1)),
+        lambda: list(iter_chunks(path, header=header, chunk_size=1, nominal_columns=[0])),
+    ):
+        with pytest.raises(ValueError, match=re.escape(words)):
+            call()
+    # a KEEL file of the class alone: the careful reader's chunks
+    keel = tmp_path / "k.dat"
+    keel.write_text("@relation r\n@attribute c {p,n}\n@data\np\n1, n\n", encoding="utf-8")
+    for call in (lambda: read(keel), lambda: list(iter_chunks(keel, chunk_size=1))):
+        with pytest.raises(ValueError, match="line 5: 2 values where 1 is expected"):
+            call()

@@ -398,6 +398,9 @@ def test_a_missing_label_of_a_filtered_series_is_named_by_its_index_label(dtype)
         found = rf"\((nan|<NA>|None) at {where}\)"
         with pytest.raises(ValueError, match=rf"y_true holds 1 missing label {found}; a metric"):
             f1(y, np.ones(8, dtype=int))
+        # session 27: the whole phrase (a default of "a metric" alone passed the tests)
+        with pytest.raises(ValueError, match=r"; a metric needs a label for every sample\. Drop"):
+            f1(y, np.ones(8, dtype=int))
         with pytest.raises(ValueError, match=rf"y_pred holds 1 missing label {found}; a metric"):
             confusion_counts(np.ones(8, dtype=int), y)
         with pytest.raises(ValueError, match=rf"y_true holds 1 missing label {found}; a metric"):

@@ -574,13 +574,16 @@ _NAMES_FIRST_FIX = (
 )
 
 
-def _names_first(rows: list[list[str]], header: bool) -> bool:
+def _names_first(rows: list[list[str]], header: bool, skip: frozenset[int] = frozenset()) -> bool:
     """Whether ``header=False`` was given for a file whose first line holds no number and
-    whose second line holds some: a header line read as data."""
+    whose second line holds some: a header line read as data. A first line with a missing
+    value in a kept column (not in ``skip``) is not: it is refused or dropped before any
+    text value, so the value the advice would go to is on another line."""
     return (
         not header
         and len(rows) > 1
         and all(_number(t) is None for t in rows[0])
+        and not any(t in _MISSING or t == "" for j, t in enumerate(rows[0]) if j not in skip)
         and any(_number(t) is not None for t in rows[1])
     )
 
@@ -709,7 +712,8 @@ def _tabulate(
             raise _fail(
                 path,
                 ln,
-                f"{len(row)} value{'s' * (len(row) != 1)} where {width} are expected",
+                f"{len(row)} value{'s' * (len(row) != 1)} where {width} "
+                f"{'is' if width == 1 else 'are'} expected",
                 "Every row needs one value per attribute; check for a truncated line or a "
                 "stray delimiter.",
             )
@@ -1671,7 +1675,7 @@ def _csv_from_text(
     # header=False on a file whose first line is names: its text fails first (row 0 of
     # the first numeric column), and the fix is the header, not a column option
     fix, hint = _csv_text_fix, header
-    if _names_first(rows, header):
+    if _names_first(rows, header, skip):
         fix, hint = _NAMES_FIRST_FIX, None
     X, y, meta = _tabulate(
         rows,

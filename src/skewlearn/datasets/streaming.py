@@ -83,6 +83,7 @@ from .readers import (
     _line_start,
     _missing_label_error,
     _missing_like_label,
+    _names_first,
     _not_two_classes,
     _number,
     _other_formats_option,
@@ -320,6 +321,25 @@ def _read_blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[A
                 buf[:have] = buf[cut:size]
     except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
         raise _gzip_error(path, exc) from None
+
+
+def _second_row(head: bytes, pos: int, lineno: int, whole: bool, delimiter: str):
+    """The first non-blank CSV row of ``head`` from ``pos`` (line ``lineno``), its fields
+    stripped; None when ``head`` holds no whole one (or it does not parse: the read names
+    that line)."""
+    while pos < len(head):
+        text_end, nxt = _line_end(head, pos, len(head))
+        if nxt >= len(head) and not whole:
+            return None
+        try:
+            line = _decode_line(head[pos:text_end], "", lineno, pos)
+            row = next(csv.reader([line], delimiter=delimiter, strict=True), [])
+        except (ValueError, csv.Error):
+            return None
+        if row and any(c.strip() for c in row):
+            return [c.strip() for c in row]
+        pos, lineno = nxt, lineno + 1
+    return None
 
 
 def _decode_line(raw: bytes, path: str, lineno: int, offset: int) -> str:
@@ -1115,9 +1135,11 @@ class ChunkedFile:
                     first_row = [c.strip() for c in row]
                     break
                 pos, lineno = nxt, lineno + 1
-            # the sniffer's sample: the first three whole lines, within the first MiB
-            if not cut and not (sniffed and not whole and peek < 1 << 20
-                                and _first_lines(text)[1] < 3):  # fmt: skip
+            # the sniffer's sample: the first three whole lines, within the first MiB (without
+            # a header, two: the second tells whether the first is the names, _names_first)
+            want = 3 if sniffed else 0 if header else 2
+            if not cut and not (not whole and peek < 1 << 20
+                                and _first_lines(text)[1] < want):  # fmt: skip
                 break
             peek *= 4  # a wide file's header can be longer than any fixed peek
         self.delimiter = delimiter
@@ -1125,6 +1147,7 @@ class ChunkedFile:
             raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
         if sniffed:
             _refuse_blank_separated(path, lineno, first_row)
+        second = None  # (the row after first_row, read without a header)
         if header:
             names = first_row
             _warn_numeric_header(path, names)
@@ -1144,6 +1167,7 @@ class ChunkedFile:
             names = [f"x{j + 1}" for j in range(len(first_row))]
             self._data_skip = 0
             self._first_line = 1
+            second = _second_row(head, nxt, lineno + 1, whole, delimiter)
         self._named_columns = bool(header)  # the label hint names columns, else indexes them
         label_column = -1 if label_column is None else label_column
         self.label_index = _label_position(label_column, names, path)
@@ -1160,6 +1184,13 @@ class ChunkedFile:
             self.attributes[j] = _Attribute(names[j], [], False)
         self.width = len(names)
         self._set_names()
+        # the line of the names read as data (header=False), judged as read_csv judges it,
+        # from the first two non-blank rows; 0 when there is none
+        self._names_at = (
+            lineno
+            if second is not None and _names_first([first_row, second], header, self._skip)
+            else 0
+        )  # fmt: skip
 
     def _set_names(self) -> None:
         names = []
@@ -1186,7 +1217,7 @@ class ChunkedFile:
             if any(t in _MISSING or t == "" for t in self._kept(row)):
                 self._drop([row], [lineno])
                 return None
-        names = self._names_line(row, lineno)
+        names = self._names_line(lineno)
         X, _, _ = _tabulate(
             [row],
             [lineno],
@@ -1204,11 +1235,11 @@ class ChunkedFile:
         )
         return X[0], row[self.label_index]
 
-    def _names_line(self, row: list[str], lineno: int) -> bool:
-        """Whether ``row``, read without a header, is the file's first line and holds no
-        number: its column names (the read sees one line at a time, so the next line is
-        not looked at, as :func:`~skewlearn.datasets.readers._names_first` does)."""
-        return not self._named_columns and lineno == 1 and all(_number(t) is None for t in row)
+    def _names_line(self, lineno: int) -> bool:
+        """Whether line ``lineno``, read without a header, is the file's column names: its
+        first non-blank row, when :func:`~skewlearn.datasets.readers._names_first` holds
+        for it and the next one (``_names_at``, judged when the file was opened)."""
+        return lineno == self._names_at
 
     def _csv_pieces(self, rows: int, reuse: bool = False):
         """Chunks of ``rows`` rows as ``((X,), (label ids, label tokens))``, parsed
@@ -1538,7 +1569,8 @@ class ChunkedFile:
                 raise _fail(
                     self.path,
                     ln,
-                    f"{len(row)} value{'s' * (len(row) != 1)} where {width} are expected",
+                    f"{len(row)} value{'s' * (len(row) != 1)} where {width} "
+                    f"{'is' if width == 1 else 'are'} expected",
                     "Every row needs one value per attribute; check for a truncated line or a "
                     "stray delimiter.",
                 )
@@ -1590,7 +1622,7 @@ class ChunkedFile:
                         )
             yield (None,), tokens
             return
-        names = is_csv and bool(rows) and self._names_line(rows[0], linenos[0])
+        names = is_csv and bool(rows) and self._names_line(linenos[0])
         X, _, _ = _tabulate(
             rows,
             linenos,
