@@ -130,10 +130,17 @@ def test_unknown_name_suggests_close_matches():
     assert list_datasets() == sorted(list_datasets())
 
 
-@pytest.mark.parametrize("name", ["train.csv", "pima.dat", "data.svm.gz", "x.ARFF"])
+@pytest.mark.parametrize(
+    "name",
+    ["train.csv", "pima.dat", "data.svm.gz", "x.ARFF", "train.csv.xz", "d.libsvm.BZ2",
+     "x.tsv.zst", "data.gz", "data.xz"],
+)  # fmt: skip
 def test_a_missing_file_name_is_not_called_an_unknown_dataset(name, tmp_path, monkeypatch):
     """Session 11: a data file name without a '/' that does not exist (a typo, or the wrong
-    directory) got "Unknown dataset 'train.csv'" and the list of registered names."""
+    directory) got "Unknown dataset 'train.csv'" and the list of registered names.
+    Session 27 (probe c's left-alone): so did one ending in a compression suffix other than
+    .gz (``train.csv.xz``, which the readers name and refuse when it exists) or in .gz
+    alone."""
     monkeypatch.chdir(tmp_path)
     with pytest.raises(FileNotFoundError, match=rf"{re.escape(name)}: no such file"):
         load(name)

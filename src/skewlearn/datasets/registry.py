@@ -48,6 +48,7 @@ from .._values import plain
 from . import cache
 from .readers import (
     _EXTENSIONS,
+    _OTHER_SUFFIXES,
     _absent_positive,
     _check_positive_class,
     _not_two_classes,
@@ -420,8 +421,10 @@ def load(
         if rmeta.get("format") in ("CSV", "KEEL", "ARFF"):  # the label column can be chosen
             label = rmeta.get("label_name")
     else:
-        base = name[:-3] if name.lower().endswith(".gz") else name
-        if os.path.splitext(base)[1].lower() in _EXTENSIONS:  # meant as a file
+        packed = os.path.splitext(name)[1].lower()  # .gz, or one the readers name and refuse
+        packed = packed if packed == ".gz" or packed in _OTHER_SUFFIXES else ""
+        base = name[: len(name) - len(packed)]
+        if packed or os.path.splitext(base)[1].lower() in _EXTENSIONS:  # meant as a file
             raise FileNotFoundError(
                 f"{name}: no such file (nor a registered dataset: `skewlearn datasets` lists them)."
             )
