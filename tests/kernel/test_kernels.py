@@ -185,3 +185,31 @@ def test_support_vectors_and_dual_coef_refuse_writes(name, pos_first):
     np.testing.assert_array_equal(clf.decision_function(Xs), csr)
     clf.partial_fit(X[:20], 1 - y[:20])  # the model's own state still learns in place
     assert clf.sv_.flags.writeable and clf.alpha_.flags.writeable
+
+
+@pytest.mark.parametrize("pos_first", [False, True], ids=["pos_last", "pos_first"])
+@pytest.mark.parametrize("name", ["KernelPerceptron", "Projectron", "NORMA", "KOIL"])
+def test_public_attributes_rebuild_the_scores_for_both_positive_labels(name, pos_first):
+    """``decision_function(X) = kernel_matrix(X, support_vectors_) @ dual_coef_.T +
+    intercept_`` (scikit-learn's ``SVC`` convention), whichever class is ``pos_label``:
+    with ``pos_label = classes_[0]`` the scores are the negated raw expansion, so
+    ``dual_coef_`` and NORMA's ``intercept_`` must be negated too. Session 27: dropping
+    either negation passed tests/kernel and tests/auc."""
+    import skewlearn
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(80, 3))
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0.4).astype(int)
+    params = {"gamma": 0.7, "pos_label": 0 if pos_first else 1}
+    if name == "NORMA":  # an offset that moves (class costs make it uneven)
+        params.update(fit_intercept=True, c_pos=0.9, c_neg=0.3, budget=None)
+    if name == "KOIL":
+        params.update(budget_pos=6, budget_neg=6, random_state=0)
+    if name == "Projectron":
+        params["eta"] = 0.4
+    clf = getattr(skewlearn, name)(**params).fit(X, y)
+    K = kernel_matrix(X, clf.support_vectors_.copy(), "rbf", gamma=0.7)
+    rebuilt = K @ clf.dual_coef_[0] + getattr(clf, "intercept_", 0.0)
+    if name == "NORMA":
+        assert abs(clf.intercept_) > 0.05  # the offset is part of the check
+    np.testing.assert_allclose(clf.decision_function(X), rebuilt, rtol=1e-12, atol=1e-12)
