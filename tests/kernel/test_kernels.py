@@ -146,3 +146,70 @@ def test_kernel_matrix_refuses_a_sparse_y_by_name():
     with pytest.raises(ValueError, match=r"Y must be dense.*Y\.toarray\(\)"):
         kernel_matrix(X, sp.csr_matrix(Y))
     np.testing.assert_array_equal(kernel_matrix(X, sp.csr_matrix(Y).toarray()), kernel_matrix(X, Y))
+
+
+@pytest.mark.parametrize("pos_first", [False, True], ids=["pos_last", "pos_first"])
+@pytest.mark.parametrize(
+    "name",
+    ["KernelPerceptron", "RBP", "Forgetron", "Projectron", "ProjectronPP", "NORMA", "KOIL"],
+)
+def test_support_vectors_and_dual_coef_refuse_writes(name, pos_first):
+    """Session 27: as ``coef_`` (session 26), the kernel learners' views gave a write
+    to the model or lost it depending on the learner and ``pos_label``. A write into
+    ``support_vectors_`` (a view of ``sv_``) changed the dense scores but not the kept
+    rbf norms, so the CSR scores of the same rows then differed by up to 0.9 (and the
+    Projectron's Cholesky factor no longer was its SVs'); ``dual_coef_`` was a view for
+    ``pos_label = classes_[1]`` and a negated copy otherwise, and KOIL's two are copies
+    (the active slots), so the same line did nothing there. Both are read-only now."""
+    import skewlearn
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 4))
+    y = (X[:, 0] > 0.3).astype(int)
+    params = {"gamma": 0.5, "pos_label": 0 if pos_first else 1}
+    if name in ("RBP", "Forgetron", "NORMA"):
+        params["budget"] = 8
+    if name == "KOIL":
+        params.update(budget_pos=5, budget_neg=5, random_state=0)
+    if name.startswith("Projectron"):
+        params["eta"] = 0.5
+    clf = getattr(skewlearn, name)(**params).fit(X, y)
+    Xs = sp.csr_matrix(X)
+    dense, csr = clf.decision_function(X), clf.decision_function(Xs)
+    assert clf.n_support_ if np.ndim(clf.n_support_) == 0 else clf.n_support_.sum()
+    with pytest.raises(ValueError, match="read-only"):
+        clf.support_vectors_[0] += 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        clf.dual_coef_[0, 0] += 10.0
+    np.testing.assert_array_equal(clf.decision_function(X), dense)
+    np.testing.assert_array_equal(clf.decision_function(Xs), csr)
+    clf.partial_fit(X[:20], 1 - y[:20])  # the model's own state still learns in place
+    assert clf.sv_.flags.writeable and clf.alpha_.flags.writeable
+
+
+@pytest.mark.parametrize("pos_first", [False, True], ids=["pos_last", "pos_first"])
+@pytest.mark.parametrize("name", ["KernelPerceptron", "Projectron", "NORMA", "KOIL"])
+def test_public_attributes_rebuild_the_scores_for_both_positive_labels(name, pos_first):
+    """``decision_function(X) = kernel_matrix(X, support_vectors_) @ dual_coef_.T +
+    intercept_`` (scikit-learn's ``SVC`` convention), whichever class is ``pos_label``:
+    with ``pos_label = classes_[0]`` the scores are the negated raw expansion, so
+    ``dual_coef_`` and NORMA's ``intercept_`` must be negated too. Session 27: dropping
+    either negation passed tests/kernel and tests/auc."""
+    import skewlearn
+
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(80, 3))
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0.4).astype(int)
+    params = {"gamma": 0.7, "pos_label": 0 if pos_first else 1}
+    if name == "NORMA":  # an offset that moves (class costs make it uneven)
+        params.update(fit_intercept=True, c_pos=0.9, c_neg=0.3, budget=None)
+    if name == "KOIL":
+        params.update(budget_pos=6, budget_neg=6, random_state=0)
+    if name == "Projectron":
+        params["eta"] = 0.4
+    clf = getattr(skewlearn, name)(**params).fit(X, y)
+    K = kernel_matrix(X, clf.support_vectors_.copy(), "rbf", gamma=0.7)
+    rebuilt = K @ clf.dual_coef_[0] + getattr(clf, "intercept_", 0.0)
+    if name == "NORMA":
+        assert abs(clf.intercept_) > 0.05  # the offset is part of the check
+    np.testing.assert_allclose(clf.decision_function(X), rebuilt, rtol=1e-12, atol=1e-12)

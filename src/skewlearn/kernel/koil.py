@@ -19,7 +19,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._config import NJIT
 from .._docs import fill_doc
-from ..base import THRESHOLD_DOC
+from ..base import THRESHOLD_DOC, read_only
 from ..kernels import kernel_row_to_buf
 from . import budget as bd
 from .budget import (
@@ -447,14 +447,16 @@ class KOIL(_KernelLearner):
 
     @property
     def support_vectors_(self) -> np.ndarray:
-        """Stored support vectors, positives first, shape (n_SV, n_features)."""
-        return self.sv_[self._active()]
+        """Stored support vectors, positives first, shape (n_SV, n_features); read-only (a
+        copy of the active slots: a write would be lost)."""
+        return read_only(self.sv_[self._active()])
 
     @property
     def dual_coef_(self) -> np.ndarray:
-        """Weights of :attr:`support_vectors_`, sign convention of ``decision_function``."""
+        """Weights of :attr:`support_vectors_`, sign convention of ``decision_function``;
+        read-only (a copy: a write would be lost)."""
         a = self.alpha_[self._active()][None, :]
-        return a if self._pos_is_last() else -a
+        return read_only(a if self._pos_is_last() else -a)
 
     @property
     def n_support_(self) -> np.ndarray:

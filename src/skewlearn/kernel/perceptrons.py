@@ -33,7 +33,7 @@ from .._config import NJIT, NJIT_INLINE
 from .._docs import fill_doc
 from .._rng import rng_int
 from .._rows import canonical
-from ..base import OnlineClassifier, user_stacklevel
+from ..base import OnlineClassifier, read_only, user_stacklevel
 from ..kernels import (
     KERNEL_CODES,
     kernel_buf_buf,
@@ -291,16 +291,20 @@ class _KernelExpansionClassifier(_KernelLearner):
     # ------------------------------------------------------------------ views
     @property
     def support_vectors_(self) -> np.ndarray:
-        """Stored support vectors in slot order, shape (n_SV, n_features)."""
+        """Stored support vectors in slot order, shape (n_SV, n_features); read-only (a
+        view of ``sv_``: a write would bypass the kept rbf norms, so the CSR scores would
+        no longer be the dense ones)."""
         check_is_fitted(self, "segments_")
-        return self.sv_[: self.segments_[0, COUNT]]
+        return read_only(self.sv_[: self.segments_[0, COUNT]])
 
     @property
     def dual_coef_(self) -> np.ndarray:
-        """Weights of :attr:`support_vectors_`, sign convention of ``decision_function``."""
+        """Weights of :attr:`support_vectors_`, sign convention of ``decision_function``;
+        read-only (a view of ``alpha_`` or, for ``pos_label = classes_[0]``, a negated
+        copy: a write would be taken or lost depending on ``pos_label``)."""
         check_is_fitted(self, "segments_")
         a = self.alpha_[None, : self.segments_[0, COUNT]]
-        return a if self._pos_is_last() else -a
+        return read_only(a if self._pos_is_last() else -a)
 
     @property
     def n_support_(self) -> int:
