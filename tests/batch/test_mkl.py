@@ -138,6 +138,28 @@ def test_reduced_gradient_finds_simplex_minimiser_of_a_known_function():
     np.testing.assert_allclose(res["mu"], [0.7, 0.3, 0.0], atol=1e-3)
 
 
+def test_one_iteration_follows_the_faces_of_the_simplex_while_J_decreases():
+    """Algorithm 1, lines 10-15 (SimpleMKL): when a step reaches the boundary (a weight
+    hits 0), that weight's direction is set to 0, the largest weight takes up the
+    difference and the descent goes on along the face while J decreases. On a linear
+    J = c·mu the one iteration then ends at the best vertex, one evaluation per face
+    (a mutation sweep, session 27, found no test of that re-projection: without it the
+    iteration stopped at the first face and probed it again with a step of 0)."""
+    c = np.array([1.0, 2.0, 3.0, 4.0])
+    seen = []
+
+    def linear(mu):
+        seen.append(mu.copy())
+        return float(c @ mu), -2.0 * c, None  # g = -2 dJ/dmu
+
+    res = reduced_gradient_mkl(linear, 4, max_iter=2, tol=1e-12)
+    assert res["n_iter"] == 2 and res["stop"] == "tol"
+    np.testing.assert_array_equal(res["mu"], [1.0, 0.0, 0.0, 0.0])
+    # from 1/4 each: the weight with the steepest reduced gradient reaches 0 first
+    assert [int(np.sum(m > 0)) for m in seen] == [4, 3, 2, 1]
+    assert res["objective_history"] == [2.5, 1.0]
+
+
 def test_reduced_direction_rules():
     # Eqs. 19-21 by hand: mu = (0.5, 0.3, 0, 0.2), grad = (-1, -3, 2, -0.5), m̂ = 0:
     # rg = grad - grad[0] = (0, -2, 3, 0.5); D_1 = 2, D_2 = 0 (mu_2 = 0 and rg > 0),
