@@ -394,6 +394,31 @@ def test_proximal_svm_dec_smw_form_on_wide_data():
         ProximalSVMDEC(kernel="rbf", solver="smw").fit(X, y)
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: ProximalSVMDEC(kernel="rbf"),
+        lambda: ProximalSVMDEC(kernel="poly", degree=2),
+        lambda: KernelASLS(),
+        lambda: KernelASLS(reduced_rate=0.5, random_state=0),
+    ],
+    ids=["PSVM-rbf", "PSVM-poly", "KASLS", "KASLS_R"],
+)
+def test_kernel_models_keep_their_own_copy_of_the_rows_they_expand_on(make):
+    """The kernel PSVM kept the caller's training array itself as ``basis_`` (a validated
+    C-ordered float64 X is not copied), so an in-place edit of that array after the fit
+    (``X -= X.mean(axis=0)``, a reused buffer) silently changed the model's scores;
+    KernelASLS already kept ``X[support_]``, a copy."""
+    X, y = _problem(n=60, seed=3)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    est = make().fit(X, y)
+    rows = X[:7].copy()
+    before = est.decision_function(rows)
+    X *= 3.0
+    X += 1.0
+    np.testing.assert_array_equal(est.decision_function(rows), before)
+
+
 def test_svmdec_is_svc_with_class_costs():
     X, y = _problem(n=120, seed=14)
     clf = SVMDEC(C_pos=6.0, C_neg=0.5, sigma=2.0).fit(X, y)
