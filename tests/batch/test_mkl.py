@@ -589,6 +589,25 @@ def test_dcd_gradient_pass_and_shrinking_match_liblinear(mu, C, s, weights):
     np.testing.assert_allclose(J, naive.svm_primal(Zs, ypm, upper, w, b, s), rtol=1e-10)
 
 
+@pytest.mark.parametrize("s", [3.0, 0.5])
+def test_dcd_step_uses_the_diagonal_with_the_squared_intercept_scaling(s):
+    """Hsieh et al.'s step alpha_i <- alpha_i - G_i / Q_ii with Q_ii = sum_m mu_m ||z_im||^2 + s^2
+    (the constant feature s enters squared). On one row from alpha = 0 (G = -1) one step
+    lands on the optimum alpha = 1 / Q_ii, and the next gradient pass confirms it. The
+    other tests run at s = 1 or compare with liblinear to its tolerance, so s in place of
+    s^2 survived them (a mutation sweep, session 27): at s = 3 it never converges."""
+    Z = np.array([[0.6, -0.8, 2.0]])  # one row: a block of 2 columns and one of 1
+    obj = LinearSVMObjective(
+        Z, np.array([2, 1]), np.array([1.0]), np.array([100.0]), s, 1e-12, 1000, seed_state(0)
+    )
+    mu = np.array([0.25, 0.75])
+    _, _, (alpha, _, b, epochs, _, converged) = obj(mu)
+    q = 0.25 * (0.6**2 + 0.8**2) + 0.75 * 2.0**2 + s * s
+    assert converged and epochs == 2  # one updating pass, one gradient pass
+    np.testing.assert_allclose(alpha, [1.0 / q], rtol=1e-15)
+    np.testing.assert_allclose(b, s * s / q, rtol=1e-15)  # b = s * (s * alpha * y)
+
+
 def test_dcd_warm_start_continues_to_the_same_solution():
     """A solve warm-started from another μ's α (the first pass is then a gradient pass that
     rebuilds the active set) ends at the same SVM as a cold solve, and a start that is
