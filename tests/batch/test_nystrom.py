@@ -672,3 +672,26 @@ def test_nystroem_linear_svm_is_seeded_by_its_random_state_alone():
         np.random.set_state(state)  # noqa: NPY002
     np.testing.assert_array_equal(scores[0], scores[1])
     assert clf[-1].random_state == 0
+
+
+def test_eigenvalues_at_or_below_the_relative_cutoff_are_dropped():
+    """The map keeps the eigenpairs of W = K(L, L) above EIG_RTOL (1e-12) × the largest
+    and drops the rest (the module's documented cut-off). The other tests see no
+    eigenvalue between 1e-12 and 1e-6 of the largest (the default jitter lifts them), so a
+    cut-off of 1e-6 survived them (a mutation sweep, session 27). A smooth kernel on 30
+    landmarks without jitter has both: the count is checked against numpy's eigenvalues."""
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from skewlearn.batch.nystrom import EIG_RTOL
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] > 1).astype(int)
+    ny = StratifiedNystroem(gamma=0.05, n_landmarks=30, jitter=0.0, random_state=0).fit(X, y)
+    ev = np.sort(np.linalg.eigvalsh(rbf_kernel(ny.landmarks_, gamma=0.05)))[::-1]
+    ratio = ev / ev[0]
+    kept = int(np.sum(ratio > EIG_RTOL))
+    assert EIG_RTOL == 1e-12 and 0 < kept < 30
+    assert np.sum(ratio > 1e-6) < kept  # eigenvalues kept here lie below 1e-6 of the largest
+    assert ny.n_components_ == kept and ny.normalization_.shape == (30, kept)
+    np.testing.assert_allclose(ny.eigenvalues_, ev[:kept], rtol=0, atol=1e-14 * ev[0])
