@@ -80,6 +80,22 @@ def test_more_landmarks_than_rows_warns_and_uses_all():
     assert sorted(ny.landmark_indices_) == list(range(20))
 
 
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("sampling", ["uniform", "stratified"])
+def test_the_landmark_cap_starts_one_above_the_rows(cls, sampling):
+    """n_landmarks = n_samples uses every row without a word; n_samples + 1 warns and uses
+    every row too (the other test asks for 50 on 20 rows, so a cap starting at
+    n_samples + 2 survived it, and uniform sampling then asked NumPy for 21 of 20 rows)."""
+    X, y = _data(n=20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        cls(n_landmarks=20, sampling=sampling, random_state=0).fit(X, y)
+    with pytest.warns(UserWarning, match="n_landmarks=21 > n_samples=20: using all 20 rows"):
+        est = cls(n_landmarks=21, sampling=sampling, random_state=0).fit(X, y)
+    indices = est.landmark_indices_ if cls is StratifiedNystroem else est.landmark_indices_[0]
+    assert sorted(indices) == list(range(20))
+
+
 def test_stratified_without_y_is_an_error():
     X, _ = _data()
     with pytest.raises(ValueError, match=r'sampling="stratified".*pass y'):
