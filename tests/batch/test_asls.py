@@ -480,6 +480,8 @@ def test_svmsdc_is_smote_then_costed_svc():
     assert clf.C_pos_ == pytest.approx(135 / 68)
     ref = SVC(C=1.0, class_weight={1.0: 135 / 68, -1.0: 1.0}, gamma=0.25).fit(Xr, tr)
     np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), rtol=1e-6)
+    # support vectors over the rows the SVM saw: 135 negatives + 68 positives after SMOTE
+    assert clf.support_ratio_ == len(ref.support_) / 203
     # already balanced enough: SMOTE is left out
     Xb, yb = _problem(n=40, seed=16, pos=0.5)
     assert SVMSDC().fit(Xb, yb).pipeline_.named_steps["smote"] == "passthrough"
