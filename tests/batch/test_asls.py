@@ -99,32 +99,16 @@ def test_lasls_targets_follow_eq5_by_hand():
 
 
 @pytest.mark.parametrize("solver", ["primal", "smw"])
-@pytest.mark.parametrize(("r_pos", "m_pos"), [(1.0, 1.0), (3.0, 1.0), (4.0, 2.0)])
-def test_lasls_matches_numpy_stagewise_reference(solver, r_pos, m_pos):
-    X, y = _problem()
-    t, lam, m = _lam_m(y, r_pos, m_pos)
-    Xa = naive.augment(X)
-    ref = naive.lasls_eq8 if solver == "primal" else naive.lasls_eq9
-
-    def fit(Gamma):
-        w = ref(Xa, lam, 2.0, Gamma)
-        return w, Xa @ w
-
-    w_ref, history = naive.stagewise(fit, t, m, 6)
-    clf = LinearASLS(r_pos=r_pos, m_pos=m_pos, nu=2.0, tol=0.0, max_stages=6, solver=solver)
-    clf.fit(X, y)
-    assert clf.n_stages_ == 6 and clf.solver_ == solver
-    np.testing.assert_allclose(clf.weights_, w_ref, rtol=1e-8, atol=1e-10)
-    np.testing.assert_allclose(clf.targets_, history[-1], rtol=1e-8, atol=1e-10)
-
-
-@pytest.mark.parametrize("solver", ["primal", "smw"])
-def test_negative_class_coefficients_follow_the_numpy_stagewise_reference(solver):
-    """(r-, m-) enter Λ = r/m² and Eq. (5) for the negatives exactly as (r+, m+) do for
-    the positives. The paper always uses (1, 1) and so did every test, so r_neg read as 1
+@pytest.mark.parametrize(
+    ("r_pos", "m_pos", "r_neg", "m_neg"),
+    [(1.0, 1.0, 1.0, 1.0), (3.0, 1.0, 1.0, 1.0), (4.0, 2.0, 1.0, 1.0), (3.0, 1.5, 2.0, 0.8)],
+)
+def test_lasls_matches_numpy_stagewise_reference(solver, r_pos, m_pos, r_neg, m_neg):
+    """Six stages against tests/naive/asls.py. The last case gives the negatives their own
+    (r-, m-): the paper always uses (1, 1) and so did every test, so r_neg read as 1
     survived them (a mutation sweep, session 27)."""
     X, y = _problem()
-    t, lam, m = _lam_m(y, 3.0, 1.5, r_neg=2.0, m_neg=0.8)
+    t, lam, m = _lam_m(y, r_pos, m_pos, r_neg, m_neg)
     Xa = naive.augment(X)
     ref = naive.lasls_eq8 if solver == "primal" else naive.lasls_eq9
 
@@ -134,8 +118,16 @@ def test_negative_class_coefficients_follow_the_numpy_stagewise_reference(solver
 
     w_ref, history = naive.stagewise(fit, t, m, 6)
     clf = LinearASLS(
-        r_pos=3.0, m_pos=1.5, r_neg=2.0, m_neg=0.8, nu=2.0, tol=0.0, max_stages=6, solver=solver
-    ).fit(X, y)
+        r_pos=r_pos,
+        m_pos=m_pos,
+        r_neg=r_neg,
+        m_neg=m_neg,
+        nu=2.0,
+        tol=0.0,
+        max_stages=6,
+        solver=solver,
+    )
+    clf.fit(X, y)
     assert clf.n_stages_ == 6 and clf.solver_ == solver
     np.testing.assert_allclose(clf.weights_, w_ref, rtol=1e-8, atol=1e-10)
     np.testing.assert_allclose(clf.targets_, history[-1], rtol=1e-8, atol=1e-10)
