@@ -99,10 +99,16 @@ def test_lasls_targets_follow_eq5_by_hand():
 
 
 @pytest.mark.parametrize("solver", ["primal", "smw"])
-@pytest.mark.parametrize(("r_pos", "m_pos"), [(1.0, 1.0), (3.0, 1.0), (4.0, 2.0)])
-def test_lasls_matches_numpy_stagewise_reference(solver, r_pos, m_pos):
+@pytest.mark.parametrize(
+    ("r_pos", "m_pos", "r_neg", "m_neg"),
+    [(1.0, 1.0, 1.0, 1.0), (3.0, 1.0, 1.0, 1.0), (4.0, 2.0, 1.0, 1.0), (3.0, 1.5, 2.0, 0.8)],
+)
+def test_lasls_matches_numpy_stagewise_reference(solver, r_pos, m_pos, r_neg, m_neg):
+    """Six stages against tests/naive/asls.py. The last case gives the negatives their own
+    (r-, m-): the paper always uses (1, 1) and so did every test, so r_neg read as 1
+    survived them (a mutation sweep, session 27)."""
     X, y = _problem()
-    t, lam, m = _lam_m(y, r_pos, m_pos)
+    t, lam, m = _lam_m(y, r_pos, m_pos, r_neg, m_neg)
     Xa = naive.augment(X)
     ref = naive.lasls_eq8 if solver == "primal" else naive.lasls_eq9
 
@@ -111,7 +117,16 @@ def test_lasls_matches_numpy_stagewise_reference(solver, r_pos, m_pos):
         return w, Xa @ w
 
     w_ref, history = naive.stagewise(fit, t, m, 6)
-    clf = LinearASLS(r_pos=r_pos, m_pos=m_pos, nu=2.0, tol=0.0, max_stages=6, solver=solver)
+    clf = LinearASLS(
+        r_pos=r_pos,
+        m_pos=m_pos,
+        r_neg=r_neg,
+        m_neg=m_neg,
+        nu=2.0,
+        tol=0.0,
+        max_stages=6,
+        solver=solver,
+    )
     clf.fit(X, y)
     assert clf.n_stages_ == 6 and clf.solver_ == solver
     np.testing.assert_allclose(clf.weights_, w_ref, rtol=1e-8, atol=1e-10)
@@ -394,6 +409,31 @@ def test_proximal_svm_dec_smw_form_on_wide_data():
         ProximalSVMDEC(kernel="rbf", solver="smw").fit(X, y)
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: ProximalSVMDEC(kernel="rbf"),
+        lambda: ProximalSVMDEC(kernel="poly", degree=2),
+        lambda: KernelASLS(),
+        lambda: KernelASLS(reduced_rate=0.5, random_state=0),
+    ],
+    ids=["PSVM-rbf", "PSVM-poly", "KASLS", "KASLS_R"],
+)
+def test_kernel_models_keep_their_own_copy_of_the_rows_they_expand_on(make):
+    """The kernel PSVM kept the caller's training array itself as ``basis_`` (a validated
+    C-ordered float64 X is not copied), so an in-place edit of that array after the fit
+    (``X -= X.mean(axis=0)``, a reused buffer) silently changed the model's scores;
+    KernelASLS already kept ``X[support_]``, a copy."""
+    X, y = _problem(n=60, seed=3)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    est = make().fit(X, y)
+    rows = X[:7].copy()
+    before = est.decision_function(rows)
+    X *= 3.0
+    X += 1.0
+    np.testing.assert_array_equal(est.decision_function(rows), before)
+
+
 def test_svmdec_is_svc_with_class_costs():
     X, y = _problem(n=120, seed=14)
     clf = SVMDEC(C_pos=6.0, C_neg=0.5, sigma=2.0).fit(X, y)
@@ -432,6 +472,8 @@ def test_svmsdc_is_smote_then_costed_svc():
     assert clf.C_pos_ == pytest.approx(135 / 68)
     ref = SVC(C=1.0, class_weight={1.0: 135 / 68, -1.0: 1.0}, gamma=0.25).fit(Xr, tr)
     np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), rtol=1e-6)
+    # support vectors over the rows the SVM saw: 135 negatives + 68 positives after SMOTE
+    assert clf.support_ratio_ == len(ref.support_) / 203
     # already balanced enough: SMOTE is left out
     Xb, yb = _problem(n=40, seed=16, pos=0.5)
     assert SVMSDC().fit(Xb, yb).pipeline_.named_steps["smote"] == "passthrough"

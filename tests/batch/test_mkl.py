@@ -138,6 +138,28 @@ def test_reduced_gradient_finds_simplex_minimiser_of_a_known_function():
     np.testing.assert_allclose(res["mu"], [0.7, 0.3, 0.0], atol=1e-3)
 
 
+def test_one_iteration_follows_the_faces_of_the_simplex_while_J_decreases():
+    """Algorithm 1, lines 10-15 (SimpleMKL): when a step reaches the boundary (a weight
+    hits 0), that weight's direction is set to 0, the largest weight takes up the
+    difference and the descent goes on along the face while J decreases. On a linear
+    J = c·mu the one iteration then ends at the best vertex, one evaluation per face
+    (a mutation sweep, session 27, found no test of that re-projection: without it the
+    iteration stopped at the first face and probed it again with a step of 0)."""
+    c = np.array([1.0, 2.0, 3.0, 4.0])
+    seen = []
+
+    def linear(mu):
+        seen.append(mu.copy())
+        return float(c @ mu), -2.0 * c, None  # g = -2 dJ/dmu
+
+    res = reduced_gradient_mkl(linear, 4, max_iter=2, tol=1e-12)
+    assert res["n_iter"] == 2 and res["stop"] == "tol"
+    np.testing.assert_array_equal(res["mu"], [1.0, 0.0, 0.0, 0.0])
+    # from 1/4 each: the weight with the steepest reduced gradient reaches 0 first
+    assert [int(np.sum(m > 0)) for m in seen] == [4, 3, 2, 1]
+    assert res["objective_history"] == [2.5, 1.0]
+
+
 def test_reduced_direction_rules():
     # Eqs. 19-21 by hand: mu = (0.5, 0.3, 0, 0.2), grad = (-1, -3, 2, -0.5), m̂ = 0:
     # rg = grad - grad[0] = (0, -2, 3, 0.5); D_1 = 2, D_2 = 0 (mu_2 = 0 and rg > 0),
@@ -565,6 +587,25 @@ def test_dcd_gradient_pass_and_shrinking_match_liblinear(mu, C, s, weights):
     D = _liblinear_dual(Zs, ypm, upper, s, alpha)
     np.testing.assert_allclose(D, P_ref, rtol=1e-6)
     np.testing.assert_allclose(J, naive.svm_primal(Zs, ypm, upper, w, b, s), rtol=1e-10)
+
+
+@pytest.mark.parametrize("s", [3.0, 0.5])
+def test_dcd_step_uses_the_diagonal_with_the_squared_intercept_scaling(s):
+    """Hsieh et al.'s step alpha_i <- alpha_i - G_i / Q_ii with Q_ii = sum_m mu_m ||z_im||^2 + s^2
+    (the constant feature s enters squared). On one row from alpha = 0 (G = -1) one step
+    lands on the optimum alpha = 1 / Q_ii, and the next gradient pass confirms it. The
+    other tests run at s = 1 or compare with liblinear to its tolerance, so s in place of
+    s^2 survived them (a mutation sweep, session 27): at s = 3 it never converges."""
+    Z = np.array([[0.6, -0.8, 2.0]])  # one row: a block of 2 columns and one of 1
+    obj = LinearSVMObjective(
+        Z, np.array([2, 1]), np.array([1.0]), np.array([100.0]), s, 1e-12, 1000, seed_state(0)
+    )
+    mu = np.array([0.25, 0.75])
+    _, _, (alpha, _, b, epochs, _, converged) = obj(mu)
+    q = 0.25 * (0.6**2 + 0.8**2) + 0.75 * 2.0**2 + s * s
+    assert converged and epochs == 2  # one updating pass, one gradient pass
+    np.testing.assert_allclose(alpha, [1.0 / q], rtol=1e-15)
+    np.testing.assert_allclose(b, s * s / q, rtol=1e-15)  # b = s * (s * alpha * y)
 
 
 def test_dcd_warm_start_continues_to_the_same_solution():

@@ -80,6 +80,22 @@ def test_more_landmarks_than_rows_warns_and_uses_all():
     assert sorted(ny.landmark_indices_) == list(range(20))
 
 
+@pytest.mark.parametrize("cls", [StratifiedNystroem, MultiNystroem], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("sampling", ["uniform", "stratified"])
+def test_the_landmark_cap_starts_one_above_the_rows(cls, sampling):
+    """n_landmarks = n_samples uses every row without a word; n_samples + 1 warns and uses
+    every row too (the other test asks for 50 on 20 rows, so a cap starting at
+    n_samples + 2 survived it, and uniform sampling then asked NumPy for 21 of 20 rows)."""
+    X, y = _data(n=20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        cls(n_landmarks=20, sampling=sampling, random_state=0).fit(X, y)
+    with pytest.warns(UserWarning, match="n_landmarks=21 > n_samples=20: using all 20 rows"):
+        est = cls(n_landmarks=21, sampling=sampling, random_state=0).fit(X, y)
+    indices = est.landmark_indices_ if cls is StratifiedNystroem else est.landmark_indices_[0]
+    assert sorted(indices) == list(range(20))
+
+
 def test_stratified_without_y_is_an_error():
     X, _ = _data()
     with pytest.raises(ValueError, match=r'sampling="stratified".*pass y'):
@@ -644,3 +660,54 @@ def test_text_and_dicts_in_x_are_named_with_the_fix(cls):
     with pytest.raises(ValueError, match=r"X holds text"):
         fitted.transform(np.array([["1", "x", "2"]], dtype=object))
     assert fitted.transform(X).shape[0] == 40
+
+
+def test_nystroem_linear_svm_is_seeded_by_its_random_state_alone():
+    """``random_state`` seeded the landmark draw only: liblinear's dual coordinate descent
+    visits the rows in an order drawn from ``LinearSVC``'s own ``random_state`` (None:
+    NumPy's global generator), so the same seed gave other scores after another
+    ``np.random.seed`` (up to 5e-3 apart on 2,000 rows). Both are seeded now: same seed,
+    same bits, whatever the global state."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    from skewlearn import nystroem_linear_svm
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 5))
+    y = (np.hypot(X[:, 0], X[:, 1]) + 0.3 * rng.normal(size=300) < 0.6).astype(int)
+    scores = []
+    state = np.random.get_state()  # noqa: NPY002 - restored for the other tests
+    try:
+        for global_seed in (0, 1):
+            np.random.seed(global_seed)  # noqa: NPY002 - the global state is the point
+            clf = nystroem_linear_svm(n_landmarks=30, C=10.0, random_state=0)
+            with warnings.catch_warnings():  # liblinear may stop at max_iter: same bits still
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                scores.append(clf.fit(X, y).decision_function(X))
+    finally:
+        np.random.set_state(state)  # noqa: NPY002
+    np.testing.assert_array_equal(scores[0], scores[1])
+    assert clf[-1].random_state == 0
+
+
+def test_eigenvalues_at_or_below_the_relative_cutoff_are_dropped():
+    """The map keeps the eigenpairs of W = K(L, L) above EIG_RTOL (1e-12) × the largest
+    and drops the rest (the module's documented cut-off). The other tests see no
+    eigenvalue between 1e-12 and 1e-6 of the largest (the default jitter lifts them), so a
+    cut-off of 1e-6 survived them (a mutation sweep, session 27). A smooth kernel on 30
+    landmarks without jitter has both: the count is checked against numpy's eigenvalues."""
+    from sklearn.metrics.pairwise import rbf_kernel
+
+    from skewlearn.batch.nystrom import EIG_RTOL
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] > 1).astype(int)
+    ny = StratifiedNystroem(gamma=0.05, n_landmarks=30, jitter=0.0, random_state=0).fit(X, y)
+    ev = np.sort(np.linalg.eigvalsh(rbf_kernel(ny.landmarks_, gamma=0.05)))[::-1]
+    ratio = ev / ev[0]
+    kept = int(np.sum(ratio > EIG_RTOL))
+    assert EIG_RTOL == 1e-12 and 0 < kept < 30
+    assert np.sum(ratio > 1e-6) < kept  # eigenvalues kept here lie below 1e-6 of the largest
+    assert ny.n_components_ == kept and ny.normalization_.shape == (30, kept)
+    np.testing.assert_allclose(ny.eigenvalues_, ev[:kept], rtol=0, atol=1e-14 * ev[0])

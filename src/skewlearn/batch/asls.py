@@ -1338,7 +1338,7 @@ class ProximalSVMDEC(BatchClassifier):
     weights_ : ndarray of shape (n_basis + 1,)
         ``[w, b]`` (linear) or ``[u, b]`` (kernel), for the score of ``pos_label``.
     basis_ : ndarray of shape (n_samples, n_features) or None
-        The training rows (kernel only).
+        A copy of the training rows (kernel only).
     C_pos_ : float
     solver_ : str
         The form solved, ``"primal"`` or ``"smw"``.
@@ -1411,7 +1411,9 @@ class ProximalSVMDEC(BatchClassifier):
         c_pos, c_neg = _class_costs(y, self.C_pos, self.C_neg)
         self.C_pos_ = c_pos
         self.sigma_ = _resolve_sigma(self.sigma, X, self.kernel)
-        self.basis_ = None if self.kernel == "linear" else X
+        # a copy: the validated X can be the caller's own array, which an in-place edit
+        # after the fit would change under the model (KernelASLS keeps X[support_], a copy)
+        self.basis_ = None if self.kernel == "linear" else X.copy()
         self._kernel_ = (self.kernel, int(self.degree), float(self.coef0))
         cost = np.where(y > 0, c_pos, c_neg)  # one LS stage: W = C, Γ = t
         fix = ", or use smaller costs" + ("" if self.kernel == "linear" else " or a larger sigma")

@@ -955,7 +955,9 @@ def nystroem_linear_svm(
     sampling : {"uniform", "stratified"}, default="uniform"
         Landmark sampling (``"uniform"`` is the paper's baseline).
     random_state : int, RandomState or None, default=None
-        Seeds the landmark draw.
+        Seeds the landmark draw and the order in which liblinear's dual coordinate
+        descent visits the rows (``LinearSVC``'s ``random_state``): an int gives the same
+        model at every fit.
 
     Returns
     -------
@@ -986,5 +988,13 @@ def nystroem_linear_svm(
             sampling=sampling,
             random_state=random_state,
         ),
-        LinearSVC(loss="hinge", dual=True, C=C, class_weight=class_weight, max_iter=10_000),
+        # liblinear's row order too: unseeded it came from NumPy's global generator
+        LinearSVC(
+            loss="hinge",
+            dual=True,
+            C=C,
+            class_weight=class_weight,
+            max_iter=10_000,
+            random_state=random_state,
+        ),
     )
