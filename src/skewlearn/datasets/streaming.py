@@ -27,10 +27,15 @@ careful readers of :mod:`skewlearn.datasets.readers`, which parse it or raise th
 error with the file's line number. KEEL files (and CSV with ``nominal_columns``) are read
 with the careful tokenizer, a chunk at a time.
 
-Limits: a quoted CSV field may not contain a line break; ``scale`` is not available
-(scaling needs the whole set: scale inside your learner's pipeline instead). The first
-problem in file order is reported, whereas the whole-file readers check the encoding of
-the whole file first.
+A quoted CSV field may hold line breaks (RFC 4180: a free-text column): a line that
+ends inside a quote goes to the careful reader with the record's next lines (from the
+next block too), as :func:`~skewlearn.datasets.read_csv` reads it; messages name the
+line where the record starts, and a quote that never closes is refused once its field
+passes the csv module's size limit (``csv.field_size_limit``), in bounded memory.
+
+Limits: ``scale`` is not available (scaling needs the whole set: scale inside your
+learner's pipeline instead). The first problem in file order is reported, whereas the
+whole-file readers check the encoding of the whole file first.
 """
 
 from __future__ import annotations
@@ -81,6 +86,7 @@ from .readers import (
     _label_position,
     _line_end,
     _line_start,
+    _malformed_csv,
     _missing_label_error,
     _missing_like_label,
     _not_two_classes,
@@ -335,6 +341,88 @@ def _decode_line(raw: bytes, path: str, lineno: int, offset: int) -> str:
     if "\x00" in text:
         raise _fail(path, lineno, "a NUL byte (binary data)", "Pass a text file.")
     return text
+
+
+def _open_quote(line: str, delimiter: str, quoted: bool = False) -> bool:
+    """Whether the csv module (the readers' dialect: ``"`` quotes a field, doubled inside
+    it) is inside a quoted field at the end of ``line``, so that the record goes on over
+    the next line (RFC 4180); ``quoted``: the line starts inside one (a record's next
+    line). A quote after a field's first character is text, as the csv module reads it;
+    text after a closing quote, which strict parsing refuses, is left for it to refuse."""
+    i, n = 0, len(line)
+    while True:
+        if not quoted:  # at a field's start: a quote opens it, else skip to the next one
+            if i < n and line[i] == '"':
+                quoted, i = True, i + 1
+                continue
+            j = line.find(delimiter, i)
+            if j < 0:
+                return False
+            i = j + 1
+            continue
+        j = line.find('"', i)
+        if j < 0:
+            return True
+        if j + 1 < n and line[j + 1] == '"':  # a doubled quote: one quote character
+            i = j + 2
+            continue
+        quoted = False  # the closing quote; the field ends at the next delimiter
+        j = line.find(delimiter, j + 1)
+        if j < 0:
+            return False
+        i = j + 1
+
+
+class _Record:
+    """The lines of a CSV record whose quoted field holds line breaks, gathered line by
+    line (across blocks) until the quote closes, or until the field exceeds the csv
+    module's field size limit (where :func:`read_csv` stops too: memory stays bounded
+    when a quote never closes). ``text`` joins them with ``"\\n"``, as :func:`read_csv`
+    sees the text (``\\r\\n`` and ``\\r`` made ``\\n``)."""
+
+    __slots__ = ("delimiter", "lineno", "lines", "open", "path", "size")
+
+    def __init__(self, first: str, lineno: int, delimiter: str, path: str):
+        self.lines = [first]
+        self.lineno = lineno  # the record's first line
+        self.delimiter = delimiter
+        self.path = path
+        self.open = True
+        self.size = 0  # characters after the first line (each line end counts one)
+
+    def take(self, block, pos: int, end: int, boff: int) -> int:
+        """Take the record's next lines from ``block[pos:end]``; where they end."""
+        limit = csv.field_size_limit()
+        while self.open and pos < end and self.size <= limit:
+            text_end, nxt = _line_end(block, pos, end)
+            lineno = self.lineno + len(self.lines)
+            line = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
+            self.lines.append(line)
+            self.size += len(line) + 1
+            self.open = _open_quote(line, self.delimiter, True)
+            pos = nxt
+        return pos
+
+    @property
+    def done(self) -> bool:
+        """Whether the record is whole (or too long to be: the csv module refuses it)."""
+        return not self.open or self.size > csv.field_size_limit()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _csv_row(text: str, delimiter: str, path: str, lineno: int) -> list[str]:
+    """The cells of one CSV record (a line, or a :class:`_Record`'s text) by the csv
+    module, strictly; a malformed one raises :func:`read_csv`'s error naming line
+    ``lineno``, where it starts."""
+    lines = io.StringIO(text) if "\n" in text else [text]
+    reader = csv.reader(lines, delimiter=delimiter, strict=True)
+    try:
+        return next(reader, [])
+    except csv.Error as exc:
+        raise _malformed_csv(path, lineno, exc, lineno + reader.line_num - 1) from None
 
 
 # --------------------------------------------------------------------------- chunking
@@ -818,20 +906,21 @@ class ChunkedFile:
         lineno = None
         start = self._first_line if self.format == "csv" else self._data_line
         with self._text_lines() as lines:
-            for ln, line in lines:
-                if ln < start or not line.strip() or line.lstrip().startswith("%"):
-                    continue
-                try:
-                    row = (
-                        next(csv.reader([line], delimiter=self.delimiter), [])
-                        if self.format == "csv"
-                        else _split_quoted(line.strip())
-                    )
-                except csv.Error:
-                    row = None
-                if row and len(row) == self.width and row[self.label_index].strip() == token:
-                    lineno = ln
-                    break
+            if self.format == "csv":  # records: a quoted field may hold line breaks
+                records = self._csv_records(lines)
+            else:
+                records = (
+                    (ln, _split_quoted(line.strip()))
+                    for ln, line in lines
+                    if ln >= start and line.strip() and not line.lstrip().startswith("%")
+                )
+            try:
+                for ln, row in records:
+                    if row and len(row) == self.width and row[self.label_index].strip() == token:
+                        lineno = ln
+                        break
+            except ValueError:  # a malformed record after the rows read so far
+                pass
         raise _missing_label_error(self.path, lineno, token)
 
     def _map_numeric(self, labels) -> np.ndarray:
@@ -1102,19 +1191,20 @@ class ChunkedFile:
                     cut = True  # the line (or its "\r\n") may go on past the peek
                     break
                 line = _decode_line(head[pos:text_end], path, lineno, pos)
-                try:  # strict, as read_csv: an unclosed quote there runs on over the rows
-                    row = next(csv.reader([line], delimiter=delimiter, strict=True), [])
-                except csv.Error as exc:
-                    raise _fail(
-                        path,
-                        lineno,
-                        f"malformed CSV in the row starting here ({exc})",
-                        "Fix the quoting.",
-                    ) from None
+                lines = 1
+                if '"' in line and _open_quote(line, delimiter):  # a name holds line breaks
+                    record = _Record(line, lineno, delimiter, path)
+                    nxt = record.take(head, nxt, len(head), 0)
+                    if not whole and (not record.done or nxt >= len(head)):
+                        cut = True  # its last line may go on past the peek
+                        break
+                    line, lines = record.text, len(record.lines)
+                # strict, as read_csv: an unclosed quote there runs on over the rows
+                row = _csv_row(line, delimiter, path, lineno)
                 if row and any(c.strip() for c in row):
                     first_row = [c.strip() for c in row]
                     break
-                pos, lineno = nxt, lineno + 1
+                pos, lineno = nxt, lineno + lines
             # the sniffer's sample: the first three whole lines, within the first MiB
             if not cut and not (sniffed and not whole and peek < 1 << 20
                                 and _first_lines(text)[1] < 3):  # fmt: skip
@@ -1133,8 +1223,8 @@ class ChunkedFile:
                 raise _fail(
                     path, lineno, f"column name {dup!r} appears twice", "Give columns unique names."
                 )
-            _, self._data_skip = _line_end(head, pos, len(head))
-            self._first_line = lineno + 1
+            self._data_skip = nxt
+            self._first_line = lineno + lines
         else:
             if isinstance(label_column, str):
                 raise ValueError(
@@ -1174,11 +1264,9 @@ class ChunkedFile:
         self.n_features = len(names)
 
     def _csv_careful(self, text: str, lineno: int):
-        """One CSV line through the careful reader: ``(x row, label token)`` or None."""
-        try:
-            row = next(csv.reader([text], delimiter=self.delimiter, strict=True), [])
-        except csv.Error as exc:
-            raise _fail(self.path, lineno, f"malformed CSV ({exc})", "Fix the quoting.") from None
+        """One CSV record (a line, or a :class:`_Record`'s lines) through the careful
+        reader: ``(x row, label token)`` or None."""
+        row = _csv_row(text, self.delimiter, self.path, lineno)
         if not row or all(not c.strip() for c in row):
             return None
         row = [c.strip() for c in row]
@@ -1227,6 +1315,7 @@ class ChunkedFile:
         pool.add(current)
         X, ids = current
         n = 0
+        record: _Record | None = None  # a record whose quoted field runs on over lines
 
         def emit(n):
             while len(tokens) < n_table[0]:
@@ -1239,10 +1328,13 @@ class ChunkedFile:
         ):
             first = pos  # after a byte-order mark, which is no part of the first line
             while pos < end:
-                n2, nh, lines, pos2, status = _parse.csv_block(
-                    buf, pos, end, delim, self.width, self.label_index, X, ids, table, table_len,
-                    n_table, hard, n, rows, skipped,
-                )  # fmt: skip
+                if record is not None:  # a record's next lines open the block: not compiled
+                    n2, nh, lines, pos2, status = n, 0, 0, pos, _parse.CAREFUL
+                else:
+                    n2, nh, lines, pos2, status = _parse.csv_block(
+                        buf, pos, end, delim, self.width, self.label_index, X, ids, table,
+                        table_len, n_table, hard, n, rows, skipped,
+                    )  # fmt: skip
                 for h in range(nh):
                     r, f, s, e = hard[h]
                     v = _number(bytes(block[s:e]).decode("ascii"))
@@ -1261,9 +1353,25 @@ class ChunkedFile:
                     X[r, f] = v
                 n, lineno, pos = n2, lineno + lines, pos2
                 if status == _parse.CAREFUL:
-                    text_end, nxt = _line_end(block, pos, end)
-                    text = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
-                    got = self._csv_careful(text, lineno)
+                    if record is None:
+                        text_end, nxt = _line_end(block, pos, end)
+                        text = _decode_line(
+                            bytes(block[pos:text_end]), self.path, lineno, boff + pos
+                        )
+                        if '"' in text and _open_quote(text, self.delimiter):
+                            # a quoted field holding line breaks: its record goes on
+                            record = _Record(text, lineno, self.delimiter, self.path)
+                        else:
+                            got = self._csv_careful(text, lineno)
+                            lineno += 1
+                        pos = nxt
+                    if record is not None:
+                        pos = record.take(block, pos, end, boff)
+                        if not record.done:  # its next lines are in the next block
+                            continue
+                        got = self._csv_careful(record.text, record.lineno)
+                        lineno += len(record.lines)
+                        record = None
                     if got is not None:
                         X[n] = got[0]
                         tok = got[1]
@@ -1286,8 +1394,6 @@ class ChunkedFile:
                             n_table[0] += 1
                         ids[n] = k
                         n += 1
-                    lineno += 1
-                    pos = nxt
                 if n == rows:
                     yield emit(n)
                     n = 0
@@ -1299,6 +1405,9 @@ class ChunkedFile:
                             pool.add(again)
                         current = again
                         X, ids = current
+        if record is not None:  # the file ends inside a quoted field: the csv module's error
+            self._csv_careful(record.text, record.lineno)
+            raise AssertionError("unreachable: the csv module read an unclosed quote")
         if n:
             yield emit(n)
 
@@ -1475,6 +1584,22 @@ class ChunkedFile:
     def _text_lines(self):
         return ChunkedFile._Lines(self)
 
+    def _csv_records(self, lines):
+        """``(first line, cells)`` of each CSV data record of ``lines`` (:meth:`_text_lines`)
+        by the csv module over the text, as :func:`read_csv` reads it: a quoted field may
+        hold line breaks (each read as ``"\\n"``); a malformed record raises its error."""
+        start = self._first_line
+        # each line with a line end, so that one inside a quoted field stays in its text
+        body = (line + "\n" for ln, line in lines if ln >= start)
+        reader = csv.reader(body, delimiter=self.delimiter, strict=True)
+        line_at = start
+        try:
+            for raw in reader:
+                yield line_at, raw
+                line_at = start + reader.line_num
+        except csv.Error as exc:
+            raise _malformed_csv(self.path, line_at, exc, start - 1 + reader.line_num) from None
+
     def _careful_pieces(self):
         """KEEL (and CSV with nominal columns): tokenize with the careful readers' rules,
         ``block_rows`` rows at a time, and build each block with their ``_tabulate``."""
@@ -1488,25 +1613,14 @@ class ChunkedFile:
         linenos: list[int] = []
         with self._text_lines() as lines:
             if is_csv:
-                # csv.reader over the remaining text keeps the careful reader's quoting rules
-                body = (line for ln, line in lines if ln >= start)
-                reader = csv.reader(body, delimiter=self.delimiter, strict=True)
-                line_at = start
-                try:
-                    for raw in reader:
-                        ln = line_at
-                        line_at = start + reader.line_num
-                        if not raw or all(not c.strip() for c in raw):
-                            continue
-                        rows.append([c.strip() for c in raw])
-                        linenos.append(ln)
-                        if len(rows) >= block_rows:
-                            yield from self._emit(rows, linenos, collect)
-                            rows, linenos = [], []
-                except csv.Error as exc:
-                    raise _fail(
-                        self.path, line_at, f"malformed CSV ({exc})", "Fix the quoting."
-                    ) from None
+                for ln, raw in self._csv_records(lines):
+                    if not raw or all(not c.strip() for c in raw):
+                        continue
+                    rows.append([c.strip() for c in raw])
+                    linenos.append(ln)
+                    if len(rows) >= block_rows:
+                        yield from self._emit(rows, linenos, collect)
+                        rows, linenos = [], []
             else:
                 for ln, line in lines:
                     if ln < start:
@@ -1676,7 +1790,9 @@ def iter_chunks(
     label_column : int or str, optional
         CSV/KEEL: the label column (default the last, or KEEL's single ``@outputs``).
     delimiter : str, optional
-        CSV: field delimiter; default sniffed as :func:`read_csv` does.
+        CSV: field delimiter; default sniffed as :func:`read_csv` does. A quoted field
+        may hold line breaks (read as ``"\\n"``), as in :func:`read_csv`; messages name
+        the line where such a record starts.
     header : bool, default=True
         CSV: the first row holds column names.
     nominal_columns : list of int or str, optional
