@@ -373,6 +373,10 @@ def _open_quote(line: str, delimiter: str, quoted: bool = False) -> bool:
         i = j + 1
 
 
+#: What :meth:`ChunkedFile._csv_careful` returns for a line ending inside a quoted field.
+_GOES_ON = object()
+
+
 class _Record:
     """The lines of a CSV record whose quoted field holds line breaks, gathered line by
     line (across blocks) until the quote closes, or until the field exceeds the csv
@@ -1263,10 +1267,17 @@ class ChunkedFile:
         self.feature_names = names
         self.n_features = len(names)
 
-    def _csv_careful(self, text: str, lineno: int):
+    def _csv_careful(self, text: str, lineno: int, first: bool = False):
         """One CSV record (a line, or a :class:`_Record`'s lines) through the careful
-        reader: ``(x row, label token)`` or None."""
-        row = _csv_row(text, self.delimiter, self.path, lineno)
+        reader: ``(x row, label token)`` or None. ``first``: ``text`` is a line that may
+        open a record of several lines; if it ends inside a quoted field, ``_GOES_ON``
+        (take the record's next lines)."""
+        try:
+            row = _csv_row(text, self.delimiter, self.path, lineno)
+        except ValueError:  # only then is the line looked at again: a whole line costs nothing
+            if first and _open_quote(text, self.delimiter):
+                return _GOES_ON
+            raise
         if not row or all(not c.strip() for c in row):
             return None
         row = [c.strip() for c in row]
@@ -1358,11 +1369,10 @@ class ChunkedFile:
                         text = _decode_line(
                             bytes(block[pos:text_end]), self.path, lineno, boff + pos
                         )
-                        if '"' in text and _open_quote(text, self.delimiter):
-                            # a quoted field holding line breaks: its record goes on
+                        got = self._csv_careful(text, lineno, first=True)
+                        if got is _GOES_ON:  # a quoted field holding line breaks
                             record = _Record(text, lineno, self.delimiter, self.path)
                         else:
-                            got = self._csv_careful(text, lineno)
                             lineno += 1
                         pos = nxt
                     if record is not None:
