@@ -135,6 +135,11 @@ def test_quotes_inside_unquoted_fields_are_text_and_end_no_record(tmp_path):
     p = _write(tmp_path / "t.csv", 'a,b,label\n1, "x,1\n2,ab"c,0\n3,"y",1\n4,"q\nr",0\n')
     X, _, _ = _agree(p, {"drop_columns": ["b"]})
     assert X.ravel().tolist() == [1, 2, 3, 4]
+    # such a quote before a field that opens a record, and after one that closes it
+    text = 'a,b,c,label\n1,a"b,"c\nd",1\n2,"e\nf",g"h,0\n3,i,j,1\n'
+    p = _write(tmp_path / "t2.csv", text)
+    X, _, _ = _agree(p, {"drop_columns": ["b", "c"]})
+    assert X.ravel().tolist() == [1, 2, 3]
 
 
 @pytest.mark.parametrize("nominal", [False, True])
