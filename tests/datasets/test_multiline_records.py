@@ -241,6 +241,15 @@ def test_no_header_names_line_of_several_lines(tmp_path):
         list(iter_chunks(p, 2, header=False))
 
 
+def test_no_header_names_line_followed_by_a_record_of_several_lines(tmp_path):
+    """``header=False`` on a file of names whose first data record spans lines: the names
+    advice, as read_csv gives it (it judges the names line by the next record, whole)."""
+    p = _write(tmp_path / "nh2.csv", 'a,note,label\n1,"x\ny",1\n2,z,0\n')
+    _agree(p, {"header": False, "drop_columns": [1]})
+    with pytest.raises(ValueError, match=r"line 1: .*looks like column names"):
+        list(iter_chunks(p, 2, header=False, drop_columns=[1]))
+
+
 def test_stream_and_predict_commands_read_the_file(tmp_path, capsys):
     """``skewlearn stream`` learns what ``fit`` learns from ``load``'s arrays, and
     ``predict`` scores every record (one score per record, not per physical line)."""
