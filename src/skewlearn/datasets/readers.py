@@ -1526,11 +1526,12 @@ def read_csv(
     label_column : str or int, default=-1
         Name (needs ``header=True``) or index of the label column; default the last.
     delimiter : str, optional
-        Field delimiter, one character (not a line end or ``"``, the quote character);
-        default sniffed among ``, ; tab |`` from the first 8 KiB's whole lines, or the
-        first three whole lines when those are fewer (a wide file; within the first MiB),
-        and if the csv module's sniffer is unsure, the one the most lines hold equally
-        often.
+        Field delimiter, one character (not a line end or ``"``, the quote character; a
+        quoted field may hold line breaks, read as ``"\\n"``, and messages name the line
+        where its record starts); default sniffed among ``, ; tab |`` from the first
+        8 KiB's whole lines, or the first three whole lines when those are fewer (a wide
+        file; within the first MiB), and if the csv module's sniffer is unsure, the one
+        the most lines hold equally often.
     header : bool, default=True
         Whether the first row holds column names (else ``x1, x2, ...``).
     nominal_columns : list of str or int, optional
@@ -1605,6 +1606,16 @@ def _read_csv_careful(path: str | os.PathLike, **options: Any):
     )
 
 
+def _malformed_csv(path: str, start: int, exc: csv.Error, stopped: int) -> ValueError:
+    """The error for a CSV record the csv module refuses, named by its first line
+    ``start``: an unclosed quote runs on to where the parser gives up (``stopped``, the
+    end of the file or the field size limit), which the message adds when it is later."""
+    where = f"; the reader stopped at line {stopped}" if stopped > start else ""
+    return _fail(
+        path, start, f"malformed CSV in the row starting here ({exc}{where})", "Fix the quoting."
+    )
+
+
 def _csv_from_text(
     path: str, text: str, label_column, delimiter, header, nominal_columns, missing, drop_columns
 ):
@@ -1634,17 +1645,7 @@ def _csv_from_text(
                 linenos.append(start)
             start = reader.line_num + 1
     except csv.Error as exc:
-        # the row's first line: an unclosed quote runs on to where the parser gives up
-        # (the end of the file, or the field size limit)
-        stopped = (
-            f"; the reader stopped at line {reader.line_num}" if reader.line_num > start else ""
-        )
-        raise _fail(
-            path,
-            start,
-            f"malformed CSV in the row starting here ({exc}{stopped})",
-            "Fix the quoting.",
-        ) from None
+        raise _malformed_csv(path, start, exc, reader.line_num) from None
     if header and names is not None:
         _warn_numeric_header(path, names)
     if header and names is not None and len(set(names)) != len(names):

@@ -27,10 +27,15 @@ careful readers of :mod:`skewlearn.datasets.readers`, which parse it or raise th
 error with the file's line number. KEEL files (and CSV with ``nominal_columns``) are read
 with the careful tokenizer, a chunk at a time.
 
-Limits: a quoted CSV field may not contain a line break; ``scale`` is not available
-(scaling needs the whole set: scale inside your learner's pipeline instead). The first
-problem in file order is reported, whereas the whole-file readers check the encoding of
-the whole file first.
+A quoted CSV field may hold line breaks (RFC 4180: a free-text column): a line that
+ends inside a quote goes to the careful reader with the record's next lines (from the
+next block too), as :func:`~skewlearn.datasets.read_csv` reads it; messages name the
+line where the record starts, and a quote that never closes is refused once its field
+passes the csv module's size limit (``csv.field_size_limit``), in bounded memory.
+
+Limits: ``scale`` is not available (scaling needs the whole set: scale inside your
+learner's pipeline instead). The first problem in file order is reported, whereas the
+whole-file readers check the encoding of the whole file first.
 """
 
 from __future__ import annotations
@@ -81,6 +86,7 @@ from .readers import (
     _label_position,
     _line_end,
     _line_start,
+    _malformed_csv,
     _missing_label_error,
     _missing_like_label,
     _names_first,
@@ -333,12 +339,19 @@ def _second_row(head: bytes, pos: int, lineno: int, whole: bool, delimiter: str)
             return None
         try:
             line = _decode_line(head[pos:text_end], "", lineno, pos)
-            row = next(csv.reader([line], delimiter=delimiter, strict=True), [])
-        except (ValueError, csv.Error):
+            lines = 1
+            if '"' in line and _open_quote(line, delimiter):  # a record of several lines
+                record = _Record(line, lineno, delimiter, "")
+                nxt = record.take(head, nxt, len(head), 0)
+                if not record.done or (nxt >= len(head) and not whole):
+                    return None
+                line, lines = record.text, len(record.lines)
+            row = _csv_row(line, delimiter, "", lineno)
+        except ValueError:
             return None
         if row and any(c.strip() for c in row):
             return [c.strip() for c in row]
-        pos, lineno = nxt, lineno + 1
+        pos, lineno = nxt, lineno + lines
     return None
 
 
@@ -355,6 +368,92 @@ def _decode_line(raw: bytes, path: str, lineno: int, offset: int) -> str:
     if "\x00" in text:
         raise _fail(path, lineno, "a NUL byte (binary data)", "Pass a text file.")
     return text
+
+
+def _open_quote(line: str, delimiter: str, quoted: bool = False) -> bool:
+    """Whether the csv module (the readers' dialect: ``"`` quotes a field, doubled inside
+    it) is inside a quoted field at the end of ``line``, so that the record goes on over
+    the next line (RFC 4180); ``quoted``: the line starts inside one (a record's next
+    line). A quote after a field's first character is text, as the csv module reads it;
+    text after a closing quote, which strict parsing refuses, is left for it to refuse."""
+    i, n = 0, len(line)
+    while True:
+        if not quoted:  # at a field's start: a quote opens it, else skip to the next one
+            if i < n and line[i] == '"':
+                quoted, i = True, i + 1
+                continue
+            j = line.find(delimiter, i)
+            if j < 0:
+                return False
+            i = j + 1
+            continue
+        j = line.find('"', i)
+        if j < 0:
+            return True
+        if j + 1 < n and line[j + 1] == '"':  # a doubled quote: one quote character
+            i = j + 2
+            continue
+        quoted = False  # the closing quote; the field ends at the next delimiter
+        j = line.find(delimiter, j + 1)
+        if j < 0:
+            return False
+        i = j + 1
+
+
+#: What :meth:`ChunkedFile._csv_careful` returns for a line ending inside a quoted field.
+_GOES_ON = object()
+
+
+class _Record:
+    """The lines of a CSV record whose quoted field holds line breaks, gathered line by
+    line (across blocks) until the quote closes, or until the field exceeds the csv
+    module's field size limit (where :func:`read_csv` stops too: memory stays bounded
+    when a quote never closes). ``text`` joins them with ``"\\n"``, as :func:`read_csv`
+    sees the text (``\\r\\n`` and ``\\r`` made ``\\n``)."""
+
+    __slots__ = ("delimiter", "lineno", "lines", "open", "path", "size")
+
+    def __init__(self, first: str, lineno: int, delimiter: str, path: str):
+        self.lines = [first]
+        self.lineno = lineno  # the record's first line
+        self.delimiter = delimiter
+        self.path = path
+        self.open = True
+        self.size = 0  # characters after the first line (each line end counts one)
+
+    def take(self, block: bytes | bytearray | _Window, pos: int, end: int, boff: int) -> int:
+        """Take the record's next lines from ``block[pos:end]``; where they end."""
+        limit = csv.field_size_limit()
+        while self.open and pos < end and self.size <= limit:
+            text_end, nxt = _line_end(block, pos, end)
+            lineno = self.lineno + len(self.lines)
+            line = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
+            self.lines.append(line)
+            self.size += len(line) + 1
+            self.open = _open_quote(line, self.delimiter, True)
+            pos = nxt
+        return pos
+
+    @property
+    def done(self) -> bool:
+        """Whether the record is whole (or too long to be: the csv module refuses it)."""
+        return not self.open or self.size > csv.field_size_limit()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def _csv_row(text: str, delimiter: str, path: str, lineno: int) -> list[str]:
+    """The cells of one CSV record (a line, or a :class:`_Record`'s text) by the csv
+    module, strictly; a malformed one raises :func:`read_csv`'s error naming line
+    ``lineno``, where it starts."""
+    lines = io.StringIO(text) if "\n" in text else [text]
+    reader = csv.reader(lines, delimiter=delimiter, strict=True)
+    try:
+        return next(reader, [])
+    except csv.Error as exc:
+        raise _malformed_csv(path, lineno, exc, lineno + reader.line_num - 1) from None
 
 
 # --------------------------------------------------------------------------- chunking
@@ -838,20 +937,21 @@ class ChunkedFile:
         lineno = None
         start = self._first_line if self.format == "csv" else self._data_line
         with self._text_lines() as lines:
-            for ln, line in lines:
-                if ln < start or not line.strip() or line.lstrip().startswith("%"):
-                    continue
-                try:
-                    row = (
-                        next(csv.reader([line], delimiter=self.delimiter), [])
-                        if self.format == "csv"
-                        else _split_quoted(line.strip())
-                    )
-                except csv.Error:
-                    row = None
-                if row and len(row) == self.width and row[self.label_index].strip() == token:
-                    lineno = ln
-                    break
+            if self.format == "csv":  # records: a quoted field may hold line breaks
+                records = self._csv_records(lines)
+            else:
+                records = (
+                    (ln, _split_quoted(line.strip()))
+                    for ln, line in lines
+                    if ln >= start and line.strip() and not line.lstrip().startswith("%")
+                )
+            try:
+                for ln, row in records:
+                    if row and len(row) == self.width and row[self.label_index].strip() == token:
+                        lineno = ln
+                        break
+            except ValueError:  # a malformed record after the rows read so far
+                pass
         raise _missing_label_error(self.path, lineno, token)
 
     def _map_numeric(self, labels) -> np.ndarray:
@@ -1122,19 +1222,20 @@ class ChunkedFile:
                     cut = True  # the line (or its "\r\n") may go on past the peek
                     break
                 line = _decode_line(head[pos:text_end], path, lineno, pos)
-                try:  # strict, as read_csv: an unclosed quote there runs on over the rows
-                    row = next(csv.reader([line], delimiter=delimiter, strict=True), [])
-                except csv.Error as exc:
-                    raise _fail(
-                        path,
-                        lineno,
-                        f"malformed CSV in the row starting here ({exc})",
-                        "Fix the quoting.",
-                    ) from None
+                lines = 1
+                if '"' in line and _open_quote(line, delimiter):  # a name holds line breaks
+                    record = _Record(line, lineno, delimiter, path)
+                    nxt = record.take(head, nxt, len(head), 0)
+                    if not whole and (not record.done or nxt >= len(head)):
+                        cut = True  # its last line may go on past the peek
+                        break
+                    line, lines = record.text, len(record.lines)
+                # strict, as read_csv: an unclosed quote there runs on over the rows
+                row = _csv_row(line, delimiter, path, lineno)
                 if row and any(c.strip() for c in row):
                     first_row = [c.strip() for c in row]
                     break
-                pos, lineno = nxt, lineno + 1
+                pos, lineno = nxt, lineno + lines
             # the sniffer's sample: the first three whole lines, within the first MiB (without
             # a header, two: the second tells whether the first is the names, _names_first)
             want = 3 if sniffed else 0 if header else 2
@@ -1156,8 +1257,8 @@ class ChunkedFile:
                 raise _fail(
                     path, lineno, f"column name {dup!r} appears twice", "Give columns unique names."
                 )
-            _, self._data_skip = _line_end(head, pos, len(head))
-            self._first_line = lineno + 1
+            self._data_skip = nxt
+            self._first_line = lineno + lines
         else:
             if isinstance(label_column, str):
                 raise ValueError(
@@ -1167,7 +1268,7 @@ class ChunkedFile:
             names = [f"x{j + 1}" for j in range(len(first_row))]
             self._data_skip = 0
             self._first_line = 1
-            second = _second_row(head, nxt, lineno + 1, whole, delimiter)
+            second = _second_row(head, nxt, lineno + lines, whole, delimiter)
         self._named_columns = bool(header)  # the label hint names columns, else indexes them
         label_column = -1 if label_column is None else label_column
         self.label_index = _label_position(label_column, names, path)
@@ -1204,12 +1305,17 @@ class ChunkedFile:
         self.feature_names = names
         self.n_features = len(names)
 
-    def _csv_careful(self, text: str, lineno: int):
-        """One CSV line through the careful reader: ``(x row, label token)`` or None."""
+    def _csv_careful(self, text: str, lineno: int, first: bool = False):
+        """One CSV record (a line, or a :class:`_Record`'s lines) through the careful
+        reader: ``(x row, label token)`` or None. ``first``: ``text`` is a line that may
+        open a record of several lines; if it ends inside a quoted field, ``_GOES_ON``
+        (take the record's next lines)."""
         try:
-            row = next(csv.reader([text], delimiter=self.delimiter, strict=True), [])
-        except csv.Error as exc:
-            raise _fail(self.path, lineno, f"malformed CSV ({exc})", "Fix the quoting.") from None
+            row = _csv_row(text, self.delimiter, self.path, lineno)
+        except ValueError:  # only then is the line looked at again: a whole line costs nothing
+            if first and _open_quote(text, self.delimiter):
+                return _GOES_ON
+            raise
         if not row or all(not c.strip() for c in row):
             return None
         row = [c.strip() for c in row]
@@ -1258,6 +1364,7 @@ class ChunkedFile:
         pool.add(current)
         X, ids = current
         n = 0
+        record: _Record | None = None  # a record whose quoted field runs on over lines
 
         def emit(n):
             while len(tokens) < n_table[0]:
@@ -1270,10 +1377,13 @@ class ChunkedFile:
         ):
             first = pos  # after a byte-order mark, which is no part of the first line
             while pos < end:
-                n2, nh, lines, pos2, status = _parse.csv_block(
-                    buf, pos, end, delim, self.width, self.label_index, X, ids, table, table_len,
-                    n_table, hard, n, rows, skipped,
-                )  # fmt: skip
+                if record is not None:  # a record's next lines open the block: not compiled
+                    n2, nh, lines, pos2, status = n, 0, 0, pos, _parse.CAREFUL
+                else:
+                    n2, nh, lines, pos2, status = _parse.csv_block(
+                        buf, pos, end, delim, self.width, self.label_index, X, ids, table,
+                        table_len, n_table, hard, n, rows, skipped,
+                    )  # fmt: skip
                 for h in range(nh):
                     r, f, s, e = hard[h]
                     v = _number(bytes(block[s:e]).decode("ascii"))
@@ -1292,9 +1402,24 @@ class ChunkedFile:
                     X[r, f] = v
                 n, lineno, pos = n2, lineno + lines, pos2
                 if status == _parse.CAREFUL:
-                    text_end, nxt = _line_end(block, pos, end)
-                    text = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
-                    got = self._csv_careful(text, lineno)
+                    if record is None:
+                        text_end, nxt = _line_end(block, pos, end)
+                        text = _decode_line(
+                            bytes(block[pos:text_end]), self.path, lineno, boff + pos
+                        )
+                        got = self._csv_careful(text, lineno, first=True)
+                        if got is _GOES_ON:  # a quoted field holding line breaks
+                            record = _Record(text, lineno, self.delimiter, self.path)
+                        else:
+                            lineno += 1
+                        pos = nxt
+                    if record is not None:
+                        pos = record.take(block, pos, end, boff)
+                        if not record.done:  # its next lines are in the next block
+                            continue
+                        got = self._csv_careful(record.text, record.lineno)
+                        lineno += len(record.lines)
+                        record = None
                     if got is not None:
                         X[n] = got[0]
                         tok = got[1]
@@ -1317,8 +1442,6 @@ class ChunkedFile:
                             n_table[0] += 1
                         ids[n] = k
                         n += 1
-                    lineno += 1
-                    pos = nxt
                 if n == rows:
                     yield emit(n)
                     n = 0
@@ -1330,6 +1453,9 @@ class ChunkedFile:
                             pool.add(again)
                         current = again
                         X, ids = current
+        if record is not None:  # the file ends inside a quoted field: the csv module's error
+            self._csv_careful(record.text, record.lineno)
+            raise AssertionError("unreachable: the csv module read an unclosed quote")
         if n:
             yield emit(n)
 
@@ -1506,6 +1632,22 @@ class ChunkedFile:
     def _text_lines(self):
         return ChunkedFile._Lines(self)
 
+    def _csv_records(self, lines):
+        """``(first line, cells)`` of each CSV data record of ``lines`` (:meth:`_text_lines`)
+        by the csv module over the text, as :func:`read_csv` reads it: a quoted field may
+        hold line breaks (each read as ``"\\n"``); a malformed record raises its error."""
+        start = self._first_line
+        # each line with a line end, so that one inside a quoted field stays in its text
+        body = (line + "\n" for ln, line in lines if ln >= start)
+        reader = csv.reader(body, delimiter=self.delimiter, strict=True)
+        line_at = start
+        try:
+            for raw in reader:
+                yield line_at, raw
+                line_at = start + reader.line_num
+        except csv.Error as exc:
+            raise _malformed_csv(self.path, line_at, exc, start - 1 + reader.line_num) from None
+
     def _careful_pieces(self):
         """KEEL (and CSV with nominal columns): tokenize with the careful readers' rules,
         ``block_rows`` rows at a time, and build each block with their ``_tabulate``."""
@@ -1519,25 +1661,14 @@ class ChunkedFile:
         linenos: list[int] = []
         with self._text_lines() as lines:
             if is_csv:
-                # csv.reader over the remaining text keeps the careful reader's quoting rules
-                body = (line for ln, line in lines if ln >= start)
-                reader = csv.reader(body, delimiter=self.delimiter, strict=True)
-                line_at = start
-                try:
-                    for raw in reader:
-                        ln = line_at
-                        line_at = start + reader.line_num
-                        if not raw or all(not c.strip() for c in raw):
-                            continue
-                        rows.append([c.strip() for c in raw])
-                        linenos.append(ln)
-                        if len(rows) >= block_rows:
-                            yield from self._emit(rows, linenos, collect)
-                            rows, linenos = [], []
-                except csv.Error as exc:
-                    raise _fail(
-                        self.path, line_at, f"malformed CSV ({exc})", "Fix the quoting."
-                    ) from None
+                for ln, raw in self._csv_records(lines):
+                    if not raw or all(not c.strip() for c in raw):
+                        continue
+                    rows.append([c.strip() for c in raw])
+                    linenos.append(ln)
+                    if len(rows) >= block_rows:
+                        yield from self._emit(rows, linenos, collect)
+                        rows, linenos = [], []
             else:
                 for ln, line in lines:
                     if ln < start:
@@ -1708,7 +1839,9 @@ def iter_chunks(
     label_column : int or str, optional
         CSV/KEEL: the label column (default the last, or KEEL's single ``@outputs``).
     delimiter : str, optional
-        CSV: field delimiter; default sniffed as :func:`read_csv` does.
+        CSV: field delimiter; default sniffed as :func:`read_csv` does. A quoted field
+        may hold line breaks (read as ``"\\n"``), as in :func:`read_csv`; messages name
+        the line where such a record starts.
     header : bool, default=True
         CSV: the first row holds column names.
     nominal_columns : list of int or str, optional
