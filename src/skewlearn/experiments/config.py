@@ -489,8 +489,9 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
             _fail(f"{where}.skip", f"must be true or false; got {change['skip']!r}.")
         ds_params = _table(change.get("params", {}), f"{where}.params")
         ds_grid = _table(change.get("grid", {}), f"{where}.grid")
-        _check_params(cls, valid, ds_params, ds_grid, where)
-        _check_values(cls, *_per_dataset(params, grid, change), where)
+        _check_params(cls, valid, ds_params, ds_grid, where)  # (parses ds_grid's ranges)
+        parsed = {"params": ds_params, "grid": ds_grid}  # not the file's unparsed "2^[a:b]"
+        _check_values(cls, *_per_dataset(params, grid, parsed), where)
         by_dataset[str(ds)] = {"params": ds_params, "grid": ds_grid,
                                "skip": bool(change.get("skip", False))}  # fmt: skip
     search_from = item.get("search_from")
