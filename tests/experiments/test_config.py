@@ -52,6 +52,10 @@ def test_toy_file_parses(toy_file):
         ({"paper": {"table": "nope.csv"}}, r"paper\.table: 'nope.csv' not found"),
         # session 8: wrong types and values, caught before anything runs
         ({"datasets": "pima"}, r"datasets: must be a list .*got str 'pima'"),
+        # session 27: the example was 'estimators = ["pima"]', a dataset name
+        ({"estimators": {"class": "Perceptron"}},
+         r"estimators: must be a list of \[\[estimators\]\] tables \(each with class = "
+         r"'Perceptron' or another estimator class\); got dict"),
         ({"datasets": ["pimaa"]}, r"datasets\[0\]: 'pimaa' is neither .* Did you mean 'pima'"),
         ({"datasets": [{"name": "x", "source": "nosuch"}]}, r"datasets\[0\]\.source: 'nosuch'"),
         ({"datasets": [{"name": "x", "generator": 5}]}, r"datasets\[0\]\.generator: 5 is not"),

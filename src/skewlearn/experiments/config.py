@@ -750,11 +750,13 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
         if not data.get(key):
             _fail(key, "missing or empty.")
         if not isinstance(data[key], list):
-            _fail(
-                key,
-                f'must be a list (e.g. {key} = ["pima"] or [[{key}]] tables); got '
-                f"{type(data[key]).__name__} {data[key]!r}.",
+            what = (  # (each estimator is a table: a list of names is no example)
+                '(e.g. datasets = ["pima"] or [[datasets]] tables)'
+                if key == "datasets"
+                else "of [[estimators]] tables (each with class = 'Perceptron' or another "
+                "estimator class)"
             )
+            _fail(key, f"must be a list {what}; got {type(data[key]).__name__} {data[key]!r}.")
     if not isinstance(data.get("curves", True), bool):
         _fail("curves", f"must be true or false; got {data['curves']!r}.")
     seed = data.get("seed", 0)
