@@ -162,9 +162,20 @@ def test_friedman_demsar_worked_example():
     assert r.chi2 == pytest.approx(9.28, abs=0.01)
     assert r.f_stat == pytest.approx(3.69, abs=0.01)
     assert r.f_pvalue < 0.05 and stats.f.ppf(0.95, 3, 39) == pytest.approx(2.85, abs=0.01)
+    # the p-value is F's with Demšar's (k - 1, (k - 1)(N - 1)) = (3, 39) degrees of freedom
+    # (session 27: a denominator of (k - 1)N = 42 was not caught by the line above)
+    assert r.f_pvalue == pytest.approx(stats.f.sf(r.f_stat, 3, 39), rel=1e-12)
     # Nemenyi: q_.05 = 2.569, CD = 2.569 * sqrt(4*5 / (6*14)) = 1.25 (Demšar's value)
     assert nemenyi_cd(4, 14) == pytest.approx(1.25, abs=0.005)
     assert nemenyi_cd(4, 14, alpha=0.10) == pytest.approx(2.291 * np.sqrt(20 / 84))
+
+
+def test_significant_means_a_p_value_below_alpha_not_equal_to_it():
+    """TTestResult.significant: "significant when pvalue < alpha". Five runs shifted alike
+    get the sign test's p = 2 * 2**-5 = 0.0625 exactly."""
+    r = paired_ttest([0.9, 0.8, 0.7, 0.6, 0.5], [0.8, 0.7, 0.6, 0.5, 0.4])
+    assert r.pvalue == 0.0625
+    assert r.significant(0.0625) == 0 and r.significant(0.0626) == 1
 
 
 def test_average_ranks_rank_1_is_best_and_ties_share():

@@ -33,6 +33,17 @@ def test_params_and_grid_replace_the_common_ones_on_that_dataset_only():
     assert grids == {("a", 0.01), ("b", 5.0)}
 
 
+def test_a_per_dataset_grid_may_be_a_range_string():
+    """Session 27: the common grid's ``"10^[-2:1]"`` was accepted, but the same string
+    under ``by_dataset`` reached the value check unparsed, which tried each character
+    (``alpha = '1'``) and refused the file: "... must be a float ... Got '1' instead"."""
+    exp = parse_experiment(_toy({"b": {"grid": {"alpha": "10^[0:2]"}}}))
+    on_b = exp.estimators[0].for_dataset("b")
+    assert on_b.grid == {"alpha": [1.0, 10.0, 100.0]}
+    with pytest.raises(ExperimentError, match=r"by_dataset\.b\.grid\.alpha: .*-1\.0"):
+        parse_experiment(_toy({"b": {"grid": {"alpha": [1.0, -1.0]}}}))
+
+
 def test_a_per_dataset_entry_replaces_a_common_one_whether_fixed_or_searched(tmp_path):
     """Session 11: a per-dataset ``params.alpha`` beside a common ``grid.alpha`` made the
     validator call ``set_params(alpha=..., alpha=...)`` (a TypeError traceback); had it got

@@ -30,6 +30,17 @@ def test_toy_file_parses(toy_file):
     assert exp.metrics == ("roc_auc", "gmean") and exp.reference == ("Ridge",)
 
 
+def test_the_defaults_the_documentation_states():
+    """Session 27: the first estimator as the reference when none is named, and a
+    dataset table's ``path`` as another word for ``source``, were held by no test."""
+    data = _toy()
+    del data["reference"]
+    data["datasets"].append({"name": "c", "path": "data/c.csv"})
+    exp = parse_experiment(data)
+    assert exp.reference == ("Ridge",)  # the first of the estimators
+    assert exp.datasets[-1].source == "data/c.csv"
+
+
 @pytest.mark.parametrize(
     ("change", "match"),
     [
@@ -52,6 +63,10 @@ def test_toy_file_parses(toy_file):
         ({"paper": {"table": "nope.csv"}}, r"paper\.table: 'nope.csv' not found"),
         # session 8: wrong types and values, caught before anything runs
         ({"datasets": "pima"}, r"datasets: must be a list .*got str 'pima'"),
+        # session 27: the example was 'estimators = ["pima"]', a dataset name
+        ({"estimators": {"class": "Perceptron"}},
+         r"estimators: must be a list of \[\[estimators\]\] tables \(each with class = "
+         r"'Perceptron' or another estimator class\); got dict"),
         ({"datasets": ["pimaa"]}, r"datasets\[0\]: 'pimaa' is neither .* Did you mean 'pima'"),
         ({"datasets": [{"name": "x", "source": "nosuch"}]}, r"datasets\[0\]\.source: 'nosuch'"),
         ({"datasets": [{"name": "x", "generator": 5}]}, r"datasets\[0\]\.generator: 5 is not"),
@@ -110,6 +125,16 @@ def test_toy_file_parses(toy_file):
          r"estimators\[0\]\.grid\.C: 'C' is in both params and grid; .* remove it"),
         ({"estimators": [{"class": "Perceptron", "by_dataset": {"a": {"skip": "no"}}}]},
          r"estimators\[0\]\.by_dataset\.a\.skip: must be true or false; got 'no'"),
+        # session 27: limits no test held (each line broken, the file was accepted)
+        ({"protocol": {"kind": "kfold", "n_splits": 1}},
+         r"protocol\.n_splits: needs at least 2 folds; got 1"),
+        ({"protocol": {"kind": "kfold", "n_splits": True}},
+         r"protocol\.n_splits: must be a positive integer; got True"),
+        ({"protocol": {"kind": "split", "test_size": 1.0}},
+         r"protocol\.test_size: must be a fraction in \(0, 1\); got 1\.0"),
+        ({"search": {"inner_splits": 1}}, r"search\.inner_splits: must be an integer >= 2; got 1"),
+        ({"paper": {"table": "koil_table1_auc.csv", "scale": float("inf")}},
+         r"paper\.scale: must be a positive number .* got inf"),
         # session 12: each report section came out twice
         ({"metrics": ["roc_auc", "gmean", "roc_auc"]},
          r"metrics\[2\]: 'roc_auc' is already metrics\[0\]; name each metric once"),

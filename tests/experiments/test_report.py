@@ -224,7 +224,8 @@ def test_a_pipe_in_a_name_keeps_the_tables_columns():
                      "numpy_version": "y", "sklearn_version": "z", "host": "h:1"}
                 )  # fmt: skip
     search = {"dataset": "toy|a", "method": "Perc|x", "params": {"kernel": "a|b"},
-              "extra": {"search": {"scores": [0.5], "params": [{}]}}, "cpu_time": 1.0}  # fmt: skip
+              "extra": {"search": {"scores": [0.3, 0.5, None], "params": [{}, {}, {}]}},
+              "cpu_time": 1.0}  # fmt: skip
     definition = {"reference": ["R"], "metrics": ["auc"]}
     rep = ExperimentReport("e", definition, rows, [_table("auc", rows, definition)], [search])
     md = to_markdown([rep])
@@ -234,7 +235,8 @@ def test_a_pipe_in_a_name_keeps_the_tables_columns():
     assert "| Perc\\|x | 0.1000 | 0.2000 |" in md
     assert "| toy\\|a | Perc\\|x | kernel=a\\|b |" in md
     html = to_html([rep], figures=False)
-    assert "<td>toy|a</td><td>Perc|x</td><td>kernel=a|b</td><td>0.5000</td>" in html
+    # the inner score shown is the best candidate's (session 27: the first's passed too)
+    assert "<td>toy|a</td><td>Perc|x</td><td>kernel=a|b</td><td>0.5000</td><td>3</td>" in html
 
 
 def test_a_reference_without_results_is_not_replaced_silently():
@@ -560,3 +562,17 @@ def test_friedman_and_cd_count_only_the_datasets_every_method_has():
     assert t.friedman.n_datasets == 3
     assert t.cd == pytest.approx(2.343 * math.sqrt(3 * 4 / (6 * 3)))  # q_0.05(3) = 2.343
     assert "over the 3 datasets where every method has results" in _friedman_text(t)
+
+
+def test_a_paper_table_in_percent_is_scaled_and_its_std_columns_are_not_methods(tmp_path):
+    """Session 27: ``paper.scale`` (0.01 for a paper printing percentages) and the
+    ``<method>_std`` columns of a wide table were held by no test (the shipped tables are
+    fractions): numbers left unscaled, or a std column read as a method, passed."""
+    from skewlearn.experiments.report import read_paper_table
+
+    table = tmp_path / "paper.csv"
+    table.write_text("# percent\ndataset,OAM,OAM_std,PA\nsonar,84.3,5.6,80\n", encoding="utf-8")
+    got = read_paper_table({"path": str(table), "layout": "wide", "scale": 0.01})
+    assert got.keys() == {("sonar", "OAM"), ("sonar", "PA")}
+    assert got["sonar", "OAM"] == pytest.approx((0.843, 0.056))
+    assert got["sonar", "PA"][0] == pytest.approx(0.80) and got["sonar", "PA"][1] is None

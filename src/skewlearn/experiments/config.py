@@ -489,8 +489,9 @@ def _estimator(item: Any, i: int) -> EstimatorSpec:
             _fail(f"{where}.skip", f"must be true or false; got {change['skip']!r}.")
         ds_params = _table(change.get("params", {}), f"{where}.params")
         ds_grid = _table(change.get("grid", {}), f"{where}.grid")
-        _check_params(cls, valid, ds_params, ds_grid, where)
-        _check_values(cls, *_per_dataset(params, grid, change), where)
+        _check_params(cls, valid, ds_params, ds_grid, where)  # (parses ds_grid's ranges)
+        parsed = {"params": ds_params, "grid": ds_grid}  # not the file's unparsed "2^[a:b]"
+        _check_values(cls, *_per_dataset(params, grid, parsed), where)
         by_dataset[str(ds)] = {"params": ds_params, "grid": ds_grid,
                                "skip": bool(change.get("skip", False))}  # fmt: skip
     search_from = item.get("search_from")
@@ -749,11 +750,13 @@ def parse_experiment(data: Mapping[str, Any], *, source: Path | None = None) -> 
         if not data.get(key):
             _fail(key, "missing or empty.")
         if not isinstance(data[key], list):
-            _fail(
-                key,
-                f'must be a list (e.g. {key} = ["pima"] or [[{key}]] tables); got '
-                f"{type(data[key]).__name__} {data[key]!r}.",
+            what = (  # (each estimator is a table: a list of names is no example)
+                '(e.g. datasets = ["pima"] or [[datasets]] tables)'
+                if key == "datasets"
+                else "of [[estimators]] tables (each with class = 'Perceptron' or another "
+                "estimator class)"
             )
+            _fail(key, f"must be a list {what}; got {type(data[key]).__name__} {data[key]!r}.")
     if not isinstance(data.get("curves", True), bool):
         _fail("curves", f"must be true or false; got {data['curves']!r}.")
     seed = data.get("seed", 0)
