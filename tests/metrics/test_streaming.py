@@ -497,3 +497,32 @@ def test_objects_that_are_no_labels_are_refused():
     # a 0-d array holds its label, as a length-1 one does
     assert F1().update(np.array(1), np.array([1])).update(np.array(0), 0).get() == 1.0
     assert ROCAUC().update(np.array(1), np.array(0.9)).update(np.array(0), 0.1).get() == 1.0
+
+
+def test_an_empty_batch_changes_nothing_whatever_the_label_type():
+    # An empty list is a float64 array to numpy: against a text pos_label it was refused
+    # as "y holds numbers ... (labels here: )", and an empty str array against a number
+    # pos_label as strings; the last chunk of a text-labelled stream can be empty.
+    from skewlearn.metrics import (
+        PRAUC,
+        HistogramPRAUC,
+        HistogramROCAUC,
+        WindowedPRAUC,
+        WindowedROCAUC,
+    )
+
+    label_metrics = (Confusion, F1, GMean, MistakeRate)
+    score_metrics = (ROCAUC, PRAUC, WindowedROCAUC, WindowedPRAUC, HistogramROCAUC, HistogramPRAUC)
+    for pos, labels in (("pos", ["neg", "pos"]), (1, [0, 1])):
+        for cls in label_metrics + score_metrics:
+            m = cls(pos_label=pos)
+            values = [0.2, 0.7] if cls in score_metrics else labels
+            m.update_many(labels, values)
+            before = m.get()
+            for empty in ([], np.array([]), np.array([], dtype=str), np.array([], dtype=object)):
+                preds = [] if cls in score_metrics else empty
+                assert m.update_many(empty, preds) is m
+            assert m.get() == before or (math.isnan(m.get()) and math.isnan(before))
+            wrong = "a" if pos == 1 else 0  # a non-empty batch of the other type still is
+            with pytest.raises(ValueError, match="labels here"):
+                m.update_many([wrong], values[:1])
