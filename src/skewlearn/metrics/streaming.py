@@ -157,9 +157,9 @@ class StreamingMetric:
         elif y.dtype.kind == "f" and np.isnan(y).any():  # NA of a pandas Int64 column
             raise ValueError(_missing_label(name, math.nan))
         pos_type = _label_type(self.pos_label)
-        if pos_type is not None:
+        if pos_type is not None and y.size:  # an empty batch (a float64 [] to numpy) holds none
             found = _array_label_type(y)
-            if found is None and y.size:
+            if found is None:
                 other = _no_label_in(y)
                 if other is not None:
                     raise ValueError(self._no_label(name, other))
