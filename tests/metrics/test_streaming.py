@@ -526,3 +526,37 @@ def test_an_empty_batch_changes_nothing_whatever_the_label_type():
             wrong = "a" if pos == 1 else 0  # a non-empty batch of the other type still is
             with pytest.raises(ValueError, match="labels here"):
                 m.update_many([wrong], values[:1])
+
+
+def test_a_batch_of_two_columns_is_refused_as_the_batch_metrics_refuse_it():
+    # update_many flattened any array: one-hot labels beside predict_proba's two columns
+    # gave a value over 2n "samples" (F1, ROC AUC 0.75 here) where the batch metrics
+    # refuse them, and predict_proba beside n labels was told "got 4 and 8".
+    from skewlearn.metrics import (
+        PRAUC,
+        HistogramPRAUC,
+        HistogramROCAUC,
+        WindowedPRAUC,
+        WindowedROCAUC,
+        roc_auc,
+    )
+
+    one_hot = np.eye(2, dtype=int)[[0, 1, 1, 0]]
+    proba = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+    with pytest.raises(ValueError, match=r"y_score must be one-dimensional; got .* \(4, 2\)"):
+        roc_auc([0, 1, 1, 0], proba)
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, WindowedPRAUC, HistogramROCAUC, HistogramPRAUC):
+        with pytest.raises(ValueError, match=r"y_score must be one-dimensional; got .* \(4, 2\)"):
+            cls().update_many([0, 1, 1, 0], proba)
+        with pytest.raises(ValueError, match=r"y must be one-dimensional; got .* \(4, 2\)"):
+            cls().update_many(one_hot, proba)
+        # a column (or row) vector is one score per sample, as in the batch metrics
+        m = cls().update_many(np.array([[0], [1], [1], [0]]), proba[:, 1:])
+        assert m.get() == cls().update_many([0, 1, 1, 0], proba[:, 1]).get()
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y_pred must be one-dimensional; got .* \(4, 2\)"):
+            cls().update_many([0, 1, 1, 0], one_hot)
+        with pytest.raises(ValueError, match=r"y must be one-dimensional"):
+            cls().update_many(one_hot, one_hot)
+        m = cls().update_many([[0, 1, 1, 0]], np.array([[0], [1], [0], [0]]))
+        assert m.get() == cls().update_many([0, 1, 1, 0], [0, 1, 0, 0]).get()
