@@ -59,6 +59,7 @@ from ._exact import (
 )
 from .batch import (
     ConfusionCounts,
+    _as_1d,
     _check_beta,
     _fbeta_from,
     _float_scores,
@@ -330,8 +331,10 @@ def _one(value, what: str):
 
 
 def _paired(y, values, name: str) -> tuple[np.ndarray, np.ndarray]:
-    y = np.asarray(y).reshape(-1)
-    values = np.asarray(values).reshape(-1)
+    # one label or score per sample, as the batch metrics take them (a row or column
+    # vector too); two columns (predict_proba, one-hot labels) are refused, not flattened
+    y = _as_1d(y, "y")
+    values = _as_1d(values, name)
     if len(y) != len(values):
         raise ValueError(f"y and {name} must have the same length; got {len(y)} and {len(values)}.")
     return y, values
