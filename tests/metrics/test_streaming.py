@@ -560,3 +560,34 @@ def test_a_batch_of_two_columns_is_refused_as_the_batch_metrics_refuse_it():
             cls().update_many(one_hot, one_hot)
         m = cls().update_many([[0, 1, 1, 0]], np.array([[0], [1], [0], [0]]))
         assert m.get() == cls().update_many([0, 1, 1, 0], [0, 1, 0, 0]).get()
+
+
+def test_a_missing_score_is_named_as_nan_is_not_as_a_label():
+    # pd.NA (a nullable Float64 column read row by row, or a list holding it) failed
+    # float() and was told "y_score must hold numbers ...; got dtype object. Pass scores,
+    # not predicted labels"; None in the same place is named as NaN.
+    import pandas as pd
+
+    from skewlearn.metrics import (
+        PRAUC,
+        HistogramPRAUC,
+        HistogramROCAUC,
+        WindowedPRAUC,
+        WindowedROCAUC,
+        pr_auc,
+        roc_auc,
+    )
+
+    column = pd.Series([0.2, None, 0.7], dtype="Float64")
+    for missing in (pd.NA, pd.NaT, column.iloc[1]):
+        for batch in (roc_auc, pr_auc):
+            with pytest.raises(ValueError, match=r"y_score contains NaN at 1 position\(s\)"):
+                batch([0, 1, 1], [0.2, missing, 0.7])
+        for cls in (ROCAUC, PRAUC, WindowedROCAUC, WindowedPRAUC, HistogramROCAUC, HistogramPRAUC):
+            with pytest.raises(ValueError, match=r"y_score (is|contains) NaN"):
+                cls().update(1, missing)
+            with pytest.raises(ValueError, match=r"y_score (is|contains) NaN"):
+                cls().update_many([0, 1, 1], np.array([0.2, missing, 0.7], dtype=object))
+    # what is no number at all keeps its message
+    with pytest.raises(TypeError, match="y_score must hold numbers"):
+        ROCAUC().update_many([0, 1], np.array([0.2, {"a": 1}], dtype=object))
