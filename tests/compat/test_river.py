@@ -1077,6 +1077,12 @@ def test_a_key_first_seen_after_the_first_learning_call_is_named_once():
         warnings.simplefilter("error")
         m = evaluate.progressive_val_score(rows, named, rmetrics.Accuracy())
     assert m.get() > 0.95
+    with warnings.catch_warnings():  # keys left out of a given order are the user's choice
+        warnings.simplefilter("error")
+        chosen = RiverClassifier(OGD(), features=("a",))
+        chosen.learn_one({"a": 1.0, "id": 7.0}, True)
+        chosen.learn_one({"a": -1.0, "id": 8.0, "other": 1.0}, False)
+        chosen.learn_many(pd.DataFrame({"a": [1.0], "id": [9.0]}), pd.Series([True]))
     # learn_many: a column the order does not hold
     frame = pd.DataFrame({"a": [1.0, -1.0], "b": [0.5, 0.2]})
     many = RiverClassifier(OGD())
