@@ -10,8 +10,9 @@ metric (exact ROC AUC, F1, G-mean, histogram AUROC/AUPRC, ...) a River ``BinaryM
 Feature dicts become vectors in a fixed feature order learnt at the first ``learn_one`` /
 ``learn_many`` call (or given as ``features``): a skewlearn model has a fixed number of
 weights. Keys that were not in that order are **ignored** (River's convention that models
-"work fine when new features appear"; River's own estimator checks require it), and
-missing keys count as 0, as in River's linear models. In the frames of ``learn_many`` /
+"work fine when new features appear"; River's own estimator checks require it; a learnt
+order names the first such key in a ``UserWarning``, once), and missing keys count as 0,
+as in River's linear models. In the frames of ``learn_many`` /
 ``predict_many`` a NaN cell is a missing key (a frame built from dicts of different keys
 holds NaN there), so it counts as 0 too and both paths learn the same model. Pass
 ``features`` to fix the order up front. Frames of another backend River takes (polars,
@@ -203,8 +204,10 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         raise.
     features : tuple or list, or None, default=None
         The feature order: distinct keys, in a tuple or list. ``None`` learns it from the
-        first learning call; keys outside it are ignored and missing ones count as 0 (see
-        the module docstring).
+        first learning call; keys outside it are ignored (a ``UserWarning`` names the
+        first, once: pass every feature here when an encoder such as River's
+        ``OneHotEncoder`` emits a key only for the category at hand) and missing ones
+        count as 0 (see the module docstring).
     seed : int or None, default=None
         When not None, the clone's ``random_state`` (River's seeding convention).
 
