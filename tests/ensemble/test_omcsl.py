@@ -577,3 +577,24 @@ def test_auprc_is_defined_from_the_first_positive_and_auroc_once_both_classes_ca
             np.testing.assert_array_equal(clf.measure_values_, np.zeros(3))
         clf.partial_fit(X[5:], y[5:])
         assert np.isfinite(clf.measures_).all()
+
+
+@pytest.mark.parametrize("path", ["fast", "generic"])
+def test_measures_are_nan_until_defined(path):
+    """AUPRC is undefined before the first positive and AUROC before both classes: NaN in
+    measures_ and bin_errors_ (Eq. (2) counts them 0, so p stays uniform), the F-measure 0."""
+    X, y = _stream(n=60, seed=8, pos=0.3)
+    order = np.argsort(y, kind="stable")  # the negatives first
+    X, y = X[order], y[order]
+    first_pos = int(np.argmax(y == 1))
+    base = {"generic": CostSensitiveOGD(objective="weighted"), "fast": None}[path]
+    for measure in ("f1", "auroc", "auprc"):
+        clf = OMCSL(n_learners=3, measure=measure, base_estimator=base, random_state=0)
+        clf.partial_fit(X[:first_pos], y[:first_pos], classes=[0, 1])
+        if measure == "f1":
+            np.testing.assert_array_equal(clf.measures_, 0.0)
+        else:
+            assert np.isnan(clf.measures_).all() and np.isnan(clf.bin_errors_).all()
+        np.testing.assert_array_equal(clf.probabilities_, 1 / 3)
+        clf.partial_fit(X[first_pos : first_pos + 1], y[first_pos : first_pos + 1])
+        assert not np.isnan(clf.measures_).any()

@@ -497,3 +497,97 @@ def test_objects_that_are_no_labels_are_refused():
     # a 0-d array holds its label, as a length-1 one does
     assert F1().update(np.array(1), np.array([1])).update(np.array(0), 0).get() == 1.0
     assert ROCAUC().update(np.array(1), np.array(0.9)).update(np.array(0), 0.1).get() == 1.0
+
+
+def test_an_empty_batch_changes_nothing_whatever_the_label_type():
+    # An empty list is a float64 array to numpy: against a text pos_label it was refused
+    # as "y holds numbers ... (labels here: )", and an empty str array against a number
+    # pos_label as strings; the last chunk of a text-labelled stream can be empty.
+    from skewlearn.metrics import (
+        PRAUC,
+        HistogramPRAUC,
+        HistogramROCAUC,
+        WindowedPRAUC,
+        WindowedROCAUC,
+    )
+
+    label_metrics = (Confusion, F1, GMean, MistakeRate)
+    score_metrics = (ROCAUC, PRAUC, WindowedROCAUC, WindowedPRAUC, HistogramROCAUC, HistogramPRAUC)
+    for pos, labels in (("pos", ["neg", "pos"]), (1, [0, 1])):
+        for cls in label_metrics + score_metrics:
+            m = cls(pos_label=pos)
+            values = [0.2, 0.7] if cls in score_metrics else labels
+            m.update_many(labels, values)
+            before = m.get()
+            for empty in ([], np.array([]), np.array([], dtype=str), np.array([], dtype=object)):
+                preds = [] if cls in score_metrics else empty
+                assert m.update_many(empty, preds) is m
+            assert m.get() == before or (math.isnan(m.get()) and math.isnan(before))
+            wrong = "a" if pos == 1 else 0  # a non-empty batch of the other type still is
+            with pytest.raises(ValueError, match="labels here"):
+                m.update_many([wrong], values[:1])
+
+
+def test_a_batch_of_two_columns_is_refused_as_the_batch_metrics_refuse_it():
+    # update_many flattened any array: one-hot labels beside predict_proba's two columns
+    # gave a value over 2n "samples" (F1, ROC AUC 0.75 here) where the batch metrics
+    # refuse them, and predict_proba beside n labels was told "got 4 and 8".
+    from skewlearn.metrics import (
+        PRAUC,
+        HistogramPRAUC,
+        HistogramROCAUC,
+        WindowedPRAUC,
+        WindowedROCAUC,
+        roc_auc,
+    )
+
+    one_hot = np.eye(2, dtype=int)[[0, 1, 1, 0]]
+    proba = np.array([[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.3, 0.7]])
+    with pytest.raises(ValueError, match=r"y_score must be one-dimensional; got .* \(4, 2\)"):
+        roc_auc([0, 1, 1, 0], proba)
+    for cls in (ROCAUC, PRAUC, WindowedROCAUC, WindowedPRAUC, HistogramROCAUC, HistogramPRAUC):
+        with pytest.raises(ValueError, match=r"y_score must be one-dimensional; got .* \(4, 2\)"):
+            cls().update_many([0, 1, 1, 0], proba)
+        with pytest.raises(ValueError, match=r"y must be one-dimensional; got .* \(4, 2\)"):
+            cls().update_many(one_hot, proba)
+        # a column (or row) vector is one score per sample, as in the batch metrics
+        m = cls().update_many(np.array([[0], [1], [1], [0]]), proba[:, 1:])
+        assert m.get() == cls().update_many([0, 1, 1, 0], proba[:, 1]).get()
+    for cls in (Confusion, F1, GMean, MistakeRate):
+        with pytest.raises(ValueError, match=r"y_pred must be one-dimensional; got .* \(4, 2\)"):
+            cls().update_many([0, 1, 1, 0], one_hot)
+        with pytest.raises(ValueError, match=r"y must be one-dimensional"):
+            cls().update_many(one_hot, one_hot)
+        m = cls().update_many([[0, 1, 1, 0]], np.array([[0], [1], [0], [0]]))
+        assert m.get() == cls().update_many([0, 1, 1, 0], [0, 1, 0, 0]).get()
+
+
+def test_a_missing_score_is_named_as_nan_is_not_as_a_label():
+    # pd.NA (a nullable Float64 column read row by row, or a list holding it) failed
+    # float() and was told "y_score must hold numbers ...; got dtype object. Pass scores,
+    # not predicted labels"; None in the same place is named as NaN.
+    import pandas as pd
+
+    from skewlearn.metrics import (
+        PRAUC,
+        HistogramPRAUC,
+        HistogramROCAUC,
+        WindowedPRAUC,
+        WindowedROCAUC,
+        pr_auc,
+        roc_auc,
+    )
+
+    column = pd.Series([0.2, None, 0.7], dtype="Float64")
+    for missing in (pd.NA, pd.NaT, column.iloc[1]):
+        for batch in (roc_auc, pr_auc):
+            with pytest.raises(ValueError, match=r"y_score contains NaN at 1 position\(s\)"):
+                batch([0, 1, 1], [0.2, missing, 0.7])
+        for cls in (ROCAUC, PRAUC, WindowedROCAUC, WindowedPRAUC, HistogramROCAUC, HistogramPRAUC):
+            with pytest.raises(ValueError, match=r"y_score (is|contains) NaN"):
+                cls().update(1, missing)
+            with pytest.raises(ValueError, match=r"y_score (is|contains) NaN"):
+                cls().update_many([0, 1, 1], np.array([0.2, missing, 0.7], dtype=object))
+    # what is no number at all keeps its message
+    with pytest.raises(TypeError, match="y_score must hold numbers"):
+        ROCAUC().update_many([0, 1], np.array([0.2, {"a": 1}], dtype=object))

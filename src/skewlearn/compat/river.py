@@ -10,8 +10,9 @@ metric (exact ROC AUC, F1, G-mean, histogram AUROC/AUPRC, ...) a River ``BinaryM
 Feature dicts become vectors in a fixed feature order learnt at the first ``learn_one`` /
 ``learn_many`` call (or given as ``features``): a skewlearn model has a fixed number of
 weights. Keys that were not in that order are **ignored** (River's convention that models
-"work fine when new features appear"; River's own estimator checks require it), and
-missing keys count as 0, as in River's linear models. In the frames of ``learn_many`` /
+"work fine when new features appear"; River's own estimator checks require it; a learnt
+order names the first such key in a ``UserWarning``, once), and missing keys count as 0,
+as in River's linear models. In the frames of ``learn_many`` /
 ``predict_many`` a NaN cell is a missing key (a frame built from dicts of different keys
 holds NaN there), so it counts as 0 too and both paths learn the same model. Pass
 ``features`` to fix the order up front. Frames of another backend River takes (polars,
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import math
+import warnings
 from collections.abc import Hashable, Sequence
 from typing import Any, Self
 
@@ -46,6 +48,7 @@ from ..base import (
     VersionedPickleMixin,
     decision_cut,
     max_abs_value,
+    user_stacklevel,
 )
 from ..linear.first_order import _logistic_columns, _logistic_pair
 from ..metrics.batch import _is_missing
@@ -201,8 +204,10 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         raise.
     features : tuple or list, or None, default=None
         The feature order: distinct keys, in a tuple or list. ``None`` learns it from the
-        first learning call; keys outside it are ignored and missing ones count as 0 (see
-        the module docstring).
+        first learning call; keys outside it are ignored (a ``UserWarning`` names the
+        first, once: pass every feature here when an encoder such as River's
+        ``OneHotEncoder`` emits a key only for the category at hand) and missing ones
+        count as 0 (see the module docstring).
     seed : int or None, default=None
         When not None, the clone's ``random_state`` (River's seeding convention).
 
@@ -346,6 +351,38 @@ class RiverClassifier(river_base.MiniBatchClassifier):
                 )
             self._order = order
             self._quick_bound = 0.5 * max_abs_value(len(order))
+
+    #: Whether a key outside a learnt feature order has been named (:meth:`_new_keys`),
+    #: and the order's keys as a set (made at the first look).
+    _new_keys_named = False
+    _known_keys: frozenset | None = None
+
+    def _new_keys(self, keys) -> None:
+        """Warn, once per adapter, when a learning call holds keys outside the feature
+        order learnt from the first one (not one given as ``features``): they are ignored,
+        and River's ``OneHotEncoder`` (the advice for text) emits a key only for the
+        category of the row at hand, so every category after the first row's was lost
+        without a word."""
+        if self._new_keys_named or self.features is not None:
+            return
+        known = self._known_keys
+        if known is None:
+            known = self._known_keys = frozenset(self._order)
+        if known.issuperset(keys):
+            return
+        new = [k for k in keys if k not in known]
+        self._new_keys_named = True
+        shown = ", ".join(repr(k) for k in new[:3]) + (", ..." if len(new) > 3 else "")
+        warnings.warn(
+            f"RiverClassifier learnt its feature order from the first learning call "
+            f"({len(known)} keys); key {shown} first appeared later and is ignored, as every "
+            "key outside the order will be (a skewlearn model has a fixed number of "
+            "weights). An encoder that emits a key only when its value occurs (River's "
+            "OneHotEncoder) loses its other categories this way: pass features=(...) naming "
+            "every feature up front. Said once per model.",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
 
     @staticmethod
     def _not_a_number(err: Exception) -> ValueError:
@@ -556,6 +593,8 @@ class RiverClassifier(river_base.MiniBatchClassifier):
     def learn_one(self, x: dict, y: Hashable) -> None:
         if self._order is None:
             self._fix_order(x.keys())
+        elif not self._new_keys_named and self.features is None:
+            self._new_keys(x)
         if y.__class__ not in _PLAIN_LABELS and _is_missing(y):
             raise self._missing_label(y)
         code = self._code(y)
@@ -583,7 +622,10 @@ class RiverClassifier(river_base.MiniBatchClassifier):
         if len(X) == 0:
             return
         codes = self._codes(_labels(y))
-        self._fix_order(list(X.columns))
+        if self._order is None:
+            self._fix_order(list(X.columns))
+        else:
+            self._new_keys(X.columns)
         model = self._learner()
         model.partial_fit(self._checked_matrix(X), codes, classes=self._classes())
         self._taught = model.__dict__.get("classes_")

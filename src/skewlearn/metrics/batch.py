@@ -280,9 +280,23 @@ def _float_scores(values, name: str) -> np.ndarray:
     (the checks of :func:`_score_array` without its exactness rule, for binned scores)."""
     arr = _refuse_text(np.asarray(values), name)
     _refuse_complex(arr, name)
+    return _as_floats(arr, name)
+
+
+def _as_floats(arr: np.ndarray, name: str) -> np.ndarray:
+    """``arr`` as float64, its missing values (None, ``pd.NA``, ``NaT``) as NaN, which the
+    callers name; anything else that is no number is refused. (``pd.NA`` fails
+    ``float()``, and was told to pass scores rather than predicted labels.)"""
     try:
         return arr.astype(np.float64)
     except (TypeError, ValueError) as exc:
+        if arr.dtype.kind == "O":
+            missing = np.array([_is_missing(v) for v in arr.ravel()], dtype=bool)
+            if missing.any():
+                try:
+                    return np.where(missing.reshape(arr.shape), None, arr).astype(np.float64)
+                except (TypeError, ValueError):
+                    pass  # something else is no number either
         raise TypeError(
             f"{name} must hold numbers (decision values or probabilities); got dtype "
             f"{arr.dtype}. Pass scores, not predicted labels."
@@ -300,13 +314,7 @@ def _score_array(values, name: str, *, exact_ranks: bool) -> np.ndarray:
     """
     arr = _refuse_text(np.asarray(values), name)
     _refuse_complex(arr, name)
-    try:
-        scores = arr.astype(np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            f"{name} must hold numbers (decision values or probabilities); got dtype "
-            f"{arr.dtype}. Pass scores, not predicted labels."
-        ) from exc
+    scores = _as_floats(arr, name)
     if _float64_keeps_ties(arr, scores) or np.isnan(scores).any():
         return scores  # NaN (or None): the caller names it; ranks would hide it
     if exact_ranks:

@@ -59,6 +59,7 @@ from ._exact import (
 )
 from .batch import (
     ConfusionCounts,
+    _as_1d,
     _check_beta,
     _fbeta_from,
     _float_scores,
@@ -157,9 +158,9 @@ class StreamingMetric:
         elif y.dtype.kind == "f" and np.isnan(y).any():  # NA of a pandas Int64 column
             raise ValueError(_missing_label(name, math.nan))
         pos_type = _label_type(self.pos_label)
-        if pos_type is not None:
+        if pos_type is not None and y.size:  # an empty batch (a float64 [] to numpy) holds none
             found = _array_label_type(y)
-            if found is None and y.size:
+            if found is None:
                 other = _no_label_in(y)
                 if other is not None:
                     raise ValueError(self._no_label(name, other))
@@ -330,8 +331,10 @@ def _one(value, what: str):
 
 
 def _paired(y, values, name: str) -> tuple[np.ndarray, np.ndarray]:
-    y = np.asarray(y).reshape(-1)
-    values = np.asarray(values).reshape(-1)
+    # one label or score per sample, as the batch metrics take them (a row or column
+    # vector too); two columns (predict_proba, one-hot labels) are refused, not flattened
+    y = _as_1d(y, "y")
+    values = _as_1d(values, name)
     if len(y) != len(values):
         raise ValueError(f"y and {name} must have the same length; got {len(y)} and {len(values)}.")
     return y, values
