@@ -1969,3 +1969,28 @@ def test_every_setting_a_size_warning_advises_is_a_param(monkeypatch, make, mode
     assert f"--param {model}.{advised}" in _as_params(warning, model)  # compare, cv
     ((_, key, value),) = _parse_params([advised])
     assert _build(getattr(skewlearn, model), {key: value}, 0).get_params()[key] == value
+
+
+def test_a_warning_reads_as_the_commands_line_in_its_words(tmp_path):
+    """Session 27 (probe c's left-alone): a warning reached the terminal in Python's form,
+    naming the console script's line (``.../bin/skewlearn:6: UserWarning: ...`` and its
+    source ``sys.exit(main())``, or ``<frozen runpy>:88``) and Python's words
+    (``header=False``). It is now ``skewlearn COMMAND: warning: ...`` on one line, with the
+    command's flag; ``-W error`` still makes it an error."""
+    import os
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop("PYTHONWARNINGS", None)
+    data = tmp_path / "numbers.csv"  # a first line of numbers, read as the header
+    data.write_text("1,2,0\n1,2,0\n3,4,1\n5,6,0\n3,3,1\n", encoding="utf-8")
+    run = [sys.executable, "-m", "skewlearn", "stream", str(data), "--model", "AROW"]
+    done = subprocess.run(run, capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    (line,) = [s for s in done.stderr.splitlines() if "warning" in s.lower()]
+    assert line.startswith(f"skewlearn stream: warning: {data}: the first line (1, 2, 0)"), line
+    assert line.endswith("If the file has no header line, pass --no-header."), line
+    assert "runpy" not in done.stderr and "header=False" not in done.stderr
+    failed = subprocess.run([sys.executable, "-W", "error", *run[1:]], capture_output=True,
+                            text=True, env=env, check=False)  # fmt: skip
+    assert failed.returncode != 0 and "holds only numbers" in failed.stderr

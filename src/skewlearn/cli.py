@@ -37,7 +37,7 @@ import math
 import re
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import numpy as np
@@ -1829,6 +1829,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .datasets import DataFetchError
     except KeyboardInterrupt:
         _interrupted(args)
+    shown = warnings.formatwarning
+    warnings.formatwarning = _warning_line(args.command)
     try:
         return args.func(args)
     except UsageError as exc:
@@ -1857,6 +1859,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         raise SystemExit(1) from None
+    finally:
+        warnings.formatwarning = shown
+
+
+def _warning_line(command: str) -> Callable[..., str]:
+    """How a warning reads on the command line: ``skewlearn COMMAND: warning: ...`` on one
+    line, in the command's words (``--no-header``, not ``header=False``; for ``stream``,
+    an advised setting as ``--param NAME=VALUE``). Python's own form named the console
+    script's line (``.../bin/skewlearn:8: UserWarning: ...`` and its source
+    ``sys.exit(main())``, or ``<frozen runpy>:88`` for ``python -m skewlearn``). Set as
+    :data:`warnings.formatwarning`, so ``-W`` filters and recording
+    (``warnings.catch_warnings(record=True)``) work as before."""
+
+    def line(message, category, filename, lineno, line=None) -> str:
+        text = _cli_message(Exception(message))
+        if command == "stream":  # one learner: a bare --param NAME=VALUE is its setting
+            text = _as_params(text)
+        return f"skewlearn {command}: warning: {text}\n"
+
+    return line
 
 
 def _interrupted(args) -> NoReturn:
