@@ -1375,13 +1375,16 @@ def _drop_note(bundle: dict[str, Any]) -> str:
     """The note on the columns ``predict`` left out because the model recorded them (its
     ``drop_columns``, None when DATA is read otherwise), for a message on DATA's columns;
     "" when there are none."""
+    import shlex
+
     saved_drop = bundle.get("drop_columns")
     if not saved_drop:
         return ""
+    shown = shlex.quote(",".join(map(str, saved_drop)))  # as the shell takes it back
     return (
-        f" (The model was trained with --drop-columns {','.join(map(str, saved_drop))}, "
-        "so this file is read with them left out: pass --drop-columns with this file's "
-        "columns to leave out, or --drop-columns '' for none.)"
+        f" (The model was trained with --drop-columns {shown}, so this file is read with "
+        f"{'it' if len(saved_drop) == 1 else 'them'} left out: pass --drop-columns with "
+        "this file's columns to leave out, or --drop-columns '' for none.)"
     )
 
 

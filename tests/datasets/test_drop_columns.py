@@ -516,3 +516,19 @@ def test_a_nul_byte_and_a_line_end_inside_a_long_dropped_field(tmp_path, k, eol)
     for reader in _both(p, drop_columns=["when"], label_column="y"):
         with pytest.raises(ValueError, match=r"line 5: 1 values? where 3 are expected"):
             reader()
+
+
+@pytest.mark.parametrize(
+    "dropped, shown, pronoun",
+    [(["id"], "--drop-columns id,", "it left out"),
+     (["free text", 2], "--drop-columns 'free text,2',", "them left out"),
+     (["when", "id"], "--drop-columns when,id,", "them left out")],
+)  # fmt: skip
+def test_predicts_drop_note_can_be_typed_back(dropped, shown, pronoun):
+    """Session 27 (probe q's left-alone): predict's note on the columns a model dropped
+    showed a name with a space bare (``--drop-columns free text,2``, two words to the
+    shell) and said "them" of one column."""
+    from skewlearn.cli import _drop_note
+
+    note = _drop_note({"drop_columns": dropped})
+    assert f"The model was trained with {shown} so this file is read with {pronoun}" in note
