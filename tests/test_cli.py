@@ -1994,3 +1994,16 @@ def test_a_warning_reads_as_the_commands_line_in_its_words(tmp_path):
     failed = subprocess.run([sys.executable, "-W", "error", *run[1:]], capture_output=True,
                             text=True, env=env, check=False)  # fmt: skip
     assert failed.returncode != 0 and "holds only numbers" in failed.stderr
+
+
+def test_stream_json_names_the_saved_model(capsys, tmp_path):
+    """Session 27 (probe c's left-alone): `stream --save PATH --format json` did not name
+    the model file, where `predict --scores PATH --format json` names its scores file;
+    the key is there only when a model was saved, as predict's "scores"."""
+    model = tmp_path / "m.skl"
+    argv = ["stream", CSV, "--model", "AROW", "--format", "json", "--no-progress"]
+    assert main([*argv, "--save", str(model)]) == 0
+    assert json.loads(capsys.readouterr().out)["save"] == str(model)
+    assert model.is_file()
+    assert main(argv) == 0
+    assert "save" not in json.loads(capsys.readouterr().out)

@@ -699,6 +699,7 @@ def _cmd_stream(args) -> int:
                 **_run_settings(args, meta),
                 "checkpoints": checkpoints,
                 "final": final,
+                **({"save": args.save} if args.save is not None else {}),  # as predict's scores
             }
         )
         return 0
