@@ -1932,6 +1932,24 @@ def test_save_and_scores_through_a_link_write_the_linked_file(capsys, tmp_path):
     assert len((real / "s.csv").read_text(encoding="utf-8").splitlines()) == 241
 
 
+def test_save_and_scores_refuse_a_link_loop_before_the_run(capsys, tmp_path):
+    """Session 27 (probe r): `--save LOOP` / `--scores LOOP`, a symbolic link that leads
+    back to itself, replaced the link by a regular file, where `open()` (and the shell's
+    `>`) refuses it ("Too many levels of symbolic links"). It is refused before the run,
+    and the links stay."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    loop, back = tmp_path / "loop", tmp_path / "back"
+    loop.symlink_to(back)
+    back.symlink_to(loop)
+    for argv in (
+        ["stream", CSV, "--model", "AROW", "--no-progress", "--save", str(loop)],
+        ["predict", str(model), CSV, "--scores", str(loop)],
+    ):
+        _fails(capsys, argv, "Too many levels of symbolic links")
+        assert loop.is_symlink() and back.is_symlink()
+
+
 def _omcsl_tables():
     from skewlearn import OMCSL
 

@@ -34,8 +34,8 @@ def atomic_write(
     """
     try:
         kept = os.stat(path) if follow_links else os.lstat(path)
-    except OSError:  # no file yet (or none we may look at): the default mode
-        kept = None
+    except FileNotFoundError:  # no file yet (or a dangling link's): the default mode
+        kept = None  # (a link loop is refused, as open() refuses it: not replaced by a file)
     if not follow_links and kept is not None and stat.S_ISLNK(kept.st_mode):
         kept = None  # the link is replaced: the default mode
     if kept is not None and not stat.S_ISREG(kept.st_mode):

@@ -1012,6 +1012,12 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
+    try:
+        os.stat(path)
+    except FileNotFoundError:  # a new file (or a dangling link's)
+        pass
+    except OSError as exc:  # a link loop, which open() refuses too
+        raise UsageError(f"{flag} {path!r}: {exc.strerror}; give a file path.") from None
     if flag == "--save" and _regular_or_new(path) and not os.access(folder, os.W_OK):
         # (the model is written to a new file in that folder, then renamed)
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} is not writable.")
