@@ -1179,11 +1179,31 @@ def _cmd_predict(args) -> int:
                 "a model)."
             ) from None
         raise
-    if args.scores == "-":  # the scores CSV on standard output, the report on stderr
+    if args.scores == "-" or _names_stdout(args.scores):
+        # the scores CSV on standard output, the report on stderr (also for /dev/stdout:
+        # written as a file, the report followed the CSV into a pipe, and a file there
+        # was replaced by one of the scores, the report going to the deleted one)
         scores_out = sys.stdout
         with contextlib.redirect_stdout(sys.stderr):
             return _predict(args, bundle, scores_out)
     return _predict(args, bundle)
+
+
+def _names_stdout(path: str | None) -> bool:
+    """Whether ``path`` (``/dev/stdout``, ``/dev/fd/1``, the file or pipe standard output
+    goes to) is standard output's own file or pipe; not a terminal or ``/dev/null``."""
+    import os
+    import stat
+
+    if not path:
+        return False
+    try:
+        here = os.stat(path)
+        return not stat.S_ISCHR(here.st_mode) and os.path.samestat(
+            here, os.fstat(sys.stdout.fileno())
+        )
+    except (OSError, ValueError, AttributeError):  # no such file; stdout without a fd
+        return False
 
 
 def _predict(args, bundle: dict[str, Any], scores_out=None) -> int:
