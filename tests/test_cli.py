@@ -1966,6 +1966,19 @@ def test_scores_naming_standard_output_are_scores_dash(tmp_path):
     assert done.returncode == 0 and done.stderr == b""
 
 
+def test_save_through_a_link_into_a_missing_folder_is_refused_before_the_run(capsys, tmp_path):
+    """The folder `--save` and `--scores` check before the run is the linked file's (where
+    the file is written), not the link's: a link into a folder since removed failed only
+    after the run, and the model or the scores were lost."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "gone" / "out")
+    _fails(capsys, ["stream", CSV, "--model", "AROW", "--no-progress", "--save", str(link)],
+           f"the folder {str(tmp_path / 'gone')!r} does not exist")  # fmt: skip
+    _fails(capsys, ["predict", str(model), CSV, "--scores", str(link)], "does not exist")
+
+
 def test_save_and_scores_refuse_a_link_loop_before_the_run(capsys, tmp_path):
     """Session 27 (probe r): `--save LOOP` / `--scores LOOP`, a symbolic link that leads
     back to itself, replaced the link by a regular file, where `open()` (and the shell's
