@@ -1785,8 +1785,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         default=None,
         help="write each row's score and prediction (CSV: score,positive) to PATH, in the "
-        "data's order (rows dropped by --missing drop have no line); - writes them to "
-        "standard output and the report to standard error",
+        "data's order (rows dropped by --missing drop have no line); - (or /dev/stdout) "
+        "writes them to standard output and the report to standard error",
     )
     common_output(p)
     p.set_defaults(func=_cmd_predict, positive_class=None)  # from the model
