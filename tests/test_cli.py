@@ -1932,6 +1932,71 @@ def test_save_and_scores_through_a_link_write_the_linked_file(capsys, tmp_path):
     assert len((real / "s.csv").read_text(encoding="utf-8").splitlines()) == 241
 
 
+def test_scores_naming_standard_output_are_scores_dash(tmp_path):
+    """Session 27 (probe r): `predict --scores /dev/stdout` with standard output a pipe
+    got the report (here the JSON) after the scores CSV, neither readable; with standard
+    output a file, the file was replaced by one of the scores (the report went to the old
+    one, deleted; `>> log` lost the log's lines). Naming standard output is `--scores -`:
+    the CSV alone on standard output, the report on standard error."""
+    import os
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    run = [sys.executable, "-m", "skewlearn", "predict", str(model), CSV, "--format", "json"]
+    piped = subprocess.run([*run, "--scores", "/dev/stdout"], capture_output=True, env=env)
+    dash = subprocess.run([*run, "--scores", "-"], capture_output=True, env=env)
+    assert piped.returncode == dash.returncode == 0, piped.stderr
+    assert piped.stdout == dash.stdout
+    assert piped.stdout.decode("utf-8").splitlines()[:1] == ["score,positive"]
+    assert len(piped.stdout.splitlines()) == 241  # the header and 240 rows
+    assert json.loads(piped.stderr)["rows"] == 240
+    log = tmp_path / "log.txt"
+    log.write_bytes(b"kept\n")
+    with open(log, "ab") as out:  # `>> log.txt`
+        done = subprocess.run([*run, "--scores", "/dev/stdout"], stdout=out,
+                              stderr=subprocess.PIPE, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert log.read_bytes() == b"kept\n" + dash.stdout
+    assert json.loads(done.stderr)["rows"] == 240
+    # a device is not taken for standard output: `--scores /dev/null > /dev/null` is quiet
+    done = subprocess.run([*run, "--scores", "/dev/null"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, env=env)  # fmt: skip
+    assert done.returncode == 0 and done.stderr == b""
+
+
+def test_save_through_a_link_into_a_missing_folder_is_refused_before_the_run(capsys, tmp_path):
+    """The folder `--save` and `--scores` check before the run is the linked file's (where
+    the file is written), not the link's: a link into a folder since removed failed only
+    after the run, and the model or the scores were lost."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "gone" / "out")
+    _fails(capsys, ["stream", CSV, "--model", "AROW", "--no-progress", "--save", str(link)],
+           f"the folder {str(tmp_path / 'gone')!r} does not exist")  # fmt: skip
+    _fails(capsys, ["predict", str(model), CSV, "--scores", str(link)], "does not exist")
+
+
+def test_save_and_scores_refuse_a_link_loop_before_the_run(capsys, tmp_path):
+    """Session 27 (probe r): `--save LOOP` / `--scores LOOP`, a symbolic link that leads
+    back to itself, replaced the link by a regular file, where `open()` (and the shell's
+    `>`) refuses it ("Too many levels of symbolic links"). It is refused before the run,
+    and the links stay."""
+    model = tmp_path / "m.skl"
+    assert main(["stream", CSV, "--model", "AROW", "--save", str(model), "--no-progress"]) == 0
+    loop, back = tmp_path / "loop", tmp_path / "back"
+    loop.symlink_to(back)
+    back.symlink_to(loop)
+    for argv in (
+        ["stream", CSV, "--model", "AROW", "--no-progress", "--save", str(loop)],
+        ["predict", str(model), CSV, "--scores", str(loop)],
+    ):
+        _fails(capsys, argv, "Too many levels of symbolic links")
+        assert loop.is_symlink() and back.is_symlink()
+
+
 def _omcsl_tables():
     from skewlearn import OMCSL
 

@@ -13,7 +13,9 @@ from typing import BinaryIO
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike, prefix: str = ".skewlearn-") -> Iterator[BinaryIO]:
+def atomic_write(
+    path: str | os.PathLike, prefix: str = ".skewlearn-", *, follow_links: bool = True
+) -> Iterator[BinaryIO]:
     """Open a temporary file next to ``path`` for binary writing; on leaving the block
     without an error it replaces ``path`` (``os.replace``, atomic on one file system),
     otherwise it is removed.
@@ -27,17 +29,22 @@ def atomic_write(path: str | os.PathLike, prefix: str = ".skewlearn-") -> Iterat
     symbolic link's file is replaced (the link stays), and a path that is not a regular
     file (a named pipe, bash's ``>(command)``, a device such as ``/dev/null``) is opened
     and written as it is, since renaming over it would replace the pipe or device itself.
+    With ``follow_links=False`` a link at ``path`` is itself replaced by the file (the
+    dataset cache: a link there to a file of the user's is not written through).
     """
     try:
-        kept = os.stat(path)  # (through links)
-    except OSError:  # no file yet (or none we may look at): the default mode
-        kept = None
+        kept = os.stat(path) if follow_links else os.lstat(path)
+    except FileNotFoundError:  # no file yet (or a dangling link's): the default mode
+        kept = None  # (a link loop is refused, as open() refuses it: not replaced by a file)
+    if not follow_links and kept is not None and stat.S_ISLNK(kept.st_mode):
+        kept = None  # the link is replaced: the default mode
     if kept is not None and not stat.S_ISREG(kept.st_mode):
         with open(path, "wb") as fh:
             yield fh
         return
     mode = None if kept is None else stat.S_IMODE(kept.st_mode)
-    path = os.path.realpath(path)  # a link's file, not the link
+    # a link's file, not the link (unless follow_links=False)
+    path = os.path.realpath(path) if follow_links else os.path.abspath(path)
     folder = os.path.dirname(path)
     while True:
         tmp = os.path.join(folder, f"{prefix}{secrets.token_hex(8)}")

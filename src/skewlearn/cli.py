@@ -1013,6 +1013,12 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
+    try:
+        os.stat(path)
+    except FileNotFoundError:  # a new file (or a dangling link's)
+        pass
+    except OSError as exc:  # a link loop, which open() refuses too
+        raise UsageError(f"{flag} {path!r}: {exc.strerror}; give a file path.") from None
     if flag == "--save" and _regular_or_new(path) and not os.access(folder, os.W_OK):
         # (the model is written to a new file in that folder, then renamed)
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} is not writable.")
@@ -1174,11 +1180,31 @@ def _cmd_predict(args) -> int:
                 "a model)."
             ) from None
         raise
-    if args.scores == "-":  # the scores CSV on standard output, the report on stderr
+    if args.scores == "-" or _names_stdout(args.scores):
+        # the scores CSV on standard output, the report on stderr (also for /dev/stdout:
+        # written as a file, the report followed the CSV into a pipe, and a file there
+        # was replaced by one of the scores, the report going to the deleted one)
         scores_out = sys.stdout
         with contextlib.redirect_stdout(sys.stderr):
             return _predict(args, bundle, scores_out)
     return _predict(args, bundle)
+
+
+def _names_stdout(path: str | None) -> bool:
+    """Whether ``path`` (``/dev/stdout``, ``/dev/fd/1``, the file or pipe standard output
+    goes to) is standard output's own file or pipe; not a terminal or ``/dev/null``."""
+    import os
+    import stat
+
+    if not path:
+        return False
+    try:
+        here = os.stat(path)
+        return not stat.S_ISCHR(here.st_mode) and os.path.samestat(
+            here, os.fstat(sys.stdout.fileno())
+        )
+    except (OSError, ValueError, AttributeError):  # no such file; stdout without a fd
+        return False
 
 
 def _predict(args, bundle: dict[str, Any], scores_out=None) -> int:
@@ -1763,8 +1789,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         default=None,
         help="write each row's score and prediction (CSV: score,positive) to PATH, in the "
-        "data's order (rows dropped by --missing drop have no line); - writes them to "
-        "standard output and the report to standard error",
+        "data's order (rows dropped by --missing drop have no line); - (or /dev/stdout) "
+        "writes them to standard output and the report to standard error",
     )
     common_output(p)
     p.set_defaults(func=_cmd_predict, positive_class=None)  # from the model

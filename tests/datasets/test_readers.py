@@ -1655,6 +1655,8 @@ def _both_readers_say(path, nominal: bool = True, **kw) -> str:
         ("red,small,q,p\n" + "blue,large,q,n\n" * 3, False),
         # the names after a blank line: the first non-blank line, as read_csv sees it
         ("\n \na,b,c,label\n" + "1,2,q,p\n3,4,q,n\n" * 3, True),
+        # a blank line after the names: the next non-blank line is the one judged
+        ("a,b,c,label\n\n \n" + "1,2,q,p\n3,4,q,n\n" * 3, True),
         # a blank name in the dropped column is no missing value (an index's, from pandas)
         ("a,b,,label\n" + "1,2,,p\n3,4,,n\n" * 3, True),
     ],

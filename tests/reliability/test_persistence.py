@@ -111,6 +111,48 @@ def test_atomic_write_leaves_the_old_file_when_the_write_fails(tmp_path):
     assert target.read_bytes() == b"new" and [p.name for p in tmp_path.iterdir()] == ["model.skl"]
 
 
+def test_atomic_write_through_a_link_is_atomic_and_keeps_the_files_mode(tmp_path):
+    """Through a symbolic link (session 27) the linked file is replaced as a plain path's
+    is: a failed write leaves its old bytes whole and no temporary file, a finished one
+    keeps its mode (not the link's 0o777) and the link."""
+    from skewlearn._files import atomic_write
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    target, link = shared / "model.skl", tmp_path / "link.skl"
+    target.write_bytes(b"old")
+    target.chmod(0o640)
+    link.symlink_to(target)
+    with pytest.raises(RuntimeError), atomic_write(link) as fh:
+        fh.write(b"half")
+        fh.flush()
+        assert target.read_bytes() == b"old"  # (not written in place)
+        raise RuntimeError("disk full")
+    assert target.read_bytes() == b"old" and [p.name for p in shared.iterdir()] == ["model.skl"]
+    with atomic_write(link) as fh:
+        fh.write(b"new")
+    assert link.is_symlink() and target.read_bytes() == b"new"
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_atomic_write_refuses_a_link_loop_as_open_does(tmp_path):
+    """A symbolic link that leads back to itself is refused (ELOOP), as `open()` refuses
+    it; it was replaced by a regular file (session 27, probe r)."""
+    import errno
+
+    from skewlearn._files import atomic_write
+
+    loop, back = tmp_path / "loop", tmp_path / "back"
+    loop.symlink_to(back)
+    back.symlink_to(loop)
+    with pytest.raises(OSError) as plain:
+        open(loop, "wb")
+    with pytest.raises(OSError) as ours, atomic_write(loop) as fh:
+        fh.write(b"new")
+    assert ours.value.errno == plain.value.errno == errno.ELOOP
+    assert loop.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["back", "loop"]
+
+
 def test_saved_models_and_cached_data_files_are_readable_by_the_group(tmp_path, monkeypatch):
     import io
     import os

@@ -359,8 +359,12 @@ def fetch_file(
                 ) from None
             _make_dir(target.parent, root)
             # write to a temporary name, then rename: concurrent loaders never see half a file
+            # (over a link there, not through it: its file may be the user's, elsewhere)
             try:
-                with atomic_write(target, prefix=".part-") as out, zf.open(info) as src:
+                with (
+                    atomic_write(target, prefix=".part-", follow_links=False) as out,
+                    zf.open(info) as src,
+                ):
                     shutil.copyfileobj(src, out)
             except OSError as exc:
                 raise _unwritable(target, root, exc) from None
