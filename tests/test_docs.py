@@ -874,3 +874,40 @@ def test_algorithms_md_states_the_update_of_cost_sensitive_ogd():
     )
     assert r"w_{t+1} = w_t + \lambda_t\, y_t x_t" in row
     assert r"w_{t+1} = w_t + \lambda_t \rho_{y_t} y_t x_t" in row
+
+
+def test_the_docs_name_every_learner_that_keeps_its_rows_dense(monkeypatch):
+    """Session 27: the README ("The kernel learners copy the rows they keep as support
+    vectors into a dense buffer ...") and the guide's memory pitfall ("Kernel learners
+    keep their support vectors dense") named the kernel learners only; OAM, a linear AUC
+    learner the guide recommends, keeps 200 rows dense too (1.5 GiB, and ~4 ms a row, at
+    10⁶ sparse features). Every learner whose buffer-size warning fires (its limit set to
+    0 here) is a kernel learner (skewlearn.kernel) or is named in both sentences."""
+    import warnings
+
+    import numpy as np
+    import scipy.sparse as sp
+
+    from skewlearn.kernel import budget
+
+    monkeypatch.setattr(budget, "LARGE_BUFFER", -1)
+    X = sp.random(60, 40, density=0.1, format="csr", random_state=0)
+    y = np.arange(60) % 5 == 0
+    dense = set()
+    for name, cls in all_estimators().items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                cls().fit(X, y)
+            except TypeError:  # the dense-only batch learners
+                continue
+        if any("stored dense" in str(w.message) for w in caught):
+            dense.add(name)
+    kernel = {n for n in dense if all_estimators()[n].__module__.startswith("skewlearn.kernel")}
+    assert {"KOIL", "NORMA", "OAM"} <= dense and len(kernel) >= 6
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    guide = " ".join((ROOT / "docs" / "guide.md").read_text(encoding="utf-8").split())
+    (in_readme,) = re.findall(r"\(The kernel learners[^)]*into a dense buffer", readme)
+    (in_guide,) = re.findall(r"- Kernel learners[^.]*dense[^.]*\.", guide)
+    for sentence in (in_readme, in_guide):
+        assert all(re.search(rf"`?\b{n}\b", sentence) for n in dense - kernel), sentence

@@ -1203,16 +1203,18 @@ class BinaryClassifier(VersionedPickleMixin, ClassifierMixin, BaseEstimator):
             classes = found
         else:
             classes = np.unique(_classes_array(classes))
-            if len(classes) != 2:
+            if len(classes) > 2:
                 raise ValueError(
                     f"classes must hold exactly two labels for a binary learner; got "
-                    f"{len(classes)} ({value_list(classes, most=10)})."
-                    + (
-                        " Wrap the learner in sklearn.multiclass.OneVsRestClassifier for "
-                        "more classes."
-                        if len(classes) > 2
-                        else ""
-                    )
+                    f"{len(classes)} ({value_list(classes, most=10)}). Wrap the learner in "
+                    "sklearn.multiclass.OneVsRestClassifier for more classes."
+                )
+            if len(classes) < 2:
+                got = f"one ({value_list(classes)})" if len(classes) else "none"
+                raise ValueError(
+                    f"classes must hold exactly two labels for a binary learner; got {got}. "
+                    "Pass both labels, the negative and the positive one, as y holds them "
+                    "(e.g. classes=[0, 1] or classes=['fraud', 'ok'])."
                 )
             labels = _unique_labels(y)
             unknown = np.setdiff1d(labels, classes)

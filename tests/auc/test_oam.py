@@ -196,6 +196,22 @@ def test_infinite_buffer_growth_warning_names_a_bounded_buffer(monkeypatch):
     assert not any("smaller budget" in str(r.message) for r in w)
 
 
+def test_fixed_buffer_size_warning_names_oams_budgets_not_a_kernel_learner(monkeypatch):
+    """Session 27: at 10⁶ sparse features OAM's 200 dense buffer rows take 1.5 GiB, and
+    the warning said "use a smaller budget, or reduce the features ... before a kernel
+    learner": OAM is a linear learner, and its budget is two parameters. Threshold lowered
+    from 1 GiB to 1 kB: 200 rows × 6 features."""
+    from skewlearn.kernel import budget
+
+    X, y = _stream(n=300, seed=4)
+    monkeypatch.setattr(budget, "LARGE_BUFFER", 1_000)
+    with pytest.warns(RuntimeWarning, match=r"200 dense rows of 6 features") as w:
+        OAM().fit(X, y)
+    (message,) = {str(r.message) for r in w}
+    assert "smaller budget_pos and budget_neg" in message
+    assert "kernel" not in message and "reduce the features" in message
+
+
 # --------------------------------------------------------------------------- API
 def test_threshold_moves_predict_only():
     X, y = _stream(seed=6)

@@ -465,6 +465,21 @@ def test_a_bad_classes_argument_is_named_and_leaves_nothing_fitted(classes, matc
 
 
 @pytest.mark.parametrize(
+    "classes, got",
+    [([1], r"one \(1\)"), ([1, 1], r"one \(1\)"), (["fraud"], r"one \('fraud'\)"), ([], "none")],
+)
+def test_a_classes_argument_of_one_label_is_told_to_pass_both(classes, got):
+    """Session 27: ``partial_fit(X, y, classes=[1])`` said "classes must hold exactly two
+    labels for a binary learner; got 1 (1)." ("got 0 ()." for ``[]``) without the fix the
+    three-label message gives; it now says to pass both labels as y holds them."""
+    X, y = _data(n=4)
+    est = AROW()
+    with pytest.raises(ValueError, match=rf"; got {got}\. Pass both labels,.*classes=\[0, 1\]"):
+        est.partial_fit(X, y, classes=classes)
+    assert not hasattr(est, "classes_")
+
+
+@pytest.mark.parametrize(
     "y, classes, match",
     [
         (

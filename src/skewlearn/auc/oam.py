@@ -250,7 +250,7 @@ class OAM(OnlineLinearClassifier):
         warn_large_buffers`)."""
         if self.buffer == "infinite":
             return "OAM(buffer='infinite') stores every sample: use buffer='reservoir' or 'fifo'"
-        return bd.BUDGET_ADVICE
+        return "use smaller budget_pos and budget_neg"
 
     def _allocate(self, n_features: int) -> None:
         super()._allocate(n_features)

@@ -166,8 +166,7 @@ def warn_large_buffers(
         f"the support-vector buffer takes {size / 2**30:.1f} GiB ({total} dense rows of "
         f"{n_features} features{square}). "
         f"Support vectors are stored dense, even from sparse input; {advice}, or "
-        "reduce the features (e.g. sklearn.random_projection or TruncatedSVD) before a "
-        "kernel learner.",
+        "reduce the features first (e.g. sklearn.random_projection or TruncatedSVD).",
         RuntimeWarning,
         stacklevel=user_stacklevel(),
     )
