@@ -206,6 +206,17 @@ def test_two_quoted_fields_of_several_lines_are_limited_each_not_together(
         list(iter_chunks(p, 1, drop_columns=["note", "memo"]))
 
 
+def test_doubled_quotes_inside_an_open_field_count_toward_its_limit(small_field_limit):
+    """A line of an open field holding doubled quotes ("" is one quote character) is
+    still the field's: an unclosed quote over such lines stops past the limit."""
+    from skewlearn.datasets.streaming import _Record
+
+    block = (b'say ""hi"" ' * 9 + b"\n") * 1000
+    rec = _Record('1,"open', 2, ",", "f.csv")
+    rec.take(block, 0, len(block), 0)
+    assert rec.done and rec.open and 1000 < rec.size <= 1000 + 100
+
+
 @pytest.mark.parametrize("header", [True, False])
 def test_line_numbers_after_a_record_of_several_lines_are_physical_lines(tmp_path, header):
     """A bad value after a three-line record is named on its physical line (7 with a
