@@ -202,7 +202,7 @@ def test_two_quoted_fields_of_several_lines_are_limited_each_not_together(
     # one field over the limit is still refused by both, naming the record's first line
     p = _write(tmp_path / "one.csv", text.replace(b, b + "z" * 500))
     _agree(p, {"drop_columns": ["note", "memo"]}, chunk_sizes=(1,))
-    with pytest.raises(ValueError, match="line 2: malformed CSV .*field larger than field limit"):
+    with pytest.raises(ValueError, match=r"line 2: malformed CSV .*field larger than field limit"):
         list(iter_chunks(p, 1, drop_columns=["note", "memo"]))
 
 
