@@ -177,6 +177,46 @@ def test_a_record_stops_taking_lines_past_the_field_size_limit():
     assert pos == 100 * (len(rec.lines) - 1)
 
 
+@pytest.fixture
+def small_field_limit():
+    """The csv module's field size limit at 1,000 characters (a process-wide setting,
+    restored after the test): read_csv and iter_chunks both follow it."""
+    old = csv.field_size_limit(1000)
+    yield 1000
+    csv.field_size_limit(old)
+
+
+def test_two_quoted_fields_of_several_lines_are_limited_each_not_together(
+    tmp_path, small_field_limit
+):
+    """Session 27, probe w: the limit is on a field (csv.Error "field larger than field
+    limit"), but _Record counted every line after the record's first, so two free-text
+    fields of 600 characters each (1,200 together) under a limit of 1,000 were refused by
+    iter_chunks ("unexpected end of data", the record cut mid-quote) while read_csv read
+    the file."""
+    a, b = "x" * 600, "y" * 600
+    text = f'n,note,memo,label\n1,"start\n{a}\nend","s2\n{b}\ne2",1\n2,"ok",plain,0\n'
+    p = _write(tmp_path / "two.csv", text)
+    X, y, _ = _agree(p, {"drop_columns": ["note", "memo"]}, chunk_sizes=(1, 3))
+    assert X.tolist() == [[1.0], [2.0]] and y.tolist() == [1, 0]
+    # one field over the limit is still refused by both, naming the record's first line
+    p = _write(tmp_path / "one.csv", text.replace(b, b + "z" * 500))
+    _agree(p, {"drop_columns": ["note", "memo"]}, chunk_sizes=(1,))
+    with pytest.raises(ValueError, match=r"line 2: malformed CSV .*field larger than field limit"):
+        list(iter_chunks(p, 1, drop_columns=["note", "memo"]))
+
+
+def test_doubled_quotes_inside_an_open_field_count_toward_its_limit(small_field_limit):
+    """A line of an open field holding doubled quotes ("" is one quote character) is
+    still the field's: an unclosed quote over such lines stops past the limit."""
+    from skewlearn.datasets.streaming import _Record
+
+    block = (b'say ""hi"" ' * 9 + b"\n") * 1000
+    rec = _Record('1,"open', 2, ",", "f.csv")
+    rec.take(block, 0, len(block), 0)
+    assert rec.done and rec.open and 1000 < rec.size <= 1000 + 100
+
+
 @pytest.mark.parametrize("header", [True, False])
 def test_line_numbers_after_a_record_of_several_lines_are_physical_lines(tmp_path, header):
     """A bad value after a three-line record is named on its physical line (7 with a

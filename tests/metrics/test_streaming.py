@@ -591,3 +591,25 @@ def test_a_missing_score_is_named_as_nan_is_not_as_a_label():
     # what is no number at all keeps its message
     with pytest.raises(TypeError, match="y_score must hold numbers"):
         ROCAUC().update_many([0, 1], np.array([0.2, {"a": 1}], dtype=object))
+
+
+def test_a_date_or_duration_column_is_no_score():
+    # Session 27, probe w: datetime64 and timedelta64 scores were cast to float64, so a
+    # date column passed for the scores (df["when"] for df["score"]) was ranked by its
+    # nanoseconds, and its NaT, a missing value, became -9.2e18, the lowest score, where
+    # pd.NaT among objects gets the NaN message.
+    import pandas as pd
+
+    from skewlearn.metrics import HistogramROCAUC, WindowedPRAUC, pr_auc, roc_auc
+
+    days = pd.to_datetime(["2024-01-01", "2024-01-03", "2024-01-02"])
+    spans = np.array([1, "NaT", 3], dtype="m8[s]")
+    for scores in (days, days.to_numpy(), spans, pd.Series(spans)):
+        for batch in (roc_auc, pr_auc):
+            with pytest.raises(TypeError, match=r"y_score must hold numbers .*got dtype"):
+                batch([0, 1, 1], scores)
+        for metric in (ROCAUC(), HistogramROCAUC(), WindowedPRAUC(window=2)):
+            with pytest.raises(TypeError, match=r"y_score must hold numbers .*got dtype"):
+                metric.update_many([0, 1, 1], scores)
+            with pytest.raises(TypeError, match=r"y_score must hold numbers .*got dtype"):
+                metric.update(1, np.asarray(scores)[1])

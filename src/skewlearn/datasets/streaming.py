@@ -419,7 +419,9 @@ class _Record:
         self.delimiter = delimiter
         self.path = path
         self.open = True
-        self.size = 0  # characters after the first line (each line end counts one)
+        # characters of the open field after the first line (each line end counts one):
+        # the limit is a field's, and a record may hold several fields of several lines
+        self.size = 0
 
     def take(self, block: bytes | bytearray | _Window, pos: int, end: int, boff: int) -> int:
         """Take the record's next lines from ``block[pos:end]``; where they end."""
@@ -429,8 +431,12 @@ class _Record:
             lineno = self.lineno + len(self.lines)
             line = _decode_line(bytes(block[pos:text_end]), self.path, lineno, boff + pos)
             self.lines.append(line)
-            self.size += len(line) + 1
             self.open = _open_quote(line, self.delimiter, True)
+            # a line without a closing quote (its doubled ones are text) is the open field's;
+            # one that closes it and opens another starts the count again (the new field's
+            # part of that line uncounted: a few more lines read, no field refused early)
+            whole = '"' not in line or '"' not in line.replace('""', "")
+            self.size = self.size + len(line) + 1 if whole else 0
             pos = nxt
         return pos
 

@@ -286,7 +286,14 @@ def _float_scores(values, name: str) -> np.ndarray:
 def _as_floats(arr: np.ndarray, name: str) -> np.ndarray:
     """``arr`` as float64, its missing values (None, ``pd.NA``, ``NaT``) as NaN, which the
     callers name; anything else that is no number is refused. (``pd.NA`` fails
-    ``float()``, and was told to pass scores rather than predicted labels.)"""
+    ``float()``, and was told to pass scores rather than predicted labels.) Dates and
+    durations (numpy's kinds "M" and "m") are no scores: float64 took their ticks, and NaT,
+    a missing value, as -9.2e18."""
+    if arr.dtype.kind in "mM":
+        raise TypeError(
+            f"{name} must hold numbers (decision values or probabilities); got dtype "
+            f"{arr.dtype} (dates or durations). Pass scores, not another column."
+        )
     try:
         return arr.astype(np.float64)
     except (TypeError, ValueError) as exc:
