@@ -1551,6 +1551,20 @@ def test_iter_chunks_refuses_a_file_changed_after_its_counting_pass(
     assert sum(len(y) for _, y in iter_chunks(p, chunk_size=2, **given, **kw)) == rows
 
 
+@pytest.mark.parametrize("option", ["drop_columns", "nominal_columns"])
+@pytest.mark.parametrize("one", ["a", b"a"])
+def test_one_column_name_for_a_list_option_is_refused_as_str_or_bytes(tmp_path, option, one):
+    """Session 27 (probe n's mutation sweep): ``bytes`` was refused beside ``str`` and no
+    test held it; a list of its byte values (97 for ``b"a"``) would be column indices."""
+    from skewlearn.datasets import iter_chunks, read_csv
+
+    p = tmp_path / "f.csv"
+    p.write_text("a,b,c\n1,2,0\n3,4,1\n", encoding="utf-8")
+    for reader in (read_csv, iter_chunks):
+        with pytest.raises(TypeError, match=rf"^{option} must be a list of column names"):
+            reader(p, **{option: one})
+
+
 @pytest.mark.parametrize("change", ["same-size-edit", "append-same-mtime", "replaced-same-stat"])
 def test_each_part_of_the_counted_file_state_tells_a_change(tmp_path, change):
     """Session 27 (probe n's mutation sweep): the appended and rewritten files above change
