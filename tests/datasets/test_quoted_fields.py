@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from skewlearn.datasets import _parse, iter_chunks, read_csv
 from skewlearn.datasets import readers as R
 from skewlearn.datasets import streaming as S
+from tests.datasets.test_multiline_records import _write
 
 _REAL_BLOCK = _parse.csv_block
 
@@ -106,16 +107,6 @@ def _both(path, opts, chunk_size, block_bytes, memory_map):
 
 
 # --------------------------------------------------------------------------- hand cases
-def _write(path, text: str, eol="\n", bom=False, gz=False):
-    raw = (("\ufeff" if bom else "") + text.replace("\n", eol)).encode("utf-8")
-    if gz:
-        path = path.with_name(path.name + ".gz")
-        path.write_bytes(gzip.compress(raw))
-    else:
-        path.write_bytes(raw)
-    return path
-
-
 R_STYLE = (
     '"V1","V2","label"\n'
     '1.5,2.25,"fraud"\n'

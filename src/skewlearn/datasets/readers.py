@@ -1715,8 +1715,8 @@ def _read_csv_fast(
     declines: other quotes, missing values, another width, non-ASCII; a value that is not
     finite; a label spelling a missing value; nominal columns; a space, VT, FF, ``#`` or
     non-ASCII delimiter, or one a number can hold; a header error; a tab is read here) is
-    read again by the careful reader (:func:`_csv_from_text`), whose results and errors are therefore
-    the only ones."""
+    read again by the careful reader (:func:`_csv_from_text`), whose results and errors
+    are therefore the only ones."""
     from . import _parse  # numba: imported when a file is read, not with the package
 
     given = delimiter  # the careful reader sniffs again when none was given
