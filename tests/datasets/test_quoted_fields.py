@@ -112,7 +112,7 @@ R_STYLE = (
     '1.5,2.25,"fraud"\n'
     '-0.5,"3","legit"\n'
     '" 7e-1 ",4,"  fraud\t"\n'
-    '"0.1","2.2250738585072011e-308","a,b"\n'
+    '"0.1",2.2250738585072011e-308,"a,b"\n'  # a hard value, unquoted
 )
 
 
@@ -154,6 +154,7 @@ def test_r_style_file_is_read_by_the_compiled_path_as_csv_and_float_read_it(tmp_
         '1.5,2,"?"',
         '1.5,"2 3","x"',
         '1.5,"1e400","x"',  # not finite: the careful reader's message
+        '1.5,"2.2250738585072011e-308","x"',  # a hard value: the careful reader's float
         '1.5,2,"x',  # an unclosed quote
         '1.5,2,"x\ny"',  # a label of two lines
     ],

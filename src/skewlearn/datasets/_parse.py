@@ -970,16 +970,9 @@ def csv_block(
                     e = j
                     while e < q and _is_blank(buf[e]):
                         e += 1
-                    if kind == 0 or e != q:
+                    # a hard value (rare: over 19 digits, subnormal, ...): the careful reader
+                    if kind != 1 or e != q:
                         return n, nh0, lines, start, CAREFUL
-                    if kind == 2:
-                        if nh == hard.shape[0]:
-                            return n, nh0, lines, start, FULL
-                        hard[nh, 0] = n
-                        hard[nh, 1] = f
-                        hard[nh, 2] = i
-                        hard[nh, 3] = j
-                        nh += 1
                     i = q + 1  # no blank skipped after the quote: strict csv refuses one
                 else:
                     if kind == 2:
