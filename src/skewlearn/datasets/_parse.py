@@ -1,11 +1,20 @@
 """Compiled parsers of LIBSVM and numeric CSV text, over the raw bytes of a file block.
 
 These are the fast path of :mod:`skewlearn.datasets.streaming`. They read the common
-syntax only and stop at the first line they do not fully understand (a quote, a missing
-value, a non-ASCII byte, a malformed token, ...), returning its byte offset: the caller
-then hands that one line to the careful pure-Python reader of
+syntax only and stop at the first line they do not fully understand (a missing value, a
+non-ASCII byte, a malformed token, a quote but a simple quoted field's, ...), returning
+its byte offset: the caller then hands that one line to the careful pure-Python reader of
 :mod:`skewlearn.datasets.readers`, which either parses it or raises the error message
 with the line number. So the fast path never decides that a file is malformed.
+
+A *simple* quoted CSV field (:func:`_quoted_end`: R's ``write.csv`` labels, pandas'
+``QUOTE_NONNUMERIC`` and ``QUOTE_ALL``, Excel exports) is read here, as the csv module
+and ``str.strip`` read it: a quote opening the field at its first byte, the next quote
+closing it just before the delimiter or the line end, ASCII text between without a line
+end. Its text is the number, the label or the dropped cell. Any other quote (doubled,
+after a blank, text after the closing one, a line break inside) stays the careful
+reader's. The quoted branches run only where an unquoted field fails, so a file without
+quotes runs the code it ran before.
 
 Numbers are converted exactly, bit-identical to Python's ``float``. Clinger's fast path
 first: a decimal mantissa below 2**53 times or divided by an exact power of ten (at most
@@ -821,6 +830,31 @@ def _missing_mark(buf, t0, L):
     )
 
 
+@njit(**_PARSE_INLINE)
+def _quoted_end(p, i, end, delim, start):
+    """Where the closing quote of the *simple* quoted field at ``i`` is, or -1.
+
+    Simple, as the csv module (the careful reader's, ``strict=True``) reads it: ``"`` is
+    the field's first byte (the line's, or the one after a delimiter: a quote after a
+    blank is text to the csv module), the next ``"`` closes it, and the bytes between hold
+    no line end (a record of several lines), no NUL, no byte >= 0x80, no ``'`` and no
+    separator 0x1c-0x1f (``str.strip`` removes those), as an unquoted label may not. The
+    field's text is ``p[i + 1:q]``. The caller's test that a field ends at the delimiter
+    or a line end refuses what may follow the closing quote otherwise: a doubled quote
+    (``""`` inside the field), a blank or text, which strict parsing refuses."""
+    if i >= end or p[i] != 34 or not (i == start or p[i - 1] == delim):
+        return -1
+    j = i + 1
+    while j < end:
+        c = p[j]
+        if c == 34:
+            return j
+        if c == 10 or c == 13 or c == 0 or c == 39 or c >= 128 or 28 <= c <= 31:
+            return -1
+        j += 1
+    return -1
+
+
 @njit(**_PARSE)
 def csv_block(
     buf, pos, end, delim, width, label_index, X, label_ids, table, table_len, n_table, hard, row0,
@@ -872,11 +906,24 @@ def csv_block(
                     # quotes, NUL, non-ASCII, and the separators 0x1c-0x1f (str.strip,
                     # the careful reader's, removes them at the ends): the careful reader
                     if c == 34 or c == 39 or c == 0 or c >= 128 or 28 <= c <= 31:
-                        return n, nh0, lines, start, CAREFUL
+                        if c != 34 or i != t0:
+                            return n, nh0, lines, start, CAREFUL
+                        i = _quoted_end(p, i, end, delim, start)  # a simple quoted label?
+                        if i < 0:
+                            return n, nh0, lines, start, CAREFUL
+                        i += 1  # after the closing quote
+                        break
                     i += 1
                 t1 = i
                 while t1 > t0 and _pad(buf[t1 - 1], delim):
                     t1 -= 1
+                if t1 > t0 and buf[t0] == 34:  # quoted: its text, stripped as str.strip does
+                    t0 += 1
+                    t1 -= 1
+                    while t0 < t1 and _is_blank(buf[t0]):
+                        t0 += 1
+                    while t1 > t0 and _is_blank(buf[t1 - 1]):
+                        t1 -= 1
                 L = t1 - t0
                 if L == 0 or L > maxlen:
                     return n, nh0, lines, start, CAREFUL
@@ -903,24 +950,42 @@ def csv_block(
                     n_table[0] += 1
                 label_ids[n] = found
             elif skip is not None and skip[col]:  # a dropped column: only find its end
-                i = _skip_field(p, i, end, size, delim8)
-                if i < 0:
-                    return n, nh0, lines, start, CAREFUL
+                j = _skip_field(p, i, end, size, delim8)
+                if j < 0:  # perhaps a quoted field
+                    j = _quoted_end(p, i, end, delim, start)
+                    if j < 0:
+                        return n, nh0, lines, start, CAREFUL
+                    j += 1
+                i = j
             else:
                 v, j, kind, _ = _scan_number(p, i, end, size)
-                if kind == 0:
-                    return n, nh0, lines, start, CAREFUL
-                if kind == 2:
-                    if nh == hard.shape[0]:
-                        return n, nh0, lines, start, FULL
-                    hard[nh, 0] = n
-                    hard[nh, 1] = f
-                    hard[nh, 2] = i
-                    hard[nh, 3] = j
-                    nh += 1
-                i = j
-                while i < end and _pad(buf[i], delim):
+                if kind == 0:  # perhaps a quoted number ("1.5"): its text, stripped
+                    q = _quoted_end(p, i, end, delim, start)
+                    if q < 0:
+                        return n, nh0, lines, start, CAREFUL
                     i += 1
+                    while i < q and _is_blank(buf[i]):
+                        i += 1
+                    v, j, kind, _ = _scan_number(p, i, end, size)
+                    e = j
+                    while e < q and _is_blank(buf[e]):
+                        e += 1
+                    # a hard value (rare: over 19 digits, subnormal, ...): the careful reader
+                    if kind != 1 or e != q:
+                        return n, nh0, lines, start, CAREFUL
+                    i = q + 1  # no blank skipped after the quote: strict csv refuses one
+                else:
+                    if kind == 2:
+                        if nh == hard.shape[0]:
+                            return n, nh0, lines, start, FULL
+                        hard[nh, 0] = n
+                        hard[nh, 1] = f
+                        hard[nh, 2] = i
+                        hard[nh, 3] = j
+                        nh += 1
+                    i = j
+                    while i < end and _pad(buf[i], delim):
+                        i += 1
                 if f >= X.shape[1]:
                     return n, nh0, lines, start, CAREFUL
                 X[n, f] = v

@@ -1716,13 +1716,13 @@ def _read_csv_fast(
     (:func:`skewlearn.datasets._parse.csv_block`) over the file's bytes, all or nothing.
 
     The header (or first row) is read by the csv module from the file's decoded head, as
-    the careful reader reads it; the data lines by the compiled parser. A file it does not
-    read whole (a line it declines: quotes, missing values, another width, non-ASCII; a
-    value that is not finite; a label spelling a missing value; nominal columns; a space,
-    VT, FF, ``#`` or non-ASCII delimiter, or one a number can hold; a header error; a tab
-    is read here) is read again by
-    the careful reader (:func:`_csv_from_text`), whose results and errors are therefore
-    the only ones."""
+    the careful reader reads it; the data lines by the compiled parser (simple quoted
+    fields too, ``"1.5"`` or ``"fraud"``). A file it does not read whole (a line it
+    declines: other quotes, missing values, another width, non-ASCII; a value that is not
+    finite; a label spelling a missing value; nominal columns; a space, VT, FF, ``#`` or
+    non-ASCII delimiter, or one a number can hold; a header error; a tab is read here) is
+    read again by the careful reader (:func:`_csv_from_text`), whose results and errors
+    are therefore the only ones."""
     from . import _parse  # numba: imported when a file is read, not with the package
 
     given = delimiter  # the careful reader sniffs again when none was given
