@@ -329,30 +329,40 @@ def _read_blocks(path: str, block_bytes: int, skip: int = 0) -> Iterator[tuple[A
         raise _gzip_error(path, exc) from None
 
 
+def _next_row(head: bytes, pos: int, lineno: int, whole: bool, delimiter: str, path: str):
+    """The first non-blank CSV record of ``head`` from ``pos`` (line ``lineno``), a quoted
+    field's line breaks included: ``(cells stripped, its line, its physical lines, where
+    it ends)``, or None when ``head`` (not ``whole``: a peek) holds no whole one. A
+    malformed record raises :func:`read_csv`'s error naming ``path``."""
+    while pos < len(head):
+        text_end, nxt = _line_end(head, pos, len(head))
+        if nxt >= len(head) and not whole:
+            return None  # the line (or its "\r\n") may go on past the peek
+        line = _decode_line(head[pos:text_end], path, lineno, pos)
+        lines = 1
+        if '"' in line and _open_quote(line, delimiter):  # a record of several lines
+            record = _Record(line, lineno, delimiter, path)
+            nxt = record.take(head, nxt, len(head), 0)
+            if not whole and (not record.done or nxt >= len(head)):
+                return None  # its last line may go on past the peek
+            line, lines = record.text, len(record.lines)
+        # strict, as read_csv: an unclosed quote there runs on over the rows
+        row = _csv_row(line, delimiter, path, lineno)
+        if row and any(c.strip() for c in row):
+            return [c.strip() for c in row], lineno, lines, nxt
+        pos, lineno = nxt, lineno + lines
+    return None
+
+
 def _second_row(head: bytes, pos: int, lineno: int, whole: bool, delimiter: str):
     """The first non-blank CSV row of ``head`` from ``pos`` (line ``lineno``), its fields
     stripped; None when ``head`` holds no whole one (or it does not parse: the read names
     that line)."""
-    while pos < len(head):
-        text_end, nxt = _line_end(head, pos, len(head))
-        if nxt >= len(head) and not whole:
-            return None
-        try:
-            line = _decode_line(head[pos:text_end], "", lineno, pos)
-            lines = 1
-            if '"' in line and _open_quote(line, delimiter):  # a record of several lines
-                record = _Record(line, lineno, delimiter, "")
-                nxt = record.take(head, nxt, len(head), 0)
-                if not record.done or (nxt >= len(head) and not whole):
-                    return None
-                line, lines = record.text, len(record.lines)
-            row = _csv_row(line, delimiter, "", lineno)
-        except ValueError:
-            return None
-        if row and any(c.strip() for c in row):
-            return [c.strip() for c in row]
-        pos, lineno = nxt, lineno + lines
-    return None
+    try:
+        got = _next_row(head, pos, lineno, whole, delimiter, "")
+    except ValueError:
+        return None
+    return None if got is None else got[0]
 
 
 def _decode_line(raw: bytes, path: str, lineno: int, offset: int) -> str:
@@ -1224,27 +1234,8 @@ class ChunkedFile:
                 raise ValueError(f"delimiter must be one ASCII character; got {delimiter!r}.")
             # the first non-blank row: the header, or the first data row (for the width)
             skip = 3 if head.startswith(_BOM) else 0
-            pos, lineno, first_row, cut = skip, 1, None, False
-            while pos < len(head):
-                text_end, nxt = _line_end(head, pos, len(head))
-                if nxt >= len(head) and not whole:
-                    cut = True  # the line (or its "\r\n") may go on past the peek
-                    break
-                line = _decode_line(head[pos:text_end], path, lineno, pos)
-                lines = 1
-                if '"' in line and _open_quote(line, delimiter):  # a name holds line breaks
-                    record = _Record(line, lineno, delimiter, path)
-                    nxt = record.take(head, nxt, len(head), 0)
-                    if not whole and (not record.done or nxt >= len(head)):
-                        cut = True  # its last line may go on past the peek
-                        break
-                    line, lines = record.text, len(record.lines)
-                # strict, as read_csv: an unclosed quote there runs on over the rows
-                row = _csv_row(line, delimiter, path, lineno)
-                if row and any(c.strip() for c in row):
-                    first_row = [c.strip() for c in row]
-                    break
-                pos, lineno = nxt, lineno + lines
+            got = _next_row(head, skip, 1, whole, delimiter, path)
+            cut = got is None and not whole  # it may go on past the peek
             # the sniffer's sample: the first three whole lines, within the first MiB (without
             # a header, two: the second tells whether the first is the names, _names_first)
             want = 3 if sniffed else 0 if header else 2
@@ -1253,8 +1244,9 @@ class ChunkedFile:
                 break
             peek *= 4  # a wide file's header can be longer than any fixed peek
         self.delimiter = delimiter
-        if first_row is None:
+        if got is None:
             raise _fail(path, None, "no data rows", "Pass a CSV file with at least one data row.")
+        first_row, lineno, lines, nxt = got
         if sniffed:
             _refuse_blank_separated(path, lineno, first_row)
         second = None  # (the row after first_row, read without a header)
