@@ -999,6 +999,7 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     SQLite database (:func:`~skewlearn.experiments.cli.irreplaceable`). Any other existing
     file is replaced, as a model saved again replaces the last one."""
     import os
+    import stat
 
     if not path:  # e.g. an unset shell variable: abspath("") is the working folder
         raise UsageError(f"{flag} needs a file name; it was given an empty one.")
@@ -1013,13 +1014,13 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
     folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} does not exist.")
-    try:
-        os.stat(path)
+    try:  # a regular file is replaced by a new one; a pipe or a device is written as it is
+        regular = stat.S_ISREG(os.stat(path).st_mode)
     except FileNotFoundError:  # a new file (or a dangling link's)
-        pass
+        regular = True
     except OSError as exc:  # a link loop, which open() refuses too
         raise UsageError(f"{flag} {path!r}: {exc.strerror}; give a file path.") from None
-    if flag == "--save" and _regular_or_new(path) and not os.access(folder, os.W_OK):
+    if flag == "--save" and regular and not os.access(folder, os.W_OK):
         # (the model is written to a new file in that folder, then renamed)
         raise UsageError(f"{flag} {path!r}: the folder {folder!r} is not writable.")
     from .experiments.cli import _same_file, irreplaceable
@@ -1036,18 +1037,6 @@ def _check_output(flag: str, path: str, inputs: dict[str, str]) -> None:
             f"{flag} {path!r} is {what}; writing there would destroy it. Give {flag} "
             "another file name."
         )
-
-
-def _regular_or_new(path: str) -> bool:
-    """Whether writing ``path`` makes a new file in its folder (:func:`atomic_write`): not
-    for a named pipe or a device, which are written as they are."""
-    import os
-    import stat
-
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return True
 
 
 def _save_model(
